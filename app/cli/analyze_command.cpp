@@ -1,0 +1,98 @@
+// qatdoctor-cli analyze PATH... : the whole pipeline, as text or as the one JSON document.
+#include <iostream>
+
+#include "app/cli/args.h"
+#include "app/cli/cli_command.h"
+#include "app/cli/text_output.h"
+#include "core/analysis.h"
+#include "core/analysis_json.h"
+
+namespace qatdoctor::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: qatdoctor-cli analyze PATH... [--model FILE] [--expect FILE] [--role RUN=ROLE]...\n"
+    "                             [--json] [--lang zh|en] [--fail-on error|warning|info]\n\n"
+    "PATH may be a training log folder, a log file, an ONNX model, a printed model (.txt)\n"
+    "or a toolchain debug text file (model_check_result.txt, compare_per_layer_out.txt, ...).\n"
+    "  --model FILE      an exported model (same as giving it as a PATH)\n"
+    "  --expect FILE     JSON {module name: dtype} of the dtypes you configured (int16 checks)\n"
+    "  --role RUN=ROLE   override a run's guessed role (float|calibration|qat|quantized)\n"
+    "  --json            print one JSON document (schema in README.md)\n"
+    "  --lang zh|en      language of titles and messages (default en)\n"
+    "  --fail-on SEV     exit 1 when a finding at or above SEV exists (default error)\n";
+
+void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
+{
+    out << "Inputs:\n";
+    for (const core::InputItem& in : a.inputs)
+        out << "  " << in.path << "  [" << core::inputKindName(in.kind) << ", " << in.format << "]\n";
+    if (!a.logs.runs.empty()) {
+        out << "Runs:\n";
+        for (const core::logs::Run& r : a.logs.runs) {
+            out << "  " << r.name << "  role=" << core::logs::roleName(r.role) << "  series=" << r.series.size()
+                << "  files=" << r.files.size() << "\n";
+        }
+    }
+    for (const auto& m : a.models)
+        out << "Model: " << m.sourcePath << "  (" << m.format << ", " << m.layers.size() << " layers)\n";
+    out << "\nFindings:\n";
+    printFindings(out, a.findings, lang);
+    std::vector<core::Warning> warnings = a.logs.warnings;
+    warnings.insert(warnings.end(), a.warnings.begin(), a.warnings.end());
+    for (const auto& m : a.models) warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());
+    if (!warnings.empty()) {
+        out << "\n";
+        printWarnings(out, warnings);
+    }
+}
+
+int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
+{
+    Args args(argv, {"model", "expect", "role", "lang", "fail-on", "report"}, {"json", "force"});
+    if (!args.ok()) {
+        io.err << "analyze: " << args.error() << "\n" << kUsage;
+        return kExitUsage;
+    }
+    core::AnalyzeOptions options;
+    options.paths = args.positionals();
+    if (auto m = args.value("model")) options.paths.push_back(*m);
+    if (options.paths.empty()) {
+        io.err << "analyze: no PATH given\n" << kUsage;
+        return kExitUsage;
+    }
+    options.expectPath = args.value("expect").value_or("");
+    for (const std::string& r : args.values("role")) {
+        const auto eq = r.find('=');
+        if (eq == std::string::npos || !core::logs::parseRole(r.substr(eq + 1))) {
+            io.err << "analyze: --role wants RUN=float|calibration|qat|quantized, got '" << r << "'\n";
+            return kExitUsage;
+        }
+        options.roleOverrides[r.substr(0, eq)] = r.substr(eq + 1);
+    }
+    const core::Lang lang = core::parseLang(args.value("lang").value_or("en"));
+    const auto failOn = core::parseSeverity(args.value("fail-on").value_or("error"));
+    if (!failOn) {
+        io.err << "analyze: --fail-on wants error, warning or info\n";
+        return kExitUsage;
+    }
+    core::Result<core::Analysis> analysis = core::analyze(options);
+    if (!analysis) {
+        io.err << "analyze: " << analysis.error().toString() << "\n";
+        return kExitUsage;
+    }
+    if (args.has("json"))
+        io.out << core::analysisToJson(*analysis, lang).dump(2) << "\n";
+    else
+        printSummary(io.out, *analysis, lang);
+    return exitCodeFor(analysis->findings, *failOn);
+}
+
+}  // namespace
+
+Command analyzeCommand()
+{
+    return {"analyze", "load logs, models and toolchain files; print findings", kUsage, runAnalyze};
+}
+
+}  // namespace qatdoctor::cli

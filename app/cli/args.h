@@ -1,0 +1,31 @@
+// A small argument reader shared by the subcommands: "--name value", "--name=value", boolean
+// "--flag", and positionals. Unknown options are usage errors (exit code 2).
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace qatdoctor::cli {
+
+class Args {
+public:
+    // valueOptions take a value; flags don't. Everything else starting with "--" is an error.
+    Args(std::vector<std::string> argv, std::set<std::string> valueOptions, std::set<std::string> flags);
+
+    bool ok() const { return m_error.empty(); }
+    const std::string& error() const { return m_error; }
+
+    bool has(const std::string& name) const;
+    std::optional<std::string> value(const std::string& name) const;
+    std::vector<std::string> values(const std::string& name) const;  // repeated options
+    const std::vector<std::string>& positionals() const { return m_positionals; }
+
+private:
+    std::vector<std::pair<std::string, std::string>> m_options;
+    std::vector<std::string> m_positionals;
+    std::string m_error;
+};
+
+}  // namespace qatdoctor::cli

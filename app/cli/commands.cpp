@@ -1,0 +1,64 @@
+#include <ostream>
+
+#include "app/cli/cli_command.h"
+#include "core/common/version.h"
+
+namespace qatdoctor::cli {
+
+// Each subcommand file defines one of these. Adding a subcommand = one declaration + one row.
+Command analyzeCommand();
+
+const std::vector<Command>& commands()
+{
+    static const std::vector<Command> kCommands = {
+        analyzeCommand(),
+    };
+    return kCommands;
+}
+
+namespace {
+
+void printHelp(std::ostream& out)
+{
+    out << "qatdoctor-cli " << core::kVersion
+        << " - diagnose quantization-aware training (float -> calibration -> QAT -> export)\n\n"
+           "Usage: qatdoctor-cli <command> [options]\n"
+           "       qatdoctor-cli --version | --help\n\nCommands:\n";
+    for (const Command& c : commands()) {
+        std::string name = c.name;
+        name.resize(10, ' ');
+        out << "  " << name << c.summary << "\n";
+    }
+    out << "\n'qatdoctor-cli <command> --help' shows a command's options.\n"
+           "Exit codes: 0 = ran, nothing at or above --fail-on; 1 = findings at or above it;\n"
+           "            2 = usage or input error (the message names the file).\n";
+}
+
+}  // namespace
+
+int runCli(const std::vector<std::string>& args, CommandIo io)
+{
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        printHelp(args.empty() ? io.err : io.out);
+        return args.empty() ? kExitUsage : kExitOk;
+    }
+    if (args[0] == "--version" || args[0] == "-V") {
+        io.out << "qatdoctor-cli " << core::kVersion << "\n";
+        return kExitOk;
+    }
+    for (const Command& c : commands()) {
+        if (args[0] != c.name) continue;
+        std::vector<std::string> rest(args.begin() + 1, args.end());
+        for (const std::string& a : rest) {
+            if (a == "--help" || a == "-h") {
+                io.out << c.usage;
+                return kExitOk;
+            }
+        }
+        return c.run(rest, io);
+    }
+    io.err << "qatdoctor-cli: unknown command '" << args[0] << "' (see --help)\n";
+    return kExitUsage;
+}
+
+}  // namespace qatdoctor::cli

@@ -1,0 +1,56 @@
+#include "app/cli/text_output.h"
+
+#include <cmath>
+#include <ostream>
+#include <sstream>
+
+#include "app/cli/cli_command.h"
+
+namespace qatdoctor::cli {
+namespace {
+
+std::string evidenceLine(const core::Evidence& e)
+{
+    std::ostringstream s;
+    const char* sep = "";
+    auto put = [&](const std::string& text) { s << sep << text; sep = ", "; };
+    if (!e.file.empty()) put(e.line > 0 ? e.file + ":" + std::to_string(e.line) : e.file);
+    if (!e.run.empty()) put("run " + e.run);
+    if (!e.metric.empty()) put(e.metric);
+    if (e.step) { std::ostringstream v; v << "step " << *e.step; put(v.str()); }
+    if (e.value) { std::ostringstream v; v << "value " << *e.value; put(v.str()); }
+    if (!e.layer.empty()) put("layer " + e.layer);
+    if (!e.detail.empty()) put(e.detail);
+    return s.str();
+}
+
+}  // namespace
+
+void printFindings(std::ostream& out, const std::vector<core::Finding>& findings, core::Lang lang)
+{
+    if (findings.empty()) {
+        out << (lang == core::Lang::Zh ? "未发现问题。\n" : "No findings.\n");
+        return;
+    }
+    for (const core::Finding& f : findings) {
+        out << "[" << core::severityName(f.severity) << "] " << f.id << " (" << core::stageName(f.stage)
+            << "): " << f.title.in(lang) << "\n";
+        if (!f.message.in(lang).empty()) out << "    " << f.message.in(lang) << "\n";
+        for (const core::Evidence& e : f.evidence) out << "    - " << evidenceLine(e) << "\n";
+        if (!f.faq.empty()) out << "    FAQ: " << f.faq << "\n";
+    }
+}
+
+void printWarnings(std::ostream& out, const std::vector<core::Warning>& warnings)
+{
+    for (const core::Warning& w : warnings) out << "warning: " << w.toString() << "\n";
+}
+
+int exitCodeFor(const std::vector<core::Finding>& findings, core::Severity failOn)
+{
+    for (const core::Finding& f : findings)
+        if (f.severity >= failOn) return kExitFindings;
+    return kExitOk;
+}
+
+}  // namespace qatdoctor::cli

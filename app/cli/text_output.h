@@ -1,0 +1,18 @@
+// Plain-text rendering of findings and warnings for the terminal, shared by subcommands.
+#pragma once
+
+#include <iosfwd>
+#include <vector>
+
+#include "core/common/finding.h"
+#include "core/common/result.h"
+
+namespace qatdoctor::cli {
+
+void printFindings(std::ostream& out, const std::vector<core::Finding>& findings, core::Lang lang);
+void printWarnings(std::ostream& out, const std::vector<core::Warning>& warnings);
+
+// Exit code for a finished run: kExitFindings if any finding is at or above failOn.
+int exitCodeFor(const std::vector<core::Finding>& findings, core::Severity failOn);
+
+}  // namespace qatdoctor::cli

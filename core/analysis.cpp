@@ -1,0 +1,122 @@
+#include "core/analysis.h"
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "core/common/file_io.h"
+
+namespace qatdoctor::core {
+namespace fs = std::filesystem;
+
+const char* inputKindName(InputKind k)
+{
+    switch (k) {
+    case InputKind::LogFolder: return "log_folder";
+    case InputKind::LogFile: return "log_file";
+    case InputKind::Model: return "model";
+    case InputKind::Artifact: return "artifact";
+    case InputKind::Unknown: break;
+    }
+    return "unknown";
+}
+
+namespace {
+
+constexpr size_t kProbeBytes = 64 * 1024;
+
+const InputLoader* pickLoader(const std::string& path, bool isFolder, std::string_view head)
+{
+    const InputLoader* best = nullptr;
+    int bestScore = 0;
+    for (const InputLoader& loader : inputLoaders()) {
+        const int score = loader.probe(path, isFolder, head);
+        if (score > bestScore) {
+            bestScore = score;
+            best = &loader;
+        }
+    }
+    return best;
+}
+
+Result<void> loadExpectations(const std::string& path, Analysis& into)
+{
+    auto text = readFile(path, 16u << 20);
+    if (!text) return text.error();
+    nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return makeError("expect.parse", path + " is not a JSON object of module name -> dtype", path);
+    for (auto& [name, dtype] : j.items()) {
+        if (!dtype.is_string())
+            return makeError("expect.parse", path + ": the dtype of '" + name + "' is not a string", path);
+        into.expectedDtypes[name] = dtype.get<std::string>();
+    }
+    return Ok{};
+}
+
+}  // namespace
+
+Result<Analysis> analyze(const AnalyzeOptions& options, const ProgressFn& progress)
+{
+    Analysis analysis;
+    const double share = options.paths.empty() ? 1.0 : 0.9 / static_cast<double>(options.paths.size());
+    for (size_t i = 0; i < options.paths.size(); ++i) {
+        const std::string& path = options.paths[i];
+        std::error_code ec;
+        const fs::file_status st = fs::status(path, ec);
+        if (ec || !fs::exists(st))
+            return makeError("io.open", "no such file or folder: " + path, path);
+        const bool isFolder = fs::is_directory(st);
+        std::string head;
+        if (!isFolder) {
+            auto h = readFileHead(path, kProbeBytes);
+            if (!h) return h.error();
+            head = std::move(*h);
+        }
+        const InputLoader* loader = pickLoader(path, isFolder, head);
+        if (!loader)
+            return makeError("input.unknown_format",
+                             path + ": not a format QAT Doctor reads (log folder, training log, ONNX "
+                                    "model, printed model or toolchain debug text)",
+                             path);
+        const double base = static_cast<double>(i) * share;
+        ProgressFn scaled = [&](double f, std::string_view stage) {
+            return reportProgress(progress, base + f * share, stage);
+        };
+        if (!reportProgress(progress, base, "loading " + path))
+            return makeError(kCancelledCode, "cancelled", path);
+        Result<void> loaded = loader->load(path, analysis, scaled);
+        if (!loaded) return loaded.error();
+        InputItem item{path, loader->kind, loader->id, 0};
+        if (!isFolder) item.size = fs::file_size(path, ec);
+        analysis.inputs.push_back(std::move(item));
+    }
+    for (auto& run : analysis.logs.runs) {
+        auto it = options.roleOverrides.find(run.name);
+        if (it == options.roleOverrides.end()) continue;
+        if (auto role = logs::parseRole(it->second)) {
+            run.role = *role;
+            run.roleReason = "set by the user";
+        }
+    }
+    if (!options.expectPath.empty()) {
+        Result<void> r = loadExpectations(options.expectPath, analysis);
+        if (!r) return r.error();
+    }
+    if (!reportProgress(progress, 0.9, "running checks"))
+        return makeError(kCancelledCode, "cancelled");
+    runChecks(analysis);
+    reportProgress(progress, 1.0, "done");
+    return analysis;
+}
+
+void runChecks(Analysis& analysis)
+{
+    analysis.findings.clear();
+    analysis.checksRun.clear();
+    for (const Check& check : checks())
+        check.run(analysis);
+    sortFindings(analysis.findings);
+}
+
+}  // namespace qatdoctor::core

@@ -1,0 +1,76 @@
+// The aggregate of one diagnosis and the pipeline that builds it. GUI pages, the CLI and the
+// report all read an Analysis; none of them computes anything the others cannot.
+//
+//   paths -> classify (probe table) -> loaders -> Analysis -> checks -> findings
+#pragma once
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/common/finding.h"
+#include "core/common/progress.h"
+#include "core/common/result.h"
+#include "core/logs/run.h"
+#include "core/model/layer_table.h"
+
+namespace qatdoctor::core {
+
+enum class InputKind { LogFolder, LogFile, Model, Artifact, Unknown };
+const char* inputKindName(InputKind k);
+
+struct InputItem {
+    std::string path;
+    InputKind kind = InputKind::Unknown;
+    std::string format;   // registry id of the loader that took it ("log_folder", "onnx", ...)
+    uint64_t size = 0;    // bytes (a folder: sum of files read)
+};
+
+struct AnalyzeOptions {
+    std::vector<std::string> paths;   // log folders, model files, toolchain text files
+    std::string expectPath;           // optional JSON of module name -> expected dtype
+    std::map<std::string, std::string> roleOverrides;  // run name -> role name, set by the user
+};
+
+struct Analysis {
+    std::vector<InputItem> inputs;
+    logs::LogSet logs;                       // all runs from all log inputs, merged
+    std::vector<model::LayerTable> models;   // ONNX, printed modules, model_check_result...
+    std::vector<Finding> findings;           // sorted by sortFindings()
+    std::set<std::string> checksRun;         // check ids that had the data to run (found or clear)
+    std::vector<Warning> warnings;           // damaged-but-usable input, with file and place
+    std::map<std::string, std::string> expectedDtypes;  // module -> dtype (for model.int16_not_applied)
+
+    const model::LayerTable* primaryModel() const { return models.empty() ? nullptr : &models.front(); }
+};
+
+// One row of the input table: a cheap probe on the path (and the first bytes of a file), and a
+// loader that adds what it reads to the Analysis. Adding a format is adding a row.
+struct InputLoader {
+    const char* id;
+    InputKind kind;
+    // head = up to 64 KiB from the start of a file ("" for folders). Higher score wins; 0 = no.
+    std::function<int(const std::string& path, bool isFolder, std::string_view head)> probe;
+    std::function<Result<void>(const std::string& path, Analysis& into, const ProgressFn& progress)> load;
+};
+
+// The table of all loaders (defined in input_registry.cpp).
+const std::vector<InputLoader>& inputLoaders();
+
+// One check over the whole Analysis: adds findings, and says whether it had data to run on.
+struct Check {
+    const char* id;   // primary finding id, or a group name ("model.lints")
+    std::function<void(Analysis& analysis)> run;
+};
+// The table of all checks run after loading (defined in check_registry.cpp).
+const std::vector<Check>& checks();
+
+// Loads every path (errors name the path; exit code 2 material), then runs every check.
+// Cancelling through progress returns an Error with code kCancelledCode.
+Result<Analysis> analyze(const AnalyzeOptions& options, const ProgressFn& progress = {});
+
+// Re-runs only the checks (after the user changes a role or an expectation).
+void runChecks(Analysis& analysis);
+
+}  // namespace qatdoctor::core

@@ -1,0 +1,219 @@
+#include "core/analysis_json.h"
+
+#include <cmath>
+
+#include "core/common/version.h"
+
+namespace qatdoctor::core {
+namespace {
+
+using nlohmann::json;
+
+// JSON has no NaN/Inf: finite numbers stay numbers, others become the strings Python prints.
+json number(double v)
+{
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+json evidenceToJson(const Evidence& e)
+{
+    json j = json::object();
+    if (!e.run.empty()) j["run"] = e.run;
+    if (!e.file.empty()) j["file"] = e.file;
+    if (e.line > 0) j["line"] = e.line;
+    if (e.step) j["step"] = number(*e.step);
+    if (!e.metric.empty()) j["metric"] = e.metric;
+    if (e.value) j["value"] = number(*e.value);
+    if (!e.layer.empty()) j["layer"] = e.layer;
+    if (!e.detail.empty()) j["detail"] = e.detail;
+    return j;
+}
+
+json seriesSummary(const logs::Series& s)
+{
+    json j;
+    j["points"] = s.size();
+    if (s.empty()) return j;
+    j["first"] = number(s.value.front());
+    j["last"] = number(s.value.back());
+    double lo = INFINITY, hi = -INFINITY;
+    json firstNonFinite = nullptr;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const double v = s.value[i];
+        if (!std::isfinite(v)) {
+            if (firstNonFinite.is_null()) firstNonFinite = number(s.step[i]);
+            continue;
+        }
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    j["min"] = std::isfinite(lo) ? json(lo) : json(nullptr);
+    j["max"] = std::isfinite(hi) ? json(hi) : json(nullptr);
+    j["first_nonfinite_step"] = firstNonFinite;
+    j["first_step"] = number(s.step.front());
+    j["last_step"] = number(s.step.back());
+    return j;
+}
+
+const char* eventKindName(logs::RunEvent::Kind k)
+{
+    switch (k) {
+    case logs::RunEvent::Kind::Warning: return "warning";
+    case logs::RunEvent::Kind::Error: return "error";
+    case logs::RunEvent::Kind::Traceback: return "traceback";
+    case logs::RunEvent::Kind::Checkpoint: return "checkpoint";
+    case logs::RunEvent::Kind::Info: break;
+    }
+    return "info";
+}
+
+json quantToJson(const model::QuantParams& q)
+{
+    json j;
+    j["dtype"] = model::dtypeName(q.dtype);
+    j["axis"] = q.axis;
+    if (q.scales.size() == 1) {
+        j["scale"] = number(q.scales.front());
+    } else if (!q.scales.empty()) {
+        float lo = q.scales.front(), hi = q.scales.front();
+        for (float s : q.scales) { lo = std::min(lo, s); hi = std::max(hi, s); }
+        j["scale_min"] = number(lo);
+        j["scale_max"] = number(hi);
+        j["channels"] = q.scales.size();
+    }
+    if (q.zeroPoints.size() == 1) j["zero_point"] = q.zeroPoints.front();
+    if (q.qmin) j["qmin"] = *q.qmin;
+    if (q.qmax) j["qmax"] = *q.qmax;
+    if (!q.observer.empty()) j["observer"] = q.observer;
+    if (q.fakeQuantEnabled) j["fake_quant_enabled"] = *q.fakeQuantEnabled;
+    if (q.observerEnabled) j["observer_enabled"] = *q.observerEnabled;
+    if (q.minVal) j["min_val"] = number(*q.minVal);
+    if (q.maxVal) j["max_val"] = number(*q.maxVal);
+    return j;
+}
+
+}  // namespace
+
+json warningToJson(const Warning& w)
+{
+    json j;
+    j["file"] = w.file;
+    j["line"] = w.line > 0 ? json(w.line) : json(nullptr);
+    if (w.offset >= 0) j["offset"] = w.offset;
+    j["code"] = w.code;
+    j["message"] = w.message;
+    return j;
+}
+
+json findingToJson(const Finding& f, Lang lang)
+{
+    json j;
+    j["id"] = f.id;
+    j["severity"] = severityName(f.severity);
+    j["stage"] = stageName(f.stage);
+    j["title"] = f.title.in(lang);
+    j["message"] = f.message.in(lang);
+    j["evidence"] = json::array();
+    for (const Evidence& e : f.evidence) j["evidence"].push_back(evidenceToJson(e));
+    j["faq"] = f.faq.empty() ? json(nullptr) : json(f.faq);
+    return j;
+}
+
+json logSetToJson(const logs::LogSet& set)
+{
+    json runs = json::array();
+    for (const logs::Run& r : set.runs) {
+        json jr;
+        jr["name"] = r.name;
+        jr["role"] = logs::roleName(r.role);
+        jr["role_reason"] = r.roleReason;
+        jr["files"] = json::array();
+        for (const logs::RunFile& f : r.files)
+            jr["files"].push_back({{"path", f.path}, {"format", f.format}, {"size", f.size}});
+        jr["metadata"] = r.metadata;
+        jr["series"] = json::object();
+        for (const auto& [name, s] : r.series) jr["series"][name] = seriesSummary(s);
+        jr["events"] = json::array();
+        for (const logs::RunEvent& e : r.events) {
+            json je{{"kind", eventKindName(e.kind)}, {"text", e.text}, {"line", e.line}};
+            je["file"] = e.file < r.files.size() ? json(r.files[e.file].path) : json(nullptr);
+            je["step"] = e.step ? number(*e.step) : json(nullptr);
+            jr["events"].push_back(std::move(je));
+        }
+        runs.push_back(std::move(jr));
+    }
+    json warnings = json::array();
+    for (const Warning& w : set.warnings) warnings.push_back(warningToJson(w));
+    return {{"runs", std::move(runs)}, {"warnings", std::move(warnings)}};
+}
+
+json layersToJson(const model::LayerTable& table)
+{
+    json layers = json::array();
+    for (const model::Layer& l : table.layers) {
+        json j;
+        j["name"] = l.name;
+        j["op"] = l.op;
+        j["input_dtypes"] = json::array();
+        for (auto t : l.inputDtypes) j["input_dtypes"].push_back(model::dtypeName(t));
+        j["weight_dtype"] = l.weightDtype == model::DType::Unknown ? json(nullptr)
+                                                                   : json(model::dtypeName(l.weightDtype));
+        const std::string gran = model::granularityName(l);
+        j["weight_granularity"] = gran.empty() ? json(nullptr) : json(gran);
+        j["weight_quant"] = l.weightQuant ? quantToJson(*l.weightQuant) : json(nullptr);
+        j["output_dtype"] = model::dtypeName(l.outputDtype);
+        j["output_scale"] = (l.outputQuant && l.outputQuant->scales.size() == 1)
+                                ? number(l.outputQuant->scales.front())
+                                : json(nullptr);
+        j["output_quant"] = l.outputQuant ? quantToJson(*l.outputQuant) : json(nullptr);
+        j["flags"] = l.flags;
+        json src = json::object();
+        if (!l.source.file.empty()) src["file"] = l.source.file;
+        if (l.source.line > 0) src["line"] = l.source.line;
+        if (!l.source.node.empty()) src["node"] = l.source.node;
+        j["source"] = std::move(src);
+        layers.push_back(std::move(j));
+    }
+    return layers;
+}
+
+json modelToJson(const model::LayerTable& table)
+{
+    json j;
+    j["path"] = table.sourcePath;
+    j["format"] = table.format;
+    j["inputs"] = table.graphInputs;
+    j["outputs"] = table.graphOutputs;
+    j["layer_count"] = table.layers.size();
+    j["warnings"] = json::array();
+    for (const Warning& w : table.warnings) j["warnings"].push_back(warningToJson(w));
+    return j;
+}
+
+json analysisToJson(const Analysis& a, Lang lang)
+{
+    json j;
+    j["version"] = kJsonSchemaVersion;
+    j["tool_version"] = kVersion;
+    j["lang"] = langCode(lang);
+    j["inputs"] = json::array();
+    for (const InputItem& in : a.inputs)
+        j["inputs"].push_back({{"path", in.path}, {"kind", inputKindName(in.kind)},
+                               {"format", in.format}, {"size", in.size}});
+    json logs = logSetToJson(a.logs);
+    j["runs"] = std::move(logs["runs"]);
+    j["models"] = json::array();
+    for (const auto& m : a.models) j["models"].push_back(modelToJson(m));
+    j["model"] = a.models.empty() ? json(nullptr) : modelToJson(a.models.front());
+    j["layers"] = a.models.empty() ? json::array() : layersToJson(a.models.front());
+    j["findings"] = json::array();
+    for (const Finding& f : a.findings) j["findings"].push_back(findingToJson(f, lang));
+    j["checks_run"] = a.checksRun;
+    j["warnings"] = std::move(logs["warnings"]);
+    for (const Warning& w : a.warnings) j["warnings"].push_back(warningToJson(w));
+    return j;
+}
+
+}  // namespace qatdoctor::core

@@ -1,0 +1,23 @@
+// The one JSON form of an Analysis: `qatdoctor-cli analyze --json`, the report's JSON, and the
+// pieces that `logs --json` and `model --json` print. Stable across releases: fields are only
+// added, never renamed (the README documents them).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "core/analysis.h"
+
+namespace qatdoctor::core {
+
+inline constexpr int kJsonSchemaVersion = 1;
+
+nlohmann::json findingToJson(const Finding& f, Lang lang);
+nlohmann::json warningToJson(const Warning& w);
+nlohmann::json logSetToJson(const logs::LogSet& logs);        // {"runs": [...], "warnings": [...]}
+nlohmann::json layersToJson(const model::LayerTable& table);  // [{"name", "op", ...}]
+nlohmann::json modelToJson(const model::LayerTable& table);   // {"path", "format", "inputs", "outputs"}
+
+// {version, tool_version, inputs, runs, models, layers, findings, checks_run, warnings}
+nlohmann::json analysisToJson(const Analysis& analysis, Lang lang);
+
+}  // namespace qatdoctor::core

@@ -1,0 +1,124 @@
+#include "core/common/file_io.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace qatdoctor::core {
+namespace {
+
+std::string errnoText() { return std::strerror(errno); }
+
+class Fd {
+public:
+    explicit Fd(int fd) : m_fd(fd) {}
+    ~Fd() { if (m_fd >= 0) ::close(m_fd); }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return m_fd; }
+    int release() { int fd = m_fd; m_fd = -1; return fd; }
+
+private:
+    int m_fd;
+};
+
+Result<std::string> readUpTo(const std::string& path, uint64_t limit, bool failIfLarger)
+{
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0)
+        return makeError("io.open", "cannot open " + path + ": " + errnoText(), path);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0)
+        return makeError("io.read", "cannot stat " + path + ": " + errnoText(), path);
+    if (S_ISDIR(st.st_mode))
+        return makeError("io.open", path + " is a folder, not a file", path);
+    if (failIfLarger && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > limit)
+        return makeError("io.too_large",
+                         path + " is " + std::to_string(st.st_size) + " bytes, over the limit of "
+                             + std::to_string(limit),
+                         path);
+    std::string data;
+    if (S_ISREG(st.st_mode))
+        data.reserve(static_cast<size_t>(std::min<uint64_t>(st.st_size, limit)));
+    char buf[1 << 16];
+    while (data.size() < limit) {
+        const size_t want = static_cast<size_t>(std::min<uint64_t>(sizeof buf, limit - data.size()));
+        const ssize_t got = ::read(fd.get(), buf, want);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return makeError("io.read", "cannot read " + path + ": " + errnoText(), path,
+                             0, static_cast<int64_t>(data.size()));
+        }
+        if (got == 0) break;
+        data.append(buf, static_cast<size_t>(got));
+    }
+    return data;
+}
+
+}  // namespace
+
+Result<std::string> readFile(const std::string& path, uint64_t limit)
+{
+    return readUpTo(path, limit, true);
+}
+
+Result<std::string> readFileHead(const std::string& path, size_t maxBytes)
+{
+    return readUpTo(path, maxBytes, false);
+}
+
+Result<void> writeFileAtomic(const std::string& path, std::string_view data, bool overwrite)
+{
+    if (!overwrite && ::access(path.c_str(), F_OK) == 0)
+        return makeError("io.exists", path + " already exists (not replaced)", path);
+    std::string tmpl = path + ".tmp-XXXXXX";
+    Fd fd(::mkstemp(tmpl.data()));
+    if (fd.get() < 0)
+        return makeError("io.write", "cannot write " + path + ": " + errnoText(), path);
+    const char* p = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd.get(), p, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            const std::string why = errnoText();
+            ::unlink(tmpl.c_str());
+            return makeError("io.write", "cannot write " + path + ": " + why, path);
+        }
+        p += n;
+        left -= static_cast<size_t>(n);
+    }
+    // mkstemp creates 0600; a report or session should get the usual umask-based mode.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd.get(), 0666 & ~mask);
+    if (::fsync(fd.get()) != 0 || ::close(fd.release()) != 0) {
+        const std::string why = errnoText();
+        ::unlink(tmpl.c_str());
+        return makeError("io.write", "cannot write " + path + ": " + why, path);
+    }
+    if (!overwrite) {
+        // link() fails if the target appeared meanwhile, so a concurrent file is never replaced.
+        if (::link(tmpl.c_str(), path.c_str()) != 0) {
+            const std::string why = errnoText();
+            ::unlink(tmpl.c_str());
+            return makeError(errno == EEXIST ? "io.exists" : "io.write",
+                             "cannot write " + path + ": " + why, path);
+        }
+        ::unlink(tmpl.c_str());
+        return Ok{};
+    }
+    if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+        const std::string why = errnoText();
+        ::unlink(tmpl.c_str());
+        return makeError("io.write", "cannot write " + path + ": " + why, path);
+    }
+    return Ok{};
+}
+
+}  // namespace qatdoctor::core

@@ -1,0 +1,47 @@
+#include "core/common/finding.h"
+
+#include <algorithm>
+
+namespace qatdoctor::core {
+
+const char* severityName(Severity s)
+{
+    switch (s) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Info: return "info";
+    }
+    return "info";
+}
+
+const char* stageName(Stage s)
+{
+    switch (s) {
+    case Stage::Environment: return "environment";
+    case Stage::Float: return "float";
+    case Stage::Calibration: return "calibration";
+    case Stage::Qat: return "qat";
+    case Stage::Export: return "export";
+    case Stage::Deployment: return "deployment";
+    }
+    return "qat";
+}
+
+std::optional<Severity> parseSeverity(const std::string& name)
+{
+    if (name == "error") return Severity::Error;
+    if (name == "warning") return Severity::Warning;
+    if (name == "info") return Severity::Info;
+    return std::nullopt;
+}
+
+void sortFindings(std::vector<Finding>& findings)
+{
+    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+        if (a.severity != b.severity) return a.severity > b.severity;
+        if (a.stage != b.stage) return a.stage < b.stage;
+        return a.id < b.id;
+    });
+}
+
+}  // namespace qatdoctor::core

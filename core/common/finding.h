@@ -1,0 +1,49 @@
+// The one type every check produces: log rules, model lints, artifact readers and the simulator.
+// GUI pages, the CLI's text and JSON, the wizard's automatic answers and the report all read it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/text.h"
+
+namespace qatdoctor::core {
+
+enum class Severity { Info = 0, Warning = 1, Error = 2 };
+
+// Where in the pipeline the trouble points (the FAQ's "first decide: training, export or
+// deployment"). Environment covers machine set-up (GPU, docker).
+enum class Stage { Environment, Float, Calibration, Qat, Export, Deployment };
+
+// A pointer to the data behind a finding, precise enough to navigate to: a run and step on a
+// curve, a file and line in a text file, or a layer of a model. Unused fields stay empty.
+struct Evidence {
+    std::string run;                 // run name (logs)
+    std::string file;                // file path as loaded
+    int64_t line = 0;                // 1-based line in file, 0 = none
+    std::optional<double> step;      // step on the run's x-axis
+    std::string metric;              // series name ("loss", "val/acc")
+    std::optional<double> value;     // the numeric value involved (may be NaN/Inf)
+    std::string layer;               // layer / module name (models)
+    std::string detail;              // short free text ("first loss 4.2 vs float end 0.31")
+};
+
+struct Finding {
+    std::string id;                  // stable check id, e.g. "loss.nonfinite"
+    Severity severity = Severity::Warning;
+    Stage stage = Stage::Qat;
+    Text title;                      // one line
+    Text message;                    // explanation + the FAQ's advice in short
+    std::vector<Evidence> evidence;
+    std::string faq;                 // FAQ topic id to open in the wizard ("" = none)
+};
+
+const char* severityName(Severity s);        // "error" | "warning" | "info"
+const char* stageName(Stage s);              // "environment" | "float" | "calibration" | ...
+std::optional<Severity> parseSeverity(const std::string& name);
+
+// Sorts most severe first, then by stage order, then id; stable for equal keys.
+void sortFindings(std::vector<Finding>& findings);
+
+}  // namespace qatdoctor::core

@@ -1,0 +1,80 @@
+// What a training log folder is read into: runs (float, calibration, QAT, quantized evaluation),
+// each with metadata, events and columnar metric series. Rules, the curves page, the CLI's
+// `logs` command and the report read only these types.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/result.h"
+
+namespace qatdoctor::core::logs {
+
+enum class RunRole { Unknown, Float, Calibration, Qat, Quantized };
+
+const char* roleName(RunRole r);  // "unknown" | "float" | "calibration" | "qat" | "quantized"
+std::optional<RunRole> parseRole(const std::string& name);
+
+// Where one point came from: a file (index into Run::files) and a 1-based line, or a record
+// number for binary formats (TensorBoard events).
+struct PointSource {
+    uint32_t file = 0;
+    uint32_t lineOrRecord = 0;
+};
+
+// One metric over time, stored as parallel columns so ten million points stay compact.
+// Series names: the metric key as logged ("loss", "acc", "lr"); evaluation metrics get a "val/"
+// prefix ("val/acc", "val/loss") when the log marks them as validation (HAT prefixes *_val,
+// eval, test, validation). Values may be NaN or +/-Inf: they are data, never dropped.
+struct Series {
+    std::vector<double> step;        // x: logged global step, else epoch*stepsPerEpoch+step, else order
+    std::vector<float> value;
+    std::vector<float> epoch;        // empty when the log has no epochs
+    std::vector<double> wallTime;    // seconds since epoch; empty when unknown
+    std::vector<PointSource> source; // same length as step
+
+    size_t size() const { return step.size(); }
+    bool empty() const { return step.empty(); }
+};
+
+// A notable line that is not a metric: an error, a traceback, a warning, a checkpoint saved.
+struct RunEvent {
+    enum class Kind { Info, Warning, Error, Traceback, Checkpoint };
+    Kind kind = Kind::Info;
+    std::string text;                // the line (tracebacks: all lines joined with '\n')
+    uint32_t file = 0;               // index into Run::files
+    int64_t line = 0;                // 1-based first line
+    std::optional<double> step;      // last step seen before the event
+};
+
+struct RunFile {
+    std::string path;
+    std::string format;              // format id from the registry: "text", "csv", "jsonl", "tfevents"
+    uint64_t size = 0;
+};
+
+struct Run {
+    std::string name;                // folder-relative name, e.g. "qat"
+    RunRole role = RunRole::Unknown;
+    std::string roleReason;          // why the role was guessed ("folder name 'qat'")
+    std::vector<RunFile> files;
+    std::map<std::string, std::string> metadata;  // batch_size, lr, world_size, march, epochs, ...
+    std::vector<RunEvent> events;
+    std::map<std::string, Series> series;
+
+    const Series* find(const std::string& metric) const;
+    std::optional<double> metadataNumber(const std::string& key) const;
+};
+
+struct LogSet {
+    std::string root;                // the folder (or file) that was opened
+    std::vector<Run> runs;
+    std::vector<Warning> warnings;   // file + line/offset for every damaged part skipped
+
+    const Run* firstWithRole(RunRole role) const;
+};
+
+}  // namespace qatdoctor::core::logs

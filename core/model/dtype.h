@@ -1,0 +1,37 @@
+// Element types as the quantization toolchain sees them.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace qatdoctor::core::model {
+
+enum class DType {
+    Unknown,
+    Float32,
+    Float16,
+    BFloat16,
+    Float64,
+    Int8,
+    UInt8,
+    Int16,
+    UInt16,
+    Int32,
+    UInt32,
+    Int64,
+    Bool,
+};
+
+// "float32", "int8", ... (lower case; the JSON and UI spelling).
+const char* dtypeName(DType t);
+// Accepts our names and the spellings users paste: "qint8", "torch.qint8", "torch.float32",
+// "quint8", "float", "fp16", "int16"... Unknown spellings give nullopt.
+std::optional<DType> parseDType(const std::string& text);
+
+bool isFloat(DType t);
+bool isInteger(DType t);
+int bitWidth(DType t);  // 0 for Unknown
+// "High precision" output in the toolchain's sense: int32 or any float type.
+bool isHighPrecision(DType t);
+
+}  // namespace qatdoctor::core::model

@@ -1,0 +1,67 @@
+// The per-layer view every model form is read into: ONNX graphs, printed PyTorch modules and the
+// toolchain's model_check_result tables. Pages, lints, the CLI and the report read only this.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/result.h"
+#include "core/model/dtype.h"
+
+namespace qatdoctor::core::model {
+
+// How one tensor is quantized. axis = -1 means per-tensor (scales.size() == 1).
+struct QuantParams {
+    DType dtype = DType::Unknown;
+    std::vector<float> scales;
+    std::vector<int64_t> zeroPoints;
+    int axis = -1;
+    std::optional<int64_t> qmin;   // reduced ranges (e.g. Quantize -> Clip -> Dequantize)
+    std::optional<int64_t> qmax;
+    std::string observer;          // observer / quantizer kind when known ("MinMaxObserver", "HzQuantize")
+    std::optional<bool> fakeQuantEnabled;  // printed models only
+    std::optional<bool> observerEnabled;   // printed models only
+    std::optional<double> minVal;  // observed range when known (printed models, statistics)
+    std::optional<double> maxVal;
+
+    bool perChannel() const { return axis >= 0 && scales.size() > 1; }
+};
+
+// Where a layer came from in its source, to navigate and to cite as evidence.
+struct SourceRef {
+    std::string file;
+    int64_t line = 0;   // 1-based for text sources
+    std::string node;   // ONNX node name for graphs
+};
+
+// One compute op (Conv, Gemm, MatMul, Add, ...) with its quantizers.
+struct Layer {
+    std::string name;                    // exporter's module path where present, else node name
+    std::string op;                      // "Conv", "Gemm", "ConvReLU2d", "QuantStub", ...
+    std::vector<DType> inputDtypes;
+    DType weightDtype = DType::Unknown;  // Unknown when the op has no weight
+    std::optional<QuantParams> weightQuant;
+    DType outputDtype = DType::Unknown;
+    std::optional<QuantParams> outputQuant;  // nullopt = output not quantized (float / int32)
+    std::vector<std::string> inputs;     // tensor names (graph sources only)
+    std::vector<std::string> outputs;
+    std::vector<std::string> flags;      // short tags: "graph_output", "fused", "shared", "cpu"...
+    SourceRef source;
+};
+
+struct LayerTable {
+    std::string sourcePath;              // the model or text file the table was read from
+    std::string format;                  // "onnx", "printed_module", "model_check_result", ...
+    std::vector<Layer> layers;
+    std::vector<std::string> graphInputs;
+    std::vector<std::string> graphOutputs;
+    std::vector<Warning> warnings;       // damaged-but-usable parts of the source
+
+    const Layer* find(const std::string& name) const;
+};
+
+// "per-tensor" / "per-channel(axis=0)" / "" (no weight).
+std::string granularityName(const Layer& layer);
+
+}  // namespace qatdoctor::core::model

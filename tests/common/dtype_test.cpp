@@ -1,0 +1,18 @@
+#include <gtest/gtest.h>
+
+#include "core/model/dtype.h"
+
+using namespace qatdoctor::core::model;
+
+TEST(DType, ParsesUserSpellings)
+{
+    EXPECT_EQ(parseDType("qint8"), DType::Int8);
+    EXPECT_EQ(parseDType("torch.qint8"), DType::Int8);
+    EXPECT_EQ(parseDType("'qint16'"), DType::Int16);
+    EXPECT_EQ(parseDType("torch.float32"), DType::Float32);
+    EXPECT_EQ(parseDType("quint8"), DType::UInt8);
+    EXPECT_FALSE(parseDType("complex64").has_value());
+    EXPECT_TRUE(isHighPrecision(DType::Int32));
+    EXPECT_FALSE(isHighPrecision(DType::Int16));
+    EXPECT_EQ(bitWidth(DType::Int16), 16);
+}
