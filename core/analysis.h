@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/common/data_table.h"
 #include "core/common/finding.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
@@ -37,6 +38,7 @@ struct Analysis {
     std::vector<InputItem> inputs;
     logs::LogSet logs;                       // all runs from all log inputs, merged
     std::vector<model::LayerTable> models;   // ONNX, printed modules, model_check_result...
+    std::vector<DataTable> tables;           // toolchain debug tables (similarity, sensitivity, ...)
     std::vector<Finding> findings;           // sorted by sortFindings()
     std::set<std::string> checksRun;         // check ids that had the data to run (found or clear)
     std::vector<Warning> warnings;           // damaged-but-usable input, with file and place

@@ -208,6 +208,13 @@ json analysisToJson(const Analysis& a, Lang lang)
     for (const auto& m : a.models) j["models"].push_back(modelToJson(m));
     j["model"] = a.models.empty() ? json(nullptr) : modelToJson(a.models.front());
     j["layers"] = a.models.empty() ? json::array() : layersToJson(a.models.front());
+    j["tables"] = json::array();
+    for (const DataTable& t : a.tables) {
+        json jt{{"kind", t.kind}, {"title", t.title}, {"source", t.sourcePath}, {"columns", t.columns}};
+        jt["rows"] = t.rows;
+        jt["row_lines"] = t.rowLines;
+        j["tables"].push_back(std::move(jt));
+    }
     j["findings"] = json::array();
     for (const Finding& f : a.findings) j["findings"].push_back(findingToJson(f, lang));
     j["checks_run"] = a.checksRun;

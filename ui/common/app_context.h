@@ -1,0 +1,65 @@
+// What every page shares: the current Analysis (immutable snapshot), the language, the data
+// folders, per-page session state (saved in the .qatdoctor session file) and navigation.
+// MainWindow owns the one AppContext; pages read from it and never own analysis logic.
+#pragma once
+
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+#include <memory>
+
+#include "core/analysis.h"
+#include "core/common/text.h"
+#include "ui/common/navigation_target.h"
+
+namespace qatdoctor::ui {
+
+class BackgroundJob;
+using AnalysisPtr = std::shared_ptr<const core::Analysis>;
+
+class AppContext : public QObject {
+    Q_OBJECT
+public:
+    explicit AppContext(QObject* parent = nullptr);
+
+    AnalysisPtr analysis() const { return m_analysis; }
+    void setAnalysis(AnalysisPtr analysis);
+
+    core::Lang lang() const { return m_lang; }
+    void setLang(core::Lang lang);
+
+    // Folder holding faq/ and demo/ (source tree in development, share/qatdoctor installed).
+    QString dataDir() const { return m_dataDir; }
+    void setDataDir(const QString& dir) { m_dataDir = dir; }
+    QString faqDir() const;
+    QString demoDir() const;
+
+    // Free-form state a page wants kept in the session file (wizard answers, notes, choices).
+    QJsonObject pageState(const QString& pageId) const { return m_pageState.value(pageId).toObject(); }
+    void setPageState(const QString& pageId, const QJsonObject& state);
+    QJsonObject allPageState() const { return m_pageState; }
+    void restorePageState(const QJsonObject& all);
+
+    // Ask the main window to re-run the checks with a run's role changed by the user.
+    void requestRoleChange(const QString& run, const QString& role) { emit roleChangeRequested(run, role); }
+    void navigate(const NavigationTarget& target) { emit navigationRequested(target); }
+    // Pages announce their BackgroundJob once; the status bar then shows its progress and a
+    // cancel button whenever it runs.
+    void announceJob(BackgroundJob* job) { emit jobAnnounced(job); }
+
+signals:
+    void analysisChanged(qatdoctor::ui::AnalysisPtr analysis);
+    void langChanged(qatdoctor::core::Lang lang);
+    void pageStateChanged(const QString& pageId);
+    void roleChangeRequested(const QString& run, const QString& role);
+    void navigationRequested(const qatdoctor::ui::NavigationTarget& target);
+    void jobAnnounced(qatdoctor::ui::BackgroundJob* job);
+
+private:
+    AnalysisPtr m_analysis;
+    core::Lang m_lang = core::Lang::En;
+    QString m_dataDir;
+    QJsonObject m_pageState;
+};
+
+}  // namespace qatdoctor::ui

@@ -1,0 +1,22 @@
+// Where a click on a finding, a layer or a link should take the user.
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+#include <optional>
+
+namespace qatdoctor::ui {
+
+struct NavigationTarget {
+    QString page;          // page id: "overview", "wizard", "curves", "model", "fixedpoint", "report"
+    QString run;           // curves: run to show
+    QString metric;        // curves: series name
+    std::optional<double> step;  // curves: step to zoom to
+    QString layer;         // model / fixedpoint: layer to select
+    QString faqTopic;      // wizard: topic id to open
+    QString findingId;     // overview: finding to highlight
+};
+
+}  // namespace qatdoctor::ui
+
+Q_DECLARE_METATYPE(qatdoctor::ui::NavigationTarget)

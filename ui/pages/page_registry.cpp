@@ -1,0 +1,33 @@
+#include "ui/pages/page_registry.h"
+
+#include <QCoreApplication>
+
+#include "ui/pages/placeholder_page.h"
+
+namespace qatdoctor::ui {
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("qatdoctor::ui::Pages", text); }
+
+Page* placeholder(AppContext* c, QWidget* parent, const char* id, const char* title)
+{
+    return new PlaceholderPage(c, id, tr(title),
+                               tr("This page is not available in this build yet."), parent);
+}
+
+}  // namespace
+
+std::vector<Page*> createPages(AppContext* c, QWidget* parent)
+{
+    // Sidebar order. Each area replaces its placeholder row with its page class.
+    return {
+        placeholder(c, parent, "overview", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Overview")),
+        placeholder(c, parent, "wizard", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Symptom wizard")),
+        placeholder(c, parent, "curves", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Training curves")),
+        placeholder(c, parent, "model", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Model")),
+        placeholder(c, parent, "fixedpoint", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Fixed-point")),
+        placeholder(c, parent, "report", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Report")),
+    };
+}
+
+}  // namespace qatdoctor::ui
