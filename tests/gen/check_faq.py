@@ -40,6 +40,74 @@ TREE_FILE = re.compile(r"^[0-9][0-9]_.*\.json$")
 HEADING = re.compile(r"^#([^#\s].*)$")
 
 
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+TYPES = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+}
+
+
+def schema_errors(schema, root, value, where):
+    """Validate value against the subset of JSON Schema 2020-12 that faq/schema.json uses.
+
+    Returns a list of messages; an unsupported keyword is itself reported, so the subset cannot
+    silently drift from what schema.json says.
+    """
+    if "$ref" in schema:
+        ref = schema["$ref"]
+        if not ref.startswith("#/$defs/"):
+            return [f"{where}: unsupported $ref {ref}"]
+        return schema_errors(root["$defs"][ref[len("#/$defs/"):]], root, value, where)
+    errs = []
+    for key in schema:
+        if key not in ("type", "required", "properties", "additionalProperties", "items", "minItems",
+                       "minLength", "pattern", "enum", "const", "minimum", "maximum", "oneOf",
+                       "description", "title", "$schema", "$id", "$defs"):
+            errs.append(f"{where}: schema keyword '{key}' not supported by check_faq.py")
+    if "type" in schema and not TYPES[schema["type"]](value):
+        return errs + [f"{where}: expected {schema['type']}"]
+    if "const" in schema and value != schema["const"]:
+        errs.append(f"{where}: must be {schema['const']!r}")
+    if "enum" in schema and value not in schema["enum"]:
+        errs.append(f"{where}: {value!r} not one of the allowed values")
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0):
+            errs.append(f"{where}: shorter than {schema['minLength']}")
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            errs.append(f"{where}: {value!r} does not match {schema['pattern']}")
+    if isinstance(value, int) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            errs.append(f"{where}: below {schema['minimum']}")
+        if "maximum" in schema and value > schema["maximum"]:
+            errs.append(f"{where}: above {schema['maximum']}")
+    if isinstance(value, dict):
+        for k in schema.get("required", []):
+            if k not in value:
+                errs.append(f"{where}: missing '{k}'")
+        props = schema.get("properties", {})
+        for k, v in value.items():
+            if k in props:
+                errs += schema_errors(props[k], root, v, f"{where}.{k}")
+            elif schema.get("additionalProperties") is False:
+                errs.append(f"{where}: unexpected key '{k}'")
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0):
+            errs.append(f"{where}: fewer than {schema['minItems']} items")
+        if "items" in schema:
+            for i, v in enumerate(value):
+                errs += schema_errors(schema["items"], root, v, f"{where}[{i}]")
+    if "oneOf" in schema:
+        results = [schema_errors(s, root, value, where) for s in schema["oneOf"]]
+        passing = sum(1 for r in results if not r)
+        if passing == 0:
+            errs += min(results, key=len)  # the closest alternative explains the problem best
+        elif passing > 1:
+            errs.append(f"{where}: matches {passing} of the oneOf alternatives (want 1)")
+    return errs
+
+
 class Checker:
     def __init__(self):
         self.errors = []
@@ -207,6 +275,15 @@ def main():
     cats_000, questions_000 = seed_headings(seed_texts[SEED_000])
     lines_004 = {l.strip() for l in seed_texts[SEED_004].splitlines() if l.strip()}
 
+    schema = None
+    try:
+        with open(os.path.join(args.faq, "schema.json"), encoding="utf-8") as fh:
+            schema = json.load(fh)
+        if schema.get("$schema") != DRAFT_2020_12:
+            c.err("schema.json", f"$schema must be {DRAFT_2020_12}")
+    except (OSError, json.JSONDecodeError) as e:
+        c.err("schema.json", f"cannot read: {e}")
+
     files = sorted(f for f in os.listdir(args.faq) if TREE_FILE.match(f))
     if not files:
         c.err(args.faq, "no tree files")
@@ -218,6 +295,9 @@ def main():
                 docs[name] = json.load(fh)
         except (OSError, json.JSONDecodeError) as e:
             c.err(path, f"does not parse: {e}")
+            continue
+        if schema is not None:
+            c.errors += schema_errors(schema, schema, docs[name], name)
 
     all_topic_ids, orders, cat_ids, cat_titles = [], {}, set(), set()
     for name, doc in docs.items():
