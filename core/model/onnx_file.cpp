@@ -1,0 +1,362 @@
+#include "core/model/onnx_file.h"
+
+#include <climits>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <type_traits>
+
+#include <google/protobuf/io/coded_stream.h>
+
+#include "core/common/file_io.h"
+
+namespace qatdoctor::core::model {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string tensorLabel(const onnx::TensorProto& t)
+{
+    return t.name().empty() ? std::string("<unnamed tensor>") : "tensor '" + t.name() + "'";
+}
+
+Error tensorError(const OnnxModel& m, const onnx::TensorProto& t, std::string code, const std::string& what)
+{
+    return makeError(std::move(code), m.path + ": " + tensorLabel(t) + ": " + what, m.path);
+}
+
+int elementSize(int32_t type)
+{
+    using T = onnx::TensorProto;
+    switch (type) {
+    case T::FLOAT: case T::INT32: case T::UINT32: return 4;
+    case T::DOUBLE: case T::INT64: case T::UINT64: return 8;
+    case T::FLOAT16: case T::BFLOAT16: case T::INT16: case T::UINT16: return 2;
+    case T::INT8: case T::UINT8: case T::BOOL: return 1;
+    default: return 0;
+    }
+}
+
+float halfToFloat(uint16_t h)
+{
+    const uint32_t sign = (h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1f;
+    uint32_t mant = h & 0x3ffu;
+    uint32_t bits;
+    if (exp == 0) {
+        if (mant == 0) {
+            bits = sign;
+        } else {  // subnormal: renormalise
+            exp = 127 - 15 + 1;
+            while (!(mant & 0x400u)) { mant <<= 1; --exp; }
+            mant &= 0x3ffu;
+            bits = sign | (exp << 23) | (mant << 13);
+        }
+    } else if (exp == 31) {
+        bits = sign | 0x7f800000u | (mant << 13);
+    } else {
+        bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+    }
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+float bf16ToFloat(uint16_t h)
+{
+    const uint32_t bits = static_cast<uint32_t>(h) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+// One element of little-endian raw storage as double (exact for every type up to 32 bits).
+template <class Out>
+Out rawElement(const char* p, int32_t type)
+{
+    using T = onnx::TensorProto;
+    auto load = [p](auto v) { std::memcpy(&v, p, sizeof v); return v; };
+    switch (type) {
+    case T::FLOAT: return static_cast<Out>(load(float{}));
+    case T::DOUBLE: return static_cast<Out>(load(double{}));
+    case T::FLOAT16: return static_cast<Out>(halfToFloat(load(uint16_t{})));
+    case T::BFLOAT16: return static_cast<Out>(bf16ToFloat(load(uint16_t{})));
+    case T::INT8: return static_cast<Out>(load(int8_t{}));
+    case T::UINT8: return static_cast<Out>(load(uint8_t{}));
+    case T::BOOL: return static_cast<Out>(load(uint8_t{}) != 0);
+    case T::INT16: return static_cast<Out>(load(int16_t{}));
+    case T::UINT16: return static_cast<Out>(load(uint16_t{}));
+    case T::INT32: return static_cast<Out>(load(int32_t{}));
+    case T::UINT32: return static_cast<Out>(load(uint32_t{}));
+    case T::INT64: return static_cast<Out>(load(int64_t{}));
+    case T::UINT64: return static_cast<Out>(load(uint64_t{}));
+    default: return Out{};
+    }
+}
+
+// Reads `need` bytes of external data, after the confinement and size checks.
+Result<std::string> readExternal(const OnnxModel& m, const onnx::TensorProto& t, uint64_t need)
+{
+    std::string location;
+    uint64_t offset = 0;
+    std::optional<uint64_t> length;
+    for (const auto& kv : t.external_data()) {
+        try {
+            if (kv.key() == "location") location = kv.value();
+            else if (kv.key() == "offset") offset = std::stoull(kv.value());
+            else if (kv.key() == "length") length = std::stoull(kv.value());
+        } catch (const std::exception&) {
+            return tensorError(m, t, "onnx.external_bad", "external data field '" + kv.key()
+                                   + "' is not a number: '" + kv.value() + "'");
+        }
+    }
+    if (location.empty())
+        return tensorError(m, t, "onnx.external_bad", "external data without a location");
+    if (length && *length != need)
+        return tensorError(m, t, "onnx.tensor_size",
+                           "external data length " + std::to_string(*length) + " bytes does not match "
+                               + std::to_string(need) + " bytes declared by its shape and type");
+    auto full = resolveExternalLocation(m.folder, location, m.path);
+    if (!full) return full.error();
+    std::error_code ec;
+    const uint64_t fileSize = fs::file_size(*full, ec);
+    if (ec)
+        return tensorError(m, t, "onnx.external_missing", "cannot read external file " + *full);
+    if (offset > fileSize || need > fileSize - offset)
+        return tensorError(m, t, "onnx.tensor_size",
+                           "claims " + std::to_string(need) + " bytes at offset " + std::to_string(offset)
+                               + " but external file " + *full + " has only " + std::to_string(fileSize)
+                               + " bytes");
+    std::ifstream in(*full, std::ios::binary);
+    if (!in) return tensorError(m, t, "onnx.external_missing", "cannot open external file " + *full);
+    std::string buf(need, '\0');
+    in.seekg(static_cast<std::streamoff>(offset));
+    in.read(buf.data(), static_cast<std::streamsize>(need));
+    if (static_cast<uint64_t>(in.gcount()) != need)
+        return makeError("io.read", "short read in external file " + *full + " for " + tensorLabel(t),
+                         *full, 0, static_cast<int64_t>(offset));
+    return buf;
+}
+
+template <class Out>
+Result<std::vector<Out>> tensorValues(const OnnxModel& m, const onnx::TensorProto& t)
+{
+    using T = onnx::TensorProto;
+    const int32_t type = t.data_type();
+    const int esize = elementSize(type);
+    if (esize == 0)
+        return tensorError(m, t, "onnx.tensor_type",
+                           "element type " + std::to_string(type) + " has no numeric values to read");
+    const int64_t count = tensorElementCount(t);
+    if (count < 0)
+        return tensorError(m, t, "onnx.tensor_size", "invalid dims (negative or overflowing)");
+    const uint64_t need = static_cast<uint64_t>(count) * static_cast<uint64_t>(esize);
+    if (count > 0 && need / static_cast<uint64_t>(esize) != static_cast<uint64_t>(count))
+        return tensorError(m, t, "onnx.tensor_size", "declared size overflows");
+
+    std::string external;
+    std::string_view raw;
+    bool haveRaw = false;
+    if (isExternal(t)) {
+        auto r = readExternal(m, t, need);
+        if (!r) return r.error();
+        external = std::move(*r);
+        raw = external;
+        haveRaw = true;
+    } else if (t.has_raw_data()) {
+        raw = t.raw_data();
+        haveRaw = true;
+    }
+    std::vector<Out> out;
+    if (haveRaw) {
+        if (raw.size() != need)
+            return tensorError(m, t, "onnx.tensor_size",
+                               "raw_data has " + std::to_string(raw.size()) + " bytes but its shape and type need "
+                                   + std::to_string(need));
+        out.resize(static_cast<size_t>(count));
+        if constexpr (std::is_same_v<Out, float>) {
+            if (type == T::FLOAT) {
+                if (need) std::memcpy(out.data(), raw.data(), need);
+                return out;
+            }
+        }
+        for (int64_t i = 0; i < count; ++i)
+            out[static_cast<size_t>(i)] = rawElement<Out>(raw.data() + i * esize, type);
+        return out;
+    }
+    auto check = [&](int64_t have) -> Result<void> {
+        if (have != count)
+            return tensorError(m, t, "onnx.tensor_size",
+                               "has " + std::to_string(have) + " values but its shape needs " + std::to_string(count));
+        return Ok{};
+    };
+    out.reserve(static_cast<size_t>(count));
+    switch (type) {
+    case T::FLOAT:
+        if (auto r = check(t.float_data_size()); !r) return r.error();
+        for (float v : t.float_data()) out.push_back(static_cast<Out>(v));
+        break;
+    case T::DOUBLE:
+        if (auto r = check(t.double_data_size()); !r) return r.error();
+        for (double v : t.double_data()) out.push_back(static_cast<Out>(v));
+        break;
+    case T::INT64:
+        if (auto r = check(t.int64_data_size()); !r) return r.error();
+        for (int64_t v : t.int64_data()) out.push_back(static_cast<Out>(v));
+        break;
+    case T::UINT32: case T::UINT64:
+        if (auto r = check(t.uint64_data_size()); !r) return r.error();
+        for (uint64_t v : t.uint64_data()) out.push_back(static_cast<Out>(v));
+        break;
+    case T::FLOAT16:
+        if (auto r = check(t.int32_data_size()); !r) return r.error();
+        for (int32_t v : t.int32_data()) out.push_back(static_cast<Out>(halfToFloat(static_cast<uint16_t>(v))));
+        break;
+    case T::BFLOAT16:
+        if (auto r = check(t.int32_data_size()); !r) return r.error();
+        for (int32_t v : t.int32_data()) out.push_back(static_cast<Out>(bf16ToFloat(static_cast<uint16_t>(v))));
+        break;
+    default:  // int8/uint8/int16/uint16/int32/bool live in int32_data
+        if (auto r = check(t.int32_data_size()); !r) return r.error();
+        for (int32_t v : t.int32_data()) out.push_back(static_cast<Out>(v));
+        break;
+    }
+    return out;
+}
+
+bool hasEscapingComponent(const fs::path& p)
+{
+    for (const auto& part : p)
+        if (part == "..") return true;
+    return false;
+}
+
+}  // namespace
+
+std::vector<int64_t> tensorDims(const onnx::TensorProto& t)
+{
+    return {t.dims().begin(), t.dims().end()};
+}
+
+int64_t tensorElementCount(const onnx::TensorProto& t)
+{
+    int64_t n = 1;
+    for (int64_t d : t.dims()) {
+        if (d < 0) return -1;
+        if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) return -1;
+        n *= d;
+    }
+    return n;
+}
+
+bool isExternal(const onnx::TensorProto& t)
+{
+    return t.data_location() == onnx::TensorProto::EXTERNAL;
+}
+
+Result<std::string> resolveExternalLocation(const std::string& folder, const std::string& location,
+                                            const std::string& modelPath)
+{
+    auto escape = [&](const std::string& why) {
+        return makeError("onnx.external_escape",
+                         modelPath + ": external data location '" + location + "' refused: " + why, modelPath);
+    };
+    if (folder.empty()) return escape("this model has no folder to read side files from");
+    const fs::path loc(location);
+    if (location.empty() || loc.is_absolute() || loc.has_root_name() || loc.has_root_directory())
+        return escape("absolute paths are not allowed");
+    if (hasEscapingComponent(loc)) return escape("'..' is not allowed");
+    std::error_code ec;
+    const fs::path base = fs::canonical(folder, ec);
+    if (ec) return escape("the model folder cannot be resolved");
+    const fs::path full = base / loc;
+    if (!fs::exists(full, ec))
+        return makeError("onnx.external_missing",
+                         modelPath + ": external data file '" + location + "' not found next to the model",
+                         modelPath);
+    const fs::path real = fs::canonical(full, ec);
+    if (ec) return escape("it cannot be resolved");
+    // A symlink inside the folder may point anywhere; compare the resolved path component-wise.
+    auto b = base.begin();
+    auto r = real.begin();
+    for (; b != base.end(); ++b, ++r)
+        if (r == real.end() || *b != *r) return escape("it resolves outside the model's folder");
+    return real.string();
+}
+
+Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMessages, const std::string& folder)
+{
+    if (bytes.empty())
+        return makeError("onnx.not_onnx", pathForMessages + ": empty file, not an ONNX model", pathForMessages);
+    if (bytes.size() > static_cast<size_t>(INT_MAX))
+        return makeError("io.too_large",
+                         pathForMessages + ": over 2 GiB; such ONNX models must keep their weights in external "
+                                           "data files",
+                         pathForMessages);
+    auto proto = std::make_shared<onnx::ModelProto>();
+    bool parsed = false;
+    try {
+        google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                                  static_cast<int>(bytes.size()));
+        // The 64 MB default would reject ordinary large models.
+        in.SetTotalBytesLimit(INT_MAX);
+        parsed = proto->ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+    } catch (const std::exception& e) {
+        return makeError("onnx.parse", pathForMessages + ": protobuf error: " + e.what(), pathForMessages);
+    }
+    if (!parsed)
+        return makeError("onnx.parse",
+                         pathForMessages + ": not a valid ONNX model (corrupt or truncated protobuf, "
+                             + std::to_string(bytes.size()) + " bytes)",
+                         pathForMessages);
+    // Arbitrary bytes sometimes parse as a protobuf of unknown fields; a real model has a graph
+    // and an opset import. The opset list is written after the graph, so a file cut exactly at a
+    // field boundary also ends up here.
+    if (!proto->has_graph() || proto->opset_import_size() == 0) {
+        const bool looksCut = proto->has_graph() && proto->graph().node_size() > 0;
+        return makeError(looksCut ? "onnx.truncated" : "onnx.not_onnx",
+                         pathForMessages + (looksCut ? ": ONNX model is truncated (no opset_import after the graph)"
+                                                     : ": not an ONNX model (no graph / opset_import)"),
+                         pathForMessages);
+    }
+    OnnxModel m;
+    for (const auto& op : proto->opset_import())
+        if (op.domain().empty() || op.domain() == "ai.onnx") m.opset = op.version();
+    m.proto = std::move(proto);
+    m.path = pathForMessages;
+    m.folder = folder;
+    return m;
+}
+
+Result<OnnxModel> readOnnxFile(const std::string& path, const ProgressFn& progress)
+{
+    if (!reportProgress(progress, 0.0, "reading " + path)) return makeError(kCancelledCode, "cancelled", path);
+    auto bytes = readFile(path, static_cast<uint64_t>(INT_MAX));
+    if (!bytes) {
+        Error e = bytes.error();
+        if (e.code == "io.too_large")
+            e.message += " (ONNX models over 2 GiB must keep their weights in external data files)";
+        return e;
+    }
+    if (!reportProgress(progress, 0.5, "parsing " + path)) return makeError(kCancelledCode, "cancelled", path);
+    std::error_code ec;
+    fs::path folder = fs::path(path).parent_path();
+    if (folder.empty()) folder = ".";
+    auto model = parseOnnx(*bytes, path, folder.string());
+    if (model) reportProgress(progress, 1.0, "parsed " + path);
+    return model;
+}
+
+Result<std::vector<float>> tensorAsFloats(const OnnxModel& model, const onnx::TensorProto& t)
+{
+    return tensorValues<float>(model, t);
+}
+
+Result<std::vector<int64_t>> tensorAsInts(const OnnxModel& model, const onnx::TensorProto& t)
+{
+    return tensorValues<int64_t>(model, t);
+}
+
+}  // namespace qatdoctor::core::model

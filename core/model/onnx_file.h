@@ -1,0 +1,59 @@
+// Reading ONNX ModelProto files through Debian's onnx_proto classes, and reading the values of
+// tensors in any of their storages (typed fields, raw_data, external side files).
+//
+// Safety rules (a model file is untrusted input):
+// - external data is read only on demand and only from inside the model's folder: absolute
+//   locations, '..' components and symlinks leading out of the folder are refused;
+// - a tensor whose declared size is larger than the bytes actually present (in raw_data or in the
+//   external file) is refused before anything is allocated.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include "core/common/progress.h"
+#include "core/common/result.h"
+
+namespace qatdoctor::core::model {
+
+struct OnnxModel {                                   // cheap to copy
+    std::shared_ptr<const onnx::ModelProto> proto;
+    std::string path;     // as given
+    std::string folder;   // where external data is resolved (confined to it)
+    int64_t opset = 0;    // default-domain opset
+};
+
+// Reads and parses path. Errors (all name the file): "io.open", "io.too_large" (over 2 GiB: such
+// models exist only in external-data form), "onnx.parse" (corrupt or truncated bytes),
+// "onnx.not_onnx" (protobuf that is not a ModelProto), "cancelled".
+Result<OnnxModel> readOnnxFile(const std::string& path, const ProgressFn& progress = {});
+
+// Parses bytes already in memory; pathForMessages names the file in errors, folder is where
+// external data would be read from ("" = refuse all external data).
+Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMessages,
+                            const std::string& folder);
+
+// dims as int64 (empty for a scalar).
+std::vector<int64_t> tensorDims(const onnx::TensorProto& t);
+// Element count from dims, or -1 when a dim is negative or the product overflows.
+int64_t tensorElementCount(const onnx::TensorProto& t);
+bool isExternal(const onnx::TensorProto& t);
+
+// Values of an initializer / Constant tensor, any storage (typed fields, raw_data, external data
+// read lazily and confined to model.folder). Errors name the model file and the tensor:
+// "onnx.tensor_type" (string/complex), "onnx.tensor_size" (declared size vs bytes present),
+// "onnx.external_escape", "onnx.external_missing", "io.read".
+Result<std::vector<float>> tensorAsFloats(const OnnxModel& model, const onnx::TensorProto& t);
+Result<std::vector<int64_t>> tensorAsInts(const OnnxModel& model, const onnx::TensorProto& t);
+
+// Resolves an external-data location against folder with the confinement rules above; returns
+// the full path or an "onnx.external_escape" / "onnx.external_missing" error naming modelPath.
+Result<std::string> resolveExternalLocation(const std::string& folder, const std::string& location,
+                                            const std::string& modelPath);
+
+}  // namespace qatdoctor::core::model
