@@ -1,0 +1,115 @@
+// qatdoctor: the desktop app. Options: --open PATH (repeatable), --session FILE, --lang zh|en,
+// --screenshot FILE [--page NAME] [--size WxH] (render after loading, save a PNG, exit).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QIcon>
+#include <QScreen>
+#include <QTimer>
+#include <cstdio>
+
+#include "core/common/version.h"
+#include "ui/main_window.h"
+#include "ui/shell/language.h"
+
+namespace {
+
+// faq/ and demo/ live in share/qatdoctor when installed, in the source tree when developing.
+QString findDataDir()
+{
+    const QString installed = QDir(QCoreApplication::applicationDirPath()).absoluteFilePath("../share/qatdoctor");
+    if (QFileInfo::exists(installed + "/faq")) return QDir::cleanPath(installed);
+    return QStringLiteral(QATDOCTOR_SOURCE_DATA_DIR);
+}
+
+bool saveScreenshot(qatdoctor::ui::MainWindow& window, const QString& path)
+{
+    const QPixmap pixmap = window.grab();
+    if (!pixmap.save(path, "PNG")) {
+        std::fprintf(stderr, "qatdoctor: cannot write screenshot %s\n", qPrintable(path));
+        return false;
+    }
+    std::printf("screenshot: %s (%dx%d)\n", qPrintable(path), pixmap.width(), pixmap.height());
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("QATDoctor");
+    QApplication::setApplicationName("qatdoctor");
+    QApplication::setApplicationDisplayName("QAT Doctor");
+    QApplication::setApplicationVersion(qatdoctor::core::kVersion);
+    QApplication::setWindowIcon(QIcon(":/icons/qatdoctor.svg"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("QAT Doctor: troubleshooting assistant for quantization-aware training");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    QCommandLineOption openOpt("open", "Open a log folder, model or debug file (repeatable).", "PATH");
+    QCommandLineOption sessionOpt("session", "Open a .qatdoctor session file.", "FILE");
+    QCommandLineOption demoOpt("demo", "Open the bundled demo data.");
+    QCommandLineOption langOpt("lang", "User interface language: zh or en.", "LANG");
+    QCommandLineOption shotOpt("screenshot", "Render the window after loading, save a PNG, exit.", "FILE");
+    QCommandLineOption pageOpt("page", "Page to show: start, overview, wizard, curves, model, fixedpoint, report.", "NAME");
+    QCommandLineOption sizeOpt("size", "Window size for --screenshot, e.g. 1400x900.", "WxH", "1400x900");
+    QCommandLineOption freshOpt("no-restore", "Do not restore the autosaved session.");
+    parser.addOptions({openOpt, sessionOpt, demoOpt, langOpt, shotOpt, pageOpt, sizeOpt, freshOpt});
+    parser.addPositionalArgument("paths", "Inputs to open (same as --open).", "[PATH...]");
+    parser.process(app);
+
+    qatdoctor::ui::Language language;
+    language.apply(qatdoctor::ui::Language::initialCode(parser.value(langOpt)));
+
+    qatdoctor::ui::MainWindow window(findDataDir(), &language);
+    const bool screenshot = parser.isSet(shotOpt);
+    window.setHeadless(screenshot);
+    if (screenshot) {
+        const QStringList wh = parser.value(sizeOpt).split('x');
+        if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
+    }
+
+    QStringList inputs = parser.values(openOpt) + parser.positionalArguments();
+    for (const QString& p : inputs) {
+        if (!QFileInfo::exists(p)) {
+            std::fprintf(stderr, "qatdoctor: no such file or folder: %s\n", qPrintable(p));
+            return 2;
+        }
+    }
+    if (parser.isSet(sessionOpt)) {
+        if (!window.openSession(parser.value(sessionOpt))) return 2;
+    } else if (parser.isSet(demoOpt)) {
+        window.openDemo();
+    } else if (inputs.isEmpty() && !screenshot && !parser.isSet(freshOpt)) {
+        window.restoreAutosave();
+    }
+    if (!inputs.isEmpty()) window.openPaths(inputs);
+    window.show();
+
+    if (!screenshot) return app.exec();
+
+    // Headless check: wait for loading, show the page, let layouts and plots settle, grab.
+    int exitCode = 0;
+    const QString shotPath = parser.value(shotOpt);
+    const QString page = parser.value(pageOpt);
+    QTimer::singleShot(0, &window, [&] {
+        window.whenIdle([&] {
+            if (!page.isEmpty() && !window.showPage(page)) {
+                std::fprintf(stderr, "qatdoctor: unknown page '%s'\n", qPrintable(page));
+                exitCode = 2;
+                app.quit();
+                return;
+            }
+            QTimer::singleShot(800, &window, [&] {
+                if (!saveScreenshot(window, shotPath)) exitCode = 1;
+                if (!window.lastError().isEmpty()) exitCode = 1;
+                app.quit();
+            });
+        });
+    });
+    const int rc = app.exec();
+    return exitCode ? exitCode : rc;
+}

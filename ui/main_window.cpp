@@ -1,0 +1,326 @@
+#include "ui/main_window.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileInfo>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTimer>
+#include <cstdio>
+
+#include "ui/common/background_job.h"
+#include "ui/pages/page.h"
+#include "ui/pages/page_registry.h"
+#include "ui/shell/job_status.h"
+#include "ui/shell/language.h"
+#include "ui/shell/recent_files.h"
+#include "ui/shell/welcome_panel.h"
+
+namespace qatdoctor::ui {
+
+namespace {
+constexpr int kStartRow = 0;  // sidebar row 0 is the Start (welcome) panel; pages follow
+}
+
+MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* parent)
+    : QMainWindow(parent), m_context(new AppContext(this)), m_language(language),
+      m_loadJob(new BackgroundJob(this)), m_jobStatus(new JobStatus(this)), m_autosaveTimer(new QTimer(this))
+{
+    m_context->setDataDir(dataDir);
+    m_context->setLang(language->current().startsWith("zh") ? core::Lang::Zh : core::Lang::En);
+    setAcceptDrops(true);
+    setMinimumSize(900, 600);
+
+    auto* splitter = new QSplitter(this);
+    m_sidebar = new QListWidget(splitter);
+    m_sidebar->setObjectName("sidebar");
+    m_sidebar->setMinimumWidth(170);
+    m_sidebar->setMaximumWidth(260);
+    m_sidebar->setIconSize(QSize(20, 20));
+    m_sidebar->setStyleSheet("QListWidget#sidebar { font-size: 11pt; } "
+                             "QListWidget#sidebar::item { padding: 8px 6px; }");
+    m_stack = new QStackedWidget(splitter);
+    splitter->addWidget(m_sidebar);
+    splitter->addWidget(m_stack);
+    splitter->setStretchFactor(1, 1);
+    setCentralWidget(splitter);
+    connect(m_sidebar, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
+
+    m_notesDock = new QDockWidget(this);
+    m_notesDock->setObjectName("notesDock");
+    m_notes = new QPlainTextEdit(m_notesDock);
+    m_notesDock->setWidget(m_notes);
+    addDockWidget(Qt::RightDockWidgetArea, m_notesDock);
+    m_notesDock->hide();
+    connect(m_notes, &QPlainTextEdit::textChanged, this, [this] {
+        m_session.notes = m_notes->toPlainText();
+        scheduleAutosave();
+    });
+
+    statusBar()->addPermanentWidget(m_jobStatus);
+    m_jobStatus->track(m_loadJob);
+    connect(m_context, &AppContext::jobAnnounced, m_jobStatus, &JobStatus::track);
+    connect(m_context, &AppContext::roleChangeRequested, this, &MainWindow::changeRole);
+    connect(m_context, &AppContext::navigationRequested, this, [this](const NavigationTarget& t) {
+        if (!showPage(t.page)) return;
+        for (Page* p : m_pages)
+            if (p->id() == t.page) p->focusOn(t);
+    });
+    connect(m_context, &AppContext::pageStateChanged, this, [this] { scheduleAutosave(); });
+
+    m_autosaveTimer->setSingleShot(true);
+    m_autosaveTimer->setInterval(1500);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::writeAutosave);
+
+    buildPages();
+    buildMenus();
+    updateTitle();
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(1280, 800);
+    restoreState(settings.value("window/state").toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildPages()
+{
+    const QString current = currentPageId();
+    m_sidebar->blockSignals(true);
+    m_sidebar->clear();
+    while (m_stack->count() > 0) {
+        QWidget* w = m_stack->widget(0);
+        m_stack->removeWidget(w);
+        w->deleteLater();
+    }
+    m_pages.clear();
+
+    m_welcome = new WelcomePanel(QDir(m_context->demoDir()).exists(), m_stack);
+    connect(m_welcome, &WelcomePanel::openFolderRequested, this, &MainWindow::openFolderDialog);
+    connect(m_welcome, &WelcomePanel::openModelRequested, this, &MainWindow::openFileDialog);
+    connect(m_welcome, &WelcomePanel::openDemoRequested, this, &MainWindow::openDemo);
+    connect(m_welcome, &WelcomePanel::openPathRequested, this, [this](const QString& p) { openPaths({p}); });
+    m_stack->addWidget(m_welcome);
+    new QListWidgetItem(tr("Start"), m_sidebar);
+
+    m_pages = createPages(m_context, m_stack);
+    for (Page* page : m_pages) {
+        m_stack->addWidget(page);
+        auto* item = new QListWidgetItem(page->icon(), page->title(), m_sidebar);
+        item->setData(Qt::UserRole, page->id());
+    }
+    m_sidebar->blockSignals(false);
+    // Pages built after a language switch must see the analysis that is already loaded.
+    if (m_context->analysis()) emit m_context->analysisChanged(m_context->analysis());
+    if (!showPage(current)) m_sidebar->setCurrentRow(kStartRow);
+}
+
+bool MainWindow::showPage(const QString& id)
+{
+    if (id == "start") {
+        m_sidebar->setCurrentRow(kStartRow);
+        return true;
+    }
+    for (int row = 1; row < m_sidebar->count(); ++row) {
+        if (m_sidebar->item(row)->data(Qt::UserRole).toString() == id) {
+            m_sidebar->setCurrentRow(row);
+            return true;
+        }
+    }
+    return false;
+}
+
+QString MainWindow::currentPageId() const
+{
+    const int row = m_sidebar ? m_sidebar->currentRow() : -1;
+    if (row <= kStartRow) return row == kStartRow ? "start" : QString();
+    return m_sidebar->item(row)->data(Qt::UserRole).toString();
+}
+
+bool MainWindow::isBusy() const { return m_loadJob->running(); }
+
+void MainWindow::openPaths(const QStringList& paths)
+{
+    const QStringList previous = m_session.inputs;
+    for (const QString& p : paths) {
+        const QString abs = QFileInfo(p).absoluteFilePath();
+        if (!m_session.inputs.contains(abs)) m_session.inputs << abs;
+        RecentFiles::add(abs);
+    }
+    rebuildRecentMenu();
+    m_welcome->refreshRecent();
+    startAnalysis(previous);
+}
+
+void MainWindow::openDemo()
+{
+    const QDir demo(m_context->demoDir());
+    QStringList paths;
+    for (const char* sub : {"logs", "model/demo_qat.onnx"})
+        if (QFileInfo::exists(demo.filePath(sub))) paths << demo.filePath(sub);
+    if (paths.isEmpty()) {
+        showError(tr("Demo not found"), tr("The demo data is missing from %1.").arg(demo.path()));
+        return;
+    }
+    openPaths(paths);
+}
+
+void MainWindow::startAnalysis(const QStringList& previousInputs)
+{
+    core::AnalyzeOptions options;
+    for (const QString& p : m_session.inputs) options.paths.push_back(p.toStdString());
+    for (auto it = m_session.roles.begin(); it != m_session.roles.end(); ++it)
+        options.roleOverrides[it.key().toStdString()] = it.value().toStdString();
+    options.expectPath = m_session.expectPath.toStdString();
+    if (options.paths.empty()) {
+        applyAnalysis(core::Analysis{});
+        return;
+    }
+    m_loadJob->start<core::Result<core::Analysis>>(
+        tr("Loading %n input(s)…", nullptr, static_cast<int>(options.paths.size())),
+        [options](const core::ProgressFn& progress) { return core::analyze(options, progress); },
+        [this, previousInputs](core::Result<core::Analysis> result) {
+            if (!result) {
+                // Keep what was loaded before; only the new inputs are dropped.
+                m_session.inputs = previousInputs;
+                showError(tr("Cannot open"), QString::fromStdString(result.error().toString()));
+                runIdleCallbacks();
+                return;
+            }
+            applyAnalysis(std::move(result).value());
+        });
+    connect(m_loadJob, &BackgroundJob::cancelled, this, [this, previousInputs] {
+        m_session.inputs = previousInputs;
+        statusBar()->showMessage(tr("Loading cancelled."), 4000);
+        runIdleCallbacks();
+    }, Qt::SingleShotConnection);
+}
+
+void MainWindow::applyAnalysis(core::Analysis analysis)
+{
+    const bool wasEmpty = !m_context->analysis() || m_context->analysis()->inputs.empty();
+    const size_t findings = analysis.findings.size();
+    const bool hasInputs = !analysis.inputs.empty();
+    m_context->setAnalysis(std::make_shared<const core::Analysis>(std::move(analysis)));
+    updateTitle();
+    scheduleAutosave();
+    if (hasInputs) {
+        statusBar()->showMessage(tr("Loaded %n input(s), %1 finding(s).", nullptr, m_session.inputs.size())
+                                     .arg(findings), 6000);
+        if (wasEmpty && currentPageId() == "start") showPage("overview");
+    }
+    runIdleCallbacks();
+}
+
+void MainWindow::changeRole(const QString& run, const QString& role)
+{
+    auto current = m_context->analysis();
+    const auto parsed = core::logs::parseRole(role.toStdString());
+    if (!current || !parsed) return;
+    core::Analysis copy = *current;
+    for (auto& r : copy.logs.runs) {
+        if (QString::fromStdString(r.name) != run) continue;
+        r.role = *parsed;
+        r.roleReason = "set by the user";
+    }
+    core::runChecks(copy);  // checks are cheap; loading is what runs in the background
+    m_session.roles[run] = role;
+    applyAnalysis(std::move(copy));
+}
+
+void MainWindow::whenIdle(std::function<void()> callback)
+{
+    if (!isBusy()) {
+        callback();
+        return;
+    }
+    m_idleCallbacks.push_back(std::move(callback));
+}
+
+void MainWindow::runIdleCallbacks()
+{
+    auto callbacks = std::move(m_idleCallbacks);
+    m_idleCallbacks.clear();
+    for (auto& cb : callbacks) cb();
+}
+
+void MainWindow::showError(const QString& title, const QString& message)
+{
+    m_lastError = message;
+    if (m_headless) {
+        std::fprintf(stderr, "qatdoctor: %s: %s\n", qPrintable(title), qPrintable(message));
+        return;
+    }
+    statusBar()->showMessage(message, 8000);
+    QMessageBox::warning(this, title, message);
+}
+
+void MainWindow::updateTitle()
+{
+    QString name;
+    if (!m_sessionPath.isEmpty()) {
+        name = QFileInfo(m_sessionPath).completeBaseName();
+    } else if (!m_session.inputs.isEmpty()) {
+        // The folder that holds the first input says most about what is open ("demo", "resnet_qat").
+        QFileInfo first(m_session.inputs.first());
+        name = first.fileName();
+        const QString parent = first.dir().dirName();
+        if (!parent.isEmpty()) name = parent + "/" + name;
+        if (m_session.inputs.size() > 1) name += tr(" + %n more", nullptr, m_session.inputs.size() - 1);
+    }
+    setWindowTitle(name.isEmpty() ? QStringLiteral("QAT Doctor") : name + QStringLiteral(" — QAT Doctor"));
+}
+
+void MainWindow::switchLanguage(const QString& code)
+{
+    if (code == m_language->current()) return;
+    m_language->apply(code);
+    m_context->setLang(code.startsWith("zh") ? core::Lang::Zh : core::Lang::En);
+    // Rebuilding is simpler and more reliable than retranslating every widget by hand: pages
+    // restore their state from the AppContext (analysis + page state).
+    buildPages();
+    buildMenus();
+    updateTitle();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    m_loadJob->cancel();
+    writeAutosave();
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    QStringList paths;
+    QString session;
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (!url.isLocalFile()) continue;
+        const QString p = url.toLocalFile();
+        if (p.endsWith(".qatdoctor")) session = p;
+        else paths << p;
+    }
+    event->acceptProposedAction();
+    if (!session.isEmpty()) openSession(session);
+    if (!paths.isEmpty()) openPaths(paths);
+}
+
+}  // namespace qatdoctor::ui

@@ -1,0 +1,101 @@
+// The main window: a sidebar of pages over one shared Analysis. It wires pages, menus, the
+// session and background loading together and owns no analysis logic (that is core::analyze).
+#pragma once
+
+#include <QMainWindow>
+#include <QPointer>
+#include <functional>
+
+#include "core/analysis.h"
+#include "ui/common/app_context.h"
+#include "ui/shell/session_file.h"
+
+class QListWidget;
+class QStackedWidget;
+class QTimer;
+class QPlainTextEdit;
+class QDockWidget;
+class QMenu;
+
+namespace qatdoctor::ui {
+
+class BackgroundJob;
+class JobStatus;
+class Language;
+class Page;
+class WelcomePanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    MainWindow(const QString& dataDir, Language* language, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    AppContext* context() const { return m_context; }
+
+    // Adds inputs to the session and (re)analyses in the background.
+    void openPaths(const QStringList& paths);
+    void openDemo();
+    bool openSession(const QString& path);
+    void restoreAutosave();
+    bool showPage(const QString& id);
+    QString currentPageId() const;
+    bool isBusy() const;
+
+    // Called once the current load (if any) is done; used by --screenshot.
+    void whenIdle(std::function<void()> callback);
+    // In headless runs, errors go to stderr instead of a dialog.
+    void setHeadless(bool headless) { m_headless = headless; }
+    QString lastError() const { return m_lastError; }
+
+    static QString autosavePath();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildPages();
+    void buildMenus();
+    void startAnalysis(const QStringList& previousInputs);
+    void applyAnalysis(core::Analysis analysis);
+    void changeRole(const QString& run, const QString& role);
+    void switchLanguage(const QString& code);
+    void showError(const QString& title, const QString& message);
+    void scheduleAutosave();
+    void writeAutosave();
+    Session currentSession() const;
+    void saveSession(bool askPath);
+    void newSession();
+    void updateTitle();
+    void showAbout();
+    void exportReport();
+    void pastePrintedModel();
+    void openFolderDialog();
+    void openFileDialog();
+    void openSessionDialog();
+    void rebuildRecentMenu();
+    void runIdleCallbacks();
+
+    AppContext* m_context;
+    Language* m_language;
+    QListWidget* m_sidebar = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    WelcomePanel* m_welcome = nullptr;
+    std::vector<Page*> m_pages;
+    BackgroundJob* m_loadJob;
+    JobStatus* m_jobStatus;
+    QTimer* m_autosaveTimer;
+    QDockWidget* m_notesDock = nullptr;
+    QPlainTextEdit* m_notes = nullptr;
+    QMenu* m_recentMenu = nullptr;
+
+    Session m_session;
+    QString m_sessionPath;          // named session file, "" until saved
+    bool m_headless = false;
+    QString m_lastError;
+    std::vector<std::function<void()>> m_idleCallbacks;
+};
+
+}  // namespace qatdoctor::ui
