@@ -184,6 +184,8 @@ json modelToJson(const model::LayerTable& table)
     json j;
     j["path"] = table.sourcePath;
     j["format"] = table.format;
+    j["opset"] = table.opset > 0 ? json(table.opset) : json(nullptr);
+    if (!table.producer.empty()) j["producer"] = table.producer;
     j["inputs"] = table.graphInputs;
     j["outputs"] = table.graphOutputs;
     j["layer_count"] = table.layers.size();

@@ -1,5 +1,6 @@
 // The one table of checks run after loading: training rules, model lints, artifact checks.
 #include "core/analysis.h"
+#include "core/model/onnx_input.h"
 
 namespace qatdoctor::core {
 
@@ -7,6 +8,7 @@ const std::vector<Check>& checks()
 {
     static const std::vector<Check> kChecks = {
         // rows: {id, run}
+        {"model.lints", model::runOnnxModelLints},
     };
     return kChecks;
 }

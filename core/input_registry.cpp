@@ -1,6 +1,7 @@
 // The one table of input formats. A new log dialect, model form or toolchain file is a new row
 // here (its probe and loader live in their own folder).
 #include "core/analysis.h"
+#include "core/model/onnx_input.h"
 
 namespace qatdoctor::core {
 
@@ -8,6 +9,7 @@ const std::vector<InputLoader>& inputLoaders()
 {
     static const std::vector<InputLoader> kLoaders = {
         // rows: {id, kind, probe, load}
+        {"onnx", InputKind::Model, model::probeOnnx, model::loadOnnxInput},
     };
     return kLoaders;
 }

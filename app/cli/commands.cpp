@@ -7,11 +7,13 @@ namespace qatdoctor::cli {
 
 // Each subcommand file defines one of these. Adding a subcommand = one declaration + one row.
 Command analyzeCommand();
+Command modelCommand();
 
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> kCommands = {
         analyzeCommand(),
+        modelCommand(),
     };
     return kCommands;
 }

@@ -2,6 +2,8 @@
 // toolchain's model_check_result tables. Pages, lints, the CLI and the report read only this.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +26,8 @@ struct QuantParams {
     std::optional<bool> observerEnabled;   // printed models only
     std::optional<double> minVal;  // observed range when known (printed models, statistics)
     std::optional<double> maxVal;
+    std::string scaleSource;       // where the scale lives (ONNX initializer, observer module path):
+                                   // two quantizers with one source share one observer
 
     bool perChannel() const { return axis >= 0 && scales.size() > 1; }
 };
@@ -50,6 +54,8 @@ struct Layer {
     SourceRef source;
 };
 
+class ModelGraph;  // core/model/model_graph.h (ONNX sources only)
+
 struct LayerTable {
     std::string sourcePath;              // the model or text file the table was read from
     std::string format;                  // "onnx", "printed_module", "model_check_result", ...
@@ -57,6 +63,11 @@ struct LayerTable {
     std::vector<std::string> graphInputs;
     std::vector<std::string> graphOutputs;
     std::vector<Warning> warnings;       // damaged-but-usable parts of the source
+    int64_t opset = 0;                   // ONNX default-domain opset (0 = not ONNX / unknown)
+    std::string producer;                // "pytorch 1.13.0" when the source says so
+    // The graph the table was built from (ONNX only; null for text sources): connectivity for
+    // the lints and the graph view, and weights read on demand. Shared, immutable.
+    std::shared_ptr<const ModelGraph> graph;
 
     const Layer* find(const std::string& name) const;
 };

@@ -96,8 +96,13 @@ Out rawElement(const char* p, int32_t type)
     }
 }
 
-// Reads `need` bytes of external data, after the confinement and size checks.
-Result<std::string> readExternal(const OnnxModel& m, const onnx::TensorProto& t, uint64_t need)
+struct ExternalRef {
+    std::string path;
+    uint64_t offset = 0;
+};
+
+// Where `need` bytes of external data are, after the confinement and size checks.
+Result<ExternalRef> locateExternal(const OnnxModel& m, const onnx::TensorProto& t, uint64_t need)
 {
     std::string location;
     uint64_t offset = 0;
@@ -129,15 +134,38 @@ Result<std::string> readExternal(const OnnxModel& m, const onnx::TensorProto& t,
                            "claims " + std::to_string(need) + " bytes at offset " + std::to_string(offset)
                                + " but external file " + *full + " has only " + std::to_string(fileSize)
                                + " bytes");
-    std::ifstream in(*full, std::ios::binary);
-    if (!in) return tensorError(m, t, "onnx.external_missing", "cannot open external file " + *full);
+    return ExternalRef{*full, offset};
+}
+
+Result<std::string> readExternal(const OnnxModel& m, const onnx::TensorProto& t, uint64_t need)
+{
+    auto ref = locateExternal(m, t, need);
+    if (!ref) return ref.error();
+    std::ifstream in(ref->path, std::ios::binary);
+    if (!in) return tensorError(m, t, "onnx.external_missing", "cannot open external file " + ref->path);
     std::string buf(need, '\0');
-    in.seekg(static_cast<std::streamoff>(offset));
+    in.seekg(static_cast<std::streamoff>(ref->offset));
     in.read(buf.data(), static_cast<std::streamsize>(need));
     if (static_cast<uint64_t>(in.gcount()) != need)
-        return makeError("io.read", "short read in external file " + *full + " for " + tensorLabel(t),
-                         *full, 0, static_cast<int64_t>(offset));
+        return makeError("io.read", "short read in external file " + ref->path + " for " + tensorLabel(t),
+                         ref->path, 0, static_cast<int64_t>(ref->offset));
     return buf;
+}
+
+// Bytes a tensor's shape and type declare, or an error naming the tensor.
+Result<uint64_t> declaredBytes(const OnnxModel& m, const onnx::TensorProto& t)
+{
+    const int esize = elementSize(t.data_type());
+    if (esize == 0)
+        return tensorError(m, t, "onnx.tensor_type",
+                           "element type " + std::to_string(t.data_type()) + " has no numeric values to read");
+    const int64_t count = tensorElementCount(t);
+    if (count < 0)
+        return tensorError(m, t, "onnx.tensor_size", "invalid dims (negative or overflowing)");
+    const uint64_t need = static_cast<uint64_t>(count) * static_cast<uint64_t>(esize);
+    if (count > 0 && need / static_cast<uint64_t>(esize) != static_cast<uint64_t>(count))
+        return tensorError(m, t, "onnx.tensor_size", "declared size overflows");
+    return need;
 }
 
 template <class Out>
@@ -146,15 +174,10 @@ Result<std::vector<Out>> tensorValues(const OnnxModel& m, const onnx::TensorProt
     using T = onnx::TensorProto;
     const int32_t type = t.data_type();
     const int esize = elementSize(type);
-    if (esize == 0)
-        return tensorError(m, t, "onnx.tensor_type",
-                           "element type " + std::to_string(type) + " has no numeric values to read");
+    auto needOr = declaredBytes(m, t);
+    if (!needOr) return needOr.error();
+    const uint64_t need = *needOr;
     const int64_t count = tensorElementCount(t);
-    if (count < 0)
-        return tensorError(m, t, "onnx.tensor_size", "invalid dims (negative or overflowing)");
-    const uint64_t need = static_cast<uint64_t>(count) * static_cast<uint64_t>(esize);
-    if (count > 0 && need / static_cast<uint64_t>(esize) != static_cast<uint64_t>(count))
-        return tensorError(m, t, "onnx.tensor_size", "declared size overflows");
 
     std::string external;
     std::string_view raw;
@@ -347,6 +370,16 @@ Result<OnnxModel> readOnnxFile(const std::string& path, const ProgressFn& progre
     auto model = parseOnnx(*bytes, path, folder.string());
     if (model) reportProgress(progress, 1.0, "parsed " + path);
     return model;
+}
+
+Result<void> checkExternalTensor(const OnnxModel& model, const onnx::TensorProto& t)
+{
+    if (!isExternal(t)) return Ok{};
+    auto need = declaredBytes(model, t);
+    if (!need) return need.error();
+    auto ref = locateExternal(model, t, *need);
+    if (!ref) return ref.error();
+    return Ok{};
 }
 
 Result<std::vector<float>> tensorAsFloats(const OnnxModel& model, const onnx::TensorProto& t)

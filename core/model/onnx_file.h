@@ -51,6 +51,10 @@ bool isExternal(const onnx::TensorProto& t);
 Result<std::vector<float>> tensorAsFloats(const OnnxModel& model, const onnx::TensorProto& t);
 Result<std::vector<int64_t>> tensorAsInts(const OnnxModel& model, const onnx::TensorProto& t);
 
+// For an external-data tensor: checks the location (confinement) and that the file holds the
+// declared bytes, without reading them. Ok for tensors stored inline.
+Result<void> checkExternalTensor(const OnnxModel& model, const onnx::TensorProto& t);
+
 // Resolves an external-data location against folder with the confinement rules above; returns
 // the full path or an "onnx.external_escape" / "onnx.external_missing" error naming modelPath.
 Result<std::string> resolveExternalLocation(const std::string& folder, const std::string& location,

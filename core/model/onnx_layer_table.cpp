@@ -1,0 +1,260 @@
+#include "core/model/onnx_layer_table.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/model/onnx_quant.h"
+
+namespace qatdoctor::core::model {
+namespace {
+
+int inputAt(const GraphNode& n, size_t i) { return i < n.inputs.size() ? n.inputs[i] : -1; }
+
+bool isWeightedOp(const GraphNode& n)
+{
+    return n.op == "Conv" || n.op == "ConvTranspose" || n.op == "Gemm" || n.op == "MatMul";
+}
+
+// A float type reached through a Cast to float16/bfloat16 (the toolchain's fp16 form) wins over
+// the float32 the tensor carries afterwards.
+DType floatDtypeOf(const ModelGraph& g, int tensor)
+{
+    int t = tensor;
+    for (int hops = 0; hops < 32 && t >= 0; ++hops) {
+        const int p = g.producer(t);
+        if (p < 0) break;
+        const GraphNode& n = g.node(p);
+        if (n.op == "Cast") {
+            const DType to = dtypeFromOnnx(static_cast<int32_t>(ModelGraph::attrInt(n, "to").value_or(0)));
+            if (to == DType::Float16 || to == DType::BFloat16) return to;
+        }
+        if (!isPassThroughOp(n)) break;
+        t = inputAt(n, 0);
+    }
+    const DType d = tensor >= 0 ? g.tensor(tensor).dtype : DType::Unknown;
+    return isFloat(d) ? d : DType::Float32;
+}
+
+// The output side of a non-QLinear layer: a Cast to float16 right after it marks fp16 output.
+DType castAfter(const ModelGraph& g, int node, const std::vector<int>& absorbed)
+{
+    const GraphNode& last = g.node(absorbed.empty() ? node : absorbed.back());
+    if (last.outputs.empty()) return DType::Unknown;
+    const auto& cons = g.consumers(last.outputs[0]);
+    if (cons.size() != 1 || g.node(cons[0]).op != "Cast") return DType::Unknown;
+    const DType to = dtypeFromOnnx(static_cast<int32_t>(ModelGraph::attrInt(g.node(cons[0]), "to").value_or(0)));
+    return to == DType::Float16 || to == DType::BFloat16 ? to : DType::Unknown;
+}
+
+std::string moduleFromScaleSource(const std::string& root)
+{
+    const size_t pos = root.find(".activation_post_process");
+    return pos == std::string::npos || pos == 0 ? std::string() : root.substr(0, pos);
+}
+
+struct Built {
+    Layer layer;
+    int outputQuantizer = -1;
+    std::vector<int> absorbed;
+};
+
+Built buildLayer(const ModelGraph& g, int id)
+{
+    const GraphNode& n = g.node(id);
+    Built b;
+    Layer& l = b.layer;
+    l.op = n.domain.empty() ? n.op : n.domain + "::" + n.op;
+    l.source.file = g.model().path;
+    l.source.node = n.name;
+    for (int t : n.inputs) l.inputs.push_back(t >= 0 ? g.tensor(t).name : std::string());
+    for (int t : n.outputs) l.outputs.push_back(t >= 0 ? g.tensor(t).name : std::string());
+
+    if (isQLinearLayerOp(n)) {
+        // QLinearConv/QLinearMatMul: x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp[, B];
+        // QLinearAdd/QLinearMul: A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp.
+        const bool binary = n.op == "QLinearAdd" || n.op == "QLinearMul";
+        l.inputDtypes.push_back(readQLinearOperand(g, n, 1, -1).dtype);
+        if (binary) {
+            l.inputDtypes.push_back(readQLinearOperand(g, n, 4, -1).dtype);
+        } else {
+            QuantParams w = readQLinearOperand(g, n, 4, n.op == "QLinearConv" ? 0 : 1);
+            w.scaleSource = g.constRoot(inputAt(n, 4));
+            l.weightDtype = w.dtype;
+            l.weightQuant = std::move(w);
+            if (n.inputs.size() > 8 && n.inputs[8] >= 0)
+                l.flags.push_back(std::string("bias_") + dtypeName(g.tensor(n.inputs[8]).dtype));
+        }
+        QuantParams y = readQLinearOperand(g, n, 6, -1);
+        y.scaleSource = g.constRoot(inputAt(n, 6));
+        l.outputDtype = y.dtype;
+        l.outputQuant = std::move(y);
+        return b;
+    }
+
+    const bool weighted = isWeightedOp(n);
+    for (size_t idx = 0; idx < n.inputs.size(); ++idx) {
+        const int t = n.inputs[idx];
+        if (t < 0) continue;
+        const int p = g.producer(t);
+        if (p >= 0 && isDequantizeOp(g.node(p)) && isConstantDequantize(g, p)) {
+            QuantizerInfo q = readQuantizer(g, p);
+            q.params.scaleSource = q.scaleRoot;
+            if (idx == 1 && weighted) {
+                l.weightDtype = q.params.dtype;
+                l.weightQuant = std::move(q.params);
+            } else {
+                l.flags.push_back(std::string("bias_") + dtypeName(q.params.dtype));  // converted int32 bias
+            }
+            continue;
+        }
+        if (weighted && idx >= 1) {
+            if (idx == 1) {
+                l.weightDtype = g.isConst(t) && isFloat(g.tensor(t).dtype) ? g.tensor(t).dtype : DType::Float32;
+                l.flags.push_back("float_weight");
+            }
+            continue;
+        }
+        const int dq = traceToDequantizer(g, t);
+        l.inputDtypes.push_back(dq >= 0 ? readQuantizer(g, dq).params.dtype : floatDtypeOf(g, t));
+    }
+
+    b.outputQuantizer = traceToOutputQuantizer(g, id, &b.absorbed);
+    if (b.outputQuantizer >= 0) {
+        QuantizerInfo q = readQuantizer(g, b.outputQuantizer);
+        q.params.scaleSource = q.scaleRoot;
+        l.outputDtype = q.params.dtype;
+        if (q.params.qmin || q.params.qmax) l.flags.push_back("reduced_range");
+        l.outputQuant = std::move(q.params);
+    } else {
+        const DType cast = castAfter(g, id, b.absorbed);
+        const int last = b.absorbed.empty() ? id : b.absorbed.back();
+        const auto& outs = g.node(last).outputs;
+        l.outputDtype = cast != DType::Unknown ? cast : floatDtypeOf(g, outs.empty() ? -1 : outs[0]);
+    }
+    if (!b.absorbed.empty()) l.flags.push_back("fused");
+    return b;
+}
+
+// For each graph output, the layer it comes from (walking back through dequantizers,
+// pass-through and follower ops, or the layer's own output quantizer).
+std::unordered_set<size_t> outputLayerIndices(const ModelGraph& g, const std::vector<Built>& built,
+                                              const std::vector<int>& layerNodes)
+{
+    std::unordered_map<int, size_t> byNode, byQuantizer;
+    for (size_t i = 0; i < built.size(); ++i) {
+        byNode[layerNodes[i]] = i;
+        if (built[i].outputQuantizer >= 0) byQuantizer[built[i].outputQuantizer] = i;
+    }
+    std::unordered_set<size_t> found;
+    for (int out : g.graphOutputs()) {
+        int t = out;
+        for (int hops = 0; hops < 32; ++hops) {
+            const int p = g.producer(t);
+            if (p < 0) break;
+            if (auto it = byNode.find(p); it != byNode.end()) { found.insert(it->second); break; }
+            const GraphNode& n = g.node(p);
+            if (auto it = byQuantizer.find(p); it != byQuantizer.end()) { found.insert(it->second); break; }
+            if (!(isDequantizeOp(n) || isPassThroughOp(n) || isFollowerOp(n))) break;
+            t = inputAt(n, 0);
+        }
+    }
+    return found;
+}
+
+void nameLayers(std::vector<Built>& built)
+{
+    std::map<std::string, int> uses;
+    for (Built& b : built) {
+        Layer& l = b.layer;
+        l.name = modulePathFromNodeName(l.source.node);
+        if (l.name.empty() && l.outputQuant) l.name = moduleFromScaleSource(l.outputQuant->scaleSource);
+        if (l.name.empty()) l.name = l.source.node;
+        if (uses[l.name]++ > 0) l.name += " (" + l.source.node + ")";
+    }
+}
+
+}  // namespace
+
+LayerTable buildLayerTable(std::shared_ptr<const ModelGraph> graph)
+{
+    const ModelGraph& g = *graph;
+    LayerTable table;
+    table.sourcePath = g.model().path;
+    table.format = "onnx";
+    table.opset = g.model().opset;
+    const auto& proto = *g.model().proto;
+    table.producer = proto.producer_name();
+    if (!proto.producer_version().empty()) table.producer += " " + proto.producer_version();
+    for (int t : g.graphInputs()) table.graphInputs.push_back(g.tensor(t).name);
+    for (int t : g.graphOutputs()) table.graphOutputs.push_back(g.tensor(t).name);
+    table.warnings = g.warnings();
+
+    std::vector<int> layerNodes;
+    std::vector<Built> built;
+    for (int i = 0; i < static_cast<int>(g.nodes().size()); ++i)
+        if (isLayerNode(g, i)) {
+            layerNodes.push_back(i);
+            built.push_back(buildLayer(g, i));
+        }
+
+    // Observers shared between activation quantizers (FloatFunctional called twice).
+    std::unordered_map<std::string, int> quantizersPerScale;
+    for (int i = 0; i < static_cast<int>(g.nodes().size()); ++i)
+        if (isActivationQuantizer(g, i)) {
+            const std::string root = g.constRoot(inputAt(g.node(i), 1));
+            if (!root.empty()) ++quantizersPerScale[root];
+        }
+    const std::vector<bool> live = nodesReachingOutputs(g);
+    const auto outputs = outputLayerIndices(g, built, layerNodes);
+    for (size_t i = 0; i < built.size(); ++i) {
+        Layer& l = built[i].layer;
+        const GraphNode& n = g.node(layerNodes[i]);
+        if (outputs.count(i)) l.flags.push_back("graph_output");
+        if (!n.domain.empty()) l.flags.push_back("custom_op");
+        if (!live[static_cast<size_t>(layerNodes[i])]) l.flags.push_back("dead");
+        if (l.outputQuant) {
+            const QuantParams& q = *l.outputQuant;
+            if (!q.scaleSource.empty() && quantizersPerScale[q.scaleSource] > 1) l.flags.push_back("shared_scale");
+            const bool unitScale = !q.scales.empty()
+                && std::all_of(q.scales.begin(), q.scales.end(), [](float s) { return s == 1.0f; });
+            const bool zeroZp = std::all_of(q.zeroPoints.begin(), q.zeroPoints.end(), [](int64_t z) { return z == 0; });
+            if (unitScale && zeroZp) l.flags.push_back("default_scale");
+        }
+    }
+    nameLayers(built);
+    table.layers.reserve(built.size());
+    for (Built& b : built) table.layers.push_back(std::move(b.layer));
+    table.graph = std::move(graph);
+    return table;
+}
+
+Result<void> checkExternalData(const OnnxModel& model)
+{
+    for (const auto& init : model.proto->graph().initializer()) {
+        Result<void> r = checkExternalTensor(model, init);
+        if (!r) return r;
+    }
+    return Ok{};
+}
+
+Result<LayerTable> loadOnnxLayerTable(const std::string& path, const ProgressFn& progress)
+{
+    auto sub = [&](double from, double to) {
+        return ProgressFn([&progress, from, to](double f, std::string_view stage) {
+            return reportProgress(progress, from + f * (to - from), stage);
+        });
+    };
+    auto model = readOnnxFile(path, sub(0.0, 0.7));
+    if (!model) return model.error();
+    if (Result<void> ext = checkExternalData(*model); !ext) return ext.error();
+    auto graph = ModelGraph::build(std::move(*model), sub(0.7, 0.85));
+    if (!graph) return graph.error();
+    if (!reportProgress(progress, 0.85, "building the layer table")) return makeError(kCancelledCode, "cancelled", path);
+    LayerTable table = buildLayerTable(std::move(*graph));
+    reportProgress(progress, 1.0, "layer table built");
+    return table;
+}
+
+}  // namespace qatdoctor::core::model

@@ -1,0 +1,195 @@
+#include "core/model/onnx_quant.h"
+
+#include <unordered_set>
+
+namespace qatdoctor::core::model {
+namespace {
+
+bool opIn(const GraphNode& n, std::initializer_list<std::string_view> ops)
+{
+    for (std::string_view op : ops)
+        if (n.op == op) return true;
+    return false;
+}
+
+int inputAt(const GraphNode& n, size_t i) { return i < n.inputs.size() ? n.inputs[i] : -1; }
+
+DType hzBits(const ModelGraph& g, const GraphNode& n)
+{
+    auto bits = ModelGraph::attrInt(n, "bits");
+    if (!bits) {  // HzDequantize carries no bits: take them from its HzQuantize
+        const int p = g.producer(inputAt(n, 0));
+        if (p >= 0) bits = ModelGraph::attrInt(g.node(p), "bits");
+    }
+    if (!bits) return DType::Unknown;
+    return *bits == 8 ? DType::Int8 : *bits == 16 ? DType::Int16 : *bits == 32 ? DType::Int32 : DType::Unknown;
+}
+
+DType tensorElementType(const ModelGraph& g, int t)
+{
+    if (t < 0) return DType::Unknown;
+    if (auto v = g.constValue(t, 1u << 16)) return v->dtype;
+    return g.tensor(t).dtype;
+}
+
+}  // namespace
+
+bool isQuantizeOp(const GraphNode& n) { return opIn(n, {"QuantizeLinear", "HzQuantize"}); }
+bool isDequantizeOp(const GraphNode& n) { return opIn(n, {"DequantizeLinear", "HzDequantize"}); }
+
+bool isPassThroughOp(const GraphNode& n)
+{
+    return opIn(n, {"MaxPool", "GlobalAveragePool", "AveragePool", "Flatten", "Reshape", "Transpose", "Squeeze",
+                    "Unsqueeze", "Identity", "Cast", "Clip"});
+}
+
+bool isFollowerOp(const GraphNode& n)
+{
+    return opIn(n, {"Relu", "Clip", "BatchNormalization", "Identity", "Div", "Add", "Mul", "Sub"});
+}
+
+bool isQLinearLayerOp(const GraphNode& n)
+{
+    return opIn(n, {"QLinearConv", "QLinearMatMul", "QLinearAdd", "QLinearMul"});
+}
+
+QuantizerInfo readQuantizer(const ModelGraph& g, int node)
+{
+    const GraphNode& n = g.node(node);
+    QuantizerInfo info;
+    info.node = node;
+    QuantParams& q = info.params;
+    q.observer = n.op;
+    const int scaleT = inputAt(n, 1);
+    const int zpT = inputAt(n, 2);
+    info.scaleRoot = g.constRoot(scaleT);
+    if (auto s = g.constValue(scaleT)) q.scales.assign(s->values.begin(), s->values.end());
+    if (auto z = g.constValue(zpT))
+        for (double v : z->values) q.zeroPoints.push_back(static_cast<int64_t>(v));
+    const bool hz = n.op == "HzQuantize" || n.op == "HzDequantize";
+    if (hz) {
+        q.dtype = hzBits(g, n);
+    } else if (auto o = ModelGraph::attrInt(n, "output_dtype"); o && *o != 0) {
+        q.dtype = dtypeFromOnnx(static_cast<int32_t>(*o));  // opset 21 without a zero point
+    } else {
+        q.dtype = zpT >= 0 ? tensorElementType(g, zpT) : DType::UInt8;
+    }
+    if (q.scales.size() > 1) {
+        const auto axis = ModelGraph::attrInt(n, "axis");
+        q.axis = static_cast<int>(axis.value_or(hz ? 0 : 1));
+        if (q.axis < 0) {  // negative axes count from the end of the quantized tensor's rank
+            const auto dims = g.constDims(inputAt(n, 0));
+            if (!dims.empty()) q.axis += static_cast<int>(dims.size());
+        }
+    }
+    if (isQuantizeOp(n) && !n.outputs.empty()) {
+        const auto& cons = g.consumers(n.outputs[0]);
+        if (cons.size() == 1 && g.node(cons[0]).op == "Clip") {
+            const GraphNode& clip = g.node(cons[0]);
+            if (auto lo = g.constValue(inputAt(clip, 1)); lo && lo->values.size() == 1)
+                q.qmin = static_cast<int64_t>(lo->values[0]);
+            if (auto hi = g.constValue(inputAt(clip, 2)); hi && hi->values.size() == 1)
+                q.qmax = static_cast<int64_t>(hi->values[0]);
+            if (auto lo = ModelGraph::attrFloat(clip, "min")) q.qmin = static_cast<int64_t>(*lo);  // opset < 11
+            if (auto hi = ModelGraph::attrFloat(clip, "max")) q.qmax = static_cast<int64_t>(*hi);
+        }
+    }
+    return info;
+}
+
+QuantParams readQLinearOperand(const ModelGraph& g, const GraphNode& n, size_t scaleIdx, int perChannelAxis)
+{
+    QuantParams q;
+    q.observer = n.op;
+    if (auto s = g.constValue(inputAt(n, scaleIdx))) q.scales.assign(s->values.begin(), s->values.end());
+    const int zp = inputAt(n, scaleIdx + 1);
+    if (auto z = g.constValue(zp))
+        for (double v : z->values) q.zeroPoints.push_back(static_cast<int64_t>(v));
+    q.dtype = zp >= 0 ? tensorElementType(g, zp) : DType::UInt8;
+    if (q.scales.size() > 1) q.axis = perChannelAxis;
+    return q;
+}
+
+bool isConstantDequantize(const ModelGraph& g, int dqNode)
+{
+    const int src = inputAt(g.node(dqNode), 0);
+    if (g.isConst(src)) return true;
+    int p = g.producer(src);
+    if (p >= 0 && g.node(p).op == "Clip") p = g.producer(inputAt(g.node(p), 0));
+    return p >= 0 && isQuantizeOp(g.node(p)) && g.isConst(inputAt(g.node(p), 0));
+}
+
+bool isActivationQuantizer(const ModelGraph& g, int node)
+{
+    const GraphNode& n = g.node(node);
+    return isQuantizeOp(n) && !g.isConst(inputAt(n, 0));
+}
+
+int traceToDequantizer(const ModelGraph& g, int tensor)
+{
+    for (int hops = 0; hops < 32; ++hops) {
+        const int p = g.producer(tensor);
+        if (p < 0) return -1;
+        const GraphNode& n = g.node(p);
+        if (isDequantizeOp(n)) return p;
+        if (!isPassThroughOp(n)) return -1;
+        tensor = inputAt(n, 0);
+    }
+    return -1;
+}
+
+int traceToOutputQuantizer(const ModelGraph& g, int node, std::vector<int>* absorbed)
+{
+    const GraphNode& start = g.node(node);
+    if (start.outputs.empty()) return -1;
+    int t = start.outputs[0];
+    for (int hops = 0; hops < 16 && t >= 0; ++hops) {
+        if (g.tensor(t).graphOutput) return -1;
+        const auto& cons = g.consumers(t);
+        if (cons.size() != 1) return -1;
+        const GraphNode& c = g.node(cons[0]);
+        if (isQuantizeOp(c)) return cons[0];
+        if (!isFollowerOp(c)) return -1;
+        if (opIn(c, {"Div", "Add", "Mul", "Sub"})) {
+            bool anyConst = false;
+            for (int in : c.inputs) anyConst = anyConst || (in >= 0 && g.isConst(in));
+            if (!anyConst) return -1;  // a binary op between two activations is a layer of its own
+        }
+        if (absorbed) absorbed->push_back(cons[0]);
+        t = c.outputs.empty() ? -1 : c.outputs[0];
+    }
+    return -1;
+}
+
+bool isLayerNode(const ModelGraph& g, int node)
+{
+    const GraphNode& n = g.node(node);
+    if (opIn(n, {"Conv", "ConvTranspose", "Gemm", "MatMul", "GridSample"}) || isQLinearLayerOp(n)) return true;
+    if (opIn(n, {"Add", "Mul", "Sub", "Concat"})) {
+        int activations = 0;
+        for (int in : n.inputs)
+            if (in >= 0 && !g.isConst(in)) ++activations;
+        return activations >= 2;
+    }
+    return false;
+}
+
+std::vector<bool> nodesReachingOutputs(const ModelGraph& g)
+{
+    std::vector<bool> live(g.nodes().size(), false);
+    std::vector<bool> seen(g.tensors().size(), false);
+    std::vector<int> stack(g.graphOutputs().begin(), g.graphOutputs().end());
+    while (!stack.empty()) {
+        const int t = stack.back();
+        stack.pop_back();
+        if (t < 0 || seen[static_cast<size_t>(t)]) continue;
+        seen[static_cast<size_t>(t)] = true;
+        const int p = g.producer(t);
+        if (p < 0) continue;
+        live[static_cast<size_t>(p)] = true;
+        for (int in : g.node(p).inputs) stack.push_back(in);
+    }
+    return live;
+}
+
+}  // namespace qatdoctor::core::model

@@ -1,0 +1,54 @@
+// How quantization shows up in ONNX graphs, in every form users export:
+// - QuantizeLinear / DequantizeLinear (opset 10-21; per-tensor and per-axis; dtype = the zero
+//   point's element type, uint8 when absent; opset 21 output_dtype attribute);
+// - PyTorch's reduced range written as QuantizeLinear -> Clip(lo, hi) -> DequantizeLinear;
+// - the toolchain's horizon::HzQuantize / HzDequantize with a `bits` attribute (8 / 16);
+// - QLinearConv / QLinearMatMul / QLinearAdd / QLinearMul (quantized in and out);
+// - Cast to float16 between float ops.
+// The walking rules below are the ones tests/gen/onnx_facts.py states for the fixtures.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/layer_table.h"
+#include "core/model/model_graph.h"
+
+namespace qatdoctor::core::model {
+
+bool isQuantizeOp(const GraphNode& n);     // QuantizeLinear, HzQuantize
+bool isDequantizeOp(const GraphNode& n);   // DequantizeLinear, HzDequantize
+// Ops that keep the quantization of their input (MaxPool, Flatten, Reshape, Transpose, ...).
+bool isPassThroughOp(const GraphNode& n);
+// Ops absorbed into the preceding compute op (Relu, Clip, BatchNormalization, constant Div/Add...).
+bool isFollowerOp(const GraphNode& n);
+bool isQLinearLayerOp(const GraphNode& n);  // QLinearConv, QLinearMatMul, QLinearAdd, QLinearMul
+
+struct QuantizerInfo {
+    int node = -1;
+    QuantParams params;       // dtype, scales, zero points, axis (-1 per-tensor), qmin/qmax from Clip
+    std::string scaleRoot;    // initializer / Constant the scale comes from (shared observers)
+};
+
+// Reads a quantize / dequantize node's parameters (scale and zero point decoded).
+QuantizerInfo readQuantizer(const ModelGraph& g, int node);
+// Parameters of a QLinear op's operand: scale at input scaleIdx, zero point at scaleIdx + 1.
+QuantParams readQLinearOperand(const ModelGraph& g, const GraphNode& n, size_t scaleIdx, int perChannelAxis);
+
+// A dequantizer of a constant (a weight or a bias): DQ(const), or DQ(Q(const)) / DQ(Clip(Q(const))).
+bool isConstantDequantize(const ModelGraph& g, int dqNode);
+// An activation quantizer: a quantize node whose input is not a constant.
+bool isActivationQuantizer(const ModelGraph& g, int node);
+// Walks back from a tensor through pass-through ops to the dequantizer it comes from (-1: none).
+int traceToDequantizer(const ModelGraph& g, int tensor);
+// From a node's first output, follows single consumers through follower ops (constant operands
+// only for Div/Add/Mul/Sub) to the quantizer that quantizes it. absorbed = follower node ids.
+int traceToOutputQuantizer(const ModelGraph& g, int node, std::vector<int>* absorbed);
+// A "layer": Conv / ConvTranspose / Gemm / MatMul, QLinear ops, GridSample, and Add / Mul / Sub /
+// Concat of two or more non-constant inputs.
+bool isLayerNode(const ModelGraph& g, int node);
+// Nodes from which some graph output is reachable.
+std::vector<bool> nodesReachingOutputs(const ModelGraph& g);
+
+}  // namespace qatdoctor::core::model
