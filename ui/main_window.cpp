@@ -111,12 +111,14 @@ void MainWindow::buildPages()
     connect(m_welcome, &WelcomePanel::openDemoRequested, this, &MainWindow::openDemo);
     connect(m_welcome, &WelcomePanel::openPathRequested, this, [this](const QString& p) { openPaths({p}); });
     m_stack->addWidget(m_welcome);
-    new QListWidgetItem(tr("Start"), m_sidebar);
+    new QListWidgetItem(QIcon(":/icons/page-start.svg"), tr("Start"), m_sidebar);
 
     m_pages = createPages(m_context, m_stack);
     for (Page* page : m_pages) {
         m_stack->addWidget(page);
-        auto* item = new QListWidgetItem(page->icon(), page->title(), m_sidebar);
+        // Pages may bring their own icon; otherwise the shell's icon for the page id is used.
+        const QIcon icon = page->icon().isNull() ? QIcon(":/icons/page-" + page->id() + ".svg") : page->icon();
+        auto* item = new QListWidgetItem(icon, page->title(), m_sidebar);
         item->setData(Qt::UserRole, page->id());
     }
     m_sidebar->blockSignals(false);
