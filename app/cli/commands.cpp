@@ -7,13 +7,17 @@ namespace qatdoctor::cli {
 
 // Each subcommand file defines one of these. Adding a subcommand = one declaration + one row.
 Command analyzeCommand();
+Command logsCommand();
 Command modelCommand();
+Command faqCommand();
 
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> kCommands = {
         analyzeCommand(),
+        logsCommand(),
         modelCommand(),
+        faqCommand(),
     };
     return kCommands;
 }

@@ -1,0 +1,55 @@
+#include "core/faq/auto_check.h"
+
+namespace qatdoctor::core::faq {
+
+const char* autoOutcomeName(AutoOutcome outcome)
+{
+    switch (outcome) {
+    case AutoOutcome::Found: return "found";
+    case AutoOutcome::Clear: return "clear";
+    case AutoOutcome::Unknown: break;
+    }
+    return "unknown";
+}
+
+AutoOutcome parseAutoOutcome(const std::string& name)
+{
+    if (name == "found") return AutoOutcome::Found;
+    if (name == "clear") return AutoOutcome::Clear;
+    return AutoOutcome::Unknown;
+}
+
+AutoAnswer evaluateCheck(const Analysis& analysis, const std::string& checkId)
+{
+    AutoAnswer out;
+    out.check = checkId;
+    if (checkId.empty()) return out;
+    for (const Finding& f : analysis.findings) {
+        if (f.id != checkId) continue;
+        out.outcome = AutoOutcome::Found;
+        out.evidence.insert(out.evidence.end(), f.evidence.begin(), f.evidence.end());
+        out.findingTitles.push_back(f.title);
+    }
+    // A finding wins over "ran": a check that ran and found something is Found, never Clear.
+    if (out.outcome == AutoOutcome::Unknown && analysis.checksRun.count(checkId)) out.outcome = AutoOutcome::Clear;
+    return out;
+}
+
+AutoAnswer autoAnswerFor(const Node& question, const Analysis& analysis)
+{
+    if (question.isResult() || question.autoCheck.empty()) return {};
+    AutoAnswer out = evaluateCheck(analysis, question.autoCheck);
+    const AutoMark wanted = out.outcome == AutoOutcome::Found   ? AutoMark::Found
+                            : out.outcome == AutoOutcome::Clear ? AutoMark::Clear
+                                                                : AutoMark::None;
+    for (const Answer& a : question.answers)
+        if (wanted != AutoMark::None && a.autoMark == wanted) out.answer = &a;
+    if (!out.answer) {
+        out.outcome = AutoOutcome::Unknown;
+        out.evidence.clear();
+        out.findingTitles.clear();
+    }
+    return out;
+}
+
+}  // namespace qatdoctor::core::faq

@@ -1,0 +1,145 @@
+#include "core/faq/wizard_session_json.h"
+
+#include <cmath>
+
+namespace qatdoctor::core::faq {
+
+using nlohmann::json;
+
+// Restores what the public API cannot replay: automatic steps with their evidence, overrides.
+struct WizardSessionAccess {
+    static void pushAutomatic(WizardSession& s, const PathStep& step, const std::string& next)
+    {
+        if (s.moveTo(next, step)) return;
+    }
+    static void setOverridden(WizardSession& s, std::set<std::string> keys) { s.m_overridden = std::move(keys); }
+    static const std::set<std::string>& overridden(const WizardSession& s) { return s.m_overridden; }
+};
+
+namespace {
+
+json number(double v)
+{
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+std::optional<double> numberFrom(const json& j)
+{
+    if (j.is_number()) return j.get<double>();
+    if (j == "nan") return std::nan("");
+    if (j == "inf") return INFINITY;
+    if (j == "-inf") return -INFINITY;
+    return std::nullopt;
+}
+
+std::string str(const json& j, const char* key)
+{
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+json textToJson(const Text& t) { return json{{"zh", t.zh}, {"en", t.en}}; }
+
+json evidenceToJson(const Evidence& e)
+{
+    json j = json::object();
+    if (!e.run.empty()) j["run"] = e.run;
+    if (!e.file.empty()) j["file"] = e.file;
+    if (e.line > 0) j["line"] = e.line;
+    if (e.step) j["step"] = number(*e.step);
+    if (!e.metric.empty()) j["metric"] = e.metric;
+    if (e.value) j["value"] = number(*e.value);
+    if (!e.layer.empty()) j["layer"] = e.layer;
+    if (!e.detail.empty()) j["detail"] = e.detail;
+    return j;
+}
+
+Evidence evidenceFromJson(const json& j)
+{
+    Evidence e;
+    if (!j.is_object()) return e;
+    e.run = str(j, "run");
+    e.file = str(j, "file");
+    if (auto it = j.find("line"); it != j.end() && it->is_number_integer()) e.line = it->get<int64_t>();
+    if (auto it = j.find("step"); it != j.end()) e.step = numberFrom(*it);
+    e.metric = str(j, "metric");
+    if (auto it = j.find("value"); it != j.end()) e.value = numberFrom(*it);
+    e.layer = str(j, "layer");
+    e.detail = str(j, "detail");
+    return e;
+}
+
+json sessionToJson(const WizardSession& session, const FaqBase& base)
+{
+    json j{{"version", 1}, {"start", session.startTopicId()}};
+    if (const Node* n = session.current()) {
+        j["current"] = {{"topic", session.topic()->id},
+                        {"node", n->id},
+                        {"type", n->isResult() ? "result" : "question"},
+                        {"title", textToJson(n->isResult() ? n->title : n->text)}};
+    }
+    j["overridden"] = WizardSessionAccess::overridden(session);
+    json path = json::array();
+    for (const PathStep& s : session.path()) {
+        json js{{"topic", s.topic}, {"node", s.node}};
+        const Node* n = base.node(s.topic, s.node);
+        if (n) js["question"] = textToJson(n->isResult() ? n->title : n->text);
+        if (!s.jumpTopic.empty()) {
+            js["jump"] = s.jumpTopic;
+            if (const Topic* t = base.topic(s.jumpTopic)) js["label"] = textToJson(t->title);
+        } else {
+            js["answer"] = s.answer;
+            if (const Answer* a = n ? n->answer(s.answer) : nullptr) js["label"] = textToJson(a->label);
+        }
+        js["automatic"] = s.automatic;
+        if (!s.check.empty()) js["check"] = s.check;
+        js["outcome"] = autoOutcomeName(s.outcome);
+        js["evidence"] = json::array();
+        for (const Evidence& e : s.evidence) js["evidence"].push_back(evidenceToJson(e));
+        path.push_back(std::move(js));
+    }
+    j["path"] = std::move(path);
+    return j;
+}
+
+Result<WizardSession> sessionFromJson(const json& j, const FaqBase* base)
+{
+    if (!j.is_object() || !j.contains("start") || !j["start"].is_string())
+        return makeError("faq.session", "not a wizard session (no 'start' topic)");
+    WizardSession s(base);
+    if (Result<void> r = s.start(j["start"].get<std::string>()); !r) return r.error();
+    const json path = j.value("path", json::array());
+    for (const json& step : path.is_array() ? path : json::array()) {
+        if (!step.is_object()) break;
+        const Node* here = s.current();
+        // A step must start where the walk is; otherwise the FAQ changed under the session.
+        if (!here || str(step, "topic") != s.topic()->id || str(step, "node") != here->id) break;
+        if (!str(step, "jump").empty()) {
+            if (!s.jumpTo(str(step, "jump"))) break;
+            continue;
+        }
+        const Answer* a = here->isResult() ? nullptr : here->answer(str(step, "answer"));
+        if (!a) break;
+        if (step.value("automatic", false)) {
+            PathStep ps{s.topic()->id, here->id, a->id, {}, true, here->autoCheck,
+                        parseAutoOutcome(str(step, "outcome")), {}};
+            for (const json& e : step.value("evidence", json::array())) ps.evidence.push_back(evidenceFromJson(e));
+            const size_t before = s.path().size();
+            WizardSessionAccess::pushAutomatic(s, ps, a->next);
+            if (s.path().size() == before) break;
+        } else if (!s.answer(a->id)) {
+            break;
+        }
+    }
+    std::set<std::string> overridden;
+    for (const json& k : j.value("overridden", json::array()))
+        if (k.is_string()) overridden.insert(k.get<std::string>());
+    WizardSessionAccess::setOverridden(s, std::move(overridden));
+    return s;
+}
+
+}  // namespace qatdoctor::core::faq
