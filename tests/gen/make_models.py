@@ -191,9 +191,13 @@ def main():
     m.fc.activation_post_process = nn.Identity()  # no output fake quant: Gemm result stays float
     qc.calibrate_and_qat(m)
     qc.export(m, OUT / "qat_qdq_highprec.onnx", x_in)
+    save_npy("qat_qdq_highprec.torch_fake.npy", qc.run(m, x_in))
     record(OUT / "qat_qdq_highprec.onnx",
            "as qat_qdq but the Linear's output fake quant replaced by nn.Identity after prepare_qat: "
-           "Gemm -> graph output in float (high precision)", [])
+           "Gemm -> graph output in float (high precision)", [],
+           extra={"references": {"input": "qat_qdq.input_0.npy", "torch_fake": "qat_qdq_highprec.torch_fake.npy",
+                                 "note": "float output: equal to an ONNX-spec evaluation up to float32 "
+                                         "summation order in the Gemm"}})
 
     # ---- FloatFunctional called twice -------------------------------------------------------------
     base_shared = qc.train_float({"shared_add": True}, seed=0)
@@ -261,7 +265,11 @@ def main():
     make_demo(x_in)
 
     manifest["libonnx_testdata"] = scan_libonnx_testdata()
-    (OUT / "MANIFEST.json").write_text(json.dumps(manifest, indent=1, sort_keys=False) + "\n")
+    # An independent numpy evaluation of the ONNX spec on the committed files vs PyTorch's outputs
+    (OUT / "MANIFEST.json").write_text(json.dumps(manifest, indent=1, allow_nan=False) + "\n")
+    import check_references
+    manifest["onnx_spec_vs_torch"] = check_references.compare()
+    (OUT / "MANIFEST.json").write_text(json.dumps(manifest, indent=1, allow_nan=False) + "\n")
     print("wrote", OUT / "MANIFEST.json")
 
 
@@ -442,6 +450,7 @@ def make_demo(x_in):
     acc = qc.calibrate_and_qat(m, seed=7)
     path = DEMO / "demo_qat.onnx"
     qc.export(m, path, x_in)
+    m.apply(tq.enable_observer)  # print it as it looks during QAT training (observers running)
     (DEMO / "demo_qat_printed.txt").write_text(str(m) + "\n")
     e = record(path, "demo: 32-channel CNN, FloatFunctional called twice, 8-bit quantized output",
                ["model.output_low_precision", "model.shared_quant_params"])
