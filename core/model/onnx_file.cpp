@@ -24,7 +24,7 @@ std::string tensorLabel(const onnx::TensorProto& t)
 
 Error tensorError(const OnnxModel& m, const onnx::TensorProto& t, std::string code, const std::string& what)
 {
-    return makeError(std::move(code), m.path + ": " + tensorLabel(t) + ": " + what, m.path);
+    return makeError(std::move(code), tensorLabel(t) + " in " + m.path + ": " + what, m.path);
 }
 
 int elementSize(int32_t type)
@@ -284,7 +284,7 @@ Result<std::string> resolveExternalLocation(const std::string& folder, const std
 {
     auto escape = [&](const std::string& why) {
         return makeError("onnx.external_escape",
-                         modelPath + ": external data location '" + location + "' refused: " + why, modelPath);
+                         "external data location '" + location + "' in " + modelPath + " refused: " + why, modelPath);
     };
     if (folder.empty()) return escape("this model has no folder to read side files from");
     const fs::path loc(location);
@@ -312,7 +312,7 @@ Result<std::string> resolveExternalLocation(const std::string& folder, const std
 Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMessages, const std::string& folder)
 {
     if (bytes.empty())
-        return makeError("onnx.not_onnx", pathForMessages + ": empty file, not an ONNX model", pathForMessages);
+        return makeError("onnx.not_onnx", "not an ONNX model: " + pathForMessages + " is empty", pathForMessages);
     if (bytes.size() > static_cast<size_t>(INT_MAX))
         return makeError("io.too_large",
                          pathForMessages + ": over 2 GiB; such ONNX models must keep their weights in external "
@@ -329,9 +329,15 @@ Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMe
     } catch (const std::exception& e) {
         return makeError("onnx.parse", pathForMessages + ": protobuf error: " + e.what(), pathForMessages);
     }
+    // Every ModelProto writer puts ir_version (field 1, varint: tag 0x08) first.
+    const bool modelHead = static_cast<unsigned char>(bytes[0]) == 0x08;
+    if (!parsed && !modelHead)
+        return makeError("onnx.not_onnx", "not an ONNX model: " + pathForMessages
+                             + " does not start like a protobuf ModelProto",
+                         pathForMessages, 0, 0);
     if (!parsed)
         return makeError("onnx.parse",
-                         pathForMessages + ": not a valid ONNX model (corrupt or truncated protobuf, "
+                         "corrupt or truncated ONNX model " + pathForMessages + " (protobuf parse failed, "
                              + std::to_string(bytes.size()) + " bytes)",
                          pathForMessages);
     // Arbitrary bytes sometimes parse as a protobuf of unknown fields; a real model has a graph
@@ -340,8 +346,8 @@ Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMe
     if (!proto->has_graph() || proto->opset_import_size() == 0) {
         const bool looksCut = proto->has_graph() && proto->graph().node_size() > 0;
         return makeError(looksCut ? "onnx.truncated" : "onnx.not_onnx",
-                         pathForMessages + (looksCut ? ": ONNX model is truncated (no opset_import after the graph)"
-                                                     : ": not an ONNX model (no graph / opset_import)"),
+                         looksCut ? "truncated ONNX model " + pathForMessages + " (no opset_import after the graph)"
+                                  : "not an ONNX model: " + pathForMessages + " has no graph / opset_import",
                          pathForMessages);
     }
     OnnxModel m;

@@ -1,0 +1,193 @@
+// Each lint names the right layers on its fixture, and damaged inputs fail with the file named.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "core/analysis.h"
+#include "core/model/model_lints.h"
+#include "core/model/onnx_layer_table.h"
+
+using namespace qatdoctor::core;
+using namespace qatdoctor::core::model;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kModels = fs::path(QATDOCTOR_TEST_DATA) / "models";
+
+std::vector<Finding> lintsOf(const std::string& file, const std::map<std::string, std::string>& expect = {})
+{
+    auto table = loadOnnxLayerTable((kModels / file).string());
+    EXPECT_TRUE(table) << table.error().toString();
+    std::vector<Finding> out;
+    std::set<std::string> evaluated;
+    if (table) runModelLints(*table, expect, out, evaluated);
+    return out;
+}
+
+std::vector<std::string> layersOf(const std::vector<Finding>& findings, const std::string& id)
+{
+    std::vector<std::string> layers;
+    for (const Finding& f : findings)
+        if (f.id == id)
+            for (const Evidence& e : f.evidence) layers.push_back(e.layer);
+    return layers;
+}
+
+}  // namespace
+
+TEST(ModelLints, OutputLowPrecisionNamesTheOutputLayer)
+{
+    const auto f = lintsOf("qat_qdq.onnx");
+    EXPECT_EQ(layersOf(f, "model.output_low_precision"), std::vector<std::string>{"fc"});
+    EXPECT_EQ(f.at(0).faq, "settings.output_high_precision");
+    EXPECT_TRUE(lintsOf("qat_qdq_highprec.onnx").empty());
+}
+
+TEST(ModelLints, SharedQuantParamsNamesBothCalls)
+{
+    const auto f = lintsOf("qat_shared_add.onnx");
+    EXPECT_EQ(layersOf(f, "model.shared_quant_params"), (std::vector<std::string>{"add", "add (/Add_1)"}));
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_NE(f[0].evidence[0].detail.find("add.activation_post_process.scale"), std::string::npos);
+    EXPECT_EQ(f[0].faq, "op.shared_floatfunctional");
+}
+
+TEST(ModelLints, UncalibratedScale)
+{
+    const auto f = lintsOf("qat_uncalibrated.onnx");
+    EXPECT_EQ(layersOf(f, "model.uncalibrated_scale"), std::vector<std::string>{"conv2"});
+    EXPECT_EQ(f.at(0).severity, Severity::Error);
+}
+
+TEST(ModelLints, AuxBranch)
+{
+    const auto f = lintsOf("qat_aux_branch.onnx");
+    const auto layers = layersOf(f, "model.aux_branch");
+    ASSERT_FALSE(layers.empty());
+    EXPECT_EQ(layers.front(), "aux_conv");
+    EXPECT_EQ(f.at(0).faq, "qat.aux_branch");
+}
+
+TEST(ModelLints, FloatFallback)
+{
+    const auto f = lintsOf("qat_float_island.onnx");
+    EXPECT_EQ(layersOf(f, "model.float_fallback"), std::vector<std::string>{"/Sigmoid"});
+}
+
+TEST(ModelLints, Int16NotAppliedWithExpectations)
+{
+    const std::map<std::string, std::string> expect = {{"conv1", "int16"}, {"conv2", "qint16"}, {"fc", "float32"}};
+    const auto f = lintsOf("qat_int16.onnx", expect);
+    EXPECT_EQ(layersOf(f, "model.int16_not_applied"), std::vector<std::string>{"conv2"});
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].evidence[0].detail, "expected qint16, actual int8");
+    EXPECT_TRUE(lintsOf("qat_int16.onnx", {{"conv1", "int16"}}).empty());
+}
+
+TEST(ModelLints, CustomGridSample)
+{
+    const auto f = lintsOf("hz_qat.onnx");
+    EXPECT_EQ(layersOf(f, "model.custom_gridsample"), std::vector<std::string>{"gs"});
+}
+
+TEST(ModelLints, WorkOnATableWithoutGraph)
+{
+    // The artifacts area feeds printed models (no graph) to the same lints.
+    auto table = loadOnnxLayerTable((kModels / "qat_shared_add.onnx").string());
+    ASSERT_TRUE(table);
+    table->graph.reset();
+    std::vector<Finding> out;
+    std::set<std::string> evaluated;
+    runModelLints(*table, {}, out, evaluated);
+    EXPECT_EQ(layersOf(out, "model.shared_quant_params"), (std::vector<std::string>{"add", "add (/Add_1)"}));
+    EXPECT_TRUE(evaluated.count("model.output_low_precision"));
+}
+
+TEST(ModelInputs, DamagedFilesNameTheFile)
+{
+    struct Case { const char* file; const char* code; };
+    for (const Case& c : {Case{"truncated.onnx", "onnx.parse"}, Case{"not_onnx.onnx", "onnx.not_onnx"},
+                          Case{"external_escape/model.onnx", "onnx.external_escape"}}) {
+        SCOPED_TRACE(c.file);
+        AnalyzeOptions options;
+        options.paths = {(kModels / c.file).string()};
+        auto a = analyze(options);
+        ASSERT_FALSE(a);
+        EXPECT_EQ(a.error().code, c.code);
+        EXPECT_NE(a.error().message.find(c.file), std::string::npos) << a.error().message;
+        EXPECT_EQ(a.error().file, options.paths[0]);
+    }
+}
+
+TEST(ModelInputs, ExternalDataModelReadsWeightsLazily)
+{
+    auto table = loadOnnxLayerTable((kModels / "external_data/model.onnx").string());
+    ASSERT_TRUE(table) << table.error().toString();
+    const auto& g = *table->graph;
+    const int w = g.tensorId("conv1.weight");
+    ASSERT_GE(w, 0);
+    EXPECT_TRUE(isExternal(*g.tensor(w).initializer));
+    auto values = g.constFloats(w);
+    ASSERT_TRUE(values) << values.error().toString();
+    int64_t count = 1;
+    for (int64_t d : g.constDims(w)) count *= d;
+    EXPECT_EQ(static_cast<int64_t>(values->size()), count);
+}
+
+TEST(ModelLints, NoFalsePositivesOnOnnxTestData)
+{
+    // Debian's libonnx-testdata: 1,000+ single-op and pytorch-converted float models. Only the
+    // QLinear single-op tests really end in an 8-bit output.
+    const std::set<std::string> lowPrecisionOutput = {"test_qlinearconv", "test_qlinearmatmul_2D",
+                                                      "test_qlinearmatmul_3D"};
+    int models = 0;
+    for (const char* sub : {"node", "pytorch-converted", "pytorch-operator", "simple"}) {
+        const fs::path root = fs::path(QATDOCTOR_ONNX_TESTDATA) / sub;
+        if (!fs::exists(root)) continue;
+        for (const auto& dir : fs::directory_iterator(root)) {
+            const fs::path file = dir.path() / "model.onnx";
+            if (!fs::exists(file)) continue;
+            SCOPED_TRACE(file.string());
+            auto table = loadOnnxLayerTable(file.string());
+            ASSERT_TRUE(table) << table.error().toString();
+            ++models;
+            std::vector<Finding> out;
+            std::set<std::string> evaluated;
+            runModelLints(*table, {}, out, evaluated);
+            const std::string name = dir.path().filename().string();
+            if (lowPrecisionOutput.count(name)) {
+                ASSERT_EQ(out.size(), 1u);
+                EXPECT_EQ(out[0].id, "model.output_low_precision");
+            } else {
+                for (const Finding& f : out) ADD_FAILURE() << f.id << " on " << name;
+            }
+        }
+    }
+    EXPECT_GT(models, 1000);
+}
+
+TEST(ModelLayers, QLinearConvTestModel)
+{
+    auto table = loadOnnxLayerTable(std::string(QATDOCTOR_ONNX_TESTDATA) + "/node/test_qlinearconv/model.onnx");
+    ASSERT_TRUE(table);
+    EXPECT_EQ(table->opset, 10);
+    ASSERT_EQ(table->layers.size(), 1u);
+    const Layer& l = table->layers[0];
+    EXPECT_EQ(l.op, "QLinearConv");
+    EXPECT_EQ(l.inputDtypes, std::vector<DType>{DType::UInt8});
+    EXPECT_EQ(l.weightDtype, DType::UInt8);
+    EXPECT_EQ(l.outputDtype, DType::UInt8);
+}
+
+TEST(ModelLayers, PytorchConvertedConv2dIsFloat)
+{
+    auto table = loadOnnxLayerTable(std::string(QATDOCTOR_ONNX_TESTDATA) + "/pytorch-converted/test_Conv2d/model.onnx");
+    ASSERT_TRUE(table);
+    EXPECT_EQ(table->opset, 6);
+    ASSERT_EQ(table->layers.size(), 1u);
+    EXPECT_EQ(table->layers[0].op, "Conv");
+    EXPECT_EQ(table->layers[0].weightDtype, DType::Float32);
+    EXPECT_EQ(table->layers[0].outputDtype, DType::Float32);
+    EXPECT_FALSE(table->layers[0].outputQuant.has_value());
+}
