@@ -54,7 +54,7 @@ def case(desc, expect, allow=(), float_=None, calib=None, qat=None, qat_ref=None
 
 
 # QAT on 4 ranks of 32 (effective batch 128, 4x fewer steps) with the single-GPU QAT lr.
-_WS4 = dict(world_size=4, freq=4)
+_WS4 = dict(world_size=4, freq=2)
 
 CASES = {
     "healthy": case("float converges, calibration close to float, QAT lr 0.1x float's final lr, "
