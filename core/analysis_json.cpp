@@ -134,7 +134,21 @@ json logSetToJson(const logs::LogSet& set)
             jr["files"].push_back({{"path", f.path}, {"format", f.format}, {"size", f.size}});
         jr["metadata"] = r.metadata;
         jr["series"] = json::object();
-        for (const auto& [name, s] : r.series) jr["series"][name] = seriesSummary(s);
+        for (const auto& [name, s] : r.series) {
+            json js = seriesSummary(s);
+            // where the first NaN/Inf was logged, so a user can open the file at that line
+            for (size_t i = 0; i < s.size(); ++i) {
+                if (std::isfinite(s.value[i])) continue;
+                const logs::PointSource src = s.sourceAt(i);
+                js["first_nonfinite_value"] = number(s.value[i]);
+                js["first_nonfinite_file"] = src.file < r.files.size() ? json(r.files[src.file].path) : json(nullptr);
+                js["first_nonfinite_line"] = src.lineOrRecord;
+                break;
+            }
+            js["has_epoch"] = s.hasEpoch();
+            js["has_wall_time"] = s.hasWallTime();
+            jr["series"][name] = std::move(js);
+        }
         jr["events"] = json::array();
         for (const logs::RunEvent& e : r.events) {
             json je{{"kind", eventKindName(e.kind)}, {"text", e.text}, {"line", e.line}};

@@ -7,6 +7,7 @@ namespace qatdoctor::cli {
 
 // Each subcommand file defines one of these. Adding a subcommand = one declaration + one row.
 Command analyzeCommand();
+Command logsCommand();
 Command modelCommand();
 Command faqCommand();
 
@@ -14,6 +15,7 @@ const std::vector<Command>& commands()
 {
     static const std::vector<Command> kCommands = {
         analyzeCommand(),
+        logsCommand(),
         modelCommand(),
         faqCommand(),
     };

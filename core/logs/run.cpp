@@ -1,6 +1,8 @@
 #include "core/logs/run.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 
 namespace qatdoctor::core::logs {
@@ -25,6 +27,108 @@ std::optional<RunRole> parseRole(const std::string& name)
     if (name == "quantized") return RunRole::Quantized;
     if (name == "unknown") return RunRole::Unknown;
     return std::nullopt;
+}
+
+namespace {
+
+// The mark that holds at point i: the last one with begin <= i.
+template <class T>
+const Series::Mark<T>* markAt(const std::vector<Series::Mark<T>>& marks, size_t i)
+{
+    auto it = std::upper_bound(marks.begin(), marks.end(), i,
+                               [](size_t idx, const Series::Mark<T>& m) { return idx < m.begin; });
+    return it == marks.begin() ? nullptr : &*(it - 1);
+}
+
+template <class T>
+void appendMarks(std::vector<Series::Mark<T>>& into, const std::vector<Series::Mark<T>>& from,
+                 uint32_t shift, T add = T{})
+{
+    for (const auto& m : from) {
+        const T v = static_cast<T>(m.value + add);
+        if (!into.empty() && into.back().value == v) continue;
+        if (!into.empty() && into.back().begin == m.begin + shift) into.back().value = v;
+        else into.push_back({m.begin + shift, v});
+    }
+}
+
+}  // namespace
+
+PointSource Series::sourceAt(size_t i) const
+{
+    const auto* f = markAt(files, i);
+    return {f ? f->value : 0u, i < line.size() ? line[i] : 0u};
+}
+
+std::optional<float> Series::epochAt(size_t i) const
+{
+    const auto* m = markAt(epochs, i);
+    return m ? std::optional<float>(m->value) : std::nullopt;
+}
+
+std::optional<double> Series::wallTimeAt(size_t i) const
+{
+    const auto* m = markAt(wallTimes, i);
+    return m ? std::optional<double>(m->value) : std::nullopt;
+}
+
+void Series::markFile(uint32_t file)
+{
+    const auto at = static_cast<uint32_t>(size());
+    if (!files.empty() && files.back().value == file) return;
+    if (!files.empty() && files.back().begin == at) files.back().value = file;
+    else files.push_back({at, file});
+}
+
+void Series::markEpoch(float epoch)
+{
+    const auto at = static_cast<uint32_t>(size());
+    if (!epochs.empty() && (epochs.back().value == epoch || (std::isnan(epoch) && std::isnan(epochs.back().value))))
+        return;
+    if (!epochs.empty() && epochs.back().begin == at) epochs.back().value = epoch;
+    else epochs.push_back({at, epoch});
+}
+
+void Series::markWallTime(double seconds)
+{
+    const auto at = static_cast<uint32_t>(size());
+    if (!wallTimes.empty() && std::fabs(seconds - wallTimes.back().value) < 1.0) return;
+    if (!wallTimes.empty() && wallTimes.back().begin == at) wallTimes.back().value = seconds;
+    else wallTimes.push_back({at, seconds});
+}
+
+void Series::append(const Series& other, uint32_t fileOffset)
+{
+    const auto shift = static_cast<uint32_t>(size());
+    step.insert(step.end(), other.step.begin(), other.step.end());
+    value.insert(value.end(), other.value.begin(), other.value.end());
+    line.insert(line.end(), other.line.begin(), other.line.end());
+    if (other.files.empty() && (fileOffset != 0 || !files.empty())) {
+        // other's points came from its file 0
+        Series::Mark<uint32_t> m{0, 0};
+        appendMarks(files, std::vector<Series::Mark<uint32_t>>{m}, shift, fileOffset);
+    } else {
+        appendMarks(files, other.files, shift, fileOffset);
+    }
+    appendMarks(epochs, other.epochs, shift);
+    appendMarks(wallTimes, other.wallTimes, shift);
+}
+
+void Series::shrinkToFit()
+{
+    step.shrink_to_fit();
+    value.shrink_to_fit();
+    line.shrink_to_fit();
+    files.shrink_to_fit();
+    epochs.shrink_to_fit();
+    wallTimes.shrink_to_fit();
+}
+
+size_t Series::bytes() const
+{
+    return step.capacity() * sizeof(double) + value.capacity() * sizeof(float) +
+           line.capacity() * sizeof(uint32_t) + files.capacity() * sizeof(Mark<uint32_t>) +
+           epochs.capacity() * sizeof(Mark<float>) + wallTimes.capacity() * sizeof(Mark<double>);
 }
 
 const Series* Run::find(const std::string& metric) const

@@ -25,19 +25,50 @@ struct PointSource {
     uint32_t lineOrRecord = 0;
 };
 
-// One metric over time, stored as parallel columns so ten million points stay compact.
+// One metric over time, stored as parallel columns so ten million points stay compact
+// (16 bytes per point: step 8 + value 4 + line 4; file, epoch and wall time are run-length
+// marks because they change rarely).
 // Series names: the metric key as logged ("loss", "acc", "lr"); evaluation metrics get a "val/"
 // prefix ("val/acc", "val/loss") when the log marks them as validation (HAT prefixes *_val,
 // eval, test, validation). Values may be NaN or +/-Inf: they are data, never dropped.
 struct Series {
+    // A value that holds from point `begin` until the next mark.
+    template <class T>
+    struct Mark {
+        uint32_t begin = 0;
+        T value{};
+    };
+
     std::vector<double> step;        // x: logged global step, else epoch*stepsPerEpoch+step, else order
     std::vector<float> value;
-    std::vector<float> epoch;        // empty when the log has no epochs
-    std::vector<double> wallTime;    // seconds since epoch; empty when unknown
-    std::vector<PointSource> source; // same length as step
+    std::vector<uint32_t> line;      // 1-based line, or record number for binary formats
+    std::vector<Mark<uint32_t>> files;   // index into Run::files, from point `begin` on
+    std::vector<Mark<float>> epochs;     // empty when the log has no epochs
+    std::vector<Mark<double>> wallTimes; // seconds since 1970; a mark when time moved >= 1 s
 
     size_t size() const { return step.size(); }
     bool empty() const { return step.empty(); }
+    bool hasEpoch() const { return !epochs.empty(); }
+    bool hasWallTime() const { return !wallTimes.empty(); }
+
+    PointSource sourceAt(size_t i) const;
+    std::optional<float> epochAt(size_t i) const;      // nullopt before the first epoch mark
+    std::optional<double> wallTimeAt(size_t i) const;  // nullopt before the first time mark
+
+    // Appends one point (file/epoch/time marks are added by the caller through the helpers).
+    void push(double x, float y, uint32_t lineOrRecord)
+    {
+        step.push_back(x);
+        value.push_back(y);
+        line.push_back(lineOrRecord);
+    }
+    void markFile(uint32_t file);     // from the next point on
+    void markEpoch(float epoch);      // adds a mark only when the epoch changed
+    void markWallTime(double seconds);// adds a mark only when time moved >= 1 s
+    // Appends other's points, its marks shifted; other's file marks are remapped by fileOffset.
+    void append(const Series& other, uint32_t fileOffset = 0);
+    void shrinkToFit();
+    size_t bytes() const;             // resident bytes of the columns (capacity)
 };
 
 // A notable line that is not a metric: an error, a traceback, a warning, a checkpoint saved.

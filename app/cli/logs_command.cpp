@@ -1,0 +1,126 @@
+// qatdoctor-cli logs PATH [--json] : what was read from a training log folder or file.
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "app/cli/args.h"
+#include "app/cli/cli_command.h"
+#include "app/cli/text_output.h"
+#include "core/analysis_json.h"
+#include "core/logs/log_reader.h"
+#include "core/logs/series_stats.h"
+
+namespace qatdoctor::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: qatdoctor-cli logs PATH [--json] [--role RUN=ROLE]...\n\n"
+    "Reads a training log folder (recursively; a folder = a run) or one log file (HAT/Python\n"
+    "text logs, CSV/TSV, JSON lines, TensorBoard events) and prints the runs, their guessed\n"
+    "roles, formats, metadata, per-series point counts, first/last/min/max values and the\n"
+    "first non-finite step, and warnings with file and line.\n"
+    "  --json            print {\"runs\": [...], \"warnings\": [...]} (schema in README.md)\n"
+    "  --role RUN=ROLE   override a run's guessed role (float|calibration|qat|quantized)\n";
+
+std::string num(double v)
+{
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    std::ostringstream s;
+    s << std::setprecision(6) << v;
+    return s.str();
+}
+
+std::string pad(std::string s, size_t w)
+{
+    if (s.size() < w) s.resize(w, ' ');
+    return s;
+}
+
+void printRun(std::ostream& out, const core::logs::Run& r)
+{
+    out << "Run " << r.name << "  role=" << core::logs::roleName(r.role) << "  (" << r.roleReason << ")\n";
+    for (const auto& f : r.files) out << "  file " << f.path << "  [" << f.format << ", " << f.size << " bytes]\n";
+    if (!r.metadata.empty()) {
+        out << "  metadata:";
+        for (const auto& [k, v] : r.metadata) out << " " << k << "=" << v;
+        out << "\n";
+    }
+    if (!r.series.empty()) {
+        out << "  " << pad("series", 22) << pad("points", 9) << pad("first", 11) << pad("last", 11) << pad("min", 11)
+            << pad("max", 11) << "first non-finite\n";
+        for (const auto& [name, s] : r.series) {
+            const auto st = core::logs::seriesStats(s);
+            std::string nf = "-";
+            if (st.firstNonFinite) {
+                const size_t i = *st.firstNonFinite;
+                const auto src = s.sourceAt(i);
+                nf = num(s.value[i]) + " at step " + num(s.step[i]);
+                if (src.file < r.files.size())
+                    nf += " (" + std::filesystem::path(r.files[src.file].path).filename().string() + ":" +
+                          std::to_string(src.lineOrRecord) + ")";
+            }
+            out << "  " << pad(name, 22) << pad(std::to_string(st.points), 9)
+                << pad(s.empty() ? "-" : num(s.value.front()), 11) << pad(s.empty() ? "-" : num(s.value.back()), 11)
+                << pad(st.min ? num(*st.min) : "-", 11) << pad(st.max ? num(*st.max) : "-", 11) << nf << "\n";
+        }
+    }
+    for (const auto& e : r.events) {
+        static const char* kKinds[] = {"info", "warning", "error", "traceback", "checkpoint"};
+        std::string text = e.text.substr(0, e.text.find('\n'));
+        if (text.size() > 100) text = text.substr(0, 100) + "...";
+        out << "  event " << kKinds[static_cast<int>(e.kind)] << " "
+            << (e.file < r.files.size() ? std::filesystem::path(r.files[e.file].path).filename().string() : "?") << ":"
+            << e.line << ": " << text << "\n";
+    }
+}
+
+int runLogs(const std::vector<std::string>& argv, CommandIo io)
+{
+    Args args(argv, {"role"}, {"json"});
+    if (!args.ok() || args.positionals().size() != 1) {
+        io.err << "logs: " << (args.ok() ? "give exactly one PATH" : args.error()) << "\n" << kUsage;
+        return kExitUsage;
+    }
+    const std::string path = args.positionals().front();
+    std::error_code ec;
+    auto set = std::filesystem::is_directory(path, ec) ? core::logs::readLogFolder(path) : core::logs::readLogFile(path);
+    if (!set) {
+        io.err << "logs: " << set.error().toString() << "\n";
+        return kExitUsage;
+    }
+    for (const std::string& r : args.values("role")) {
+        const auto eq = r.find('=');
+        const auto role = eq == std::string::npos ? std::nullopt : core::logs::parseRole(r.substr(eq + 1));
+        if (!role) {
+            io.err << "logs: --role wants RUN=float|calibration|qat|quantized, got '" << r << "'\n";
+            return kExitUsage;
+        }
+        for (auto& run : set->runs)
+            if (run.name == r.substr(0, eq)) {
+                run.role = *role;
+                run.roleReason = "set by the user";
+            }
+    }
+    if (args.has("json")) {
+        io.out << core::logSetToJson(*set).dump(2) << "\n";
+        return kExitOk;
+    }
+    for (const auto& run : set->runs) {
+        printRun(io.out, run);
+        io.out << "\n";
+    }
+    printWarnings(io.out, set->warnings);
+    return kExitOk;
+}
+
+}  // namespace
+
+Command logsCommand()
+{
+    return {"logs", "read training logs; print runs, roles, series summaries, warnings", kUsage, runLogs};
+}
+
+}  // namespace qatdoctor::cli

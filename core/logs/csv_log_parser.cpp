@@ -1,0 +1,204 @@
+#include "core/logs/csv_log_parser.h"
+
+#include "core/logs/line_parser.h"
+#include "core/logs/metric_names.h"
+#include "core/logs/scan_util.h"
+
+namespace qatdoctor::core::logs {
+namespace {
+
+char detectDelimiter(std::string_view header)
+{
+    char best = ',';
+    size_t bestCount = 0;
+    for (char d : {',', '\t', ';', '|'}) {
+        size_t n = 0;
+        for (char c : header) n += c == d;
+        if (n > bestCount) {
+            bestCount = n;
+            best = d;
+        }
+    }
+    return best;
+}
+
+std::string_view trimField(std::string_view f)
+{
+    while (!f.empty() && (f.front() == ' ' || f.front() == '"' || f.front() == '\'')) f.remove_prefix(1);
+    while (!f.empty() && (f.back() == ' ' || f.back() == '"' || f.back() == '\'' || f.back() == '\r')) f.remove_suffix(1);
+    return f;
+}
+
+class CsvLineParser final : public LineParser {
+public:
+    CsvLineParser(ParsedLog& out, ParseState& state, const std::string& path) : LineParser(out, state, path)
+    {
+        if (m_state.headerDone) setupColumns();
+    }
+
+    void line(std::string_view text, uint64_t lineNo, uint64_t offset) override
+    {
+        if (text.empty() || text[0] == '#') return;
+        if (!m_state.headerDone) {
+            if (rejectDamaged(text, lineNo, offset)) return;
+            m_state.delimiter = detectDelimiter(text);
+            size_t b = 0;
+            for (size_t i = 0; i <= text.size(); ++i) {
+                if (i == text.size() || text[i] == m_state.delimiter) {
+                    m_state.columns.emplace_back(trimField(text.substr(b, i - b)));
+                    b = i + 1;
+                }
+            }
+            m_state.headerDone = true;
+            setupColumns();
+            return;
+        }
+        if (text.size() > kMaxLineBytes) {
+            rejectDamaged(text, lineNo, offset);
+            return;
+        }
+        parseRow(text, lineNo, offset, false);
+    }
+
+    void partialLastLine(std::string_view text, uint64_t lineNo, uint64_t offset) override
+    {
+        // A hand-written CSV often lacks the final newline: keep the row when it is complete.
+        if (m_state.headerDone && !text.empty() && text.size() <= kMaxLineBytes && parseRow(text, lineNo, offset, true))
+            return;
+        LineParser::partialLastLine(text, lineNo, offset);
+    }
+
+private:
+    void setupColumns()
+    {
+        m_kinds.clear();
+        for (const std::string& c : m_state.columns) m_kinds.push_back(classifyKey(c));
+        m_cells.resize(m_state.columns.size());
+        m_have.resize(m_state.columns.size());
+    }
+
+    // false when the row is unusable (then a warning was given unless quiet)
+    bool parseRow(std::string_view text, uint64_t lineNo, uint64_t offset, bool quiet)
+    {
+        const char d = m_state.delimiter;
+        const char* p = text.data();
+        const char* e = p + text.size();
+        const size_t ncol = m_kinds.size();
+        size_t col = 0;
+        bool bad = false;
+        while (true) {
+            const char* fe = p;
+            while (fe < e && *fe != d) ++fe;
+            if (col < ncol) {
+                const char* q = p;
+                while (q < fe && (*q == ' ' || *q == '"')) ++q;
+                double v;
+                const char* r = q < fe ? parseNumber(q, fe, v) : nullptr;
+                m_have[col] = r != nullptr;
+                if (r) m_cells[col] = v;
+                else if (q < fe) bad = true;  // a non-numeric cell is not a point
+            }
+            ++col;
+            if (fe >= e) break;
+            p = fe + 1;
+        }
+        if (col != ncol) {
+            if (quiet) return false;
+            warn("csv_columns", "row has " + std::to_string(col) +
+                                    " fields, the header has " + std::to_string(ncol) + "; row skipped",
+                 lineNo, static_cast<int64_t>(offset));
+            return false;
+        }
+        if (bad && rejectDamaged(text, lineNo, offset)) return false;
+        std::optional<double> step, wall;
+        std::optional<float> epoch;
+        for (size_t i = 0; i < ncol; ++i) {
+            if (!m_have[i]) continue;
+            switch (m_kinds[i]) {
+            case KeyKind::GlobalStep: step = m_cells[i]; break;
+            case KeyKind::Step: if (!step) step = m_cells[i]; break;
+            case KeyKind::Epoch: epoch = static_cast<float>(m_cells[i]); break;
+            case KeyKind::WallTime: wall = m_cells[i]; break;
+            case KeyKind::Metric: break;
+            }
+        }
+        if (step) m_state.lastStep = step;
+        size_t position = 0;
+        for (size_t i = 0; i < ncol; ++i) {
+            if (m_kinds[i] != KeyKind::Metric) continue;
+            const size_t pos = position++;
+            if (!m_have[i]) continue;
+            const uint32_t s = slot(m_state.columns[i], false, pos);
+            point(s, step.value_or(0), step ? StepFrom::Counter : StepFrom::Order, static_cast<float>(m_cells[i]),
+                  static_cast<uint32_t>(lineNo), epoch, wall);
+        }
+        return true;
+    }
+
+    std::vector<KeyKind> m_kinds;
+    std::vector<double> m_cells;
+    std::vector<char> m_have;
+};
+
+}  // namespace
+
+int probeCsvLog(std::string_view name, std::string_view head)
+{
+    const bool csvName = name.ends_with(".csv") || name.ends_with(".tsv");
+    const size_t nl = head.find('\n');
+    if (nl == std::string_view::npos) return 0;
+    const std::string_view header = head.substr(0, nl);
+    const char d = detectDelimiter(header);
+    size_t cols = 1;
+    for (char c : header) cols += c == d;
+    if (cols < 2) return 0;
+    // The second line should have as many fields, mostly numbers.
+    const size_t nl2 = head.find('\n', nl + 1);
+    const std::string_view row = head.substr(nl + 1, nl2 == std::string_view::npos ? std::string_view::npos : nl2 - nl - 1);
+    size_t rowCols = 1;
+    for (char c : row) rowCols += c == d;
+    bool counter = false;
+    size_t b = 0;
+    for (size_t i = 0; i <= header.size(); ++i) {
+        if (i == header.size() || header[i] == d) {
+            const KeyKind k = classifyKey(trimField(header.substr(b, i - b)));
+            counter |= k == KeyKind::Step || k == KeyKind::GlobalStep || k == KeyKind::Epoch;
+            b = i + 1;
+        }
+    }
+    if (rowCols != cols) return csvName ? 10 : 0;
+    if (csvName) return counter ? 70 : 45;
+    return counter ? 35 : 0;
+}
+
+ParsedLog parseCsvLog(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
+                      unsigned threads)
+{
+    // The header must be known before the block is split between threads.
+    if (!state.headerDone) {
+        size_t start = 0;
+        ParsedLog head;
+        while (!state.headerDone) {
+            const size_t nl = bytes.find('\n', start);
+            if (nl == std::string_view::npos) break;
+            CsvLineParser p(head, state, path);
+            std::string_view l = bytes.substr(start, nl - start);
+            if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+            p.line(l, ++state.line, state.offset);
+            state.offset += nl + 1 - start;
+            start = nl + 1;
+        }
+        if (!state.headerDone) return head;
+        ParsedLog rest = parseLines(bytes.substr(start), path, state, atEnd, threads,
+                                    [](ParsedLog& out, ParseState& st, const std::string& p) {
+                                        return std::make_unique<CsvLineParser>(out, st, p);
+                                    });
+        appendParsed(head, std::move(rest));
+        return head;
+    }
+    return parseLines(bytes, path, state, atEnd, threads, [](ParsedLog& out, ParseState& st, const std::string& p) {
+        return std::make_unique<CsvLineParser>(out, st, p);
+    });
+}
+
+}  // namespace qatdoctor::core::logs

@@ -1,0 +1,271 @@
+#include "core/logs/jsonl_log_parser.h"
+
+#include <vector>
+
+#include "core/logs/line_parser.h"
+#include "core/logs/metric_names.h"
+#include "core/logs/scan_util.h"
+
+namespace qatdoctor::core::logs {
+namespace {
+
+// A small, allocation-free-after-warm-up reader for one JSON object per line.
+class JsonObjectReader {
+public:
+    struct Entry {
+        uint32_t keyBegin, keyLen;   // into keys()
+        double number;
+        std::string_view text;       // string values
+        bool isNumber;
+    };
+
+    // false on a syntax error (errorAt = column)
+    bool read(std::string_view line)
+    {
+        m_entries.clear();
+        m_keys.clear();
+        m_cur.clear();
+        m_p = line.data();
+        m_b = m_p;
+        m_e = m_p + line.size();
+        ws();
+        if (!object(0)) return false;
+        ws();
+        return m_p == m_e;
+    }
+    size_t errorColumn() const { return static_cast<size_t>(m_p - m_b) + 1; }
+    const std::vector<Entry>& entries() const { return m_entries; }
+    std::string_view key(const Entry& en) const { return std::string_view(m_keys).substr(en.keyBegin, en.keyLen); }
+
+private:
+    void ws()
+    {
+        while (m_p < m_e && (*m_p == ' ' || *m_p == '\t' || *m_p == '\r')) ++m_p;
+    }
+
+    bool string(std::string_view& out)
+    {
+        if (m_p >= m_e || *m_p != '"') return false;
+        const char* b = ++m_p;
+        while (m_p < m_e && *m_p != '"') {
+            if (*m_p == '\\') ++m_p;
+            ++m_p;
+        }
+        if (m_p >= m_e) return false;
+        out = std::string_view(b, static_cast<size_t>(m_p - b));
+        ++m_p;
+        return true;
+    }
+
+    bool skipArray(int depth)
+    {
+        ++m_p;  // '['
+        ws();
+        if (m_p < m_e && *m_p == ']') { ++m_p; return true; }
+        while (m_p < m_e) {
+            if (!value(depth + 1, false)) return false;
+            ws();
+            if (m_p < m_e && *m_p == ',') { ++m_p; ws(); continue; }
+            if (m_p < m_e && *m_p == ']') { ++m_p; return true; }
+            return false;
+        }
+        return false;
+    }
+
+    bool value(int depth, bool record)
+    {
+        if (m_p >= m_e || depth > 32) return false;
+        const char c = *m_p;
+        if (c == '{') return record ? object(depth + 1) : skipObject(depth + 1);
+        if (c == '[') return skipArray(depth);
+        if (c == '"') {
+            std::string_view s;
+            if (!string(s)) return false;
+            if (record) push(0, s, false);
+            return true;
+        }
+        for (std::string_view lit : {std::string_view("true"), std::string_view("false"), std::string_view("null")}) {
+            if (static_cast<size_t>(m_e - m_p) >= lit.size() && std::string_view(m_p, lit.size()) == lit) {
+                m_p += lit.size();
+                return true;
+            }
+        }
+        double v;
+        const char* r = parseNumber(m_p, m_e, v);
+        if (!r) return false;
+        m_p = r;
+        if (record) push(v, {}, true);
+        return true;
+    }
+
+    bool skipObject(int depth)
+    {
+        const size_t keep = m_entries.size();
+        const size_t keysKeep = m_keys.size();
+        const bool ok = object(depth);
+        m_entries.resize(keep);
+        m_keys.resize(keysKeep);
+        return ok;
+    }
+
+    bool object(int depth)
+    {
+        if (m_p >= m_e || *m_p != '{' || depth > 32) return false;
+        ++m_p;
+        ws();
+        if (m_p < m_e && *m_p == '}') { ++m_p; return true; }
+        while (m_p < m_e) {
+            std::string_view k;
+            if (!string(k)) return false;
+            ws();
+            if (m_p >= m_e || *m_p != ':') return false;
+            ++m_p;
+            ws();
+            const size_t old = m_cur.size();
+            if (old) m_cur += '/';
+            m_cur += k;
+            const bool ok = value(depth, true);
+            m_cur.resize(old);
+            if (!ok) return false;
+            ws();
+            if (m_p < m_e && *m_p == ',') { ++m_p; ws(); continue; }
+            if (m_p < m_e && *m_p == '}') { ++m_p; return true; }
+            return false;
+        }
+        return false;
+    }
+
+    void push(double v, std::string_view text, bool isNumber)
+    {
+        const auto b = static_cast<uint32_t>(m_keys.size());
+        m_keys += m_cur;
+        m_entries.push_back({b, static_cast<uint32_t>(m_cur.size()), v, text, isNumber});
+    }
+
+    const char* m_p = nullptr;
+    const char* m_b = nullptr;
+    const char* m_e = nullptr;
+    std::string m_cur;
+    std::string m_keys;
+    std::vector<Entry> m_entries;
+};
+
+class JsonlLineParser final : public LineParser {
+public:
+    using LineParser::LineParser;
+
+    void line(std::string_view text, uint64_t lineNo, uint64_t offset) override
+    {
+        while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+        if (text.empty()) return;
+        if (rejectDamaged(text, lineNo, offset)) return;
+        if (!m_reader.read(text)) {
+            warn("jsonl_syntax", "not a JSON object (error at column " +
+                                     std::to_string(m_reader.errorColumn()) + "); line skipped",
+                 lineNo, static_cast<int64_t>(offset));
+            return;
+        }
+        use(lineNo);
+    }
+
+    void partialLastLine(std::string_view text, uint64_t lineNo, uint64_t offset) override
+    {
+        // A complete object without the final newline is fine; a cut one is a partial line.
+        if (text.size() <= kMaxLineBytes && m_reader.read(text)) {
+            use(lineNo);
+            return;
+        }
+        LineParser::partialLastLine(text, lineNo, offset);
+    }
+
+private:
+    void use(uint64_t lineNo)
+    {
+        std::optional<double> step, global, wall;
+        std::optional<float> epoch;
+        size_t metrics = 0;
+        bool hyper = false;
+        for (const auto& en : m_reader.entries()) {
+            const std::string_view k = m_reader.key(en);
+            if (!en.isNumber) {
+                if (isHyperParameter(k)) hyper = true;
+                if (m_hints < 2 && (k == "stage" || k == "training_step" || k == "role")) {
+                    if (auto r = stageOfWord(en.text)) {
+                        ++m_hints;
+                        m_out.roleHints.push_back({*r, std::string(k) + ": " + std::string(en.text) + " (line " +
+                                                           std::to_string(lineNo) + ")"});
+                    }
+                }
+                continue;
+            }
+            switch (classifyKey(k)) {
+            case KeyKind::GlobalStep: global = en.number; break;
+            case KeyKind::Step: step = en.number; break;
+            case KeyKind::Epoch: epoch = static_cast<float>(en.number); break;
+            case KeyKind::WallTime: wall = en.number; break;
+            case KeyKind::Metric: ++metrics; break;
+            }
+        }
+        if (global) step = global;
+        if (!step && !epoch) {
+            for (const auto& en : m_reader.entries()) hyper = hyper || isHyperParameter(m_reader.key(en));
+            if (hyper) {
+                for (const auto& en : m_reader.entries()) {
+                    const std::string_view k = m_reader.key(en);
+                    m_out.metadata.emplace(std::string(k), en.isNumber ? std::string(numberText(en.number))
+                                                                      : std::string(en.text));
+                }
+                return;
+            }
+        }
+        if (metrics == 0) return;
+        if (step) m_state.lastStep = step;
+        size_t position = 0;
+        for (const auto& en : m_reader.entries()) {
+            if (!en.isNumber) continue;
+            const std::string_view k = m_reader.key(en);
+            if (classifyKey(k) != KeyKind::Metric) continue;
+            const uint32_t s = slot(k, false, position++);
+            point(s, step.value_or(0), step ? StepFrom::Counter : StepFrom::LastStep, static_cast<float>(en.number),
+                  static_cast<uint32_t>(lineNo), epoch, wall);
+        }
+    }
+
+    static std::string numberText(double v)
+    {
+        char buf[32];
+        const int n = std::snprintf(buf, sizeof buf, "%.10g", v);
+        return std::string(buf, static_cast<size_t>(n));
+    }
+
+    JsonObjectReader m_reader;
+    int m_hints = 0;
+};
+
+}  // namespace
+
+int probeJsonlLog(std::string_view name, std::string_view head)
+{
+    const bool jsonlName = name.ends_with(".jsonl") || name.ends_with(".ndjson") || name.ends_with(".json");
+    size_t b = 0;
+    while (b < head.size() && (head[b] == ' ' || head[b] == '\n' || head[b] == '\r')) ++b;
+    if (b >= head.size() || head[b] != '{') return 0;
+    const size_t nl = head.find('\n', b);
+    if (nl == std::string_view::npos) return jsonlName ? 30 : 0;
+    JsonObjectReader r;
+    if (!r.read(head.substr(b, nl - b))) return jsonlName ? 10 : 0;
+    bool number = false;
+    for (const auto& en : r.entries()) number |= en.isNumber;
+    if (!number) return jsonlName ? 20 : 0;
+    return jsonlName ? 80 : 40;
+}
+
+ParsedLog parseJsonlLog(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
+                        unsigned threads)
+{
+    return parseLines(bytes, path, state, atEnd, threads, [](ParsedLog& out, ParseState& st, const std::string& p) {
+        return std::make_unique<JsonlLineParser>(out, st, p);
+    });
+}
+
+}  // namespace qatdoctor::core::logs

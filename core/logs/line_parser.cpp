@@ -1,0 +1,281 @@
+#include "core/logs/line_parser.h"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+#include "core/logs/metric_names.h"
+#include "core/logs/scan_util.h"
+
+namespace qatdoctor::core::logs {
+
+uint32_t ParsedLog::seriesIndex(std::string_view name)
+{
+    for (size_t i = names.size(); i-- > 0;)
+        if (names[i] == name) return static_cast<uint32_t>(i);
+    names.emplace_back(name);
+    series.emplace_back();
+    return static_cast<uint32_t>(names.size() - 1);
+}
+
+uint64_t ParsedLog::points() const
+{
+    uint64_t n = 0;
+    for (const Series& s : series) n += s.size();
+    return n;
+}
+
+void LineParser::partialLastLine(std::string_view text, uint64_t lineNo, uint64_t offset)
+{
+    warn("partial_line",
+         "the file ends in the middle of a line (no newline); "
+                  "the incomplete last line was not read",
+         lineNo, static_cast<int64_t>(offset));
+}
+
+void LineParser::finish()
+{
+    for (size_t i = 0; i < m_out.names.size(); ++i)
+        m_state.orderCount[m_out.names[i]] += m_out.series[i].size();
+}
+
+uint32_t LineParser::slot(std::string_view key, bool validation, size_t position)
+{
+    if (position < m_byPosition.size()) {
+        const Slot& s = m_slots[m_byPosition[position]];
+        if (s.validation == validation && s.key == key) return m_byPosition[position];
+    }
+    uint32_t found = UINT32_MAX;
+    for (size_t i = 0; i < m_slots.size(); ++i) {
+        if (m_slots[i].validation == validation && m_slots[i].key == key) {
+            found = static_cast<uint32_t>(i);
+            break;
+        }
+    }
+    if (found == UINT32_MAX) {
+        Slot s;
+        s.key = std::string(key);
+        s.validation = validation;
+        const std::string name = seriesName(key, validation);
+        s.series = m_out.seriesIndex(name);
+        if (m_state.stepKnown) {
+            auto it = m_state.orderCount.find(name);
+            s.orderBase = it == m_state.orderCount.end() ? 0 : it->second;
+        }
+        m_slots.push_back(std::move(s));
+        found = static_cast<uint32_t>(m_slots.size() - 1);
+    }
+    if (position < 64) {
+        if (m_byPosition.size() <= position) m_byPosition.resize(position + 1, found);
+        m_byPosition[position] = found;
+    }
+    return found;
+}
+
+void LineParser::point(uint32_t slotIndex, double step, StepFrom from, float value, uint32_t line,
+                       const std::optional<float>& epoch, const std::optional<double>& wallTime)
+{
+    const Slot& sl = m_slots[slotIndex];
+    Series& s = m_out.series[sl.series];
+    if (from == StepFrom::LastStep) {
+        if (m_state.lastStep) {
+            step = *m_state.lastStep;
+            from = StepFrom::Counter;
+        } else if (m_state.stepKnown) {
+            from = StepFrom::Order;
+        }
+    }
+    if (from == StepFrom::Order && m_state.stepKnown) {
+        step = static_cast<double>(sl.orderBase + s.size());
+        from = StepFrom::Counter;
+    }
+    if (from != StepFrom::Counter) {
+        m_out.pending.push_back({sl.series, static_cast<uint32_t>(s.size()),
+                                 from == StepFrom::Order ? PendingStep::Kind::Order : PendingStep::Kind::LastStep});
+        step = static_cast<double>(s.size());  // the local order; fixed when stitched
+    }
+    if (epoch) s.markEpoch(*epoch);
+    if (wallTime) s.markWallTime(*wallTime);
+    s.push(step, value, line);
+}
+
+void LineParser::warn(const char* kind, std::string message, uint64_t line, int64_t offset)
+{
+    if (m_state.warningCounts[kind]++ >= kWarningsPerKind) return;
+    m_out.warnings.push_back(makeError(std::string("logs.") + kind, std::move(message), m_path,
+                                       static_cast<int64_t>(line), offset));
+}
+
+bool LineParser::rejectDamaged(std::string_view text, uint64_t lineNo, uint64_t offset)
+{
+    const std::string where;
+    if (text.size() > kMaxLineBytes) {
+        warn("long_line", where + "line of " + std::to_string(text.size()) + " bytes skipped (limit " +
+                              std::to_string(kMaxLineBytes) + ")",
+             lineNo, static_cast<int64_t>(offset));
+        return true;
+    }
+    const LineCheck c = checkLine(text);
+    if (c.binary) {
+        warn("binary", where + "binary data (control bytes) skipped", lineNo, static_cast<int64_t>(offset));
+        return true;
+    }
+    if (c.invalidUtf8)
+        warn("invalid_utf8", where + "invalid UTF-8; the line was read as bytes", lineNo, static_cast<int64_t>(offset));
+    return false;
+}
+
+namespace {
+
+// Returns the number of lines run.
+uint64_t runLines(LineParser& p, std::string_view bytes, uint64_t firstLine, uint64_t baseOffset)
+{
+    const char* b = bytes.data();
+    const char* e = b + bytes.size();
+    uint64_t lineNo = firstLine;
+    while (b < e) {
+        const char* nl = static_cast<const char*>(std::memchr(b, '\n', static_cast<size_t>(e - b)));
+        const char* le = nl ? nl : e;
+        const char* te = (le > b && le[-1] == '\r') ? le - 1 : le;
+        p.line(std::string_view(b, static_cast<size_t>(te - b)), ++lineNo,
+               baseOffset + static_cast<uint64_t>(b - bytes.data()));
+        b = le + 1;
+    }
+    return lineNo - firstLine;
+}
+
+// Makes b (a second half parsed without knowing the first, state sb) continue a (state sa):
+// absolute lines and offsets, steps that needed the first half; then merges the states.
+void stitch(ParsedLog& b, const ParseState& sa, ParseState& sb)
+{
+    for (const PendingStep& p : b.pending) {
+        Series& s = b.series[p.series];
+        if (p.kind == PendingStep::Kind::LastStep && sa.lastStep) {
+            s.step[p.index] = *sa.lastStep;
+        } else {
+            auto it = sa.orderCount.find(b.names[p.series]);
+            s.step[p.index] += it == sa.orderCount.end() ? 0.0 : static_cast<double>(it->second);
+        }
+    }
+    b.pending.clear();
+    const auto lineShift = static_cast<uint32_t>(sa.line);
+    for (Series& s : b.series)
+        for (uint32_t& l : s.line) l += lineShift;
+    for (RunEvent& e : b.events) {
+        e.line += static_cast<int64_t>(sa.line);
+        if (!e.step) e.step = sa.lastStep;
+    }
+    for (Warning& w : b.warnings) {
+        if (w.line > 0) {
+            // the message starts with "path:line:"; rewrite it with the absolute line
+            const std::string oldPrefix = w.file + ":" + std::to_string(w.line) + ":";
+            w.line += static_cast<int64_t>(sa.line);
+            if (w.message.rfind(oldPrefix, 0) == 0)
+                w.message = w.file + ":" + std::to_string(w.line) + ":" + w.message.substr(oldPrefix.size());
+        }
+        if (w.offset >= 0) w.offset += static_cast<int64_t>(sa.offset);
+    }
+}
+
+void mergeStates(ParseState& sa, const ParseState& sb)
+{
+    for (auto& [k, v] : sb.orderCount) sa.orderCount[k] += v;
+    for (auto& [k, v] : sb.warningCounts) sa.warningCounts[k] += v;
+    if (sb.lastStep) sa.lastStep = sb.lastStep;
+    if (sb.lastEpoch) sa.lastEpoch = sb.lastEpoch;
+    if (sb.lastWallTime) sa.lastWallTime = sb.lastWallTime;
+    sa.line += sb.line;
+    sa.offset += sb.offset;
+}
+
+void runTail(ParsedLog& out, ParseState& state, const std::string& path, std::string_view tail,
+             const LineParserFactory& factory)
+{
+    auto p = factory(out, state, path);
+    if (tail.size() > kMaxLineBytes) tail = tail.substr(0, kMaxLineBytes + 1);
+    p->partialLastLine(tail, state.line + 1, state.offset);
+    p->finish();
+}
+
+}  // namespace
+
+ParsedLog parseLines(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
+                     unsigned threads, const LineParserFactory& factory)
+{
+    const size_t lastNl = bytes.rfind('\n');
+    const size_t complete = lastNl == std::string_view::npos ? 0 : lastNl + 1;
+    const std::string_view body = bytes.substr(0, complete);
+    ParsedLog out;
+
+    constexpr size_t kMinSplit = 1u << 20;
+    size_t split = complete;
+    if (threads >= 2 && complete >= kMinSplit) {
+        const size_t nl = bytes.find('\n', complete / 2);
+        split = (nl == std::string_view::npos || nl + 1 >= complete) ? complete : nl + 1;
+    }
+    if (split < complete) {
+        ParsedLog second;
+        ParseState s2;
+        s2.stepKnown = false;
+        s2.columns = state.columns;
+        s2.delimiter = state.delimiter;
+        s2.headerDone = state.headerDone;
+        std::thread worker([&] {
+            auto p = factory(second, s2, path);
+            s2.line = runLines(*p, body.substr(split), 0, 0);
+            p->finish();
+        });
+        {
+            auto p = factory(out, state, path);
+            state.line += runLines(*p, body.substr(0, split), state.line, state.offset);
+            p->finish();
+        }
+        worker.join();
+        state.offset += split;
+        s2.offset = complete - split;
+        stitch(second, state, s2);
+        appendParsed(out, std::move(second));
+        mergeStates(state, s2);
+    } else {
+        auto p = factory(out, state, path);
+        state.line += runLines(*p, body, state.line, state.offset);
+        state.offset += complete;
+        p->finish();
+    }
+    if (atEnd && complete < bytes.size()) {
+        runTail(out, state, path, bytes.substr(complete), factory);
+        state.line += 1;
+        state.offset += bytes.size() - complete;
+    }
+    return out;
+}
+
+void appendParsed(ParsedLog& a, ParsedLog&& b)
+{
+    if (a.names.empty() && a.events.empty() && a.warnings.empty() && a.metadata.empty()) {
+        const uint64_t skipped = a.skippedRecords;
+        a = std::move(b);
+        a.skippedRecords += skipped;
+        return;
+    }
+    for (size_t i = 0; i < b.names.size(); ++i) a.series[a.seriesIndex(b.names[i])].append(b.series[i]);
+    for (RunEvent& e : b.events) a.events.push_back(std::move(e));
+    for (Warning& w : b.warnings) a.warnings.push_back(std::move(w));
+    for (auto& [k, v] : b.metadata) a.metadata.emplace(k, std::move(v));
+    for (RoleHint& h : b.roleHints) a.roleHints.push_back(std::move(h));
+    a.skippedRecords += b.skippedRecords;
+}
+
+void flushWarningCounts(ParsedLog& out, ParseState& state, const std::string& path)
+{
+    for (auto& [kind, n] : state.warningCounts) {
+        if (n > kWarningsPerKind)
+            out.warnings.push_back(makeError("logs." + kind,
+                                             std::to_string(n - kWarningsPerKind) +
+                                                 " more lines with the same problem (" + kind + ")",
+                                             path));
+        n = 0;
+    }
+}
+
+}  // namespace qatdoctor::core::logs

@@ -1,0 +1,75 @@
+// The machinery every line-based format shares: splitting bytes into complete lines, parsing
+// two halves of a block on two threads and stitching them (line numbers, steps that depend on
+// the first half), series lookup by key, step resolution and rate-limited warnings.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/logs/parsed_log.h"
+
+namespace qatdoctor::core::logs {
+
+inline constexpr size_t kMaxLineBytes = 1u << 20;   // longer lines are skipped with a warning
+inline constexpr uint64_t kWarningsPerKind = 5;      // then one "N more" summary per kind
+
+// How a point's step was found.
+enum class StepFrom { Counter, LastStep, Order };
+
+class LineParser {
+public:
+    LineParser(ParsedLog& out, ParseState& state, const std::string& path)
+        : m_out(out), m_state(state), m_path(path) {}
+    virtual ~LineParser() = default;
+
+    // One complete line (without '\n'); lineNo is 1-based within what this parser has seen
+    // (absolute when state.stepKnown), offset the byte offset of the line's start.
+    virtual void line(std::string_view text, uint64_t lineNo, uint64_t offset) = 0;
+    // The bytes after the last '\n' at the end of a file. Default: a warning, not parsed.
+    virtual void partialLastLine(std::string_view text, uint64_t lineNo, uint64_t offset);
+    // Called once after the last line of the chunk.
+    virtual void finish();
+
+protected:
+    // Series index for a raw key (+ validation flag), cached by the key's position on the line.
+    uint32_t slot(std::string_view key, bool validation, size_t position);
+    void point(uint32_t slotIndex, double step, StepFrom from, float value, uint32_t line,
+               const std::optional<float>& epoch, const std::optional<double>& wallTime);
+    void warn(const char* kind, std::string message, uint64_t line, int64_t offset = -1);
+    // Warns about a gigantic, binary or invalid UTF-8 line; true = skip the line.
+    bool rejectDamaged(std::string_view text, uint64_t lineNo, uint64_t offset);
+
+    ParsedLog& m_out;
+    ParseState& m_state;
+    const std::string& m_path;
+
+private:
+    struct Slot {
+        std::string key;
+        bool validation = false;
+        uint32_t series = 0;
+        uint64_t orderBase = 0;
+    };
+    std::vector<Slot> m_slots;
+    std::vector<uint32_t> m_byPosition;
+};
+
+using LineParserFactory = std::function<std::unique_ptr<LineParser>(ParsedLog&, ParseState&, const std::string&)>;
+
+// Parses the complete lines of bytes (which start at file offset state.offset), on two threads
+// when threads >= 2 and the block is big. With atEnd, a trailing partial line goes to
+// partialLastLine(). Advances state.
+ParsedLog parseLines(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
+                     unsigned threads, const LineParserFactory& factory);
+
+// Appends b's series, events, warnings, metadata and hints to a (b parsed after a, absolute
+// lines).
+void appendParsed(ParsedLog& a, ParsedLog&& b);
+
+// Adds the "... and N more" warnings for kinds that hit the per-kind limit, then resets them.
+void flushWarningCounts(ParsedLog& out, ParseState& state, const std::string& path);
+
+}  // namespace qatdoctor::core::logs

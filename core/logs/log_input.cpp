@@ -1,0 +1,38 @@
+#include "core/logs/log_input.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/logs/log_reader.h"
+
+namespace qatdoctor::core::logs {
+
+int probeLogFolderInput(const std::string& path, bool isFolder, std::string_view)
+{
+    return isFolder ? probeLogFolder(path) : 0;
+}
+
+int probeLogFileInput(const std::string& path, bool isFolder, std::string_view head)
+{
+    return isFolder ? 0 : probeLogFile(path, head);
+}
+
+Result<void> loadLogInput(const std::string& path, Analysis& into, const ProgressFn& progress)
+{
+    std::error_code ec;
+    auto set = std::filesystem::is_directory(path, ec) ? readLogFolder(path, progress) : readLogFile(path, progress);
+    if (!set) return set.error();
+    LogSet& logs = into.logs;
+    if (logs.root.empty()) logs.root = set->root;
+    for (Run& r : set->runs) {
+        std::string name = r.name;
+        for (int n = 2; std::any_of(logs.runs.begin(), logs.runs.end(), [&](const Run& o) { return o.name == name; }); ++n)
+            name = r.name + " (" + std::to_string(n) + ")";
+        r.name = std::move(name);
+        logs.runs.push_back(std::move(r));
+    }
+    for (Warning& w : set->warnings) logs.warnings.push_back(std::move(w));
+    return Ok{};
+}
+
+}  // namespace qatdoctor::core::logs

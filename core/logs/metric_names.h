@@ -1,0 +1,36 @@
+// The vocabulary shared by every log format: which keys are step/epoch counters, which are
+// hyper-parameters (run metadata), which words mark validation lines or a training stage, and
+// how a logged key becomes a series name ("val_acc" -> "val/acc", "train/loss" -> "loss").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/logs/run.h"
+
+namespace qatdoctor::core::logs {
+
+enum class KeyKind { Metric, GlobalStep, Step, Epoch, WallTime };
+
+// How a key is used (case-insensitive): global_step/GlobalStep, step/iter/iteration,
+// epoch, wall_time/timestamp; everything else is a metric.
+KeyKind classifyKey(std::string_view key);
+
+// batch_size, lr, world_size, march, epochs, optimizer, ... (kept as Run::metadata when they
+// appear outside metric lines).
+bool isHyperParameter(std::string_view key);
+
+// A word that marks evaluation results: val, valid, validation, eval, test, *_val, val_*.
+bool isValidationWord(std::string_view word);
+
+// The stage a word names (float, fp32, calib, calibration, qat, quantized, int8, int_infer),
+// matched on whole tokens of the word split at non-alphanumerics.
+std::optional<RunRole> stageOfWord(std::string_view word);
+
+// The series name for a logged key: path components "train" dropped, validation components
+// ("val", "eval", "test", "val_acc" ...) moved to a "val/" prefix; validation=true (the line
+// is an evaluation line) adds the prefix too.
+std::string seriesName(std::string_view key, bool validation);
+
+}  // namespace qatdoctor::core::logs

@@ -1,0 +1,84 @@
+// What one parser produces from the bytes of one file (or a chunk of it): the series of that
+// file alone (file index 0), its metadata, events, warnings and role hints. The reader merges
+// the ParsedLogs of a folder's files into Runs.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/progress.h"
+#include "core/common/result.h"
+#include "core/logs/run.h"
+
+namespace qatdoctor::core::logs {
+
+// Evidence for a run's role found inside a file (a header line, a log prefix).
+struct RoleHint {
+    RunRole role = RunRole::Unknown;
+    std::string reason;  // "header line 'training_step: qat' (train.log:3)"
+};
+
+// Everything a parser carries from one piece of a file to the next, so that appended bytes
+// (live tailing) or the second half of a split file continue where the previous one stopped.
+struct ParseState {
+    uint64_t line = 0;                  // lines consumed so far
+    uint64_t offset = 0;                // bytes consumed so far (complete lines / records only)
+    bool stepKnown = true;              // false: a chunk whose predecessor is parsed in parallel
+    std::optional<double> lastStep;     // the last step seen (epoch-end and counter-less lines)
+    std::optional<float> lastEpoch;
+    std::optional<double> lastWallTime;
+    std::map<std::string, uint64_t> orderCount;  // points per series (the "line order" step)
+    // CSV: the header, read once.
+    std::vector<std::string> columns;
+    char delimiter = ',';
+    bool headerDone = false;
+    // Warning counters (a damaged file yields one warning per kind plus a count, not millions).
+    std::map<std::string, uint64_t> warningCounts;
+};
+
+// A point whose step depends on the part of the file before its chunk.
+struct PendingStep {
+    enum class Kind : uint8_t { Order, LastStep };
+    uint32_t series = 0;
+    uint32_t index = 0;
+    Kind kind = Kind::Order;
+};
+
+struct ParsedLog {
+    std::vector<std::string> names;      // parallel to series
+    std::vector<Series> series;
+    std::map<std::string, std::string> metadata;
+    std::vector<RunEvent> events;        // file index 0, line relative to the parse start
+    std::vector<Warning> warnings;
+    std::vector<RoleHint> roleHints;
+    std::vector<PendingStep> pending;    // only for chunks parsed with stepKnown = false
+    uint64_t skippedRecords = 0;         // tfevents: records dropped by CRC
+
+    // Index of the series called name, created when missing.
+    uint32_t seriesIndex(std::string_view name);
+    uint64_t points() const;
+};
+
+// One row of the format table: how a file is recognised and read. Adding a format is adding a
+// row in log_formats.cpp.
+struct LogFormat {
+    const char* id;                           // "text", "csv", "jsonl", "tfevents"
+    std::vector<const char*> extensions;      // lower-case, with the dot; "" = by probe only
+    // name = file name (no folder); head = first bytes. 0 = not this format, higher = surer.
+    int (*probe)(std::string_view name, std::string_view head);
+    // Parses complete lines/records of bytes (a partial tail is left for the next call: state.offset
+    // says how far it got). path names the file in warnings. Runs on up to `threads` threads.
+    ParsedLog (*load)(std::string_view bytes, const std::string& path, ParseState& state,
+                      bool atEnd, unsigned threads);
+};
+
+const std::vector<LogFormat>& logFormats();
+const LogFormat* findLogFormat(std::string_view id);
+// The best format for a file, or nullptr when nothing claims it (score > 0).
+const LogFormat* probeLogFormat(std::string_view name, std::string_view head, int* score = nullptr);
+
+}  // namespace qatdoctor::core::logs

@@ -1,0 +1,134 @@
+#include "core/logs/scan_util.h"
+
+#include <cmath>
+#include <cstring>
+
+#include <fast_float/fast_float.h>
+
+namespace qatdoctor::core::logs {
+namespace {
+
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+int twoDigits(const char* p) { return (p[0] - '0') * 10 + (p[1] - '0'); }
+
+bool digitsAt(std::string_view s, size_t pos, size_t n)
+{
+    if (pos + n > s.size()) return false;
+    for (size_t i = 0; i < n; ++i)
+        if (!isDigit(s[pos + i])) return false;
+    return true;
+}
+
+// Days from 1970-01-01 to y-m-d (proleptic Gregorian), H. Hinnant's algorithm.
+int64_t daysFromCivil(int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const auto yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+}  // namespace
+
+const char* parseNumber(const char* p, const char* end, double& out)
+{
+    if (p < end && *p == '+') ++p;
+    if (p >= end) return nullptr;
+    const char c = *p;
+    // fast_float accepts "nan"/"inf"/"infinity" (any case) and a leading '-'.
+    if (!isDigit(c) && c != '-' && c != '.' && c != 'n' && c != 'N' && c != 'i' && c != 'I')
+        return nullptr;
+    auto r = fast_float::from_chars(p, end, out);
+    if (r.ec != std::errc()) return nullptr;
+    return r.ptr;
+}
+
+bool equalsNoCase(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (lower(a[i]) != lower(b[i])) return false;
+    return true;
+}
+
+bool startsWithNoCase(std::string_view s, std::string_view prefix)
+{
+    return s.size() >= prefix.size() && equalsNoCase(s.substr(0, prefix.size()), prefix);
+}
+
+bool containsNoCase(std::string_view s, std::string_view needle)
+{
+    if (needle.empty()) return true;
+    for (size_t i = 0; i + needle.size() <= s.size(); ++i)
+        if (equalsNoCase(s.substr(i, needle.size()), needle)) return true;
+    return false;
+}
+
+std::optional<double> parseTimestamp(std::string_view s, size_t* consumed)
+{
+    size_t p = 0;
+    if (!s.empty() && s[0] == '[') p = 1;
+    if (!digitsAt(s, p, 4) || s.size() < p + 19 || s[p + 4] != '-' || !digitsAt(s, p + 5, 2) ||
+        s[p + 7] != '-' || !digitsAt(s, p + 8, 2) || (s[p + 10] != ' ' && s[p + 10] != 'T') ||
+        !digitsAt(s, p + 11, 2) || s[p + 13] != ':' || !digitsAt(s, p + 14, 2) || s[p + 16] != ':' ||
+        !digitsAt(s, p + 17, 2))
+        return std::nullopt;
+    const char* d = s.data() + p;
+    const int64_t year = twoDigits(d) * 100 + twoDigits(d + 2);
+    const unsigned month = static_cast<unsigned>(twoDigits(d + 5));
+    const unsigned day = static_cast<unsigned>(twoDigits(d + 8));
+    double sec = static_cast<double>(daysFromCivil(year, month, day)) * 86400.0 +
+                 twoDigits(d + 11) * 3600.0 + twoDigits(d + 14) * 60.0 + twoDigits(d + 17);
+    p += 19;
+    if (p < s.size() && (s[p] == ',' || s[p] == '.')) {
+        double scale = 0.1;
+        ++p;
+        while (p < s.size() && isDigit(s[p])) {
+            sec += (s[p] - '0') * scale;
+            scale *= 0.1;
+            ++p;
+        }
+    }
+    if (p < s.size() && s[p] == ']') ++p;
+    if (consumed) *consumed = p;
+    return sec;
+}
+
+LineCheck checkLine(std::string_view line)
+{
+    // One vectorisable pass: the smallest byte and the OR of all bytes.
+    unsigned char lo = 0xff, any = 0;
+    for (unsigned char c : line) {
+        lo = c < lo ? c : lo;
+        any |= c;
+    }
+    LineCheck r;
+    if (lo < 0x20) {
+        int controls = 0;
+        for (unsigned char c : line) {
+            if (c == 0) { r.binary = true; break; }
+            if (c < 0x20 && c != '\t' && c != '\r' && c != 0x1b && c != '\f' && c != '\v') ++controls;
+        }
+        if (controls >= 3) r.binary = true;
+    }
+    if (any & 0x80) {
+        const auto* p = reinterpret_cast<const unsigned char*>(line.data());
+        const auto* e = p + line.size();
+        while (p < e && !r.invalidUtf8) {
+            const unsigned char c = *p++;
+            const int n = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xe ? 2 : (c >> 3) == 0x1e ? 3 : -1;
+            if (n < 0 || e - p < n) {
+                r.invalidUtf8 = true;
+                break;
+            }
+            for (int i = 0; i < n; ++i, ++p)
+                if ((*p & 0xc0) != 0x80) r.invalidUtf8 = true;
+        }
+    }
+    return r;
+}
+
+}  // namespace qatdoctor::core::logs

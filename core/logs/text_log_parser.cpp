@@ -1,0 +1,367 @@
+#include "core/logs/text_log_parser.h"
+
+#include <array>
+
+#include "core/logs/line_parser.h"
+#include "core/logs/metric_names.h"
+#include "core/logs/scan_util.h"
+
+namespace qatdoctor::core::logs {
+namespace {
+
+bool isKeyStart(char c) { return isAlpha(c) || c == '_'; }
+bool isKeyChar(char c) { return isAlpha(c) || isDigit(c) || c == '_' || c == '.' || c == '/' || c == '-' || c == '@'; }
+
+// One `key <sep> value` found on a line.
+struct Field {
+    std::string_view key;
+    std::string_view raw;  // the value's text (quotes stripped), for metadata
+    double number = 0;
+    double total = 0;      // `[3/90]`: 90
+    bool isNumber = false;
+    bool hasTotal = false;
+    char sep = 0;          // '[', ':', '='
+};
+
+constexpr size_t kMaxFields = 48;
+
+std::string_view rawValue(const char* p, const char* e)
+{
+    const char* b = p;
+    char quote = 0;
+    if (b < e && (*b == '\'' || *b == '"')) quote = *b++;
+    const char* q = b;
+    while (q < e && (quote ? *q != quote : (*q != ' ' && *q != ',' && *q != ')' && *q != ']' && *q != '}' && *q != ';')))
+        ++q;
+    return {b, static_cast<size_t>(q - b)};
+}
+
+// Finds the fields of a line. Returns how many; p is advanced over everything.
+size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& out, bool& bareStep, Field& bare)
+{
+    size_t n = 0;
+    bareStep = false;
+    while (p < e && n < kMaxFields) {
+        const char c = *p;
+        if (c == '[' && !bareStep && p + 1 < e && (isDigit(p[1]) || p[1] == ' ')) {
+            // a bare "[ 120/5004]" after "Epoch: [0]" (torchvision's MetricLogger)
+            const char* q = p + 1;
+            while (q < e && *q == ' ') ++q;
+            double v;
+            const char* r = parseNumber(q, e, v);
+            if (r && r < e && *r == '/') {
+                double t;
+                const char* r2 = parseNumber(r + 1, e, t);
+                if (r2 && r2 < e && *r2 == ']') {
+                    bare.number = v;
+                    bare.total = t;
+                    bare.hasTotal = true;
+                    bare.isNumber = true;
+                    bareStep = true;
+                    p = r2 + 1;
+                    continue;
+                }
+            }
+            ++p;
+            continue;
+        }
+        if (!isKeyStart(c)) {
+            ++p;
+            continue;
+        }
+        const char* ks = p;
+        while (p < e && isKeyChar(*p)) ++p;
+        const char* ke = p;
+        while (ke > ks && (ke[-1] == '.' || ke[-1] == '-' || ke[-1] == '/')) --ke;  // "loss." / "lr-"
+        const char* q = p;
+        if (q < e && (*q == '\'' || *q == '"')) ++q;
+        if (q < e && *q == ' ' && q + 1 < e && (q[1] == '[' || q[1] == ':' || q[1] == '=')) ++q;
+        if (q >= e) break;
+        const char sep = *q;
+        if (sep != '[' && sep != ':' && sep != '=') continue;
+        Field& f = out[n];
+        f = Field{};
+        f.key = std::string_view(ks, static_cast<size_t>(ke - ks));
+        f.sep = sep;
+        ++q;
+        while (q < e && *q == ' ') ++q;
+        if (sep == ':' && q < e && *q == '[') {  // "Epoch: [0]" (a counter; "Test: [0/10]" is a prefix)
+            if (classifyKey(f.key) == KeyKind::Metric) {
+                f.raw = std::string_view(q, 0);
+                p = q;
+                ++n;
+                continue;
+            }
+            ++q;
+            f.sep = '[';
+        }
+        if (q < e && (*q == '\'' || *q == '"') && sep != '[') ++q;
+        double v;
+        const char* r = parseNumber(q, e, v);
+        if (r && !(r < e && *r == ':' && sep == ':')) {  // "eta: 0:10:22" is a time, not a value
+            f.isNumber = true;
+            f.number = v;
+            if (r < e && *r == '/') {
+                double t;
+                const char* r2 = parseNumber(r + 1, e, t);
+                if (r2) {
+                    f.total = t;
+                    f.hasTotal = true;
+                    r = r2;
+                }
+            }
+            f.raw = std::string_view(q, static_cast<size_t>(r - q));
+            p = r;
+        } else {
+            f.raw = rawValue(q, e);
+            p = q;
+        }
+        ++n;
+    }
+    return n;
+}
+
+class TextLineParser final : public LineParser {
+public:
+    using LineParser::LineParser;
+
+    void line(std::string_view text, uint64_t lineNo, uint64_t offset) override
+    {
+        if (m_inTraceback) {
+            if (continueTraceback(text)) return;
+        }
+        if (text.empty()) return;
+        if (rejectDamaged(text, lineNo, offset)) return;
+
+        const char* p = text.data();
+        const char* e = p + text.size();
+        std::optional<double> wall;
+        size_t used = 0;
+        if (isDigit(*p) || *p == '[') {
+            wall = parseTimestamp(text, &used);
+            if (wall) p += used;
+        }
+        bool bareStep = false;
+        Field bare;
+        const size_t n = scanFields(p, e, m_fields, bareStep, bare);
+
+        // counters and the evaluation marker
+        std::optional<double> global, step, stepTotal, epoch, epochTotal;
+        bool validation = false;
+        bool hyper = false;
+        size_t metrics = 0;
+        for (size_t i = 0; i < n; ++i) {
+            const Field& f = m_fields[i];
+            if (!f.isNumber) {
+                if (f.sep == ':' && !f.key.empty()) validation |= prefixWord(f.key, f.raw, lineNo);
+                continue;
+            }
+            switch (classifyKey(f.key)) {
+            case KeyKind::GlobalStep: global = f.number; break;
+            case KeyKind::Step:
+                step = f.number;
+                if (f.hasTotal) stepTotal = f.total;
+                break;
+            case KeyKind::Epoch:
+                epoch = f.number;
+                if (f.hasTotal) epochTotal = f.total;
+                break;
+            case KeyKind::WallTime: wall = f.number; break;
+            case KeyKind::Metric: ++metrics; break;
+            }
+        }
+        bool zeroBasedStep = false;
+        if (bareStep && !step) {  // torchvision's "[ 120/5004]" counts from 0
+            step = bare.number;
+            stepTotal = bare.total;
+            zeroBasedStep = true;
+        }
+        const bool counters = global || step || epoch;
+        if (!counters) {
+            for (size_t i = 0; i < n && !hyper; ++i) hyper = isHyperParameter(m_fields[i].key);
+        }
+        if (!counters && hyper) {
+            for (size_t i = 0; i < n; ++i) {
+                const Field& f = m_fields[i];
+                if (f.raw.empty() || f.sep == '[' || (f.sep != '=' && !isHyperParameter(f.key))) continue;
+                m_out.metadata.emplace(std::string(f.key), std::string(f.raw));
+            }
+            headerHint(text, lineNo);
+            return;
+        }
+        // "[3/90]" counters count from 1 (except torchvision's bare step); HAT's from 0.
+        std::optional<float> epochValue;
+        if (epoch) epochValue = static_cast<float>(epochTotal && *epoch >= 1 ? *epoch - 1 : *epoch);
+        double x = 0;
+        StepFrom from = StepFrom::Counter;
+        if (global) {
+            x = *global;
+        } else if (validation) {
+            from = StepFrom::LastStep;  // an evaluation's own batch counter is not a training step
+        } else if (step && stepTotal && epoch) {
+            const double e0 = epochTotal && *epoch >= 1 ? *epoch - 1 : *epoch;
+            const double s0 = (!zeroBasedStep && *step >= 1) ? *step - 1 : *step;
+            x = e0 * *stepTotal + s0;
+        } else if (step) {
+            x = *step;
+        } else {
+            from = StepFrom::LastStep;
+        }
+        if (from == StepFrom::Counter) m_state.lastStep = x;
+        if (metrics == 0) {
+            event(text, lineNo);
+            return;
+        }
+        size_t position = 0;
+        for (size_t i = 0; i < n; ++i) {
+            const Field& f = m_fields[i];
+            if (!f.isNumber || classifyKey(f.key) != KeyKind::Metric) continue;
+            const uint32_t s = slot(f.key, validation, position++);
+            point(s, x, from, static_cast<float>(f.number), static_cast<uint32_t>(lineNo), epochValue, wall);
+        }
+    }
+
+private:
+    // A "word:" with a non-numeric value: HAT's log prefix ("float_val:"), "Test:", a stage
+    // setting. Returns whether it marks an evaluation line. Cached: the same prefix repeats.
+    bool prefixWord(std::string_view key, std::string_view value, uint64_t lineNo)
+    {
+        if (key == m_lastPrefix) return m_lastPrefixIsVal;
+        m_lastPrefix.assign(key);
+        m_lastPrefixIsVal = isValidationWord(key);
+        noteStageWord(key, value, lineNo);
+        return m_lastPrefixIsVal;
+    }
+
+    void headerHint(std::string_view text, uint64_t lineNo)
+    {
+        if (m_hints >= 3 || !(containsNoCase(text, "start") || containsNoCase(text, "training_step") ||
+                              containsNoCase(text, "stage")))
+            return;
+        if (auto r = stageOfWord(text)) {
+            ++m_hints;
+            m_out.roleHints.push_back(
+                {*r, "header line '" + std::string(text.substr(0, 80)) + "' (line " + std::to_string(lineNo) + ")"});
+        }
+    }
+
+    void noteStageWord(std::string_view key, std::string_view value, uint64_t lineNo)
+    {
+        if (m_hints >= 3) return;
+        std::optional<RunRole> r;
+        std::string what;
+        if (equalsNoCase(key, "training_step") || equalsNoCase(key, "HAT_TRAINING_STEP") || equalsNoCase(key, "stage")) {
+            r = stageOfWord(value);
+            what = std::string(key) + ": " + std::string(value);
+        } else if (!value.empty() && !isKeyStart(value[0])) {
+            return;
+        } else {
+            r = stageOfWord(key);
+            what = "log prefix '" + std::string(key) + "'";
+        }
+        if (!r) return;
+        ++m_hints;
+        m_out.roleHints.push_back({*r, what + " (line " + std::to_string(lineNo) + ")"});
+    }
+
+    void event(std::string_view text, uint64_t lineNo)
+    {
+        RunEvent::Kind kind;
+        if (containsNoCase(text, "Traceback (most recent call last)")) {
+            m_inTraceback = true;
+            m_traceback = RunEvent{RunEvent::Kind::Traceback, std::string(text), 0, static_cast<int64_t>(lineNo), m_state.lastStep};
+            return;
+        }
+        if (containsNoCase(text, "ERROR") || containsNoCase(text, "CRITICAL") || containsNoCase(text, "Exception") ||
+            containsNoCase(text, "out of memory") || containsNoCase(text, "Killed"))
+            kind = RunEvent::Kind::Error;
+        else if (containsNoCase(text, "WARN"))
+            kind = RunEvent::Kind::Warning;
+        else if (containsNoCase(text, "checkpoint") && (containsNoCase(text, "save") || containsNoCase(text, "load")))
+            kind = RunEvent::Kind::Checkpoint;
+        else {
+            headerHint(text, lineNo);
+            return;
+        }
+        if (m_out.events.size() >= kMaxEvents) return;
+        m_out.events.push_back({kind, std::string(text.substr(0, 2000)), 0, static_cast<int64_t>(lineNo), m_state.lastStep});
+    }
+
+    // true = the line belonged to the traceback
+    bool continueTraceback(std::string_view text)
+    {
+        const bool indented = !text.empty() && (text[0] == ' ' || text[0] == '\t');
+        if (m_traceback.text.size() < 8000) {
+            m_traceback.text += '\n';
+            m_traceback.text += text.substr(0, 500);
+        }
+        if (indented || text.empty()) return true;
+        // the exception line ends the traceback
+        m_inTraceback = false;
+        if (m_out.events.size() < kMaxEvents) m_out.events.push_back(std::move(m_traceback));
+        return true;
+    }
+
+    void finish() override
+    {
+        if (m_inTraceback && m_out.events.size() < kMaxEvents) m_out.events.push_back(std::move(m_traceback));
+        m_inTraceback = false;
+        LineParser::finish();
+    }
+
+    static constexpr size_t kMaxEvents = 10000;
+    std::array<Field, kMaxFields> m_fields;
+    bool m_inTraceback = false;
+    RunEvent m_traceback;
+    int m_hints = 0;
+    std::string m_lastPrefix;
+    bool m_lastPrefixIsVal = false;
+};
+
+}  // namespace
+
+int probeTextLog(std::string_view name, std::string_view head)
+{
+    // Count lines of the head that carry a counter and a numeric metric.
+    int metricLines = 0, counterLines = 0, lines = 0;
+    std::array<Field, kMaxFields> fields;
+    size_t b = 0;
+    while (b < head.size() && lines < 400) {
+        size_t nl = head.find('\n', b);
+        if (nl == std::string_view::npos) break;
+        std::string_view l = head.substr(b, nl - b);
+        b = nl + 1;
+        ++lines;
+        if (checkLine(l).binary) return 0;
+        bool bare = false;
+        Field bf;
+        const char* p = l.data();
+        size_t used = 0;
+        if (!l.empty() && parseTimestamp(l, &used)) p += used;
+        const size_t n = scanFields(p, l.data() + l.size(), fields, bare, bf);
+        bool counter = false, metric = false;
+        for (size_t i = 0; i < n; ++i) {
+            if (!fields[i].isNumber) continue;
+            const KeyKind k = classifyKey(fields[i].key);
+            if (k == KeyKind::Metric) metric = true;
+            else if (k != KeyKind::WallTime) counter = true;
+        }
+        metricLines += metric;
+        counterLines += counter && metric;
+    }
+    const bool logName = name.ends_with(".log") || name.ends_with(".out") || name.find(".log.") != std::string_view::npos;
+    if (counterLines >= 2) return logName ? 60 : 45;
+    if (counterLines >= 1 || metricLines >= 3) return logName ? 40 : 20;
+    return logName && metricLines > 0 ? 15 : 0;
+}
+
+ParsedLog parseTextLog(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
+                       unsigned threads)
+{
+    return parseLines(bytes, path, state, atEnd, threads,
+                      [](ParsedLog& out, ParseState& st, const std::string& p) {
+                          return std::make_unique<TextLineParser>(out, st, p);
+                      });
+}
+
+}  // namespace qatdoctor::core::logs

@@ -1,0 +1,118 @@
+// Folder reading: runs grouped by folder, side-by-side files merged without duplicates, roles
+// guessed with reasons, the input-table rows.
+#include <cmath>
+
+#include "core/analysis.h"
+#include "core/analysis_json.h"
+#include "core/logs/role_guess.h"
+#include "tests/logs/test_util.h"
+
+namespace qatdoctor::core::logs::test {
+namespace {
+
+const logs::Run& runNamed(const LogSet& set, const std::string& name)
+{
+    for (const logs::Run& r : set.runs)
+        if (r.name == name) return r;
+    ADD_FAILURE() << "no run " << name;
+    static const logs::Run kNone;
+    return kNone;
+}
+
+TEST(LogFolder, HatStagesBecomeRunsWithRoles)
+{
+    auto set = readLogFolder(fixture("logs/hat"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    ASSERT_EQ(set->runs.size(), 4u);
+    EXPECT_EQ(runNamed(*set, "float").role, RunRole::Float);
+    EXPECT_EQ(runNamed(*set, "float").roleReason, "folder name 'float'");
+    EXPECT_EQ(runNamed(*set, "calibration").role, RunRole::Calibration);
+    EXPECT_EQ(runNamed(*set, "qat").role, RunRole::Qat);
+    EXPECT_EQ(runNamed(*set, "quantized").role, RunRole::Quantized);
+    // the checkpoint is not read as a log
+    EXPECT_EQ(runNamed(*set, "float").files.size(), 1u);
+    // calibration: its single evaluation number at the calibration step
+    const Series& calib = seriesOf(runNamed(*set, "calibration"), "val/acc");
+    ASSERT_EQ(calib.size(), 1u);
+    EXPECT_EQ(calib.step[0], 49);
+    EXPECT_FLOAT_EQ(calib.value[0], 0.64f);
+    const Series& q = seriesOf(runNamed(*set, "quantized"), "val/acc");
+    EXPECT_FLOAT_EQ(q.value.at(0), 0.65f);
+    EXPECT_FLOAT_EQ(seriesOf(runNamed(*set, "quantized"), "val/loss").value.at(0), 1.1f);
+    EXPECT_TRUE(set->warnings.empty());
+}
+
+TEST(LogFolder, SideBySideFilesMergeIntoOneRun)
+{
+    auto set = readLogFolder(fixture("logs/mixed"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    ASSERT_EQ(set->runs.size(), 2u);
+    const logs::Run& r = runNamed(*set, "qat_run");
+    EXPECT_EQ(r.role, RunRole::Qat);
+    ASSERT_EQ(r.files.size(), 4u);  // train.log, metrics.csv, metrics.jsonl, tb/events...
+    EXPECT_EQ(r.files[0].format, "text");
+    // "loss" is in all four files: kept once (12 points), from the CSV (most digits)
+    const Series& loss = seriesOf(r, "loss");
+    ASSERT_EQ(loss.size(), 12u);
+    EXPECT_EQ(r.files[loss.sourceAt(0).file].format, "csv");
+    EXPECT_EQ(loss.sourceAt(0).lineOrRecord, 2u);
+    EXPECT_EQ(seriesOf(r, "val/acc").size(), 12u);
+    EXPECT_EQ(r.files[seriesOf(r, "val/acc").sourceAt(0).file].format, "jsonl");
+    EXPECT_EQ(r.files[seriesOf(r, "val/top1").sourceAt(0).file].format, "tfevents");
+    EXPECT_EQ(r.files[seriesOf(r, "top1").sourceAt(0).file].format, "text");
+    EXPECT_EQ(r.metadata.at("batch_size"), "16");
+    EXPECT_EQ(r.metadata.at("optimizer"), "AdamW");
+    const logs::Run& f = runNamed(*set, "fp32");
+    EXPECT_EQ(f.role, RunRole::Float);
+    EXPECT_EQ(seriesOf(f, "loss").size(), 5u);  // TSV and text overlap: one copy
+}
+
+TEST(LogFolder, JsonShape)
+{
+    auto set = readLogFolder(fixture("logs/hat"));
+    ASSERT_TRUE(set.ok());
+    const nlohmann::json j = logSetToJson(*set);
+    const nlohmann::json* qat = nullptr;
+    for (const auto& r : j["runs"])
+        if (r["name"] == "qat") qat = &r;
+    ASSERT_NE(qat, nullptr);
+    EXPECT_EQ((*qat)["role"], "qat");
+    const auto& loss = (*qat)["series"]["loss"];
+    EXPECT_EQ(loss["points"], 15);
+    EXPECT_EQ(loss["first_nonfinite_step"], 13.0);
+    EXPECT_EQ(loss["first_nonfinite_line"], 16);
+    EXPECT_EQ(loss["last"], "nan");
+    EXPECT_EQ((*qat)["metadata"]["batch_size"], "32");
+    EXPECT_EQ((*qat)["events"].size(), 2u);
+}
+
+TEST(RoleGuess, WordsInNamesAndHints)
+{
+    EXPECT_EQ(guessRole({"runs", "resnet18_fp32"}, {}, {}).role, RunRole::Float);
+    EXPECT_EQ(guessRole({"exp", "calib"}, {}, {}).role, RunRole::Calibration);
+    EXPECT_EQ(guessRole({"exp", "int8_eval"}, {}, {}).role, RunRole::Quantized);
+    EXPECT_EQ(guessRole({"exp", "int_infer"}, {}, {}).role, RunRole::Quantized);
+    const RoleGuess ck = guessRole({"exp", "stage2"}, {"train.log", "qat-checkpoint-best.pth.tar"}, {});
+    EXPECT_EQ(ck.role, RunRole::Qat);
+    EXPECT_EQ(ck.reason, "checkpoint name 'qat-checkpoint-best.pth.tar'");
+    const RoleGuess h = guessRole({"exp", "stage3"}, {"train.log"}, {{RunRole::Calibration, "training_step: calibration"}});
+    EXPECT_EQ(h.role, RunRole::Calibration);
+    EXPECT_EQ(guessRole({"exp", "stage4"}, {"train.log"}, {}).role, RunRole::Unknown);
+    // "international" or "interval" are not int8
+    EXPECT_EQ(guessRole({"interval_runs"}, {}, {}).role, RunRole::Unknown);
+}
+
+TEST(LogInputRows, FolderAndFileProbesAndLoad)
+{
+    AnalyzeOptions options;
+    options.paths = {fixture("logs/hat"), fixture("logs/mixed/qat_run/metrics.csv")};
+    auto a = analyze(options);
+    ASSERT_TRUE(a.ok()) << a.error().toString();
+    ASSERT_EQ(a->inputs.size(), 2u);
+    EXPECT_EQ(a->inputs[0].format, "log_folder");
+    EXPECT_EQ(a->inputs[1].format, "log_file");
+    EXPECT_EQ(a->logs.runs.size(), 5u);
+}
+
+}  // namespace
+}  // namespace qatdoctor::core::logs::test

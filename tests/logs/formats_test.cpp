@@ -1,0 +1,236 @@
+// Each format on a real fixture, with exact values.
+#include <cmath>
+
+#include "core/logs/crc32c.h"
+#include "core/logs/parsed_log.h"
+#include "core/logs/series_stats.h"
+#include "tests/logs/test_util.h"
+
+namespace qatdoctor::core::logs::test {
+namespace {
+
+TEST(LogFormats, TableHasOneRowPerFormat)
+{
+    std::vector<std::string> ids;
+    for (const LogFormat& f : logFormats()) ids.push_back(f.id);
+    EXPECT_EQ(ids, (std::vector<std::string>{"tfevents", "jsonl", "csv", "text"}));
+}
+
+TEST(LogFormats, Crc32cKnownValue)
+{
+    // RFC 3720 B.4 test vector: 32 bytes of zeros -> 0x8a9136aa; "123456789" -> 0xe3069283
+    EXPECT_EQ(crc32c(std::string(32, '\0')), 0x8a9136aau);
+    EXPECT_EQ(crc32c("123456789"), 0xe3069283u);
+}
+
+TEST(TextLog, HatFloatLog)
+{
+    const LogSet set = readOne("logs/hat/float/train.log");
+    ASSERT_EQ(set.runs.size(), 1u);
+    const logs::Run& r = set.runs[0];
+    EXPECT_EQ(r.files.at(0).format, "text");
+    const Series& loss = seriesOf(r, "loss");
+    ASSERT_EQ(loss.size(), 20u);
+    EXPECT_EQ(loss.step.front(), 0);
+    EXPECT_EQ(loss.step.back(), 19);
+    EXPECT_FLOAT_EQ(loss.value.front(), 2.5f);
+    EXPECT_FLOAT_EQ(loss.value.back(), 0.8311f);
+    EXPECT_EQ(loss.sourceAt(0).lineOrRecord, 2u);
+    EXPECT_EQ(loss.sourceAt(19).lineOrRecord, 42u);
+    ASSERT_TRUE(loss.hasEpoch());
+    EXPECT_EQ(*loss.epochAt(0), 0.f);
+    EXPECT_EQ(*loss.epochAt(19), 1.f);
+    ASSERT_TRUE(loss.hasWallTime());
+    // 2026-11-01 08:00:00 UTC
+    EXPECT_NEAR(*loss.wallTimeAt(0), 1793520000.0, 1.0);
+    EXPECT_EQ(seriesOf(r, "lr").size(), 20u);
+    EXPECT_FLOAT_EQ(seriesOf(r, "lr").value.front(), 0.1f);
+    EXPECT_EQ(seriesOf(r, "acc").size(), 20u);
+    // epoch-end evaluation lines "Epoch[0] float_val: acc[...]" -> val/acc at the last step
+    const Series& val = seriesOf(r, "val/acc");
+    ASSERT_EQ(val.size(), 2u);
+    EXPECT_EQ(val.step[0], 9);
+    EXPECT_EQ(val.step[1], 19);
+    EXPECT_FLOAT_EQ(val.value[1], 0.6f);
+    EXPECT_EQ(val.sourceAt(0).lineOrRecord, 22u);
+    // header hyper-parameters
+    EXPECT_EQ(r.metadata.at("batch_size"), "64");
+    EXPECT_EQ(r.metadata.at("world_size"), "2");
+    EXPECT_EQ(r.metadata.at("march"), "nash-e");
+    EXPECT_EQ(r.metadata.at("epochs"), "2");
+    EXPECT_EQ(r.metadata.at("optimizer"), "SGD");
+    EXPECT_EQ(r.metadata.at("lr_scheduler"), "CosineAnnealing");
+    // checkpoint lines are events
+    ASSERT_EQ(r.events.size(), 2u);
+    EXPECT_EQ(r.events[0].kind, RunEvent::Kind::Checkpoint);
+    EXPECT_EQ(r.events[0].line, 23);
+    EXPECT_EQ(r.events[1].line, 45);
+    EXPECT_TRUE(set.warnings.empty());
+}
+
+TEST(TextLog, NanTracebackAndWarning)
+{
+    const LogSet set = readOne("logs/hat/qat/train.log");
+    const logs::Run& r = set.runs.at(0);
+    const Series& loss = seriesOf(r, "loss");
+    ASSERT_EQ(loss.size(), 15u);
+    const SeriesStats st = seriesStats(loss);
+    ASSERT_TRUE(st.firstNonFinite.has_value());
+    EXPECT_EQ(loss.step[*st.firstNonFinite], 13);
+    EXPECT_EQ(loss.sourceAt(*st.firstNonFinite).lineOrRecord, 16u);
+    EXPECT_TRUE(std::isnan(loss.value.back()));
+    EXPECT_EQ(st.nonFinite, 2u);
+    EXPECT_EQ(r.metadata.at("lr"), "0.001");
+    EXPECT_EQ(r.metadata.at("training_step"), "qat");
+    ASSERT_EQ(r.events.size(), 2u);
+    EXPECT_EQ(r.events[0].kind, RunEvent::Kind::Warning);
+    EXPECT_EQ(r.events[0].line, 18);
+    EXPECT_EQ(r.events[1].kind, RunEvent::Kind::Traceback);
+    EXPECT_EQ(r.events[1].line, 19);
+    EXPECT_NE(r.events[1].text.find("RuntimeError: CUDA error"), std::string::npos);
+    EXPECT_EQ(r.events[1].step, 14.0);
+}
+
+TEST(TextLog, KeyValueFormsCountersAndScientific)
+{
+    const LogSet set = readOne("logs/mixed/qat_run/train.log");
+    const logs::Run& r = set.runs.at(0);
+    // "Epoch [e/3] Step [s/4]" (1-based) -> step (e-1)*4 + s-1
+    const Series& loss = seriesOf(r, "loss");
+    ASSERT_EQ(loss.size(), 12u);
+    for (size_t i = 0; i < loss.size(); ++i) EXPECT_EQ(loss.step[i], static_cast<double>(i));
+    const Series& top1 = seriesOf(r, "top1");  // 'top1': 50.5
+    EXPECT_FLOAT_EQ(top1.value.front(), 50.5f);
+    const Series& g = seriesOf(r, "grad_norm");  // grad_norm=1.0e-06
+    EXPECT_FLOAT_EQ(g.value.front(), 1.0e-6f);
+    EXPECT_FLOAT_EQ(g.value.back(), 1.0e5f);
+    EXPECT_EQ(r.metadata.at("lr"), "1e-3");
+}
+
+TEST(TextLog, TorchvisionMetricLogger)
+{
+    const LogSet set = readOne("logs/mixed/fp32/torchvision.log");
+    const logs::Run& r = set.runs.at(0);
+    const Series& loss = seriesOf(r, "loss");
+    ASSERT_EQ(loss.size(), 5u);
+    EXPECT_EQ(loss.step[1], 10);
+    EXPECT_EQ(r.find("eta"), nullptr);  // "eta: 0:01:00" is a duration, not a metric
+    EXPECT_EQ(r.find("Test"), nullptr);
+    const Series& val = seriesOf(r, "val/acc1");
+    ASSERT_EQ(val.size(), 1u);
+    EXPECT_EQ(val.step[0], 40);
+    EXPECT_FLOAT_EQ(val.value[0], 61.5f);
+}
+
+TEST(CsvLog, CommaAndTab)
+{
+    const LogSet csv = readOne("logs/mixed/qat_run/metrics.csv");
+    const logs::Run& r = csv.runs.at(0);
+    EXPECT_EQ(r.files.at(0).format, "csv");
+    const Series& lr = seriesOf(r, "lr");
+    ASSERT_EQ(lr.size(), 12u);
+    EXPECT_FLOAT_EQ(lr.value.front(), 1e-3f);
+    EXPECT_EQ(r.find("step"), nullptr);
+    EXPECT_EQ(r.find("epoch"), nullptr);
+    EXPECT_EQ(*seriesOf(r, "loss").epochAt(11), 2.f);
+
+    const LogSet tsv = readOne("logs/mixed/fp32/metrics.tsv");
+    const Series& acc = seriesOf(tsv.runs.at(0), "acc");
+    ASSERT_EQ(acc.size(), 5u);
+    EXPECT_EQ(acc.step.back(), 40);
+    EXPECT_FLOAT_EQ(acc.value.back(), 0.4f);
+}
+
+TEST(JsonlLog, NestedNamesNanAndMetadata)
+{
+    const LogSet set = readOne("logs/mixed/qat_run/metrics.jsonl");
+    const logs::Run& r = set.runs.at(0);
+    EXPECT_EQ(r.files.at(0).format, "jsonl");
+    const Series& loss = seriesOf(r, "loss");  // {"train": {"loss": ..}} -> loss
+    ASSERT_EQ(loss.size(), 12u);
+    const Series& acc = seriesOf(r, "val/acc");
+    ASSERT_EQ(acc.size(), 12u);
+    const SeriesStats st = seriesStats(acc);
+    ASSERT_TRUE(st.firstNonFinite);
+    EXPECT_EQ(acc.step[*st.firstNonFinite], 7);
+    EXPECT_EQ(acc.sourceAt(*st.firstNonFinite).lineOrRecord, 9u);
+    EXPECT_EQ(r.metadata.at("optimizer"), "AdamW");
+    EXPECT_EQ(r.metadata.at("march"), "bayes");
+    EXPECT_EQ(r.metadata.at("batch_size"), "16");
+}
+
+TEST(TfEvents, SimpleValueAndScalarTensor)
+{
+    const LogSet set = readOne("logs/mixed/qat_run/tb/events.out.tfevents.1793433600.host.1");
+    const logs::Run& r = set.runs.at(0);
+    EXPECT_EQ(r.files.at(0).format, "tfevents");
+    const Series& loss = seriesOf(r, "loss");  // tag train/loss
+    ASSERT_EQ(loss.size(), 12u);
+    EXPECT_FLOAT_EQ(loss.value.front(), 1.5f);
+    EXPECT_EQ(loss.sourceAt(0).lineOrRecord, 2u);  // record 1 is the file_version event
+    const Series& top1 = seriesOf(r, "val/top1");  // tag eval/top1, a scalar tensor
+    ASSERT_EQ(top1.size(), 12u);
+    EXPECT_FLOAT_EQ(top1.value.back(), 0.72f);
+    EXPECT_EQ(top1.step.back(), 11);
+    EXPECT_NEAR(*top1.wallTimeAt(11), 1793433611.0, 1.0);
+    EXPECT_TRUE(set.warnings.empty());
+}
+
+TEST(LogFormats, ProbesPickTheRightFormat)
+{
+    auto probe = [](const std::string& rel) {
+        auto head = readFileHead(fixture(rel), 65536);
+        const LogFormat* f = probeLogFormat(rel.substr(rel.rfind('/') + 1), *head);
+        return std::string(f ? f->id : "none");
+    };
+    EXPECT_EQ(probe("logs/hat/float/train.log"), "text");
+    EXPECT_EQ(probe("logs/mixed/qat_run/metrics.csv"), "csv");
+    EXPECT_EQ(probe("logs/mixed/fp32/metrics.tsv"), "csv");
+    EXPECT_EQ(probe("logs/mixed/qat_run/metrics.jsonl"), "jsonl");
+    EXPECT_EQ(probe("logs/mixed/qat_run/tb/events.out.tfevents.1793433600.host.1"), "tfevents");
+    // a generic .txt that looks like a log scores low (printed models and toolchain tables win)
+    EXPECT_LE(probeLogFile("notes.txt", "Epoch[0] Step[1] GlobalStep[1] t: loss[1.0]\n"
+                                        "Epoch[0] Step[2] GlobalStep[2] t: loss[0.9]\n"),
+              20);
+}
+
+TEST(LogFormats, InlineBytesParse)
+{
+    ParseState state;
+    const std::string text = "step=1 loss=inf\nstep=2 loss=-inf\nstep=3 loss=NaN\nstep=4 loss=+2.5E-1\n";
+    auto parsed = parseLogBytes(*findLogFormat("text"), text, "inline.log");
+    ASSERT_TRUE(parsed.ok());
+    ASSERT_EQ(parsed->names.size(), 1u);
+    const Series& s = parsed->series[0];
+    ASSERT_EQ(s.size(), 4u);
+    EXPECT_TRUE(std::isinf(s.value[0]) && s.value[0] > 0);
+    EXPECT_TRUE(std::isinf(s.value[1]) && s.value[1] < 0);
+    EXPECT_TRUE(std::isnan(s.value[2]));
+    EXPECT_FLOAT_EQ(s.value[3], 0.25f);
+    EXPECT_EQ(s.step[3], 4);
+}
+
+TEST(LogFormats, TwoThreadsGiveTheSameResultAsOne)
+{
+    // > 1 MiB so the block is split; the second half has counter-less lines whose step
+    // depends on the first half.
+    std::string text;
+    for (int i = 0; i < 40000; ++i) {
+        text += "Epoch[0] Step[" + std::to_string(i) + "] GlobalStep[" + std::to_string(i) + "] t: loss[" +
+                std::to_string(1.0 / (i + 1)) + "] padding_padding_padding\n";
+        if (i % 1000 == 999) text += "eval: top1: 0." + std::to_string(i) + "\n";
+        if (i % 7 == 0) text += "extra: 1\n";
+    }
+    auto one = parseLogBytes(*findLogFormat("text"), text, "a.log", {}, 1);
+    auto two = parseLogBytes(*findLogFormat("text"), text, "a.log", {}, 2);
+    ASSERT_TRUE(one.ok() && two.ok());
+    ASSERT_EQ(one->names, two->names);
+    for (size_t i = 0; i < one->names.size(); ++i) {
+        EXPECT_EQ(one->series[i].step, two->series[i].step) << one->names[i];
+        EXPECT_EQ(one->series[i].value, two->series[i].value) << one->names[i];
+        EXPECT_EQ(one->series[i].line, two->series[i].line) << one->names[i];
+    }
+}
+
+}  // namespace
+}  // namespace qatdoctor::core::logs::test
