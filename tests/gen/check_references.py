@@ -58,8 +58,9 @@ def conv2d(x, w, b, strides, pads, group):
     return out
 
 
-def run(model, feeds):
-    env = dict(feeds)
+def run(model, feeds, env=None):
+    env = {} if env is None else env
+    env.update(feeds)
     for i in model.graph.initializer:
         env[i.name] = numpy_helper.to_array(i)
     for n in model.graph.node:
@@ -161,6 +162,20 @@ def compare():
         results["%s vs %s" % (name, ref_key)] = {
             "max_abs": float(d.max()), "max_steps": float(d.max() / scale),
             "bit_exact_elements": int((out == ref).sum()), "elements": int(ref.size)}
+    # layer by layer: the numpy evaluation's activation codes vs PyTorch's fake-quant codes
+    for name in ("qat_qdq", "qat_qdq_bn"):
+        model = onnx.load(str(OUT / (name + ".onnx")))
+        env = {}
+        run(model, {model.graph.input[0].name: x}, env)
+        g = onnx_facts.Graph(model)
+        per_layer = {}
+        for mod, info in manifest["files"][name + ".onnx"]["references"]["layers"].items():
+            dq = g.producer[info["onnx_tensor"]]
+            src = g.producer[dq.input[0]]  # Clip (reduced range) or QuantizeLinear
+            codes = env[src.output[0]].astype(np.int32)
+            ref = np.load(OUT / info["torch_fake_q"]).astype(np.int32)
+            per_layer[mod] = {"differing_codes": int((codes != ref).sum()), "elements": int(ref.size)}
+        results["%s layer codes vs torch_fake_q" % name] = per_layer
     results["evaluator"] = ("tests/gen/check_references.py: numpy, float32, QuantizeLinear as "
                             "saturate(rint(x / scale) + zero_point); 'float' = the graph with its Q/DQ pairs removed")
     return results

@@ -165,6 +165,7 @@ def main():
             "qat_train_accuracy": acc,
             "float_train_accuracy": float_acc,
         }
+        refs[name]["layers"] = layer_codes(m, conv, x_in, name, OUT / (name + ".onnx"))
         if name == "qat_qdq":
             refs[name]["onnx_test_data_set"] = "qat_qdq_dataset (input_0.pb = input, output_0.pb = torch_fake)"
         desc = ("small CNN (conv-bn-relu x2, FloatFunctional residual add, maxpool, global avg pool, flatten, "
@@ -271,6 +272,60 @@ def main():
     manifest["onnx_spec_vs_torch"] = check_references.compare()
     (OUT / "MANIFEST.json").write_text(json.dumps(manifest, indent=1, allow_nan=False) + "\n")
     print("wrote", OUT / "MANIFEST.json")
+
+
+def layer_codes(qat, int8, x_in, name, onnx_path):
+    """Per-layer integer codes of every activation quantizer, from PyTorch: the QAT model's fake
+    quant outputs turned back into codes (rint(x / scale) + zero_point, exact since fake quant
+    outputs (q - zp) * scale) and the converted model's quantized tensors (int_repr). Written
+    as uint8 .npy files in <name>_layers/ and keyed by the ONNX tensor the matching
+    DequantizeLinear produces, so a simulator can compare layer by layer."""
+    folder = OUT / (name + "_layers")
+    folder.mkdir(exist_ok=True)
+    fake, ints = {}, {}
+
+    def grab(store, key):
+        return lambda mod, inp, out: store.__setitem__(key, out.detach().clone())
+
+    mods = [n[:-len(".activation_post_process")] for n, mod in qat.named_modules()
+            if n.endswith("activation_post_process") and isinstance(mod, tq.FakeQuantize)
+            and not n.endswith("weight_fake_quant.activation_post_process")]
+    hooks = []
+    for mod_name in mods:
+        hooks.append(qat.get_submodule(mod_name + ".activation_post_process").register_forward_hook(grab(fake, mod_name)))
+        target = int8.get_submodule(mod_name)
+        if hasattr(target, "activation_post_process"):  # QFunctional: add() calls it (an Identity)
+            target = target.activation_post_process
+        hooks.append(target.register_forward_hook(grab(ints, mod_name)))
+    qc.run(qat, x_in)
+    qc.run(int8, x_in)
+    for h in hooks:
+        h.remove()
+    model = onnx.load(str(onnx_path))
+    g = onnx_facts.Graph(model)
+    by_scale = {}
+    for n in model.graph.node:
+        if n.op_type == "DequantizeLinear" and not onnx_facts.is_constant_dq(g, n):
+            by_scale.setdefault(g.const_root(n.input[1]), n.output[0])
+    table = {}
+    for mod_name in mods:
+        fq = qat.get_submodule(mod_name + ".activation_post_process")
+        scale, zp = float(fq.scale), int(fq.zero_point)
+        codes_fake = np.rint(fake[mod_name].numpy() / np.float32(scale)) + zp
+        assert np.all(((codes_fake - zp) * np.float32(scale)).astype(np.float32) == fake[mod_name].numpy())
+        codes_int = ints[mod_name].int_repr().numpy()
+        np.save(folder / (mod_name + ".torch_fake_q.npy"), codes_fake.astype(np.uint8))
+        np.save(folder / (mod_name + ".torch_int8_q.npy"), codes_int.astype(np.uint8))
+        diff = np.abs(codes_fake.astype(np.int32) - codes_int.astype(np.int32))
+        table[mod_name] = {
+            "onnx_tensor": by_scale.get(mod_name + ".activation_post_process.scale"),
+            "scale": scale, "zero_point": zp, "dtype": "uint8", "shape": list(codes_int.shape),
+            "torch_fake_q": "%s_layers/%s.torch_fake_q.npy" % (name, mod_name),
+            "torch_int8_q": "%s_layers/%s.torch_int8_q.npy" % (name, mod_name),
+            "fake_vs_int8_max_code_diff": int(diff.max()),
+            "fake_vs_int8_differing_codes": int((diff > 0).sum()),
+        }
+    return table
 
 
 def make_qlinear(conv, x_in):
