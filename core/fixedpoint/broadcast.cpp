@@ -1,0 +1,35 @@
+#include "core/fixedpoint/broadcast.h"
+
+#include <algorithm>
+
+namespace qatdoctor::core::fixedpoint {
+
+std::optional<std::vector<int64_t>> broadcastShapes(const std::vector<std::vector<int64_t>>& shapes)
+{
+    size_t rank = 0;
+    for (const auto& s : shapes) rank = std::max(rank, s.size());
+    std::vector<int64_t> out(rank, 1);
+    for (const auto& s : shapes) {
+        for (size_t i = 0; i < s.size(); ++i) {
+            const size_t d = rank - s.size() + i;
+            if (s[i] == out[d] || s[i] == 1) continue;
+            if (out[d] == 1) out[d] = s[i];
+            else return std::nullopt;
+        }
+    }
+    return out;
+}
+
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& shape, const std::vector<int64_t>& outShape)
+{
+    std::vector<int64_t> strides(outShape.size(), 0);
+    int64_t stride = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+        const size_t d = outShape.size() - shape.size() + i;
+        strides[d] = shape[i] == 1 ? 0 : stride;
+        stride *= shape[i];
+    }
+    return strides;
+}
+
+}  // namespace qatdoctor::core::fixedpoint

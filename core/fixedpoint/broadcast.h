@@ -1,0 +1,37 @@
+// NumPy-style multidirectional broadcasting (ONNX's rule) shared by the elementwise kernels.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace qatdoctor::core::fixedpoint {
+
+// The broadcast shape of several shapes, or nullopt when they are incompatible.
+std::optional<std::vector<int64_t>> broadcastShapes(const std::vector<std::vector<int64_t>>& shapes);
+
+// Element strides of `shape` seen as `outShape` (0 on broadcast dimensions).
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& shape, const std::vector<int64_t>& outShape);
+
+// Calls f(outIndex, offsets) for every output element in order; offsets[k] indexes input k.
+template <class F>
+void forEachBroadcast(const std::vector<int64_t>& outShape, const std::vector<std::vector<int64_t>>& strides, F&& f)
+{
+    const size_t rank = outShape.size(), n = strides.size();
+    int64_t total = 1;
+    for (int64_t d : outShape) total *= d;
+    if (total == 0) return;
+    std::vector<int64_t> counter(rank, 0), offs(n, 0);
+    for (int64_t i = 0; i < total; ++i) {
+        f(i, offs);
+        for (size_t d = rank; d-- > 0;) {
+            ++counter[d];
+            for (size_t k = 0; k < n; ++k) offs[k] += strides[k][d];
+            if (counter[d] < outShape[d]) break;
+            for (size_t k = 0; k < n; ++k) offs[k] -= strides[k][d] * counter[d];
+            counter[d] = 0;
+        }
+    }
+}
+
+}  // namespace qatdoctor::core::fixedpoint

@@ -1,0 +1,147 @@
+#include "core/fixedpoint/conv_kernel.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/fixedpoint/node_attrs.h"
+#include "core/fixedpoint/op_registry.h"
+
+namespace qatdoctor::core::fixedpoint {
+
+std::vector<int64_t> ConvGeometry::outShape() const
+{
+    if (spatialRank == 1) return {n, m, ow};
+    return {n, m, oh, ow};
+}
+
+Result<ConvGeometry> convGeometry(const onnx::NodeProto& node, const std::vector<int64_t>& xs,
+                                  const std::vector<int64_t>& ws)
+{
+    if (xs.size() != ws.size() || (xs.size() != 3 && xs.size() != 4))
+        return opError(node, "only 1-D and 2-D convolutions are simulated (input " + std::to_string(xs.size()) + "-D)");
+    NodeAttrs a(node);
+    ConvGeometry g;
+    g.spatialRank = static_cast<int>(xs.size()) - 2;
+    const bool one = g.spatialRank == 1;
+    g.n = xs[0];
+    g.c = xs[1];
+    g.h = one ? 1 : xs[2];
+    g.w = xs.back();
+    g.m = ws[0];
+    g.group = a.i("group", 1);
+    g.kh = one ? 1 : ws[2];
+    g.kw = ws.back();
+    if (g.group <= 0 || g.c % g.group || g.m % g.group || ws[1] * g.group != g.c)
+        return opError(node, "channels do not match group");
+    auto strides = a.ints("strides", std::vector<int64_t>(static_cast<size_t>(g.spatialRank), 1));
+    auto dil = a.ints("dilations", std::vector<int64_t>(static_cast<size_t>(g.spatialRank), 1));
+    auto pads = a.ints("pads", std::vector<int64_t>(static_cast<size_t>(2 * g.spatialRank), 0));
+    g.sh = one ? 1 : strides[0];
+    g.sw = strides.back();
+    g.dh = one ? 1 : dil[0];
+    g.dw = dil.back();
+    const std::string autoPad = a.s("auto_pad", "NOTSET");
+    auto outDim = [](int64_t in, int64_t k, int64_t s, int64_t d, int64_t p0, int64_t p1) {
+        return (in + p0 + p1 - d * (k - 1) - 1) / s + 1;
+    };
+    auto fixPads = [&](int64_t in, int64_t k, int64_t s, int64_t d, int64_t& p0, int64_t& p1) {
+        if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+            const int64_t out = (in + s - 1) / s;
+            const int64_t total = std::max<int64_t>(0, (out - 1) * s + d * (k - 1) + 1 - in);
+            p0 = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+            p1 = total - p0;
+        } else if (autoPad == "VALID") {
+            p0 = p1 = 0;
+        }
+    };
+    int64_t pT = one ? 0 : pads[0], pB = one ? 0 : pads[static_cast<size_t>(g.spatialRank)];
+    int64_t pL = one ? pads[0] : pads[1], pR = pads.back();
+    if (!one) fixPads(g.h, g.kh, g.sh, g.dh, pT, pB);
+    fixPads(g.w, g.kw, g.sw, g.dw, pL, pR);
+    g.padT = pT;
+    g.padL = pL;
+    g.oh = outDim(g.h, g.kh, g.sh, g.dh, pT, pB);
+    g.ow = outDim(g.w, g.kw, g.sw, g.dw, pL, pR);
+    if (g.oh <= 0 || g.ow <= 0) return opError(node, "empty output");
+    return g;
+}
+
+template <class T, class Acc>
+void gemm(int64_t M, int64_t N, int64_t K, const T* A, const T* B, Acc* C, bool accumulate, ThreadPool* pool)
+{
+    // Blocked over N so a row of C and the B panel stay in cache; inner loop vectorises.
+    constexpr int64_t kBlockN = 512;
+    parallelFor(pool, M, [&](int64_t m0, int64_t m1) {
+        for (int64_t n0 = 0; n0 < N; n0 += kBlockN) {
+            const int64_t nb = std::min(kBlockN, N - n0);
+            for (int64_t m = m0; m < m1; ++m) {
+                Acc* c = C + m * N + n0;
+                if (!accumulate) std::fill(c, c + nb, Acc{});
+                const T* a = A + m * K;
+                for (int64_t k = 0; k < K; ++k) {
+                    const Acc av = static_cast<Acc>(a[k]);
+                    if (av == Acc{}) continue;
+                    const T* b = B + k * N + n0;
+                    for (int64_t j = 0; j < nb; ++j) c[j] += av * static_cast<Acc>(b[j]);
+                }
+            }
+        }
+    });
+}
+
+template <class T>
+static void im2col(const ConvGeometry& g, const T* x, T* col)
+{
+    const int64_t cg = g.c / g.group;
+    const int64_t P = g.outPixels();
+    for (int64_t ci = 0; ci < cg; ++ci)
+        for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+                T* row = col + ((ci * g.kh + ky) * g.kw + kx) * P;
+                const T* plane = x + ci * g.h * g.w;
+                for (int64_t oy = 0; oy < g.oh; ++oy) {
+                    const int64_t iy = oy * g.sh - g.padT + ky * g.dh;
+                    T* out = row + oy * g.ow;
+                    if (iy < 0 || iy >= g.h) {
+                        std::fill(out, out + g.ow, T{});
+                        continue;
+                    }
+                    const T* in = plane + iy * g.w;
+                    for (int64_t ox = 0; ox < g.ow; ++ox) {
+                        const int64_t ix = ox * g.sw - g.padL + kx * g.dw;
+                        out[ox] = (ix >= 0 && ix < g.w) ? in[ix] : T{};
+                    }
+                }
+            }
+}
+
+template <class T, class Acc>
+void convolve(const ConvGeometry& g, const T* x, const T* w, Acc* y, ThreadPool* pool)
+{
+    const int64_t cg = g.c / g.group, mg = g.m / g.group;
+    const int64_t K = g.kernelSize(), P = g.outPixels();
+    const bool pointwise = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.padT == 0 && g.padL == 0 &&
+                           g.oh == g.h && g.ow == g.w;
+    std::vector<T> col(pointwise ? 0 : static_cast<size_t>(K * P));
+    for (int64_t n = 0; n < g.n; ++n)
+        for (int64_t gi = 0; gi < g.group; ++gi) {
+            const T* xg = x + (n * g.c + gi * cg) * g.h * g.w;
+            const T* b = xg;
+            if (!pointwise) {
+                im2col(g, xg, col.data());
+                b = col.data();
+            }
+            gemm<T, Acc>(mg, P, K, w + gi * mg * K, b, y + (n * g.m + gi * mg) * P, false, pool);
+        }
+}
+
+template void gemm<float, float>(int64_t, int64_t, int64_t, const float*, const float*, float*, bool, ThreadPool*);
+template void gemm<int16_t, int32_t>(int64_t, int64_t, int64_t, const int16_t*, const int16_t*, int32_t*, bool, ThreadPool*);
+template void gemm<int32_t, int64_t>(int64_t, int64_t, int64_t, const int32_t*, const int32_t*, int64_t*, bool, ThreadPool*);
+template void convolve<float, float>(const ConvGeometry&, const float*, const float*, float*, ThreadPool*);
+template void convolve<int16_t, int32_t>(const ConvGeometry&, const int16_t*, const int16_t*, int32_t*, ThreadPool*);
+template void convolve<int32_t, int64_t>(const ConvGeometry&, const int32_t*, const int32_t*, int64_t*, ThreadPool*);
+
+}  // namespace qatdoctor::core::fixedpoint

@@ -1,0 +1,560 @@
+// The integer mode: what the deployed model computes. Quantized tensors travel as integer codes
+// with their scale (QReal); Conv/Gemm/MatMul produce int32 accumulators whose per-channel real
+// scale and bias absorb the ops a deployment compiler folds (bias, Div, BatchNormalization,
+// constant Mul/Add, Relu/Clip); the next QuantizeLinear requantizes them. Elementwise ops,
+// pooling and LUT ops wait (Pending) for the output quantization they are rounded to.
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "core/fixedpoint/interpreter_impl.h"
+#include "core/fixedpoint/lut.h"
+#include "core/fixedpoint/node_attrs.h"
+#include "core/fixedpoint/pool_kernel.h"
+
+namespace qatdoctor::core::fixedpoint {
+namespace {
+
+using Outs = std::optional<Result<std::vector<Value>>>;
+
+bool perTensorQ(const Value& v) { return v.kind == Value::QReal && v.q.scales.size() == 1; }
+
+Value qreal(Tensor t, const QParams& q)
+{
+    Value v;
+    v.kind = Value::QReal;
+    v.t = std::move(t);
+    v.q = q;
+    return v;
+}
+
+Outs one(Value v) { return Result<std::vector<Value>>(std::vector<Value>{std::move(v)}); }
+
+int64_t zp0(const QParams& p) { return p.zeroPoints[0]; }
+
+// Runs the specification op on integer codes (shape ops, MaxPool, nearest Resize).
+Result<std::vector<Tensor>> specOnCodes(RunContext& ctx, const NodeInfo& node, const std::vector<Value>& in)
+{
+    std::vector<Tensor> ins;
+    for (const Value& v : in) ins.push_back(v.defined() ? (v.kind == Value::QReal || v.kind == Value::Plain ? v.t : materialize(v)) : Tensor());
+    OpCall call{*node.proto, ins, ctx.impl.opset, ctx.pool, ctx.impl.folder};
+    return (*node.spec)(call);
+}
+
+std::string layerName(const RunContext& ctx, size_t ni)
+{
+    const int li = ctx.layerOfNode[ni];
+    return li >= 0 ? ctx.layers[static_cast<size_t>(li)].name : ctx.impl.nodes[ni].proto->name();
+}
+
+std::shared_ptr<AccValue> newAcc(Accumulator acc, int axis, const QParams& x, const QParams& w, int64_t channels)
+{
+    auto a = std::make_shared<AccValue>();
+    a->acc = std::move(acc);
+    a->axis = axis;
+    for (int64_t c = 0; c < channels; ++c) {
+        a->scale.push_back(static_cast<double>(x.scales[0]) * static_cast<double>(w.scale(w.scales.size() == 1 ? 0 : c)));
+        a->bias.push_back(0.0);
+    }
+    return a;
+}
+
+Outs accValue(RunContext& ctx, size_t ni, std::shared_ptr<AccValue> a)
+{
+    if (a->acc.overflows) ctx.result.overflows[layerName(ctx, ni)] += a->acc.overflows;
+    a->layer = layerName(ctx, ni);
+    Value v;
+    v.kind = Value::Acc;
+    v.acc = std::move(a);
+    return one(v);
+}
+
+bool addBias(AccValue& a, const Value& b)
+{
+    if (!b.defined()) return true;
+    const Tensor bt = materialize(b);
+    if (bt.size() == 1) {
+        for (double& x : a.bias) x += bt.at(0);
+        return true;
+    }
+    if (bt.size() != static_cast<int64_t>(a.bias.size())) return false;
+    for (size_t c = 0; c < a.bias.size(); ++c) a.bias[c] += bt.at(static_cast<int64_t>(c));
+    return true;
+}
+
+Outs conv(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& in)
+{
+    if (!perTensorQ(in[0]) || in[1].kind != Value::QReal) return std::nullopt;
+    auto g = convGeometry(*node.proto, in[0].t.shape(), in[1].t.shape());
+    if (!g) return Result<std::vector<Value>>(g.error());
+    Accumulator acc = convInteger(*g, in[0].t, zp0(in[0].q), in[1].t, in[1].q.zeroPoints, ctx.pool);
+    auto a = newAcc(std::move(acc), 1, in[0].q, in[1].q, g->m);
+    if (in.size() > 2 && !addBias(*a, in[2])) return std::nullopt;
+    return accValue(ctx, ni, a);
+}
+
+Tensor transposeCodes(const Tensor& t)
+{
+    const int64_t r = t.dim(0), c = t.dim(1);
+    Tensor o(t.dtype(), {c, r});
+    const size_t es = elementSize(t.dtype());
+    for (int64_t i = 0; i < r; ++i)
+        for (int64_t j = 0; j < c; ++j)
+            std::memcpy(o.data<uint8_t>() + (j * r + i) * static_cast<int64_t>(es), t.data<uint8_t>() + (i * c + j) * static_cast<int64_t>(es), es);
+    return o;
+}
+
+Outs gemm(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& in, bool isGemm)
+{
+    if (!perTensorQ(in[0]) || in[1].kind != Value::QReal || in[1].t.rank() != 2) return std::nullopt;
+    NodeAttrs a(*node.proto);
+    if (isGemm && a.i("transA", 0)) return std::nullopt;
+    Tensor B = in[1].t;
+    QParams bq = in[1].q;
+    const bool transB = isGemm && a.i("transB", 0);
+    // per-channel weight must run along N
+    if (bq.scales.size() > 1 && bq.axis != (transB ? 0 : 1)) return std::nullopt;
+    if (transB) B = transposeCodes(B);
+    const int64_t K = B.dim(0), N = B.dim(1);
+    const Tensor& A = in[0].t;
+    if (A.shape().back() != K) return std::nullopt;
+    const int64_t M = A.size() / K;
+    Accumulator acc = matmulInteger(A, zp0(in[0].q), B, bq.zeroPoints, M, K, N, ctx.pool);
+    std::vector<int64_t> shape = A.shape();
+    shape.back() = N;
+    acc.shape = shape;
+    auto av = newAcc(std::move(acc), static_cast<int>(shape.size()) - 1, in[0].q, bq, N);
+    if (isGemm) {
+        const float alpha = a.f("alpha", 1.0f), beta = a.f("beta", 1.0f);
+        for (double& s : av->scale) s *= alpha;
+        if (in.size() > 2 && in[2].defined()) {
+            Value c = in[2];
+            Tensor ct = materialize(c);
+            for (int64_t i = 0; i < ct.size(); ++i) ct.set(i, ct.at(i) * beta);
+            Value cv;
+            cv.t = ct;
+            if (!addBias(*av, cv)) return std::nullopt;
+        }
+    }
+    return accValue(ctx, ni, av);
+}
+
+// A constant operand that is a scalar or one value per accumulator channel.
+std::optional<std::vector<double>> perChannelConst(const Value& v, const AccValue& a)
+{
+    if (v.kind != Value::Plain || v.t.empty()) return std::nullopt;
+    const int64_t channels = static_cast<int64_t>(a.scale.size());
+    if (v.t.size() == 1) return std::vector<double>(static_cast<size_t>(channels), v.t.at(0));
+    if (v.t.size() != channels) return std::nullopt;
+    // the non-unit dimension must line up with the channel axis (right-aligned broadcasting)
+    const int64_t rank = static_cast<int64_t>(a.acc.shape.size());
+    const auto& s = v.t.shape();
+    for (int64_t d = 0; d < static_cast<int64_t>(s.size()); ++d)
+        if (s[static_cast<size_t>(d)] != 1 && rank - static_cast<int64_t>(s.size()) + d != a.axis) return std::nullopt;
+    return v.t.toDoubles();
+}
+
+Outs accAffine(const std::string& op, std::vector<Value>& in)
+{
+    const bool accFirst = in[0].kind == Value::Acc;
+    const Value& accV = accFirst ? in[0] : in[1];
+    const Value& other = accFirst ? in[1] : in[0];
+    auto a = std::make_shared<AccValue>(*accV.acc);
+    auto k = perChannelConst(other, *a);
+    if (!k || std::isfinite(a->lo) || std::isfinite(a->hi)) return std::nullopt;
+    if (!accFirst && (op == "Sub" || op == "Div")) return std::nullopt;
+    for (size_t c = 0; c < a->scale.size(); ++c) {
+        const double v = (*k)[c];
+        if (op == "Div") { a->scale[c] /= v; a->bias[c] /= v; }
+        else if (op == "Mul") { a->scale[c] *= v; a->bias[c] *= v; }
+        else if (op == "Add") a->bias[c] += v;
+        else if (op == "Sub") a->bias[c] -= v;
+    }
+    Value o;
+    o.kind = Value::Acc;
+    o.acc = a;
+    return one(o);
+}
+
+Outs batchNorm(const NodeInfo& node, std::vector<Value>& in)
+{
+    if (in[0].kind != Value::Acc || in[0].acc->axis != 1 || in.size() < 5) return std::nullopt;
+    auto a = std::make_shared<AccValue>(*in[0].acc);
+    if (std::isfinite(a->lo) || std::isfinite(a->hi)) return std::nullopt;
+    const double eps = NodeAttrs(*node.proto).f("epsilon", 1e-5f);
+    const Tensor g = materialize(in[1]), b = materialize(in[2]), m = materialize(in[3]), v = materialize(in[4]);
+    for (size_t c = 0; c < a->scale.size(); ++c) {
+        const auto ci = static_cast<int64_t>(c);
+        const double k = g.at(ci) / std::sqrt(v.at(ci) + eps);
+        a->scale[c] *= k;
+        a->bias[c] = a->bias[c] * k + b.at(ci) - m.at(ci) * k;
+    }
+    Value o;
+    o.kind = Value::Acc;
+    o.acc = a;
+    return one(o);
+}
+
+// Relu / Clip on codes: Q is monotone, so Q(clip(x)) = clamp(Q(x), Q(lo), Q(hi)).
+Value clampCodes(const Value& x, double lo, double hi)
+{
+    const double s = x.q.scales[0];
+    const int64_t zp = zp0(x.q);
+    const int64_t qlo = std::isfinite(lo) ? zp + static_cast<int64_t>(std::nearbyint(lo / s)) : x.q.range.min;
+    const int64_t qhi = std::isfinite(hi) ? zp + static_cast<int64_t>(std::nearbyint(hi / s)) : x.q.range.max;
+    Tensor t(x.t.dtype(), x.t.shape());
+    for (int64_t i = 0; i < t.size(); ++i) t.setInt(i, std::clamp(x.t.atInt(i), qlo, qhi));
+    return qreal(t, x.q);
+}
+
+Outs clampOp(const std::string& op, std::vector<Value>& in, int64_t opset, const NodeInfo& node)
+{
+    double lo = 0, hi = std::numeric_limits<double>::infinity();
+    if (op == "Clip") {
+        lo = -std::numeric_limits<double>::infinity();
+        if (opset < 11) {
+            NodeAttrs a(*node.proto);
+            lo = a.f("min", -3.4e38f);
+            hi = a.f("max", 3.4e38f);
+        } else {
+            if (in.size() > 1 && in[1].defined()) lo = materialize(in[1]).at(0);
+            if (in.size() > 2 && in[2].defined()) hi = materialize(in[2]).at(0);
+        }
+    }
+    if (in[0].kind == Value::Acc) {
+        auto a = std::make_shared<AccValue>(*in[0].acc);
+        a->lo = std::max(a->lo, lo);
+        a->hi = std::min(a->hi, hi);
+        Value o;
+        o.kind = Value::Acc;
+        o.acc = a;
+        return one(o);
+    }
+    if (in[0].kind == Value::Pending && op == "Relu") {
+        auto p = std::make_shared<PendingValue>(*in[0].pend);
+        p->relu = true;
+        auto base = in[0].pend;
+        p->toFloat = [base] {
+            Tensor f = base->defaultParams ? dequantize(base->resolve(*base->defaultParams), *base->defaultParams) : base->toFloat();
+            for (int64_t i = 0; i < f.size(); ++i) f.data<float>()[i] = std::max(0.0f, f.data<float>()[i]);
+            return f;
+        };
+        Value o;
+        o.kind = Value::Pending;
+        o.pend = p;
+        return one(o);
+    }
+    if (perTensorQ(in[0])) return one(clampCodes(in[0], lo, hi));
+    return std::nullopt;
+}
+
+// Elementwise Add/Sub/Mul of two quantized tensors, rounded once into the output quantization.
+Outs binaryPending(RunContext& ctx, const std::string& op, std::vector<Value>& in)
+{
+    if (!perTensorQ(in[0]) || !perTensorQ(in[1]) || in[0].t.shape() != in[1].t.shape()) return std::nullopt;
+    const Value a = in[0], b = in[1];
+    const RequantMode mode = ctx.options.requant;
+    auto p = std::make_shared<PendingValue>();
+    const double sign = op == "Sub" ? -1.0 : 1.0;
+    p->resolve = [a, b, op, sign, mode](const QParams& out) {
+        Tensor y(out.dtype, a.t.shape());
+        const double sa = a.q.scales[0], sb = b.q.scales[0], so = out.scales[0];
+        const int64_t za = zp0(a.q), zb = zp0(b.q), zo = zp0(out);
+        if (op == "Mul") {
+            const Requantizer r = Requantizer::make(sa * sb / so, zo, out.range);
+            for (int64_t i = 0; i < y.size(); ++i)
+                y.setInt(i, r.apply((a.t.atInt(i) - za) * (b.t.atInt(i) - zb), mode));
+            return y;
+        }
+        if (mode == RequantMode::Float) {
+            for (int64_t i = 0; i < y.size(); ++i) {
+                const double v = (sa * double(a.t.atInt(i) - za) + sign * sb * double(b.t.atInt(i) - zb)) / so;
+                y.setInt(i, saturate(static_cast<int64_t>(std::nearbyint(v)) + zo, out.range));
+            }
+            return y;
+        }
+        // TFLite's integer add: inputs shifted left, rescaled to twice the larger scale, summed,
+        // then one output multiplier.
+        const int leftShift = (a.t.dtype() == DType::Int16 || a.t.dtype() == DType::UInt16) ? 15 : 20;
+        const double twiceMax = 2.0 * std::max(sa, sb);
+        const FixedMultiplier ma = quantizeMultiplier(sa / twiceMax), mb = quantizeMultiplier(sb / twiceMax);
+        const FixedMultiplier mo = quantizeMultiplier(twiceMax / (double(int64_t{1} << leftShift) * so));
+        for (int64_t i = 0; i < y.size(); ++i) {
+            const int64_t xa = multiplyByQuantizedMultiplier((a.t.atInt(i) - za) * (int64_t{1} << leftShift), ma);
+            int64_t xb = multiplyByQuantizedMultiplier((b.t.atInt(i) - zb) * (int64_t{1} << leftShift), mb);
+            if (sign < 0) xb = -xb;
+            y.setInt(i, saturate(int64_t{multiplyByQuantizedMultiplier(xa + xb, mo)} + zo, out.range));
+        }
+        return y;
+    };
+    p->toFloat = [a, b, op, sign] {
+        const Tensor fa = dequantize(a.t, a.q), fb = dequantize(b.t, b.q);
+        Tensor y(DType::Float32, fa.shape());
+        for (int64_t i = 0; i < y.size(); ++i) {
+            const float x = fa.data<float>()[i], z = fb.data<float>()[i];
+            y.data<float>()[i] = op == "Mul" ? x * z : (sign < 0 ? x - z : x + z);
+        }
+        return y;
+    };
+    Value o;
+    o.kind = Value::Pending;
+    o.pend = p;
+    return one(o);
+}
+
+Outs concatPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
+{
+    for (const Value& v : in)
+        if (!perTensorQ(v)) return std::nullopt;
+    bool same = true;
+    for (const Value& v : in)
+        same = same && v.q.scales == in[0].q.scales && v.q.zeroPoints == in[0].q.zeroPoints && v.t.dtype() == in[0].t.dtype();
+    const std::vector<Value> ins = in;
+    const NodeInfo* np = &node;
+    const int64_t opset = ctx.impl.opset;
+    const RequantMode mode = ctx.options.requant;
+    auto p = std::make_shared<PendingValue>();
+    p->resolve = [ins, np, opset, mode](const QParams& out) {
+        std::vector<Tensor> parts;
+        for (const Value& v : ins) {
+            const Requantizer r = Requantizer::make(double(v.q.scales[0]) / out.scales[0], zp0(out), out.range);
+            Tensor t(out.dtype, v.t.shape());
+            for (int64_t i = 0; i < t.size(); ++i) t.setInt(i, r.apply(v.t.atInt(i) - zp0(v.q), mode));
+            parts.push_back(t);
+        }
+        OpCall call{*np->proto, parts, opset, nullptr, {}};
+        return (*np->spec)(call).value()[0];
+    };
+    p->toFloat = [ins, np, opset] {
+        std::vector<Tensor> parts;
+        for (const Value& v : ins) parts.push_back(dequantize(v.t, v.q));
+        OpCall call{*np->proto, parts, opset, nullptr, {}};
+        return (*np->spec)(call).value()[0];
+    };
+    if (same) p->defaultParams = in[0].q;
+    Value o;
+    o.kind = Value::Pending;
+    o.pend = p;
+    return one(settle(o));
+}
+
+Outs avgPool(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in, bool global)
+{
+    if (!perTensorQ(in[0])) return std::nullopt;
+    auto g = poolGeometry(*node.proto, in[0].t.shape(), global);
+    if (!g) return Result<std::vector<Value>>(g.error());
+    const bool includePad = NodeAttrs(*node.proto).i("count_include_pad", 0) != 0;
+    const Value x = in[0];
+    std::vector<int64_t> sums(static_cast<size_t>(g->n * g->c * g->outPixels()));
+    std::vector<int64_t> counts;
+    bool ok = dispatchType(x.t.dtype(), [&](auto* tag) {
+        using T = std::remove_pointer_t<decltype(tag)>;
+        if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> || std::is_same_v<T, int16_t> ||
+                      std::is_same_v<T, uint16_t>)
+            sumPool<T, int64_t>(*g, x.t.data<T>(), sums.data(), counts, includePad);
+    });
+    if (!ok || counts.empty()) return std::nullopt;
+    const PoolGeometry geom = *g;
+    const RequantMode mode = ctx.options.requant;
+    auto p = std::make_shared<PendingValue>();
+    p->resolve = [x, sums, counts, geom, mode](const QParams& out) {
+        Tensor y(out.dtype, geom.outShape());
+        const int64_t P = geom.outPixels();
+        std::vector<Requantizer> rq;
+        for (int64_t cnt : counts)
+            rq.push_back(Requantizer::make(double(x.q.scales[0]) / (double(cnt) * out.scales[0]), zp0(out), out.range));
+        for (int64_t i = 0; i < y.size(); ++i) {
+            const int64_t pix = i % P, cnt = counts[static_cast<size_t>(pix)];
+            y.setInt(i, rq[static_cast<size_t>(pix)].apply(sums[static_cast<size_t>(i)] - cnt * zp0(x.q), mode));
+        }
+        return y;
+    };
+    p->defaultParams = x.q;
+    Value o;
+    o.kind = Value::Pending;
+    o.pend = p;
+    return one(o);
+}
+
+Outs lutOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& in)
+{
+    if (!perTensorQ(in[0])) return std::nullopt;
+    NodeAttrs a(*node.proto);
+    const std::string& op = node.proto->op_type();
+    const float alpha = a.f("alpha", op == "HardSigmoid" ? 0.2f : 1.0f), beta = a.f("beta", 0.5f);
+    UnaryFn f = nonlinearFunction(op, alpha, beta);
+    if (!f) return std::nullopt;
+    const Value x = in[0];
+    const std::string layer = layerName(ctx, ni);
+    RunResult* result = &ctx.result;
+    auto p = std::make_shared<PendingValue>();
+    p->resolve = [x, f, layer, op, result](const QParams& out) {
+        LutReport rep;
+        rep.layer = layer;
+        rep.op = op;
+        Tensor y = applyLut(x.t, x.q, out, f, rep);
+        result->luts.push_back(rep);
+        return y;
+    };
+    p->toFloat = [x, f] {
+        Tensor fx = dequantize(x.t, x.q);
+        for (int64_t i = 0; i < fx.size(); ++i) fx.data<float>()[i] = static_cast<float>(f(fx.data<float>()[i]));
+        return fx;
+    };
+    Value o;
+    o.kind = Value::Pending;
+    o.pend = p;
+    return one(o);
+}
+
+// Softmax on codes: exp(s * (q - max)) from a table in Q16, integer sums, one rounding.
+Outs softmaxOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& in)
+{
+    if (!perTensorQ(in[0]) || ctx.impl.opset < 13) return std::nullopt;
+    const Value x = in[0];
+    int64_t axis = NodeAttrs(*node.proto).i("axis", -1);
+    if (axis < 0) axis += x.t.rank();
+    const std::string layer = layerName(ctx, ni);
+    RunResult* result = &ctx.result;
+    auto p = std::make_shared<PendingValue>();
+    p->resolve = [x, axis, layer, result](const QParams& out) {
+        const AxisLayout l = axisLayout(x.t.shape(), static_cast<int>(axis));
+        const double s = x.q.scales[0];
+        const QRange r = qrange(x.t.dtype());
+        std::vector<int64_t> table(static_cast<size_t>(r.max - r.min + 1));
+        for (size_t d = 0; d < table.size(); ++d) table[d] = static_cast<int64_t>(std::nearbyint(std::exp(-s * double(d)) * 65536.0));
+        Tensor y(out.dtype, x.t.shape());
+        LutReport rep;
+        rep.layer = layer;
+        rep.op = "Softmax";
+        rep.entries = static_cast<int>(table.size());
+        double maxErr = 0, sumErr = 0;
+        int64_t count = 0;
+        for (int64_t o = 0; o < l.outer; ++o)
+            for (int64_t k = 0; k < l.inner; ++k) {
+                const int64_t base = o * l.channels * l.inner + k;
+                int64_t mx = r.min;
+                for (int64_t c = 0; c < l.channels; ++c) mx = std::max(mx, x.t.atInt(base + c * l.inner));
+                int64_t sum = 0;
+                double fsum = 0;
+                for (int64_t c = 0; c < l.channels; ++c) {
+                    sum += table[static_cast<size_t>(mx - x.t.atInt(base + c * l.inner))];
+                    fsum += std::exp(-s * double(mx - x.t.atInt(base + c * l.inner)));
+                }
+                for (int64_t c = 0; c < l.channels; ++c) {
+                    const int64_t e = table[static_cast<size_t>(mx - x.t.atInt(base + c * l.inner))];
+                    const double v = double(e) / double(sum) / out.scales[0];
+                    const int64_t q = saturate(static_cast<int64_t>(std::nearbyint(v)) + zp0(out), out.range);
+                    y.setInt(base + c * l.inner, q);
+                    const double exact = std::exp(-s * double(mx - x.t.atInt(base + c * l.inner))) / fsum;
+                    const double err = std::fabs(double(q - zp0(out)) * out.scales[0] - exact);
+                    maxErr = std::max(maxErr, err);
+                    sumErr += err;
+                    ++count;
+                }
+            }
+        rep.maxError = maxErr;
+        rep.meanError = count ? sumErr / double(count) : 0;
+        rep.maxErrorLsb = maxErr / out.scales[0];
+        result->luts.push_back(rep);
+        return y;
+    };
+    p->toFloat = [x, axis, np = &node] {
+        std::vector<Tensor> ins{dequantize(x.t, x.q)};
+        OpCall call{*np->proto, ins, 13, nullptr, {}};
+        (void)axis;
+        return (*np->spec)(call).value()[0];
+    };
+    Value o;
+    o.kind = Value::Pending;
+    o.pend = p;
+    return one(o);
+}
+
+const std::set<std::string> kCodeOps = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Slice", "Gather",
+                                        "Split", "Expand", "Tile", "MaxPool", "GlobalMaxPool", "Dropout"};
+const std::set<std::string> kLutOps = {"Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Reciprocal", "Erf", "Gelu",
+                                       "Softplus", "HardSwish", "HardSigmoid", "Elu"};
+
+}  // namespace
+
+std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t ni, const NodeInfo& node,
+                                                     std::vector<Value>& in)
+{
+    const std::string& op = node.proto->op_type();
+    if (in.empty()) return std::nullopt;
+    if (op != "Relu")
+        for (Value& v : in) v = settle(v);
+    if (op == "Conv") return conv(ctx, ni, node, in);
+    if (op == "Gemm") return gemm(ctx, ni, node, in, true);
+    if (op == "MatMul") return gemm(ctx, ni, node, in, false);
+    if (op == "BatchNormalization") return batchNorm(node, in);
+    if (op == "Relu" || op == "Clip") {
+        if (op == "Relu" && in[0].kind != Value::Pending) in[0] = settle(in[0]);
+        return clampOp(op, in, ctx.impl.opset, node);
+    }
+    if ((op == "Div" || op == "Mul" || op == "Add" || op == "Sub") && in.size() == 2 &&
+        (in[0].kind == Value::Acc || in[1].kind == Value::Acc))
+        return accAffine(op, in);
+    if ((op == "Add" || op == "Sub" || op == "Mul") && in.size() == 2) return binaryPending(ctx, op, in);
+    if (op == "Concat") return concatPending(ctx, node, in);
+    if (op == "AveragePool" || op == "GlobalAveragePool") return avgPool(ctx, node, in, op == "GlobalAveragePool");
+    if (kLutOps.count(op)) return lutOp(ctx, ni, node, in);
+    if (op == "Softmax") return softmaxOp(ctx, ni, node, in);
+    if (op == "Resize" || op == "Upsample") {
+        if (!perTensorQ(in[0]) || NodeAttrs(*node.proto).s("mode", "nearest") != "nearest") return std::nullopt;
+    } else if (!kCodeOps.count(op)) {
+        return std::nullopt;
+    }
+    if (!perTensorQ(in[0])) return std::nullopt;
+    auto r = specOnCodes(ctx, node, in);
+    if (!r) return Result<std::vector<Value>>(r.error());
+    std::vector<Value> outs;
+    for (Tensor& t : *r) outs.push_back(t.dtype() == in[0].t.dtype() ? qreal(t, in[0].q) : Value{Value::Plain, t});
+    return Result<std::vector<Value>>(outs);
+}
+
+Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p, const std::string& layer)
+{
+    const RequantMode mode = ctx.options.requant;
+    (void)layer;
+    if (v.kind == Value::Pending) {
+        Tensor t = v.pend->resolve(p);
+        if (v.pend->relu)
+            for (int64_t i = 0; i < t.size(); ++i) t.setInt(i, std::max(t.atInt(i), zp0(p)));
+        return t;
+    }
+    if (v.kind == Value::QReal) {
+        if (v.q.scales == p.scales && v.q.zeroPoints == p.zeroPoints && v.t.dtype() == p.dtype) return v.t;
+        Tensor t(p.dtype, v.t.shape());
+        const Requantizer r = Requantizer::make(double(v.q.scales[0]) / p.scales[0], zp0(p), p.range);
+        for (int64_t i = 0; i < t.size(); ++i) t.setInt(i, r.apply(v.t.atInt(i) - zp0(v.q), mode));
+        return t;
+    }
+    if (v.kind == Value::Acc) {
+        const AccValue& a = *v.acc;
+        Tensor t(p.dtype, a.acc.shape);
+        const AxisLayout l = axisLayout(a.acc.shape, a.axis);
+        const bool outPerChannel = p.scales.size() > 1;
+        int64_t i = 0;
+        for (int64_t o = 0; o < l.outer; ++o)
+            for (int64_t c = 0; c < l.channels; ++c) {
+                const double s = a.scale[static_cast<size_t>(c)];
+                const double so = p.scales[outPerChannel ? static_cast<size_t>(c) : 0];
+                const int64_t zo = p.zeroPoints[outPerChannel && p.zeroPoints.size() > 1 ? static_cast<size_t>(c) : 0];
+                const int64_t biasQ = s != 0 ? static_cast<int64_t>(std::nearbyint(a.bias[static_cast<size_t>(c)] / s)) : 0;
+                const Requantizer r = Requantizer::make(s / so, zo, p.range);
+                const int64_t qlo = std::isfinite(a.lo) ? std::max(p.range.min, zo + static_cast<int64_t>(std::nearbyint(a.lo / so))) : p.range.min;
+                const int64_t qhi = std::isfinite(a.hi) ? std::min(p.range.max, zo + static_cast<int64_t>(std::nearbyint(a.hi / so))) : p.range.max;
+                for (int64_t k = 0; k < l.inner; ++k, ++i)
+                    t.setInt(i, std::clamp(r.apply(a.acc.at(i) + biasQ, mode), qlo, qhi));
+            }
+        return t;
+    }
+    return quantize(v.t, p);
+}
+
+}  // namespace qatdoctor::core::fixedpoint

@@ -1,0 +1,39 @@
+// Integer building blocks shared by the specification ops (QLinearConv, ConvInteger, ...) and the
+// integer interpreter: zero-point offsetting and exact integer convolution / matrix products.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/fixedpoint/conv_kernel.h"
+#include "core/fixedpoint/tensor.h"
+
+namespace qatdoctor::core::fixedpoint {
+
+// Integer accumulators of one product: int32 when both operands are 8-bit (cannot overflow for
+// K < 33025), else int64. `overflows` counts results outside int32 (the int16 hazard).
+struct Accumulator {
+    std::vector<int64_t> shape;
+    std::vector<int32_t> acc32;
+    std::vector<int64_t> acc64;
+    bool wide = false;
+    int64_t overflows = 0;
+
+    int64_t size() const { return wide ? static_cast<int64_t>(acc64.size()) : static_cast<int64_t>(acc32.size()); }
+    int64_t at(int64_t i) const { return wide ? acc64[static_cast<size_t>(i)] : acc32[static_cast<size_t>(i)]; }
+};
+
+bool isNarrow(DType t);   // int8 / uint8
+
+// (x - zp) as T; zp per channel along `axis` (or one value when zps.size() == 1).
+template <class T>
+std::vector<T> offsetValues(const Tensor& x, const std::vector<int64_t>& zps, int axis);
+
+// Integer convolution of (x - xzp) with (w - wzp[m]); no bias.
+Accumulator convInteger(const ConvGeometry& g, const Tensor& x, int64_t xZero, const Tensor& w,
+                        const std::vector<int64_t>& wZero, ThreadPool* pool);
+// [M,K] x [K,N] with a zero point for A (per tensor) and B (per tensor or per column N).
+Accumulator matmulInteger(const Tensor& a, int64_t aZero, const Tensor& b, const std::vector<int64_t>& bZero,
+                          int64_t M, int64_t K, int64_t N, ThreadPool* pool);
+
+}  // namespace qatdoctor::core::fixedpoint

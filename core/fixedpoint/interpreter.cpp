@@ -1,0 +1,457 @@
+#include "core/fixedpoint/interpreter.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <exception>
+#include <set>
+
+#include "core/fixedpoint/interpreter_impl.h"
+#include "core/fixedpoint/node_attrs.h"
+#include "core/fixedpoint/tensor_io.h"
+#include "core/fixedpoint/thread_pool.h"
+
+namespace qatdoctor::core::fixedpoint {
+
+const char* simModeName(SimMode m)
+{
+    switch (m) {
+    case SimMode::Float: return "float";
+    case SimMode::Fake: return "fake";
+    case SimMode::Int: return "int";
+    }
+    return "?";
+}
+
+namespace {
+
+bool isDefaultDomain(const onnx::NodeProto& n) { return n.domain().empty() || n.domain() == "ai.onnx"; }
+
+DType valueInfoType(const onnx::ValueInfoProto& v)
+{
+    return v.type().has_tensor_type() ? dtypeFromOnnx(v.type().tensor_type().elem_type()) : DType::Unknown;
+}
+
+std::vector<int64_t> valueInfoShape(const onnx::ValueInfoProto& v)
+{
+    std::vector<int64_t> s;
+    if (!v.type().has_tensor_type()) return s;
+    for (const auto& d : v.type().tensor_type().shape().dim()) s.push_back(d.has_dim_value() ? d.dim_value() : -1);
+    return s;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<Interpreter>> Interpreter::build(const model::OnnxModel& model)
+{
+    if (!model.proto) return makeError("simulate.model", "no model", model.path);
+    const onnx::GraphProto& g = model.proto->graph();
+    std::shared_ptr<Interpreter> self(new Interpreter());
+    self->m_model = model;
+    auto impl = std::make_shared<Impl>();
+    impl->opset = model.opset ? model.opset : 13;
+    impl->folder = model.folder;
+    auto idOf = [&](const std::string& name) {
+        auto [it, added] = impl->tensorIds.emplace(name, static_cast<int>(impl->tensorNames.size()));
+        if (added) impl->tensorNames.push_back(name);
+        return it->second;
+    };
+    std::map<int, Tensor> inits;
+    for (const auto& t : g.initializer()) {
+        auto v = tensorFromProto(t, model.folder);
+        if (!v) return makeError("simulate.model", model.path + ": " + v.error().message, model.path);
+        inits[idOf(t.name())] = *v;
+    }
+    for (const auto& in : g.input()) {
+        const int id = idOf(in.name());
+        if (inits.count(id)) continue;   // old exporters list initializers as inputs
+        const DType t = valueInfoType(in);
+        if (!in.type().has_tensor_type() || t == DType::Unknown || t == DType::Float16 || t == DType::BFloat16)
+            return makeError("simulate.unsupported", model.path + ": input '" + in.name() + "' is not a tensor of a simulated type", model.path);
+        self->m_inputs.push_back(in.name());
+        self->m_inputShapes.push_back(valueInfoShape(in));
+        self->m_inputTypes.push_back(valueInfoType(in));
+        impl->inputIds.push_back(id);
+    }
+    for (const auto& out : g.output()) {
+        self->m_outputs.push_back(out.name());
+        impl->outputIds.push_back(idOf(out.name()));
+    }
+    // Kahn's order (exporters usually emit sorted graphs; a cycle or a missing producer is an error)
+    std::vector<NodeInfo> pending;
+    for (const auto& n : g.node()) {
+        if (!isDefaultDomain(n))
+            return makeError("simulate.unsupported", model.path + ": node '" + n.name() + "' is a " + n.domain() +
+                                                         "::" + n.op_type() + " op, which the simulator does not run", model.path);
+        NodeInfo info;
+        info.proto = &n;
+        for (const auto& i : n.input()) info.inputs.push_back(i.empty() ? -1 : idOf(i));
+        for (const auto& o : n.output()) info.outputs.push_back(o.empty() ? -1 : idOf(o));
+        info.spec = findSpecOp(n.op_type());
+        if (!info.spec)
+            return makeError("simulate.unsupported", model.path + ": node '" + n.name() + "': op " + n.op_type() +
+                                                         " is not simulated", model.path);
+        pending.push_back(info);
+    }
+    const size_t nt = impl->tensorNames.size();
+    std::vector<bool> ready(nt, false);
+    for (auto& [id, t] : inits) ready[static_cast<size_t>(id)] = true;
+    for (int id : impl->inputIds) ready[static_cast<size_t>(id)] = true;
+    std::vector<bool> done(pending.size(), false);
+    for (size_t emitted = 0; emitted < pending.size();) {
+        bool progress = false;
+        for (size_t i = 0; i < pending.size(); ++i) {
+            if (done[i]) continue;
+            bool ok = true;
+            for (int in : pending[i].inputs) ok = ok && (in < 0 || ready[static_cast<size_t>(in)]);
+            if (!ok) continue;
+            for (int o : pending[i].outputs)
+                if (o >= 0) ready[static_cast<size_t>(o)] = true;
+            impl->nodes.push_back(pending[i]);
+            done[i] = true;
+            ++emitted;
+            progress = true;
+        }
+        if (!progress) {
+            for (size_t i = 0; i < pending.size(); ++i)
+                if (!done[i])
+                    return makeError("simulate.model", model.path + ": node '" + pending[i].proto->name() +
+                                                           "' has an input no node produces (or the graph has a cycle)", model.path);
+        }
+    }
+    // constants: initializers, Constant nodes and ops whose inputs are all constant and cheap
+    // (Identity, shape arithmetic); quantizers are not folded: their result depends on the mode.
+    impl->constants.assign(nt, std::nullopt);
+    for (auto& [id, t] : inits) impl->constants[static_cast<size_t>(id)] = t;
+    static const std::set<std::string> kFoldable = {"Constant", "Identity", "Shape", "Gather", "Unsqueeze", "Squeeze",
+                                                    "Concat", "Cast", "Reshape", "ConstantOfShape", "Slice"};
+    for (auto& n : impl->nodes) {
+        if (!kFoldable.count(n.proto->op_type())) continue;
+        bool allConst = true;
+        std::vector<Tensor> ins;
+        for (int in : n.inputs) {
+            if (in < 0) { ins.emplace_back(); continue; }
+            allConst = allConst && impl->constants[static_cast<size_t>(in)].has_value();
+            if (allConst) ins.push_back(*impl->constants[static_cast<size_t>(in)]);
+        }
+        if (!allConst) continue;
+        OpCall call{*n.proto, ins, impl->opset, nullptr, model.folder};
+        auto outs = (*n.spec)(call);
+        if (!outs) return makeError("simulate.model", model.path + ": " + outs.error().message, model.path);
+        for (size_t k = 0; k < n.outputs.size() && k < outs->size(); ++k)
+            if (n.outputs[k] >= 0) impl->constants[static_cast<size_t>(n.outputs[k])] = (*outs)[k];
+        n.folded = true;
+    }
+    impl->consumers.assign(nt, 0);
+    for (const auto& n : impl->nodes)
+        for (int in : n.inputs)
+            if (in >= 0) ++impl->consumers[static_cast<size_t>(in)];
+    self->m_impl = impl;
+    self->m_layers = findLayers(*impl);
+    impl->observedLayer.assign(nt, -1);
+    for (size_t i = 0; i < self->m_layers.size(); ++i) {
+        const int id = impl->id(self->m_layers[i].observed);
+        if (id >= 0 && impl->observedLayer[static_cast<size_t>(id)] < 0) impl->observedLayer[static_cast<size_t>(id)] = static_cast<int>(i);
+    }
+    return self;
+}
+
+Tensor materialize(const Value& v)
+{
+    switch (v.kind) {
+    case Value::Plain: return v.t;
+    case Value::QReal: return dequantize(v.t, v.q);
+    case Value::Acc: {
+        const AccValue& a = *v.acc;
+        Tensor y(DType::Float32, a.acc.shape);
+        const AxisLayout l = axisLayout(a.acc.shape, a.axis);
+        int64_t i = 0;
+        for (int64_t o = 0; o < l.outer; ++o)
+            for (int64_t c = 0; c < l.channels; ++c) {
+                const double s = a.scale[static_cast<size_t>(c)], b = a.bias[static_cast<size_t>(c)];
+                for (int64_t k = 0; k < l.inner; ++k, ++i)
+                    y.data<float>()[i] = static_cast<float>(std::clamp(static_cast<double>(a.acc.at(i)) * s + b, a.lo, a.hi));
+            }
+        return y;
+    }
+    case Value::Pending:
+        if (v.pend->defaultParams) return dequantize(v.pend->resolve(*v.pend->defaultParams), *v.pend->defaultParams);
+        return v.pend->toFloat();
+    }
+    return v.t;
+}
+
+Value settle(const Value& v)
+{
+    if (v.kind != Value::Pending || !v.pend->defaultParams) return v;
+    Value out;
+    out.kind = Value::QReal;
+    out.q = *v.pend->defaultParams;
+    out.t = v.pend->resolve(out.q);
+    return out;
+}
+
+namespace {
+
+enum class QOverride { None, Int16, Skip };
+
+Result<QParams> qparamsOf(const NodeInfo& node, const std::vector<Value>& in, const std::vector<int64_t>& shape,
+                          DType fallback)
+{
+    if (in.size() < 2 || !in[1].defined()) return opError(*node.proto, "missing scale");
+    const Tensor scale = materialize(in[1]);
+    DType dtype = fallback;
+    std::vector<int64_t> zps{0};
+    if (in.size() > 2 && in[2].defined()) {
+        dtype = in[2].t.dtype();
+        zps = in[2].t.toInts();
+    }
+    int axis = static_cast<int>(NodeAttrs(*node.proto).i("axis", 1));
+    if (scale.size() == 1) axis = -1;
+    auto p = makeQParams(dtype, scale.toFloats(), zps, axis, shape);
+    if (!p) return opError(*node.proto, p.error().message);
+    return p;
+}
+
+// 8-bit -> 16-bit over the same real range: q16 = 256 * q8 (+ offset for uint8 -> int16).
+QParams widen(const QParams& p, int64_t& mul, int64_t& off)
+{
+    mul = 1;
+    off = 0;
+    if (p.dtype != DType::Int8 && p.dtype != DType::UInt8) return p;
+    QParams w = p;
+    mul = 256;
+    off = p.dtype == DType::UInt8 ? -32768 : 0;
+    w.dtype = DType::Int16;
+    w.range = qrange(DType::Int16);
+    for (float& s : w.scales) s /= 256.0f;
+    for (int64_t& z : w.zeroPoints) z = z * mul + off;
+    return w;
+}
+
+bool isPassThroughOfQuantizer(const std::string& op) { return op == "Clip" || op == "Identity" || op == "Cast"; }
+
+}  // namespace
+
+Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inputs, const RunOptions& options,
+                                   ThreadPool* pool, const ProgressFn& progress) const
+{
+    const Impl& impl = *m_impl;
+    RunResult result;
+    result.mode = mode;
+    if (inputs.size() != m_inputs.size())
+        return makeError("simulate.input", m_model.path + ": the model has " + std::to_string(m_inputs.size()) +
+                                               " inputs, " + std::to_string(inputs.size()) + " given", m_model.path);
+    const size_t nt = impl.tensorNames.size();
+    std::vector<Value> values(nt);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        Tensor t = inputs[i];
+        const DType want = m_inputTypes[i];
+        if (want == DType::Float32 && t.dtype() != DType::Float32) t = Tensor::fromFloats(t.shape(), t.toFloats());
+        const auto& shape = m_inputShapes[i];
+        bool shapeOk = shape.empty() || shape.size() == t.shape().size();
+        for (size_t d = 0; shapeOk && d < shape.size(); ++d) shapeOk = shape[d] < 0 || shape[d] == t.shape()[d];
+        if (!shapeOk)
+            return makeError("simulate.input", "input '" + m_inputs[i] + "' has shape " + shapeString(t.shape()) +
+                                                   ", the model wants " + shapeString(shape), m_model.path);
+        values[static_cast<size_t>(impl.inputIds[i])].t = t;
+    }
+    std::vector<int> refs = impl.consumers;
+    std::vector<bool> keep(nt, false);
+    for (int id : impl.outputIds) keep[static_cast<size_t>(id)] = true;
+
+    RunContext ctx{impl, options, m_layers, mode, pool, result, std::vector<int>(impl.nodes.size(), -1),
+                   std::vector<bool>(impl.nodes.size(), false)};
+    std::vector<QOverride> overrides(impl.nodes.size(), QOverride::None);
+    for (size_t li = 0; li < m_layers.size(); ++li) {
+        const LayerInfo& L = m_layers[li];
+        ctx.layerOfNode[L.nodeIndex] = static_cast<int>(li);
+        const bool to16 = options.int16Layers.count(L.name) > 0;
+        const bool toFloat = options.floatLayers.count(L.name) > 0;
+        if (toFloat) ctx.floatNode[L.nodeIndex] = true;
+        for (size_t q : L.outputQuantizers)
+            if (to16 || toFloat) overrides[q] = toFloat ? QOverride::Skip : QOverride::Int16;
+        for (size_t q : L.weightQuantizers)
+            if ((to16 || toFloat) && impl.nodes[q].proto->op_type() == "QuantizeLinear")
+                overrides[q] = toFloat ? QOverride::Skip : QOverride::Int16;
+    }
+    if (options.keepLayerOutputs) result.layerOutputs.resize(m_layers.size());
+
+    auto valueOf = [&](int id) -> Value {
+        if (id < 0) return {};
+        const Value& v = values[static_cast<size_t>(id)];
+        if (v.defined()) return v;
+        Value c;
+        if (impl.constants[static_cast<size_t>(id)]) c.t = *impl.constants[static_cast<size_t>(id)];
+        return c;
+    };
+
+    const size_t nn = impl.nodes.size();
+    for (size_t ni = 0; ni < nn; ++ni) {
+        const NodeInfo& node = impl.nodes[ni];
+        if (node.folded) continue;
+        if ((ni & 7) == 0 && !reportProgress(progress, double(ni) / double(nn), node.proto->op_type()))
+            return makeError(kCancelledCode, "simulation cancelled");
+        const std::string& op = node.proto->op_type();
+        std::vector<Value> in;
+        in.reserve(node.inputs.size());
+        for (int id : node.inputs) in.push_back(valueOf(id));
+        std::vector<Value> outs;
+        bool handled = false;
+        const bool intMode = mode == SimMode::Int && !ctx.floatNode[ni];
+
+        if (op == "QuantizeLinear") {
+            const Value& x = in[0];
+            if (mode == SimMode::Float || overrides[ni] == QOverride::Skip) {
+                Value o;
+                o.t = materialize(x);
+                o.bypass = true;
+                outs.push_back(o);
+            } else {
+                auto p = qparamsOf(node, in, x.kind == Value::Acc ? x.acc->acc.shape : (x.kind == Value::Plain || x.kind == Value::QReal ? x.t.shape() : materialize(x).shape()), DType::UInt8);
+                if (!p) return p.error();
+                Value o;
+                QParams qp = *p;
+                if (overrides[ni] == QOverride::Int16) {
+                    qp = widen(*p, o.overrideMul, o.overrideOff);
+                    o.override16 = qp;
+                }
+                if (x.kind == Value::Plain) {
+                    o.t = quantize(x.t, qp);
+                } else {
+                    const int li = ctx.layerOfNode[ni];
+                    auto t = requantizeValue(ctx, x, qp, li >= 0 ? m_layers[static_cast<size_t>(li)].name : node.proto->name());
+                    if (!t) return t.error();
+                    o.t = *t;
+                }
+                outs.push_back(o);
+            }
+            handled = true;
+        } else if (op == "DequantizeLinear") {
+            const Value& x = in[0];
+            Value o;
+            if (x.bypass) {
+                o.t = x.t;
+            } else {
+                Tensor codes = x.kind == Value::Plain ? x.t : materialize(x);
+                QParams p;
+                if (x.override16) {
+                    p = *x.override16;
+                } else {
+                    auto r = qparamsOf(node, in, codes.shape(), codes.dtype());
+                    if (!r) return r.error();
+                    p = *r;
+                }
+                if (mode == SimMode::Int && codes.dtype() != DType::Float32) {
+                    o.kind = Value::QReal;
+                    o.t = codes;
+                    o.q = p;
+                } else {
+                    o.t = dequantize(codes, p);
+                }
+            }
+            outs.push_back(o);
+            handled = true;
+        } else if (isPassThroughOfQuantizer(op) && (in[0].bypass || in[0].override16)) {
+            Value o = in[0];
+            if (op == "Clip" && !in[0].bypass) {
+                // bounds are in the 8-bit code domain of the widened quantizer
+                std::vector<Tensor> ins{in[0].t, {}, {}};
+                for (size_t k = 1; k < 3 && k < in.size(); ++k)
+                    if (in[k].defined())
+                        ins[k] = Tensor::fromInts(DType::Int64, {}, {in[k].t.atInt(0) * in[0].overrideMul + in[0].overrideOff});
+                OpCall call{*node.proto, ins, impl.opset, pool, impl.folder};
+                auto r = (*node.spec)(call);
+                if (!r) return r.error();
+                o.t = (*r)[0];
+            }
+            outs.push_back(o);
+            handled = true;
+        } else if (op == "Identity") {
+            outs.push_back(in[0]);
+            handled = true;
+        } else if (intMode) {
+            auto r = runIntNode(ctx, ni, node, in);
+            if (r) {
+                if (!*r) return r->error();
+                outs = std::move(**r);
+                handled = true;
+            }
+        }
+        if (!handled) {
+            std::vector<Tensor> ins;
+            bool quantizedInput = false;
+            for (const Value& v : in) {
+                quantizedInput = quantizedInput || v.kind != Value::Plain;
+                ins.push_back(v.defined() ? materialize(v) : Tensor());
+            }
+            OpCall call{*node.proto, ins, impl.opset, pool, impl.folder};
+            Result<std::vector<Tensor>> r = std::vector<Tensor>{};
+            try {
+                r = (*node.spec)(call);
+            } catch (const std::exception& e) {   // e.g. bad_alloc from a shape read out of the data
+                r = opError(*node.proto, std::string("kernel failed: ") + e.what());
+            }
+            if (!r) return makeError(r.error().code, m_model.path + ": " + r.error().message, m_model.path);
+            for (Tensor& t : *r) {
+                Value o;
+                o.t = std::move(t);
+                outs.push_back(std::move(o));
+            }
+            if (mode == SimMode::Int && quantizedInput && ctx.layerOfNode[ni] >= 0)
+                result.fallbacks.push_back(node.proto->name() + " (" + op + ")");
+        }
+        for (size_t k = 0; k < node.outputs.size() && k < outs.size(); ++k) {
+            const int id = node.outputs[k];
+            if (id < 0) continue;
+            const int li = impl.observedLayer[static_cast<size_t>(id)];
+            if (li >= 0 && options.keepLayerOutputs) {
+                Tensor f = materialize(outs[k]);
+                if (f.dtype() != DType::Float32) f = Tensor::fromFloats(f.shape(), f.toFloats());
+                result.layerOutputs[static_cast<size_t>(li)] = f;
+            }
+            values[static_cast<size_t>(id)] = std::move(outs[k]);
+        }
+        for (int id : node.inputs)
+            if (id >= 0 && --refs[static_cast<size_t>(id)] == 0 && !keep[static_cast<size_t>(id)])
+                values[static_cast<size_t>(id)] = Value{};
+    }
+    for (int id : impl.outputIds) {
+        Value v = valueOf(id);
+        result.outputs.push_back(v.kind == Value::Plain ? v.t : materialize(v));
+    }
+    reportProgress(progress, 1.0, "done");
+    return result;
+}
+
+Result<Interpreter::Weight> Interpreter::layerWeight(const LayerInfo& layer) const
+{
+    const Impl& impl = *m_impl;
+    Weight w;
+    if (layer.weight.empty()) return makeError("simulate.weight", "layer '" + layer.name + "' has no weight");
+    const int id = impl.id(layer.weight);
+    if (id < 0 || !impl.constants[static_cast<size_t>(id)])
+        return makeError("simulate.weight", "layer '" + layer.name + "': weight is not a constant");
+    Tensor values = *impl.constants[static_cast<size_t>(id)];
+    for (size_t q : layer.weightQuantizers) {
+        const NodeInfo& n = impl.nodes[q];
+        std::vector<Value> in;
+        for (int i : n.inputs) {
+            Value v;
+            if (i >= 0 && impl.constants[static_cast<size_t>(i)]) v.t = *impl.constants[static_cast<size_t>(i)];
+            in.push_back(v);
+        }
+        auto p = qparamsOf(n, in, values.shape(), values.dtype() == DType::Float32 ? DType::UInt8 : values.dtype());
+        if (!p) return p.error();
+        w.quant = *p;
+        if (values.dtype() != DType::Float32) values = dequantize(values, *p);   // integer-stored weight
+        break;
+    }
+    if (values.dtype() != DType::Float32) values = Tensor::fromFloats(values.shape(), values.toFloats());
+    w.values = values;
+    return w;
+}
+
+}  // namespace qatdoctor::core::fixedpoint

@@ -1,0 +1,109 @@
+// Internals of Interpreter shared by interpreter.cpp (graph, float/fake modes), int_mode.cpp
+// (integer domain) and layer_finder.cpp. Not part of the public API.
+#pragma once
+
+#include <onnx/onnx_pb.h>
+
+#include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/fixedpoint/int_ops.h"
+#include "core/fixedpoint/interpreter.h"
+#include "core/fixedpoint/op_registry.h"
+
+namespace qatdoctor::core::fixedpoint {
+
+struct NodeInfo {
+    const onnx::NodeProto* proto = nullptr;
+    std::vector<int> inputs;    // tensor ids, -1 = omitted
+    std::vector<int> outputs;
+    const OpFn* spec = nullptr;
+    bool folded = false;        // constant, evaluated at build time
+};
+
+// An integer accumulator waiting for its requantization, with the per-channel affine map the
+// deployment compiler folds into it (conv bias, Div, BatchNormalization, Mul/Add constants).
+struct AccValue {
+    Accumulator acc;
+    int axis = 1;                         // channel axis of acc.shape
+    std::vector<double> scale, bias;      // real = acc * scale[c] + bias[c]
+    double lo = -std::numeric_limits<double>::infinity();
+    double hi = std::numeric_limits<double>::infinity();
+    std::string layer;
+};
+
+// A quantized result that needs its output quantization to be computed (Add, Concat, pools,
+// LUT ops): resolve(params) gives the integer tensor; toFloat() the float value when no
+// quantizer follows (defaultParams set = keep the input's quantization, as pools do).
+struct PendingValue {
+    std::function<Tensor(const QParams&)> resolve;
+    std::function<Tensor()> toFloat;
+    std::optional<QParams> defaultParams;
+    bool relu = false;                    // clamp at the output zero point after resolving
+};
+
+struct Value {
+    enum Kind { Plain, QReal, Acc, Pending };
+    Kind kind = Plain;
+    Tensor t;                 // Plain: the tensor; QReal: integer codes
+    QParams q;                // QReal: their quantization
+    std::shared_ptr<AccValue> acc;
+    std::shared_ptr<PendingValue> pend;
+    bool bypass = false;      // a removed quantizer's output (float mode, float what-if)
+    std::optional<QParams> override16;   // output of a quantizer switched to 16 bits
+    int64_t overrideMul = 1, overrideOff = 0;   // q16 = q * mul + off for following Clip bounds
+
+    bool defined() const { return kind != Plain || !t.empty(); }
+};
+
+struct Interpreter::Impl {
+    std::vector<std::string> tensorNames;
+    std::map<std::string, int> tensorIds;
+    std::vector<NodeInfo> nodes;                 // execution order
+    std::vector<std::optional<Tensor>> constants;   // per tensor id
+    std::vector<int> consumers;                  // per tensor id: number of consuming nodes
+    std::vector<int> inputIds, outputIds;
+    std::vector<int> observedLayer;              // per tensor id: layer index or -1
+    int64_t opset = 13;
+    std::string folder;
+
+    int id(const std::string& name) const
+    {
+        auto it = tensorIds.find(name);
+        return it == tensorIds.end() ? -1 : it->second;
+    }
+};
+
+// Per-run state handed to the integer-domain handlers.
+struct RunContext {
+    const Interpreter::Impl& impl;
+    const RunOptions& options;
+    const std::vector<LayerInfo>& layers;
+    SimMode mode;
+    ThreadPool* pool;
+    RunResult& result;
+    std::vector<int> layerOfNode;       // node index -> layer index or -1
+    std::vector<bool> floatNode;        // float what-if: compute this node in float
+};
+
+// Float value of any kind (dequantizes, applies a pending accumulator, resolves defaults).
+Tensor materialize(const Value& v);
+// Pending with default params -> QReal; other kinds unchanged.
+Value settle(const Value& v);
+
+// Integer-domain evaluation of one node; nullopt = not in the quantized domain (caller falls
+// back to the specification op on float inputs).
+std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t nodeIndex, const NodeInfo& node,
+                                                     std::vector<Value>& in);
+
+// QuantizeLinear in the integer mode for non-float inputs (Acc, Pending, QReal).
+Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p, const std::string& layer);
+
+// Finds the layers of the graph (interpreter_layers.cpp).
+std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl);
+
+}  // namespace qatdoctor::core::fixedpoint

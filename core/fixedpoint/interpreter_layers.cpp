@@ -1,0 +1,136 @@
+// Finding the layers of a graph: compute ops, multi-input elementwise ops and nonlinear (LUT)
+// ops, each with the chain of followers a deployment compiler fuses into it (bias/Div/BN,
+// activation, output quantizer) and the tensor that shows its result.
+#include <onnx/onnx_pb.h>
+
+#include <set>
+
+#include "core/fixedpoint/interpreter_impl.h"
+
+namespace qatdoctor::core::fixedpoint {
+namespace {
+
+const std::set<std::string> kCompute = {"Conv", "ConvTranspose", "Gemm", "MatMul", "QLinearConv", "QLinearMatMul",
+                                        "ConvInteger", "MatMulInteger"};
+const std::set<std::string> kElementwise = {"Add", "Sub", "Mul", "Div", "Concat"};
+const std::set<std::string> kNonlinear = {"Sigmoid", "Tanh", "Exp", "Log", "Reciprocal", "Softmax", "LogSoftmax",
+                                          "Gelu", "Erf", "HardSigmoid", "HardSwish", "Sqrt", "Softplus", "Elu"};
+const std::set<std::string> kFollowers = {"Relu", "Clip", "BatchNormalization", "Identity", "QuantizeLinear",
+                                          "DequantizeLinear", "Cast"};
+
+bool isConst(const Interpreter::Impl& impl, int id) { return id >= 0 && impl.constants[static_cast<size_t>(id)].has_value(); }
+
+std::string modulePath(const std::string& nodeName)
+{
+    // "/layer1/layer1.0/conv1/Conv" -> "layer1.layer1.0.conv1"; keep the last scope when the
+    // exporter repeats the parent prefix ("layer1.0" inside "layer1")
+    std::vector<std::string> parts;
+    size_t start = nodeName.empty() || nodeName[0] != '/' ? std::string::npos : 1;
+    if (start == std::string::npos) return {};
+    for (size_t p = start; p <= nodeName.size();) {
+        size_t e = nodeName.find('/', p);
+        if (e == std::string::npos) e = nodeName.size();
+        parts.push_back(nodeName.substr(p, e - p));
+        p = e + 1;
+    }
+    parts.pop_back();   // the op itself
+    std::string out;
+    for (const std::string& s : parts) {
+        if (!out.empty() && s.rfind(out + ".", 0) == 0) out = s;
+        else out += (out.empty() ? "" : ".") + s;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
+{
+    // consumer lists and producers
+    const size_t nt = impl.tensorNames.size();
+    std::vector<std::vector<size_t>> consumersOf(nt);
+    std::vector<int> producer(nt, -1);
+    for (size_t i = 0; i < impl.nodes.size(); ++i) {
+        if (impl.nodes[i].folded) continue;
+        for (int in : impl.nodes[i].inputs)
+            if (in >= 0) consumersOf[static_cast<size_t>(in)].push_back(i);
+        for (int o : impl.nodes[i].outputs)
+            if (o >= 0) producer[static_cast<size_t>(o)] = static_cast<int>(i);
+    }
+    std::vector<LayerInfo> layers;
+    std::set<std::string> used;
+    for (size_t i = 0; i < impl.nodes.size(); ++i) {
+        const NodeInfo& n = impl.nodes[i];
+        if (n.folded || n.outputs.empty() || n.outputs[0] < 0) continue;
+        const std::string& op = n.proto->op_type();
+        int dynamicInputs = 0;
+        for (int in : n.inputs) dynamicInputs += (in >= 0 && !isConst(impl, in)) ? 1 : 0;
+        const bool compute = kCompute.count(op) > 0;
+        const bool elementwise = kElementwise.count(op) > 0 && dynamicInputs >= 2;
+        const bool nonlinear = kNonlinear.count(op) > 0;
+        if (!compute && !elementwise && !nonlinear) continue;
+        // a weight that is itself computed from the input (attention) is not a weight
+        LayerInfo L;
+        L.op = op;
+        L.node = n.proto->name();
+        L.nodeIndex = i;
+        L.nonlinear = nonlinear;
+        int cur = n.outputs[0];
+        std::string scaleName;
+        for (;;) {
+            const auto& cons = consumersOf[static_cast<size_t>(cur)];
+            if (cons.size() != 1) break;
+            const NodeInfo& f = impl.nodes[cons[0]];
+            const std::string& fop = f.proto->op_type();
+            bool absorb = kFollowers.count(fop) > 0;
+            if (!absorb && (fop == "Div" || fop == "Mul" || fop == "Add" || fop == "Sub") && f.inputs.size() == 2)
+                absorb = f.inputs[0] == cur ? isConst(impl, f.inputs[1]) : isConst(impl, f.inputs[0]);
+            if (!absorb || f.outputs.empty() || f.outputs[0] < 0) break;
+            if (fop == "QuantizeLinear") {
+                L.outputQuantizers.push_back(cons[0]);
+                if (f.inputs.size() > 1 && f.inputs[1] >= 0) {
+                    scaleName = impl.tensorNames[static_cast<size_t>(f.inputs[1])];
+                    if (isConst(impl, f.inputs[1])) L.outputScale = static_cast<float>(impl.constants[static_cast<size_t>(f.inputs[1])]->at(0));
+                }
+                L.outputDtype = f.inputs.size() > 2 && isConst(impl, f.inputs[2])
+                                    ? impl.constants[static_cast<size_t>(f.inputs[2])]->dtype() : DType::UInt8;
+            }
+            cur = f.outputs[0];
+            if (fop == "DequantizeLinear") break;
+        }
+        if (op == "QLinearConv" || op == "QLinearMatMul") {
+            const int si = op == "QLinearConv" ? 6 : 6;
+            if (static_cast<int>(n.inputs.size()) > si && isConst(impl, n.inputs[static_cast<size_t>(si)]))
+                L.outputScale = static_cast<float>(impl.constants[static_cast<size_t>(n.inputs[static_cast<size_t>(si)])]->at(0));
+        }
+        L.observed = impl.tensorNames[static_cast<size_t>(cur)];
+        // weight: input 1 of Conv/Gemm/MatMul (3 of QLinearConv/QLinearMatMul), back through DQ -> Clip -> Q
+        const size_t wi = (op == "QLinearConv" || op == "QLinearMatMul") ? 3 : 1;
+        if (compute && n.inputs.size() > wi && n.inputs[wi] >= 0) {
+            int w = n.inputs[wi];
+            while (!isConst(impl, w) && producer[static_cast<size_t>(w)] >= 0) {
+                const NodeInfo& p = impl.nodes[static_cast<size_t>(producer[static_cast<size_t>(w)])];
+                const std::string& pop = p.proto->op_type();
+                if (pop != "DequantizeLinear" && pop != "QuantizeLinear" && pop != "Clip" && pop != "Identity" && pop != "Cast") break;
+                if (pop == "DequantizeLinear" || pop == "QuantizeLinear")
+                    L.weightQuantizers.insert(L.weightQuantizers.begin(), static_cast<size_t>(producer[static_cast<size_t>(w)]));
+                w = p.inputs[0];
+            }
+            if (isConst(impl, w)) L.weight = impl.tensorNames[static_cast<size_t>(w)];
+            else L.weightQuantizers.clear();
+        }
+        std::string name = modulePath(L.node);
+        const std::string suffix = ".activation_post_process.scale";
+        if (name.empty() && scaleName.size() > suffix.size() &&
+            scaleName.compare(scaleName.size() - suffix.size(), suffix.size(), suffix) == 0)
+            name = scaleName.substr(0, scaleName.size() - suffix.size());
+        if (name.empty()) name = L.node.empty() ? op + "_" + std::to_string(i) : L.node;
+        if (used.count(name)) name += " (" + (L.node.empty() ? std::to_string(i) : L.node) + ")";
+        used.insert(name);
+        L.name = name;
+        layers.push_back(std::move(L));
+    }
+    return layers;
+}
+
+}  // namespace qatdoctor::core::fixedpoint

@@ -1,0 +1,270 @@
+// Conv, Gemm, MatMul, pooling and Resize of the specification table (float32 arithmetic).
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/fixedpoint/broadcast.h"
+#include "core/fixedpoint/conv_kernel.h"
+#include "core/fixedpoint/node_attrs.h"
+#include "core/fixedpoint/op_registry.h"
+#include "core/fixedpoint/pool_kernel.h"
+
+namespace qatdoctor::core::fixedpoint {
+namespace {
+
+using Outs = Result<std::vector<Tensor>>;
+
+Tensor asFloat(const Tensor& t)
+{
+    return t.dtype() == DType::Float32 ? t : Tensor::fromFloats(t.shape(), t.toFloats());
+}
+
+Outs conv(const OpCall& c)
+{
+    if (!c.hasInput(0) || !c.hasInput(1)) return opError(c.node, "needs X and W");
+    const Tensor x = asFloat(c.in(0)), w = asFloat(c.in(1));
+    auto g = convGeometry(c.node, x.shape(), w.shape());
+    if (!g) return g.error();
+    Tensor y(DType::Float32, g->outShape());
+    convolve<float, float>(*g, x.data<float>(), w.data<float>(), y.data<float>(), c.pool);
+    if (c.hasInput(2)) {
+        const Tensor b = asFloat(c.in(2));
+        const int64_t P = g->outPixels();
+        float* py = y.data<float>();
+        for (int64_t n = 0; n < g->n; ++n)
+            for (int64_t m = 0; m < g->m; ++m) {
+                float* row = py + (n * g->m + m) * P;
+                const float bv = b.data<float>()[m];
+                for (int64_t p = 0; p < P; ++p) row[p] += bv;
+            }
+    }
+    return std::vector<Tensor>{y};
+}
+
+Tensor transpose2d(const Tensor& t)
+{
+    const int64_t r = t.dim(0), cl = t.dim(1);
+    Tensor o(DType::Float32, {cl, r});
+    for (int64_t i = 0; i < r; ++i)
+        for (int64_t j = 0; j < cl; ++j) o.data<float>()[j * r + i] = t.data<float>()[i * cl + j];
+    return o;
+}
+
+Outs gemmOp(const OpCall& c)
+{
+    NodeAttrs a(c.node);
+    Tensor A = asFloat(c.in(0)), B = asFloat(c.in(1));
+    if (A.rank() != 2 || B.rank() != 2) return opError(c.node, "Gemm needs 2-D inputs");
+    if (a.i("transA", 0)) A = transpose2d(A);
+    if (a.i("transB", 0)) B = transpose2d(B);
+    const int64_t M = A.dim(0), K = A.dim(1), N = B.dim(1);
+    if (B.dim(0) != K) return opError(c.node, "inner dimensions differ");
+    const float alpha = a.f("alpha", 1.0f), beta = a.f("beta", 1.0f);
+    Tensor y(DType::Float32, {M, N});
+    gemm<float, float>(M, N, K, A.data<float>(), B.data<float>(), y.data<float>(), false, c.pool);
+    float* py = y.data<float>();
+    if (alpha != 1.0f)
+        for (int64_t i = 0; i < y.size(); ++i) py[i] *= alpha;
+    if (c.hasInput(2)) {
+        const Tensor C = asFloat(c.in(2));
+        auto strides = broadcastStrides(C.shape(), y.shape());
+        forEachBroadcast(y.shape(), {strides}, [&](int64_t i, const std::vector<int64_t>& o) {
+            py[i] += beta * C.data<float>()[o[0]];
+        });
+    }
+    return std::vector<Tensor>{y};
+}
+
+Outs matmul(const OpCall& c)
+{
+    Tensor A = asFloat(c.in(0)), B = asFloat(c.in(1));
+    std::vector<int64_t> as = A.shape(), bs = B.shape();
+    const bool aVec = as.size() == 1, bVec = bs.size() == 1;
+    if (aVec) as.insert(as.begin(), 1);
+    if (bVec) bs.push_back(1);
+    const int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
+    if (bs[bs.size() - 2] != K) return opError(c.node, "inner dimensions differ");
+    std::vector<int64_t> ab(as.begin(), as.end() - 2), bb(bs.begin(), bs.end() - 2);
+    auto batch = broadcastShapes({ab, bb});
+    if (!batch) return opError(c.node, "batch dimensions do not broadcast");
+    std::vector<int64_t> outShape = *batch;
+    if (!aVec) outShape.push_back(M);
+    if (!bVec) outShape.push_back(N);
+    Tensor y(DType::Float32, outShape);
+    auto sa = broadcastStrides(ab, *batch), sb = broadcastStrides(bb, *batch);
+    forEachBroadcast(*batch, {sa, sb}, [&](int64_t i, const std::vector<int64_t>& o) {
+        gemm<float, float>(M, N, K, A.data<float>() + o[0] * M * K, B.data<float>() + o[1] * K * N,
+                           y.data<float>() + i * M * N, false, c.pool);
+    });
+    return std::vector<Tensor>{y};
+}
+
+Outs maxPoolOp(const OpCall& c, bool global)
+{
+    const Tensor x = c.in(0);
+    if (c.node.output_size() > 1) return unsupported(c.node, "the Indices output");
+    auto g = poolGeometry(c.node, x.shape(), global);
+    if (!g) return g.error();
+    Tensor y(x.dtype(), g->outShape());
+    bool ok = dispatchType(x.dtype(), [&](auto* tag) {
+        using T = std::remove_pointer_t<decltype(tag)>;
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||
+                      std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int32_t>)
+            maxPool<T>(*g, x.data<T>(), y.data<T>());
+    });
+    if (!ok) return opError(c.node, "unsupported type");
+    return std::vector<Tensor>{y};
+}
+
+Outs avgPoolOp(const OpCall& c, bool global)
+{
+    const Tensor x = asFloat(c.in(0));
+    auto g = poolGeometry(c.node, x.shape(), global);
+    if (!g) return g.error();
+    const bool includePad = NodeAttrs(c.node).i("count_include_pad", 0) != 0;
+    std::vector<double> sums(static_cast<size_t>(g->n * g->c * g->outPixels()));
+    std::vector<int64_t> counts;
+    sumPool<float, double>(*g, x.data<float>(), sums.data(), counts, includePad);
+    Tensor y(DType::Float32, g->outShape());
+    const int64_t P = g->outPixels();
+    for (int64_t i = 0; i < y.size(); ++i) {
+        const int64_t cnt = counts[static_cast<size_t>(i % P)];
+        y.data<float>()[i] = cnt ? static_cast<float>(sums[static_cast<size_t>(i)] / static_cast<double>(cnt)) : 0.0f;
+    }
+    return std::vector<Tensor>{y};
+}
+
+// Resize (opset 10-19 subset) and Upsample: nearest and (multi)linear.
+Outs resize(const OpCall& c, bool upsample)
+{
+    NodeAttrs a(c.node);
+    const Tensor& x = c.in(0);
+    const int64_t rank = x.rank();
+    std::vector<double> scales(static_cast<size_t>(rank), 1.0);
+    std::vector<int64_t> outShape = x.shape();
+    const bool v10 = upsample || c.opset < 11;
+    const size_t scalesIdx = v10 ? 1 : 2, sizesIdx = 3;
+    const bool sizesGiven = c.hasInput(sizesIdx) && c.in(sizesIdx).size() > 0;
+    if (sizesGiven) {
+        auto sizes = c.in(sizesIdx).toInts();
+        if (static_cast<int64_t>(sizes.size()) != rank) return opError(c.node, "sizes rank mismatch");
+        for (int64_t i = 0; i < rank; ++i) {
+            outShape[static_cast<size_t>(i)] = sizes[static_cast<size_t>(i)];
+            scales[static_cast<size_t>(i)] = double(float(sizes[static_cast<size_t>(i)]) / float(x.dim(i)));
+        }
+    } else if (c.hasInput(scalesIdx) && c.in(scalesIdx).size() > 0) {
+        auto s = c.in(scalesIdx).toFloats();
+        if (static_cast<int64_t>(s.size()) != rank) return opError(c.node, "scales rank mismatch");
+        for (int64_t i = 0; i < rank; ++i) {
+            scales[static_cast<size_t>(i)] = s[static_cast<size_t>(i)];
+            outShape[static_cast<size_t>(i)] = static_cast<int64_t>(std::floor(double(x.dim(i)) * double(s[static_cast<size_t>(i)])));
+        }
+    } else if (upsample && a.has("scales")) {
+        auto s = a.floats("scales");
+        for (int64_t i = 0; i < rank; ++i) {
+            scales[static_cast<size_t>(i)] = s[static_cast<size_t>(i)];
+            outShape[static_cast<size_t>(i)] = static_cast<int64_t>(std::floor(double(x.dim(i)) * double(s[static_cast<size_t>(i)])));
+        }
+    } else {
+        return opError(c.node, "needs scales or sizes");
+    }
+    const std::string mode = a.s("mode", "nearest");
+    if (mode != "nearest" && mode != "linear" && mode != "bilinear") return unsupported(c.node, "mode '" + mode + "' not simulated");
+    const std::string ctm = v10 ? "asymmetric" : a.s("coordinate_transformation_mode", "half_pixel");
+    if (ctm == "tf_crop_and_resize") return unsupported(c.node, "tf_crop_and_resize not simulated");
+    const std::string nearestMode = v10 ? "floor" : a.s("nearest_mode", "round_prefer_floor");
+    auto source = [&](int64_t d, int64_t o) {
+        const double s = scales[static_cast<size_t>(d)];
+        const double in = double(x.dim(d)), out = double(outShape[static_cast<size_t>(d)]);
+        if (ctm == "asymmetric") return o / s;
+        if (ctm == "align_corners") {
+            const double len = sizesGiven ? out : in * s;   // the specification's length_resized
+            return len == 1 ? 0.0 : o * (in - 1) / (len - 1);
+        }
+        if (ctm == "pytorch_half_pixel") return out > 1 ? (o + 0.5) / s - 0.5 : 0.0;
+        if (ctm == "tf_half_pixel_for_nn") return (o + 0.5) / s;
+        if (ctm == "half_pixel_symmetric") {
+            const double adj = out / (s * in);
+            const double center = in / 2.0;
+            const double offset = center * (1 - adj);
+            return offset + (o + 0.5) / s - 0.5;
+        }
+        return (o + 0.5) / s - 0.5;   // half_pixel
+    };
+    Tensor y(x.dtype(), outShape);
+    const bool linear = mode != "nearest";
+    // per dimension, per output index: (index0, index1, weight of index1)
+    struct Tap { int64_t i0, i1; double w; };
+    std::vector<std::vector<Tap>> taps(static_cast<size_t>(rank));
+    for (int64_t d = 0; d < rank; ++d) {
+        const int64_t inD = x.dim(d);
+        for (int64_t o = 0; o < outShape[static_cast<size_t>(d)]; ++o) {
+            double src = source(d, o);
+            if (linear) {
+                src = std::max(0.0, std::min(src, double(inD - 1)));
+                const auto i0 = static_cast<int64_t>(std::floor(src));
+                const int64_t i1 = std::min(i0 + 1, inD - 1);
+                taps[static_cast<size_t>(d)].push_back({i0, i1, src - double(i0)});
+            } else {
+                double r;
+                if (nearestMode == "floor") r = std::floor(src);
+                else if (nearestMode == "ceil") r = std::ceil(src);
+                else if (nearestMode == "round_prefer_ceil") r = std::floor(src + 0.5);
+                else r = (src - std::floor(src) == 0.5) ? std::floor(src) : std::round(src);
+                const int64_t i = std::max<int64_t>(0, std::min<int64_t>(static_cast<int64_t>(r), inD - 1));
+                taps[static_cast<size_t>(d)].push_back({i, i, 0.0});
+            }
+        }
+    }
+    std::vector<int64_t> inStrides(static_cast<size_t>(rank), 1);
+    for (int64_t d = rank - 2; d >= 0; --d) inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
+    std::vector<int64_t> idx(static_cast<size_t>(rank), 0);
+    const bool flt = x.dtype() == DType::Float32;
+    for (int64_t i = 0; i < y.size(); ++i) {
+        if (!linear) {
+            int64_t off = 0;
+            for (int64_t d = 0; d < rank; ++d) off += taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])].i0 * inStrides[static_cast<size_t>(d)];
+            if (flt) y.data<float>()[i] = x.data<float>()[off];
+            else y.setInt(i, x.atInt(off));
+        } else {
+            double acc = 0;
+            for (int64_t corner = 0; corner < (int64_t{1} << rank); ++corner) {
+                double w = 1;
+                int64_t off = 0;
+                for (int64_t d = 0; d < rank; ++d) {
+                    const Tap& t = taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])];
+                    const bool hi = (corner >> d) & 1;
+                    if (hi && t.w == 0) { w = 0; break; }
+                    w *= hi ? t.w : 1 - t.w;
+                    off += (hi ? t.i1 : t.i0) * inStrides[static_cast<size_t>(d)];
+                }
+                if (w != 0) acc += w * x.at(off);
+            }
+            if (flt) y.data<float>()[i] = static_cast<float>(acc);
+            else y.set(i, std::nearbyint(acc));
+        }
+        for (int64_t d = rank - 1; d >= 0; --d) {
+            if (++idx[static_cast<size_t>(d)] < outShape[static_cast<size_t>(d)]) break;
+            idx[static_cast<size_t>(d)] = 0;
+        }
+    }
+    return std::vector<Tensor>{y};
+}
+
+}  // namespace
+
+void addNnOps(std::vector<OpEntry>& t)
+{
+    t.push_back({"Conv", conv});
+    t.push_back({"Gemm", gemmOp});
+    t.push_back({"MatMul", matmul});
+    t.push_back({"MaxPool", [](const OpCall& c) { return maxPoolOp(c, false); }});
+    t.push_back({"GlobalMaxPool", [](const OpCall& c) { return maxPoolOp(c, true); }});
+    t.push_back({"AveragePool", [](const OpCall& c) { return avgPoolOp(c, false); }});
+    t.push_back({"GlobalAveragePool", [](const OpCall& c) { return avgPoolOp(c, true); }});
+    t.push_back({"Resize", [](const OpCall& c) { return resize(c, false); }});
+    t.push_back({"Upsample", [](const OpCall& c) { return resize(c, true); }});
+}
+
+}  // namespace qatdoctor::core::fixedpoint

@@ -1,0 +1,315 @@
+#include "core/fixedpoint/tensor_io.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "core/common/file_io.h"
+
+namespace qatdoctor::core::fixedpoint {
+
+namespace {
+
+Error npyError(const std::string& path, const std::string& what, int64_t offset)
+{
+    return makeError("simulate.npy", path + ": " + what, path, 0, offset);
+}
+
+// '<f4' -> Float32 ...; '|u1' etc. Big-endian multi-byte types are refused.
+DType npyDtype(const std::string& descr)
+{
+    if (descr.size() < 3) return DType::Unknown;
+    const char order = descr[0];
+    const std::string kind = descr.substr(1);
+    if (order == '>' && kind != "u1" && kind != "i1" && kind != "b1") return DType::Unknown;
+    if (kind == "f4") return DType::Float32;
+    if (kind == "f8") return DType::Float64;
+    if (kind == "i1") return DType::Int8;
+    if (kind == "u1") return DType::UInt8;
+    if (kind == "i2") return DType::Int16;
+    if (kind == "u2") return DType::UInt16;
+    if (kind == "i4") return DType::Int32;
+    if (kind == "u4") return DType::UInt32;
+    if (kind == "i8") return DType::Int64;
+    if (kind == "b1") return DType::Bool;
+    return DType::Unknown;
+}
+
+const char* npyDescr(DType t)
+{
+    switch (t) {
+    case DType::Float32: return "<f4";
+    case DType::Float64: return "<f8";
+    case DType::Int8: return "|i1";
+    case DType::UInt8: return "|u1";
+    case DType::Int16: return "<i2";
+    case DType::UInt16: return "<u2";
+    case DType::Int32: return "<i4";
+    case DType::UInt32: return "<u4";
+    case DType::Int64: return "<i8";
+    case DType::Bool: return "|b1";
+    default: return "<f4";
+    }
+}
+
+std::string dictValue(const std::string& header, const std::string& key)
+{
+    const auto k = header.find("'" + key + "'");
+    if (k == std::string::npos) return {};
+    auto colon = header.find(':', k);
+    if (colon == std::string::npos) return {};
+    auto start = header.find_first_not_of(' ', colon + 1);
+    if (start == std::string::npos) return {};
+    if (header[start] == '(') return header.substr(start, header.find(')', start) - start + 1);
+    if (header[start] == '\'') return header.substr(start + 1, header.find('\'', start + 1) - start - 1);
+    return header.substr(start, header.find_first_of(",}", start) - start);
+}
+
+}  // namespace
+
+Result<Tensor> parseNpy(std::string_view bytes, const std::string& path)
+{
+    if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY") return npyError(path, "not a .npy file (no magic)", 0);
+    const auto major = static_cast<uint8_t>(bytes[6]);
+    size_t headerLen = 0, offset = 0;
+    if (major == 1) {
+        headerLen = static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
+        offset = 10;
+    } else {
+        if (bytes.size() < 12) return npyError(path, "truncated header", 8);
+        uint32_t len = 0;
+        std::memcpy(&len, bytes.data() + 8, 4);
+        headerLen = len;
+        offset = 12;
+    }
+    if (offset + headerLen > bytes.size()) return npyError(path, "truncated header", static_cast<int64_t>(offset));
+    const std::string header(bytes.substr(offset, headerLen));
+    const DType dtype = npyDtype(dictValue(header, "descr"));
+    if (dtype == DType::Unknown)
+        return npyError(path, "unsupported dtype '" + dictValue(header, "descr") + "'", static_cast<int64_t>(offset));
+    if (dictValue(header, "fortran_order").rfind("True", 0) == 0)
+        return npyError(path, "Fortran-order arrays are not supported", static_cast<int64_t>(offset));
+    std::vector<int64_t> shape;
+    const std::string shapeText = dictValue(header, "shape");
+    for (size_t i = 0; i < shapeText.size();) {
+        if (std::isdigit(static_cast<unsigned char>(shapeText[i]))) {
+            size_t end = i;
+            while (end < shapeText.size() && std::isdigit(static_cast<unsigned char>(shapeText[end]))) ++end;
+            shape.push_back(std::stoll(shapeText.substr(i, end - i)));
+            i = end;
+        } else {
+            ++i;
+        }
+    }
+    Tensor t(dtype, shape);
+    const size_t dataOffset = offset + headerLen;
+    const size_t need = static_cast<size_t>(t.size()) * elementSize(dtype);
+    if (bytes.size() - dataOffset < need)
+        return npyError(path, "data truncated: " + std::to_string(bytes.size() - dataOffset) + " of " +
+                                  std::to_string(need) + " bytes", static_cast<int64_t>(dataOffset));
+    if (need) std::memcpy(t.data<uint8_t>(), bytes.data() + dataOffset, need);
+    return t;
+}
+
+std::string writeNpy(const Tensor& t)
+{
+    std::string shape = "(";
+    for (size_t i = 0; i < t.shape().size(); ++i) shape += (i ? ", " : "") + std::to_string(t.shape()[i]);
+    shape += t.rank() == 1 ? ",)" : ")";
+    std::string header = std::string("{'descr': '") + npyDescr(t.dtype()) + "', 'fortran_order': False, 'shape': " +
+                         shape + ", }";
+    while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+    header += '\n';
+    std::string out = "\x93NUMPY";
+    out += '\x01';
+    out += '\x00';
+    out += static_cast<char>(header.size() & 0xff);
+    out += static_cast<char>((header.size() >> 8) & 0xff);
+    out += header;
+    const size_t n = static_cast<size_t>(t.size()) * elementSize(t.dtype());
+    if (n) out.append(reinterpret_cast<const char*>(t.data<uint8_t>()), n);
+    return out;
+}
+
+DType dtypeFromOnnx(int32_t t)
+{
+    switch (t) {
+    case onnx::TensorProto::FLOAT: return DType::Float32;
+    case onnx::TensorProto::DOUBLE: return DType::Float64;
+    case onnx::TensorProto::INT8: return DType::Int8;
+    case onnx::TensorProto::UINT8: return DType::UInt8;
+    case onnx::TensorProto::INT16: return DType::Int16;
+    case onnx::TensorProto::UINT16: return DType::UInt16;
+    case onnx::TensorProto::INT32: return DType::Int32;
+    case onnx::TensorProto::UINT32: return DType::UInt32;
+    case onnx::TensorProto::INT64: return DType::Int64;
+    case onnx::TensorProto::BOOL: return DType::Bool;
+    case onnx::TensorProto::FLOAT16: return DType::Float16;
+    default: return DType::Unknown;
+    }
+}
+
+int32_t onnxFromDtype(DType t)
+{
+    for (int32_t i = 1; i <= 16; ++i)
+        if (dtypeFromOnnx(i) == t) return i;
+    return 0;
+}
+
+namespace {
+
+Result<std::string> externalBytes(const onnx::TensorProto& p, const std::string& folder)
+{
+    if (folder.empty()) return makeError("simulate.tensor", "tensor '" + p.name() + "' uses external data");
+    std::string location;
+    int64_t offset = 0, length = -1;
+    for (const auto& kv : p.external_data()) {
+        if (kv.key() == "location") location = kv.value();
+        else if (kv.key() == "offset") offset = std::stoll(kv.value());
+        else if (kv.key() == "length") length = std::stoll(kv.value());
+    }
+    namespace fs = std::filesystem;
+    const fs::path base = fs::weakly_canonical(folder);
+    const fs::path file = fs::weakly_canonical(base / location);
+    const auto rel = file.lexically_relative(base);
+    if (location.empty() || rel.empty() || *rel.begin() == "..")
+        return makeError("simulate.tensor", "tensor '" + p.name() + "': external data location '" + location +
+                                                "' escapes the model directory");
+    auto data = readFile(file.string());
+    if (!data) return data.error();
+    if (offset < 0 || static_cast<size_t>(offset) > data->size())
+        return makeError("simulate.tensor", "tensor '" + p.name() + "': external offset out of range", file.string());
+    size_t len = length < 0 ? data->size() - static_cast<size_t>(offset) : static_cast<size_t>(length);
+    if (offset + len > data->size())
+        return makeError("simulate.tensor", "tensor '" + p.name() + "': external data truncated", file.string());
+    return data->substr(static_cast<size_t>(offset), len);
+}
+
+}  // namespace
+
+Result<Tensor> tensorFromProto(const onnx::TensorProto& p, const std::string& folder)
+{
+    const DType dtype = dtypeFromOnnx(p.data_type());
+    if (dtype == DType::Unknown || dtype == DType::Float16)
+        return makeError("simulate.tensor", "tensor '" + p.name() + "': unsupported element type " +
+                                                std::to_string(p.data_type()));
+    std::vector<int64_t> shape(p.dims().begin(), p.dims().end());
+    for (int64_t d : shape)
+        if (d < 0 || d > (int64_t{1} << 40)) return makeError("simulate.tensor", "tensor '" + p.name() + "': bad dimension");
+    const size_t available = p.has_raw_data() ? p.raw_data().size() : static_cast<size_t>(1) << 62;
+    if (p.data_location() != onnx::TensorProto::EXTERNAL && p.has_raw_data() &&
+        static_cast<double>(shapeSize(shape)) * static_cast<double>(elementSize(dtype)) > static_cast<double>(available))
+        return makeError("simulate.tensor", "tensor '" + p.name() + "': shape " + shapeString(shape) + " needs more bytes than stored");
+    Tensor t(dtype, shape);
+    const size_t es = elementSize(dtype);
+    const size_t need = static_cast<size_t>(t.size()) * es;
+    std::string raw;
+    bool haveRaw = false;
+    if (p.data_location() == onnx::TensorProto::EXTERNAL) {
+        auto b = externalBytes(p, folder);
+        if (!b) return b.error();
+        raw = std::move(*b);
+        haveRaw = true;
+    } else if (p.has_raw_data()) {
+        raw = p.raw_data();
+        haveRaw = true;
+    }
+    if (haveRaw) {
+        if (raw.size() != need)
+            return makeError("simulate.tensor", "tensor '" + p.name() + "': " + std::to_string(raw.size()) +
+                                                    " bytes of data, shape " + shapeString(shape) + " needs " +
+                                                    std::to_string(need));
+        if (need) std::memcpy(t.data<uint8_t>(), raw.data(), need);
+        return t;
+    }
+    const int64_t n = t.size();
+    auto check = [&](int64_t have) -> Result<void> {
+        if (have != n)
+            return makeError("simulate.tensor", "tensor '" + p.name() + "': " + std::to_string(have) +
+                                                    " values, shape " + shapeString(shape) + " needs " + std::to_string(n));
+        return Ok{};
+    };
+    Result<void> ok = Ok{};
+    switch (dtype) {
+    case DType::Float32:
+        if (!(ok = check(p.float_data_size()))) return ok.error();
+        for (int64_t i = 0; i < n; ++i) t.data<float>()[i] = p.float_data(static_cast<int>(i));
+        break;
+    case DType::Float64:
+        if (!(ok = check(p.double_data_size()))) return ok.error();
+        for (int64_t i = 0; i < n; ++i) t.data<double>()[i] = p.double_data(static_cast<int>(i));
+        break;
+    case DType::Int64:
+        if (!(ok = check(p.int64_data_size()))) return ok.error();
+        for (int64_t i = 0; i < n; ++i) t.data<int64_t>()[i] = p.int64_data(static_cast<int>(i));
+        break;
+    case DType::UInt32:
+        if (!(ok = check(p.uint64_data_size()))) return ok.error();
+        for (int64_t i = 0; i < n; ++i) t.setInt(i, static_cast<int64_t>(p.uint64_data(static_cast<int>(i))));
+        break;
+    default:   // int8/uint8/int16/uint16/int32/bool live in int32_data
+        if (!(ok = check(p.int32_data_size()))) return ok.error();
+        for (int64_t i = 0; i < n; ++i) t.setInt(i, p.int32_data(static_cast<int>(i)));
+        break;
+    }
+    return t;
+}
+
+Result<Tensor> parseTensorProto(std::string_view bytes, const std::string& path)
+{
+    onnx::TensorProto p;
+    if (!p.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+        return makeError("simulate.pb", path + ": not a serialized ONNX TensorProto", path);
+    auto t = tensorFromProto(p, {});
+    if (!t) return makeError("simulate.pb", path + ": " + t.error().message, path);
+    return t;
+}
+
+Result<Tensor> parseRaw(std::string_view bytes, DType dtype, const std::vector<int64_t>& shape, const std::string& path)
+{
+    Tensor t(dtype, shape);
+    const size_t need = static_cast<size_t>(t.size()) * elementSize(dtype);
+    if (elementSize(dtype) == 0) return makeError("simulate.raw", path + ": unsupported dtype", path);
+    if (bytes.size() != need)
+        return makeError("simulate.raw", path + ": " + std::to_string(bytes.size()) + " bytes, shape " +
+                                             shapeString(shape) + " of " + model::dtypeName(dtype) + " needs " +
+                                             std::to_string(need), path);
+    if (need) std::memcpy(t.data<uint8_t>(), bytes.data(), need);
+    return t;
+}
+
+Tensor randomTensor(DType dtype, const std::vector<int64_t>& shape, uint64_t seed)
+{
+    Tensor t(dtype, shape);
+    std::mt19937_64 rng(seed);
+    if (dtype == DType::Float32 || dtype == DType::Float64) {
+        // sum of 4 uniforms: bounded, roughly N(0,1), identical on every platform
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        for (int64_t i = 0; i < t.size(); ++i) {
+            double s = 0;
+            for (int k = 0; k < 4; ++k) s += static_cast<double>(rng() >> 11) * 0x1.0p-53;
+            (void)u;
+            t.set(i, (s - 2.0) * std::sqrt(3.0));
+        }
+    } else {
+        for (int64_t i = 0; i < t.size(); ++i) t.setInt(i, static_cast<int64_t>(rng() % 256) - 128);
+    }
+    return t;
+}
+
+Result<Tensor> readTensorFile(const std::string& path)
+{
+    auto bytes = readFile(path);
+    if (!bytes) return bytes.error();
+    const std::string ext = std::filesystem::path(path).extension().string();
+    if (ext == ".npy") return parseNpy(*bytes, path);
+    if (ext == ".pb") return parseTensorProto(*bytes, path);
+    if (bytes->size() >= 6 && bytes->substr(0, 6) == "\x93NUMPY") return parseNpy(*bytes, path);
+    return makeError("simulate.input", path + ": unknown input format (expected .npy or .pb; raw files need a shape)",
+                     path);
+}
+
+}  // namespace qatdoctor::core::fixedpoint

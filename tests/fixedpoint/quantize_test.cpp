@@ -1,0 +1,93 @@
+#include <gtest/gtest.h>
+
+#include "core/fixedpoint/lut.h"
+#include "core/fixedpoint/quantize.h"
+
+using namespace qatdoctor::core::fixedpoint;
+
+TEST(Quantize, RoundingModes)
+{
+    EXPECT_EQ(roundValue(2.5, RoundMode::HalfToEven), 2.0);
+    EXPECT_EQ(roundValue(3.5, RoundMode::HalfToEven), 4.0);
+    EXPECT_EQ(roundValue(-2.5, RoundMode::HalfToEven), -2.0);
+    EXPECT_EQ(roundValue(2.5, RoundMode::HalfAwayFromZero), 3.0);
+    EXPECT_EQ(roundValue(-2.5, RoundMode::HalfAwayFromZero), -3.0);
+}
+
+TEST(Quantize, PerTensorSaturatesAndRoundsHalfToEven)
+{
+    auto p = makeQParams(DType::UInt8, {0.5f}, {10}, -1, {5});
+    ASSERT_TRUE(p.ok());
+    const Tensor x = Tensor::fromFloats({5}, {1.25f, -100.0f, 200.0f, 0.75f, -5.25f});
+    const Tensor q = quantize(x, *p);
+    // 1.25/0.5 = 2.5 -> 2 (+10); -100 -> saturates at 0; 200 -> 255; 0.75/0.5 = 1.5 -> 2; -10.5 -> -10
+    EXPECT_EQ(q.toInts(), (std::vector<int64_t>{12, 0, 255, 12, 0}));
+    const Tensor qa = quantize(x, *p, RoundMode::HalfAwayFromZero);
+    EXPECT_EQ(qa.toInts(), (std::vector<int64_t>{13, 0, 255, 12, 0}));
+    EXPECT_EQ(dequantize(q, *p).toFloats(), (std::vector<float>{1.0f, -5.0f, 122.5f, 1.0f, -5.0f}));
+}
+
+TEST(Quantize, PerAxisInt8AndInt16)
+{
+    auto p = makeQParams(DType::Int8, {1.0f, 0.1f}, {0, 0}, 0, {2, 2});
+    ASSERT_TRUE(p.ok());
+    const Tensor q = quantize(Tensor::fromFloats({2, 2}, {3.4f, -200.0f, 0.34f, -0.05f}), *p);
+    EXPECT_EQ(q.toInts(), (std::vector<int64_t>{3, -128, 3, 0}));   // -0.5 -> -0 (half to even)
+    auto p16 = makeQParams(DType::Int16, {0.001f}, {0}, -1, {2});
+    ASSERT_TRUE(p16.ok());
+    EXPECT_EQ(quantize(Tensor::fromFloats({2}, {40.0f, -0.0015f}), *p16).toInts(), (std::vector<int64_t>{32767, -2}));
+    EXPECT_FALSE(makeQParams(DType::Int8, {1.0f, 2.0f, 3.0f}, {0}, 0, {2, 2}).ok());
+}
+
+TEST(Quantize, FixedPointMultiplierMatchesTflite)
+{
+    const FixedMultiplier m = quantizeMultiplier(0.0037);
+    EXPECT_GE(m.multiplier, 1 << 30);
+    // round(x * 0.0037) for a spread of accumulators, within the gemmlowp rounding rules
+    for (int64_t acc : {0ll, 1ll, 135ll, 136ll, -136ll, 100000ll, -99999ll, 2000000ll}) {
+        const double exact = static_cast<double>(acc) * 0.0037;
+        // gemmlowp rounds twice (high multiply, then the shift): up to one step off the exact value
+        EXPECT_NEAR(multiplyByQuantizedMultiplier(acc, m), exact, 1.0) << acc;
+    }
+    EXPECT_EQ(multiplyByQuantizedMultiplier(135, m), 1);   // 0.4995: the double rounding shows
+    EXPECT_EQ(roundingDivideByPOT(5, 1), 3);     // 2.5 -> 3 (away from zero)
+    EXPECT_EQ(roundingDivideByPOT(-5, 1), -3);
+    EXPECT_EQ(saturatingRoundingDoublingHighMul(INT32_MIN, INT32_MIN), INT32_MAX);
+    const FixedMultiplier big = quantizeMultiplier(3.0);
+    EXPECT_EQ(multiplyByQuantizedMultiplier(7, big), 21);
+    const FixedMultiplier neg = quantizeMultiplier(-0.5);
+    EXPECT_EQ(multiplyByQuantizedMultiplier(10, neg), -5);
+}
+
+TEST(Quantize, RequantizerFloatAndFixedAgreeAwayFromTies)
+{
+    const Requantizer r = Requantizer::make(0.0123, 3, qrange(DType::Int8));
+    for (int64_t acc = -20000; acc <= 20000; acc += 37) {
+        const int64_t f = r.apply(acc, RequantMode::Float), x = r.apply(acc, RequantMode::Fixed);
+        EXPECT_LE(std::llabs(f - x), 1) << acc;
+    }
+    EXPECT_EQ(r.apply(1000000, RequantMode::Fixed), 127);   // saturates
+}
+
+TEST(Lut, EightBitTableIsExactQuantizationOfTheFunction)
+{
+    QParams in = *makeQParams(DType::Int8, {0.03f}, {0}, -1, {});
+    QParams out = *makeQParams(DType::UInt8, {1.0f / 256}, {0}, -1, {});
+    Tensor x(DType::Int8, {256});
+    for (int i = 0; i < 256; ++i) x.setInt(i, i - 128);
+    LutReport rep;
+    const Tensor y = applyLut(x, in, out, nonlinearFunction("Sigmoid", 0, 0), rep);
+    EXPECT_EQ(rep.entries, 256);
+    EXPECT_NEAR(rep.inputMin, -3.84, 1e-6);
+    EXPECT_LE(rep.maxErrorLsb, 0.5 + 1e-9);   // only output rounding
+    EXPECT_EQ(y.atInt(128), 128);             // sigmoid(0) = 0.5
+    QParams in16 = *makeQParams(DType::Int16, {0.0005f}, {0}, -1, {});
+    QParams out16 = *makeQParams(DType::Int16, {1.0f / 32768}, {0}, -1, {});
+    Tensor x16(DType::Int16, {2000});
+    for (int i = 0; i < 2000; ++i) x16.setInt(i, i * 30 - 30000);
+    LutReport rep16;
+    applyLut(x16, in16, out16, nonlinearFunction("Tanh", 0, 0), rep16);
+    EXPECT_EQ(rep16.entries, 257);
+    EXPECT_GT(rep16.maxErrorLsb, 0.5);   // interpolation adds its own error
+    EXPECT_LT(rep16.maxError, 2e-3);
+}

@@ -1,0 +1,55 @@
+#include <gtest/gtest.h>
+
+#include "core/common/file_io.h"
+#include "core/fixedpoint/tensor_io.h"
+
+using namespace qatdoctor::core;
+using namespace qatdoctor::core::fixedpoint;
+
+TEST(TensorIo, ReadsTorchNpyWithBatchDimension)
+{
+    auto t = readTensorFile(std::string(QATDOCTOR_TEST_DATA) + "/models/qat_qdq.input_0.npy");
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_EQ(t->shape(), (std::vector<int64_t>{1, 3, 32, 32}));
+    EXPECT_EQ(t->dtype(), DType::Float32);
+}
+
+TEST(TensorIo, PbAndNpyOfTheSameInputAgree)
+{
+    auto pb = readTensorFile(std::string(QATDOCTOR_TEST_DATA) + "/models/qat_qdq_dataset/input_0.pb");
+    auto npy = readTensorFile(std::string(QATDOCTOR_TEST_DATA) + "/models/qat_qdq.input_0.npy");
+    ASSERT_TRUE(pb.ok() && npy.ok());
+    EXPECT_EQ(pb->toFloats(), npy->toFloats());
+}
+
+TEST(TensorIo, NpyRoundTripKeepsDtype)
+{
+    const Tensor t = Tensor::fromInts(DType::UInt8, {2, 3}, {0, 1, 2, 253, 254, 255});
+    auto back = parseNpy(writeNpy(t), "mem.npy");
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->dtype(), DType::UInt8);
+    EXPECT_EQ(back->shape(), t.shape());
+    EXPECT_EQ(back->toInts(), t.toInts());
+    const Tensor s = Tensor::fromFloats({4}, {1, 2, 3, 4});
+    EXPECT_EQ(parseNpy(writeNpy(s), "m.npy")->toFloats(), s.toFloats());
+}
+
+TEST(TensorIo, BadInputsNameTheFile)
+{
+    auto bad = parseNpy("\x93NUMPY\x01\x00\x10\x00{'descr': '<f4'", "broken.npy");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("broken.npy"), std::string::npos);
+    auto raw = parseRaw(std::string(10, '\0'), DType::Float32, {1, 3}, "x.bin");
+    ASSERT_FALSE(raw.ok());
+    EXPECT_NE(raw.error().message.find("x.bin"), std::string::npos);
+    EXPECT_TRUE(parseRaw(std::string(12, '\0'), DType::Float32, {1, 3}, "x.bin").ok());
+    auto pb = parseTensorProto("not a proto at all \xff\xff", "in.pb");
+    EXPECT_FALSE(pb.ok());
+}
+
+TEST(TensorIo, SeededRandomIsReproducible)
+{
+    const Tensor a = randomTensor(DType::Float32, {1, 3, 8, 8}, 7), b = randomTensor(DType::Float32, {1, 3, 8, 8}, 7);
+    EXPECT_EQ(a.toFloats(), b.toFloats());
+    EXPECT_NE(a.toFloats(), randomTensor(DType::Float32, {1, 3, 8, 8}, 8).toFloats());
+}
