@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "core/model/model_graph.h"
 #include "core/model/onnx_graph_facts.h"
@@ -42,13 +43,15 @@ Finding makeFinding(const char* id, Severity sev, Stage stage, Text title, Text 
     return f;
 }
 
-// Graph facts are computed once per table and call; cheap (linear in the graph).
-struct GraphView {
+}  // namespace
+
+// Graph facts, computed once per runModelLints (linear in the graph).
+struct GraphLintData {
     const ModelGraph* graph = nullptr;
     std::vector<std::string> layerOfNode;
     GraphQuantFacts facts;
 
-    explicit GraphView(const LayerTable& t) : graph(t.graph.get())
+    explicit GraphLintData(const LayerTable& t) : graph(t.graph.get())
     {
         if (!graph) return;
         layerOfNode = layerNamesByNode(*graph, t.layers);
@@ -58,6 +61,23 @@ struct GraphView {
     {
         return r.layer.empty() ? graph->node(r.node).name : r.layer;
     }
+};
+
+namespace {
+
+// The shared graph data of a run, or a private copy when a lint is called on its own.
+class GraphView {
+public:
+    explicit GraphView(const LintInput& in)
+    {
+        if (!in.graphData) m_own = std::make_unique<GraphLintData>(in.table);
+        m_data = in.graphData ? in.graphData : m_own.get();
+    }
+    const GraphLintData* operator->() const { return m_data; }
+
+private:
+    std::unique_ptr<GraphLintData> m_own;
+    const GraphLintData* m_data = nullptr;
 };
 
 bool lintOutputLowPrecision(const LintInput& in, std::vector<Finding>& out)
@@ -97,13 +117,13 @@ bool lintSharedQuantParams(const LintInput& in, std::vector<Finding>& out)
          "The shared scale has to cover several different distributions, which easily adds error. Split it "
          "into separate FloatFunctional members, one per call."},
         "op.shared_floatfunctional");
-    GraphView view(in.table);
-    if (view.graph) {
-        for (const SharedScaleGroup& g : view.facts.sharedScales) {
+    GraphView view(in);
+    if (view->graph) {
+        for (const SharedScaleGroup& g : view->facts.sharedScales) {
             for (const QuantizerRef& r : g.quantizers)
-                f.evidence.push_back(layerEvidence(in.table, view.label(r),
+                f.evidence.push_back(layerEvidence(in.table, view->label(r),
                                                    "scale from " + g.scaleSource + " (quantizer "
-                                                       + view.graph->node(r.node).name + ")"));
+                                                       + view->graph->node(r.node).name + ")"));
         }
     } else {
         // Without a graph: layers whose output quantizer names the same scale source.
@@ -137,11 +157,11 @@ bool lintUncalibratedScale(const LintInput& in, std::vector<Finding>& out)
          "inference or on the device; make sure they take part in calibration, or give no qconfig to ops that "
          "need no quantization."},
         "op.uncalibrated_ops");
-    GraphView view(in.table);
-    if (view.graph) {
-        for (const QuantizerRef& r : view.facts.defaultScale)
-            f.evidence.push_back(layerEvidence(in.table, view.label(r),
-                                               "scale 1.0, zero point 0 (" + view.graph->node(r.node).name + ")"));
+    GraphView view(in);
+    if (view->graph) {
+        for (const QuantizerRef& r : view->facts.defaultScale)
+            f.evidence.push_back(layerEvidence(in.table, view->label(r),
+                                               "scale 1.0, zero point 0 (" + view->graph->node(r.node).name + ")"));
     } else {
         bool any = false;
         for (const Layer& l : in.table.layers) {
@@ -170,14 +190,14 @@ bool lintAuxBranch(const LintInput& in, std::vector<Finding>& out)
          "the trunk they also disturb QAT. Set qconfig to None for those modules, or remove the branch before "
          "export / deployment."},
         "qat.aux_branch");
-    GraphView view(in.table);
-    if (view.graph) {
+    GraphView view(in);
+    if (view->graph) {
         std::map<std::string, int> perLabel;  // one evidence row per layer, not per Q/DQ node
         std::vector<std::string> order;
-        for (const QuantizerRef& r : view.facts.deadQuantizers) {
-            std::string label = view.label(r);
+        for (const QuantizerRef& r : view->facts.deadQuantizers) {
+            std::string label = view->label(r);
             if (r.layer.empty()) {  // weight quantizers of a dead layer carry its module path
-                const std::string mod = modulePathFromNodeName(view.graph->node(r.node).name);
+                const std::string mod = modulePathFromNodeName(view->graph->node(r.node).name);
                 for (const Layer& l : in.table.layers)
                     if (!mod.empty() && mod.rfind(l.name + ".", 0) == 0) label = l.name;
             }
@@ -210,10 +230,10 @@ bool lintFloatFallback(const LintInput& in, std::vector<Finding>& out)
          "they fall back to the CPU or get quantized without statistics. Give them a qconfig and let them take part "
          "in calibration / QAT (or use a quantizable op), otherwise inference may fail or deployed accuracy drops."},
         "op.uncalibrated_ops");
-    GraphView view(in.table);
-    if (view.graph) {
-        for (int node : view.facts.floatIslands) {
-            const GraphNode& n = view.graph->node(node);
+    GraphView view(in);
+    if (view->graph) {
+        for (int node : view->facts.floatIslands) {
+            const GraphNode& n = view->graph->node(node);
             const std::string mod = modulePathFromNodeName(n.name);
             f.evidence.push_back(layerEvidence(in.table, mod.empty() ? n.name : mod, n.op + " runs in float"));
         }
@@ -306,7 +326,8 @@ const std::vector<ModelLint>& modelLints()
 void runModelLints(const LayerTable& table, const std::map<std::string, std::string>& expectedDtypes,
                    std::vector<Finding>& out, std::set<std::string>& evaluated)
 {
-    const LintInput in{table, expectedDtypes};
+    const GraphLintData data(table);
+    const LintInput in{table, expectedDtypes, &data};
     for (const ModelLint& lint : modelLints())
         if (lint.run(in, out)) evaluated.insert(lint.id);
 }

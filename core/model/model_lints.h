@@ -18,9 +18,12 @@
 
 namespace qatdoctor::core::model {
 
+struct GraphLintData;  // graph facts computed once per run (model_lints.cpp)
+
 struct LintInput {
     const LayerTable& table;
     const std::map<std::string, std::string>& expectedDtypes;  // module -> dtype ("--expect FILE")
+    const GraphLintData* graphData = nullptr;                  // null: each lint computes its own
 };
 
 // A lint adds findings and returns true when it had the data to decide (found or clear).
