@@ -22,6 +22,10 @@ ABOUT = {
     "expect": "finding ids the case must trigger; 'allow' ids may also fire; any other id "
               "from finding_ids must not fire",
     "roles": "folder -> role: float, calibration, qat, quantized (qat_1gpu = a second qat run)",
+    "finished": "a run's log ends with its normal closing line (Training/Calibration/Evaluation "
+                "finished); crashed = a Python traceback is in the log",
+    "batch_and_lr": "header values; calibration and the int8 eval have no lr (not training "
+                    "runs), and the int8 eval uses batch 256",
 }
 
 PREFIX = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) (\w+) \[([^\]]+)\] (.*)$")
@@ -110,8 +114,63 @@ def parse_text_log(path, rel):
             "val": vals, "events": events}
 
 
+def _fields(buf):
+    """Protobuf wire decoding: yields (field, wire type, value bytes or int)."""
+    off = 0
+    while off < len(buf):
+        key, off = _varint(buf, off)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            val, off = _varint(buf, off)
+        elif wire == 1:
+            val, off = buf[off:off + 8], off + 8
+        elif wire == 5:
+            val, off = buf[off:off + 4], off + 4
+        elif wire == 2:
+            n, off = _varint(buf, off)
+            val, off = buf[off:off + n], off + n
+        else:
+            raise ValueError("wire type %d" % wire)
+        yield field, wire, val
+
+
+def _varint(buf, off):
+    result = shift = 0
+    while True:
+        b = buf[off]
+        off += 1
+        result |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return result, off
+
+
+def _scalars(event):
+    """(step, [(tag, value, 'simple'|'tensor')]) of one Event."""
+    step, out = 0, []
+    for f, _, v in _fields(event):
+        if f == 2:
+            step = v
+        elif f == 5:
+            for vf, _, value in _fields(v):
+                if vf != 1:
+                    continue
+                tag, num, kind = None, None, None
+                for ff, _, x in _fields(value):
+                    if ff == 1:
+                        tag = x.decode()
+                    elif ff == 2:
+                        num, kind = struct.unpack("<f", x)[0], "simple"
+                    elif ff == 8:
+                        for tf, _, t in _fields(x):
+                            if tf == 5:
+                                num, kind = struct.unpack("<f", t[:4])[0], "tensor"
+                out.append((tag, num, kind))
+    return step, out
+
+
 def read_tfevents(path):
-    """Decodes our own event files back (checks both CRCs) -> records with tags."""
+    """Decodes our own event files back, checking both CRCs of every record."""
     data = open(path, "rb").read()
     off, records = 0, []
     while off < len(data):
@@ -120,9 +179,18 @@ def read_tfevents(path):
         body = data[off + 12:off + 12 + length]
         (dcrc,) = struct.unpack_from("<I", data, off + 12 + length)
         assert lcrc == tfevents.masked_crc32c(data[off:off + 8]) and dcrc == tfevents.masked_crc32c(body)
-        records.append({"offset": off, "tags": re.findall(rb"\n[^\n]?([a-z_]+/[a-z]+|lr)", body)})
+        step, values = _scalars(body)
+        records.append({"offset": off, "step": step, "values": values})
         off += 16 + length
     return records
+
+
+def _last_values(recs):
+    last = {}
+    for r in recs:
+        for tag, value, _ in r["values"]:
+            last[tag] = {"step": r["step"], "value": jnum(value)}
+    return dict(sorted(last.items()))
 
 
 def side_file_facts(path, rel):
@@ -130,22 +198,35 @@ def side_file_facts(path, rel):
     if name.endswith(".csv"):
         with open(path, newline="") as f:
             rows = list(csv.reader(f))
-        return {"path": rel, "format": "csv", "header": rows[0], "rows": len(rows) - 1}
+        bad = [(n, r) for n, r in enumerate(rows[1:], 2)
+               if not all(math.isfinite(float(v)) for v in r)]
+        return {"path": rel, "format": "csv", "header": rows[0], "rows": len(rows) - 1,
+                "first_nonfinite": {"line": bad[0][0], "step": int(bad[0][1][0])} if bad else None}
     if name.endswith(".jsonl"):
         with open(path) as f:
-            objs = [json.loads(line) for line in f]
+            texts = f.read().splitlines()
+        objs = [json.loads(t) for t in texts]
         train = [o for o in objs if "train" in o]
+        bad = [(n, o) for n, (t, o) in enumerate(zip(texts, objs), 1)
+               if "NaN" in t or "Infinity" in t]
         return {"path": rel, "format": "jsonl", "lines": len(objs), "train_lines": len(train),
-                "val_lines": len(objs) - len(train),
-                "nonfinite_tokens": sum(1 for line in open(path) if "NaN" in line or "Infinity" in line)}
+                "val_lines": len(objs) - len(train), "nonfinite_lines": len(bad),
+                "first_nonfinite": {"line": bad[0][0], "step": bad[0][1]["step"]} if bad else None}
     if name.startswith("events.out.tfevents."):
         recs = read_tfevents(path)
-        tags = {}
-        for r in recs:
-            for t in r["tags"]:
-                tags[t.decode()] = tags.get(t.decode(), 0) + 1
+        tags, kinds, first_bad = {}, {}, None
+        for i, r in enumerate(recs):
+            for tag, value, kind in r["values"]:
+                tags[tag] = tags.get(tag, 0) + 1
+                kinds[tag] = kind
+                if first_bad is None and not math.isfinite(value):
+                    first_bad = {"record": i, "offset": r["offset"], "step": r["step"],
+                                 "tag": tag, "value": jnum(value)}
         return {"path": rel, "format": "tfevents", "records": len(recs),
-                "points_per_tag": dict(sorted(tags.items()))}
+                "points_per_tag": dict(sorted(tags.items())),
+                "encoding_per_tag": dict(sorted(kinds.items())),
+                "last_values_float32": _last_values(recs),
+                "first_nonfinite": first_bad}
     return None
 
 
@@ -159,10 +240,22 @@ def run_facts(case_root, folder):
             info = parse_text_log(path, rel)
             run["files"].append({"path": rel, "format": "text", "lines": info["lines"]})
             run.update({k: info[k] for k in ("metadata", "series", "val", "events")})
+            run["finished"] = _finished(path)
         else:
             run["files"].append(side_file_facts(path, rel))
     run["crashed"] = any(e["kind"] == "traceback" for e in run.get("events", []))
     return run
+
+
+def _finished(path):
+    """True when the log's last prefixed line is the stage's normal closing line."""
+    last = None
+    with open(path, encoding="utf-8") as f:
+        for raw in f:
+            m = PREFIX.match(raw.rstrip("\n"))
+            if m:
+                last = m.group(4)
+    return last in ("Training finished", "Calibration finished", "Evaluation finished")
 
 
 def _last_val(run, prefix, key="acc"):
@@ -185,9 +278,16 @@ def case_facts(case_root, cfg):
         "qat_val_acc_per_epoch": [v["acc"] for v in qa["val"].get("qat_val", [])],
         "quantized_val_acc": _last_val(qu, "quantized_val"),
         "float_last_lr": fl["series"]["lr"]["last"],
+        "float_max_lr": fl["series"]["lr"]["max"],
         "qat_first_lr": qa["series"]["lr"]["first"],
         "qat_max_lr": qa["series"]["lr"]["max"],
     }
+    key["batch_and_lr"] = {
+        d: {"batch_size": int(r["metadata"]["batch_size"]),
+            "world_size": int(r["metadata"]["world_size"]),
+            "total_batch": int(r["metadata"]["batch_size"]) * int(r["metadata"]["world_size"]),
+            "lr": float(r["metadata"]["lr"]) if "lr" in r["metadata"] else None}
+        for d, r in runs.items()}
     nonfinite = [dict(s["first_nonfinite"], series=k, run=d) for d, r in runs.items()
                  for k, s in r.get("series", {}).items() if s["first_nonfinite"]]
     if nonfinite:
