@@ -54,6 +54,18 @@ TEST_P(QatAgreement, FakeModeIsBitExactWithTorchFakeQuant)
     EXPECT_EQ(out->outputs[0].toFloats(), torchFake->toFloats());
 }
 
+TEST_P(QatAgreement, FakeModeIsBitExactWithOnnxRuntime)
+{
+    Runs r = load(GetParam());
+    auto out = r.interp->run(SimMode::Fake, {r.input}, RunOptions{}, nullptr);
+    ASSERT_TRUE(out.ok()) << out.error().message;
+    for (const char* opt : {"disabled", "basic"}) {
+        auto ort = readTensorFile(data(GetParam() + ".ort_" + opt + ".npy"));
+        ASSERT_TRUE(ort.ok()) << opt;
+        EXPECT_EQ(out->outputs[0].toFloats(), ort->toFloats()) << opt;
+    }
+}
+
 TEST_P(QatAgreement, FloatModeMatchesTorchWithFakeQuantDisabled)
 {
     Runs r = load(GetParam());

@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// ONNX Runtime (CPU, npm onnxruntime-node) reference outputs for the fixed-point agreement
+// tests: runs each QDQ model of tests/data/models on its committed input and writes
+// MODEL.ort_<opt>.npy (float32). Run once, commit the outputs; tests never need node.
+//
+//   cd /tmp && npm install --ignore-scripts onnxruntime-node
+//   cd /tmp && node /path/to/tests/gen/ort_reference.js
+//
+// Writes one file per graph optimisation level that loads: 'all' fuses QDQ into int8 kernels
+// (refused for torch 1.13's [1]-shaped scales), 'basic' folds constants only, 'disabled' runs
+// QuantizeLinear/DequantizeLinear and float ops as written.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const ort = require(require.resolve('onnxruntime-node', { paths: [process.cwd(), __dirname] }));
+
+const DIR = path.resolve(__dirname, '..', 'data', 'models');
+const MODELS = ['qat_qdq', 'qat_qdq_bn'];
+
+function readNpyF32(file) {
+  const b = fs.readFileSync(file);
+  const headerLen = b.readUInt16LE(8);
+  const header = b.toString('latin1', 10, 10 + headerLen);
+  if (!header.includes("'<f4'")) throw new Error(`${file}: not float32`);
+  const shape = header.match(/'shape': \(([^)]*)\)/)[1].split(',').filter((s) => s.trim()).map(Number);
+  const data = new Float32Array(b.buffer.slice(b.byteOffset + 10 + headerLen, b.byteOffset + b.length));
+  return { shape, data };
+}
+
+function writeNpyF32(file, shape, data) {
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  while ((10 + header.length + 1) % 64 !== 0) header += ' ';
+  header += '\n';
+  const pre = Buffer.alloc(10);
+  pre.write('\x93NUMPY', 0, 'latin1');
+  pre[6] = 1;
+  pre[7] = 0;
+  pre.writeUInt16LE(header.length, 8);
+  fs.writeFileSync(file, Buffer.concat([pre, Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]));
+}
+
+async function main() {
+  for (const name of MODELS) {
+    const x = readNpyF32(path.join(DIR, `${name}.input_0.npy`));
+    for (const opt of ['all', 'basic', 'disabled']) {
+      let s;
+      try {
+        s = await ort.InferenceSession.create(path.join(DIR, `${name}.onnx`),
+          { graphOptimizationLevel: opt, intraOpNumThreads: 1, executionProviders: ['cpu'] });
+      } catch (e) {   // torch 1.13's [1]-shaped qparams: ORT's QDQ fusion refuses them
+        console.log(`${name} opt=${opt}: not loadable (${String(e.message).split('\n')[0]})`);
+        continue;
+      }
+      const out = await s.run({ [s.inputNames[0]]: new ort.Tensor('float32', x.data, x.shape) });
+      const y = out[s.outputNames[0]];
+      const file = path.join(DIR, `${name}.ort_${opt}.npy`);
+      writeNpyF32(file, y.dims, y.data);
+      console.log(`${file}: ${y.dims} (onnxruntime ${ort.env.versions.common})`);
+      await s.release();
+    }
+  }
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
