@@ -1,0 +1,39 @@
+#include "core/artifacts/artifact_checks.h"
+
+#include "core/analysis.h"
+#include "core/artifacts/printed_layers.h"
+#include "core/artifacts/toolchain_files.h"
+
+namespace qatdoctor::core::artifacts {
+
+void runArtifactChecks(Analysis& analysis)
+{
+    std::vector<Finding> found;
+    std::vector<std::string> evaluated;
+    for (const model::LayerTable& t : analysis.models) {
+        if (t.format == kFormatPrinted) checkPrintedModel(t, analysis.models, found, evaluated);
+    }
+    // model_check_result: the LayerTable and the section tables of the same file go together.
+    std::vector<std::string> checkFiles;
+    for (const DataTable& t : analysis.tables)
+        if (t.kind.starts_with("model_check.")
+            && std::find(checkFiles.begin(), checkFiles.end(), t.sourcePath) == checkFiles.end())
+            checkFiles.push_back(t.sourcePath);
+    for (const std::string& file : checkFiles) {
+        std::vector<const DataTable*> sections;
+        for (const DataTable& t : analysis.tables)
+            if (t.sourcePath == file && t.kind.starts_with("model_check.")) sections.push_back(&t);
+        const model::LayerTable* layers = nullptr;
+        for (const model::LayerTable& m : analysis.models)
+            if (m.format == kFormatModelCheck && m.sourcePath == file) layers = &m;
+        checkModelCheckResult(layers, sections, found, evaluated);
+    }
+    for (const DataTable& t : analysis.tables) {
+        if (t.kind == kTableComparePerLayer || t.kind == kTableSimilarity) checkComparisonTable(t, found, evaluated);
+        else checkProfilerTable(t, found, evaluated);
+    }
+    for (Finding& f : found) analysis.findings.push_back(std::move(f));
+    for (std::string& id : evaluated) analysis.checksRun.insert(std::move(id));
+}
+
+}  // namespace qatdoctor::core::artifacts

@@ -1,0 +1,80 @@
+#include "core/artifacts/artifacts_api.h"
+
+#include <filesystem>
+
+#include "core/analysis.h"
+#include "core/artifacts/printed_layers.h"
+#include "core/artifacts/text_lines.h"
+#include "core/common/file_io.h"
+
+namespace qatdoctor::core::artifacts {
+namespace {
+
+constexpr uint64_t kPrintedReadLimit = 256ull << 20;
+
+int countHeaders(std::string_view head, int enough)
+{
+    int n = 0;
+    for (const TextLine& l : splitLines(head)) {
+        const std::string_view t = trim(l.text);
+        if (t.size() > 4 && t.front() == '(' && t.find("): ") != std::string_view::npos && ++n >= enough) break;
+    }
+    return n;
+}
+
+}  // namespace
+
+int probePrintedModel(const std::string& path, bool isFolder, std::string_view head)
+{
+    (void)path;
+    if (isFolder || head.empty() || binaryOffset(head)) return 0;
+    const int headers = countHeaders(head, 2);
+    if (headers < 2) return 0;
+    for (std::string_view marker : {"FakeQuantize(", "Observer(", "QuantStub(", "weight_fake_quant",
+                                    "activation_post_process", "FakeCast(", "QuantizedConv", "QuantizedLinear"})
+        if (head.find(marker) != std::string_view::npos) return 90;
+    return 40;
+}
+
+Result<void> loadPrintedModel(const std::string& path, Analysis& into, const ProgressFn& progress)
+{
+    if (!reportProgress(progress, 0.0, "reading " + path)) return makeError(kCancelledCode, "cancelled", path);
+    auto text = readFile(path, kPrintedReadLimit);
+    if (!text) return text.error();
+    auto table = readPrintedModel(*text, path);
+    if (!table) return table.error();
+    into.models.push_back(std::move(*table));
+    reportProgress(progress, 1.0, "read " + path);
+    return Ok{};
+}
+
+Result<Analysis> analyzePrintedText(std::string_view text, const std::string& label)
+{
+    auto table = readPrintedModel(text, label);
+    if (!table) return table.error();
+    Analysis analysis;
+    analysis.inputs.push_back({label, InputKind::Model, kFormatPrinted, text.size()});
+    analysis.models.push_back(std::move(*table));
+    runChecks(analysis);
+    return analysis;
+}
+
+Result<std::string> savePastedText(std::string_view text, const std::string& folder)
+{
+    if (trim(text).empty()) return makeError("printed.empty", "the pasted text is empty");
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    for (int n = 1; n < 10000; ++n) {
+        const std::string path = (fs::path(folder) / ("pasted_model_" + std::to_string(n) + ".txt")).string();
+        if (fs::exists(path, ec)) continue;
+        if (auto r = writeFileAtomic(path, text, false); !r) {
+            if (r.error().code == "io.exists") continue;
+            return r.error();
+        }
+        return path;
+    }
+    return makeError("io.exists", folder + ": too many pasted_model_*.txt files", folder);
+}
+
+}  // namespace qatdoctor::core::artifacts
