@@ -99,6 +99,7 @@ Result<Analysis> analyze(const AnalyzeOptions& options, const ProgressFn& progre
             run.roleReason = "set by the user";
         }
     }
+    analysis.thresholdsPath = options.thresholdsPath;
     if (!options.expectPath.empty()) {
         Result<void> r = loadExpectations(options.expectPath, analysis);
         if (!r) return r.error();

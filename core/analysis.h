@@ -32,6 +32,7 @@ struct AnalyzeOptions {
     std::vector<std::string> paths;   // log folders, model files, toolchain text files
     std::string expectPath;           // optional JSON of module name -> expected dtype
     std::map<std::string, std::string> roleOverrides;  // run name -> role name, set by the user
+    std::string thresholdsPath;       // optional JSON overriding resources/thresholds.json (rules)
 };
 
 struct Analysis {
@@ -43,6 +44,7 @@ struct Analysis {
     std::set<std::string> checksRun;         // check ids that had the data to run (found or clear)
     std::vector<Warning> warnings;           // damaged-but-usable input, with file and place
     std::map<std::string, std::string> expectedDtypes;  // module -> dtype (for model.int16_not_applied)
+    std::string thresholdsPath;              // rules' threshold override file ("" = built-in defaults)
 
     const model::LayerTable* primaryModel() const { return models.empty() ? nullptr : &models.front(); }
 };

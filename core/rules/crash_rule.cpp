@@ -1,0 +1,97 @@
+// run.crashed: a run that ends with an error or a traceback before its planned end.
+#include <cmath>
+#include <set>
+
+#include "core/rules/rule_checks.h"
+#include "core/rules/rule_support.h"
+
+namespace qatdoctor::core::rules {
+namespace {
+
+using Kind = logs::RunEvent::Kind;
+
+// Epochs with an evaluation (each epoch ends with one), else whole epochs seen in training.
+std::optional<int> completedEpochs(const logs::Run& run)
+{
+    for (bool eval : {true, false}) {
+        for (MetricKind kind : {MetricKind::Accuracy, MetricKind::Loss}) {
+            MetricRef m = findMetric(run, kind, eval);
+            if (!m || !m.series->hasEpoch()) continue;
+            std::set<int> epochs;
+            for (size_t i = 0; i < m.series->size(); ++i)
+                if (auto e = m.series->epochAt(i); e && std::isfinite(*e)) epochs.insert(static_cast<int>(*e));
+            if (epochs.empty()) continue;
+            // Training lines of the epoch that crashed are there, the epoch is not complete.
+            return eval ? static_cast<int>(epochs.size()) : *epochs.rbegin();
+        }
+    }
+    return std::nullopt;
+}
+
+// The exception line of a traceback: its last non-empty line.
+std::string exceptionLine(const std::string& text)
+{
+    size_t end = text.size();
+    while (end > 0) {
+        size_t start = text.rfind('\n', end - 1);
+        start = start == std::string::npos ? 0 : start + 1;
+        std::string line = text.substr(start, end - start);
+        if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
+        if (start == 0) break;
+        end = start - 1;
+    }
+    return {};
+}
+
+}  // namespace
+
+RuleOutcome checkRunCrashed(const Analysis& a, const Thresholds&)
+{
+    RuleOutcome out;
+    for (const logs::Run& run : a.logs.runs) {
+        if (run.files.empty()) continue;
+        out.ran = true;
+        const logs::RunEvent* traceback = nullptr;
+        const logs::RunEvent* error = nullptr;
+        for (const logs::RunEvent& e : run.events) {
+            if (e.kind == Kind::Traceback && !traceback) traceback = &e;
+            if (e.kind == Kind::Error && !error) error = &e;
+        }
+        if (!traceback && !error) continue;
+        const auto planned = metadataNumber(run, {"epochs", "num_epochs", "max_epoch", "max_epochs",
+                                                  "total_epochs"});
+        const auto done = completedEpochs(run);
+        const bool known = planned && done;
+        if (known && *done >= static_cast<int>(*planned)) continue;  // finished: a logged, survived error
+        if (!known && !traceback) continue;  // an ERROR line alone may be harmless
+        std::string progress;
+        if (known)
+            progress = std::to_string(*done) + "/" + std::to_string(static_cast<int>(*planned));
+        const std::string exc = traceback ? exceptionLine(traceback->text) : error->text;
+        const std::string what = run.name + (progress.empty() ? "" : ", epochs " + progress);
+        Finding f = makeFinding(
+            "run.crashed", Severity::Error, stageForRole(run.role),
+            {"训练异常中止（" + what + "）", "Run crashed (" + what + ")"},
+            {"该运行在计划结束前因错误退出：" + exc +
+                 "。其后的曲线与精度不代表训练结果；请先修复该错误（通常是数据或环境问题）再继续排查精度。",
+             "The run stopped with an error before its planned end: " + exc +
+                 ". Curves and accuracy after this point do not describe a finished training; fix "
+                 "the error (usually data or environment) before looking at accuracy."},
+            "");
+        if (traceback) {
+            Evidence e = eventEvidence(run, *traceback);
+            e.detail = exc;
+            f.evidence.push_back(std::move(e));
+        }
+        if (error && (!traceback || error->line != traceback->line))
+            f.evidence.push_back(eventEvidence(run, *error));
+        if (known)
+            f.evidence.push_back(runEvidence(run, "completed " + std::to_string(*done) + " of " +
+                                                      std::to_string(static_cast<int>(*planned)) +
+                                                      " planned epochs"));
+        out.findings.push_back(std::move(f));
+    }
+    return out;
+}
+
+}  // namespace qatdoctor::core::rules

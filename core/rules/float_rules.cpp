@@ -1,0 +1,95 @@
+// The float run on its own: float.not_converged (still improving at its end) and float.overfit
+// (training accuracy far above evaluation accuracy).
+#include <algorithm>
+
+#include "core/rules/rule_checks.h"
+#include "core/rules/rule_support.h"
+
+namespace qatdoctor::core::rules {
+namespace {
+
+const Text kNotConvergedAdvice = {
+    "浮点模型在训练结束时仍在明显提升，说明尚未收敛。浮点模型未收敛时，微小的量化误差也可能放大成明显波动，"
+    "QAT 初始 loss 偏大甚至出现 NAN。建议先把浮点模型训练到收敛，再进行 Calibration 和 QAT。",
+    "The float model was still clearly improving when training ended: it has not converged. With an "
+    "unconverged float model, small quantization errors can turn into large swings, a high initial "
+    "QAT loss or even NaN. Train the float model to convergence before calibration and QAT."};
+
+}  // namespace
+
+RuleOutcome checkFloatNotConverged(const Analysis& a, const Thresholds& t)
+{
+    RuleOutcome out;
+    for (const logs::Run* run : runsWithRole(a, logs::RunRole::Float)) {
+        if (MetricRef acc = evalAccuracy(*run)) {
+            const Points p = finitePoints(*acc.series);
+            if (p.size() >= 2) {
+                out.ran = true;
+                const double prev = p.value[p.size() - 2], last = p.value.back();
+                const double gain = prev > 0 ? (last - prev) / prev : 0.0;
+                if (gain > t.floatConvergedMinLastGain) {
+                    const std::string what = "val " + fmt(prev) + " -> " + fmt(last) + ", +" + pct(gain);
+                    Finding f = makeFinding("float.not_converged", Severity::Warning, Stage::Float,
+                                            {"浮点模型尚未收敛（" + what + "）",
+                                             "Float model had not converged (" + what + ")"},
+                                            kNotConvergedAdvice, "qat.nan_loss");
+                    f.evidence.push_back(pointEvidence(*run, acc, p.index.back(), "last evaluation"));
+                    f.evidence.push_back(pointEvidence(*run, acc, p.index[p.size() - 2], "previous evaluation"));
+                    out.findings.push_back(std::move(f));
+                }
+                continue;
+            }
+        }
+        MetricRef loss = trainLoss(*run);
+        if (!loss) continue;
+        const Points p = finitePoints(*loss.series);
+        if (p.size() < 20) continue;
+        out.ran = true;
+        const size_t tenth = p.size() / 10;
+        const double before = medianOf(p.value, p.size() - 2 * tenth, p.size() - tenth);
+        const double last = medianOf(p.value, p.size() - tenth, p.size());
+        const double drop = before > 0 ? (before - last) / before : 0.0;
+        if (drop <= t.floatConvergedLossLateDrop) continue;
+        const std::string what = "loss " + fmt(before) + " -> " + fmt(last) + ", -" + pct(drop);
+        Finding f = makeFinding("float.not_converged", Severity::Warning, Stage::Float,
+                                {"浮点模型尚未收敛（" + what + "）",
+                                 "Float model had not converged (" + what + ")"},
+                                kNotConvergedAdvice, "qat.nan_loss");
+        f.evidence.push_back(pointEvidence(*run, loss, p.index.back(), "median of the last tenth " + fmt(last)));
+        out.findings.push_back(std::move(f));
+    }
+    return out;
+}
+
+RuleOutcome checkFloatOverfit(const Analysis& a, const Thresholds& t)
+{
+    RuleOutcome out;
+    for (const logs::Run* run : runsWithRole(a, logs::RunRole::Float)) {
+        MetricRef train = trainAccuracy(*run);
+        auto val = finalEvalAccuracy(*run);
+        if (!train || !val) continue;
+        const Points p = finitePoints(*train.series);
+        if (p.empty()) continue;
+        out.ran = true;
+        const size_t tail = std::min<size_t>(3, p.size());
+        const double trainAcc = medianOf(p.value, p.size() - tail, p.size()) * accuracyScale(*train.series);
+        const double gap = trainAcc - val->value;
+        if (gap <= t.overfitMaxGap) continue;
+        const std::string what = "train " + pct(trainAcc) + " vs val " + pct(val->value);
+        Finding f = makeFinding(
+            "float.overfit", Severity::Warning, Stage::Float,
+            {"浮点模型可能过拟合（" + what + "）", "Float model may overfit (" + what + ")"},
+            {"浮点模型过拟合时，输入稍有扰动就会引起明显输出变化，量化误差更容易被放大。建议检查输入稍作变化后"
+             "输出是否变化很大、模型参数和 activation 是否较大，并优先解决浮点模型过拟合问题，再继续进行 QAT。",
+             "An overfitting float model reacts strongly to small input changes, so quantization error "
+             "is amplified. Check whether outputs change a lot for slightly changed inputs and whether "
+             "weights or activations are very large; fix the overfitting before continuing with QAT."},
+            "model.float_overfit");
+        f.evidence.push_back(pointEvidence(*run, train, p.index.back(), "final training accuracy " + pct(trainAcc)));
+        f.evidence.push_back(pointEvidence(*run, val->metric, val->index, "final evaluation accuracy " + pct(val->value)));
+        out.findings.push_back(std::move(f));
+    }
+    return out;
+}
+
+}  // namespace qatdoctor::core::rules

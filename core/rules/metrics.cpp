@@ -1,0 +1,234 @@
+#include "core/rules/metrics.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace qatdoctor::core::rules {
+namespace {
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::vector<std::string> splitWords(const std::string& s)
+{
+    std::vector<std::string> words;
+    std::string cur;
+    for (char c : s) {
+        if (c == '/' || c == '.' || c == '_' || c == '-' || c == ':' || c == ' ') {
+            if (!cur.empty()) words.push_back(std::move(cur));
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) words.push_back(std::move(cur));
+    return words;
+}
+
+bool isEvalWord(const std::string& w)
+{
+    return w == "val" || w == "eval" || w == "evaluation" || w == "validation" || w == "valid" ||
+           w == "test" || w == "testing";
+}
+
+// Accuracy-like names, most canonical first (their rank is the preference).
+constexpr const char* kAccuracyWords[] = {"acc", "accuracy", "top1", "acc1", "map", "miou", "iou",
+                                          "ap", "f1", "top5", "acc5", "precision", "recall"};
+
+}  // namespace
+
+MetricName classifyMetric(std::string_view seriesName)
+{
+    const std::string name = lower(seriesName);
+    const std::vector<std::string> words = splitWords(name);
+    MetricName out;
+    for (const std::string& w : words) {
+        if (isEvalWord(w)) out.eval = true;
+        if (w == "quantized" || w == "quant" || w == "int8" || w == "hbir" || w == "bc") out.quantized = true;
+    }
+    // The last word that is not an eval/train marker names the metric ("qat_val/acc" -> "acc").
+    std::string base;
+    for (auto it = words.rbegin(); it != words.rend(); ++it) {
+        if (isEvalWord(*it) || *it == "train" || *it == "training") continue;
+        base = *it;
+        break;
+    }
+    if (base == "lr" || name.find("learning_rate") != std::string::npos ||
+        (base.rfind("lr", 0) == 0 && base.size() <= 3)) {
+        out.kind = MetricKind::LearningRate;
+        out.preference = base == "lr" ? 0 : 1;
+        return out;
+    }
+    if (name.find("loss") != std::string::npos) {
+        out.kind = MetricKind::Loss;
+        // "loss" / "train/loss" beat "loss_cls" / "aux_loss".
+        out.preference = base == "loss" ? 0 : 1;
+        return out;
+    }
+    int rank = 0;
+    for (const char* a : kAccuracyWords) {
+        for (const std::string& w : words) {
+            if (w == a || (std::string_view(a) == "acc" && w.rfind("acc", 0) == 0)) {
+                out.kind = MetricKind::Accuracy;
+                out.preference = rank;
+                return out;
+            }
+        }
+        ++rank;
+    }
+    return out;
+}
+
+MetricRef findMetric(const logs::Run& run, MetricKind kind, bool eval, bool quantized)
+{
+    MetricRef best;
+    int bestPref = 1 << 30;
+    for (const auto& [name, series] : run.series) {
+        if (series.empty()) continue;
+        const MetricName m = classifyMetric(name);
+        if (m.kind != kind || (kind != MetricKind::LearningRate && m.eval != eval)) continue;
+        // A quantized-role run's own metrics are the quantized model's, whatever their names.
+        if (run.role != logs::RunRole::Quantized && m.quantized != quantized) continue;
+        const bool better = m.preference < bestPref ||
+                            (m.preference == bestPref && series.size() > best.series->size());
+        if (better) {
+            best = MetricRef{name, &series};
+            bestPref = m.preference;
+        }
+    }
+    return best;
+}
+
+MetricRef learningRate(const logs::Run& r) { return findMetric(r, MetricKind::LearningRate, false); }
+
+Points finitePoints(const logs::Series& s)
+{
+    Points p;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (!std::isfinite(s.value[i])) continue;
+        p.value.push_back(s.value[i]);
+        p.index.push_back(i);
+    }
+    return p;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty()) return NAN;
+    const size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+    const double hi = v[mid];
+    if (v.size() % 2) return hi;
+    const double lo = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
+    return (lo + hi) / 2;
+}
+
+double medianOf(const std::vector<double>& values, size_t begin, size_t end)
+{
+    end = std::min(end, values.size());
+    if (begin >= end) return NAN;
+    return median(std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(begin),
+                                      values.begin() + static_cast<std::ptrdiff_t>(end)));
+}
+
+std::optional<size_t> lastFinite(const logs::Series& s)
+{
+    for (size_t i = s.size(); i-- > 0;)
+        if (std::isfinite(s.value[i])) return i;
+    return std::nullopt;
+}
+
+double accuracyScale(const logs::Series& s)
+{
+    double hi = -INFINITY;
+    for (float v : s.value)
+        if (std::isfinite(v)) hi = std::max(hi, static_cast<double>(v));
+    return hi > 1.5 ? 0.01 : 1.0;
+}
+
+std::optional<FinalValue> finalEvalAccuracy(const logs::Run& run)
+{
+    MetricRef acc = evalAccuracy(run);
+    if (!acc) return std::nullopt;
+    auto last = lastFinite(*acc.series);
+    if (!last) return std::nullopt;
+    return FinalValue{acc.series->value[*last] * accuracyScale(*acc.series), *last, acc};
+}
+
+std::optional<FinalValue> finalQuantizedAccuracy(const logs::Run& run)
+{
+    MetricRef acc = findMetric(run, MetricKind::Accuracy, true, true);
+    if (!acc) return std::nullopt;
+    auto last = lastFinite(*acc.series);
+    if (!last) return std::nullopt;
+    return FinalValue{acc.series->value[*last] * accuracyScale(*acc.series), *last, acc};
+}
+
+std::optional<double> metadataNumber(const logs::Run& run, std::initializer_list<const char*> keys)
+{
+    for (const char* k : keys)
+        if (auto v = run.metadataNumber(k); v && std::isfinite(*v)) return v;
+    return std::nullopt;
+}
+
+std::optional<std::string> metadataText(const logs::Run& run, std::initializer_list<const char*> keys)
+{
+    for (const char* k : keys) {
+        auto it = run.metadata.find(k);
+        if (it != run.metadata.end() && !it->second.empty()) return it->second;
+    }
+    return std::nullopt;
+}
+
+std::optional<double> effectiveBatch(const logs::Run& run)
+{
+    auto batch = metadataNumber(run, {"batch_size", "batch_size_per_gpu", "per_device_batch_size",
+                                      "train_batch_size", "batch"});
+    if (!batch || *batch <= 0) return std::nullopt;
+    const double world = metadataNumber(run, {"world_size", "num_gpus", "gpus", "nproc_per_node"})
+                             .value_or(1.0);
+    return *batch * std::max(1.0, world);
+}
+
+std::optional<double> baseLearningRate(const logs::Run& run)
+{
+    if (auto lr = metadataNumber(run, {"lr", "base_lr", "learning_rate", "max_lr"}); lr && *lr > 0)
+        return lr;
+    MetricRef lr = learningRate(run);
+    if (!lr) return std::nullopt;
+    Points p = finitePoints(*lr.series);
+    if (p.empty()) return std::nullopt;
+    return p.value.front();
+}
+
+std::optional<double> peakLearningRate(const logs::Run& run)
+{
+    MetricRef lr = learningRate(run);
+    if (lr) {
+        Points p = finitePoints(*lr.series);
+        if (!p.empty()) return *std::max_element(p.value.begin(), p.value.end());
+    }
+    return metadataNumber(run, {"max_lr", "lr", "base_lr", "learning_rate"});
+}
+
+std::optional<std::pair<double, double>> wallTimeSpan(const logs::Run& run)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (const auto& [name, s] : run.series) {
+        for (const auto& mark : s.wallTimes) {
+            const double t = mark.value;
+            if (!std::isfinite(t)) continue;
+            lo = std::min(lo, t);
+            hi = std::max(hi, t);
+        }
+    }
+    if (!std::isfinite(lo)) return std::nullopt;
+    return std::make_pair(lo, hi);
+}
+
+}  // namespace qatdoctor::core::rules

@@ -1,0 +1,90 @@
+// Which series of a run is its training loss, its evaluation accuracy, its learning rate...
+// Every rule asks these questions through this one helper, so the name patterns live in one
+// place: loss* -> loss; acc / accuracy / top1 / mAP / mIoU / f1 / ... -> accuracy (higher is
+// better); lr / learning_rate -> learning rate. A name component val / eval / test / validation
+// (as a prefix "val/acc", "qat_val/acc", or a suffix "acc_val") marks an evaluation metric.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/logs/run.h"
+
+namespace qatdoctor::core::rules {
+
+enum class MetricKind { Loss, Accuracy, LearningRate, Other };
+
+struct MetricName {
+    MetricKind kind = MetricKind::Other;
+    bool eval = false;      // evaluation (validation / test) rather than training
+    bool quantized = false; // names the quantized model ("quantized_val/acc", "int8/acc", "hbir_acc")
+    int preference = 99;    // lower = the more canonical series of its kind ("loss" before "loss_cls")
+};
+
+MetricName classifyMetric(std::string_view seriesName);
+
+// A chosen series of a run (series == nullptr when the run has none).
+struct MetricRef {
+    std::string name;
+    const logs::Series* series = nullptr;
+    explicit operator bool() const { return series != nullptr && !series->empty(); }
+};
+
+// The most canonical series of that kind and phase; ties go to the series with more points.
+// Series naming the quantized model are left out unless quantized is true (then only they count).
+MetricRef findMetric(const logs::Run& run, MetricKind kind, bool eval, bool quantized = false);
+
+inline MetricRef trainLoss(const logs::Run& r) { return findMetric(r, MetricKind::Loss, false); }
+inline MetricRef evalLoss(const logs::Run& r) { return findMetric(r, MetricKind::Loss, true); }
+inline MetricRef trainAccuracy(const logs::Run& r) { return findMetric(r, MetricKind::Accuracy, false); }
+inline MetricRef evalAccuracy(const logs::Run& r) { return findMetric(r, MetricKind::Accuracy, true); }
+MetricRef learningRate(const logs::Run& r);
+
+// Finite values of a series, with their point indices.
+struct Points {
+    std::vector<double> value;
+    std::vector<size_t> index;
+    size_t size() const { return value.size(); }
+    bool empty() const { return value.empty(); }
+};
+Points finitePoints(const logs::Series& s);
+
+double median(std::vector<double> v);  // NaN for an empty vector
+// Median of values[begin, end) clamped to the range.
+double medianOf(const std::vector<double>& values, size_t begin, size_t end);
+
+// Index of the last finite point, or nullopt.
+std::optional<size_t> lastFinite(const logs::Series& s);
+
+// Accuracy as a fraction: a series whose finite maximum is above 1.5 is in percent.
+double accuracyScale(const logs::Series& s);
+
+// Final evaluation accuracy of a run as a fraction, with the point it came from.
+struct FinalValue {
+    double value = 0;       // as a fraction for accuracies
+    size_t index = 0;       // point index in the series
+    MetricRef metric;
+};
+std::optional<FinalValue> finalEvalAccuracy(const logs::Run& run);
+// The same for a quantized-model evaluation: a run with role quantized (any eval accuracy), or
+// a series naming the quantized model in another run.
+std::optional<FinalValue> finalQuantizedAccuracy(const logs::Run& run);
+
+// A numeric metadata value under any of the given keys (first found).
+std::optional<double> metadataNumber(const logs::Run& run, std::initializer_list<const char*> keys);
+std::optional<std::string> metadataText(const logs::Run& run, std::initializer_list<const char*> keys);
+
+// Effective batch = batch size x world size (world size 1 when not logged).
+std::optional<double> effectiveBatch(const logs::Run& run);
+// The configured learning rate: metadata lr (or base_lr, learning_rate, max_lr), else the first
+// finite value of the lr series.
+std::optional<double> baseLearningRate(const logs::Run& run);
+// The largest learning rate the run used: the maximum of its lr series, else metadata max_lr or lr.
+std::optional<double> peakLearningRate(const logs::Run& run);
+
+// Time span of a run from any series' wall times (nullopt when no wall time was logged).
+std::optional<std::pair<double, double>> wallTimeSpan(const logs::Run& run);
+
+}  // namespace qatdoctor::core::rules

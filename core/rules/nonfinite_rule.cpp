@@ -1,0 +1,81 @@
+// loss.nonfinite: a NaN or Inf in any logged loss or metric. The first one is what matters (the
+// rest usually follows from it), so the finding points at the earliest step.
+#include <algorithm>
+#include <cmath>
+
+#include "core/rules/rule_checks.h"
+#include "core/rules/rule_support.h"
+
+namespace qatdoctor::core::rules {
+namespace {
+
+struct FirstBad {
+    MetricRef metric;
+    size_t index = 0;
+};
+
+// Earlier step first; on the same step prefer loss series, then a point from a text log (the
+// place a user reads; the same value often also sits in a CSV / JSONL / tfevents side file),
+// then the earlier line.
+bool earlier(const logs::Run& run, const FirstBad& a, const FirstBad& b)
+{
+    const double sa = a.metric.series->step[a.index], sb = b.metric.series->step[b.index];
+    if (sa != sb) return sa < sb;
+    const bool la = classifyMetric(a.metric.name).kind == MetricKind::Loss;
+    const bool lb = classifyMetric(b.metric.name).kind == MetricKind::Loss;
+    if (la != lb) return la;
+    const logs::PointSource pa = a.metric.series->sourceAt(a.index), pb = b.metric.series->sourceAt(b.index);
+    auto isText = [&](const logs::PointSource& p) {
+        return p.file < run.files.size() && run.files[p.file].format == "text";
+    };
+    if (isText(pa) != isText(pb)) return isText(pa);
+    if (pa.lineOrRecord != pb.lineOrRecord) return pa.lineOrRecord < pb.lineOrRecord;
+    return a.metric.name < b.metric.name;
+}
+
+}  // namespace
+
+RuleOutcome checkLossNonfinite(const Analysis& a, const Thresholds&)
+{
+    RuleOutcome out;
+    for (const logs::Run& run : a.logs.runs) {
+        std::vector<FirstBad> bad;
+        for (const auto& [name, s] : run.series) {
+            if (s.empty()) continue;
+            out.ran = true;
+            for (size_t i = 0; i < s.size(); ++i) {
+                if (std::isfinite(s.value[i])) continue;
+                bad.push_back({MetricRef{name, &s}, i});
+                break;
+            }
+        }
+        if (bad.empty()) continue;
+        std::sort(bad.begin(), bad.end(),
+                  [&](const FirstBad& x, const FirstBad& y) { return earlier(run, x, y); });
+        const FirstBad& first = bad.front();
+        const double step = first.metric.series->step[first.index];
+        const std::string where = run.name + ", " + first.metric.name + " = " +
+                                  fmt(first.metric.series->value[first.index]) + " at step " + fmt(step);
+        Finding f = makeFinding(
+            "loss.nonfinite", Severity::Error, stageForRole(run.role),
+            {"训练中出现 NAN / INF（" + where + "）", "NaN/Inf during training (" + where + ")"},
+            {"从该步起损失或指标变为 NAN / INF。可能原因：输入数据本身存在 NAN、浮点模型尚未收敛、"
+             "未正确执行 Calibration 初始化、学习率过大或 fake quant / observer 状态异常。"
+             "建议先确认输入数据没有异常值，再确认浮点模型已经收敛、已完成 Calibration 并正确加载其参数；"
+             "如果学习率过大，可优先调低学习率，必要时增加梯度裁剪。",
+             "From this step on a loss or metric is NaN/Inf. Likely causes: NaN in the input data, "
+             "a float model that has not converged, calibration not run or not loaded, a too large "
+             "learning rate, or wrong fake-quant / observer states. First make sure the input data "
+             "holds no abnormal values, then that the float model converged and the calibration "
+             "parameters are loaded; if the learning rate is too large, lower it and add gradient "
+             "clipping if needed."},
+            "qat.nan_loss");
+        for (size_t i = 0; i < bad.size() && i < 4; ++i)
+            f.evidence.push_back(pointEvidence(run, bad[i].metric, bad[i].index,
+                                               i == 0 ? "first non-finite value" : ""));
+        out.findings.push_back(std::move(f));
+    }
+    return out;
+}
+
+}  // namespace qatdoctor::core::rules

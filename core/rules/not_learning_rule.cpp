@@ -1,0 +1,73 @@
+// qat.not_learning: QAT's weights stay frozen, the FAQ's "weights do not update after loading
+// calibration" (prepare after the optimizer, fake-quant / observer states, training flag).
+// Frozen weights give the same evaluation accuracy epoch after epoch, which is the strong sign;
+// the training loss still wiggles with the batches, so it is only used when too few
+// evaluations were logged.
+#include <algorithm>
+#include <cmath>
+
+#include "core/rules/rule_checks.h"
+#include "core/rules/rule_support.h"
+
+namespace qatdoctor::core::rules {
+namespace {
+
+const Text kAdvice = {
+    "QAT 的精度（或 loss）在训练中几乎不变，权重似乎没有更新。常见原因：prepare 放在 optimizer 定义之后"
+    "（optimizer 绑定的不是 prepare 后的模型）、fake_quant_enabled 或 observe_enabled 状态不为 1、module 的 "
+    "training 状态不正确。建议优先确认 QAT 模型结构和 optimizer 绑定的是同一份 prepare 后的模型，再检查训练"
+    "状态切换是否正确。",
+    "QAT's accuracy (or loss) barely changes during training: the weights do not seem to update. "
+    "Usual causes: prepare was called after the optimizer was created (the optimizer holds a "
+    "different model than the prepared one), fake_quant_enabled or observer_enabled is not 1, or "
+    "the module's training flag is wrong. First make sure the optimizer was built on the same "
+    "prepared QAT model, then check the training-state switches."};
+
+Finding notLearning(const logs::Run& run, const std::string& what)
+{
+    return makeFinding("qat.not_learning", Severity::Warning, Stage::Qat,
+                       {"QAT 训练似乎没有更新权重（" + what + "）",
+                        "QAT does not seem to update its weights (" + what + ")"},
+                       kAdvice, "qat.weights_not_updating");
+}
+
+}  // namespace
+
+RuleOutcome checkQatNotLearning(const Analysis& a, const Thresholds& t)
+{
+    RuleOutcome out;
+    for (const logs::Run* run : runsWithRole(a, logs::RunRole::Qat)) {
+        if (MetricRef acc = evalAccuracy(*run)) {
+            const Points ap = finitePoints(*acc.series);
+            if (ap.size() >= static_cast<size_t>(std::max(2.0, t.notLearningMinEvaluations))) {
+                out.ran = true;
+                const auto [lo, hi] = std::minmax_element(ap.value.begin(), ap.value.end());
+                const double spread = (*hi - *lo) * accuracyScale(*acc.series);
+                if (spread > t.notLearningMaxAccuracyChange) continue;
+                Finding f = notLearning(*run, run->name + ", " + std::to_string(ap.size()) +
+                                                  " evaluations at " + fmt(ap.value.front()));
+                f.evidence.push_back(pointEvidence(*run, acc, ap.index.front(), "first evaluation"));
+                f.evidence.push_back(pointEvidence(*run, acc, ap.index.back(),
+                                                   "last evaluation, spread " + fmt(spread)));
+                out.findings.push_back(std::move(f));
+                continue;
+            }
+        }
+        MetricRef loss = trainLoss(*run);
+        if (!loss) continue;
+        const Points p = finitePoints(*loss.series);
+        if (p.size() < static_cast<size_t>(t.notLearningMinPoints)) continue;
+        out.ran = true;
+        const size_t q = std::max<size_t>(1, p.size() / 4);
+        const double first = medianOf(p.value, 0, q);
+        const double last = medianOf(p.value, p.size() - q, p.size());
+        if (!(first > 0) || std::fabs(last - first) / first >= t.notLearningMaxRelativeChange) continue;
+        Finding f = notLearning(*run, run->name + ", loss " + fmt(first) + " -> " + fmt(last));
+        f.evidence.push_back(pointEvidence(*run, loss, p.index.front(), "first-quarter median " + fmt(first)));
+        f.evidence.push_back(pointEvidence(*run, loss, p.index.back(), "last-quarter median " + fmt(last)));
+        out.findings.push_back(std::move(f));
+    }
+    return out;
+}
+
+}  // namespace qatdoctor::core::rules

@@ -1,0 +1,40 @@
+// Small helpers the rule files share: evidence from a series point or an event, the stage a run
+// role points at, and number formatting for titles.
+#pragma once
+
+#include <string>
+
+#include "core/analysis.h"
+#include "core/rules/metrics.h"
+
+namespace qatdoctor::core::rules {
+
+// float -> Float, calibration -> Calibration, qat / unknown -> Qat, quantized -> Export.
+Stage stageForRole(logs::RunRole role);
+
+// The point `index` of a series: run, file, line (binary formats: "record N" in detail), step,
+// metric and value.
+Evidence pointEvidence(const logs::Run& run, const MetricRef& metric, size_t index,
+                       std::string detail = {});
+// An event: run, file, line, step; detail = the event's first line.
+Evidence eventEvidence(const logs::Run& run, const logs::RunEvent& event);
+// The run as a whole (its first file).
+Evidence runEvidence(const logs::Run& run, std::string detail = {});
+
+// "0.3123", "1.2e+04", "nan": %.4g, the short form used in titles and details.
+std::string fmt(double v);
+// "81.2%" for a fraction.
+std::string pct(double fraction);
+
+Finding makeFinding(const char* id, Severity severity, Stage stage, Text title, Text message,
+                    const char* faq);
+
+// Runs of a role, in load order.
+std::vector<const logs::Run*> runsWithRole(const Analysis& analysis, logs::RunRole role);
+
+// The QAT run a quantized evaluation most likely evaluated: the QAT run that ended last before
+// the quantized run started (by wall time), else the first QAT run named exactly like a
+// plain "qat", else the first QAT run.
+const logs::Run* qatRunFor(const Analysis& analysis, const logs::Run* quantized);
+
+}  // namespace qatdoctor::core::rules

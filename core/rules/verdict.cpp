@@ -1,0 +1,95 @@
+#include "core/rules/verdict.h"
+
+namespace qatdoctor::core::rules {
+namespace {
+
+// Pipeline order for the verdict; environment last (a CPU fallback rarely explains accuracy).
+int verdictRank(Stage s)
+{
+    switch (s) {
+    case Stage::Float: return 0;
+    case Stage::Calibration: return 1;
+    case Stage::Qat: return 2;
+    case Stage::Export: return 3;
+    case Stage::Deployment: return 4;
+    case Stage::Environment: return 5;
+    }
+    return 5;
+}
+
+Text stagePhrase(Stage s)
+{
+    switch (s) {
+    case Stage::Float: return {"浮点训练阶段", "float training"};
+    case Stage::Calibration: return {"Calibration 阶段", "calibration"};
+    case Stage::Qat: return {"QAT 训练阶段", "QAT training"};
+    case Stage::Export: return {"导出阶段（QAT 到 quantized 模型）", "export (QAT to the quantized model)"};
+    case Stage::Deployment: return {"部署阶段", "deployment"};
+    case Stage::Environment: return {"训练环境", "the training environment"};
+    }
+    return {"", ""};
+}
+
+Text sideAdvice(Stage s)
+{
+    switch (s) {
+    case Stage::Float:
+    case Stage::Calibration:
+    case Stage::Qat:
+        return {"这是训练侧问题，建议先在训练阶段解决，再看导出和部署。",
+                "This is a training-side problem: fix it before looking at export or deployment."};
+    case Stage::Export:
+        return {"训练侧未见异常，建议按导出一致性问题排查，而不是继续训练。",
+                "Training looks fine: follow export consistency rather than training longer."};
+    case Stage::Deployment:
+        return {"训练和导出未见异常，建议排查部署链路（输入格式、前后处理、板端适配）。",
+                "Training and export look fine: check the deployment chain (input format, pre- and "
+                "post-processing, board-side adaptation)."};
+    case Stage::Environment:
+        return {"建议先修复训练环境。", "Fix the environment first."};
+    }
+    return {"", ""};
+}
+
+}  // namespace
+
+Verdict computeVerdict(const Analysis& analysis)
+{
+    Verdict v;
+    const Finding* lead = nullptr;
+    size_t problems = 0;
+    for (const Finding& f : analysis.findings) {
+        if (f.severity == Severity::Info) continue;
+        ++problems;
+        const bool better = !lead || verdictRank(f.stage) < verdictRank(lead->stage) ||
+                            (f.stage == lead->stage && f.severity > lead->severity);
+        if (better) lead = &f;
+    }
+    if (!lead) {
+        const bool anything = !analysis.checksRun.empty();
+        v.text = anything
+                     ? Text{"已运行 " + std::to_string(analysis.checksRun.size()) +
+                                " 项检查，未发现问题。",
+                            "No problem found: " + std::to_string(analysis.checksRun.size()) +
+                                " checks ran on the loaded data."}
+                     : Text{"没有可检查的数据：请加载训练日志文件夹、模型或工具链输出文件。",
+                            "Nothing could be checked: load a training log folder, a model or "
+                            "toolchain output files."};
+        return v;
+    }
+    v.clear = false;
+    v.stage = lead->stage;
+    v.findingId = lead->id;
+    const Text where = stagePhrase(lead->stage);
+    const Text side = sideAdvice(lead->stage);
+    std::string othersZh, othersEn;
+    if (problems > 1) {
+        othersZh = "（另有 " + std::to_string(problems - 1) + " 项发现）";
+        othersEn = " (" + std::to_string(problems - 1) + " more finding" + (problems > 2 ? "s" : "") + ")";
+    }
+    v.text.zh = "问题最可能始于" + where.zh + "：" + lead->title.zh + othersZh + "。" + side.zh;
+    v.text.en = "Trouble most likely starts in " + where.en + ": " + lead->title.en + othersEn + ". " + side.en;
+    return v;
+}
+
+}  // namespace qatdoctor::core::rules

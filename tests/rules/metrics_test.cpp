@@ -1,0 +1,75 @@
+// Metric identification by name: the one place the rules learn what a series is.
+#include <gtest/gtest.h>
+
+#include "core/rules/metrics.h"
+#include "tests/rules/run_builder.h"
+
+namespace qatdoctor::core::rules {
+namespace {
+
+TEST(Metrics, ClassifiesNames)
+{
+    struct Row {
+        const char* name;
+        MetricKind kind;
+        bool eval;
+        bool quantized;
+    };
+    const Row rows[] = {
+        {"loss", MetricKind::Loss, false, false},
+        {"train/loss", MetricKind::Loss, false, false},
+        {"qat_train/loss", MetricKind::Loss, false, false},
+        {"val/loss", MetricKind::Loss, true, false},
+        {"loss_val", MetricKind::Loss, true, false},
+        {"aux_loss_cls", MetricKind::Loss, false, false},
+        {"acc", MetricKind::Accuracy, false, false},
+        {"val/acc", MetricKind::Accuracy, true, false},
+        {"float_val/acc", MetricKind::Accuracy, true, false},
+        {"calib_val/acc", MetricKind::Accuracy, true, false},
+        {"quantized_val/acc", MetricKind::Accuracy, true, true},
+        {"eval/top1", MetricKind::Accuracy, true, false},
+        {"test/mAP", MetricKind::Accuracy, true, false},
+        {"validation.mIoU", MetricKind::Accuracy, true, false},
+        {"accuracy", MetricKind::Accuracy, false, false},
+        {"hbir_val/acc1", MetricKind::Accuracy, true, true},
+        {"lr", MetricKind::LearningRate, false, false},
+        {"learning_rate", MetricKind::LearningRate, false, false},
+        {"grad_norm", MetricKind::Other, false, false},
+        {"samples_per_sec", MetricKind::Other, false, false},
+    };
+    for (const Row& r : rows) {
+        const MetricName m = classifyMetric(r.name);
+        EXPECT_EQ(m.kind, r.kind) << r.name;
+        EXPECT_EQ(m.eval, r.eval) << r.name;
+        EXPECT_EQ(m.quantized, r.quantized) << r.name;
+    }
+}
+
+TEST(Metrics, PrefersTheCanonicalSeries)
+{
+    using testing::RunBuilder;
+    logs::Run run = RunBuilder("qat", logs::RunRole::Qat)
+                        .series("loss_cls", {1, 2, 3, 4, 5})
+                        .series("loss", {1, 2})
+                        .series("val/top5", {0.9})
+                        .series("val/acc", {0.7})
+                        .series("quantized_val/acc", {0.6})
+                        .build();
+    EXPECT_EQ(trainLoss(run).name, "loss");
+    EXPECT_EQ(evalAccuracy(run).name, "val/acc");
+    auto q = finalQuantizedAccuracy(run);
+    ASSERT_TRUE(q);
+    EXPECT_FLOAT_EQ(q->value, 0.6f);
+}
+
+TEST(Metrics, MediansAndScales)
+{
+    EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
+    EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+    logs::Series pctSeries;
+    pctSeries.push(0, 81.5f, 1);
+    EXPECT_DOUBLE_EQ(accuracyScale(pctSeries), 0.01);
+}
+
+}  // namespace
+}  // namespace qatdoctor::core::rules

@@ -1,0 +1,277 @@
+// Each rule on Runs built in code: the healthy pipeline is clear, one change shows one symptom
+// with its evidence. (The same symptoms on real logs: manifest_test.cpp.)
+#include <algorithm>
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "core/rules/rule.h"
+#include "tests/rules/healthy_fixture.h"
+
+namespace qatdoctor::core {
+namespace {
+
+using testing::healthyPipeline;
+using testing::Pipeline;
+using testing::RunBuilder;
+using logs::RunRole;
+
+std::vector<Finding> run(Analysis a)
+{
+    rules::runTrainingRules(a, rules::defaultThresholds());
+    return a.findings;
+}
+
+std::vector<std::string> problemIds(const std::vector<Finding>& findings)
+{
+    std::vector<std::string> ids;
+    for (const Finding& f : findings)
+        if (f.severity != Severity::Info) ids.push_back(f.id);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+}
+
+const Finding* find(const std::vector<Finding>& findings, const std::string& id)
+{
+    for (const Finding& f : findings)
+        if (f.id == id) return &f;
+    return nullptr;
+}
+
+TEST(Rules, HealthyPipelineIsClearAndEveryRuleWithDataRan)
+{
+    Analysis a = healthyPipeline().analysis();
+    rules::runTrainingRules(a, rules::defaultThresholds());
+    EXPECT_EQ(problemIds(a.findings), std::vector<std::string>{});
+    for (const char* id : {"loss.nonfinite", "loss.divergence", "run.crashed", "env.no_gpu",
+                           "float.not_converged", "float.overfit", "calib.low_accuracy",
+                           "calib.multi_gpu", "qat.start_loss_high", "qat.trend_mismatch",
+                           "qat.not_learning", "qat.worse_than_calibration", "qat.quantized_gap",
+                           "qat.no_quantized_eval", "train.aggressive_lr_schedule", "config.march"})
+        EXPECT_TRUE(a.checksRun.count(id)) << id;
+    // One QAT run only: nothing to compare batch sizes with.
+    EXPECT_FALSE(a.checksRun.count("train.batch_scaled_lr_unchanged"));
+}
+
+TEST(Rules, EveryRuleHasBilingualTextsAndAFaqTopic)
+{
+    Pipeline p = healthyPipeline();
+    p.qatRun.series["qat_train/loss"].value[5] = NAN;
+    p.calibRun.metadata["world_size"] = "2";
+    for (const Finding& f : run(p.analysis())) {
+        EXPECT_TRUE(f.title.complete()) << f.id;
+        EXPECT_TRUE(f.message.complete()) << f.id;
+        EXPECT_FALSE(f.evidence.empty()) << f.id;
+    }
+}
+
+TEST(Rules, NonfiniteLossNamesFirstStepAndLine)
+{
+    Pipeline p = healthyPipeline();
+    p.qatRun.series["qat_train/loss"].value[4] = NAN;
+    p.qatRun.series["qat_train/loss"].value[6] = INFINITY;
+    const auto findings = run(p.analysis());
+    const Finding* f = find(findings, "loss.nonfinite");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->stage, Stage::Qat);
+    EXPECT_EQ(f->faq, "qat.nan_loss");
+    ASSERT_FALSE(f->evidence.empty());
+    const Evidence& e = f->evidence.front();
+    EXPECT_EQ(e.run, "qat");
+    EXPECT_EQ(e.metric, "qat_train/loss");
+    EXPECT_EQ(e.step, 7 + 4 * 8);
+    EXPECT_EQ(e.line, 10 + 4);
+    EXPECT_EQ(e.file, "qat/train.log");
+    EXPECT_TRUE(std::isnan(*e.value));
+}
+
+TEST(Rules, ExplodingLossIsAnError)
+{
+    Pipeline p = healthyPipeline();
+    auto& v = p.qatRun.series["qat_train/loss"].value;
+    v[10] = 15.0f;  // > 100x the early median ~0.09
+    v[11] = 40.0f;
+    const auto fFindings = run(p.analysis());
+    const Finding* f = find(fFindings, "loss.divergence");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->evidence.front().step, 7 + 10 * 8);
+}
+
+TEST(Rules, SteadilyRisingLossIsAWarning)
+{
+    Pipeline p = healthyPipeline();
+    auto& v = p.qatRun.series["qat_train/loss"].value;
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(0.1 * (1.0 + 0.4 * i));
+    const auto findings = run(p.analysis());
+    const Finding* f = find(findings, "loss.divergence");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_TRUE(find(findings, "qat.trend_mismatch"));
+}
+
+TEST(Rules, CrashBeforePlannedEnd)
+{
+    Pipeline p = healthyPipeline();
+    p.qatRun.series["qat_val/acc"] = testing::makeSeries({0.9084}, 63, 64, 1);
+    p.qatRun.events.push_back({logs::RunEvent::Kind::Error, "Training failed with an exception, exiting", 0, 120, 84.0});
+    p.qatRun.events.push_back({logs::RunEvent::Kind::Traceback,
+                               "Traceback (most recent call last):\n  File \"train.py\", line 3\nRuntimeError: stack expects each tensor to be equal size",
+                               0, 121, 84.0});
+    const auto fFindings = run(p.analysis());
+    const Finding* f = find(fFindings, "run.crashed");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->evidence.front().line, 121);
+    EXPECT_EQ(f->evidence.front().detail, "RuntimeError: stack expects each tensor to be equal size");
+    EXPECT_NE(f->title.en.find("1/3"), std::string::npos) << f->title.en;
+}
+
+TEST(Rules, ErrorLineAfterAFinishedRunIsNotACrash)
+{
+    Pipeline p = healthyPipeline();
+    p.qatRun.events.push_back({logs::RunEvent::Kind::Error, "failed to upload metrics", 0, 300, 191.0});
+    EXPECT_FALSE(find(run(p.analysis()), "run.crashed"));
+}
+
+TEST(Rules, QatStartingFarAboveFloat)
+{
+    Pipeline p = healthyPipeline();
+    p.qatRun.series["qat_train/loss"].value[0] = 1.2f;
+    const auto fFindings = run(p.analysis());
+    const Finding* f = find(fFindings, "qat.start_loss_high");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->evidence.at(0).run, "qat");
+    EXPECT_EQ(f->evidence.at(0).step, 7);
+    EXPECT_EQ(f->evidence.at(1).run, "float");
+    EXPECT_EQ(f->faq, "qat.nan_loss");
+}
+
+TEST(Rules, AccuracyComparisons)
+{
+    Pipeline p = healthyPipeline();
+    p.calibRun.series["calib_val/acc"].value[0] = 0.70f;   // 23% below float
+    p.qatRun.series["qat_val/acc"].value[2] = 0.60f;        // below calibration
+    p.quantizedRun.series["quantized_val/acc"].value[0] = 0.50f;  // below QAT
+    const auto findings = run(p.analysis());
+    EXPECT_EQ(problemIds(findings),
+              (std::vector<std::string>{"calib.low_accuracy", "qat.quantized_gap", "qat.worse_than_calibration"}));
+    EXPECT_EQ(find(findings, "qat.quantized_gap")->stage, Stage::Export);
+    EXPECT_EQ(find(findings, "qat.quantized_gap")->evidence.at(0).run, "quantized");
+}
+
+TEST(Rules, PercentAccuraciesAreComparedAsFractions)
+{
+    Pipeline p = healthyPipeline();
+    p.quantizedRun.series["quantized_val/acc"].value[0] = 91.0f;  // percent, same as QAT's 0.9126
+    EXPECT_FALSE(find(run(p.analysis()), "qat.quantized_gap"));
+}
+
+TEST(Rules, NoQuantizedEvaluation)
+{
+    Pipeline p = healthyPipeline();
+    const auto findings = run(testing::analysisOf({p.floatRun, p.calibRun, p.qatRun}));
+    const Finding* f = find(findings, "qat.no_quantized_eval");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->faq, "method.qat_only_eval");
+    // A quantized evaluation logged inside the QAT run counts.
+    Pipeline q = healthyPipeline();
+    q.qatRun.series["quantized_val/acc"] = q.quantizedRun.series["quantized_val/acc"];
+    EXPECT_FALSE(find(run(testing::analysisOf({q.floatRun, q.calibRun, q.qatRun})), "qat.no_quantized_eval"));
+}
+
+TEST(Rules, FrozenQatIsNotLearning)
+{
+    Pipeline p = healthyPipeline();
+    auto& v = p.qatRun.series["qat_train/loss"].value;
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(0.12 + (i % 2 ? 0.01 : -0.01));
+    auto& acc = p.qatRun.series["qat_val/acc"].value;
+    acc = {0.9111f, 0.9111f, 0.9111f};
+    const auto fFindings = run(p.analysis());
+    const Finding* f = find(fFindings, "qat.not_learning");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->faq, "qat.weights_not_updating");
+}
+
+TEST(Rules, FloatStillImproving)
+{
+    Pipeline p = healthyPipeline();
+    p.floatRun.series["float_val/acc"] = testing::makeSeries({0.5, 0.6, 0.7}, 23, 24, 1);
+    const auto fFindings = run(p.analysis());
+    const Finding* f = find(fFindings, "float.not_converged");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->stage, Stage::Float);
+}
+
+TEST(Rules, FloatOverfit)
+{
+    Pipeline p = healthyPipeline();
+    p.floatRun.series["float_val/acc"].value = {0.6f, 0.65f, 0.66f, 0.662f, 0.663f, 0.663f};
+    p.calibRun.series["calib_val/acc"].value = {0.66f};
+    const auto fFindings = run(p.analysis());
+    const Finding* f = find(fFindings, "float.overfit");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->faq, "model.float_overfit");
+}
+
+TEST(Rules, BatchGrewLrStayed)
+{
+    Pipeline p = healthyPipeline();
+    logs::Run wide = p.qatRun;
+    wide.name = "qat_4gpu";
+    wide.metadata["world_size"] = "4";
+    Analysis a = testing::analysisOf({p.floatRun, p.calibRun, p.qatRun, wide, p.quantizedRun});
+    rules::runTrainingRules(a, rules::defaultThresholds());
+    EXPECT_TRUE(a.checksRun.count("train.batch_scaled_lr_unchanged"));
+    const Finding* f = find(a.findings, "train.batch_scaled_lr_unchanged");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->evidence.at(0).run, "qat_4gpu");
+    EXPECT_EQ(f->evidence.at(1).run, "qat");
+    // With the lr scaled by sqrt(4) the rerun is fine.
+    a.logs.runs[3].metadata["lr"] = "0.002";
+    a.findings.clear();
+    rules::runTrainingRules(a, rules::defaultThresholds());
+    EXPECT_FALSE(find(a.findings, "train.batch_scaled_lr_unchanged"));
+}
+
+TEST(Rules, OneCycleOrFloatPeakLrInQat)
+{
+    Pipeline p = healthyPipeline();
+    p.qatRun.metadata["lr_scheduler"] = "OneCycleLR";
+    EXPECT_TRUE(find(run(p.analysis()), "train.aggressive_lr_schedule"));
+    Pipeline q = healthyPipeline();
+    q.qatRun.series["lr"].value = {0.08f, 0.08f, 0.08f, 0.008f};
+    EXPECT_TRUE(find(run(q.analysis()), "train.aggressive_lr_schedule"));
+}
+
+TEST(Rules, SetupFacts)
+{
+    Pipeline p = healthyPipeline();
+    p.calibRun.metadata["world_size"] = "2";
+    p.floatRun.events.push_back({logs::RunEvent::Kind::Warning, "CUDA is not available, falling back to CPU", 0, 3, std::nullopt});
+    p.qatRun.metadata.erase("march");
+    p.quantizedRun.metadata["march"] = "bayes";
+    const auto findings = run(p.analysis());
+    const Finding* gpu = find(findings, "calib.multi_gpu");
+    ASSERT_TRUE(gpu);
+    EXPECT_EQ(gpu->severity, Severity::Error);
+    const Finding* env = find(findings, "env.no_gpu");
+    ASSERT_TRUE(env);
+    EXPECT_EQ(env->evidence.front().line, 3);
+    EXPECT_EQ(env->stage, Stage::Environment);
+    size_t march = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.id == "config.march"; });
+    EXPECT_EQ(march, 2u);  // missing in qat; nash-e vs bayes elsewhere
+}
+
+TEST(Rules, NoRunsNothingRan)
+{
+    Analysis a;
+    rules::runTrainingRules(a, rules::defaultThresholds());
+    EXPECT_TRUE(a.findings.empty());
+    EXPECT_TRUE(a.checksRun.empty());
+}
+
+}  // namespace
+}  // namespace qatdoctor::core

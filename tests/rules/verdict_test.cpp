@@ -1,0 +1,72 @@
+// The verdict names the earliest pipeline stage with a warning or error.
+#include <gtest/gtest.h>
+
+#include "core/rules/verdict.h"
+
+namespace qatdoctor::core::rules {
+namespace {
+
+Finding finding(const char* id, Severity sev, Stage stage)
+{
+    Finding f;
+    f.id = id;
+    f.severity = sev;
+    f.stage = stage;
+    f.title = {std::string("标题 ") + id, std::string("title ") + id};
+    return f;
+}
+
+TEST(Verdict, NothingLoaded)
+{
+    Analysis a;
+    const Verdict v = computeVerdict(a);
+    EXPECT_TRUE(v.clear);
+    EXPECT_NE(v.text.en.find("Nothing could be checked"), std::string::npos);
+    EXPECT_TRUE(v.text.complete());
+}
+
+TEST(Verdict, ClearWhenOnlyInfo)
+{
+    Analysis a;
+    a.checksRun = {"loss.nonfinite", "run.crashed"};
+    a.findings.push_back(finding("x.info", Severity::Info, Stage::Float));
+    const Verdict v = computeVerdict(a);
+    EXPECT_TRUE(v.clear);
+    EXPECT_EQ(v.text.en, "No problem found: 2 checks ran on the loaded data.");
+}
+
+TEST(Verdict, EarliestStageWinsEnvironmentLast)
+{
+    Analysis a;
+    a.findings.push_back(finding("env.no_gpu", Severity::Warning, Stage::Environment));
+    a.findings.push_back(finding("qat.quantized_gap", Severity::Warning, Stage::Export));
+    a.findings.push_back(finding("loss.nonfinite", Severity::Error, Stage::Qat));
+    a.findings.push_back(finding("qat.start_loss_high", Severity::Warning, Stage::Qat));
+    Verdict v = computeVerdict(a);
+    EXPECT_FALSE(v.clear);
+    EXPECT_EQ(v.stage, Stage::Qat);
+    EXPECT_EQ(v.findingId, "loss.nonfinite");  // the most severe within the stage
+    EXPECT_EQ(v.text.en,
+              "Trouble most likely starts in QAT training: title loss.nonfinite (3 more findings). "
+              "This is a training-side problem: fix it before looking at export or deployment.");
+    EXPECT_NE(v.text.zh.find("QAT 训练阶段"), std::string::npos);
+
+    a.findings.push_back(finding("calib.low_accuracy", Severity::Warning, Stage::Calibration));
+    EXPECT_EQ(computeVerdict(a).stage, Stage::Calibration);
+
+    Analysis onlyEnv;
+    onlyEnv.findings.push_back(finding("env.no_gpu", Severity::Warning, Stage::Environment));
+    EXPECT_EQ(computeVerdict(onlyEnv).stage, Stage::Environment);
+}
+
+TEST(Verdict, ExportOnlyPointsAtExportConsistency)
+{
+    Analysis a;
+    a.findings.push_back(finding("qat.quantized_gap", Severity::Warning, Stage::Export));
+    const Verdict v = computeVerdict(a);
+    EXPECT_EQ(v.stage, Stage::Export);
+    EXPECT_NE(v.text.en.find("export consistency"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace qatdoctor::core::rules
