@@ -101,7 +101,7 @@ CASES = {
     "not_learning": case("fixed-scale QAT (observers off after calibration) whose optimizer was "
                          "created on the float model before prepare(): no QAT parameter is ever "
                          "updated, val acc/loss are identical every epoch",
-                         ["qat.not_learning"], [],
+                         ["qat.not_learning"], ["qat.worse_than_calibration"],
                          qat=dict(optimizer_before_prepare=True, fixed_scales=True)),
     "calib_low": case("calibration on one batch of un-normalised data (raw 0..255 values)",
                       ["calib.low_accuracy"],
@@ -122,7 +122,8 @@ CASES = {
                            "loss.divergence", "qat.not_learning"],
                           qat=dict(scheduler="OneCycleLR", lr=0.1)),
     "multi_gpu_calib": case("calibration on 2 GPUs (world_size 2, ranges not synchronised)",
-                            ["calib.multi_gpu"], [], calib=dict(world_size=2)),
+                            ["calib.multi_gpu"], ["qat.worse_than_calibration"],
+                            calib=dict(world_size=2)),
     "no_gpu": case("float log starts with torch's CUDA initialisation warning and a CPU fallback "
                    "line", ["env.no_gpu"], [], float_=dict(no_gpu=True)),
 }
