@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/common/version.h"
+#include "core/rules/verdict.h"
 
 namespace qatdoctor::core {
 namespace {
@@ -231,6 +232,11 @@ json analysisToJson(const Analysis& a, Lang lang)
         jt["row_lines"] = t.rowLines;
         j["tables"].push_back(std::move(jt));
     }
+    const rules::Verdict verdict = rules::computeVerdict(a);
+    j["verdict"] = {{"clear", verdict.clear},
+                    {"stage", verdict.clear ? json(nullptr) : json(stageName(verdict.stage))},
+                    {"finding", verdict.findingId.empty() ? json(nullptr) : json(verdict.findingId)},
+                    {"text", verdict.text.in(lang)}};
     j["findings"] = json::array();
     for (const Finding& f : a.findings) j["findings"].push_back(findingToJson(f, lang));
     j["checks_run"] = a.checksRun;

@@ -3,9 +3,12 @@
 
 #include "app/cli/args.h"
 #include "app/cli/cli_command.h"
+#include "app/cli/report_option.h"
 #include "app/cli/text_output.h"
 #include "core/analysis.h"
 #include "core/analysis_json.h"
+#include "core/rules/thresholds.h"
+#include "core/rules/verdict.h"
 
 namespace qatdoctor::cli {
 namespace {
@@ -18,9 +21,12 @@ constexpr const char* kUsage =
     "  --model FILE      an exported model (same as giving it as a PATH)\n"
     "  --expect FILE     JSON {module name: dtype} of the dtypes you configured (int16 checks)\n"
     "  --role RUN=ROLE   override a run's guessed role (float|calibration|qat|quantized)\n"
+    "  --thresholds FILE JSON overriding rule thresholds (same shape as resources/thresholds.json)\n"
     "  --json            print one JSON document (schema in README.md)\n"
     "  --lang zh|en      language of titles and messages (default en)\n"
-    "  --fail-on SEV     exit 1 when a finding at or above SEV exists (default error)\n";
+    "  --fail-on SEV     exit 1 when a finding at or above SEV exists (default error)\n"
+    "  --report FILE     also write a report: FILE.pdf, FILE.html or FILE.json (--lang applies)\n"
+    "  --force           replace an existing report file\n";
 
 void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
 {
@@ -36,6 +42,7 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
     }
     for (const auto& m : a.models)
         out << "Model: " << m.sourcePath << "  (" << m.format << ", " << m.layers.size() << " layers)\n";
+    out << "\nVerdict: " << core::rules::computeVerdict(a).text.in(lang) << "\n";
     out << "\nFindings:\n";
     printFindings(out, a.findings, lang);
     std::vector<core::Warning> warnings = a.logs.warnings;
@@ -49,7 +56,7 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
 
 int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
 {
-    Args args(argv, {"model", "expect", "role", "lang", "fail-on", "report"}, {"json", "force"});
+    Args args(argv, {"model", "expect", "role", "lang", "fail-on", "report", "thresholds"}, {"json", "force"});
     if (!args.ok()) {
         io.err << "analyze: " << args.error() << "\n" << kUsage;
         return kExitUsage;
@@ -62,6 +69,15 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
         return kExitUsage;
     }
     options.expectPath = args.value("expect").value_or("");
+    options.thresholdsPath = args.value("thresholds").value_or("");
+    if (!options.thresholdsPath.empty()) {
+        // Checked here so a bad file is a usage error (exit 2), not a silent fallback.
+        auto t = core::rules::loadThresholds(options.thresholdsPath);
+        if (!t) {
+            io.err << "analyze: " << t.error().toString() << "\n";
+            return kExitUsage;
+        }
+    }
     for (const std::string& r : args.values("role")) {
         const auto eq = r.find('=');
         if (eq == std::string::npos || !core::logs::parseRole(r.substr(eq + 1))) {
@@ -80,6 +96,9 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
     if (!analysis) {
         io.err << "analyze: " << analysis.error().toString() << "\n";
         return kExitUsage;
+    }
+    if (auto report = args.value("report")) {
+        if (int rc = writeReportOption(*analysis, *report, lang, args.has("force"), io); rc != kExitOk) return rc;
     }
     if (args.has("json"))
         io.out << core::analysisToJson(*analysis, lang).dump(2) << "\n";

@@ -1,0 +1,115 @@
+// `qatdoctor-cli analyze <case> --json` on the real runs, in-process through cli::runCli:
+// finding ids, the verdict, and the exit codes of --fail-on.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_command.h"
+
+namespace qatdoctor::cli {
+namespace {
+
+using nlohmann::json;
+
+struct CliResult {
+    int code;
+    std::string out, err;
+};
+
+CliResult runCase(const std::string& name, std::vector<std::string> extra)
+{
+    std::vector<std::string> args = {"analyze", std::string(QATDOCTOR_TEST_DATA) + "/runs/" + name};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::ostringstream out, err;
+    const int code = runCli(args, {out, err});
+    return {code, out.str(), err.str()};
+}
+
+std::set<std::string> problemIds(const json& doc)
+{
+    std::set<std::string> ids;
+    for (const json& f : doc["findings"])
+        if (f["severity"] != "info") ids.insert(f["id"].get<std::string>());
+    return ids;
+}
+
+class AnalyzeE2e : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        if (!std::filesystem::exists(std::string(QATDOCTOR_TEST_DATA) + "/runs/healthy"))
+            GTEST_SKIP() << "tests/data/runs not generated";
+    }
+};
+
+TEST_F(AnalyzeE2e, HealthyIsClearAndExitsZero)
+{
+    const CliResult r = runCase("healthy", {"--json", "--fail-on", "warning"});
+    ASSERT_EQ(r.code, kExitOk) << r.err << r.out;
+    const json doc = json::parse(r.out);
+    EXPECT_EQ(problemIds(doc), std::set<std::string>{});
+    EXPECT_EQ(doc["verdict"]["clear"], true);
+    EXPECT_TRUE(doc["verdict"]["stage"].is_null());
+    EXPECT_TRUE(doc["checks_run"].size() >= 15u);
+    for (const char* id : {"loss.nonfinite", "qat.quantized_gap", "calib.low_accuracy"})
+        EXPECT_NE(std::find(doc["checks_run"].begin(), doc["checks_run"].end(), id), doc["checks_run"].end()) << id;
+}
+
+TEST_F(AnalyzeE2e, NanLossIsAnErrorWithEvidence)
+{
+    const CliResult r = runCase("nan_loss", {"--json"});
+    EXPECT_EQ(r.code, kExitFindings) << r.err;
+    const json doc = json::parse(r.out);
+    EXPECT_TRUE(problemIds(doc).count("loss.nonfinite"));
+    const json& f = doc["findings"][0];  // sorted: errors first
+    EXPECT_EQ(f["id"], "loss.nonfinite");
+    EXPECT_EQ(f["severity"], "error");
+    EXPECT_EQ(f["stage"], "qat");
+    EXPECT_EQ(f["faq"], "qat.nan_loss");
+    EXPECT_EQ(f["evidence"][0]["run"], "qat");
+    EXPECT_EQ(f["evidence"][0]["step"], 39.0);
+    EXPECT_EQ(f["evidence"][0]["value"], "inf");
+    EXPECT_EQ(doc["verdict"]["stage"], "qat");
+    EXPECT_EQ(doc["verdict"]["finding"], "loss.nonfinite");
+}
+
+TEST_F(AnalyzeE2e, FailOnSelectsTheExitCode)
+{
+    // quantized_gap is a warning: exit 0 with the default --fail-on error, 1 with warning.
+    EXPECT_EQ(runCase("quantized_gap", {"--json"}).code, kExitOk);
+    const CliResult w = runCase("quantized_gap", {"--json", "--fail-on", "warning"});
+    EXPECT_EQ(w.code, kExitFindings);
+    const json doc = json::parse(w.out);
+    EXPECT_TRUE(problemIds(doc).count("qat.quantized_gap"));
+    EXPECT_EQ(doc["verdict"]["stage"], "export");
+    EXPECT_EQ(runCase("crashed", {"--fail-on", "error"}).code, kExitFindings);
+    EXPECT_EQ(runCase("quantized_gap", {"--fail-on", "bogus"}).code, kExitUsage);
+}
+
+TEST_F(AnalyzeE2e, ChineseTextAndVerdictLine)
+{
+    const CliResult r = runCase("calib_low", {"--lang", "zh", "--fail-on", "error"});
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    EXPECT_NE(r.out.find("Verdict: 问题最可能始于Calibration 阶段"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("calib.low_accuracy"), std::string::npos);
+}
+
+TEST_F(AnalyzeE2e, ThresholdOverrideFile)
+{
+    const auto path = std::filesystem::temp_directory_path() / "qatdoctor_e2e_thresholds.json";
+    std::ofstream(path) << R"({"thresholds": {"quantized_gap.max_drop": 0.9}})";
+    const CliResult r = runCase("quantized_gap", {"--json", "--thresholds", path.string()});
+    std::filesystem::remove(path);
+    ASSERT_EQ(r.code, kExitOk) << r.err;
+    EXPECT_FALSE(problemIds(json::parse(r.out)).count("qat.quantized_gap"));
+
+    const CliResult bad = runCase("healthy", {"--thresholds", "/nonexistent/t.json"});
+    EXPECT_EQ(bad.code, kExitUsage);
+    EXPECT_NE(bad.err.find("/nonexistent/t.json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace qatdoctor::cli
