@@ -17,7 +17,7 @@ nlohmann::json logSetToJson(const logs::LogSet& logs);        // {"runs": [...],
 nlohmann::json layersToJson(const model::LayerTable& table);  // [{"name", "op", ...}]
 nlohmann::json modelToJson(const model::LayerTable& table);   // {"path", "format", "inputs", "outputs"}
 
-// {version, tool_version, inputs, runs, models, layers, findings, checks_run, warnings}
+// {version, tool_version, inputs, runs, models, layers, verdict, findings, checks_run, warnings}
 nlohmann::json analysisToJson(const Analysis& analysis, Lang lang);
 
 }  // namespace qatdoctor::core
