@@ -5,7 +5,10 @@
 
 #include "core/analysis.h"
 #include "core/model/model_lints.h"
+#include "core/model/graph_layout.h"
+#include "core/model/layer_weights.h"
 #include "core/model/onnx_layer_table.h"
+#include <cmath>
 
 using namespace qatdoctor::core;
 using namespace qatdoctor::core::model;
@@ -190,4 +193,65 @@ TEST(ModelLayers, PytorchConvertedConv2dIsFloat)
     EXPECT_EQ(table->layers[0].weightDtype, DType::Float32);
     EXPECT_EQ(table->layers[0].outputDtype, DType::Float32);
     EXPECT_FALSE(table->layers[0].outputQuant.has_value());
+}
+
+TEST(ModelLayers, WeightsOfFakeQuantAndConvertedModelsAgree)
+{
+    // The converted int8 model stores conv1's weight as int8 + per-channel scales (dequantized
+    // values lie on the grid); the QAT model stores it as float and fake-quantizes it.
+    auto qat = loadOnnxLayerTable((kModels / "qat_qdq.onnx").string());
+    auto int8 = loadOnnxLayerTable((kModels / "quantized_int8.onnx").string());
+    ASSERT_TRUE(qat && int8);
+    auto wf = readLayerWeights(*qat, *qat->find("conv1"));
+    auto wi = readLayerWeights(*int8, *int8->find("conv1"));
+    ASSERT_TRUE(wf) << wf.error().toString();
+    ASSERT_TRUE(wi) << wi.error().toString();
+    EXPECT_FALSE(wf->storedAsIntegers);
+    EXPECT_TRUE(wi->storedAsIntegers);
+    ASSERT_EQ(wf->values.size(), wi->values.size());
+    ASSERT_EQ(wf->dims, wi->dims);
+    const QuantParams& q = *int8->find("conv1")->weightQuant;
+    ASSERT_TRUE(q.perChannel());
+    const auto ch0 = channelValues(*wi, q, 0);
+    EXPECT_EQ(ch0.size(), wi->values.size() / static_cast<size_t>(wi->dims[0]));
+    for (float v : ch0) {
+        const float k = v / q.scales[0];
+        EXPECT_NEAR(k, std::round(k), 1e-3);
+    }
+    // The float QAT weight of channel 0 lies about within its int8 quantizer's range (the moving
+    // average observer may leave a few values just outside, to be clipped).
+    const QuantParams& fq = *qat->find("conv1")->weightQuant;
+    for (float v : channelValues(*wf, fq, 0)) EXPECT_LE(std::abs(v), fq.scales[0] * 128.0f * 1.1f);
+}
+
+TEST(GraphLayout, FoldsQuantizersAndGroupsByModule)
+{
+    auto table = loadOnnxLayerTable((kModels / "qat_qdq.onnx").string());
+    ASSERT_TRUE(table);
+    auto full = layoutGraph(*table, {0, false});
+    auto folded = layoutGraph(*table, {0, true});
+    ASSERT_TRUE(full && folded);
+    EXPECT_EQ(static_cast<int>(full->nodes.size()),
+              static_cast<int>(table->graph->nodes().size() + table->graphInputs.size() + table->graphOutputs.size()));
+    EXPECT_LT(folded->nodes.size(), full->nodes.size());
+    EXPECT_GT(folded->hiddenNodes, 0);
+    // conv1 feeds relu; the edge between the input and conv1 carries the input quantizer's dtype.
+    int input = -1, conv1 = -1;
+    for (size_t i = 0; i < folded->nodes.size(); ++i) {
+        if (folded->nodes[i].op == "input") input = static_cast<int>(i);
+        if (folded->nodes[i].layer == "conv1") conv1 = static_cast<int>(i);
+    }
+    ASSERT_GE(input, 0);
+    ASSERT_GE(conv1, 0);
+    bool found = false;
+    for (const LayoutEdge& e : folded->edges)
+        if (e.from == input && e.to == conv1) {
+            found = true;
+            EXPECT_EQ(e.dtype, DType::UInt8);
+        }
+    EXPECT_TRUE(found);
+    EXPECT_LT(folded->nodes[static_cast<size_t>(input)].rank, folded->nodes[static_cast<size_t>(conv1)].rank);
+    auto grouped = layoutGraph(*table, {1, true});
+    ASSERT_TRUE(grouped);
+    EXPECT_LT(grouped->nodes.size(), folded->nodes.size());
 }
