@@ -10,6 +10,7 @@ Command analyzeCommand();
 Command logsCommand();
 Command modelCommand();
 Command faqCommand();
+Command simulateCommand();
 
 const std::vector<Command>& commands()
 {
@@ -18,6 +19,7 @@ const std::vector<Command>& commands()
         logsCommand(),
         modelCommand(),
         faqCommand(),
+        simulateCommand(),
     };
     return kCommands;
 }

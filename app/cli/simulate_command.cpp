@@ -1,0 +1,251 @@
+// qatdoctor-cli simulate MODEL : float / fake-quant / integer runs of an ONNX model on one input,
+// compared layer by layer (core/fixedpoint/simulation.h).
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "app/cli/args.h"
+#include "app/cli/cli_command.h"
+#include "app/cli/text_output.h"
+#include "core/common/file_io.h"
+#include "core/fixedpoint/sim_inputs.h"
+#include "core/fixedpoint/simulation.h"
+#include "core/fixedpoint/simulation_json.h"
+#include "core/fixedpoint/tensor_io.h"
+#include "core/model/onnx_file.h"
+
+namespace qatdoctor::cli {
+namespace {
+
+namespace fp = core::fixedpoint;
+
+constexpr const char* kUsage =
+    "Usage: qatdoctor-cli simulate MODEL [--input FILE]... [--inputs DIR] [--mode all|float|fake|int]\n"
+    "                              [--requant float|fixed] [--int16 LAYER,...] [--float LAYER,...]\n"
+    "                              [--json] [--save-outputs DIR] [--repeat N] [--threads N]\n"
+    "                              [--seed N] [--shape D,D,..] [--dtype T] [--sensitivity] [--lang zh|en]\n\n"
+    "Runs an ONNX QDQ model three ways on the same input and compares them layer by layer:\n"
+    "  float  quantizers removed;  fake  every op as the ONNX specification says (= ONNX Runtime,\n"
+    "  = the QAT model);  int  integer arithmetic with requantization and look-up tables (= deployed).\n"
+    "  --input FILE        .npy (batch dimension optional), .pb (TensorProto) or raw (with --shape);\n"
+    "                      once per graph input, in order. Default: seeded random values.\n"
+    "  --inputs DIR        an ONNX test data set folder (input_0.pb, input_1.pb, ...)\n"
+    "  --requant MODE      float = exact float multiply + round (default); fixed = integer multiplier + shift\n"
+    "  --int16 LAYERS      what-if: these layers' quantizers at 16 bits (comma separated names)\n"
+    "  --float LAYERS      what-if: these layers computed in float\n"
+    "  --sensitivity       rank every layer by the output gain of making it int16 (one run per layer)\n"
+    "  --save-outputs DIR  write each mode's graph outputs as MODE_OUTPUTNAME.npy (own dtype)\n"
+    "  --repeat N          timing_ms is the median of N runs per mode (loading excluded)\n"
+    "  --threads N         kernel threads (default 1)\n"
+    "Exit codes: 0 = ran; 1 = a finding at error level; 2 = usage or input error.\n";
+
+std::set<std::string> splitList(const std::vector<std::string>& values)
+{
+    std::set<std::string> out;
+    for (const std::string& v : values) {
+        std::stringstream ss(v);
+        std::string item;
+        while (std::getline(ss, item, ','))
+            if (!item.empty()) out.insert(item);
+    }
+    return out;
+}
+
+std::string fmt(double v, int prec)
+{
+    if (!std::isfinite(v)) return v > 0 ? "inf" : "-inf";
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(prec) << v;
+    return o.str();
+}
+
+std::string safeName(std::string s)
+{
+    for (char& c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+    return s;
+}
+
+void printText(std::ostream& out, const fp::SimulationResult& r, const fp::PreparedInputs& in, core::Lang lang)
+{
+    out << "Model: " << r.modelPath << "  (" << r.layers.size() << " layers, " << r.threads << " thread(s))\n";
+    for (size_t i = 0; i < in.sources.size(); ++i)
+        out << "Input " << i << ": " << in.sources[i] << "  " << fp::shapeString(in.tensors[i].shape()) << "\n";
+    for (const std::string& n : in.notes) out << "  note: " << n << "\n";
+    out << "Timing (ms):";
+    for (const auto& [m, ms] : r.timingMs) out << "  " << m << " " << fmt(ms, 2);
+    out << "\n\n";
+    out << std::left << std::setw(28) << "layer" << std::setw(12) << "op" << std::right << std::setw(10) << "cos f/q"
+        << std::setw(10) << "cos q/i" << std::setw(11) << "SQNR q/i" << std::setw(9) << "LSB q/i" << "\n";
+    for (size_t i = 0; i < r.layers.size(); ++i) {
+        const auto& c = r.comparisons[i];
+        auto get = [&](const char* pair, int what) -> std::string {
+            auto it = c.pairs.find(pair);
+            if (it == c.pairs.end()) return "-";
+            if (what == 0) return fmt(it->second.cosine, 4);
+            if (what == 1) return fmt(it->second.sqnrDb, 1);
+            return fmt(it->second.maxErrLsb, 1);
+        };
+        std::string name = r.layers[i].name;
+        if (name.size() > 27) name = name.substr(0, 24) + "...";
+        out << std::left << std::setw(28) << name << std::setw(12) << r.layers[i].op << std::right << std::setw(10)
+            << get("float_fake", 0) << std::setw(10) << get("fake_int", 0) << std::setw(11) << get("fake_int", 1)
+            << std::setw(9) << get("fake_int", 2) << (r.layers[i].name == r.firstBadLayer ? "  <- first bad" : "") << "\n";
+    }
+    for (const auto& [pair, list] : r.outputAgreement)
+        for (size_t k = 0; k < list.size(); ++k)
+            out << "Output " << (k < r.outputNames.size() ? r.outputNames[k] : "?") << " " << pair << ": cosine "
+                << fmt(list[k].cosine, 5) << ", SQNR " << fmt(list[k].sqnrDb, 1) << " dB, max abs " << fmt(list[k].maxAbs, 5)
+                << "\n";
+    if (r.requantDiffLsb)
+        out << "Float vs fixed requantization: max " << fmt(*r.requantDiffLsb, 2) << " LSB at the output"
+            << (r.requantDiffLayer.empty() ? "" : " (first difference at " + r.requantDiffLayer + ")") << "\n";
+    for (const auto& l : r.luts)
+        out << "LUT " << l.layer << " (" << l.op << ", " << l.inputBits << "-bit, " << l.entries << " entries): max error "
+            << fmt(l.maxError, 5) << " (" << fmt(l.maxErrorLsb, 2) << " LSB), mean " << fmt(l.meanError, 5) << "\n";
+    if (!r.fallbacks.empty()) {
+        out << "Computed in float in int mode:";
+        for (const auto& f : r.fallbacks) out << " " << f;
+        out << "\n";
+    }
+    if (!r.sensitivity.empty()) {
+        out << "\nint16 sensitivity (output SQNR gain vs float):\n";
+        for (size_t i = 0; i < r.sensitivity.size() && i < 10; ++i)
+            out << "  " << std::left << std::setw(30) << r.sensitivity[i].layer << std::right << "+" << fmt(r.sensitivity[i].gainDb, 2) << " dB\n";
+    }
+    out << "\nFindings:\n";
+    printFindings(out, r.findings, lang);
+}
+
+int runSimulate(const std::vector<std::string>& argv, CommandIo io)
+{
+    Args args(argv, {"input", "inputs", "mode", "requant", "int16", "float", "save-outputs", "repeat", "threads", "seed",
+                     "shape", "dtype", "lang"},
+              {"json", "sensitivity"});
+    if (!args.ok() || args.positionals().size() != 1) {
+        io.err << "simulate: " << (args.ok() ? "give exactly one MODEL" : args.error()) << "\n" << kUsage;
+        return kExitUsage;
+    }
+    fp::SimulationOptions opt;
+    const std::string mode = args.value("mode").value_or("all");
+    if (mode == "float") opt.modes = {fp::SimMode::Float};
+    else if (mode == "fake") opt.modes = {fp::SimMode::Fake};
+    else if (mode == "int") opt.modes = {fp::SimMode::Int};
+    else if (mode != "all") {
+        io.err << "simulate: --mode wants all, float, fake or int\n";
+        return kExitUsage;
+    }
+    const std::string requant = args.value("requant").value_or("float");
+    if (requant != "float" && requant != "fixed") {
+        io.err << "simulate: --requant wants float or fixed\n";
+        return kExitUsage;
+    }
+    opt.requant = requant == "fixed" ? fp::RequantMode::Fixed : fp::RequantMode::Float;
+    opt.int16Layers = splitList(args.values("int16"));
+    opt.floatLayers = splitList(args.values("float"));
+    opt.sensitivity = args.has("sensitivity");
+    try {
+        opt.repeat = std::stoi(args.value("repeat").value_or("1"));
+        opt.threads = std::stoi(args.value("threads").value_or("1"));
+    } catch (...) {
+        io.err << "simulate: --repeat and --threads want numbers\n";
+        return kExitUsage;
+    }
+    if (opt.repeat < 1 || opt.threads < 1 || opt.threads > 256) {
+        io.err << "simulate: --repeat and --threads must be at least 1\n";
+        return kExitUsage;
+    }
+    fp::InputSpec spec;
+    spec.files = args.values("input");
+    spec.folder = args.value("inputs").value_or("");
+    try {
+        spec.seed = std::stoull(args.value("seed").value_or("0"));
+        if (auto s = args.value("shape"))
+            for (const auto& d : splitList({*s})) spec.rawShape.push_back(std::stoll(d));
+    } catch (...) {
+        io.err << "simulate: --seed and --shape want numbers\n";
+        return kExitUsage;
+    }
+    if (auto s = args.value("shape")) {   // keep the given order (splitList sorts)
+        spec.rawShape.clear();
+        std::stringstream ss(*s);
+        std::string d;
+        while (std::getline(ss, d, ',')) spec.rawShape.push_back(std::atoll(d.c_str()));
+    }
+    if (auto t = args.value("dtype")) {
+        auto dt = core::model::parseDType(*t);
+        if (!dt) {
+            io.err << "simulate: unknown --dtype '" << *t << "'\n";
+            return kExitUsage;
+        }
+        spec.rawDtype = *dt;
+    }
+    const core::Lang lang = core::parseLang(args.value("lang").value_or("en"));
+
+    auto model = core::model::readOnnxFile(args.positionals()[0]);
+    if (!model) {
+        io.err << "simulate: " << model.error().toString() << "\n";
+        return kExitUsage;
+    }
+    auto interp = fp::Interpreter::build(*model);
+    if (!interp) {
+        io.err << "simulate: " << interp.error().toString() << "\n";
+        return kExitUsage;
+    }
+    for (const std::set<std::string>* names : {&opt.int16Layers, &opt.floatLayers})
+        for (const std::string& n : *names) {
+            const auto& L = (*interp)->layers();
+            if (std::none_of(L.begin(), L.end(), [&](const fp::LayerInfo& l) { return l.name == n; })) {
+                io.err << "simulate: no layer named '" << n << "' in " << args.positionals()[0] << "\n";
+                return kExitUsage;
+            }
+        }
+    auto inputs = fp::prepareInputs(**interp, spec);
+    if (!inputs) {
+        io.err << "simulate: " << inputs.error().toString() << "\n";
+        return kExitUsage;
+    }
+    auto result = fp::simulate(**interp, inputs->tensors, opt);
+    if (!result) {
+        io.err << "simulate: " << result.error().toString() << "\n";
+        return kExitUsage;
+    }
+    if (auto dir = args.value("save-outputs")) {
+        std::error_code ec;
+        std::filesystem::create_directories(*dir, ec);
+        for (const auto& [m, tensors] : result->outputs)
+            for (size_t k = 0; k < tensors.size(); ++k) {
+                const std::string path = (std::filesystem::path(*dir) / (m + "_" + safeName(result->outputNames[k]) + ".npy")).string();
+                auto w = core::writeFileAtomic(path, fp::writeNpy(tensors[k]));
+                if (!w) {
+                    io.err << "simulate: " << w.error().toString() << "\n";
+                    return kExitUsage;
+                }
+            }
+    }
+    if (args.has("json")) {
+        nlohmann::json j = fp::simulationToJson(*result, lang, opt.requant);
+        j["inputs"] = nlohmann::json::array();
+        for (size_t i = 0; i < inputs->sources.size(); ++i)
+            j["inputs"].push_back({{"name", (*interp)->inputNames()[i]}, {"source", inputs->sources[i]},
+                                   {"shape", inputs->tensors[i].shape()}});
+        j["notes"] = inputs->notes;
+        io.out << j.dump(2) << "\n";
+    } else {
+        printText(io.out, *result, *inputs, lang);
+    }
+    return exitCodeFor(result->findings, core::Severity::Error);
+}
+
+}  // namespace
+
+Command simulateCommand()
+{
+    return {"simulate", "run a QDQ model as float, fake-quant and integer; compare layer by layer", kUsage, runSimulate};
+}
+
+}  // namespace qatdoctor::cli

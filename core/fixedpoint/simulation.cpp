@@ -1,0 +1,287 @@
+#include "core/fixedpoint/simulation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "core/fixedpoint/thread_pool.h"
+
+namespace qatdoctor::core::fixedpoint {
+namespace {
+
+double sqnr(const std::vector<float>& ref, const std::vector<float>& q)
+{
+    double s = 0, e = 0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+        s += double(ref[i]) * ref[i];
+        e += (double(q[i]) - ref[i]) * (double(q[i]) - ref[i]);
+    }
+    return e == 0 ? 200.0 : 10.0 * std::log10(std::max(s, 1e-30) / e);
+}
+
+// Symmetric max-abs fake quantization, per tensor or per output channel (axis 0).
+std::vector<float> symmetricFake(const Tensor& w, int bits, bool perChannel)
+{
+    const auto v = w.toFloats();
+    const int64_t channels = perChannel && w.rank() > 0 ? w.dim(0) : 1;
+    const int64_t inner = channels ? static_cast<int64_t>(v.size()) / channels : 0;
+    const double qmax = double((int64_t{1} << (bits - 1)) - 1);
+    std::vector<float> out(v.size());
+    for (int64_t c = 0; c < channels; ++c) {
+        double m = 0;
+        for (int64_t k = 0; k < inner; ++k) m = std::max(m, std::fabs(double(v[static_cast<size_t>(c * inner + k)])));
+        const float s = static_cast<float>(m > 0 ? m / qmax : 1.0);
+        for (int64_t k = 0; k < inner; ++k) {
+            const size_t i = static_cast<size_t>(c * inner + k);
+            const float q = std::clamp(std::nearbyintf(v[i] / s), float(-qmax - 1), float(qmax));
+            out[i] = q * s;
+        }
+    }
+    return out;
+}
+
+std::string fmt(double v, int prec = 3)
+{
+    std::ostringstream o;
+    o.setf(std::ios::fixed);
+    o.precision(prec);
+    o << v;
+    return o.str();
+}
+
+}  // namespace
+
+WeightStats weightStats(const std::string& layer, const Tensor& weight, const std::optional<QParams>& modelQuant)
+{
+    WeightStats s;
+    s.layer = layer;
+    s.channels = weight.rank() > 0 ? weight.dim(0) : 1;
+    s.count = weight.size();
+    const auto ref = weight.toFloats();
+    s.sqnrInt8PerTensor = sqnr(ref, symmetricFake(weight, 8, false));
+    s.sqnrInt8PerChannel = sqnr(ref, symmetricFake(weight, 8, true));
+    s.sqnrInt16PerChannel = sqnr(ref, symmetricFake(weight, 16, true));
+    if (modelQuant) s.sqnrModel = sqnr(ref, fakeQuantize(weight, *modelQuant).toFloats());
+    return s;
+}
+
+Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<Tensor>& inputs,
+                                  const SimulationOptions& options, const ProgressFn& progress)
+{
+    SimulationResult r;
+    r.modelPath = interp.path();
+    r.modes = options.modes;
+    r.layers = interp.layers();
+    r.outputNames = interp.outputNames();
+    r.threads = std::max(1, options.threads);
+    ThreadPool pool(r.threads);
+    RunOptions base;
+    base.requant = options.requant;
+    base.int16Layers = options.int16Layers;
+    base.floatLayers = options.floatLayers;
+    const int repeat = std::max(1, options.repeat);
+    const bool extraRequant = options.compareRequant &&
+                              std::find(options.modes.begin(), options.modes.end(), SimMode::Int) != options.modes.end();
+    const size_t sensRuns = options.sensitivity ? r.layers.size() : 0;
+    const double totalRuns = double(options.modes.size() * size_t(repeat) + (extraRequant ? 1 : 0) + sensRuns);
+    double doneRuns = 0;
+    auto sub = [&](const char* stage) {
+        return ProgressFn([&, stage](double f, std::string_view) {
+            return reportProgress(progress, (doneRuns + f) / totalRuns, stage);
+        });
+    };
+    std::map<std::string, RunResult> runs;
+    for (SimMode mode : options.modes) {
+        std::vector<double> times;
+        for (int k = 0; k < repeat; ++k) {
+            RunOptions o = base;
+            o.keepLayerOutputs = k == 0;
+            const auto t0 = std::chrono::steady_clock::now();
+            auto res = interp.run(mode, inputs, o, &pool, sub(simModeName(mode)));
+            const auto t1 = std::chrono::steady_clock::now();
+            if (!res) return res.error();
+            times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            if (k == 0) runs[simModeName(mode)] = std::move(*res);
+            doneRuns += 1;
+        }
+        std::sort(times.begin(), times.end());
+        const size_t n = times.size();
+        r.timingMs[simModeName(mode)] = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+    }
+    for (auto& [mode, run] : runs) {
+        r.outputs[mode] = run.outputs;
+        r.layerOutputs[mode] = run.layerOutputs;
+    }
+    if (runs.count("int")) {
+        r.overflows = runs["int"].overflows;
+        r.luts = runs["int"].luts;
+        r.fallbacks = runs["int"].fallbacks;
+    }
+    // per-layer and per-output agreement for each pair of modes that ran
+    const std::vector<std::pair<std::string, std::pair<std::string, std::string>>> pairs = {
+        {"float_fake", {"float", "fake"}}, {"fake_int", {"fake", "int"}}, {"float_int", {"float", "int"}}};
+    r.comparisons.resize(r.layers.size());
+    for (size_t li = 0; li < r.layers.size(); ++li) {
+        r.comparisons[li].layer = r.layers[li].name;
+        auto it = r.overflows.find(r.layers[li].name);
+        if (it != r.overflows.end()) r.comparisons[li].overflows = it->second;
+    }
+    for (const auto& [pair, modes] : pairs) {
+        if (!runs.count(modes.first) || !runs.count(modes.second)) continue;
+        const RunResult& a = runs[modes.first];
+        const RunResult& b = runs[modes.second];
+        for (size_t li = 0; li < r.layers.size(); ++li) {
+            if (li >= a.layerOutputs.size() || li >= b.layerOutputs.size()) break;
+            const Agreement ag = compareTensors(a.layerOutputs[li], b.layerOutputs[li], r.layers[li].outputScale);
+            if (ag.count == 0) continue;
+            r.comparisons[li].pairs[pair] = ag;
+            if (pair == "fake_int" && r.firstBadLayer.empty() && agreementBroken(ag, options.thresholds))
+                r.firstBadLayer = r.layers[li].name;
+            if (pair == "float_fake" && r.firstBadLayerFloat.empty() && agreementBroken(ag, options.thresholds))
+                r.firstBadLayerFloat = r.layers[li].name;
+        }
+        for (size_t o = 0; o < a.outputs.size() && o < b.outputs.size(); ++o) {
+            double scale = 0;
+            for (const LayerInfo& L : r.layers)
+                if (L.observed == r.outputNames[o]) scale = L.outputScale;
+            r.outputAgreement[pair].push_back(compareTensors(a.outputs[o], b.outputs[o], scale));
+        }
+    }
+    // the other requantization: where and by how much the two integer pipelines part
+    if (extraRequant) {
+        RunOptions o = base;
+        o.requant = options.requant == RequantMode::Float ? RequantMode::Fixed : RequantMode::Float;
+        auto other = interp.run(SimMode::Int, inputs, o, &pool, sub("int (other requantization)"));
+        if (!other) return other.error();
+        doneRuns += 1;
+        const RunResult& mine = runs["int"];
+        double worst = 0;
+        for (size_t li = 0; li < r.layers.size() && li < other->layerOutputs.size(); ++li) {
+            const Agreement ag = compareTensors(mine.layerOutputs[li], other->layerOutputs[li], r.layers[li].outputScale);
+            if (ag.count && ag.maxAbs > 0 && r.requantDiffLayer.empty()) r.requantDiffLayer = r.layers[li].name;
+        }
+        for (size_t k = 0; k < mine.outputs.size(); ++k) {
+            double scale = 0;
+            for (const LayerInfo& L : r.layers)
+                if (L.observed == r.outputNames[k]) scale = L.outputScale;
+            const Agreement ag = compareTensors(mine.outputs[k], other->outputs[k], scale);
+            worst = std::max(worst, scale > 0 ? ag.maxErrLsb : ag.maxAbs);
+        }
+        r.requantDiffLsb = worst;
+    }
+    if (options.weights) {
+        for (const LayerInfo& L : r.layers) {
+            if (L.weight.empty()) continue;
+            auto w = interp.layerWeight(L);
+            if (!w) continue;
+            r.weights.push_back(weightStats(L.name, w->values, w->quant));
+        }
+    }
+    if (options.sensitivity && runs.count("float")) {
+        const auto& ref = runs["float"].outputs;
+        auto outputSqnr = [&](const std::vector<Tensor>& outs) {
+            return ref.empty() || outs.empty() ? 0.0 : compareTensors(ref[0], outs[0], 0).sqnrDb;
+        };
+        const double baseline = runs.count("int") ? outputSqnr(runs["int"].outputs) : 0.0;
+        for (const LayerInfo& L : r.layers) {
+            if (L.outputQuantizers.empty() && L.weightQuantizers.empty()) { doneRuns += 1; continue; }
+            RunOptions o = base;
+            o.keepLayerOutputs = false;
+            o.int16Layers.insert(L.name);
+            auto res = interp.run(SimMode::Int, inputs, o, &pool, sub("what-if int16"));
+            if (!res) return res.error();
+            doneRuns += 1;
+            const double s = outputSqnr(res->outputs);
+            r.sensitivity.push_back({L.name, s, s - baseline});
+        }
+        std::stable_sort(r.sensitivity.begin(), r.sensitivity.end(),
+                         [](const SensitivityRow& a, const SensitivityRow& b) { return a.gainDb > b.gainDb; });
+    }
+    r.findings = simulationFindings(r);
+    reportProgress(progress, 1.0, "done");
+    return r;
+}
+
+std::vector<Finding> simulationFindings(const SimulationResult& r)
+{
+    std::vector<Finding> out;
+    auto layerEvidence = [&](const std::string& layer, const std::string& metric, double value, const std::string& detail) {
+        Evidence e;
+        e.file = r.modelPath;
+        e.layer = layer;
+        e.metric = metric;
+        e.value = value;
+        e.detail = detail;
+        return e;
+    };
+    if (!r.firstBadLayer.empty()) {
+        const Agreement* ag = nullptr;
+        for (const auto& c : r.comparisons)
+            if (c.layer == r.firstBadLayer && c.pairs.count("fake_int")) ag = &c.pairs.at("fake_int");
+        Finding f;
+        f.id = "simulation.first_bad_layer";
+        f.severity = Severity::Warning;
+        f.stage = Stage::Deployment;
+        f.title = {"定点仿真：从 " + r.firstBadLayer + " 起 QAT 与定点结果开始不一致",
+                   "Fixed-point simulation: QAT and integer results part at " + r.firstBadLayer};
+        const std::string cos = ag ? fmt(ag->cosine, 4) : "?";
+        const std::string sq = ag ? fmt(ag->sqnrDb, 1) : "?";
+        f.message = {"在同一输入上，伪量化（QAT 模型）与整数（部署模型）逐层比较，第一个明显偏离的层是 " + r.firstBadLayer +
+                         "（余弦 " + cos + "，SQNR " + sq + " dB）。检查该层的重量化、查表算子或累加溢出，可尝试将其设为 int16。",
+                     "On the same input, fake-quant (the QAT model) and integer arithmetic (the deployed model) first "
+                     "disagree at " + r.firstBadLayer + " (cosine " + cos + ", SQNR " + sq + " dB). Check that layer's "
+                     "requantization, look-up tables and accumulator range; consider int16 for it."};
+        f.evidence.push_back(layerEvidence(r.firstBadLayer, "cosine", ag ? ag->cosine : 0.0, "fake vs int, SQNR " + sq + " dB"));
+        f.faq = "qat.quantized_mismatch";
+        out.push_back(f);
+    }
+    for (const LutReport& l : r.luts) {
+        if (l.maxErrorLsb <= 1.0) continue;
+        Finding f;
+        f.id = "simulation.lut_error";
+        f.severity = Severity::Warning;
+        f.stage = Stage::Export;
+        f.title = {"查表算子 " + l.layer + "（" + l.op + "）误差超过 1 个量化步长",
+                   "Look-up table of " + l.layer + " (" + l.op + ") is off by more than one quantization step"};
+        f.message = {"导出后 " + l.op + " 以 " + std::to_string(l.entries) + " 项查找表实现；在观测到的输入范围 [" + fmt(l.inputMin) +
+                         ", " + fmt(l.inputMax) + "] 上最大误差 " + fmt(l.maxError, 5) + "（" + fmt(l.maxErrorLsb, 2) +
+                         " LSB），平均 " + fmt(l.meanError, 5) + "。可提高该算子输入/输出精度（int16）或改写为对查表友好的形式。",
+                     "After export " + l.op + " runs as a " + std::to_string(l.entries) + "-entry table; over the observed input "
+                     "range [" + fmt(l.inputMin) + ", " + fmt(l.inputMax) + "] its largest error is " + fmt(l.maxError, 5) +
+                     " (" + fmt(l.maxErrorLsb, 2) + " LSB), mean " + fmt(l.meanError, 5) + ". Give the op 16-bit input/output "
+                     "or rewrite it into a table-friendly form."};
+        f.evidence.push_back(layerEvidence(l.layer, "lut_max_error", l.maxError, std::to_string(l.inputBits) + "-bit input"));
+        f.faq = "export.precision_loss";
+        out.push_back(f);
+    }
+    for (const auto& [layer, n] : r.overflows) {
+        Finding f;
+        f.id = "simulation.accumulator_overflow";
+        f.severity = Severity::Error;
+        f.stage = Stage::Deployment;
+        f.title = {"层 " + layer + " 的累加结果超出 int32", "Accumulator of " + layer + " exceeds int32"};
+        f.message = {std::to_string(n) + " 个输出的累加值超出 32 位范围（16 位输入的典型风险），硬件上会溢出。",
+                     std::to_string(n) + " outputs accumulate beyond the 32-bit range (a typical 16-bit input hazard); "
+                     "integer hardware would overflow there."};
+        f.evidence.push_back(layerEvidence(layer, "overflows", double(n), ""));
+        out.push_back(f);
+    }
+    if (r.requantDiffLsb && *r.requantDiffLsb > 1.0) {
+        Finding f;
+        f.id = "simulation.requant_mismatch";
+        f.severity = Severity::Info;
+        f.stage = Stage::Deployment;
+        f.title = {"浮点与定点重量化的输出相差 " + fmt(*r.requantDiffLsb, 1) + " LSB",
+                   "Float and fixed-point requantization differ by " + fmt(*r.requantDiffLsb, 1) + " LSB at the output"};
+        f.message = {"参考运行时（浮点乘法）与整数硬件（乘数+移位）的舍入差异从 " + r.requantDiffLayer + " 开始并传播到输出。",
+                     "The rounding difference between reference runtimes (float multiply) and integer hardware "
+                     "(multiplier + shift) starts at " + r.requantDiffLayer + " and reaches the output."};
+        f.evidence.push_back(layerEvidence(r.requantDiffLayer, "requant_diff_lsb", *r.requantDiffLsb, ""));
+        out.push_back(f);
+    }
+    sortFindings(out);
+    return out;
+}
+
+}  // namespace qatdoctor::core::fixedpoint

@@ -1,0 +1,16 @@
+// The JSON form of a simulation (the CLI's `simulate --json`; the report reads the same).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "core/common/text.h"
+#include "core/fixedpoint/simulation.h"
+
+namespace qatdoctor::core::fixedpoint {
+
+// {"model", "threads", "requant", "modes", "timing_ms": {"float": ms, ...}, "layers": [...],
+//  "first_bad_layer", "outputs": {...}, "luts": [...], "weights": [...], "findings": [...] ...}
+nlohmann::json simulationToJson(const SimulationResult& r, Lang lang, RequantMode requant);
+nlohmann::json agreementToJson(const Agreement& a);
+
+}  // namespace qatdoctor::core::fixedpoint
