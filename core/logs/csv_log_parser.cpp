@@ -75,6 +75,7 @@ private:
         for (const std::string& c : m_state.columns) m_kinds.push_back(classifyKey(c));
         m_cells.resize(m_state.columns.size());
         m_have.resize(m_state.columns.size());
+        m_colSlot.assign(m_state.columns.size(), UINT32_MAX);
     }
 
     // false when the row is unusable (then a warning was given unless quiet)
@@ -87,16 +88,27 @@ private:
         size_t col = 0;
         bool bad = false;
         while (true) {
-            const char* fe = p;
-            while (fe < e && *fe != d) ++fe;
+            // fast path: the number ends right at the delimiter (no second scan of the field)
+            const char* q = p;
+            while (q < e && *q == ' ') ++q;
+            double v;
+            const char* r = (q < e && *q != d) ? parseNumber(q, e, v) : nullptr;
+            const char* fe = r;
+            if (r) {
+                while (fe < e && *fe == ' ') ++fe;
+                if (fe < e && *fe != d) r = nullptr;
+            }
+            if (!r) {
+                fe = q;
+                while (fe < e && *fe != d) ++fe;
+                const char* t = q;
+                while (t < fe && (*t == ' ' || *t == '"')) ++t;
+                r = t < fe ? parseNumber(t, fe, v) : nullptr;
+                if (!r && t < fe && col < ncol) bad = true;  // a non-numeric cell is not a point
+            }
             if (col < ncol) {
-                const char* q = p;
-                while (q < fe && (*q == ' ' || *q == '"')) ++q;
-                double v;
-                const char* r = q < fe ? parseNumber(q, fe, v) : nullptr;
                 m_have[col] = r != nullptr;
                 if (r) m_cells[col] = v;
-                else if (q < fe) bad = true;  // a non-numeric cell is not a point
             }
             ++col;
             if (fe >= e) break;
@@ -128,7 +140,8 @@ private:
             if (m_kinds[i] != KeyKind::Metric) continue;
             const size_t pos = position++;
             if (!m_have[i]) continue;
-            const uint32_t s = slot(m_state.columns[i], false, pos);
+            if (m_colSlot[i] == UINT32_MAX) m_colSlot[i] = slot(m_state.columns[i], false, pos);
+            const uint32_t s = m_colSlot[i];
             point(s, step.value_or(0), step ? StepFrom::Counter : StepFrom::Order, static_cast<float>(m_cells[i]),
                   static_cast<uint32_t>(lineNo), epoch, wall);
         }
@@ -138,6 +151,7 @@ private:
     std::vector<KeyKind> m_kinds;
     std::vector<double> m_cells;
     std::vector<char> m_have;
+    std::vector<uint32_t> m_colSlot;  // series slot per column, looked up once
 };
 
 }  // namespace

@@ -84,10 +84,12 @@ private:
             if (record) push(0, s, false);
             return true;
         }
-        for (std::string_view lit : {std::string_view("true"), std::string_view("false"), std::string_view("null")}) {
-            if (static_cast<size_t>(m_e - m_p) >= lit.size() && std::string_view(m_p, lit.size()) == lit) {
-                m_p += lit.size();
-                return true;
+        if (c == 't' || c == 'f' || c == 'n') {
+            for (std::string_view lit : {std::string_view("true"), std::string_view("false"), std::string_view("null")}) {
+                if (static_cast<size_t>(m_e - m_p) >= lit.size() && std::string_view(m_p, lit.size()) == lit) {
+                    m_p += lit.size();
+                    return true;
+                }
             }
         }
         double v;
@@ -158,8 +160,9 @@ public:
     {
         while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
         if (text.empty()) return;
-        if (rejectDamaged(text, lineNo, offset)) return;
+        if (text.size() > kMaxLineBytes && rejectDamaged(text, lineNo, offset)) return;
         if (!m_reader.read(text)) {
+            if (rejectDamaged(text, lineNo, offset)) return;  // binary junk rather than bad JSON
             warn("jsonl_syntax", "not a JSON object (error at column " +
                                      std::to_string(m_reader.errorColumn()) + "); line skipped",
                  lineNo, static_cast<int64_t>(offset));
@@ -185,8 +188,10 @@ private:
         std::optional<float> epoch;
         size_t metrics = 0;
         bool hyper = false;
+        size_t idx = 0;
         for (const auto& en : m_reader.entries()) {
             const std::string_view k = m_reader.key(en);
+            ++idx;
             if (!en.isNumber) {
                 if (isHyperParameter(k)) hyper = true;
                 if (m_hints < 2 && (k == "stage" || k == "training_step" || k == "role")) {
@@ -198,7 +203,7 @@ private:
                 }
                 continue;
             }
-            switch (classifyKey(k)) {
+            switch (kindOf(k, idx)) {
             case KeyKind::GlobalStep: global = en.number; break;
             case KeyKind::Step: step = en.number; break;
             case KeyKind::Epoch: epoch = static_cast<float>(en.number); break;
@@ -221,14 +226,26 @@ private:
         if (metrics == 0) return;
         if (step) m_state.lastStep = step;
         size_t position = 0;
+        idx = 0;
         for (const auto& en : m_reader.entries()) {
+            ++idx;
             if (!en.isNumber) continue;
             const std::string_view k = m_reader.key(en);
-            if (classifyKey(k) != KeyKind::Metric) continue;
+            if (kindOf(k, idx) != KeyKind::Metric) continue;
             const uint32_t s = slot(k, false, position++);
             point(s, step.value_or(0), step ? StepFrom::Counter : StepFrom::LastStep, static_cast<float>(en.number),
                   static_cast<uint32_t>(lineNo), epoch, wall);
         }
+    }
+
+    // classifyKey, cached by the key's position in the object (lines repeat their layout).
+    KeyKind kindOf(std::string_view key, size_t i)
+    {
+        if (i < m_kindCache.size() && sameKey(m_kindCache[i].first, key)) return m_kindCache[i].second;
+        const KeyKind k = classifyKey(key);
+        if (i >= m_kindCache.size()) m_kindCache.resize(i + 1);
+        m_kindCache[i] = {std::string(key), k};
+        return k;
     }
 
     static std::string numberText(double v)
@@ -240,6 +257,7 @@ private:
 
     JsonObjectReader m_reader;
     int m_hints = 0;
+    std::vector<std::pair<std::string, KeyKind>> m_kindCache;
 };
 
 }  // namespace

@@ -43,7 +43,7 @@ uint32_t LineParser::slot(std::string_view key, bool validation, size_t position
 {
     if (position < m_byPosition.size()) {
         const Slot& s = m_slots[m_byPosition[position]];
-        if (s.validation == validation && s.key == key) return m_byPosition[position];
+        if (s.validation == validation && sameKey(s.key, key)) return m_byPosition[position];
     }
     uint32_t found = UINT32_MAX;
     for (size_t i = 0; i < m_slots.size(); ++i) {

@@ -30,6 +30,27 @@ bool isValToken(std::string_view t)
     return false;
 }
 
+// true when every '_' token of p is a stage or split word; sets val for a validation token.
+bool isStageOrSplit(std::string_view p, bool& val)
+{
+    bool sawVal = false;
+    size_t b = 0;
+    for (size_t i = 0; i <= p.size(); ++i) {
+        if (i < p.size() && p[i] != '_' && p[i] != '-') continue;
+        const std::string_view t = p.substr(b, i - b);
+        b = i + 1;
+        if (t.empty()) continue;
+        if (isValToken(t)) { sawVal = true; continue; }
+        bool known = false;
+        for (std::string_view w : {"train", "training", "float", "fp32", "calib", "calibration", "qat", "quantized",
+                                   "int8", "int", "infer", "quant"})
+            known |= equalsNoCase(t, w);
+        if (!known) return false;
+    }
+    val |= sawVal;
+    return true;
+}
+
 }  // namespace
 
 KeyKind classifyKey(std::string_view key)
@@ -117,9 +138,13 @@ std::string seriesName(std::string_view key, bool validation)
     }
     bool val = validation;
     std::string rest;
-    for (std::string_view p : parts) {
+    for (size_t pi = 0; pi < parts.size(); ++pi) {
+        std::string_view p = parts[pi];
         if (equalsNoCase(p, "train") || equalsNoCase(p, "training")) continue;
         if (isValToken(p)) { val = true; continue; }
+        // a folder-like component made only of stage / split words ("qat_train", "float_val",
+        // "calibration") says where the metric comes from, not what it is
+        if (pi + 1 < parts.size() && isStageOrSplit(p, val)) continue;
         // "val_acc", "test_loss", "acc_val": the validation word as a prefix or suffix token
         const size_t us = p.find('_');
         if (us != std::string_view::npos && isValToken(p.substr(0, us))) {

@@ -68,8 +68,20 @@ std::optional<float> Series::epochAt(size_t i) const
 
 std::optional<double> Series::wallTimeAt(size_t i) const
 {
-    const auto* m = markAt(wallTimes, i);
-    return m ? std::optional<double>(m->value) : std::nullopt;
+    auto it = std::upper_bound(wallTimes.begin(), wallTimes.end(), i,
+                               [](size_t idx, const Mark<double>& m) { return idx < m.begin; });
+    if (it == wallTimes.begin()) return std::nullopt;
+    const Mark<double>& a = *(it - 1);
+    if (i == a.begin) return a.value;
+    if (it == wallTimes.end()) {
+        // past the last mark: continue at the pace of the last stretch
+        if (wallTimes.size() < 2) return a.value;
+        const Mark<double>& p = *(it - 2);
+        return a.value + (a.value - p.value) / static_cast<double>(a.begin - p.begin) * static_cast<double>(i - a.begin);
+    }
+    const Mark<double>& b = *it;
+    const double f = static_cast<double>(i - a.begin) / static_cast<double>(b.begin - a.begin);
+    return a.value + (b.value - a.value) * f;
 }
 
 void Series::markFile(uint32_t file)
@@ -80,7 +92,7 @@ void Series::markFile(uint32_t file)
     else files.push_back({at, file});
 }
 
-void Series::markEpoch(float epoch)
+void Series::addEpochMark(float epoch)
 {
     const auto at = static_cast<uint32_t>(size());
     if (!epochs.empty() && (epochs.back().value == epoch || (std::isnan(epoch) && std::isnan(epochs.back().value))))
@@ -89,10 +101,9 @@ void Series::markEpoch(float epoch)
     else epochs.push_back({at, epoch});
 }
 
-void Series::markWallTime(double seconds)
+void Series::addWallTimeMark(double seconds)
 {
     const auto at = static_cast<uint32_t>(size());
-    if (!wallTimes.empty() && std::fabs(seconds - wallTimes.back().value) < 1.0) return;
     if (!wallTimes.empty() && wallTimes.back().begin == at) wallTimes.back().value = seconds;
     else wallTimes.push_back({at, seconds});
 }

@@ -44,7 +44,7 @@ struct Series {
     std::vector<uint32_t> line;      // 1-based line, or record number for binary formats
     std::vector<Mark<uint32_t>> files;   // index into Run::files, from point `begin` on
     std::vector<Mark<float>> epochs;     // empty when the log has no epochs
-    std::vector<Mark<double>> wallTimes; // seconds since 1970; a mark when time moved >= 1 s
+    std::vector<Mark<double>> wallTimes; // seconds since 1970, sparse marks (see markWallTime)
 
     size_t size() const { return step.size(); }
     bool empty() const { return step.empty(); }
@@ -53,7 +53,7 @@ struct Series {
 
     PointSource sourceAt(size_t i) const;
     std::optional<float> epochAt(size_t i) const;      // nullopt before the first epoch mark
-    std::optional<double> wallTimeAt(size_t i) const;  // nullopt before the first time mark
+    std::optional<double> wallTimeAt(size_t i) const;  // interpolated; nullopt before the first mark
 
     // Appends one point (file/epoch/time marks are added by the caller through the helpers).
     void push(double x, float y, uint32_t lineOrRecord)
@@ -63,11 +63,27 @@ struct Series {
         line.push_back(lineOrRecord);
     }
     void markFile(uint32_t file);     // from the next point on
-    void markEpoch(float epoch);      // adds a mark only when the epoch changed
-    void markWallTime(double seconds);// adds a mark only when time moved >= 1 s
+    void markEpoch(float epoch)       // adds a mark only when the epoch changed
+    {
+        if (epochs.empty() || epochs.back().value != epoch) addEpochMark(epoch);
+    }
+    // Adds a wall-time mark when time moved >= 1 s, past 4096 points at most every
+    // kWallTimeStride points (times in between are interpolated), and at once after a pause of a
+    // minute or more.
+    static constexpr uint32_t kWallTimeStride = 256;
+    void markWallTime(double seconds)
+    {
+        if (wallTimes.empty()) return addWallTimeMark(seconds);
+        const double d = seconds - wallTimes.back().value;
+        const uint32_t stride = size() < 4096 ? 1 : kWallTimeStride;  // small series keep every second
+        if (d >= 60.0 || d <= -60.0 || (size() - wallTimes.back().begin >= stride && (d >= 1.0 || d <= -1.0)))
+            addWallTimeMark(seconds);
+    }
     // Appends other's points, its marks shifted; other's file marks are remapped by fileOffset.
     void append(const Series& other, uint32_t fileOffset = 0);
     void shrinkToFit();
+    void addEpochMark(float epoch);
+    void addWallTimeMark(double seconds);
     size_t bytes() const;             // resident bytes of the columns (capacity)
 };
 

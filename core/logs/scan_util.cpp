@@ -41,6 +41,32 @@ const char* parseNumber(const char* p, const char* end, double& out)
     // fast_float accepts "nan"/"inf"/"infinity" (any case) and a leading '-'.
     if (!isDigit(c) && c != '-' && c != '.' && c != 'n' && c != 'N' && c != 'i' && c != 'I')
         return nullptr;
+    // Fast path (Clinger): up to 15 digits and no exponent -> an exact integer mantissa divided
+    // by an exact power of ten, one correctly rounded IEEE division. Logs are mostly "0.1234".
+    {
+        static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+                                            1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
+        const char* q = p;
+        const bool neg = *q == '-';
+        if (neg) ++q;
+        uint64_t m = 0;
+        int digits = 0, frac = 0;
+        const char* ds = q;
+        while (q < end && isDigit(*q)) m = m * 10 + static_cast<uint64_t>(*q++ - '0');
+        digits = static_cast<int>(q - ds);
+        if (q < end && *q == '.') {
+            ++q;
+            const char* fs = q;
+            while (q < end && isDigit(*q)) m = m * 10 + static_cast<uint64_t>(*q++ - '0');
+            frac = static_cast<int>(q - fs);
+            digits += frac;
+        }
+        if (digits > 0 && digits <= 15 && !(q < end && (*q == 'e' || *q == 'E'))) {
+            const double v = static_cast<double>(m) / kPow10[frac];
+            out = neg ? -v : v;
+            return q;
+        }
+    }
     auto r = fast_float::from_chars(p, end, out);
     if (r.ec != std::errc()) return nullptr;
     return r.ptr;
@@ -67,21 +93,27 @@ bool containsNoCase(std::string_view s, std::string_view needle)
     return false;
 }
 
-std::optional<double> parseTimestamp(std::string_view s, size_t* consumed)
+std::optional<double> parseTimestamp(std::string_view s, size_t* consumed, double* wholeSeconds, bool reuseWhole)
 {
     size_t p = 0;
     if (!s.empty() && s[0] == '[') p = 1;
-    if (!digitsAt(s, p, 4) || s.size() < p + 19 || s[p + 4] != '-' || !digitsAt(s, p + 5, 2) ||
-        s[p + 7] != '-' || !digitsAt(s, p + 8, 2) || (s[p + 10] != ' ' && s[p + 10] != 'T') ||
-        !digitsAt(s, p + 11, 2) || s[p + 13] != ':' || !digitsAt(s, p + 14, 2) || s[p + 16] != ':' ||
-        !digitsAt(s, p + 17, 2))
-        return std::nullopt;
-    const char* d = s.data() + p;
-    const int64_t year = twoDigits(d) * 100 + twoDigits(d + 2);
-    const unsigned month = static_cast<unsigned>(twoDigits(d + 5));
-    const unsigned day = static_cast<unsigned>(twoDigits(d + 8));
-    double sec = static_cast<double>(daysFromCivil(year, month, day)) * 86400.0 +
-                 twoDigits(d + 11) * 3600.0 + twoDigits(d + 14) * 60.0 + twoDigits(d + 17);
+    double sec;
+    if (reuseWhole && wholeSeconds && s.size() >= p + 19) {
+        sec = *wholeSeconds;
+    } else {
+        if (!digitsAt(s, p, 4) || s.size() < p + 19 || s[p + 4] != '-' || !digitsAt(s, p + 5, 2) ||
+            s[p + 7] != '-' || !digitsAt(s, p + 8, 2) || (s[p + 10] != ' ' && s[p + 10] != 'T') ||
+            !digitsAt(s, p + 11, 2) || s[p + 13] != ':' || !digitsAt(s, p + 14, 2) || s[p + 16] != ':' ||
+            !digitsAt(s, p + 17, 2))
+            return std::nullopt;
+        const char* d = s.data() + p;
+        const int64_t year = twoDigits(d) * 100 + twoDigits(d + 2);
+        const unsigned month = static_cast<unsigned>(twoDigits(d + 5));
+        const unsigned day = static_cast<unsigned>(twoDigits(d + 8));
+        sec = static_cast<double>(daysFromCivil(year, month, day)) * 86400.0 + twoDigits(d + 11) * 3600.0 +
+              twoDigits(d + 14) * 60.0 + twoDigits(d + 17);
+        if (wholeSeconds) *wholeSeconds = sec;
+    }
     p += 19;
     if (p < s.size() && (s[p] == ',' || s[p] == '.')) {
         double scale = 0.1;

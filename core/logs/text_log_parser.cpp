@@ -1,6 +1,7 @@
 #include "core/logs/text_log_parser.h"
 
 #include <array>
+#include <vector>
 
 #include "core/logs/line_parser.h"
 #include "core/logs/metric_names.h"
@@ -9,8 +10,27 @@
 namespace qatdoctor::core::logs {
 namespace {
 
-bool isKeyStart(char c) { return isAlpha(c) || c == '_'; }
-bool isKeyChar(char c) { return isAlpha(c) || isDigit(c) || c == '_' || c == '.' || c == '/' || c == '-' || c == '@'; }
+// Byte classes, looked up once per byte: the scan below is the hot loop of text parsing.
+enum : uint8_t { kKeyStart = 1, kKeyChar = 2, kSuspicious = 4 };
+
+constexpr std::array<uint8_t, 256> makeClasses()
+{
+    std::array<uint8_t, 256> t{};
+    for (int c = 0; c < 256; ++c) {
+        const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        const bool digit = c >= '0' && c <= '9';
+        uint8_t v = 0;
+        if (alpha || c == '_') v |= kKeyStart;
+        if (alpha || digit || c == '_' || c == '.' || c == '/' || c == '-' || c == '@') v |= kKeyChar;
+        if ((c < 0x20 && c != '\t' && c != '\r') || c >= 0x80) v |= kSuspicious;
+        t[static_cast<size_t>(c)] = v;
+    }
+    return t;
+}
+constexpr auto kClasses = makeClasses();
+
+inline uint8_t classOf(char c) { return kClasses[static_cast<unsigned char>(c)]; }
+bool isKeyStart(char c) { return classOf(c) & kKeyStart; }
 
 // One `key <sep> value` found on a line.
 struct Field {
@@ -37,12 +57,22 @@ std::string_view rawValue(const char* p, const char* e)
 }
 
 // Finds the fields of a line. Returns how many; p is advanced over everything.
-size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& out, bool& bareStep, Field& bare)
+// suspicious: a control byte or a byte >= 0x80 outside keys and numbers (then the line gets the
+// full binary / UTF-8 check; clean lines never pay for it).
+size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& out, bool& bareStep, Field& bare,
+                  bool& suspicious)
 {
     size_t n = 0;
     bareStep = false;
+    uint8_t seen = 0;
     while (p < e && n < kMaxFields) {
         const char c = *p;
+        const uint8_t cls = classOf(c);
+        if (!(cls & kKeyStart) && c != '[') {
+            seen |= cls;
+            ++p;
+            continue;
+        }
         if (c == '[' && !bareStep && p + 1 < e && (isDigit(p[1]) || p[1] == ' ')) {
             // a bare "[ 120/5004]" after "Epoch: [0]" (torchvision's MetricLogger)
             const char* q = p + 1;
@@ -65,12 +95,12 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
             ++p;
             continue;
         }
-        if (!isKeyStart(c)) {
+        if (c == '[') {
             ++p;
             continue;
         }
         const char* ks = p;
-        while (p < e && isKeyChar(*p)) ++p;
+        while (p < e && (classOf(*p) & kKeyChar)) ++p;
         const char* ke = p;
         while (ke > ks && (ke[-1] == '.' || ke[-1] == '-' || ke[-1] == '/')) --ke;  // "loss." / "lr-"
         const char* q = p;
@@ -79,6 +109,12 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
         if (q >= e) break;
         const char sep = *q;
         if (sep != '[' && sep != ':' && sep != '=') continue;
+        // "[train.py:42]": Python logging's filename:lineno, not a metric
+        if (sep == ':' && ke - ks > 3 && std::string_view(ke - 3, 3) == ".py") {
+            p = q + 1;
+            while (p < e && isDigit(*p)) ++p;
+            continue;
+        }
         Field& f = out[n];
         f = Field{};
         f.key = std::string_view(ks, static_cast<size_t>(ke - ks));
@@ -118,7 +154,19 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
         }
         ++n;
     }
+    if (p < e) {  // stopped at the field limit: check the rest too
+        for (; p < e; ++p) seen |= classOf(*p);
+    }
+    suspicious = seen & kSuspicious;
     return n;
+}
+
+bool looksLikeMetric(std::string_view key)
+{
+    for (std::string_view w : {"loss", "acc", "top", "map", "iou", "err", "psnr", "f1", "auc", "grad", "time", "prec",
+                               "recall", "score", "ppl", "perplexity", "sim"})
+        if (containsNoCase(key, w)) return true;
+    return false;
 }
 
 class TextLineParser final : public LineParser {
@@ -131,19 +179,28 @@ public:
             if (continueTraceback(text)) return;
         }
         if (text.empty()) return;
-        if (rejectDamaged(text, lineNo, offset)) return;
+        if (text.size() > kMaxLineBytes && rejectDamaged(text, lineNo, offset)) return;
 
         const char* p = text.data();
         const char* e = p + text.size();
         std::optional<double> wall;
         size_t used = 0;
         if (isDigit(*p) || *p == '[') {
-            wall = parseTimestamp(text, &used);
+            // Consecutive lines mostly share the timestamp's second: reuse it.
+            constexpr size_t kSecondPrefix = 20;  // "[YYYY-MM-DD HH:MM:SS"
+            if (m_tsValid && text.size() > kSecondPrefix && text.compare(0, kSecondPrefix, m_tsPrefix) == 0) {
+                wall = parseTimestamp(text, &used, &m_tsBase, true);
+            } else {
+                wall = parseTimestamp(text, &used, &m_tsBase);
+                m_tsValid = wall && text.size() > kSecondPrefix;
+                if (m_tsValid) m_tsPrefix.assign(text.substr(0, kSecondPrefix));
+            }
             if (wall) p += used;
         }
-        bool bareStep = false;
+        bool bareStep = false, suspicious = false;
         Field bare;
-        const size_t n = scanFields(p, e, m_fields, bareStep, bare);
+        const size_t n = scanFields(p, e, m_fields, bareStep, bare, suspicious);
+        if (suspicious && rejectDamaged(text, lineNo, offset)) return;
 
         // counters and the evaluation marker
         std::optional<double> global, step, stepTotal, epoch, epochTotal;
@@ -156,7 +213,7 @@ public:
                 if (f.sep == ':' && !f.key.empty()) validation |= prefixWord(f.key, f.raw, lineNo);
                 continue;
             }
-            switch (classifyKey(f.key)) {
+            switch (m_kinds[i] = kindOf(f.key, i)) {
             case KeyKind::GlobalStep: global = f.number; break;
             case KeyKind::Step:
                 step = f.number;
@@ -180,10 +237,18 @@ public:
         if (!counters) {
             for (size_t i = 0; i < n && !hyper; ++i) hyper = isHyperParameter(m_fields[i].key);
         }
-        if (!counters && hyper) {
+        // Before the first counter line, `key: number` lines are the run's configuration, unless
+        // the key names a metric (a log of bare "loss: 0.5" lines has no counters at all).
+        bool header = false;
+        if (!counters && m_state.stepKnown && !m_state.lastStep && !m_sawMetricLine) {
+            header = true;
+            for (size_t i = 0; i < n && header; ++i)
+                if (m_fields[i].isNumber && looksLikeMetric(m_fields[i].key)) header = false;
+        }
+        if (!counters && (hyper || header)) {
             for (size_t i = 0; i < n; ++i) {
                 const Field& f = m_fields[i];
-                if (f.raw.empty() || f.sep == '[' || (f.sep != '=' && !isHyperParameter(f.key))) continue;
+                if (f.raw.empty() || f.sep == '[' || (f.sep != '=' && !header && !isHyperParameter(f.key))) continue;
                 m_out.metadata.emplace(std::string(f.key), std::string(f.raw));
             }
             headerHint(text, lineNo);
@@ -212,21 +277,32 @@ public:
             event(text, lineNo);
             return;
         }
+        m_sawMetricLine = true;
         size_t position = 0;
         for (size_t i = 0; i < n; ++i) {
             const Field& f = m_fields[i];
-            if (!f.isNumber || classifyKey(f.key) != KeyKind::Metric) continue;
+            if (!f.isNumber || m_kinds[i] != KeyKind::Metric) continue;
             const uint32_t s = slot(f.key, validation, position++);
             point(s, x, from, static_cast<float>(f.number), static_cast<uint32_t>(lineNo), epochValue, wall);
         }
     }
 
 private:
+    // classifyKey, cached by the field's position on the line (lines repeat their layout).
+    KeyKind kindOf(std::string_view key, size_t i)
+    {
+        if (i < m_kindCache.size() && sameKey(m_kindCache[i].first, key)) return m_kindCache[i].second;
+        const KeyKind k = classifyKey(key);
+        if (i >= m_kindCache.size()) m_kindCache.resize(i + 1);
+        m_kindCache[i] = {std::string(key), k};
+        return k;
+    }
+
     // A "word:" with a non-numeric value: HAT's log prefix ("float_val:"), "Test:", a stage
     // setting. Returns whether it marks an evaluation line. Cached: the same prefix repeats.
     bool prefixWord(std::string_view key, std::string_view value, uint64_t lineNo)
     {
-        if (key == m_lastPrefix) return m_lastPrefixIsVal;
+        if (sameKey(key, m_lastPrefix)) return m_lastPrefixIsVal;
         m_lastPrefix.assign(key);
         m_lastPrefixIsVal = isValidationWord(key);
         noteStageWord(key, value, lineNo);
@@ -311,6 +387,12 @@ private:
 
     static constexpr size_t kMaxEvents = 10000;
     std::array<Field, kMaxFields> m_fields;
+    bool m_sawMetricLine = false;
+    bool m_tsValid = false;
+    std::string m_tsPrefix;
+    double m_tsBase = 0;
+    std::array<KeyKind, kMaxFields> m_kinds{};
+    std::vector<std::pair<std::string, KeyKind>> m_kindCache;
     bool m_inTraceback = false;
     RunEvent m_traceback;
     int m_hints = 0;
@@ -338,7 +420,8 @@ int probeTextLog(std::string_view name, std::string_view head)
         const char* p = l.data();
         size_t used = 0;
         if (!l.empty() && parseTimestamp(l, &used)) p += used;
-        const size_t n = scanFields(p, l.data() + l.size(), fields, bare, bf);
+        bool suspicious = false;
+        const size_t n = scanFields(p, l.data() + l.size(), fields, bare, bf, suspicious);
         bool counter = false, metric = false;
         for (size_t i = 0; i < n; ++i) {
             if (!fields[i].isNumber) continue;

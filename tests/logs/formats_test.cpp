@@ -1,7 +1,10 @@
 // Each format on a real fixture, with exact values.
 #include <cmath>
 
+#include <algorithm>
+
 #include "core/logs/crc32c.h"
+#include "core/logs/metric_names.h"
 #include "core/logs/parsed_log.h"
 #include "core/logs/series_stats.h"
 #include "tests/logs/test_util.h"
@@ -230,6 +233,43 @@ TEST(LogFormats, TwoThreadsGiveTheSameResultAsOne)
         EXPECT_EQ(one->series[i].value, two->series[i].value) << one->names[i];
         EXPECT_EQ(one->series[i].line, two->series[i].line) << one->names[i];
     }
+}
+
+}  // namespace
+}  // namespace qatdoctor::core::logs::test
+
+namespace qatdoctor::core::logs::test {
+namespace {
+
+TEST(MetricNames, StageAndSplitComponents)
+{
+    EXPECT_EQ(seriesName("loss", false), "loss");
+    EXPECT_EQ(seriesName("loss", true), "val/loss");
+    EXPECT_EQ(seriesName("train/loss", false), "loss");
+    EXPECT_EQ(seriesName("qat_train/acc", false), "acc");
+    EXPECT_EQ(seriesName("qat_val/acc", false), "val/acc");
+    EXPECT_EQ(seriesName("val_loss", false), "val/loss");
+    EXPECT_EQ(seriesName("eval/top1", false), "val/top1");
+    EXPECT_EQ(seriesName("lr_group0", false), "lr_group0");
+}
+
+TEST(TextLog, LoggingSourcePrefixAndConfigDump)
+{
+    const std::string text =
+        "2026-11-02 10:00:00,000 INFO [train.py:30] ==== config ====\n"
+        "task_name: tiny_cls\n"
+        "log_freq: 8\n"
+        "2026-11-02 10:00:01,000 INFO [train.py:42] steps_per_epoch: 64\n"
+        "2026-11-02 10:00:02,000 INFO [metric_updater.py:120] Epoch[0] Step[7] GlobalStep[7] float: loss[1.2] \n"
+        "2026-11-02 10:00:03,000 INFO [metric_updater.py:120] grad_scale: 1024\n";
+    auto parsed = parseLogBytes(*findLogFormat("text"), text, "cfg.log");
+    ASSERT_TRUE(parsed.ok());
+    std::vector<std::string> names = parsed->names;
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"grad_scale", "loss"}));
+    EXPECT_EQ(parsed->metadata.at("log_freq"), "8");
+    EXPECT_EQ(parsed->metadata.at("steps_per_epoch"), "64");
+    EXPECT_EQ(parsed->metadata.at("task_name"), "tiny_cls");
 }
 
 }  // namespace

@@ -1,0 +1,102 @@
+// Log parsing benchmark: generates logs with ../shared/bench/make_logs.py (not committed),
+// parses the text log, the CSV and the JSONL on a warm page cache with 2 threads, and prints
+// MB/s, resident bytes per point and the ratio to `wc -l` on the same file.
+//
+// usage: log_bench [--lines N] [--dir DIR] [--script make_logs.py] [--threads T]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "core/logs/log_reader.h"
+#include "core/logs/mapped_file.h"
+
+namespace fs = std::filesystem;
+using namespace qatdoctor::core;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+double timeWc(const std::string& path)
+{
+    const auto t0 = Clock::now();
+    const std::string cmd = "wc -l < '" + path + "' > /dev/null";
+    if (std::system(cmd.c_str()) != 0) return -1;
+    return seconds(t0, Clock::now());
+}
+
+void bench(const std::string& path, const char* formatId, unsigned threads)
+{
+    auto map = logs::MappedFile::open(path);
+    if (!map) {
+        std::cerr << map.error().toString() << "\n";
+        return;
+    }
+    const std::string_view bytes = map->bytes();
+    volatile unsigned sink = 0;
+    for (size_t i = 0; i < bytes.size(); i += 4096) sink = sink + static_cast<unsigned char>(bytes[i]);  // warm
+    double wc = 1e9;
+    for (int i = 0; i < 3; ++i) wc = std::min(wc, timeWc(path));
+    double best = 1e9;
+    uint64_t points = 0, resident = 0;
+    for (int i = 0; i < 3; ++i) {
+        const auto t0 = Clock::now();
+        auto parsed = logs::parseLogBytes(*logs::findLogFormat(formatId), bytes, path, {}, threads);
+        const auto t1 = Clock::now();
+        if (!parsed) {
+            std::cerr << parsed.error().toString() << "\n";
+            return;
+        }
+        best = std::min(best, seconds(t0, t1));
+        points = 0;
+        resident = 0;
+        for (auto& s : parsed->series) {
+            s.shrinkToFit();
+            points += s.size();
+            resident += s.bytes();
+        }
+    }
+    // end to end through the reader (probe, map, parse, merge into a run, shrink)
+    const auto e0 = Clock::now();
+    auto set = logs::readLogFile(path, {}, logs::ReadOptions{threads, false});
+    const double endToEnd = seconds(e0, Clock::now());
+    const double mb = static_cast<double>(bytes.size()) / 1e6;
+    std::printf("%-8s %9.1f MB  parse %7.3f s  %7.0f MB/s  (reader end-to-end %7.0f MB/s)  %10llu points  %5.2f bytes/point"
+                "  wc -l %6.3f s -> parse/wc %.2fx\n",
+                formatId, mb, best, mb / best, mb / endToEnd, static_cast<unsigned long long>(points),
+                points ? static_cast<double>(resident) / static_cast<double>(points) : 0.0, wc, best / wc);
+    (void)set;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    std::string lines = "1000000", dir = (fs::temp_directory_path() / "qatdoctor_log_bench").string();
+    std::string script = QATDOCTOR_MAKE_LOGS;
+    unsigned threads = 2;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string a = argv[i];
+        if (a == "--lines") lines = argv[i + 1];
+        else if (a == "--dir") dir = argv[i + 1];
+        else if (a == "--script") script = argv[i + 1];
+        else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(argv[i + 1]));
+    }
+    if (!fs::exists(fs::path(dir) / "float" / "train.log")) {
+        const std::string cmd = "/usr/bin/python3 '" + script + "' '" + dir + "' --lines " + lines;
+        std::cout << "generating: " << cmd << "\n" << std::flush;
+        if (std::system(cmd.c_str()) != 0) {
+            std::cerr << "make_logs.py failed\n";
+            return 2;
+        }
+    }
+    std::cout << "threads: " << threads << "\n";
+    bench((fs::path(dir) / "float" / "train.log").string(), "text", threads);
+    bench((fs::path(dir) / "float" / "metrics.csv").string(), "csv", threads);
+    bench((fs::path(dir) / "qat" / "metrics.jsonl").string(), "jsonl", threads);
+    return 0;
+}
