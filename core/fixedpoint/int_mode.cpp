@@ -90,7 +90,26 @@ Outs conv(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& 
     if (!perTensorQ(in[0]) || in[1].kind != Value::QReal) return std::nullopt;
     auto g = convGeometry(*node.proto, in[0].t.shape(), in[1].t.shape());
     if (!g) return Result<std::vector<Value>>(g.error());
-    Accumulator acc = convInteger(*g, in[0].t, zp0(in[0].q), in[1].t, in[1].q.zeroPoints, ctx.pool);
+    const bool symmetric = std::all_of(in[1].q.zeroPoints.begin(), in[1].q.zeroPoints.end(), [](int64_t z) { return z == 0; });
+    Accumulator acc;
+    if (int8FastPathAvailable() && in[0].t.dtype() == DType::UInt8 && in[1].t.dtype() == DType::Int8 && symmetric) {
+        std::shared_ptr<const PackedInt8Weights> packed;
+        {
+            std::lock_guard<std::mutex> lock(ctx.impl.packMutex);
+            auto& slot = ctx.impl.packed[ni];
+            if (slot.source != in[1].t.data<uint8_t>() || !slot.weights) {
+                slot.source = in[1].t.data<uint8_t>();
+                slot.weights = std::make_shared<PackedInt8Weights>(
+                    packInt8Weights(in[1].t.data<int8_t>(), g->m, g->kernelSize()));
+            }
+            packed = slot.weights;
+        }
+        acc.shape = g->outShape();
+        acc.acc32.resize(static_cast<size_t>(shapeSize(acc.shape)));
+        convU8S8(*g, in[0].t.data<uint8_t>(), static_cast<int32_t>(zp0(in[0].q)), *packed, acc.acc32.data(), ctx.pool);
+    } else {
+        acc = convInteger(*g, in[0].t, zp0(in[0].q), in[1].t, in[1].q.zeroPoints, ctx.pool);
+    }
     auto a = newAcc(std::move(acc), 1, in[0].q, in[1].q, g->m);
     if (in.size() > 2 && !addBias(*a, in[2])) return std::nullopt;
     return accValue(ctx, ni, a);
@@ -267,6 +286,16 @@ Outs binaryPending(RunContext& ctx, const std::string& op, std::vector<Value>& i
             const Requantizer r = Requantizer::make(sa * sb / so, zo, out.range);
             for (int64_t i = 0; i < y.size(); ++i)
                 y.setInt(i, r.apply((a.t.atInt(i) - za) * (b.t.atInt(i) - zb), mode));
+            return y;
+        }
+        if (mode == RequantMode::Float && a.t.dtype() == DType::UInt8 && b.t.dtype() == DType::UInt8 && out.dtype == DType::UInt8) {
+            const uint8_t* pa = a.t.data<uint8_t>();
+            const uint8_t* pb = b.t.data<uint8_t>();
+            uint8_t* py = y.data<uint8_t>();
+            for (int64_t i = 0; i < y.size(); ++i) {
+                const double v = (sa * double(int64_t(pa[i]) - za) + sign * sb * double(int64_t(pb[i]) - zb)) / so;
+                py[i] = static_cast<uint8_t>(saturate(static_cast<int64_t>(std::nearbyint(v)) + zo, out.range));
+            }
             return y;
         }
         if (mode == RequantMode::Float) {
@@ -537,6 +566,24 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
     if (v.kind == Value::Acc) {
         const AccValue& a = *v.acc;
         Tensor t(p.dtype, a.acc.shape);
+        if (mode == RequantMode::Float && !a.acc.wide && p.dtype == DType::UInt8 && p.scales.size() == 1) {
+            const AxisLayout l = axisLayout(a.acc.shape, a.axis);
+            const double so = p.scales[0];
+            const int64_t zo = zp0(p);
+            for (int64_t c = 0; c < l.channels; ++c) {
+                const double s = a.scale[static_cast<size_t>(c)];
+                const auto biasQ = static_cast<int32_t>(s != 0 ? std::nearbyint(a.bias[static_cast<size_t>(c)] / s) : 0.0);
+                const Requantizer r = Requantizer::make(s / so, zo, p.range);
+                const auto qlo = static_cast<int32_t>(std::isfinite(a.lo) ? std::max(p.range.min, zo + static_cast<int64_t>(std::nearbyint(a.lo / so))) : p.range.min);
+                const auto qhi = static_cast<int32_t>(std::isfinite(a.hi) ? std::min(p.range.max, zo + static_cast<int64_t>(std::nearbyint(a.hi / so))) : p.range.max);
+                for (int64_t o = 0; o < l.outer; ++o) {
+                    const int64_t i = (o * l.channels + c) * l.inner;
+                    requantizeRowU8(a.acc.acc32.data() + i, l.inner, biasQ, static_cast<float>(r.real), static_cast<int32_t>(zo),
+                                    qlo, qhi, t.data<uint8_t>() + i);
+                }
+            }
+            return t;
+        }
         const AxisLayout l = axisLayout(a.acc.shape, a.axis);
         const bool outPerChannel = p.scales.size() > 1;
         int64_t i = 0;

@@ -144,6 +144,23 @@ Result<std::shared_ptr<Interpreter>> Interpreter::build(const model::OnnxModel& 
             if (n.outputs[k] >= 0) impl->constants[static_cast<size_t>(n.outputs[k])] = (*outs)[k];
         n.folded = true;
     }
+    // weight quantizers: their codes do not depend on the input, quantize them once
+    impl->constQuant.assign(impl->nodes.size(), std::nullopt);
+    for (size_t ni = 0; ni < impl->nodes.size(); ++ni) {
+        auto& n = impl->nodes[ni];
+        if (n.folded || n.proto->op_type() != "QuantizeLinear") continue;
+        std::vector<Tensor> ins;
+        bool allConst = true;
+        for (int in : n.inputs) {
+            if (in < 0) { ins.emplace_back(); continue; }
+            allConst = allConst && impl->constants[static_cast<size_t>(in)].has_value();
+            if (allConst) ins.push_back(*impl->constants[static_cast<size_t>(in)]);
+        }
+        if (!allConst) continue;
+        OpCall call{*n.proto, ins, impl->opset, nullptr, model.folder};
+        auto outs = (*n.spec)(call);
+        if (outs && !outs->empty()) impl->constQuant[ni] = (*outs)[0];
+    }
     impl->consumers.assign(nt, 0);
     for (const auto& n : impl->nodes)
         for (int in : n.inputs)
@@ -318,7 +335,9 @@ Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inpu
                     qp = widen(*p, o.overrideMul, o.overrideOff);
                     o.override16 = qp;
                 }
-                if (x.kind == Value::Plain) {
+                if (overrides[ni] == QOverride::None && impl.constQuant[ni]) {
+                    o.t = *impl.constQuant[ni];
+                } else if (x.kind == Value::Plain) {
                     o.t = quantize(x.t, qp);
                 } else {
                     const int li = ctx.layerOfNode[ni];

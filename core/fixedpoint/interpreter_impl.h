@@ -7,10 +7,12 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/fixedpoint/int8_gemm.h"
 #include "core/fixedpoint/int_ops.h"
 #include "core/fixedpoint/interpreter.h"
 #include "core/fixedpoint/op_registry.h"
@@ -70,6 +72,16 @@ struct Interpreter::Impl {
     std::vector<int> observedLayer;              // per tensor id: layer index or -1
     int64_t opset = 13;
     std::string folder;
+    std::vector<std::optional<Tensor>> constQuant;   // per node: QuantizeLinear of constants (weights)
+
+    // Packed int8 weights of the fast path per node, with the code buffer they were packed from
+    // (runs of the same Interpreter share them; packing happens once).
+    struct Packed {
+        const void* source = nullptr;
+        std::shared_ptr<const PackedInt8Weights> weights;
+    };
+    mutable std::mutex packMutex;
+    mutable std::map<size_t, Packed> packed;
 
     int id(const std::string& name) const
     {

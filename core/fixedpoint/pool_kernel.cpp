@@ -114,6 +114,25 @@ template <class T>
 void maxPool(const PoolGeometry& g, const T* x, T* y)
 {
     const int64_t inP = g.inPixels(), outP = g.outPixels();
+    if (g.in[0] == 1 && g.k[0] == 1 && g.d[1] == 1 && g.d[2] == 1) {   // the common 2-D case, direct loops
+        for (int64_t plane = 0; plane < g.n * g.c; ++plane) {
+            const T* xp = x + plane * inP;
+            T* yp = y + plane * outP;
+            for (int64_t oy = 0; oy < g.out[1]; ++oy) {
+                const int64_t y0 = std::max<int64_t>(0, oy * g.s[1] - g.pb[1]);
+                const int64_t y1 = std::min<int64_t>(g.in[1], oy * g.s[1] - g.pb[1] + g.k[1]);
+                for (int64_t ox = 0; ox < g.out[2]; ++ox) {
+                    const int64_t x0 = std::max<int64_t>(0, ox * g.s[2] - g.pb[2]);
+                    const int64_t x1 = std::min<int64_t>(g.in[2], ox * g.s[2] - g.pb[2] + g.k[2]);
+                    T m = std::numeric_limits<T>::lowest();
+                    for (int64_t iy = y0; iy < y1; ++iy)
+                        for (int64_t ix = x0; ix < x1; ++ix) m = std::max(m, xp[iy * g.in[2] + ix]);
+                    yp[oy * g.out[2] + ox] = m;
+                }
+            }
+        }
+        return;
+    }
     for (int64_t plane = 0; plane < g.n * g.c; ++plane) {
         const T* xp = x + plane * inP;
         T* yp = y + plane * outP;

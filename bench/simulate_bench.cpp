@@ -1,0 +1,136 @@
+// Simulator speed on a real model next to ONNX Runtime on the same model and thread count.
+//
+//   simulate_bench MODEL.onnx [--input IN.bin] [--threads 1] [--runs 20] [--warmup 3]
+//                  [--ort-dir /tmp] [--ort-script /work/shared/bench/ort_time.js]
+//
+// MODEL is e.g. resnet18_qat_qdq.onnx from ../shared/bench/make_models.py; IN.bin a raw float32
+// input of the model's shape (random when absent). Prints the median milliseconds of fake-quant
+// and integer runs (model loading excluded) and, when node + onnxruntime-node are found in
+// --ort-dir, ORT's median with all optimisations and with none, and the ratios.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/common/file_io.h"
+#include "core/fixedpoint/interpreter.h"
+#include "core/fixedpoint/tensor_io.h"
+#include "core/fixedpoint/thread_pool.h"
+#include "core/model/onnx_file.h"
+
+using namespace qatdoctor::core;
+using namespace qatdoctor::core::fixedpoint;
+
+namespace {
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Runs ort_time.js and returns run_ms_median per opt level ("all", "disabled"), or -1.
+std::pair<double, double> ortTimes(const std::string& dir, const std::string& script, const std::string& model,
+                                   const std::string& input, int threads, int runs)
+{
+    std::string cmd = "cd '" + dir + "' && node '" + script + "' '" + model + "' --threads " + std::to_string(threads) +
+                      " --opt all,disabled --creates 1 --runs " + std::to_string(runs);
+    if (!input.empty()) cmd += " --input '" + input + "'";
+    cmd += " 2>/dev/null";
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+    if (!pipe) return {-1, -1};
+    std::string out;
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, pipe.get())) out.append(buf, n);
+    auto field = [&](const std::string& opt) {
+        const auto at = out.find("\"opt\":\"" + opt + "\"");
+        if (at == std::string::npos) return -1.0;
+        const auto k = out.find("\"run_ms_median\":", at);
+        return k == std::string::npos ? -1.0 : std::stod(out.substr(k + 16));
+    };
+    return {field("all"), field("disabled")};
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> a(argv + 1, argv + argc);
+    if (a.empty()) {
+        std::cerr << "usage: simulate_bench MODEL.onnx [--input IN.bin] [--threads N] [--runs N] [--warmup N] "
+                     "[--ort-dir DIR] [--ort-script FILE]\n";
+        return 2;
+    }
+    std::string modelPath = a[0], input, ortDir = "/tmp", ortScript = "/work/shared/bench/ort_time.js";
+    int threads = 1, runs = 20, warmup = 3;
+    for (size_t i = 1; i + 1 < a.size(); i += 2) {
+        if (a[i] == "--input") input = a[i + 1];
+        else if (a[i] == "--threads") threads = std::stoi(a[i + 1]);
+        else if (a[i] == "--runs") runs = std::stoi(a[i + 1]);
+        else if (a[i] == "--warmup") warmup = std::stoi(a[i + 1]);
+        else if (a[i] == "--ort-dir") ortDir = a[i + 1];
+        else if (a[i] == "--ort-script") ortScript = a[i + 1];
+    }
+    auto model = model::readOnnxFile(modelPath);
+    if (!model) {
+        std::cerr << model.error().toString() << "\n";
+        return 2;
+    }
+    const auto b0 = std::chrono::steady_clock::now();
+    auto interp = Interpreter::build(*model);
+    if (!interp) {
+        std::cerr << interp.error().toString() << "\n";
+        return 2;
+    }
+    const double buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - b0).count();
+    std::vector<int64_t> shape = (*interp)->inputShapes()[0];
+    for (int64_t& d : shape) d = d < 0 ? 1 : d;
+    Tensor x = randomTensor(DType::Float32, shape, 1);
+    if (!input.empty()) {
+        auto bytes = readFile(input);
+        auto t = bytes ? parseRaw(*bytes, DType::Float32, shape, input) : Result<Tensor>(bytes.error());
+        if (!t) {
+            std::cerr << t.error().toString() << "\n";
+            return 2;
+        }
+        x = *t;
+    }
+    ThreadPool pool(threads);
+    RunOptions opt;
+    opt.keepLayerOutputs = false;
+    std::cout << "model " << modelPath << "  " << (*interp)->layers().size() << " layers, build " << buildMs
+              << " ms, threads " << threads << "\n";
+    double simMs[2] = {0, 0};
+    const SimMode modes[2] = {SimMode::Fake, SimMode::Int};
+    for (int m = 0; m < 2; ++m) {
+        std::vector<double> t;
+        for (int i = 0; i < warmup + runs; ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            auto r = (*interp)->run(modes[m], {x}, opt, &pool);
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            if (!r) {
+                std::cerr << r.error().toString() << "\n";
+                return 1;
+            }
+            if (i >= warmup) t.push_back(ms);
+        }
+        simMs[m] = median(t);
+        std::cout << "qatdoctor " << simModeName(modes[m]) << ": median " << simMs[m] << " ms (" << runs << " runs)\n";
+    }
+    const auto [ortAll, ortOff] = ortTimes(ortDir, ortScript, modelPath, input, threads, runs);
+    if (ortAll < 0 && ortOff < 0) {
+        std::cout << "onnxruntime: not run (needs node and onnxruntime-node in " << ortDir << ")\n";
+        return 0;
+    }
+    if (ortAll > 0)
+        std::cout << "onnxruntime all-optimisations: median " << ortAll << " ms; int/ORT = " << simMs[1] / ortAll
+                  << ", fake/ORT = " << simMs[0] / ortAll << "\n";
+    if (ortOff > 0)
+        std::cout << "onnxruntime no-optimisations:  median " << ortOff << " ms; int/ORT = " << simMs[1] / ortOff
+                  << ", fake/ORT = " << simMs[0] / ortOff << "\n";
+    return 0;
+}
