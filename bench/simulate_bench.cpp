@@ -1,7 +1,7 @@
 // Simulator speed on a real model next to ONNX Runtime on the same model and thread count.
 //
 //   simulate_bench MODEL.onnx [--input IN.bin] [--threads 1] [--runs 20] [--warmup 3]
-//                  [--ort-dir /tmp] [--ort-script /work/shared/bench/ort_time.js]
+//                  [--ort-dir /tmp] [--ort-script /work/shared/bench/ort_time.js] [--modes fake,int]
 //
 // MODEL is e.g. resnet18_qat_qdq.onnx from ../shared/bench/make_models.py; IN.bin a raw float32
 // input of the model's shape (random when absent). Prints the median milliseconds of fake-quant
@@ -67,6 +67,7 @@ int main(int argc, char** argv)
     }
     std::string modelPath = a[0], input, ortDir = "/tmp", ortScript = "/work/shared/bench/ort_time.js";
     int threads = 1, runs = 20, warmup = 3;
+    bool fake = true;
     for (size_t i = 1; i + 1 < a.size(); i += 2) {
         if (a[i] == "--input") input = a[i + 1];
         else if (a[i] == "--threads") threads = std::stoi(a[i + 1]);
@@ -74,6 +75,7 @@ int main(int argc, char** argv)
         else if (a[i] == "--warmup") warmup = std::stoi(a[i + 1]);
         else if (a[i] == "--ort-dir") ortDir = a[i + 1];
         else if (a[i] == "--ort-script") ortScript = a[i + 1];
+        else if (a[i] == "--modes") fake = a[i + 1].find("fake") != std::string::npos;
     }
     auto model = model::readOnnxFile(modelPath);
     if (!model) {
@@ -106,7 +108,7 @@ int main(int argc, char** argv)
               << " ms, threads " << threads << "\n";
     double simMs[2] = {0, 0};
     const SimMode modes[2] = {SimMode::Fake, SimMode::Int};
-    for (int m = 0; m < 2; ++m) {
+    for (int m = fake ? 0 : 1; m < 2; ++m) {
         std::vector<double> t;
         for (int i = 0; i < warmup + runs; ++i) {
             const auto t0 = std::chrono::steady_clock::now();

@@ -90,38 +90,60 @@ void im2colRow(const ConvGeometry& g, const uint8_t* plane, int64_t ky, int64_t 
     }
 }
 
-// acc[r][j] over rows m0..m0+rows of W and 16-lane column blocks p0.. of the packed panel.
-// panel: [K4/4][P][4] bytes. Stores y[m][p] = acc - zero * rowSum[m].
-QD_VNNI void kernelBlock(const uint8_t* panel, int64_t P, const PackedInt8Weights& w, int64_t m0, int64_t rows,
-                         int64_t p0, int64_t cols, int32_t zero, int32_t* y, int64_t ldy)
+// acc[r][j] over rows m0..m0+rows of W and NV 16-lane column blocks from p0 of the packed
+// panel ([K4/4][P][4] bytes). Stores y[m][p] = acc - zero * rowSum[m]. NV is a template
+// parameter so the inner loops unroll into straight vpdpbusd sequences.
+template <int NV>
+QD_VNNI void kernelBlockN(const uint8_t* panel, int64_t P, const PackedInt8Weights& w, int64_t m0, int64_t rows,
+                          int64_t p0, int64_t cols, int32_t zero, int32_t* y, int64_t ldy)
 {
-    __m512i acc[4][4];
+    __m512i acc[4][NV];
+#pragma GCC unroll 4
     for (int r = 0; r < 4; ++r)
-        for (int j = 0; j < 4; ++j) acc[r][j] = _mm512_setzero_si512();
-    const int nv = static_cast<int>((cols + 15) / 16);
-    __mmask16 masks[4];
-    for (int j = 0; j < 4; ++j) {
+#pragma GCC unroll 4
+        for (int j = 0; j < NV; ++j) acc[r][j] = _mm512_setzero_si512();
+    __mmask16 masks[NV];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
         const int64_t left = cols - j * 16;
-        masks[j] = left >= 16 ? __mmask16(0xFFFF) : (left <= 0 ? __mmask16(0) : __mmask16((1u << left) - 1));
+        masks[j] = left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1);
     }
+    const bool full = cols == NV * 16;
     const int64_t steps = w.k4 / 4;
     const int32_t* wr[4];
     for (int r = 0; r < 4; ++r) wr[r] = reinterpret_cast<const int32_t*>(w.w.data() + (m0 + std::min<int64_t>(r, rows - 1)) * w.k4);
-    for (int64_t s = 0; s < steps; ++s) {
-        const uint8_t* base = panel + (s * P + p0) * 4;
-        __m512i c[4];
-        for (int j = 0; j < 4; ++j)
-            c[j] = j < nv ? _mm512_maskz_loadu_epi32(masks[j], base + j * 64) : _mm512_setzero_si512();
+    const uint8_t* base = panel + p0 * 4;
+    const int64_t stride = P * 4;
+    for (int64_t s = 0; s < steps; ++s, base += stride) {
+        __m512i c[NV];
+#pragma GCC unroll 4
+        for (int j = 0; j < NV; ++j)
+            c[j] = full ? _mm512_loadu_si512(base + j * 64) : _mm512_maskz_loadu_epi32(masks[j], base + j * 64);
+#pragma GCC unroll 4
         for (int r = 0; r < 4; ++r) {
             const __m512i wv = _mm512_set1_epi32(wr[r][s]);
-            for (int j = 0; j < 4; ++j)
-                if (j < nv) acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], c[j], wv);
+#pragma GCC unroll 4
+            for (int j = 0; j < NV; ++j) acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], c[j], wv);
         }
     }
-    for (int r = 0; r < rows; ++r) {
+#pragma GCC unroll 4
+    for (int r = 0; r < 4; ++r) {
+        if (r >= rows) break;
         const __m512i corr = _mm512_set1_epi32(zero * w.rowSums[static_cast<size_t>(m0 + r)]);
-        for (int j = 0; j < nv; ++j)
+#pragma GCC unroll 4
+        for (int j = 0; j < NV; ++j)
             _mm512_mask_storeu_epi32(y + (m0 + r) * ldy + p0 + j * 16, masks[j], _mm512_sub_epi32(acc[r][j], corr));
+    }
+}
+
+void kernelBlock(const uint8_t* panel, int64_t P, const PackedInt8Weights& w, int64_t m0, int64_t rows, int64_t p0,
+                 int64_t cols, int32_t zero, int32_t* y, int64_t ldy)
+{
+    switch ((cols + 15) / 16) {
+    case 1: kernelBlockN<1>(panel, P, w, m0, rows, p0, cols, zero, y, ldy); break;
+    case 2: kernelBlockN<2>(panel, P, w, m0, rows, p0, cols, zero, y, ldy); break;
+    case 3: kernelBlockN<3>(panel, P, w, m0, rows, p0, cols, zero, y, ldy); break;
+    default: kernelBlockN<4>(panel, P, w, m0, rows, p0, cols, zero, y, ldy); break;
     }
 }
 

@@ -319,6 +319,7 @@ Outs binaryPending(RunContext& ctx, const std::string& op, std::vector<Value>& i
         }
         return y;
     };
+    p->shape = a.t.shape();
     p->toFloat = [a, b, op, sign] {
         const Tensor fa = dequantize(a.t, a.q), fb = dequantize(b.t, b.q);
         Tensor y(DType::Float32, fa.shape());
@@ -364,6 +365,13 @@ Outs concatPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in
         return (*np->spec)(call).value()[0];
     };
     if (same) p->defaultParams = in[0].q;
+    {
+        std::vector<Tensor> shapes;
+        for (const Value& v : ins) shapes.push_back(v.t);
+        OpCall call{*np->proto, shapes, opset, nullptr, {}};
+        auto joined = (*np->spec)(call);
+        if (joined) p->shape = (*joined)[0].shape();
+    }
     Value o;
     o.kind = Value::Pending;
     o.pend = p;
@@ -402,6 +410,7 @@ Outs avgPool(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in, bool
         return y;
     };
     p->defaultParams = x.q;
+    p->shape = geom.outShape();
     Value o;
     o.kind = Value::Pending;
     o.pend = p;
@@ -428,6 +437,7 @@ Outs lutOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>&
         result->luts.push_back(rep);
         return y;
     };
+    p->shape = x.t.shape();
     p->toFloat = [x, f] {
         Tensor fx = dequantize(x.t, x.q);
         for (int64_t i = 0; i < fx.size(); ++i) fx.data<float>()[i] = static_cast<float>(f(fx.data<float>()[i]));
@@ -491,6 +501,7 @@ Outs softmaxOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Val
         result->luts.push_back(rep);
         return y;
     };
+    p->shape = x.t.shape();
     p->toFloat = [x, axis, np = &node] {
         std::vector<Tensor> ins{dequantize(x.t, x.q)};
         OpCall call{*np->proto, ins, 13, nullptr, {}};
@@ -552,8 +563,17 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
     (void)layer;
     if (v.kind == Value::Pending) {
         Tensor t = v.pend->resolve(p);
-        if (v.pend->relu)
-            for (int64_t i = 0; i < t.size(); ++i) t.setInt(i, std::max(t.atInt(i), zp0(p)));
+        if (v.pend->relu) {
+            const int64_t zp = zp0(p);
+            dispatchType(t.dtype(), [&](auto* tag) {
+                using T = std::remove_pointer_t<decltype(tag)>;
+                if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+                    T* d = t.data<T>();
+                    const auto z = static_cast<T>(zp);
+                    for (int64_t i = 0; i < t.size(); ++i) d[i] = std::max(d[i], z);
+                }
+            });
+        }
         return t;
     }
     if (v.kind == Value::QReal) {

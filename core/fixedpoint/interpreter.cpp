@@ -327,7 +327,9 @@ Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inpu
                 o.bypass = true;
                 outs.push_back(o);
             } else {
-                auto p = qparamsOf(node, in, x.kind == Value::Acc ? x.acc->acc.shape : (x.kind == Value::Plain || x.kind == Value::QReal ? x.t.shape() : materialize(x).shape()), DType::UInt8);
+                const std::vector<int64_t> shape = x.kind == Value::Acc ? x.acc->acc.shape
+                                                   : x.kind == Value::Pending ? x.pend->shape : x.t.shape();
+                auto p = qparamsOf(node, in, shape, DType::UInt8);
                 if (!p) return p.error();
                 Value o;
                 QParams qp = *p;

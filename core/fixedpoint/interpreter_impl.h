@@ -45,6 +45,7 @@ struct PendingValue {
     std::function<Tensor(const QParams&)> resolve;
     std::function<Tensor()> toFloat;
     std::optional<QParams> defaultParams;
+    std::vector<int64_t> shape;           // of the result
     bool relu = false;                    // clamp at the output zero point after resolving
 };
 
