@@ -79,8 +79,11 @@ void im2colRow(const ConvGeometry& g, const uint8_t* plane, int64_t ky, int64_t 
         }
         const uint8_t* in = plane + iy * g.w;
         const int64_t x0 = kx * g.dw - g.padL;
-        if (g.sw == 1 && x0 >= 0 && x0 + g.ow <= g.w) {
-            std::memcpy(out, in + x0, static_cast<size_t>(g.ow));
+        if (g.sw == 1) {   // padding on the left/right edges, one copy in between
+            const int64_t a = std::clamp<int64_t>(-x0, 0, g.ow), b = std::clamp<int64_t>(g.w - x0, a, g.ow);
+            std::memset(out, pad, static_cast<size_t>(a));
+            std::memcpy(out + a, in + x0 + a, static_cast<size_t>(b - a));
+            std::memset(out + b, pad, static_cast<size_t>(g.ow - b));
             continue;
         }
         for (int64_t ox = 0; ox < g.ow; ++ox) {
