@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 
+#include "ui/pages/overview_page.h"
 #include "ui/pages/placeholder_page.h"
 
 namespace qatdoctor::ui {
@@ -21,7 +22,7 @@ std::vector<Page*> createPages(AppContext* c, QWidget* parent)
 {
     // Sidebar order. Each area replaces its placeholder row with its page class.
     return {
-        placeholder(c, parent, "overview", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Overview")),
+        new OverviewPage(c, parent),
         placeholder(c, parent, "wizard", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Symptom wizard")),
         placeholder(c, parent, "curves", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Training curves")),
         placeholder(c, parent, "model", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Model")),

@@ -1,0 +1,160 @@
+// The Overview page offscreen on real analyses: its item models under QAbstractItemModelTester,
+// the verdict sentence from core, navigation from a finding and its evidence, role edits, and a
+// screenshot of the demo data for a look.
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDir>
+#include <QSignalSpy>
+#include <QTreeView>
+
+#include <gtest/gtest.h>
+
+#include "core/analysis.h"
+#include "core/rules/verdict.h"
+#include "ui/common/app_context.h"
+#include "ui/pages/overview/findings_model.h"
+#include "ui/pages/overview/loaded_models.h"
+#include "ui/pages/overview_page.h"
+
+namespace qatdoctor::ui {
+namespace {
+
+AnalysisPtr analyzed(std::vector<std::string> paths)
+{
+    core::AnalyzeOptions options;
+    options.paths = std::move(paths);
+    auto a = core::analyze(options);
+    if (!a) {
+        ADD_FAILURE() << a.error().toString();
+        return std::make_shared<core::Analysis>();
+    }
+    return std::make_shared<const core::Analysis>(std::move(*a));
+}
+
+std::string runCase(const char* name) { return std::string(QATDOCTOR_TEST_DATA) + "/runs/" + name; }
+
+class OverviewPageTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        if (!QDir(QString::fromStdString(runCase("nan_loss"))).exists()) GTEST_SKIP() << "no tests/data/runs";
+    }
+};
+
+TEST_F(OverviewPageTest, ModelsPassTheTesterAndShowTheFindings)
+{
+    AppContext ctx;
+    OverviewPage page(&ctx);
+    QAbstractItemModelTester t1(page.findingsModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester t2(page.runsModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester t3(page.inputsModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+
+    const AnalysisPtr a = analyzed({runCase("nan_loss")});
+    ctx.setAnalysis(a);
+    FindingsModel* m = page.findingsModel();
+    ASSERT_EQ(m->rowCount(), static_cast<int>(a->findings.size()));
+    ASSERT_GT(m->rowCount(), 0);
+    const QModelIndex first = m->index(0, 0);
+    EXPECT_EQ(m->index(0, FindingsModel::IdColumn).data().toString(), "loss.nonfinite");
+    EXPECT_EQ(first.data().toString(), "Error");
+    EXPECT_EQ(m->rowCount(first), static_cast<int>(a->findings.front().evidence.size()));
+    const QString evidence = m->index(0, FindingsModel::TextColumn, first).data().toString();
+    EXPECT_TRUE(evidence.contains("step 39")) << evidence.toStdString();
+    EXPECT_TRUE(evidence.startsWith("qat")) << evidence.toStdString();
+
+    EXPECT_EQ(page.verdictText().toStdString(), core::rules::computeVerdict(*a).text.en);
+    EXPECT_TRUE(page.detailsText().contains("NaN/Inf")) << page.detailsText().toStdString();
+
+    EXPECT_EQ(page.runsModel()->rowCount(), static_cast<int>(a->logs.runs.size()));
+    EXPECT_EQ(page.inputsModel()->rowCount(), 1);
+
+    // Switching language retitles the findings and the verdict.
+    ctx.setLang(core::Lang::Zh);
+    EXPECT_TRUE(m->index(0, FindingsModel::TextColumn).data().toString().contains("训练中出现 NAN"));
+    EXPECT_TRUE(page.verdictText().contains("问题最可能始于"));
+
+    // A second analysis replaces the first (models reset under the tester).
+    ctx.setAnalysis(analyzed({runCase("healthy")}));
+    EXPECT_EQ(m->rowCount(), 0);
+    EXPECT_TRUE(page.verdictText().contains("未发现问题")) << page.verdictText().toStdString();
+}
+
+TEST_F(OverviewPageTest, FindingNavigatesToCurveAndWizard)
+{
+    AppContext ctx;
+    OverviewPage page(&ctx);
+    ctx.setAnalysis(analyzed({runCase("nan_loss")}));
+    QSignalSpy nav(&ctx, &AppContext::navigationRequested);
+
+    page.showEvidence(page.findingsModel()->index(0, 0));
+    ASSERT_EQ(nav.count(), 1);
+    auto target = nav.takeFirst().at(0).value<NavigationTarget>();
+    EXPECT_EQ(target.page, "curves");
+    EXPECT_EQ(target.run, "qat");
+    ASSERT_TRUE(target.step.has_value());
+    EXPECT_EQ(*target.step, 39.0);
+    EXPECT_EQ(target.findingId, "loss.nonfinite");
+
+    page.findingsView()->setCurrentIndex(page.findingsModel()->index(0, 0));
+    page.openInWizard();
+    ASSERT_EQ(nav.count(), 1);
+    target = nav.takeFirst().at(0).value<NavigationTarget>();
+    EXPECT_EQ(target.page, "wizard");
+    EXPECT_EQ(target.faqTopic, "qat.nan_loss");
+
+    // focusOn selects a finding by id.
+    const QModelIndex last = page.findingsModel()->index(page.findingsModel()->rowCount() - 1, 0);
+    const QString lastId = page.findingsModel()->index(last.row(), FindingsModel::IdColumn).data().toString();
+    NavigationTarget focus;
+    focus.findingId = lastId;
+    page.focusOn(focus);
+    EXPECT_EQ(page.findingsView()->currentIndex().row(), last.row());
+}
+
+TEST_F(OverviewPageTest, RoleEditAsksForReanalysis)
+{
+    AppContext ctx;
+    OverviewPage page(&ctx);
+    ctx.setAnalysis(analyzed({runCase("healthy")}));
+    QSignalSpy spy(&ctx, &AppContext::roleChangeRequested);
+    RunsModel* runs = page.runsModel();
+    int qatRow = -1;
+    for (int r = 0; r < runs->rowCount(); ++r)
+        if (runs->index(r, RunsModel::NameColumn).data().toString() == "qat") qatRow = r;
+    ASSERT_GE(qatRow, 0);
+    const QModelIndex role = runs->index(qatRow, RunsModel::RoleColumn);
+    EXPECT_TRUE(runs->flags(role) & Qt::ItemIsEditable);
+    EXPECT_FALSE(runs->setData(role, "bogus"));
+    EXPECT_FALSE(runs->setData(role, "qat"));  // unchanged
+    EXPECT_TRUE(runs->setData(role, "float"));
+    ASSERT_EQ(spy.count(), 1);
+    EXPECT_EQ(spy.at(0).at(0).toString(), "qat");
+    EXPECT_EQ(spy.at(0).at(1).toString(), "float");
+}
+
+TEST_F(OverviewPageTest, DemoScreenshot)
+{
+    const QString demo = QStringLiteral(QATDOCTOR_SOURCE_DIR) + "/resources/demo";
+    if (!QDir(demo + "/logs").exists()) GTEST_SKIP() << "no demo logs";
+    std::vector<std::string> paths = {(demo + "/logs").toStdString()};
+    if (QFile::exists(demo + "/model/demo_qat.onnx")) paths.push_back((demo + "/model/demo_qat.onnx").toStdString());
+    AppContext ctx;
+    OverviewPage page(&ctx);
+    ctx.setAnalysis(analyzed(paths));
+    page.resize(1200, 800);
+    page.show();
+    QDir().mkpath(QStringLiteral(QATDOCTOR_SHOT_DIR));
+    EXPECT_TRUE(page.grab().save(QStringLiteral(QATDOCTOR_SHOT_DIR) + "/overview_demo.png"));
+    EXPECT_FALSE(page.verdictText().isEmpty());
+}
+
+}  // namespace
+}  // namespace qatdoctor::ui
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}

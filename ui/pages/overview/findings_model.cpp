@@ -1,0 +1,198 @@
+#include "ui/pages/overview/findings_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFileInfo>
+#include <cmath>
+
+namespace qatdoctor::ui {
+namespace {
+
+// Finding rows carry internalId 0; evidence rows carry their finding's index + 1.
+constexpr quintptr kFindingRow = 0;
+
+const std::vector<core::Finding> kNoFindings;
+
+QString number(double v)
+{
+    if (std::isnan(v)) return QStringLiteral("nan");
+    if (std::isinf(v)) return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    return QString::number(v, 'g', 6);
+}
+
+QString severityLabel(core::Severity s)
+{
+    switch (s) {
+    case core::Severity::Error: return FindingsModel::tr("Error");
+    case core::Severity::Warning: return FindingsModel::tr("Warning");
+    case core::Severity::Info: break;
+    }
+    return FindingsModel::tr("Info");
+}
+
+QString stageLabel(core::Stage s)
+{
+    switch (s) {
+    case core::Stage::Environment: return FindingsModel::tr("Environment");
+    case core::Stage::Float: return FindingsModel::tr("Float");
+    case core::Stage::Calibration: return FindingsModel::tr("Calibration");
+    case core::Stage::Qat: return FindingsModel::tr("QAT");
+    case core::Stage::Export: return FindingsModel::tr("Export");
+    case core::Stage::Deployment: return FindingsModel::tr("Deployment");
+    }
+    return {};
+}
+
+QColor severityColor(core::Severity s)
+{
+    switch (s) {
+    case core::Severity::Error: return QColor(0xc6, 0x28, 0x28);
+    case core::Severity::Warning: return QColor(0xb2, 0x6a, 0x00);
+    case core::Severity::Info: break;
+    }
+    return QColor(0x15, 0x65, 0xc0);
+}
+
+}  // namespace
+
+FindingsModel::FindingsModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+void FindingsModel::setAnalysis(AnalysisPtr analysis)
+{
+    beginResetModel();
+    m_analysis = std::move(analysis);
+    endResetModel();
+}
+
+void FindingsModel::setLang(core::Lang lang)
+{
+    if (lang == m_lang) return;
+    m_lang = lang;
+    if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+const std::vector<core::Finding>& FindingsModel::findings() const
+{
+    return m_analysis ? m_analysis->findings : kNoFindings;
+}
+
+const core::Finding* FindingsModel::findingAt(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.model() != this) return nullptr;
+    const size_t row = index.internalId() == kFindingRow ? static_cast<size_t>(index.row())
+                                                         : static_cast<size_t>(index.internalId() - 1);
+    return row < findings().size() ? &findings()[row] : nullptr;
+}
+
+const core::Evidence* FindingsModel::evidenceAt(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.internalId() == kFindingRow) return nullptr;
+    const core::Finding* f = findingAt(index);
+    const auto row = static_cast<size_t>(index.row());
+    return f && row < f->evidence.size() ? &f->evidence[row] : nullptr;
+}
+
+QModelIndex FindingsModel::indexOfFinding(const QString& id) const
+{
+    const std::string key = id.toStdString();
+    for (size_t i = 0; i < findings().size(); ++i)
+        if (findings()[i].id == key) return index(static_cast<int>(i), 0);
+    return {};
+}
+
+QModelIndex FindingsModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount) return {};
+    if (!parent.isValid()) {
+        if (static_cast<size_t>(row) >= findings().size()) return {};
+        return createIndex(row, column, kFindingRow);
+    }
+    if (parent.internalId() != kFindingRow) return {};  // evidence rows have no children
+    const auto findingRow = static_cast<size_t>(parent.row());
+    if (findingRow >= findings().size() || static_cast<size_t>(row) >= findings()[findingRow].evidence.size())
+        return {};
+    return createIndex(row, column, static_cast<quintptr>(findingRow + 1));
+}
+
+QModelIndex FindingsModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid() || child.internalId() == kFindingRow) return {};
+    return createIndex(static_cast<int>(child.internalId() - 1), 0, kFindingRow);
+}
+
+int FindingsModel::rowCount(const QModelIndex& parent) const
+{
+    if (!parent.isValid()) return static_cast<int>(findings().size());
+    if (parent.column() != 0 || parent.internalId() != kFindingRow) return 0;
+    const core::Finding* f = findingAt(parent);
+    return f ? static_cast<int>(f->evidence.size()) : 0;
+}
+
+int FindingsModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+QVariant FindingsModel::data(const QModelIndex& index, int role) const
+{
+    const core::Finding* f = findingAt(index);
+    if (!f) return {};
+    const core::Evidence* e = evidenceAt(index);
+    const bool isEvidence = index.internalId() != kFindingRow;
+    switch (role) {
+    case FindingIndexRole:
+        return static_cast<int>(isEvidence ? index.internalId() - 1 : static_cast<quintptr>(index.row()));
+    case EvidenceIndexRole: return isEvidence ? index.row() : -1;
+    case SeverityRole: return static_cast<int>(f->severity);
+    case Qt::ForegroundRole:
+        if (!isEvidence && index.column() == SeverityColumn) return QBrush(severityColor(f->severity));
+        return {};
+    case Qt::ToolTipRole:
+        return isEvidence ? (e ? evidenceText(*e) : QString())
+                          : QString::fromStdString(f->message.in(m_lang));
+    case Qt::DisplayRole:
+        break;
+    default:
+        return {};
+    }
+    if (isEvidence) return index.column() == TextColumn && e ? evidenceText(*e) : QVariant();
+    switch (index.column()) {
+    case SeverityColumn: return severityLabel(f->severity);
+    case StageColumn: return stageLabel(f->stage);
+    case TextColumn: return QString::fromStdString(f->title.in(m_lang));
+    case IdColumn: return QString::fromStdString(f->id);
+    default: return {};
+    }
+}
+
+QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case SeverityColumn: return tr("Severity");
+    case StageColumn: return tr("Stage");
+    case TextColumn: return tr("Finding");
+    case IdColumn: return tr("Id");
+    default: return {};
+    }
+}
+
+QString FindingsModel::evidenceText(const core::Evidence& e)
+{
+    QStringList parts;
+    if (!e.run.empty()) parts << QString::fromStdString(e.run);
+    if (!e.layer.empty()) parts << tr("layer %1").arg(QString::fromStdString(e.layer));
+    if (!e.file.empty()) {
+        QString where = QFileInfo(QString::fromStdString(e.file)).fileName();
+        if (e.line > 0) where += QLatin1Char(':') + QString::number(e.line);
+        parts << where;
+    }
+    if (e.step) parts << tr("step %1").arg(number(*e.step));
+    if (!e.metric.empty() && e.value)
+        parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(e.metric), number(*e.value));
+    else if (!e.metric.empty())
+        parts << QString::fromStdString(e.metric);
+    else if (e.value)
+        parts << number(*e.value);
+    if (!e.detail.empty()) parts << QString::fromStdString(e.detail);
+    return parts.join(QStringLiteral(" · "));
+}
+
+}  // namespace qatdoctor::ui

@@ -1,0 +1,219 @@
+#include "ui/pages/overview_page.h"
+
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "core/rules/verdict.h"
+#include "ui/pages/overview/finding_navigation.h"
+#include "ui/pages/overview/findings_model.h"
+#include "ui/pages/overview/loaded_models.h"
+
+namespace qatdoctor::ui {
+namespace {
+
+QString verdictStyle(const core::rules::Verdict& v, const core::Analysis* a)
+{
+    // Background by the worst severity behind the verdict: green clear, amber warning, red error.
+    QString bg = QStringLiteral("#e8f5e9"), border = QStringLiteral("#66bb6a");
+    if (!v.clear && a) {
+        bool error = false;
+        for (const core::Finding& f : a->findings) error |= f.severity == core::Severity::Error;
+        bg = error ? QStringLiteral("#fdecea") : QStringLiteral("#fff4e5");
+        border = error ? QStringLiteral("#e57373") : QStringLiteral("#ffb74d");
+    }
+    return QStringLiteral("QLabel { background: %1; border: 1px solid %2; border-radius: 4px; padding: 8px; "
+                          "font-size: 11pt; color: #212121; }")
+        .arg(bg, border);
+}
+
+}  // namespace
+
+OverviewPage::OverviewPage(AppContext* context, QWidget* parent) : Page(context, parent)
+{
+    m_findingsModel = new FindingsModel(this);
+    m_inputsModel = new InputsModel(this);
+    m_runsModel = new RunsModel(this);
+    buildUi();
+    connect(context, &AppContext::analysisChanged, this, &OverviewPage::setAnalysis);
+    connect(context, &AppContext::langChanged, this, [this](core::Lang lang) {
+        m_findingsModel->setLang(lang);
+        retranslate();
+    });
+    connect(m_runsModel, &RunsModel::roleChangeRequested, context, &AppContext::requestRoleChange);
+    m_findingsModel->setLang(context->lang());
+    setAnalysis(context->analysis());
+}
+
+void OverviewPage::buildUi()
+{
+    auto* layout = new QVBoxLayout(this);
+    m_verdict = new QLabel(this);
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdict->setObjectName(QStringLiteral("overviewVerdict"));
+    layout->addWidget(m_verdict);
+    m_summary = new QLabel(this);
+    layout->addWidget(m_summary);
+
+    auto* vertical = new QSplitter(Qt::Vertical, this);
+    auto* loaded = new QSplitter(Qt::Horizontal, vertical);
+    auto makeTable = [](QWidget* parent, QAbstractItemModel* model) {
+        auto* view = new QTableView(parent);
+        view->setModel(model);
+        view->setSelectionBehavior(QAbstractItemView::SelectRows);
+        view->verticalHeader()->hide();
+        view->horizontalHeader()->setStretchLastSection(true);
+        view->setWordWrap(false);
+        return view;
+    };
+    auto* inputsBox = new QGroupBox(tr("Loaded inputs"), loaded);
+    m_inputsView = makeTable(inputsBox, m_inputsModel);
+    (new QVBoxLayout(inputsBox))->addWidget(m_inputsView);
+    auto* runsBox = new QGroupBox(tr("Runs (double-click a role to correct it)"), loaded);
+    m_runsView = makeTable(runsBox, m_runsModel);
+    m_runsView->setItemDelegateForColumn(RunsModel::RoleColumn, new RoleDelegate(m_runsView));
+    m_runsView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::SelectedClicked);
+    (new QVBoxLayout(runsBox))->addWidget(m_runsView);
+
+    auto* lower = new QSplitter(Qt::Horizontal, vertical);
+    m_findingsView = new QTreeView(lower);
+    m_findingsView->setModel(m_findingsModel);
+    m_findingsView->setAlternatingRowColors(true);
+    m_findingsView->setUniformRowHeights(true);
+    m_findingsView->header()->setStretchLastSection(false);
+    m_findingsView->header()->setSectionResizeMode(FindingsModel::TextColumn, QHeaderView::Stretch);
+    connect(m_findingsView, &QTreeView::activated, this, &OverviewPage::showEvidence);
+    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &OverviewPage::updateDetails);
+
+    auto* detailsPane = new QWidget(lower);
+    auto* detailsLayout = new QVBoxLayout(detailsPane);
+    detailsLayout->setContentsMargins(0, 0, 0, 0);
+    m_details = new QTextBrowser(detailsPane);
+    m_details->setOpenLinks(false);
+    detailsLayout->addWidget(m_details);
+    auto* buttons = new QHBoxLayout;
+    m_showButton = new QPushButton(detailsPane);
+    m_wizardButton = new QPushButton(detailsPane);
+    buttons->addWidget(m_showButton);
+    buttons->addWidget(m_wizardButton);
+    buttons->addStretch();
+    detailsLayout->addLayout(buttons);
+    connect(m_showButton, &QPushButton::clicked, this,
+            [this] { showEvidence(m_findingsView->currentIndex()); });
+    connect(m_wizardButton, &QPushButton::clicked, this, &OverviewPage::openInWizard);
+
+    lower->setStretchFactor(0, 3);
+    lower->setStretchFactor(1, 2);
+    vertical->setStretchFactor(0, 1);
+    vertical->setStretchFactor(1, 3);
+    layout->addWidget(vertical, 1);
+    retranslate();
+}
+
+void OverviewPage::retranslate()
+{
+    m_showButton->setText(tr("Show evidence"));
+    m_showButton->setToolTip(tr("Open the curve at the step, or the model at the layer"));
+    m_wizardButton->setText(tr("Open in wizard"));
+    updateVerdict();
+    updateDetails();
+}
+
+void OverviewPage::setAnalysis(AnalysisPtr analysis)
+{
+    m_findingsModel->setAnalysis(analysis);
+    m_inputsModel->setAnalysis(analysis);
+    m_runsModel->setAnalysis(analysis);
+    m_findingsView->expandAll();
+    for (int c = 0; c < FindingsModel::ColumnCount; ++c)
+        if (c != FindingsModel::TextColumn) m_findingsView->resizeColumnToContents(c);
+    m_inputsView->resizeColumnsToContents();
+    m_runsView->resizeColumnsToContents();
+    if (m_findingsModel->rowCount() > 0) m_findingsView->setCurrentIndex(m_findingsModel->index(0, 0));
+    updateVerdict();
+    updateDetails();
+}
+
+void OverviewPage::updateVerdict()
+{
+    const AnalysisPtr a = context()->analysis();
+    if (!a) {
+        m_verdict->setText(tr("Open a training log folder, a model or toolchain files to start."));
+        m_verdict->setStyleSheet(verdictStyle(core::rules::Verdict{}, nullptr));
+        m_summary->clear();
+        return;
+    }
+    const core::rules::Verdict v = core::rules::computeVerdict(*a);
+    m_verdict->setText(QString::fromStdString(v.text.in(context()->lang())));
+    m_verdict->setStyleSheet(verdictStyle(v, a.get()));
+    int errors = 0, warnings = 0, infos = 0;
+    for (const core::Finding& f : a->findings) {
+        errors += f.severity == core::Severity::Error;
+        warnings += f.severity == core::Severity::Warning;
+        infos += f.severity == core::Severity::Info;
+    }
+    m_summary->setText(tr("%1 error(s), %2 warning(s), %3 note(s); %4 check(s) ran on %5 run(s) and %6 model(s).")
+                           .arg(errors).arg(warnings).arg(infos)
+                           .arg(a->checksRun.size()).arg(a->logs.runs.size()).arg(a->models.size()));
+}
+
+void OverviewPage::updateDetails()
+{
+    const QModelIndex current = m_findingsView->currentIndex();
+    const core::Finding* f = m_findingsModel->findingAt(current);
+    m_showButton->setEnabled(f && !navigationFor(*f, m_findingsModel->evidenceAt(current)).page.isEmpty());
+    m_wizardButton->setEnabled(f && !f->faq.empty());
+    if (!f) {
+        m_details->setHtml(QStringLiteral("<p>%1</p>").arg(tr("Select a finding to see its explanation and evidence.")));
+        return;
+    }
+    const core::Lang lang = context()->lang();
+    QString html = QStringLiteral("<h3>%1</h3><p>%2</p><p><b>%3</b></p><ul>")
+                       .arg(QString::fromStdString(f->title.in(lang)).toHtmlEscaped(),
+                            QString::fromStdString(f->message.in(lang)).toHtmlEscaped(), tr("Evidence"));
+    for (const core::Evidence& e : f->evidence)
+        html += QStringLiteral("<li>%1</li>").arg(FindingsModel::evidenceText(e).toHtmlEscaped());
+    html += QStringLiteral("</ul><p><small>%1 · %2</small></p>")
+                .arg(QString::fromStdString(f->id),
+                     f->faq.empty() ? tr("no FAQ topic") : tr("FAQ topic %1").arg(QString::fromStdString(f->faq)));
+    m_details->setHtml(html);
+}
+
+QString OverviewPage::verdictText() const { return m_verdict->text(); }
+QString OverviewPage::detailsText() const { return m_details->toPlainText(); }
+
+void OverviewPage::showEvidence(const QModelIndex& index)
+{
+    const core::Finding* f = m_findingsModel->findingAt(index);
+    if (!f) return;
+    const NavigationTarget target = navigationFor(*f, m_findingsModel->evidenceAt(index));
+    if (!target.page.isEmpty()) context()->navigate(target);
+}
+
+void OverviewPage::openInWizard()
+{
+    const core::Finding* f = m_findingsModel->findingAt(m_findingsView->currentIndex());
+    if (!f) return;
+    const NavigationTarget target = wizardFor(*f);
+    if (!target.page.isEmpty()) context()->navigate(target);
+}
+
+void OverviewPage::focusOn(const NavigationTarget& target)
+{
+    if (target.findingId.isEmpty()) return;
+    const QModelIndex idx = m_findingsModel->indexOfFinding(target.findingId);
+    if (!idx.isValid()) return;
+    m_findingsView->setCurrentIndex(idx);
+    m_findingsView->scrollTo(idx);
+}
+
+}  // namespace qatdoctor::ui

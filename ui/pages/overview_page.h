@@ -1,0 +1,64 @@
+// The Overview page: what was loaded (inputs; runs with an editable role), the one-sentence
+// verdict computed in core (core/rules/verdict.h, the same sentence the CLI and report show),
+// and the findings sorted by severity with their evidence. Activating a finding or an evidence
+// row navigates (curves zoomed to the step, or the model page at the layer); "Open in wizard"
+// opens the finding's FAQ topic.
+#pragma once
+
+#include "ui/pages/page.h"
+
+class QLabel;
+class QPushButton;
+class QTableView;
+class QTextBrowser;
+class QTreeView;
+
+namespace qatdoctor::ui {
+
+class FindingsModel;
+class InputsModel;
+class RunsModel;
+
+class OverviewPage : public Page {
+    Q_OBJECT
+public:
+    explicit OverviewPage(AppContext* context, QWidget* parent = nullptr);
+
+    QString id() const override { return QStringLiteral("overview"); }
+    QString title() const override { return tr("Overview"); }
+    void focusOn(const NavigationTarget& target) override;
+
+    // For tests and the report: the parts the page is made of.
+    FindingsModel* findingsModel() const { return m_findingsModel; }
+    RunsModel* runsModel() const { return m_runsModel; }
+    InputsModel* inputsModel() const { return m_inputsModel; }
+    QTreeView* findingsView() const { return m_findingsView; }
+    QString verdictText() const;
+    QString detailsText() const;
+
+    // Navigate to the evidence of the finding / evidence row at index (as a double-click does).
+    void showEvidence(const QModelIndex& index);
+    // Open the FAQ topic of the selected finding in the wizard.
+    void openInWizard();
+
+private:
+    void buildUi();
+    void setAnalysis(AnalysisPtr analysis);
+    void retranslate();
+    void updateVerdict();
+    void updateDetails();
+
+    QLabel* m_verdict = nullptr;
+    QLabel* m_summary = nullptr;
+    QTableView* m_inputsView = nullptr;
+    QTableView* m_runsView = nullptr;
+    QTreeView* m_findingsView = nullptr;
+    QTextBrowser* m_details = nullptr;
+    QPushButton* m_showButton = nullptr;
+    QPushButton* m_wizardButton = nullptr;
+    FindingsModel* m_findingsModel = nullptr;
+    InputsModel* m_inputsModel = nullptr;
+    RunsModel* m_runsModel = nullptr;
+};
+
+}  // namespace qatdoctor::ui
