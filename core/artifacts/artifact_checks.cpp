@@ -1,8 +1,12 @@
 #include "core/artifacts/artifact_checks.h"
 
+#include <algorithm>
+#include <string_view>
+
 #include "core/analysis.h"
 #include "core/artifacts/printed_layers.h"
 #include "core/artifacts/toolchain_files.h"
+#include "core/model/model_lints.h"
 
 namespace qatdoctor::core::artifacts {
 
@@ -12,6 +16,13 @@ void runArtifactChecks(Analysis& analysis)
     std::vector<std::string> evaluated;
     for (const model::LayerTable& t : analysis.models) {
         if (t.format == kFormatPrinted) checkPrintedModel(t, analysis.models, found, evaluated);
+        if (t.format != kFormatPrinted && t.format != kFormatModelCheck) continue;
+        // The model area's expected-dtype lint works on any LayerTable: the final dtypes a
+        // printout or model_check_result shows answer "int16 configured but not applied".
+        for (const model::ModelLint& lint : model::modelLints())
+            if (std::string_view(lint.id) == "model.int16_not_applied"
+                && lint.run(model::LintInput{t, analysis.expectedDtypes, nullptr}, found))
+                evaluated.push_back(lint.id);
     }
     // model_check_result: the LayerTable and the section tables of the same file go together.
     std::vector<std::string> checkFiles;

@@ -171,6 +171,24 @@ TEST(ToolchainFiles, ProbesNeedNameOrContent)
     EXPECT_EQ(artifacts::probePrintedModel("a.txt", false, "Epoch[0] Step[1] loss[0.1]\n"), 0);
 }
 
+TEST(ToolchainFiles, ExpectedDtypesAreCheckedWithTheModelLint)
+{
+    const std::string expect = ::testing::TempDir() + "/artifacts_expect.json";
+    std::ofstream(expect) << R"({"head.reg": "qint16", "head.cls": "qint16"})";
+    AnalyzeOptions options;
+    options.paths = {kDir + "model_check_result.txt"};
+    options.expectPath = expect;
+    auto analysis = analyze(options);
+    ASSERT_TRUE(analysis.ok()) << analysis.error().toString();
+    EXPECT_TRUE(analysis->checksRun.count("model.int16_not_applied"));
+    const Finding* f = nullptr;
+    for (const Finding& have : analysis->findings)
+        if (have.id == "model.int16_not_applied") f = &have;
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(f->evidence.size(), 1u);
+    EXPECT_EQ(f->evidence[0].layer, "head.cls");
+}
+
 TEST(ToolchainFiles, HugeLineIsReportedAndTheRestKept)
 {
     std::string text = "name  deploy device  type\n----  -------------  ------\nnms   CPU            method\n\n";
