@@ -6,7 +6,9 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileInfo>
+#include <QLabel>
 #include <QListWidget>
+#include <QVBoxLayout>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
@@ -42,15 +44,26 @@ MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* pare
     setMinimumSize(900, 600);
 
     auto* splitter = new QSplitter(this);
-    m_sidebar = new QListWidget(splitter);
+    // Left column: what is open (session name + input count) above the page list.
+    auto* left = new QWidget(splitter);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(0);
+    m_sessionLabel = new QLabel(left);
+    m_sessionLabel->setObjectName("sessionLabel");
+    m_sessionLabel->setWordWrap(true);
+    m_sessionLabel->setStyleSheet("QLabel#sessionLabel { padding: 10px 8px; background: #1f4e79; color: white; }");
+    m_sidebar = new QListWidget(left);
+    leftLayout->addWidget(m_sessionLabel);
+    leftLayout->addWidget(m_sidebar, 1);
     m_sidebar->setObjectName("sidebar");
-    m_sidebar->setMinimumWidth(170);
-    m_sidebar->setMaximumWidth(260);
+    left->setMinimumWidth(170);
+    left->setMaximumWidth(260);
     m_sidebar->setIconSize(QSize(20, 20));
     m_sidebar->setStyleSheet("QListWidget#sidebar { font-size: 11pt; } "
                              "QListWidget#sidebar::item { padding: 8px 6px; }");
     m_stack = new QStackedWidget(splitter);
-    splitter->addWidget(m_sidebar);
+    splitter->addWidget(left);
     splitter->addWidget(m_stack);
     splitter->setStretchFactor(1, 1);
     setCentralWidget(splitter);
@@ -267,20 +280,38 @@ void MainWindow::showError(const QString& title, const QString& message)
     QMessageBox::warning(this, title, message);
 }
 
+QString MainWindow::sessionName() const
+{
+    if (!m_sessionPath.isEmpty()) return QFileInfo(m_sessionPath).completeBaseName();
+    if (m_session.inputs.isEmpty()) return {};
+    // The deepest folder holding every input names the work best ("demo", "resnet50_qat").
+    QStringList common = QFileInfo(m_session.inputs.first()).absolutePath().split('/');
+    for (const QString& input : m_session.inputs) {
+        const QStringList parts = QFileInfo(input).absoluteFilePath().split('/');
+        int n = 0;
+        while (n < common.size() && n < parts.size() && common[n] == parts[n]) ++n;
+        common = common.mid(0, n);
+    }
+    const QString folder = common.isEmpty() ? QString() : common.last();
+    if (m_session.inputs.size() == 1) {
+        const QFileInfo only(m_session.inputs.first());
+        return only.isDir() ? only.fileName() : folder + "/" + only.fileName();
+    }
+    return folder.isEmpty() ? QFileInfo(m_session.inputs.first()).fileName() : folder;
+}
+
 void MainWindow::updateTitle()
 {
-    QString name;
-    if (!m_sessionPath.isEmpty()) {
-        name = QFileInfo(m_sessionPath).completeBaseName();
-    } else if (!m_session.inputs.isEmpty()) {
-        // The folder that holds the first input says most about what is open ("demo", "resnet_qat").
-        QFileInfo first(m_session.inputs.first());
-        name = first.fileName();
-        const QString parent = first.dir().dirName();
-        if (!parent.isEmpty()) name = parent + "/" + name;
-        if (m_session.inputs.size() > 1) name += tr(" + %n more", nullptr, m_session.inputs.size() - 1);
-    }
+    const QString name = sessionName();
     setWindowTitle(name.isEmpty() ? QStringLiteral("QAT Doctor") : name + QStringLiteral(" — QAT Doctor"));
+    if (name.isEmpty()) {
+        m_sessionLabel->setText(QStringLiteral("<b>QAT Doctor</b><br><small>%1</small>").arg(tr("nothing open")));
+    } else {
+        m_sessionLabel->setText(QStringLiteral("<b>%1</b><br><small>%2</small>")
+                                    .arg(name.toHtmlEscaped(),
+                                         tr("%n input(s)", nullptr, static_cast<int>(m_session.inputs.size()))));
+    }
+    m_sessionLabel->setToolTip(m_session.inputs.join('\n'));
 }
 
 void MainWindow::switchLanguage(const QString& code)

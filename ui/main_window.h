@@ -10,6 +10,7 @@
 #include "ui/common/app_context.h"
 #include "ui/shell/session_file.h"
 
+class QLabel;
 class QListWidget;
 class QStackedWidget;
 class QTimer;
@@ -69,6 +70,7 @@ private:
     void saveSession(bool askPath);
     void newSession();
     void updateTitle();
+    QString sessionName() const;
     void showAbout();
     void exportReport();
     void pastePrintedModel();
@@ -81,6 +83,7 @@ private:
     AppContext* m_context;
     Language* m_language;
     QListWidget* m_sidebar = nullptr;
+    QLabel* m_sessionLabel = nullptr;
     QStackedWidget* m_stack = nullptr;
     WelcomePanel* m_welcome = nullptr;
     std::vector<Page*> m_pages;
