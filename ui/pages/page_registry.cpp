@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 
+#include "ui/pages/curves_page.h"
 #include "ui/pages/overview_page.h"
 #include "ui/pages/placeholder_page.h"
 
@@ -24,7 +25,7 @@ std::vector<Page*> createPages(AppContext* c, QWidget* parent)
     return {
         new OverviewPage(c, parent),
         placeholder(c, parent, "wizard", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Symptom wizard")),
-        placeholder(c, parent, "curves", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Training curves")),
+        new CurvesPage(c, parent),
         placeholder(c, parent, "model", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Model")),
         placeholder(c, parent, "fixedpoint", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Fixed-point")),
         placeholder(c, parent, "report", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Report")),

@@ -1,0 +1,100 @@
+// GUI test (offscreen): the demo logs in the Training-curves page; real point counts, the NaN
+// marker of the diverging run, decimation keeping the shape, export.
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <cmath>
+#include <cstdlib>
+#include <gtest/gtest.h>
+
+#include "core/logs/log_reader.h"
+#include "ui/pages/curves_page.h"
+#include "ui/plots/curve_data.h"
+#include "ui/plots/curve_plot.h"
+
+namespace qatdoctor::ui {
+namespace {
+
+std::shared_ptr<core::Analysis> loadLogs(const std::string& folder)
+{
+    auto set = core::logs::readLogFolder(folder);
+    EXPECT_TRUE(set.ok()) << (set.ok() ? "" : set.error().toString());
+    auto a = std::make_shared<core::Analysis>();
+    if (set.ok()) a->logs = std::move(*set);
+    return a;
+}
+
+TEST(CurveData, DecimationKeepsExtremesAndGaps)
+{
+    std::vector<double> x;
+    std::vector<float> y;
+    for (int i = 0; i < 100000; ++i) {
+        x.push_back(i);
+        y.push_back(i == 5000 ? 100.f : (i == 7000 ? NAN : static_cast<float>(std::sin(i * 0.01))));
+    }
+    y[90000] = INFINITY;
+    const DecimatedCurve d = decimate(x, y.data(), y.size(), 0, 99999, 500);
+    EXPECT_LE(d.x.size(), 500u * 4 + 10);
+    EXPECT_NE(std::find(d.y.begin(), d.y.end(), 100.0), d.y.end());  // the spike survives
+    ASSERT_EQ(d.badX.size(), 2u);
+    EXPECT_EQ(d.badX[0], 7000);
+    EXPECT_TRUE(std::isinf(d.badY[1]));
+}
+
+TEST(CurveData, DebiasedEmaStartsAtTheFirstValue)
+{
+    const std::vector<float> s = smoothEma({1.f, 2.f, NAN, 3.f}, 0.6);
+    EXPECT_FLOAT_EQ(s[0], 1.f);               // debiased: no pull towards 0
+    EXPECT_NEAR(s[1], (0.4 * 0.6 + 0.4 * 2) / (1 - 0.36), 1e-5);
+    EXPECT_TRUE(std::isnan(s[2]));
+}
+
+TEST(CurvesPage, DemoLogs)
+{
+    AppContext context;
+    CurvesPage page(&context);
+    page.resize(1200, 800);
+    page.show();
+    const std::string demo = std::string(QATDOCTOR_SOURCE_DIR) + "/resources/demo/logs";
+    context.setAnalysis(loadLogs(demo));
+    page.setMetrics({"loss", "val/acc"});
+    CurvePlot* plot = page.plot();
+    plot->redrawNow();
+    EXPECT_GE(plot->curveCount(), 6);
+    // the float run's loss: every point drawn (fewer points than pixels)
+    const qsizetype src = plot->sourcePoints("float", "loss");
+    EXPECT_EQ(src, 48);
+    EXPECT_EQ(plot->drawnPoints("float", "loss"), 48);
+    // QATDOCTOR_CURVES_SHOT=path.png saves the page as shown (to look at it)
+    if (const QString shot = qEnvironmentVariable("QATDOCTOR_CURVES_SHOT"); !shot.isEmpty()) page.grab().save(shot);
+
+    // the tests/data/logs/hat fixture: QAT's loss goes NaN at step 13 -> 2 markers, labelled
+    context.setAnalysis(loadLogs(std::string(QATDOCTOR_TEST_DATA) + "/logs/hat"));
+    page.setMetrics({"loss", "val/acc"});
+    plot->redrawNow();
+    EXPECT_EQ(plot->sourcePoints("qat", "loss"), 15);
+    EXPECT_EQ(plot->nonFiniteMarkers("qat", "loss"), 2);
+    EXPECT_GE(plot->labelCount(), 1);
+    EXPECT_NE(plot->readoutAt(13).indexOf("NaN"), -1);
+    if (const QString shot = qEnvironmentVariable("QATDOCTOR_CURVES_SHOT"); !shot.isEmpty())
+        page.grab().save(QString(shot).replace(".png", "_nan.png"));
+
+    QTemporaryDir dir;
+    for (const char* name : {"c.png", "c.svg", "c.pdf"}) {
+        const QString path = dir.filePath(QString::fromLatin1(name));
+        EXPECT_TRUE(page.exportPlot(path)) << name;
+        EXPECT_GT(QFileInfo(path).size(), 1000) << name;
+    }
+}
+
+}  // namespace
+}  // namespace qatdoctor::ui
+
+int main(int argc, char** argv)
+{
+    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}

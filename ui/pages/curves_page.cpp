@@ -1,0 +1,299 @@
+#include "ui/pages/curves_page.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QSlider>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <set>
+
+#include "ui/common/background_job.h"
+#include "ui/plots/curve_plot.h"
+
+namespace qatdoctor::ui {
+
+using core::logs::RunRole;
+
+namespace {
+
+// Metrics chosen first when nothing was chosen yet: what users look at first.
+QStringList defaultMetrics(const std::set<std::string>& all)
+{
+    QStringList out;
+    for (const char* m : {"loss", "val/acc", "acc", "val/top1", "top1", "lr"}) {
+        if (all.count(m)) out << QString::fromLatin1(m);
+        if (out.size() == 2) break;
+    }
+    if (out.isEmpty() && !all.empty()) out << QString::fromStdString(*all.begin());
+    return out;
+}
+
+}  // namespace
+
+CurvesPage::CurvesPage(AppContext* context, QWidget* parent) : Page(context, parent)
+{
+    buildUi();
+    m_job = new BackgroundJob(this);
+    context->announceJob(m_job);
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(300);
+    connect(&m_debounce, &QTimer::timeout, this, &CurvesPage::pollTailer);
+    connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, &CurvesPage::onFilesChanged);
+    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, &CurvesPage::onFilesChanged);
+    connect(context, &AppContext::analysisChanged, this, &CurvesPage::setAnalysis);
+    setAnalysis(context->analysis());
+}
+
+CurvesPage::~CurvesPage() = default;
+
+void CurvesPage::buildUi()
+{
+    auto* top = new QHBoxLayout;
+    m_xMode = new QComboBox;
+    m_xMode->addItem(tr("Step"));
+    m_xMode->addItem(tr("Epoch"));
+    m_xMode->addItem(tr("Wall time"));
+    m_xMode->addItem(tr("QAT after float"));
+    m_xMode->setToolTip(tr("x axis; \"QAT after float\" places QAT's step 0 at float's last step"));
+    m_logY = new QCheckBox(tr("Log y"));
+    m_smoothing = new QSlider(Qt::Horizontal);
+    m_smoothing->setRange(0, 99);
+    m_smoothing->setMaximumWidth(160);
+    m_smoothing->setToolTip(tr("Smoothing (TensorBoard's debiased exponential moving average); the raw curve stays faint behind"));
+    m_smoothingValue = new QLabel(QStringLiteral("0.00"));
+    m_boxZoom = new QToolButton;
+    m_boxZoom->setText(tr("Box zoom"));
+    m_boxZoom->setCheckable(true);
+    auto* reset = new QToolButton;
+    reset->setText(tr("Reset view"));
+    auto* exportButton = new QToolButton;
+    exportButton->setText(tr("Export…"));
+    m_live = new QCheckBox(tr("Watch folder"));
+    m_live->setToolTip(tr("Re-read appended lines and new files of the log folder as training writes them"));
+    top->addWidget(new QLabel(tr("x:")));
+    top->addWidget(m_xMode);
+    top->addWidget(m_logY);
+    top->addWidget(new QLabel(tr("Smoothing")));
+    top->addWidget(m_smoothing);
+    top->addWidget(m_smoothingValue);
+    top->addWidget(m_boxZoom);
+    top->addWidget(reset);
+    top->addWidget(exportButton);
+    top->addWidget(m_live);
+    top->addStretch();
+
+    m_runs = new QTableWidget(0, 2);
+    m_runs->setHorizontalHeaderLabels({tr("Run"), tr("Role")});
+    m_runs->horizontalHeader()->setStretchLastSection(true);
+    m_runs->verticalHeader()->hide();
+    m_runs->setSelectionMode(QAbstractItemView::NoSelection);
+    m_metricList = new QListWidget;
+    m_metricList->setToolTip(tr("Each checked metric is one plot; the plots share the x axis"));
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(new QLabel(tr("Runs")));
+    leftLayout->addWidget(m_runs, 1);
+    leftLayout->addWidget(new QLabel(tr("Metrics")));
+    leftLayout->addWidget(m_metricList, 2);
+
+    m_plot = new CurvePlot;
+    m_plot->setMinimumSize(400, 300);
+    m_readout = new QLabel;
+    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_readout->setMinimumHeight(40);
+    m_status = new QLabel;
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(m_plot, 1);
+    rightLayout->addWidget(m_readout);
+    rightLayout->addWidget(m_status);
+
+    auto* split = new QSplitter;
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    split->setSizes({230, 800});
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+
+    connect(m_xMode, &QComboBox::currentIndexChanged, this, &CurvesPage::replot);
+    connect(m_logY, &QCheckBox::toggled, m_plot, &CurvePlot::setLogY);
+    connect(m_smoothing, &QSlider::valueChanged, this, [this](int v) {
+        m_smoothingValue->setText(QString::number(v / 100.0, 'f', 2));
+        m_plot->setSmoothing(v / 100.0);
+    });
+    connect(m_boxZoom, &QToolButton::toggled, m_plot, &CurvePlot::setBoxZoom);
+    connect(reset, &QToolButton::clicked, m_plot, &CurvePlot::resetView);
+    connect(exportButton, &QToolButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QStringLiteral("curves.png"),
+                                                          tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf)"));
+        if (!path.isEmpty() && !exportPlot(path)) m_status->setText(tr("Could not write %1").arg(path));
+    });
+    connect(m_metricList, &QListWidget::itemChanged, this, [this] {
+        if (!m_filling) replot();
+    });
+    connect(m_live, &QCheckBox::toggled, this, &CurvesPage::setLiveWatching);
+    connect(m_plot, &CurvePlot::readoutChanged, m_readout, &QLabel::setText);
+}
+
+void CurvesPage::setAnalysis(AnalysisPtr analysis)
+{
+    m_analysis = std::move(analysis);
+    if (m_live->isChecked()) return;  // the tailer's view wins while watching
+    // Alias into the Analysis so the series are not copied (the Analysis is immutable).
+    setLogs(m_analysis ? std::shared_ptr<const core::logs::LogSet>(m_analysis, &m_analysis->logs) : nullptr);
+}
+
+void CurvesPage::setLogs(std::shared_ptr<const core::logs::LogSet> logs)
+{
+    m_logs = std::move(logs);
+    fillRuns();
+    fillMetrics();
+    replot();
+    const size_t warnings = m_logs ? m_logs->warnings.size() : 0;
+    m_status->setText(warnings ? tr("%n warning(s) while reading the logs (see Overview)", nullptr, static_cast<int>(warnings))
+                               : QString());
+}
+
+void CurvesPage::fillRuns()
+{
+    m_runs->setRowCount(0);
+    if (!m_logs) return;
+    m_runs->setRowCount(static_cast<int>(m_logs->runs.size()));
+    int row = 0;
+    for (const auto& run : m_logs->runs) {
+        const QString name = QString::fromStdString(run.name);
+        auto* item = new QTableWidgetItem(name);
+        item->setForeground(roleColor(run.role));
+        item->setToolTip(QString::fromStdString(run.roleReason));
+        m_runs->setItem(row, 0, item);
+        auto* combo = new QComboBox;
+        for (const char* r : {"float", "calibration", "qat", "quantized", "unknown"}) combo->addItem(QString::fromLatin1(r));
+        combo->setCurrentText(QString::fromUtf8(core::logs::roleName(run.role)));
+        combo->setToolTip(tr("Guessed from: %1").arg(QString::fromStdString(run.roleReason)));
+        connect(combo, &QComboBox::currentTextChanged, this,
+                [this, name](const QString& role) { context()->requestRoleChange(name, role); });
+        m_runs->setCellWidget(row, 1, combo);
+        ++row;
+    }
+    m_runs->resizeColumnToContents(0);
+}
+
+void CurvesPage::fillMetrics()
+{
+    const QStringList previous = metrics();
+    std::set<std::string> all;
+    if (m_logs)
+        for (const auto& run : m_logs->runs)
+            for (const auto& [name, s] : run.series) all.insert(name);
+    QStringList chosen;
+    for (const QString& m : previous)
+        if (all.count(m.toStdString())) chosen << m;
+    if (chosen.isEmpty()) chosen = defaultMetrics(all);
+    m_filling = true;
+    m_metricList->clear();
+    for (const std::string& name : all) {
+        auto* item = new QListWidgetItem(QString::fromStdString(name), m_metricList);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(chosen.contains(item->text()) ? Qt::Checked : Qt::Unchecked);
+    }
+    m_filling = false;
+}
+
+QStringList CurvesPage::metrics() const
+{
+    QStringList out;
+    for (int i = 0; i < m_metricList->count(); ++i)
+        if (m_metricList->item(i)->checkState() == Qt::Checked) out << m_metricList->item(i)->text();
+    return out;
+}
+
+void CurvesPage::setMetrics(const QStringList& chosen)
+{
+    m_filling = true;
+    for (int i = 0; i < m_metricList->count(); ++i)
+        m_metricList->item(i)->setCheckState(chosen.contains(m_metricList->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+    m_filling = false;
+    replot();
+}
+
+void CurvesPage::replot()
+{
+    m_plot->setCurves(m_logs, metrics(), static_cast<XAxisMode>(std::max(0, m_xMode->currentIndex())));
+}
+
+void CurvesPage::focusOn(const NavigationTarget& target)
+{
+    if (!target.metric.isEmpty() && !metrics().contains(target.metric)) {
+        QStringList m = metrics();
+        m.prepend(target.metric);
+        setMetrics(m);
+    }
+    if (target.step) {
+        if (m_xMode->currentIndex() != 0) m_xMode->setCurrentIndex(0);
+        m_plot->zoomTo(*target.step, target.run);
+    }
+}
+
+bool CurvesPage::exportPlot(const QString& path) { return m_plot->exportTo(path); }
+
+void CurvesPage::setLiveWatching(bool on)
+{
+    if (m_live->isChecked() != on) {
+        m_live->setChecked(on);  // re-enters through toggled
+        return;
+    }
+    if (!m_watcher.files().isEmpty()) m_watcher.removePaths(m_watcher.files());
+    if (!m_watcher.directories().isEmpty()) m_watcher.removePaths(m_watcher.directories());
+    m_tailer.reset();
+    if (!on) {
+        setAnalysis(m_analysis);
+        return;
+    }
+    if (!m_analysis || m_analysis->logs.root.empty()) {
+        m_status->setText(tr("No log folder loaded to watch."));
+        return;
+    }
+    const std::string root = m_analysis->logs.root;
+    m_job->start<std::shared_ptr<core::logs::LogTailer>>(
+        tr("Reading %1 for live updates").arg(QString::fromStdString(root)),
+        [root](const core::ProgressFn& progress) {
+            auto t = std::make_shared<core::logs::LogTailer>(root);
+            auto r = t->poll(progress);
+            return r.ok() ? t : nullptr;
+        },
+        [this](std::shared_ptr<core::logs::LogTailer> t) {
+            if (!t || !m_live->isChecked()) return;
+            m_tailer = std::move(t);
+            for (const std::string& p : m_tailer->watchedPaths()) m_watcher.addPath(QString::fromStdString(p));
+            setLogs(std::make_shared<core::logs::LogSet>(m_tailer->logSet()));
+            m_status->setText(tr("Watching %1").arg(QString::fromStdString(m_tailer->logSet().root)));
+        });
+}
+
+void CurvesPage::onFilesChanged() { m_debounce.start(); }
+
+void CurvesPage::pollTailer()
+{
+    if (!m_tailer) return;
+    // Appended lines are few: polling on the GUI thread reads only the new bytes.
+    auto changed = m_tailer->poll();
+    if (!changed.ok() || !*changed) return;
+    for (const std::string& p : m_tailer->watchedPaths()) {
+        const QString q = QString::fromStdString(p);
+        if (!m_watcher.files().contains(q) && !m_watcher.directories().contains(q)) m_watcher.addPath(q);
+    }
+    setLogs(std::make_shared<core::logs::LogSet>(m_tailer->logSet()));
+}
+
+}  // namespace qatdoctor::ui

@@ -1,0 +1,76 @@
+// The Training-curves page: float, calibration, QAT and quantized runs overlaid by role colour.
+// Left: the runs (with a role combo each: changing it asks the main window to re-run the checks)
+// and the metrics (each checked metric is one stacked plot sharing the x axis). Top: x axis
+// mode, log-y, smoothing, box zoom, reset, export, live watching. Bottom: the crosshair readout.
+#pragma once
+
+#include <QFileSystemWatcher>
+#include <QTimer>
+#include <memory>
+
+#include "core/logs/log_tailer.h"
+#include "ui/pages/page.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QSlider;
+class QTableWidget;
+class QToolButton;
+
+namespace qatdoctor::ui {
+
+class BackgroundJob;
+class CurvePlot;
+
+class CurvesPage : public Page {
+    Q_OBJECT
+public:
+    explicit CurvesPage(AppContext* context, QWidget* parent = nullptr);
+    ~CurvesPage() override;
+
+    QString id() const override { return QStringLiteral("curves"); }
+    QString title() const override { return tr("Training curves"); }
+    void focusOn(const NavigationTarget& target) override;
+
+    // For tests: the plot, and choosing metrics / live watching programmatically.
+    CurvePlot* plot() const { return m_plot; }
+    void setMetrics(const QStringList& metrics);
+    QStringList metrics() const;
+    void setLiveWatching(bool on);
+    bool exportPlot(const QString& path);
+
+private:
+    void buildUi();
+    void setAnalysis(AnalysisPtr analysis);
+    void setLogs(std::shared_ptr<const core::logs::LogSet> logs);
+    void fillRuns();
+    void fillMetrics();
+    void replot();
+    void onFilesChanged();
+    void pollTailer();
+
+    std::shared_ptr<const core::logs::LogSet> m_logs;
+    AnalysisPtr m_analysis;
+    CurvePlot* m_plot = nullptr;
+    QTableWidget* m_runs = nullptr;
+    QListWidget* m_metricList = nullptr;
+    QComboBox* m_xMode = nullptr;
+    QCheckBox* m_logY = nullptr;
+    QSlider* m_smoothing = nullptr;
+    QLabel* m_smoothingValue = nullptr;
+    QToolButton* m_boxZoom = nullptr;
+    QCheckBox* m_live = nullptr;
+    QLabel* m_readout = nullptr;
+    QLabel* m_status = nullptr;
+    bool m_filling = false;
+
+    // Live: a tailer over the analysis' log root, polled when the watcher reports a change.
+    std::shared_ptr<core::logs::LogTailer> m_tailer;
+    QFileSystemWatcher m_watcher;
+    QTimer m_debounce;
+    BackgroundJob* m_job = nullptr;
+};
+
+}  // namespace qatdoctor::ui

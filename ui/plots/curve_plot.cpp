@@ -1,0 +1,501 @@
+#include "ui/plots/curve_plot.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QSvgGenerator>
+#include <QTimer>
+#include <algorithm>
+#include <cmath>
+
+namespace qatdoctor::ui {
+
+using core::logs::RunRole;
+
+namespace {
+
+constexpr int kMaxBadLabels = 8;  // value labels per curve; every NaN/Inf still gets a marker
+
+QString badText(float v)
+{
+    if (std::isnan(v)) return QStringLiteral("NaN");
+    return v > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf");
+}
+
+QSharedPointer<QCPGraphDataContainer> toContainer(const std::vector<double>& x, const std::vector<double>& y)
+{
+    auto c = QSharedPointer<QCPGraphDataContainer>::create();
+    QVector<QCPGraphData> v(static_cast<qsizetype>(x.size()));
+    for (size_t i = 0; i < x.size(); ++i) v[static_cast<qsizetype>(i)] = QCPGraphData(x[i], y[i]);
+    c->set(v, true);
+    return c;
+}
+
+}  // namespace
+
+QColor roleColor(RunRole role, int variant)
+{
+    QColor c;
+    switch (role) {
+    case RunRole::Float: c = QColor(0x1f, 0x77, 0xb4); break;        // blue
+    case RunRole::Calibration: c = QColor(0xff, 0x7f, 0x0e); break;  // orange
+    case RunRole::Qat: c = QColor(0xd6, 0x27, 0x28); break;          // red
+    case RunRole::Quantized: c = QColor(0x94, 0x67, 0xbd); break;    // purple
+    case RunRole::Unknown: c = QColor(0x7f, 0x7f, 0x7f); break;
+    }
+    return variant == 0 ? c : c.darker(100 + 35 * variant);
+}
+
+CurvePlot::CurvePlot(QWidget* parent) : QCustomPlot(parent)
+{
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    setNoAntialiasingOnDrag(true);
+    setAttribute(Qt::WA_Hover);
+    setMouseTracking(true);
+    connect(this, &QCustomPlot::legendClick, this, &CurvePlot::onLegendClick);
+    connect(selectionRect(), &QCPSelectionRect::accepted, this, &CurvePlot::onSelectionRect);
+    rebuild();
+}
+
+void CurvePlot::setCurves(std::shared_ptr<const core::logs::LogSet> logs, const QStringList& metrics, XAxisMode mode)
+{
+    m_logs = std::move(logs);
+    m_metrics = metrics;
+    m_mode = mode;
+    rebuild();
+    resetView();
+}
+
+void CurvePlot::setLogY(bool on)
+{
+    m_logY = on;
+    for (QCPAxisRect* r : m_rects) {
+        QCPAxis* y = r->axis(QCPAxis::atLeft);
+        y->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+        if (on) y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        else y->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    }
+    m_autoY = true;
+    redrawNow();
+}
+
+void CurvePlot::setSmoothing(double weight)
+{
+    m_smoothing = std::clamp(weight, 0.0, 0.999);
+    for (Curve& c : m_curves) {
+        c.smooth.clear();
+        if (m_smoothing > 0 && c.series && !c.single) c.smooth = smoothEma(c.series->value, m_smoothing);
+    }
+    redrawNow();
+}
+
+void CurvePlot::setBoxZoom(bool on)
+{
+    setSelectionRectMode(on ? QCP::srmZoom : QCP::srmNone);
+}
+
+void CurvePlot::rebuild()
+{
+    clearGraphs();
+    clearItems();
+    m_labels.clear();
+    m_crosshair.clear();
+    m_curves.clear();
+    plotLayout()->clear();
+    m_rects.clear();
+    delete m_margins;
+    m_margins = new QCPMarginGroup(this);
+    legend = new QCPLegend;  // the old one died with the layout
+    legend->setVisible(true);
+    legend->setSelectableParts(QCPLegend::spItems);
+
+    QStringList metrics = m_metrics;
+    if (metrics.isEmpty()) metrics << QString();
+    for (int row = 0; row < metrics.size(); ++row) {
+        auto* rect = new QCPAxisRect(this);
+        plotLayout()->addElement(row, 0, rect);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, m_margins);
+        rect->setRangeDrag(Qt::Horizontal);
+        rect->setRangeZoom(Qt::Horizontal);
+        rect->axis(QCPAxis::atLeft)->setLabel(metrics[row]);
+        if (m_logY) {
+            rect->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
+            rect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        }
+        QCPAxis* x = rect->axis(QCPAxis::atBottom);
+        const bool lastRow = row == metrics.size() - 1;
+        x->setTickLabels(lastRow);
+        if (lastRow) {
+            static const char* kLabels[] = {QT_TR_NOOP("step"), QT_TR_NOOP("epoch"), QT_TR_NOOP("wall time (hours)"),
+                                            QT_TR_NOOP("step (QAT after float)")};
+            x->setLabel(tr(kLabels[static_cast<int>(m_mode)]));
+        }
+        connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &CurvePlot::syncX);
+        auto* cross = new QCPItemStraightLine(this);
+        cross->setClipAxisRect(rect);
+        cross->point1->setAxes(x, rect->axis(QCPAxis::atLeft));
+        cross->point2->setAxes(x, rect->axis(QCPAxis::atLeft));
+        cross->setPen(QPen(QColor(0, 0, 0, 90), 1, Qt::DashLine));
+        cross->setVisible(false);
+        m_crosshair.push_back(cross);
+        m_rects.push_back(rect);
+    }
+    m_rects.front()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+    legend->setLayer(QStringLiteral("legend"));
+
+    if (!m_logs) return;
+    // Float's last step: where "QAT after float" puts every later stage's step 0.
+    double floatEnd = 0;
+    double wallStart = INFINITY;
+    for (const auto& run : m_logs->runs) {
+        for (const auto& [name, s] : run.series) {
+            if (run.role == RunRole::Float && !s.empty()) floatEnd = std::max(floatEnd, s.step.back());
+            if (s.hasWallTime()) wallStart = std::min(wallStart, s.wallTimes.front().value);
+        }
+    }
+    std::map<RunRole, int> variants;
+    for (const auto& run : m_logs->runs) {
+        const int variant = variants[run.role]++;
+        const QColor color = roleColor(run.role, variant);
+        const QString runName = QString::fromStdString(run.name);
+        bool inLegend = false;
+        for (int row = 0; row < m_metrics.size(); ++row) {
+            const core::logs::Series* s = run.find(m_metrics[row].toStdString());
+            if (!s || s->empty()) continue;
+            Curve c;
+            c.run = runName;
+            c.metric = m_metrics[row];
+            c.role = run.role;
+            c.series = s;
+            c.rect = m_rects[static_cast<size_t>(row)];
+            // "QAT after float" shifts every non-float run by float's last step; wall time is
+            // measured from the earliest run's start so stages line up in real time.
+            const double offset = (m_mode == XAxisMode::QatAfterFloat && run.role != RunRole::Float) ? floatEnd : 0;
+            c.x = curveX(*s, m_mode, offset, std::isfinite(wallStart) ? wallStart : 0);
+            if (c.x.empty()) c.x = curveX(*s, XAxisMode::Step, offset, 0);  // no epochs / times: steps
+            c.single = s->size() <= 2 && (run.role == RunRole::Calibration || run.role == RunRole::Quantized);
+            if (m_smoothing > 0 && !c.single) c.smooth = smoothEma(s->value, m_smoothing);
+            QCPAxis* xa = c.rect->axis(QCPAxis::atBottom);
+            QCPAxis* ya = c.rect->axis(QCPAxis::atLeft);
+            c.raw = addGraph(xa, ya);
+            QColor faint = color;
+            faint.setAlpha(60);
+            c.raw->setPen(QPen(faint, 1));
+            c.raw->removeFromLegend();
+            c.line = addGraph(xa, ya);
+            c.line->setPen(QPen(color, 1.6));
+            c.line->setName(runName + QStringLiteral(" (") + QString::fromUtf8(core::logs::roleName(run.role)) + ")");
+            if (inLegend) c.line->removeFromLegend();
+            inLegend = true;
+            c.dots = addGraph(xa, ya);
+            c.dots->setLineStyle(QCPGraph::lsNone);
+            c.dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, 5));
+            c.dots->removeFromLegend();
+            c.bad = addGraph(xa, ya);
+            c.bad->setLineStyle(QCPGraph::lsNone);
+            c.bad->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QPen(Qt::black), QBrush(color), 10));
+            c.bad->removeFromLegend();
+            for (size_t i = 0; i < s->size(); ++i) {
+                if (std::isfinite(s->value[i])) continue;
+                c.badX.push_back(c.x[i]);
+                c.badY.push_back(s->value[i]);
+            }
+            m_curves.push_back(std::move(c));
+        }
+    }
+    for (const QString& r : m_hiddenRuns) setRunHidden(r, true);
+}
+
+void CurvePlot::resetView()
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (const Curve& c : m_curves) {
+        if (c.single || c.x.empty()) continue;
+        lo = std::min(lo, *std::min_element(c.x.begin(), c.x.end()));
+        hi = std::max(hi, *std::max_element(c.x.begin(), c.x.end()));
+    }
+    if (!std::isfinite(lo)) {
+        lo = 0;
+        hi = 1;
+    }
+    if (hi <= lo) hi = lo + 1;
+    const double pad = (hi - lo) * 0.02;
+    m_autoY = true;
+    m_syncing = true;
+    for (QCPAxisRect* r : m_rects) r->axis(QCPAxis::atBottom)->setRange(lo - pad, hi + pad);
+    m_syncing = false;
+    redrawNow();
+}
+
+void CurvePlot::zoomTo(double x, const QString& run)
+{
+    m_highlight = run;
+    const QCPRange full = m_rects.front()->axis(QCPAxis::atBottom)->range();
+    const double half = std::max(1.0, full.size() * 0.05);
+    m_syncing = true;
+    for (QCPAxisRect* r : m_rects) r->axis(QCPAxis::atBottom)->setRange(x - half, x + half);
+    m_syncing = false;
+    for (Curve& c : m_curves)
+        c.line->setPen(QPen(c.line->pen().color(), (run.isEmpty() || c.run == run) ? 2.4 : 1.0));
+    m_autoY = true;
+    redrawNow();
+}
+
+void CurvePlot::syncX(const QCPRange& range)
+{
+    if (m_syncing) return;
+    m_syncing = true;
+    for (QCPAxisRect* r : m_rects) r->axis(QCPAxis::atBottom)->setRange(range);
+    m_syncing = false;
+    scheduleRedraw();
+}
+
+void CurvePlot::scheduleRedraw()
+{
+    if (m_redrawPending) return;
+    m_redrawPending = true;
+    QTimer::singleShot(0, this, [this] {
+        m_redrawPending = false;
+        redrawNow();
+    });
+}
+
+void CurvePlot::redrawNow()
+{
+    QElapsedTimer t;
+    t.start();
+    redecimate();
+    if (m_autoY)
+        for (QCPAxisRect* r : m_rects) fitY(r);
+    placeMarkers();
+    replot(QCustomPlot::rpImmediateRefresh);
+    m_lastRedrawMs = static_cast<double>(t.nsecsElapsed()) / 1e6;
+}
+
+void CurvePlot::redecimate()
+{
+    for (Curve& c : m_curves) {
+        const QCPRange xr = c.rect->axis(QCPAxis::atBottom)->range();
+        const int pixels = std::max(50, c.rect->width());
+        if (c.single) {
+            for (QCPGraph* g : {c.line, c.raw, c.dots, c.bad}) g->data()->clear();
+            continue;
+        }
+        const bool smooth = !c.smooth.empty();
+        const DecimatedCurve main =
+            decimate(c.x, smooth ? c.smooth.data() : c.series->value.data(), c.series->size(), xr.lower, xr.upper, pixels);
+        c.line->setData(toContainer(main.x, main.y));
+        c.dots->setData(toContainer(main.isolatedX, main.isolatedY));
+        if (smooth) {
+            const DecimatedCurve raw = decimate(c.x, c.series->value.data(), c.series->size(), xr.lower, xr.upper, pixels);
+            c.raw->setData(toContainer(raw.x, raw.y));
+        } else {
+            c.raw->data()->clear();
+        }
+    }
+}
+
+void CurvePlot::fitY(QCPAxisRect* rect)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (const Curve& c : m_curves) {
+        if (c.rect != rect || !c.line->visible()) continue;
+        auto consider = [&](double v) {
+            if (!std::isfinite(v) || (m_logY && v <= 0)) return;
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        };
+        if (c.single) {
+            for (float v : c.series->value) consider(v);
+            continue;
+        }
+        for (auto it = c.line->data()->constBegin(); it != c.line->data()->constEnd(); ++it) consider(it->value);
+        for (auto it = c.raw->data()->constBegin(); it != c.raw->data()->constEnd(); ++it) consider(it->value);
+    }
+    if (!std::isfinite(lo)) return;
+    QCPAxis* y = rect->axis(QCPAxis::atLeft);
+    if (m_logY) {
+        y->setRange(lo / 1.3, hi * 1.6);  // room at the top for the NaN/Inf markers
+    } else {
+        const double span = hi > lo ? hi - lo : std::max(1e-6, std::fabs(hi) * 0.1);
+        y->setRange(lo - span * 0.05, hi + span * 0.15);
+    }
+}
+
+void CurvePlot::placeMarkers()
+{
+    for (QCPAbstractItem* i : m_labels) removeItem(i);
+    m_labels.clear();
+    for (Curve& c : m_curves) {
+        QCPAxis* ya = c.rect->axis(QCPAxis::atLeft);
+        QCPAxis* xa = c.rect->axis(QCPAxis::atBottom);
+        const bool visible = c.line->visible();
+        if (c.single) {
+            // calibration / quantized evaluation: a labelled horizontal line
+            const float v = c.series->value.back();
+            if (!visible || !std::isfinite(v)) continue;
+            auto* line = new QCPItemStraightLine(this);
+            line->setClipAxisRect(c.rect);
+            line->point1->setAxes(xa, ya);
+            line->point2->setAxes(xa, ya);
+            line->point1->setCoords(0, v);
+            line->point2->setCoords(1, v);
+            line->setPen(QPen(c.line->pen().color(), 1.5, Qt::DashDotLine));
+            auto* label = new QCPItemText(this);
+            label->setClipAxisRect(c.rect);
+            label->position->setAxes(xa, ya);
+            label->position->setCoords(xa->range().upper, v);
+            label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            label->setText(QStringLiteral("%1 %2 = %3").arg(c.run, c.metric).arg(static_cast<double>(v), 0, 'g', 4));
+            label->setColor(c.line->pen().color());
+            m_labels.push_back(line);
+            m_labels.push_back(label);
+            continue;
+        }
+        // NaN/Inf: a marker at the top edge at its x, never silently dropped
+        const double top = m_logY ? ya->range().upper / 1.15 : ya->range().upper - ya->range().size() * 0.04;
+        std::vector<double> ys(c.badX.size(), top);
+        c.bad->setData(toContainer(c.badX, ys));
+        int labels = 0;
+        for (size_t i = 0; visible && i < c.badX.size() && labels < kMaxBadLabels; ++i) {
+            if (!xa->range().contains(c.badX[i])) continue;
+            if (i > 0 && labels > 0 && std::isnan(c.badY[i]) == std::isnan(c.badY[i - 1]) &&
+                xa->coordToPixel(c.badX[i]) - xa->coordToPixel(c.badX[i - 1]) < 90)
+                continue;  // a run of NaNs: label its start only
+            auto* label = new QCPItemText(this);
+            label->setClipAxisRect(c.rect);
+            label->position->setAxes(xa, ya);
+            label->position->setCoords(c.badX[i], top);
+            label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+            label->setPadding(QMargins(0, 8, 0, 0));
+            label->setText(QStringLiteral("%1 @ %2").arg(badText(c.badY[i])).arg(c.badX[i], 0, 'g', 6));
+            label->setColor(c.line->pen().color().darker(130));
+            m_labels.push_back(label);
+            ++labels;
+        }
+    }
+}
+
+void CurvePlot::setRunHidden(const QString& run, bool hidden)
+{
+    if (hidden) m_hiddenRuns.insert(run);
+    else m_hiddenRuns.remove(run);
+    for (Curve& c : m_curves) {
+        if (c.run != run) continue;
+        for (QCPGraph* g : {c.line, c.raw, c.dots, c.bad}) g->setVisible(!hidden);
+        if (auto* item = legend->itemWithPlottable(c.line)) item->setTextColor(hidden ? Qt::gray : Qt::black);
+    }
+}
+
+void CurvePlot::onLegendClick(QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*)
+{
+    auto* pli = qobject_cast<QCPPlottableLegendItem*>(item);
+    if (!pli) return;
+    for (const Curve& c : m_curves) {
+        if (c.line != pli->plottable()) continue;
+        setRunHidden(c.run, !m_hiddenRuns.contains(c.run));
+        break;
+    }
+    legend->setSelectedParts(QCPLegend::spNone);
+    redrawNow();
+}
+
+void CurvePlot::onSelectionRect(const QRect&, QMouseEvent*)
+{
+    // QCustomPlot zoomed the rect under the box; share its x with the others and keep its y.
+    m_autoY = false;
+    scheduleRedraw();
+}
+
+QString CurvePlot::readoutAt(double x) const
+{
+    QStringList lines;
+    for (const Curve& c : m_curves) {
+        if (!c.line->visible() || c.x.empty()) continue;
+        size_t i;
+        if (c.single) {
+            i = c.series->size() - 1;
+        } else {
+            auto it = std::lower_bound(c.x.begin(), c.x.end(), x);
+            i = static_cast<size_t>(it - c.x.begin());
+            if (i >= c.x.size()) i = c.x.size() - 1;
+            if (i > 0 && std::fabs(c.x[i - 1] - x) < std::fabs(c.x[i] - x)) --i;
+        }
+        const float v = c.series->value[i];
+        const QString value = std::isfinite(v) ? QString::number(static_cast<double>(v), 'g', 6) : badText(v);
+        lines << QStringLiteral("%1 · %2 = %3  (x %4)").arg(c.run, c.metric, value).arg(c.x[i], 0, 'g', 7);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void CurvePlot::mouseMoveEvent(QMouseEvent* event)
+{
+    QCustomPlot::mouseMoveEvent(event);
+    if (m_rects.empty()) return;
+    const double x = m_rects.front()->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x());
+    for (size_t i = 0; i < m_crosshair.size(); ++i) {
+        QCPAxis* ya = m_rects[i]->axis(QCPAxis::atLeft);
+        m_crosshair[i]->point1->setCoords(x, ya->range().lower);
+        m_crosshair[i]->point2->setCoords(x, ya->range().upper);
+        m_crosshair[i]->setVisible(true);
+    }
+    layer(QStringLiteral("main"))->replot();
+    replot(QCustomPlot::rpQueuedReplot);
+    emit readoutChanged(readoutAt(x));
+}
+
+void CurvePlot::resizeEvent(QResizeEvent* event)
+{
+    QCustomPlot::resizeEvent(event);
+    scheduleRedraw();
+}
+
+bool CurvePlot::exportTo(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    for (QCPItemStraightLine* c : m_crosshair) c->setVisible(false);
+    if (suffix == QLatin1String("png")) return savePng(path, 0, 0, 2.0);
+    if (suffix == QLatin1String("pdf")) return savePdf(path);
+    if (suffix == QLatin1String("svg")) {
+        QSvgGenerator gen;
+        gen.setFileName(path);
+        gen.setSize(size());
+        gen.setViewBox(rect());
+        gen.setTitle(tr("Training curves"));
+        QCPPainter painter;
+        if (!painter.begin(&gen)) return false;
+        toPainter(&painter, width(), height());
+        painter.end();
+        return QFileInfo::exists(path);
+    }
+    return false;
+}
+
+qsizetype CurvePlot::drawnPoints(const QString& run, const QString& metric) const
+{
+    for (const Curve& c : m_curves)
+        if (c.run == run && c.metric == metric) return c.line->data()->size() + c.dots->data()->size();
+    return -1;
+}
+
+qsizetype CurvePlot::sourcePoints(const QString& run, const QString& metric) const
+{
+    for (const Curve& c : m_curves)
+        if (c.run == run && c.metric == metric) return static_cast<qsizetype>(c.series->size());
+    return -1;
+}
+
+int CurvePlot::nonFiniteMarkers(const QString& run, const QString& metric) const
+{
+    for (const Curve& c : m_curves)
+        if (c.run == run && c.metric == metric) return static_cast<int>(c.bad->data()->size());
+    return -1;
+}
+
+int CurvePlot::labelCount() const
+{
+    int n = 0;
+    for (QCPAbstractItem* i : m_labels) n += qobject_cast<QCPItemText*>(i) != nullptr;
+    return n;
+}
+
+}  // namespace qatdoctor::ui
