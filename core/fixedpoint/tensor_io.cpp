@@ -2,6 +2,8 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -12,6 +14,18 @@
 namespace qatdoctor::core::fixedpoint {
 
 namespace {
+
+// Element count of a shape read from a file, without int64 overflow: +inf when the non-zero
+// dims alone exceed 2^50 (then even a zero dim would overflow shapeSize's running product).
+double claimedElements(const std::vector<int64_t>& shape)
+{
+    double n = 1, nonZero = 1;
+    for (int64_t d : shape) {
+        n *= static_cast<double>(d);
+        if (d != 0) nonZero *= static_cast<double>(d);
+    }
+    return nonZero > 0x1p50 ? HUGE_VAL : n;
+}
 
 Error npyError(const std::string& path, const std::string& what, int64_t offset)
 {
@@ -98,18 +112,23 @@ Result<Tensor> parseNpy(std::string_view bytes, const std::string& path)
         if (std::isdigit(static_cast<unsigned char>(shapeText[i]))) {
             size_t end = i;
             while (end < shapeText.size() && std::isdigit(static_cast<unsigned char>(shapeText[end]))) ++end;
+            // A dim is at most 2^40 (like tensorFromProto); longer digit runs would overflow.
+            if (end - i > 13 || std::stoll(shapeText.substr(i, end - i)) > (int64_t{1} << 40))
+                return npyError(path, "bad dimension in shape " + shapeText, static_cast<int64_t>(offset));
             shape.push_back(std::stoll(shapeText.substr(i, end - i)));
             i = end;
         } else {
             ++i;
         }
     }
-    Tensor t(dtype, shape);
     const size_t dataOffset = offset + headerLen;
-    const size_t need = static_cast<size_t>(t.size()) * elementSize(dtype);
-    if (bytes.size() - dataOffset < need)
+    // Checked before allocating: a header may claim any shape (100 GB) over a few data bytes.
+    const double claimed = claimedElements(shape) * static_cast<double>(elementSize(dtype));
+    if (static_cast<double>(bytes.size() - dataOffset) < claimed)
         return npyError(path, "data truncated: " + std::to_string(bytes.size() - dataOffset) + " of " +
-                                  std::to_string(need) + " bytes", static_cast<int64_t>(dataOffset));
+                                  std::to_string(claimed) + " bytes", static_cast<int64_t>(dataOffset));
+    Tensor t(dtype, shape);
+    const size_t need = static_cast<size_t>(t.size()) * elementSize(dtype);
     if (need) std::memcpy(t.data<uint8_t>(), bytes.data() + dataOffset, need);
     return t;
 }
@@ -168,14 +187,21 @@ Result<std::string> externalBytes(const onnx::TensorProto& p, const std::string&
     int64_t offset = 0, length = -1;
     for (const auto& kv : p.external_data()) {
         if (kv.key() == "location") location = kv.value();
-        else if (kv.key() == "offset") offset = std::stoll(kv.value());
-        else if (kv.key() == "length") length = std::stoll(kv.value());
+        else if (kv.key() == "offset" || kv.key() == "length") {
+            int64_t& v = kv.key() == "offset" ? offset : length;
+            const std::string& text = kv.value();
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (ec != std::errc() || end != text.data() + text.size() || v < 0)
+                return makeError("simulate.tensor", "tensor '" + p.name() + "': bad external data " + kv.key() +
+                                                        " '" + text + "'");
+        }
     }
     namespace fs = std::filesystem;
-    const fs::path base = fs::weakly_canonical(folder);
-    const fs::path file = fs::weakly_canonical(base / location);
+    std::error_code ec1, ec2;
+    const fs::path base = fs::weakly_canonical(folder, ec1);
+    const fs::path file = fs::weakly_canonical(base / location, ec2);
     const auto rel = file.lexically_relative(base);
-    if (location.empty() || rel.empty() || *rel.begin() == "..")
+    if (ec1 || ec2 || location.empty() || rel.empty() || *rel.begin() == "..")
         return makeError("simulate.tensor", "tensor '" + p.name() + "': external data location '" + location +
                                                 "' escapes the model directory");
     auto data = readFile(file.string());
@@ -183,7 +209,7 @@ Result<std::string> externalBytes(const onnx::TensorProto& p, const std::string&
     if (offset < 0 || static_cast<size_t>(offset) > data->size())
         return makeError("simulate.tensor", "tensor '" + p.name() + "': external offset out of range", file.string());
     size_t len = length < 0 ? data->size() - static_cast<size_t>(offset) : static_cast<size_t>(length);
-    if (offset + len > data->size())
+    if (len > data->size() - static_cast<size_t>(offset))
         return makeError("simulate.tensor", "tensor '" + p.name() + "': external data truncated", file.string());
     return data->substr(static_cast<size_t>(offset), len);
 }
@@ -201,8 +227,18 @@ Result<Tensor> tensorFromProto(const onnx::TensorProto& p, const std::string& fo
         if (d < 0 || d > (int64_t{1} << 40)) return makeError("simulate.tensor", "tensor '" + p.name() + "': bad dimension");
     const size_t available = p.has_raw_data() ? p.raw_data().size() : static_cast<size_t>(1) << 62;
     if (p.data_location() != onnx::TensorProto::EXTERNAL && p.has_raw_data() &&
-        static_cast<double>(shapeSize(shape)) * static_cast<double>(elementSize(dtype)) > static_cast<double>(available))
+        claimedElements(shape) * static_cast<double>(elementSize(dtype)) > static_cast<double>(available))
         return makeError("simulate.tensor", "tensor '" + p.name() + "': shape " + shapeString(shape) + " needs more bytes than stored");
+    // Typed fields hold one value per element; external data is read whole (readFile's 2 GiB).
+    // Both are checked before allocating, so a claimed 100 GB shape is refused here.
+    const double claimed = claimedElements(shape);
+    if (p.data_location() == onnx::TensorProto::EXTERNAL
+            ? claimed * static_cast<double>(elementSize(dtype)) > static_cast<double>(kDefaultReadLimit)
+            : !p.has_raw_data() && claimed > static_cast<double>(std::max({p.float_data_size(), p.double_data_size(),
+                                                                           p.int64_data_size(), p.uint64_data_size(),
+                                                                           p.int32_data_size()})))
+        return makeError("simulate.tensor", "tensor '" + p.name() + "': shape " + shapeString(shape) +
+                                                " needs more values than stored");
     Tensor t(dtype, shape);
     const size_t es = elementSize(dtype);
     const size_t need = static_cast<size_t>(t.size()) * es;
