@@ -112,8 +112,12 @@ Result<WizardSession> sessionFromJson(const json& j, const FaqBase* base)
         return makeError("faq.session", "not a wizard session (no 'start' topic)");
     WizardSession s(base);
     if (Result<void> r = s.start(j["start"].get<std::string>()); !r) return r.error();
-    const json path = j.value("path", json::array());
-    for (const json& step : path.is_array() ? path : json::array()) {
+    // No json copies below (copying recurses per nesting level) and no json::value() with a
+    // typed default (it throws on a value of another type): a session file is untrusted input.
+    static const json kEmpty = json::array();
+    const auto pathIt = j.find("path");
+    const json& path = pathIt != j.end() && pathIt->is_array() ? *pathIt : kEmpty;
+    for (const json& step : path) {
         if (!step.is_object()) break;
         const Node* here = s.current();
         // A step must start where the walk is; otherwise the FAQ changed under the session.
@@ -124,10 +128,13 @@ Result<WizardSession> sessionFromJson(const json& j, const FaqBase* base)
         }
         const Answer* a = here->isResult() ? nullptr : here->answer(str(step, "answer"));
         if (!a) break;
-        if (step.value("automatic", false)) {
+        const auto automatic = step.find("automatic");
+        if (automatic != step.end() && automatic->is_boolean() && automatic->get<bool>()) {
             PathStep ps{s.topic()->id, here->id, a->id, {}, true, here->autoCheck,
                         parseAutoOutcome(str(step, "outcome")), {}};
-            for (const json& e : step.value("evidence", json::array())) ps.evidence.push_back(evidenceFromJson(e));
+            const auto evidence = step.find("evidence");
+            if (evidence != step.end() && evidence->is_array())
+                for (const json& e : *evidence) ps.evidence.push_back(evidenceFromJson(e));
             const size_t before = s.path().size();
             WizardSessionAccess::pushAutomatic(s, ps, a->next);
             if (s.path().size() == before) break;
@@ -136,7 +143,8 @@ Result<WizardSession> sessionFromJson(const json& j, const FaqBase* base)
         }
     }
     std::set<std::string> overridden;
-    for (const json& k : j.value("overridden", json::array()))
+    const auto over = j.find("overridden");
+    for (const json& k : over != j.end() && over->is_array() ? *over : kEmpty)
         if (k.is_string()) overridden.insert(k.get<std::string>());
     WizardSessionAccess::setOverridden(s, std::move(overridden));
     return s;
