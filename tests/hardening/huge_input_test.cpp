@@ -1,0 +1,134 @@
+// Inputs that claim or contain huge sizes: each is refused (or streamed) with a message naming
+// the file, before memory of the claimed size is allocated. The ONNX / .pb / .npy files are the
+// tiny committed fixtures of tests/gen/make_hostile.py (each claims a 100 GB tensor).
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/fixedpoint/interpreter.h"
+#include "core/fixedpoint/tensor_io.h"
+#include "core/logs/log_reader.h"
+#include "core/logs/line_parser.h"
+#include "core/model/layer_weights.h"
+#include "core/model/model_graph.h"
+#include "core/model/onnx_file.h"
+#include "core/model/onnx_layer_table.h"
+#include "tests/hardening/hardening_util.h"
+
+namespace qatdoctor::test {
+namespace {
+
+using namespace core;
+
+TEST(HugeInput, OnnxRawTensorClaiming100GBIsRefusedBeforeAllocating)
+{
+    const std::string path = dataPath("hostile/huge_raw.onnx");
+    auto model = model::readOnnxFile(path);
+    ASSERT_TRUE(model) << model.error().toString();
+    const auto& w = model->proto->graph().initializer(0);
+    EXPECT_EQ(model::tensorElementCount(w), 25'000'000'000LL);
+    auto values = model::tensorAsFloats(*model, w);
+    ASSERT_FALSE(values);
+    EXPECT_EQ(values.error().code, "onnx.tensor_size");
+    EXPECT_NE(values.error().message.find("huge_raw.onnx"), std::string::npos) << values.error().message;
+
+    // The whole model pipeline: layer table, then the weights of the Conv on demand.
+    auto table = model::loadOnnxLayerTable(path);
+    ASSERT_TRUE(table) << table.error().toString();
+    ASSERT_FALSE(table->layers.empty());
+    for (const model::Layer& layer : table->layers) {
+        auto weights = model::readLayerWeights(*table, layer);
+        EXPECT_FALSE(weights) << layer.name;
+    }
+}
+
+TEST(HugeInput, OnnxExternalTensorClaiming100GBIsRefused)
+{
+    const std::string path = dataPath("hostile/huge_external.onnx");
+    auto table = model::loadOnnxLayerTable(path);
+    ASSERT_FALSE(table);  // checked up front, nothing read
+    EXPECT_EQ(table.error().code, "onnx.tensor_size");
+    EXPECT_NE(table.error().message.find("huge_external"), std::string::npos) << table.error().message;
+}
+
+TEST(HugeInput, OnnxConstantNodeClaiming100GBIsRefused)
+{
+    auto model = model::readOnnxFile(dataPath("hostile/huge_constant.onnx"));
+    ASSERT_TRUE(model) << model.error().toString();
+    auto graph = model::ModelGraph::build(*model);
+    ASSERT_TRUE(graph);
+    const int w = (*graph)->tensorId("w");
+    ASSERT_GE(w, 0);
+    EXPECT_FALSE((*graph)->constValue(w).has_value());
+    auto floats = (*graph)->constFloats(w);
+    ASSERT_FALSE(floats);
+    EXPECT_EQ(floats.error().code, "onnx.tensor_size");
+}
+
+TEST(HugeInput, SimulatorRefusesModelWith100GBWeight)
+{
+    auto model = model::readOnnxFile(dataPath("hostile/huge_raw.onnx"));
+    ASSERT_TRUE(model);
+    auto interp = fixedpoint::Interpreter::build(*model);
+    EXPECT_FALSE(interp);
+}
+
+TEST(HugeInput, SimulatorInputsClaiming100GBAreRefused)
+{
+    for (const char* name : {"hostile/huge_tensor.pb", "hostile/huge_shape.npy"}) {
+        auto t = fixedpoint::readTensorFile(dataPath(name));
+        ASSERT_FALSE(t) << name;
+        EXPECT_NE(t.error().toString().find(name), std::string::npos) << t.error().toString();
+    }
+}
+
+// A single line longer than a whole 64 MiB read block (the stand-in for a 1 GB line: the
+// reader handles both the same way, one block at a time) is skipped with a warning naming the
+// file and the line; the lines after it are still read.
+TEST(HugeInput, LineLongerThanAReadBlockIsSkippedWithFileAndLine)
+{
+    TempDir dir("long_line");
+    const std::string path = dir / "train.log";
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << "Epoch[0] Step[1] GlobalStep[1] loss[0.5]\n";
+        out << "Epoch[0] Step[2] GlobalStep[2] loss[0.4]\n";
+        const std::string chunk(1 << 20, 'x');
+        for (int i = 0; i < 65; ++i) out << chunk;  // 65 MiB, over the 64 MiB block
+        out << "\n";
+        out << "Epoch[0] Step[3] GlobalStep[3] loss[0.3]\n";
+    }
+    auto set = logs::readLogFile(path);
+    ASSERT_TRUE(set) << set.error().toString();
+    const Warning* longLine = nullptr;
+    for (const Warning& w : set->warnings)
+        if (w.code == "logs.long_line") longLine = &w;
+    ASSERT_NE(longLine, nullptr);
+    EXPECT_EQ(longLine->line, 3);
+    EXPECT_NE(longLine->toString().find("train.log"), std::string::npos) << longLine->toString();
+    ASSERT_EQ(set->runs.size(), 1u);
+    const auto& loss = set->runs[0].series.at("loss");
+    EXPECT_EQ(loss.value.size(), 3u);
+    EXPECT_EQ(loss.step.back(), 3);
+}
+
+// A log of nothing but damaged lines: the warnings are capped per kind (one entry plus a count),
+// so memory does not grow with the number of bad lines.
+TEST(HugeInput, DamagedLinesDoNotGrowWarningsWithoutBound)
+{
+    TempDir dir("many_bad");
+    const std::string path = dir / "train.log";
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << "Epoch[0] Step[1] GlobalStep[1] loss[0.5]\n";
+        for (int i = 0; i < 200000; ++i) out << "\x01\x02\x03\x04\x05\x06\x07\x08 junk\n";
+        const std::string longLine(logs::kMaxLineBytes + 10, 'y');
+        for (int i = 0; i < 20; ++i) out << longLine << "\n";
+    }
+    auto set = logs::readLogFile(path);
+    ASSERT_TRUE(set) << set.error().toString();
+    EXPECT_LT(set->warnings.size(), 64u);
+}
+
+}  // namespace
+}  // namespace qatdoctor::test
