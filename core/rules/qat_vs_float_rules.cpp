@@ -40,6 +40,13 @@ double relativeChange(const std::vector<double>& v)
     return first > 0 ? (last - first) / first : NAN;
 }
 
+// "+12.5%", or "x3.5e+04" once the change is too large for a percentage to read well.
+std::string change(double c)
+{
+    if (c > 9.0) return "x" + fmt(1.0 + c);
+    return (c >= 0 ? "+" : "") + pct(c);
+}
+
 }  // namespace
 
 RuleOutcome checkQatStartLossHigh(const Analysis& a, const Thresholds& t)
@@ -100,8 +107,7 @@ RuleOutcome checkQatTrendMismatch(const Analysis& a, const Thresholds& t)
         out.ran = true;
         const double qatChange = relativeChange(qp.value);
         if (!std::isfinite(qatChange) || qatChange - floatChange <= t.trendMaxRise) continue;
-        const std::string what = "QAT " + std::string(qatChange >= 0 ? "+" : "") + pct(qatChange) +
-                                 ", float late phase " + (floatChange >= 0 ? "+" : "") + pct(floatChange);
+        const std::string what = "QAT loss " + change(qatChange) + ", float late phase " + change(floatChange);
         Finding f = makeFinding(
             "qat.trend_mismatch", Severity::Warning, Stage::Qat,
             {"QAT 的 loss 趋势与 float 末期不一致（" + what + "）",
