@@ -16,11 +16,13 @@
 #include <nlohmann/json.hpp>
 #include <qcustomplot.h>
 
+#include "core/artifacts/artifacts_api.h"
 #include "core/common/version.h"
 #include "ui/common/background_job.h"
 #include "ui/main_window.h"
 #include "ui/shell/welcome_panel.h"
 #include "ui/pages/page.h"
+#include "ui/pages/paste_model_dialog.h"
 #include "ui/shell/language.h"
 #include "ui/shell/recent_files.h"
 
@@ -119,10 +121,17 @@ void MainWindow::openFileDialog()
 
 void MainWindow::pastePrintedModel()
 {
-    // Filled by the Debug files area (paste dialog); until then point the user to files.
-    QMessageBox::information(this, tr("Paste printed model"),
-                             tr("Save the printed model (print(qat_model)) to a .txt file and open it "
-                                "with File ▸ Open model or debug file…"));
+    const std::optional<QString> text = askForPrintedModel(this);
+    if (!text) return;
+    // Pasted text becomes a file next to the autosave, so the session can reopen it like any input.
+    const QString folder = QFileInfo(autosavePath()).absolutePath() + "/pasted";
+    QDir().mkpath(folder);
+    auto saved = core::artifacts::savePastedText(text->toStdString(), folder.toStdString());
+    if (!saved) {
+        showError(tr("Cannot keep the pasted text"), QString::fromStdString(saved.error().toString()));
+        return;
+    }
+    openPaths({QString::fromStdString(*saved)});
 }
 
 void MainWindow::exportReport()
