@@ -4,6 +4,7 @@
 
 #include "ui/pages/curves_page.h"
 #include "ui/pages/overview_page.h"
+#include "ui/pages/model_page.h"
 #include "ui/pages/placeholder_page.h"
 
 namespace qatdoctor::ui {
@@ -26,7 +27,7 @@ std::vector<Page*> createPages(AppContext* c, QWidget* parent)
         new OverviewPage(c, parent),
         placeholder(c, parent, "wizard", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Symptom wizard")),
         new CurvesPage(c, parent),
-        placeholder(c, parent, "model", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Model")),
+        new ModelPage(c, parent),
         placeholder(c, parent, "fixedpoint", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Fixed-point")),
         placeholder(c, parent, "report", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Report")),
     };

@@ -1,0 +1,145 @@
+#include "ui/pages/model_page.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "ui/pages/model/graph_view.h"
+#include "ui/pages/model/layer_details.h"
+#include "ui/pages/model/layer_table_model.h"
+
+namespace qatdoctor::ui {
+
+ModelPage::ModelPage(AppContext* context, QWidget* parent)
+    : Page(context, parent), m_header(new QLabel(this)), m_filterEdit(new QLineEdit(this)),
+      m_flaggedOnly(new QCheckBox(tr("Flagged only"), this)), m_tabs(new QTabWidget(this)), m_table(new QTableView(this)),
+      m_graph(new GraphView(context, this)), m_details(new LayerDetails(context, this)), m_model(new LayerTableModel(this)),
+      m_filter(new LayerFilterModel(this))
+{
+    m_header->setTextFormat(Qt::RichText);
+    m_header->setWordWrap(true);
+    m_filterEdit->setPlaceholderText(tr("Filter layers (name, op, dtype, flag, finding)"));
+    m_filterEdit->setClearButtonEnabled(true);
+    m_filter->setSourceModel(m_model);
+    m_table->setModel(m_filter);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder);  // file order until the user sorts
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(false);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+    m_tabs->addTab(m_table, tr("Layers"));
+    m_tabs->addTab(m_graph, tr("Graph"));
+
+    auto* filterRow = new QHBoxLayout;
+    filterRow->addWidget(m_filterEdit, 1);
+    filterRow->addWidget(m_flaggedOnly);
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addLayout(filterRow);
+    leftLayout->addWidget(m_tabs, 1);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(left);
+    splitter->addWidget(m_details);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_header);
+    layout->addWidget(splitter, 1);
+
+    connect(m_filterEdit, &QLineEdit::textChanged, m_filter, &LayerFilterModel::setText);
+    connect(m_flaggedOnly, &QCheckBox::toggled, m_filter, &LayerFilterModel::setFlaggedOnly);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { onCurrentRowChanged(); });
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        if (index.column() == LayerTableModel::Finding) {
+            const QString faq = index.data(LayerTableModel::FaqRole).toString();
+            if (!faq.isEmpty()) openWizard(faq);
+        }
+    });
+    connect(m_graph, &GraphView::layerActivated, this, [this](const QString& layer) {
+        const QSignalBlocker block(m_graph);
+        selectLayer(layer);
+    });
+    connect(m_details, &LayerDetails::wizardRequested, this, &ModelPage::openWizard);
+    if (context) {
+        connect(context, &AppContext::analysisChanged, this, [this] { reload(); });
+        connect(context, &AppContext::langChanged, this, [this] { reload(); });
+    }
+    reload();
+}
+
+QIcon ModelPage::icon() const { return QIcon(QStringLiteral(":/icons/page-model.svg")); }
+
+void ModelPage::reload()
+{
+    const AnalysisPtr analysis = context() ? context()->analysis() : nullptr;
+    const core::model::LayerTable* table = analysis ? analysis->primaryModel() : nullptr;
+    const core::Lang lang = context() ? context()->lang() : core::Lang::En;
+    m_model->setTable(analysis, table, lang);
+    m_table->resizeColumnsToContents();
+    m_graph->setTable(analysis, table);
+    m_details->showLayer(analysis, table, nullptr);
+    if (!table) {
+        m_header->setText(tr("<b>No model loaded.</b> Open an exported ONNX model (or a printed model) to see its "
+                             "per-layer dtypes and quantization findings."));
+        return;
+    }
+    int flagged = 0;
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        if (!m_model->findingsAt(r).empty()) ++flagged;
+    QString text = QStringLiteral("<b>%1</b> — %2").arg(QString::fromStdString(table->sourcePath).toHtmlEscaped(),
+                                                        QString::fromStdString(table->format));
+    if (table->opset > 0) text += tr(", opset %1").arg(table->opset);
+    if (!table->producer.empty()) text += QStringLiteral(", ") + QString::fromStdString(table->producer).toHtmlEscaped();
+    text += tr(" — %1 layers, %2 flagged").arg(table->layers.size()).arg(flagged);
+    if (analysis->models.size() > 1) text += tr(" (%1 more models loaded)").arg(analysis->models.size() - 1);
+    m_header->setText(text);
+}
+
+void ModelPage::onCurrentRowChanged()
+{
+    const QModelIndex current = m_filter->mapToSource(m_table->currentIndex());
+    const core::model::Layer* layer = current.isValid() ? m_model->layerAt(current.row()) : nullptr;
+    m_details->showLayer(context() ? context()->analysis() : nullptr, m_model->table(), layer);
+    if (layer) m_graph->centerOnLayer(QString::fromStdString(layer->name));
+}
+
+bool ModelPage::selectLayer(const QString& name)
+{
+    const int row = m_model->rowOf(name);
+    if (row < 0) return false;
+    QModelIndex index = m_filter->mapFromSource(m_model->index(row, 0));
+    if (!index.isValid()) {  // hidden by the filter: clear it
+        m_filterEdit->clear();
+        m_flaggedOnly->setChecked(false);
+        index = m_filter->mapFromSource(m_model->index(row, 0));
+    }
+    m_table->setCurrentIndex(index);
+    m_table->scrollTo(index);
+    return true;
+}
+
+void ModelPage::focusOn(const NavigationTarget& target)
+{
+    if (!target.layer.isEmpty()) selectLayer(target.layer);
+}
+
+void ModelPage::openWizard(const QString& faqTopic)
+{
+    if (!context() || faqTopic.isEmpty()) return;
+    NavigationTarget target;
+    target.page = QStringLiteral("wizard");
+    target.faqTopic = faqTopic;
+    context()->navigate(target);
+}
+
+}  // namespace qatdoctor::ui
