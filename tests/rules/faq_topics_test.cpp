@@ -75,6 +75,16 @@ TEST(RuleFaqTopics, EveryFindingLinksTheTopicOfItsSeedQuestion)
     wide.metadata["world_size"] = "4";
     Analysis a = testing::analysisOf({p.floatRun, p.calibRun, p.qatRun, wide});
     runTrainingRules(a, defaultThresholds());
+    // A second pipeline for the accuracy comparisons, the trend and the frozen QAT run.
+    testing::Pipeline q = testing::healthyPipeline();
+    q.floatRun.series["float_val/acc"] = testing::makeSeries({0.5, 0.6, 0.92}, 23, 24, 1);
+    q.qatRun.series["qat_val/acc"] = testing::makeSeries({0.8, 0.8, 0.8}, 63, 64, 1);
+    q.quantizedRun.series["quantized_val/acc"] = testing::makeSeries({0.5});
+    auto& loss = q.qatRun.series["qat_train/loss"].value;
+    for (size_t i = 0; i < loss.size(); ++i) loss[i] = static_cast<float>(0.1 * (1.0 + 0.1 * i));
+    Analysis b = q.analysis();
+    runTrainingRules(b, defaultThresholds());
+    a.findings.insert(a.findings.end(), b.findings.begin(), b.findings.end());
     std::set<std::string> seen;
     for (const Finding& f : a.findings) {
         seen.insert(f.id);
@@ -91,7 +101,9 @@ TEST(RuleFaqTopics, EveryFindingLinksTheTopicOfItsSeedQuestion)
     for (const char* id : {"loss.nonfinite", "loss.divergence", "run.crashed", "qat.start_loss_high",
                            "qat.no_quantized_eval", "calib.low_accuracy", "calib.multi_gpu",
                            "env.no_gpu", "config.march", "train.aggressive_lr_schedule",
-                           "train.batch_scaled_lr_unchanged", "float.overfit"})
+                           "train.batch_scaled_lr_unchanged", "float.overfit", "float.not_converged",
+                           "qat.trend_mismatch", "qat.worse_than_calibration", "qat.quantized_gap",
+                           "qat.not_learning"})
         EXPECT_TRUE(seen.count(id)) << id;
 }
 
