@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 
 #include "ui/pages/curves_page.h"
+#include "ui/pages/fixedpoint_page.h"
 #include "ui/pages/overview_page.h"
 #include "ui/pages/model_page.h"
 #include "ui/pages/placeholder_page.h"
@@ -28,7 +29,7 @@ std::vector<Page*> createPages(AppContext* c, QWidget* parent)
         placeholder(c, parent, "wizard", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Symptom wizard")),
         new CurvesPage(c, parent),
         new ModelPage(c, parent),
-        placeholder(c, parent, "fixedpoint", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Fixed-point")),
+        new FixedpointPage(c, parent),
         placeholder(c, parent, "report", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Report")),
     };
 }

@@ -1,0 +1,103 @@
+// The Fixed-point page offscreen on the committed QAT fixture: the background simulation fills
+// the three-way table and the error chart, the int16 what-if re-runs, weights and findings show.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QLabel>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTabWidget>
+
+#include "core/analysis.h"
+#include "ui/common/app_context.h"
+#include "ui/common/background_job.h"
+#include "ui/pages/fixedpoint_page.h"
+#include "ui/plots/fixedpoint_layer_plot.h"
+#include "ui/plots/weight_histogram.h"
+
+namespace qatdoctor::ui {
+namespace {
+
+std::shared_ptr<core::Analysis> analysisWith(const std::string& model)
+{
+    auto a = std::make_shared<core::Analysis>();
+    core::model::LayerTable t;
+    t.sourcePath = std::string(QATDOCTOR_TEST_DATA) + "/models/" + model;
+    t.format = "onnx";
+    a->models.push_back(t);
+    return a;
+}
+
+bool waitFinished(FixedpointPage& page, QSignalSpy& spy)
+{
+    return spy.count() > 0 || spy.wait(60000);
+}
+
+TEST(FixedpointPage, SimulatesThePrimaryModelInTheBackground)
+{
+    qRegisterMetaType<BackgroundJob*>();
+    AppContext ctx;
+    QSignalSpy announced(&ctx, &AppContext::jobAnnounced);
+    FixedpointPage page(&ctx);
+    EXPECT_EQ(announced.count(), 1);
+    EXPECT_FALSE(page.runSimulation());   // no model yet
+    ctx.setAnalysis(analysisWith("qat_qdq_bn.onnx"));
+    page.setInputFile(QString(QATDOCTOR_TEST_DATA) + "/models/qat_qdq_bn.input_0.npy");
+    page.setSensitivityEnabled(true);
+    QSignalSpy done(&page, &FixedpointPage::simulationFinished);
+    QSignalSpy progress(page.job(), &BackgroundJob::progress);
+    ASSERT_TRUE(page.runSimulation());
+    ASSERT_TRUE(waitFinished(page, done));
+    EXPECT_TRUE(done.takeFirst().at(0).toBool()) << page.summary()->text().toStdString();
+    EXPECT_GT(progress.count(), 0);
+    ASSERT_EQ(page.layerModel()->rowCount(), 4);
+    EXPECT_EQ(page.layerModel()->item(0, 1)->text(), "conv1");
+    EXPECT_EQ(page.layerModel()->item(3, 1)->text(), "fc");
+    EXPECT_EQ(page.layerPlot()->pointCount(), 4);
+    EXPECT_EQ(page.layerPlot()->markedLayer(), -1);   // fake and int agree on this model
+    EXPECT_TRUE(page.layerPlot()->hoverText(0).contains("conv1"));
+    EXPECT_TRUE(page.layerPlot()->hoverText(0).contains("fake_int"));
+    EXPECT_EQ(page.sensitivityModel()->rowCount(), 4);
+    EXPECT_EQ(page.weightList()->count(), 3);
+    EXPECT_GT(page.weightHistogram()->gridLineCount(), 0);
+    EXPECT_TRUE(page.summary()->text().contains("int"));
+
+    // what-if: fc at int16 re-runs and reports the gain against the unchanged model
+    page.setLayerTicked("fc", true);
+    page.setSensitivityEnabled(false);
+    ASSERT_TRUE(page.runSimulation());
+    ASSERT_TRUE(waitFinished(page, done));
+    EXPECT_TRUE(done.takeFirst().at(0).toBool());
+    EXPECT_TRUE(page.summary()->text().contains("gain")) << page.summary()->text().toStdString();
+    ASSERT_NE(page.result(), nullptr);
+    EXPECT_EQ(page.layerModel()->item(3, 0)->checkState(), Qt::Checked);
+
+    if (qEnvironmentVariableIsSet("QATDOCTOR_SHOT_DIR")) {
+        page.resize(1200, 800);
+        page.grab().save(qEnvironmentVariable("QATDOCTOR_SHOT_DIR") + "/fixedpoint_page.png");
+    }
+}
+
+TEST(FixedpointPage, ReportsAnUnreadableModel)
+{
+    AppContext ctx;
+    FixedpointPage page(&ctx);
+    ctx.setAnalysis(analysisWith("not_onnx.onnx"));
+    QSignalSpy done(&page, &FixedpointPage::simulationFinished);
+    ASSERT_TRUE(page.runSimulation());
+    ASSERT_TRUE(waitFinished(page, done));
+    EXPECT_FALSE(done.takeFirst().at(0).toBool());
+    EXPECT_TRUE(page.summary()->text().contains("not_onnx.onnx")) << page.summary()->text().toStdString();
+}
+
+}  // namespace
+}  // namespace qatdoctor::ui
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}

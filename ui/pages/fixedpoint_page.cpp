@@ -1,0 +1,400 @@
+#include "ui/pages/fixedpoint_page.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "core/fixedpoint/sim_inputs.h"
+#include "core/model/onnx_file.h"
+#include "ui/common/background_job.h"
+#include "ui/plots/fixedpoint_layer_plot.h"
+#include "ui/plots/fixedpoint_lut_plot.h"
+#include "ui/plots/weight_histogram.h"
+
+namespace qatdoctor::ui {
+
+namespace fp = core::fixedpoint;
+
+struct FixedpointPage::Outcome {
+    std::shared_ptr<const fp::Interpreter> interp;
+    std::shared_ptr<const fp::SimulationResult> result;
+    QString error;
+    bool whatIf = false;
+};
+
+namespace {
+
+enum Column { ColInt16, ColLayer, ColOp, ColCosFloatFake, ColCosFakeInt, ColSqnrFakeInt, ColLsbFakeInt, ColOverflow, ColCount };
+
+QString num(double v, int prec)
+{
+    return std::isfinite(v) ? QString::number(v, 'f', prec) : (v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"));
+}
+
+QStandardItem* numberItem(double v, int prec)
+{
+    auto* it = new QStandardItem(num(v, prec));
+    it->setData(std::isfinite(v) ? v : (v > 0 ? 1e9 : -1e9), Qt::UserRole);   // sort key
+    it->setEditable(false);
+    return it;
+}
+
+double outputSqnr(const fp::SimulationResult& r)
+{
+    auto it = r.outputAgreement.find("float_int");
+    return it == r.outputAgreement.end() || it->second.empty() ? NAN : it->second[0].sqnrDb;
+}
+
+}  // namespace
+
+FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
+    : Page(context, parent),
+      m_header(new QLabel(this)),
+      m_inputLabel(new QLabel(this)),
+      m_requant(new QComboBox(this)),
+      m_threads(new QSpinBox(this)),
+      m_rankSensitivity(new QCheckBox(tr("Rank layers for int16"), this)),
+      m_run(new QPushButton(tr("Simulate"), this)),
+      m_whatIf(new QPushButton(tr("Re-run with ticked layers at int16"), this)),
+      m_summary(new QLabel(this)),
+      m_tabs(new QTabWidget(this)),
+      m_plot(new FixedpointLayerPlot(this)),
+      m_table(new QTableView(this)),
+      m_layers(new QStandardItemModel(this)),
+      m_sensitivity(new QStandardItemModel(this)),
+      m_weightList(new QListWidget(this)),
+      m_histogram(new WeightHistogram(this)),
+      m_weightStats(new QLabel(this)),
+      m_lutList(new QListWidget(this)),
+      m_lutPlot(new FixedpointLutPlot(this)),
+      m_findings(new QTextBrowser(this)),
+      m_job(new BackgroundJob(this))
+{
+    m_header->setWordWrap(true);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_requant->addItem(tr("float multiply (reference runtimes)"), int(fp::RequantMode::Float));
+    m_requant->addItem(tr("multiplier + shift (integer hardware)"), int(fp::RequantMode::Fixed));
+    m_threads->setRange(1, 64);
+    m_threads->setValue(2);
+    m_threads->setPrefix(tr("threads "));
+    auto* pickInput = new QPushButton(tr("Input file..."), this);
+    auto* randomInput = new QPushButton(tr("Random input"), this);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_inputLabel, 1);
+    controls->addWidget(pickInput);
+    controls->addWidget(randomInput);
+    controls->addWidget(m_requant);
+    controls->addWidget(m_threads);
+    controls->addWidget(m_rankSensitivity);
+    controls->addWidget(m_run);
+
+    m_table->setModel(m_layers);
+    m_table->setSortingEnabled(true);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_layers->setSortRole(Qt::UserRole);
+    auto* layersTab = new QWidget(this);
+    auto* lt = new QVBoxLayout(layersTab);
+    auto* split = new QSplitter(Qt::Vertical, layersTab);
+    split->addWidget(m_plot);
+    split->addWidget(m_table);
+    lt->addWidget(split, 1);
+    auto* whatIfRow = new QHBoxLayout;
+    whatIfRow->addWidget(new QLabel(tr("What-if: tick layers in the first column, then"), layersTab));
+    whatIfRow->addWidget(m_whatIf);
+    whatIfRow->addStretch(1);
+    lt->addLayout(whatIfRow);
+    m_tabs->addTab(layersTab, tr("Layers"));
+
+    auto* sensView = new QTableView(this);
+    sensView->setModel(m_sensitivity);
+    sensView->horizontalHeader()->setStretchLastSection(true);
+    m_tabs->addTab(sensView, tr("int16 sensitivity"));
+
+    auto* weightsTab = new QSplitter(Qt::Horizontal, this);
+    weightsTab->addWidget(m_weightList);
+    auto* wRight = new QWidget(weightsTab);
+    auto* wl = new QVBoxLayout(wRight);
+    wl->addWidget(m_histogram, 1);
+    wl->addWidget(m_weightStats);
+    weightsTab->addWidget(wRight);
+    weightsTab->setStretchFactor(1, 3);
+    m_tabs->addTab(weightsTab, tr("Weights"));
+
+    auto* lutTab = new QSplitter(Qt::Horizontal, this);
+    lutTab->addWidget(m_lutList);
+    lutTab->addWidget(m_lutPlot);
+    lutTab->setStretchFactor(1, 3);
+    m_tabs->addTab(lutTab, tr("Look-up tables"));
+    m_tabs->addTab(m_findings, tr("Findings"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_header);
+    layout->addLayout(controls);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_tabs, 1);
+
+    context->announceJob(m_job);
+    connect(m_job, &BackgroundJob::cancelled, this, [this] { m_run->setEnabled(!modelPath().isEmpty()); });
+    connect(context, &AppContext::analysisChanged, this, [this] { onAnalysisChanged(); });
+    connect(m_run, &QPushButton::clicked, this, [this] { runSimulation(); });
+    connect(m_whatIf, &QPushButton::clicked, this, [this] { runSimulation(); });
+    connect(pickInput, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Input tensor"), {},
+                                                       tr("Tensors (*.npy *.pb);;All files (*)"));
+        if (!f.isEmpty()) setInputFile(f);
+    });
+    connect(randomInput, &QPushButton::clicked, this, [this] { setInputFile({}); });
+    connect(m_weightList, &QListWidget::currentRowChanged, this, [this](int row) { showWeight(row); });
+    connect(m_lutList, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (m_result && row >= 0 && row < static_cast<int>(m_result->luts.size()))
+            m_lutPlot->showLut(m_result->luts[static_cast<size_t>(row)]);
+    });
+    connect(m_plot, &FixedpointLayerPlot::layerClicked, this, [this](int i) {
+        for (int r = 0; r < m_layers->rowCount(); ++r)
+            if (m_layers->item(r, ColLayer)->data(Qt::UserRole + 1).toInt() == i) m_table->selectRow(r);
+    });
+    setInputFile({});
+    onAnalysisChanged();
+}
+
+QString FixedpointPage::modelPath() const
+{
+    auto a = context()->analysis();
+    const core::model::LayerTable* m = a ? a->primaryModel() : nullptr;
+    if (m && m->format == "onnx") return QString::fromStdString(m->sourcePath);
+    if (a)
+        for (const auto& t : a->models)
+            if (t.format == "onnx") return QString::fromStdString(t.sourcePath);
+    return {};
+}
+
+void FixedpointPage::setInputFile(const QString& path)
+{
+    m_inputFile = path;
+    m_inputLabel->setText(path.isEmpty() ? tr("Input: random values (seed 0)") : tr("Input: %1").arg(path));
+}
+
+void FixedpointPage::setSensitivityEnabled(bool on) { m_rankSensitivity->setChecked(on); }
+
+void FixedpointPage::onAnalysisChanged()
+{
+    const QString path = modelPath();
+    m_run->setEnabled(!path.isEmpty());
+    m_whatIf->setEnabled(false);
+    m_header->setText(path.isEmpty()
+                          ? tr("Load an ONNX model exported from QAT (QuantizeLinear/DequantizeLinear form) to simulate "
+                               "float, fake-quant and integer inference layer by layer.")
+                          : tr("Model: %1. Simulate runs it as float (quantizers removed), fake-quant (= ONNX Runtime, "
+                               "the QAT model) and integer (= the deployed model) on the same input.").arg(path));
+}
+
+bool FixedpointPage::runSimulation()
+{
+    const QString path = modelPath();
+    if (path.isEmpty()) return false;
+    fp::SimulationOptions opt;
+    opt.requant = fp::RequantMode(m_requant->currentData().toInt());
+    opt.threads = m_threads->value();
+    opt.sensitivity = m_rankSensitivity->isChecked();
+    for (int r = 0; r < m_layers->rowCount(); ++r)
+        if (m_layers->item(r, ColInt16)->checkState() == Qt::Checked)
+            opt.int16Layers.insert(m_layers->item(r, ColLayer)->text().toStdString());
+    const bool whatIf = !opt.int16Layers.empty();
+    fp::InputSpec spec;
+    if (!m_inputFile.isEmpty()) spec.files = {m_inputFile.toStdString()};
+    auto cached = m_interp && QString::fromStdString(m_interp->path()) == path ? m_interp : nullptr;
+    const std::string p = path.toStdString();
+    m_run->setEnabled(false);
+    m_whatIf->setEnabled(false);
+    m_job->start<std::shared_ptr<Outcome>>(
+        tr("Simulating %1").arg(path),
+        [p, opt, spec, cached, whatIf](const core::ProgressFn& progress) {
+            auto out = std::make_shared<Outcome>();
+            out->whatIf = whatIf;
+            out->interp = cached;
+            if (!out->interp) {
+                auto m = core::model::readOnnxFile(p);
+                if (!m) { out->error = QString::fromStdString(m.error().toString()); return out; }
+                auto i = fp::Interpreter::build(*m);
+                if (!i) { out->error = QString::fromStdString(i.error().toString()); return out; }
+                out->interp = *i;
+            }
+            auto in = fp::prepareInputs(*out->interp, spec);
+            if (!in) { out->error = QString::fromStdString(in.error().toString()); return out; }
+            auto r = fp::simulate(*out->interp, in->tensors, opt, progress);
+            if (!r) { out->error = QString::fromStdString(r.error().toString()); return out; }
+            out->result = std::make_shared<fp::SimulationResult>(std::move(*r));
+            return out;
+        },
+        [this](std::shared_ptr<Outcome> o) { onFinished(std::move(o)); });
+    return true;
+}
+
+void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
+{
+    m_run->setEnabled(!modelPath().isEmpty());
+    if (!o->error.isEmpty() || !o->result) {
+        m_summary->setText(tr("Simulation failed: %1").arg(o->error));
+        emit simulationFinished(false);
+        return;
+    }
+    m_interp = o->interp;
+    std::set<std::string> ticked;
+    for (const auto& n : o->result->layers) (void)n;
+    for (int r = 0; r < m_layers->rowCount(); ++r)
+        if (m_layers->item(r, ColInt16)->checkState() == Qt::Checked) ticked.insert(m_layers->item(r, ColLayer)->text().toStdString());
+    m_result = o->result;
+    const fp::SimulationResult& r = *m_result;
+    const double sq = outputSqnr(r);
+    if (!o->whatIf) m_baselineSqnr = sq;
+    QString text;
+    for (const auto& [mode, ms] : r.timingMs) text += QString("%1 %2 ms  ").arg(QString::fromStdString(mode)).arg(ms, 0, 'f', 1);
+    text += "<br>" + (r.firstBadLayer.empty() ? tr("Fake-quant and integer agree on every layer.")
+                                              : tr("<b>First layer where fake-quant and integer part: %1</b>")
+                                                    .arg(QString::fromStdString(r.firstBadLayer)));
+    if (std::isfinite(sq)) text += "<br>" + tr("Output SQNR, integer vs float: %1 dB").arg(sq, 0, 'f', 2);
+    if (o->whatIf && m_baselineSqnr && std::isfinite(*m_baselineSqnr))
+        text += tr(" (what-if with %1 layer(s) at int16; unchanged model %2 dB, gain %3 dB)")
+                    .arg(ticked.size())
+                    .arg(*m_baselineSqnr, 0, 'f', 2)
+                    .arg(sq - *m_baselineSqnr, 0, 'f', 2);
+    if (r.requantDiffLsb) text += "<br>" + tr("Float vs fixed-point requantization: %1 LSB at the output").arg(*r.requantDiffLsb, 0, 'f', 2);
+    if (!r.fallbacks.empty()) text += "<br>" + tr("%1 op(s) fell back to float in integer mode").arg(r.fallbacks.size());
+    m_summary->setText(text);
+    fillLayers();
+    for (int row = 0; row < m_layers->rowCount(); ++row)
+        if (ticked.count(m_layers->item(row, ColLayer)->text().toStdString()))
+            m_layers->item(row, ColInt16)->setCheckState(Qt::Checked);
+    m_plot->setResult(r);
+    m_sensitivity->clear();
+    m_sensitivity->setHorizontalHeaderLabels({tr("Layer"), tr("Output SQNR at int16 (dB)"), tr("Gain (dB)")});
+    for (const auto& s : r.sensitivity)
+        m_sensitivity->appendRow({new QStandardItem(QString::fromStdString(s.layer)), numberItem(s.outputSqnrDb, 2),
+                                  numberItem(s.gainDb, 2)});
+    fillWeights();
+    fillLuts();
+    QString f;
+    for (const auto& x : r.findings)
+        f += QString("<p><b>%1</b> [%2]<br>%3</p>")
+                 .arg(QString::fromStdString(x.title.in(context()->lang())).toHtmlEscaped(),
+                      QString::fromStdString(x.id), QString::fromStdString(x.message.in(context()->lang())).toHtmlEscaped());
+    m_findings->setHtml(f.isEmpty() ? tr("No findings.") : f);
+    m_whatIf->setEnabled(true);
+    if (!m_pendingLayer.isEmpty()) {
+        NavigationTarget t;
+        t.layer = m_pendingLayer;
+        m_pendingLayer.clear();
+        focusOn(t);
+    }
+    emit simulationFinished(true);
+}
+
+void FixedpointPage::fillLayers()
+{
+    const fp::SimulationResult& r = *m_result;
+    m_layers->clear();
+    m_layers->setHorizontalHeaderLabels({tr("int16"), tr("Layer"), tr("Op"), tr("cos float/fake"), tr("cos fake/int"),
+                                         tr("SQNR fake/int (dB)"), tr("max err fake/int (LSB)"), tr("overflows")});
+    for (size_t i = 0; i < r.layers.size(); ++i) {
+        QList<QStandardItem*> row;
+        auto* tick = new QStandardItem;
+        tick->setCheckable(true);
+        tick->setEditable(false);
+        row << tick;
+        auto* name = new QStandardItem(QString::fromStdString(r.layers[i].name));
+        name->setData(name->text(), Qt::UserRole);
+        name->setData(int(i), Qt::UserRole + 1);
+        name->setEditable(false);
+        if (r.layers[i].name == r.firstBadLayer) name->setForeground(QColor(200, 0, 0));
+        row << name;
+        auto* op = new QStandardItem(QString::fromStdString(r.layers[i].op));
+        op->setData(op->text(), Qt::UserRole);
+        op->setEditable(false);
+        row << op;
+        const auto& c = r.comparisons[i].pairs;
+        auto get = [&](const char* pair) { auto it = c.find(pair); return it == c.end() ? fp::Agreement{} : it->second; };
+        const fp::Agreement ff = get("float_fake"), fi = get("fake_int");
+        row << numberItem(ff.cosine, 4) << numberItem(fi.cosine, 4) << numberItem(fi.sqnrDb, 1) << numberItem(fi.maxErrLsb, 1)
+            << numberItem(double(r.comparisons[i].overflows), 0);
+        m_layers->appendRow(row);
+    }
+    m_table->resizeColumnsToContents();
+}
+
+void FixedpointPage::fillWeights()
+{
+    m_weightList->clear();
+    for (const auto& w : m_result->weights) m_weightList->addItem(QString::fromStdString(w.layer));
+    if (m_weightList->count()) m_weightList->setCurrentRow(0);
+    else m_histogram->showMessage(tr("No layer with a constant weight."));
+}
+
+void FixedpointPage::showWeight(int row)
+{
+    if (!m_result || !m_interp || row < 0 || row >= static_cast<int>(m_result->weights.size())) return;
+    const fp::WeightStats& s = m_result->weights[static_cast<size_t>(row)];
+    for (const auto& L : m_interp->layers()) {
+        if (L.name != s.layer) continue;
+        auto w = m_interp->layerWeight(L);
+        if (!w) {
+            m_histogram->showMessage(QString::fromStdString(w.error().message));
+            return;
+        }
+        core::model::QuantParams q;
+        if (w->quant) {
+            q.dtype = w->quant->dtype;
+            q.scales = w->quant->scales;
+            q.zeroPoints = w->quant->zeroPoints;
+            q.axis = w->quant->axis;
+        }
+        m_histogram->showWeights(w->values.toFloats(), w->quant ? &q : nullptr, 0);
+    }
+    m_weightStats->setText(tr("Weight SQNR: int8 per-tensor %1 dB, int8 per-channel %2 dB, int16 per-channel %3 dB%4")
+                               .arg(num(s.sqnrInt8PerTensor, 1), num(s.sqnrInt8PerChannel, 1), num(s.sqnrInt16PerChannel, 1),
+                                    s.sqnrModel ? tr(", the model's own quantizer %1 dB").arg(num(*s.sqnrModel, 1)) : QString()));
+}
+
+void FixedpointPage::fillLuts()
+{
+    m_lutList->clear();
+    for (const auto& l : m_result->luts)
+        m_lutList->addItem(QString("%1 (%2): max %3 LSB").arg(QString::fromStdString(l.layer), QString::fromStdString(l.op))
+                               .arg(l.maxErrorLsb, 0, 'f', 2));
+    if (m_lutList->count()) m_lutList->setCurrentRow(0);
+}
+
+void FixedpointPage::setLayerTicked(const QString& layer, bool ticked)
+{
+    for (int r = 0; r < m_layers->rowCount(); ++r)
+        if (m_layers->item(r, ColLayer)->text() == layer)
+            m_layers->item(r, ColInt16)->setCheckState(ticked ? Qt::Checked : Qt::Unchecked);
+}
+
+void FixedpointPage::focusOn(const NavigationTarget& target)
+{
+    if (target.layer.isEmpty()) return;
+    if (!m_result) {
+        m_pendingLayer = target.layer;
+        return;
+    }
+    m_tabs->setCurrentIndex(0);
+    for (int r = 0; r < m_layers->rowCount(); ++r)
+        if (m_layers->item(r, ColLayer)->text() == target.layer) m_table->selectRow(r);
+}
+
+}  // namespace qatdoctor::ui

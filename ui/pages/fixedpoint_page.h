@@ -1,0 +1,100 @@
+// The Fixed-point page: simulates Analysis::primaryModel()'s ONNX file in float, fake-quant and
+// integer modes (core/fixedpoint) in the background, and shows the per-layer error chart with
+// the first bad layer, the three-way table, the int16 what-if (tick layers -> re-run), the
+// sensitivity ranking, weight histograms with the quantization grid and LUT error curves.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "core/fixedpoint/simulation.h"
+#include "ui/pages/page.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+class QStandardItemModel;
+class QTabWidget;
+class QTableView;
+class QTextBrowser;
+
+namespace qatdoctor::ui {
+
+class BackgroundJob;
+class FixedpointLayerPlot;
+class FixedpointLutPlot;
+class WeightHistogram;
+
+class FixedpointPage : public Page {
+    Q_OBJECT
+public:
+    explicit FixedpointPage(AppContext* context, QWidget* parent = nullptr);
+
+    QString id() const override { return QStringLiteral("fixedpoint"); }
+    QString title() const override { return tr("Fixed-point"); }
+    void focusOn(const NavigationTarget& target) override;
+
+    // Starts a simulation of the current model (with the ticked int16 layers); false when there
+    // is no ONNX model to simulate.
+    bool runSimulation();
+    void setInputFile(const QString& path);   // "" = seeded random input
+
+    // For tests.
+    QStandardItemModel* layerModel() const { return m_layers; }
+    QStandardItemModel* sensitivityModel() const { return m_sensitivity; }
+    FixedpointLayerPlot* layerPlot() const { return m_plot; }
+    FixedpointLutPlot* lutPlot() const { return m_lutPlot; }
+    WeightHistogram* weightHistogram() const { return m_histogram; }
+    QListWidget* weightList() const { return m_weightList; }
+    QTabWidget* tabs() const { return m_tabs; }
+    QLabel* summary() const { return m_summary; }
+    BackgroundJob* job() const { return m_job; }
+    const core::fixedpoint::SimulationResult* result() const { return m_result.get(); }
+    void setLayerTicked(const QString& layer, bool ticked);
+    void setSensitivityEnabled(bool on);
+
+signals:
+    void simulationFinished(bool ok);
+
+private:
+    struct Outcome;
+    void onAnalysisChanged();
+    void onFinished(std::shared_ptr<Outcome> outcome);
+    void fillLayers();
+    void fillWeights();
+    void fillLuts();
+    void showWeight(int row);
+    QString modelPath() const;
+
+    QLabel* m_header;
+    QLabel* m_inputLabel;
+    QComboBox* m_requant;
+    QSpinBox* m_threads;
+    QCheckBox* m_rankSensitivity;
+    QPushButton* m_run;
+    QPushButton* m_whatIf;
+    QLabel* m_summary;
+    QTabWidget* m_tabs;
+    FixedpointLayerPlot* m_plot;
+    QTableView* m_table;
+    QStandardItemModel* m_layers;
+    QStandardItemModel* m_sensitivity;
+    QListWidget* m_weightList;
+    WeightHistogram* m_histogram;
+    QLabel* m_weightStats;
+    QListWidget* m_lutList;
+    FixedpointLutPlot* m_lutPlot;
+    QTextBrowser* m_findings;
+    BackgroundJob* m_job;
+
+    QString m_inputFile;
+    std::shared_ptr<const core::fixedpoint::Interpreter> m_interp;
+    std::shared_ptr<const core::fixedpoint::SimulationResult> m_result;
+    std::optional<double> m_baselineSqnr;   // output SQNR (float vs int) of the unchanged model
+    QString m_pendingLayer;                 // focusOn before the results arrived
+};
+
+}  // namespace qatdoctor::ui

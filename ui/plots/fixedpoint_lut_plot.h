@@ -1,0 +1,22 @@
+// A look-up table against its float function over the observed input range, with the error on
+// a second axis (the "export turns nonlinear ops into tables" loss).
+#pragma once
+
+#include <qcustomplot.h>
+
+#include "core/fixedpoint/interpreter.h"
+
+namespace qatdoctor::ui {
+
+class FixedpointLutPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit FixedpointLutPlot(QWidget* parent = nullptr);
+    void showLut(const core::fixedpoint::LutReport& lut);
+    int sampleCount() const { return m_samples; }
+
+private:
+    int m_samples = 0;
+};
+
+}  // namespace qatdoctor::ui
