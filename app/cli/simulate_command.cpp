@@ -39,6 +39,7 @@ constexpr const char* kUsage =
     "  --float LAYERS      what-if: these layers computed in float\n"
     "  --sensitivity       rank every layer by the output gain of making it int16 (one run per layer)\n"
     "  --save-outputs DIR  write each mode's graph outputs as MODE_OUTPUTNAME.npy (own dtype)\n"
+    "  --force             replace .npy files already in the --save-outputs folder\n"
     "  --repeat N          timing_ms is the median of N runs per mode (loading excluded)\n"
     "  --threads N         kernel threads (default 1)\n"
     "Exit codes: 0 = ran; 1 = a finding at error level; 2 = usage or input error.\n";
@@ -125,7 +126,7 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
 {
     Args args(argv, {"input", "inputs", "mode", "requant", "int16", "float", "save-outputs", "repeat", "threads", "seed",
                      "shape", "dtype", "lang"},
-              {"json", "sensitivity"});
+              {"json", "sensitivity", "force"});
     if (!args.ok() || args.positionals().size() != 1) {
         io.err << "simulate: " << (args.ok() ? "give exactly one MODEL" : args.error()) << "\n" << kUsage;
         return kExitUsage;
@@ -220,7 +221,7 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         for (const auto& [m, tensors] : result->outputs)
             for (size_t k = 0; k < tensors.size(); ++k) {
                 const std::string path = (std::filesystem::path(*dir) / (m + "_" + safeName(result->outputNames[k]) + ".npy")).string();
-                auto w = core::writeFileAtomic(path, fp::writeNpy(tensors[k]));
+                auto w = core::writeFileAtomic(path, fp::writeNpy(tensors[k]), args.has("force"));
                 if (!w) {
                     io.err << "simulate: " << w.error().toString() << "\n";
                     return kExitUsage;
