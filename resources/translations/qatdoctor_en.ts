@@ -1,4 +1,1435 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>dtype</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>granularity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per-channel, axis %1, %2 channels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per-tensor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>zero point</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>integer range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quantizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scale from</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui</name>
+    <message>
+        <source>This page is not available in this build yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::ArtifactsPage</name>
+    <message>
+        <source>Debug files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Table:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter rows…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No toolchain debug files are loaded.
+
+Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensitive_ops.txt, statistic.txt, similarity.txt, weight_comparison.txt or deploy_device.txt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line in the source file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s) while reading this file:</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::AutoAnswerPanel</name>
+    <message>
+        <source>run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answered from your data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Override</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Go back to this question and answer it yourself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click to show this place</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::CodeBlockView</name>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the code to the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::CurvePlot</name>
+    <message>
+        <source>step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wall time (hours)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step (QAT after float)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training curves</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::CurvesPage</name>
+    <message>
+        <source>Training curves</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QAT after float</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>x axis; &quot;QAT after float&quot; places QAT&apos;s step 0 at float&apos;s last step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log y</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Smoothing (TensorBoard&apos;s debiased exponential moving average); the raw curve stays faint behind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Box zoom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Watch folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-read appended lines and new files of the log folder as training writes them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>x:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each checked metric is one plot; the plots share the x axis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export plot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not write %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s) while reading the logs (see Overview)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Guessed from: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No log folder loaded to watch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading %1 for live updates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Watching %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::FindingsModel</name>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Info</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Float</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QAT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deployment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::FixedpointLayerPlot</name>
+    <message>
+        <source>Layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fake vs int</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float vs fake</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float vs int</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+accumulator overflows: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first bad: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::FixedpointLutPlot</name>
+    <message>
+        <source>input (real)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>|table - function|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float function</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1-entry table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::FixedpointPage</name>
+    <message>
+        <source>Fixed-point</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rank layers for int16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simulate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-run with ticked layers at int16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float multiply (reference runtimes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>multiplier + shift (integer hardware)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>threads </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input file...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random input</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What-if: tick layers in the first column, then</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>int16 sensitivity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Look-up tables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input tensor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tensors (*.npy *.pb);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input: random values (seed 0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load an ONNX model exported from QAT (QuantizeLinear/DequantizeLinear form) to simulate float, fake-quant and integer inference layer by layer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model: %1. Simulate runs it as float (quantizers removed), fake-quant (= ONNX Runtime, the QAT model) and integer (= the deployed model) on the same input.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simulating %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simulation failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fake-quant and integer agree on every layer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;First layer where fake-quant and integer part: %1&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output SQNR, integer vs float: %1 dB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (what-if with %1 layer(s) at int16; unchanged model %2 dB, gain %3 dB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Float vs fixed-point requantization: %1 LSB at the output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 op(s) fell back to float in integer mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output SQNR at int16 (dB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gain (dB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No findings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>int16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cos float/fake</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cos fake/int</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR fake/int (dB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max err fake/int (LSB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>overflows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No layer with a constant weight.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight SQNR: int8 per-tensor %1 dB, int8 per-channel %2 dB, int16 per-channel %3 dB%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, the model&apos;s own quantizer %1 dB</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::GraphView</name>
+    <message>
+        <source>Fold quantizers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search nodes (Enter = next)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No grouping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Group by module, depth %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide Quantize/Dequantize, Constant and Identity nodes; edges then show the quantized dtype</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model loaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No graph for this source (%1 is a %2, not a model graph).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Laying out the graph…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Laying out the model graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 nodes drawn, %2 edges, %3 quantizer/constant nodes folded</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::InputsModel</name>
+    <message numerus="yes">
+        <source>%n layer(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size / layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::JobStatus</name>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop this work (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::LayerDetails</name>
+    <message>
+        <source>Channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this layer has no weight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weights are not available for this source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reading weights…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading weights of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a layer to see its quantization parameters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inputs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight quantizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not quantized in this graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output quantizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output not quantized (high precision).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flags:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open in wizard</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::LayerTableModel</name>
+    <message>
+        <source>Click to open the wizard on this topic.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>open in wizard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input dtypes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Granularity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight scales</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zero point</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::MainWindow</name>
+    <message>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Demo not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The demo data is missing from %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Loading %n input(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Loaded %n input(s), %1 finding(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>nothing open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n input(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;log folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;model or debug file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Paste printed model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+V</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;demo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;New session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;session…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save session &amp;as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export report…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Notes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About QAT Doctor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open training log folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open model, log or debug file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models and debug files (*.onnx *.txt *.csv *.log *.jsonl *.json);;QAT Doctor session (*.qatdoctor);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot keep the pasted text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QAT Doctor session (*.qatdoctor)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot save session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;QAT Doctor %1&lt;/h3&gt;&lt;p&gt;A troubleshooting assistant for quantization-aware training: training curves, model dtypes, fixed-point simulation and the FAQ as a guided wizard.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About QAT Doctor</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::ModelPage</name>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flagged only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter layers (name, op, dtype, flag, finding)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No model loaded.&lt;/b&gt; Open an exported ONNX model (or a printed model) to see its per-layer dtypes and quantization findings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, opset %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> — %1 layers, %2 flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (%1 more models loaded)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::OverviewPage</name>
+    <message>
+        <source>Overview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loaded inputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs (double-click a role to correct it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show evidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the curve at the step, or the model at the layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open in wizard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a training log folder, a model or toolchain files to start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 error(s), %2 warning(s), %3 note(s); %4 check(s) ran on %5 run(s) and %6 model(s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a finding to see its explanation and evidence.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no FAQ topic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FAQ topic %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::PasteModelDialog</name>
+    <message>
+        <source>Paste printed model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paste the output of &lt;code&gt;print(qat_model)&lt;/code&gt; (or part of it). QAT Doctor only reads the text; nothing is executed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Analyze</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Large text: it is read when you press Analyze.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not readable as a printed model: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) read, %1 with quantizers.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Findings: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::QuestionView</name>
+    <message>
+        <source>You chose to answer this yourself (automatic check: %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your loaded data cannot answer this yet (automatic check: %1). Load the logs or model it needs, or answer by hand.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::ReportPage</name>
+    <message>
+        <source>Report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paper</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open logs or a model to build a report.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report preview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n page(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open logs or a model first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 already exists. Replace it?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No analysis loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::ResultView</name>
+    <message>
+        <source>Add to report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Possible causes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What to do</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>See also</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>References</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the report</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::RunsModel</name>
+    <message>
+        <source>Double-click to correct the role; the checks run again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Series</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why this role</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::SimilarityPlot</name>
+    <message>
+        <source>Layer (table order)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cosine similarity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first drop: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::SymptomPicker</name>
+    <message>
+        <source>What do you see?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search symptoms, causes and advice (e.g. NaN, int16, 高精度)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Symptom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topic %1, commonness %2/10</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n topic(s); the most common symptoms first.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Most common</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No topic matches “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n matching topic(s), best first.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::WeightHistogram</name>
+    <message>
+        <source>weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quantization grid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>clip range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weight value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no weight values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quantization grid (scale %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quantization grid, 1 line per %1 values (scale %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::WelcomePanel</name>
+    <message>
+        <source>Open the folder your training wrote (float, calibration and QAT runs), an exported ONNX model, or the toolchain&apos;s debug text files. QAT Doctor reads them, flags what is off, and walks you through the FAQ with the answers your data can give.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open log folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open model or debug file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the demo (float, calibration and QAT runs + a QAT model)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tip: drop folders and files anywhere on this window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::WizardPage</name>
+    <message>
+        <source>Symptom wizard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All symptoms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back one answer (Backspace, Alt+Left)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start this symptom again from its first question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>The FAQ folder %1 has %n problem(s); the wizard shows what loaded.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Symptoms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(auto)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
 </TS>

@@ -1,4 +1,1405 @@
-<?xml version="1.0" encoding="utf-8"?>
+<?xml version='1.0' encoding='utf-8'?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>granularity</source>
+        <translation>粒度</translation>
+    </message>
+    <message>
+        <source>per-channel, axis %1, %2 channels</source>
+        <translation>逐通道，轴 %1，%2 个通道</translation>
+    </message>
+    <message>
+        <source>per-tensor</source>
+        <translation>逐张量</translation>
+    </message>
+    <message>
+        <source>scale</source>
+        <translation>scale</translation>
+    </message>
+    <message>
+        <source>zero point</source>
+        <translation>零点</translation>
+    </message>
+    <message>
+        <source>integer range</source>
+        <translation>整数范围</translation>
+    </message>
+    <message>
+        <source>quantizer</source>
+        <translation>量化器</translation>
+    </message>
+    <message>
+        <source>scale from</source>
+        <translation>scale 来源</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui</name>
+    <message>
+        <source>This page is not available in this build yet.</source>
+        <translation>此版本尚未提供该页面。</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::ArtifactsPage</name>
+    <message>
+        <source>Debug files</source>
+        <translation>调试文件</translation>
+    </message>
+    <message>
+        <source>Table:</source>
+        <translation>表格：</translation>
+    </message>
+    <message>
+        <source>Filter rows…</source>
+        <translation>筛选行…</translation>
+    </message>
+    <message>
+        <source>No toolchain debug files are loaded.
+
+Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensitive_ops.txt, statistic.txt, similarity.txt, weight_comparison.txt or deploy_device.txt.</source>
+        <translation>尚未加载工具链调试文件。
+
+请打开或拖入 model_check_result.txt、compare_per_layer_out.txt / .csv、*_sensitive_ops.txt、statistic.txt、similarity.txt、weight_comparison.txt 或 deploy_device.txt。</translation>
+    </message>
+    <message>
+        <source>Line in the source file</source>
+        <translation>源文件中的行号</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s) while reading this file:</source>
+        <translation><numerusform>读取该文件时有 %n 条警告：</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::AutoAnswerPanel</name>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>层 %1</translation>
+    </message>
+    <message>
+        <source>Answered from your data</source>
+        <translation>已根据你的数据自动回答</translation>
+    </message>
+    <message>
+        <source>found</source>
+        <translation>发现问题</translation>
+    </message>
+    <message>
+        <source>nothing found</source>
+        <translation>未发现问题</translation>
+    </message>
+    <message>
+        <source>Override</source>
+        <translation>手动作答</translation>
+    </message>
+    <message>
+        <source>Go back to this question and answer it yourself</source>
+        <translation>回到此问题并自行作答</translation>
+    </message>
+    <message>
+        <source>Click to show this place</source>
+        <translation>点击查看此处</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::CodeBlockView</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the code to the clipboard</source>
+        <translation>复制代码到剪贴板</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::CurvePlot</name>
+    <message>
+        <source>step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>wall time (hours)</source>
+        <translation>时间（小时）</translation>
+    </message>
+    <message>
+        <source>step (QAT after float)</source>
+        <translation>步数（QAT 接在 float 之后）</translation>
+    </message>
+    <message>
+        <source>Training curves</source>
+        <translation>训练曲线</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::CurvesPage</name>
+    <message>
+        <source>Training curves</source>
+        <translation>训练曲线</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>QAT after float</source>
+        <translation>QAT 接在 float 之后</translation>
+    </message>
+    <message>
+        <source>x axis; "QAT after float" places QAT's step 0 at float's last step</source>
+        <translation>横轴；“QAT 接在 float 之后”把 QAT 的第 0 步放在 float 的最后一步</translation>
+    </message>
+    <message>
+        <source>Log y</source>
+        <translation>对数纵轴</translation>
+    </message>
+    <message>
+        <source>Smoothing (TensorBoard's debiased exponential moving average); the raw curve stays faint behind</source>
+        <translation>平滑（TensorBoard 的去偏指数滑动平均）；原始曲线以浅色显示在后面</translation>
+    </message>
+    <message>
+        <source>Box zoom</source>
+        <translation>框选缩放</translation>
+    </message>
+    <message>
+        <source>Reset view</source>
+        <translation>重置视图</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Watch folder</source>
+        <translation>监视文件夹</translation>
+    </message>
+    <message>
+        <source>Re-read appended lines and new files of the log folder as training writes them</source>
+        <translation>训练写入时自动读取日志文件夹中新追加的行和新文件</translation>
+    </message>
+    <message>
+        <source>x:</source>
+        <translation>横轴：</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Each checked metric is one plot; the plots share the x axis</source>
+        <translation>每个勾选的指标一张图；各图共用横轴</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Export plot</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 图片 (*.svg);;PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Could not write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s) while reading the logs (see Overview)</source>
+        <translation><numerusform>读取日志时有 %n 条警告（见概览）</numerusform></translation>
+    </message>
+    <message>
+        <source>Guessed from: %1</source>
+        <translation>判断依据：%1</translation>
+    </message>
+    <message>
+        <source>No log folder loaded to watch.</source>
+        <translation>没有可监视的日志文件夹。</translation>
+    </message>
+    <message>
+        <source>Reading %1 for live updates</source>
+        <translation>正在读取 %1 以实时更新</translation>
+    </message>
+    <message>
+        <source>Watching %1</source>
+        <translation>正在监视 %1</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::FindingsModel</name>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境</translation>
+    </message>
+    <message>
+        <source>Float</source>
+        <translation>浮点</translation>
+    </message>
+    <message>
+        <source>Calibration</source>
+        <translation>Calibration</translation>
+    </message>
+    <message>
+        <source>QAT</source>
+        <translation>QAT</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Deployment</source>
+        <translation>部署</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>层 %1</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::FixedpointLayerPlot</name>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation>SQNR (dB)</translation>
+    </message>
+    <message>
+        <source>fake vs int</source>
+        <translation>伪量化 vs 定点</translation>
+    </message>
+    <message>
+        <source>float vs fake</source>
+        <translation>浮点 vs 伪量化</translation>
+    </message>
+    <message>
+        <source>float vs int</source>
+        <translation>浮点 vs 定点</translation>
+    </message>
+    <message>
+        <source>
+accumulator overflows: %1</source>
+        <translation>
+累加器溢出：%1</translation>
+    </message>
+    <message>
+        <source>first bad: %1</source>
+        <translation>首个异常层：%1</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::FixedpointLutPlot</name>
+    <message>
+        <source>input (real)</source>
+        <translation>输入（实数）</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>|table - function|</source>
+        <translation>|查表 - 函数|</translation>
+    </message>
+    <message>
+        <source>float function</source>
+        <translation>浮点函数</translation>
+    </message>
+    <message>
+        <source>%1-entry table</source>
+        <translation>%1 项查找表</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>误差</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::FixedpointPage</name>
+    <message>
+        <source>Fixed-point</source>
+        <translation>定点仿真</translation>
+    </message>
+    <message>
+        <source>Rank layers for int16</source>
+        <translation>评估各层改用 int16 的收益</translation>
+    </message>
+    <message>
+        <source>Simulate</source>
+        <translation>开始仿真</translation>
+    </message>
+    <message>
+        <source>Re-run with ticked layers at int16</source>
+        <translation>将勾选的层改为 int16 后重新仿真</translation>
+    </message>
+    <message>
+        <source>float multiply (reference runtimes)</source>
+        <translation>浮点乘法（参考运行时）</translation>
+    </message>
+    <message>
+        <source>multiplier + shift (integer hardware)</source>
+        <translation>整数乘数 + 移位（定点硬件）</translation>
+    </message>
+    <message>
+        <source>threads </source>
+        <translation>线程数 </translation>
+    </message>
+    <message>
+        <source>Input file...</source>
+        <translation>输入文件…</translation>
+    </message>
+    <message>
+        <source>Random input</source>
+        <translation>随机输入</translation>
+    </message>
+    <message>
+        <source>What-if: tick layers in the first column, then</source>
+        <translation>假设分析：在第一列勾选层，然后</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>逐层</translation>
+    </message>
+    <message>
+        <source>int16 sensitivity</source>
+        <translation>int16 敏感度</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Look-up tables</source>
+        <translation>查找表</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现的问题</translation>
+    </message>
+    <message>
+        <source>Input tensor</source>
+        <translation>输入张量</translation>
+    </message>
+    <message>
+        <source>Tensors (*.npy *.pb);;All files (*)</source>
+        <translation>张量 (*.npy *.pb);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Input: random values (seed 0)</source>
+        <translation>输入：随机值（种子 0）</translation>
+    </message>
+    <message>
+        <source>Input: %1</source>
+        <translation>输入：%1</translation>
+    </message>
+    <message>
+        <source>Load an ONNX model exported from QAT (QuantizeLinear/DequantizeLinear form) to simulate float, fake-quant and integer inference layer by layer.</source>
+        <translation>加载由 QAT 导出的 ONNX 模型（QuantizeLinear/DequantizeLinear 形式），即可逐层仿真浮点、伪量化和定点推理。</translation>
+    </message>
+    <message>
+        <source>Model: %1. Simulate runs it as float (quantizers removed), fake-quant (= ONNX Runtime, the QAT model) and integer (= the deployed model) on the same input.</source>
+        <translation>模型：%1。仿真会在同一输入上分别以浮点（去掉量化节点）、伪量化（= ONNX Runtime，即 QAT 模型）和定点（= 部署模型）运行。</translation>
+    </message>
+    <message>
+        <source>Simulating %1</source>
+        <translation>正在仿真 %1</translation>
+    </message>
+    <message>
+        <source>Simulation failed: %1</source>
+        <translation>仿真失败：%1</translation>
+    </message>
+    <message>
+        <source>Fake-quant and integer agree on every layer.</source>
+        <translation>伪量化与定点在每一层都一致。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;First layer where fake-quant and integer part: %1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;伪量化与定点开始出现差异的第一层：%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Output SQNR, integer vs float: %1 dB</source>
+        <translation>输出 SQNR（定点 vs 浮点）：%1 dB</translation>
+    </message>
+    <message>
+        <source> (what-if with %1 layer(s) at int16; unchanged model %2 dB, gain %3 dB)</source>
+        <translation>（假设 %1 层改为 int16；原模型 %2 dB，提升 %3 dB）</translation>
+    </message>
+    <message>
+        <source>Float vs fixed-point requantization: %1 LSB at the output</source>
+        <translation>浮点与定点重量化之差：输出处 %1 LSB</translation>
+    </message>
+    <message>
+        <source>%1 op(s) fell back to float in integer mode</source>
+        <translation>定点模式下有 %1 个算子回退为浮点</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Output SQNR at int16 (dB)</source>
+        <translation>改为 int16 后的输出 SQNR (dB)</translation>
+    </message>
+    <message>
+        <source>Gain (dB)</source>
+        <translation>提升 (dB)</translation>
+    </message>
+    <message>
+        <source>No findings.</source>
+        <translation>未发现问题。</translation>
+    </message>
+    <message>
+        <source>int16</source>
+        <translation>int16</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>cos float/fake</source>
+        <translation>余弦 浮点/伪量化</translation>
+    </message>
+    <message>
+        <source>cos fake/int</source>
+        <translation>余弦 伪量化/定点</translation>
+    </message>
+    <message>
+        <source>SQNR fake/int (dB)</source>
+        <translation>SQNR 伪量化/定点 (dB)</translation>
+    </message>
+    <message>
+        <source>max err fake/int (LSB)</source>
+        <translation>最大误差 伪量化/定点 (LSB)</translation>
+    </message>
+    <message>
+        <source>overflows</source>
+        <translation>溢出</translation>
+    </message>
+    <message>
+        <source>No layer with a constant weight.</source>
+        <translation>没有带常量权重的层。</translation>
+    </message>
+    <message>
+        <source>Weight SQNR: int8 per-tensor %1 dB, int8 per-channel %2 dB, int16 per-channel %3 dB%4</source>
+        <translation>权重 SQNR：int8 逐张量 %1 dB，int8 逐通道 %2 dB，int16 逐通道 %3 dB%4</translation>
+    </message>
+    <message>
+        <source>, the model's own quantizer %1 dB</source>
+        <translation>，模型自身量化器 %1 dB</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::GraphView</name>
+    <message>
+        <source>Fold quantizers</source>
+        <translation>折叠量化节点</translation>
+    </message>
+    <message>
+        <source>Search nodes (Enter = next)</source>
+        <translation>搜索节点（回车 = 下一个）</translation>
+    </message>
+    <message>
+        <source>No grouping</source>
+        <translation>不分组</translation>
+    </message>
+    <message>
+        <source>Group by module, depth %1</source>
+        <translation>按模块分组，深度 %1</translation>
+    </message>
+    <message>
+        <source>Hide Quantize/Dequantize, Constant and Identity nodes; edges then show the quantized dtype</source>
+        <translation>隐藏 Quantize/Dequantize、Constant 和 Identity 节点；边上显示量化后的数据类型</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>No model loaded.</source>
+        <translation>未加载模型。</translation>
+    </message>
+    <message>
+        <source>No graph for this source (%1 is a %2, not a model graph).</source>
+        <translation>此来源没有计算图（%1 是 %2，不是模型图）。</translation>
+    </message>
+    <message>
+        <source>Laying out the graph…</source>
+        <translation>正在布局计算图…</translation>
+    </message>
+    <message>
+        <source>Laying out the model graph</source>
+        <translation>正在布局模型计算图</translation>
+    </message>
+    <message>
+        <source>%1 nodes drawn, %2 edges, %3 quantizer/constant nodes folded</source>
+        <translation>已绘制 %1 个节点、%2 条边，折叠了 %3 个量化/常量节点</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::InputsModel</name>
+    <message numerus="yes">
+        <source>%n layer(s)</source>
+        <translation><numerusform>%n 层</numerusform></translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Size / layers</source>
+        <translation>大小 / 层数</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::JobStatus</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop this work (Esc)</source>
+        <translation>停止当前任务（Esc）</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::LayerDetails</name>
+    <message>
+        <source>Channel</source>
+        <translation>通道</translation>
+    </message>
+    <message>
+        <source>this layer has no weight</source>
+        <translation>该层没有权重</translation>
+    </message>
+    <message>
+        <source>weights are not available for this source</source>
+        <translation>此来源不含权重数值</translation>
+    </message>
+    <message>
+        <source>reading weights…</source>
+        <translation>正在读取权重…</translation>
+    </message>
+    <message>
+        <source>Reading weights of %1</source>
+        <translation>正在读取 %1 的权重</translation>
+    </message>
+    <message>
+        <source>Select a layer to see its quantization parameters.</source>
+        <translation>选择一层以查看其量化参数。</translation>
+    </message>
+    <message>
+        <source>Inputs:</source>
+        <translation>输入：</translation>
+    </message>
+    <message>
+        <source>Output:</source>
+        <translation>输出：</translation>
+    </message>
+    <message>
+        <source>Weight quantizer</source>
+        <translation>权重量化器</translation>
+    </message>
+    <message>
+        <source>Weight:</source>
+        <translation>权重：</translation>
+    </message>
+    <message>
+        <source>not quantized in this graph</source>
+        <translation>此图中未量化</translation>
+    </message>
+    <message>
+        <source>Output quantizer</source>
+        <translation>输出量化器</translation>
+    </message>
+    <message>
+        <source>Output not quantized (high precision).</source>
+        <translation>输出未量化（高精度）。</translation>
+    </message>
+    <message>
+        <source>Flags:</source>
+        <translation>标记：</translation>
+    </message>
+    <message>
+        <source>Open in wizard</source>
+        <translation>在向导中打开</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::LayerTableModel</name>
+    <message>
+        <source>Click to open the wizard on this topic.</source>
+        <translation>点击在向导中打开此专题。</translation>
+    </message>
+    <message>
+        <source>open in wizard</source>
+        <translation>在向导中打开</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Input dtypes</source>
+        <translation>输入类型</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Granularity</source>
+        <translation>粒度</translation>
+    </message>
+    <message>
+        <source>Weight scales</source>
+        <translation>权重 scale</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Output scale</source>
+        <translation>输出 scale</translation>
+    </message>
+    <message>
+        <source>Zero point</source>
+        <translation>零点</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>发现</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::MainWindow</name>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Demo not found</source>
+        <translation>找不到示例数据</translation>
+    </message>
+    <message>
+        <source>The demo data is missing from %1.</source>
+        <translation>%1 中缺少示例数据。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Loading %n input(s)…</source>
+        <translation><numerusform>正在加载 %n 个输入…</numerusform></translation>
+    </message>
+    <message>
+        <source>Cannot open</source>
+        <translation>无法打开</translation>
+    </message>
+    <message>
+        <source>Loading cancelled.</source>
+        <translation>已取消加载。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Loaded %n input(s), %1 finding(s).</source>
+        <translation><numerusform>已加载 %n 个输入，发现 %1 个问题。</numerusform></translation>
+    </message>
+    <message>
+        <source>nothing open</source>
+        <translation>尚未打开任何内容</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n input(s)</source>
+        <translation><numerusform>%n 个输入</numerusform></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open &amp;log folder…</source>
+        <translation>打开日志文件夹(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;model or debug file…</source>
+        <translation>打开模型或调试文件(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <source>&amp;Paste printed model…</source>
+        <translation>粘贴打印的模型(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+V</source>
+        <translation>Ctrl+Shift+V</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open &amp;demo</source>
+        <translation>打开示例(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;New session</source>
+        <translation>新建会话(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Open &amp;session…</source>
+        <translation>打开会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save session</source>
+        <translation>保存会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save session &amp;as…</source>
+        <translation>会话另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export report…</source>
+        <translation>导出报告(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <source>&amp;Notes</source>
+        <translation>笔记(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About QAT Doctor</source>
+        <translation>关于 QAT Doctor(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 &amp;Qt</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <source>Clear list</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <source>Open training log folder</source>
+        <translation>打开训练日志文件夹</translation>
+    </message>
+    <message>
+        <source>Open model, log or debug file</source>
+        <translation>打开模型、日志或调试文件</translation>
+    </message>
+    <message>
+        <source>Models and debug files (*.onnx *.txt *.csv *.log *.jsonl *.json);;QAT Doctor session (*.qatdoctor);;All files (*)</source>
+        <translation>模型与调试文件 (*.onnx *.txt *.csv *.log *.jsonl *.json);;QAT Doctor 会话 (*.qatdoctor);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot keep the pasted text</source>
+        <translation>无法保存粘贴的文本</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>自动保存失败：%1</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>QAT Doctor session (*.qatdoctor)</source>
+        <translation>QAT Doctor 会话 (*.qatdoctor)</translation>
+    </message>
+    <message>
+        <source>Cannot save session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <source>Session saved to %1</source>
+        <translation>会话已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;QAT Doctor %1&lt;/h3&gt;&lt;p&gt;A troubleshooting assistant for quantization-aware training: training curves, model dtypes, fixed-point simulation and the FAQ as a guided wizard.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;QAT Doctor %1&lt;/h3&gt;&lt;p&gt;量化感知训练问题排查助手：训练曲线、模型逐层数据类型、定点仿真，以及以向导形式呈现的常见问题。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>About QAT Doctor</source>
+        <translation>关于 QAT Doctor</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::ModelPage</name>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Flagged only</source>
+        <translation>仅显示有问题的层</translation>
+    </message>
+    <message>
+        <source>Filter layers (name, op, dtype, flag, finding)</source>
+        <translation>筛选层（名称、算子、类型、标记、问题）</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>逐层</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No model loaded.&lt;/b&gt; Open an exported ONNX model (or a printed model) to see its per-layer dtypes and quantization findings.</source>
+        <translation>&lt;b&gt;未加载模型。&lt;/b&gt;打开导出的 ONNX 模型（或打印的模型），即可查看逐层数据类型和量化问题。</translation>
+    </message>
+    <message>
+        <source>, opset %1</source>
+        <translation>，opset %1</translation>
+    </message>
+    <message>
+        <source> — %1 layers, %2 flagged</source>
+        <translation> — %1 层，%2 层有问题</translation>
+    </message>
+    <message>
+        <source> (%1 more models loaded)</source>
+        <translation>（另加载了 %1 个模型）</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::OverviewPage</name>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Loaded inputs</source>
+        <translation>已加载的输入</translation>
+    </message>
+    <message>
+        <source>Runs (double-click a role to correct it)</source>
+        <translation>运行（双击角色可更正）</translation>
+    </message>
+    <message>
+        <source>Show evidence</source>
+        <translation>查看证据</translation>
+    </message>
+    <message>
+        <source>Open the curve at the step, or the model at the layer</source>
+        <translation>在曲线上定位到该步，或在模型中定位到该层</translation>
+    </message>
+    <message>
+        <source>Open in wizard</source>
+        <translation>在向导中打开</translation>
+    </message>
+    <message>
+        <source>Open a training log folder, a model or toolchain files to start.</source>
+        <translation>打开训练日志文件夹、模型或工具链文件即可开始。</translation>
+    </message>
+    <message>
+        <source>%1 error(s), %2 warning(s), %3 note(s); %4 check(s) ran on %5 run(s) and %6 model(s).</source>
+        <translation>%1 个错误，%2 个警告，%3 条提示；在 %5 个运行和 %6 个模型上执行了 %4 项检查。</translation>
+    </message>
+    <message>
+        <source>Select a finding to see its explanation and evidence.</source>
+        <translation>选择一个问题以查看说明和证据。</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <source>no FAQ topic</source>
+        <translation>无对应常见问题</translation>
+    </message>
+    <message>
+        <source>FAQ topic %1</source>
+        <translation>常见问题专题 %1</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::PasteModelDialog</name>
+    <message>
+        <source>Paste printed model</source>
+        <translation>粘贴打印的模型</translation>
+    </message>
+    <message>
+        <source>Paste the output of &lt;code&gt;print(qat_model)&lt;/code&gt; (or part of it). QAT Doctor only reads the text; nothing is executed.</source>
+        <translation>粘贴 &lt;code&gt;print(qat_model)&lt;/code&gt; 的输出（或其中一部分）。QAT Doctor 只读取文本，不会执行任何内容。</translation>
+    </message>
+    <message>
+        <source>Analyze</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>Waiting for text.</source>
+        <translation>等待输入文本。</translation>
+    </message>
+    <message>
+        <source>Large text: it is read when you press Analyze.</source>
+        <translation>文本较大：按“分析”后读取。</translation>
+    </message>
+    <message>
+        <source>Not readable as a printed model: %1</source>
+        <translation>无法作为打印的模型读取：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) read, %1 with quantizers.</source>
+        <translation><numerusform>读取了 %n 层，其中 %1 层带量化器。</numerusform></translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>Findings: %1.</source>
+        <translation>发现的问题：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::QuestionView</name>
+    <message>
+        <source>You chose to answer this yourself (automatic check: %1).</source>
+        <translation>你选择了自行作答（自动检查：%1）。</translation>
+    </message>
+    <message>
+        <source>Your loaded data cannot answer this yet (automatic check: %1). Load the logs or model it needs, or answer by hand.</source>
+        <translation>当前加载的数据还无法回答此问题（自动检查：%1）。请加载所需的日志或模型，或手动作答。</translation>
+    </message>
+    <message>
+        <source>Press %1</source>
+        <translation>按 %1</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::ReportPage</name>
+    <message>
+        <source>Report</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Paper</source>
+        <translation>纸张</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Open logs or a model to build a report.</source>
+        <translation>打开日志或模型后即可生成报告。</translation>
+    </message>
+    <message>
+        <source>Report preview</source>
+        <translation>报告预览</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n page(s)</source>
+        <translation><numerusform>%n 页</numerusform></translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>Open logs or a model first.</source>
+        <translation>请先打开日志或模型。</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>%1 already exists. Replace it?</source>
+        <translation>%1 已存在。要替换吗？</translation>
+    </message>
+    <message>
+        <source>No analysis loaded</source>
+        <translation>尚未加载分析结果</translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation>正在写入 %1…</translation>
+    </message>
+    <message>
+        <source>Exporting report</source>
+        <translation>正在导出报告</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>报告已写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::ResultView</name>
+    <message>
+        <source>Add to report</source>
+        <translation>加入报告</translation>
+    </message>
+    <message>
+        <source>Possible causes</source>
+        <translation>可能原因</translation>
+    </message>
+    <message>
+        <source>Check first</source>
+        <translation>优先排查</translation>
+    </message>
+    <message>
+        <source>What to do</source>
+        <translation>处理建议</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>See also</source>
+        <translation>相关专题</translation>
+    </message>
+    <message>
+        <source>References</source>
+        <translation>参考文档</translation>
+    </message>
+    <message>
+        <source>In the report</source>
+        <translation>已加入报告</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::RunsModel</name>
+    <message>
+        <source>Double-click to correct the role; the checks run again.</source>
+        <translation>双击可更正角色，检查会重新运行。</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Series</source>
+        <translation>序列</translation>
+    </message>
+    <message>
+        <source>Why this role</source>
+        <translation>判断依据</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::SimilarityPlot</name>
+    <message>
+        <source>Layer (table order)</source>
+        <translation>层（表格顺序）</translation>
+    </message>
+    <message>
+        <source>Cosine similarity</source>
+        <translation>余弦相似度</translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation>SQNR (dB)</translation>
+    </message>
+    <message>
+        <source>SQNR</source>
+        <translation>SQNR</translation>
+    </message>
+    <message>
+        <source>first drop: %1</source>
+        <translation>首次下降：%1</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::SymptomPicker</name>
+    <message>
+        <source>What do you see?</source>
+        <translation>你遇到了什么现象？</translation>
+    </message>
+    <message>
+        <source>Search symptoms, causes and advice (e.g. NaN, int16, 高精度)</source>
+        <translation>搜索现象、原因和建议（例如 NaN、int16、高精度）</translation>
+    </message>
+    <message>
+        <source>Symptom</source>
+        <translation>现象</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Topic %1, commonness %2/10</source>
+        <translation>专题 %1，常见度 %2/10</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n topic(s); the most common symptoms first.</source>
+        <translation><numerusform>共 %n 个专题；最常见的现象排在前面。</numerusform></translation>
+    </message>
+    <message>
+        <source>Most common</source>
+        <translation>最常见</translation>
+    </message>
+    <message>
+        <source>No topic matches “%1”.</source>
+        <translation>没有与“%1”匹配的专题。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n matching topic(s), best first.</source>
+        <translation><numerusform>%n 个匹配的专题，最相关的在前。</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::WeightHistogram</name>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>quantization grid</source>
+        <translation>量化网格</translation>
+    </message>
+    <message>
+        <source>clip range</source>
+        <translation>截断范围</translation>
+    </message>
+    <message>
+        <source>weight value</source>
+        <translation>权重值</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>no weight values</source>
+        <translation>没有权重数值</translation>
+    </message>
+    <message>
+        <source>quantization grid (scale %1)</source>
+        <translation>量化网格（scale %1）</translation>
+    </message>
+    <message>
+        <source>quantization grid, 1 line per %1 values (scale %2)</source>
+        <translation>量化网格，每 %1 个值画一条线（scale %2）</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::WelcomePanel</name>
+    <message>
+        <source>Open the folder your training wrote (float, calibration and QAT runs), an exported ONNX model, or the toolchain's debug text files. QAT Doctor reads them, flags what is off, and walks you through the FAQ with the answers your data can give.</source>
+        <translation>打开训练输出的文件夹（float、calibration 和 QAT 运行）、导出的 ONNX 模型或工具链的调试文本文件。QAT Doctor 会读取它们、标出异常，并用你的数据能给出的答案带你走完常见问题排查。</translation>
+    </message>
+    <message>
+        <source>Open log folder…</source>
+        <translation>打开日志文件夹…</translation>
+    </message>
+    <message>
+        <source>Open model or debug file…</source>
+        <translation>打开模型或调试文件…</translation>
+    </message>
+    <message>
+        <source>Open the demo (float, calibration and QAT runs + a QAT model)</source>
+        <translation>打开示例（float、calibration、QAT 运行 + 一个 QAT 模型）</translation>
+    </message>
+    <message>
+        <source>Recent:</source>
+        <translation>最近打开：</translation>
+    </message>
+    <message>
+        <source>Tip: drop folders and files anywhere on this window.</source>
+        <translation>提示：可以把文件夹和文件直接拖到窗口上。</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::WizardPage</name>
+    <message>
+        <source>Symptom wizard</source>
+        <translation>问题向导</translation>
+    </message>
+    <message>
+        <source>All symptoms</source>
+        <translation>全部现象</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>返回</translation>
+    </message>
+    <message>
+        <source>Back one answer (Backspace, Alt+Left)</source>
+        <translation>撤回一步（Backspace、Alt+Left）</translation>
+    </message>
+    <message>
+        <source>Restart</source>
+        <translation>重新开始</translation>
+    </message>
+    <message>
+        <source>Start this symptom again from its first question</source>
+        <translation>从第一个问题重新开始此现象</translation>
+    </message>
+    <message numerus="yes">
+        <source>The FAQ folder %1 has %n problem(s); the wizard shows what loaded.</source>
+        <translation><numerusform>常见问题文件夹 %1 中有 %n 处问题；向导仅显示成功加载的内容。</numerusform></translation>
+    </message>
+    <message>
+        <source>Symptoms</source>
+        <translation>现象</translation>
+    </message>
+    <message>
+        <source>(auto)</source>
+        <translation>（自动）</translation>
+    </message>
+</context>
 </TS>
