@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 
+#include "ui/pages/artifacts_page.h"
 #include "ui/pages/curves_page.h"
 #include "ui/pages/fixedpoint_page.h"
 #include "ui/pages/overview_page.h"
@@ -29,6 +30,7 @@ std::vector<Page*> createPages(AppContext* c, QWidget* parent)
         placeholder(c, parent, "wizard", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Symptom wizard")),
         new CurvesPage(c, parent),
         new ModelPage(c, parent),
+        new ArtifactsPage(c, parent),
         new FixedpointPage(c, parent),
         placeholder(c, parent, "report", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Report")),
     };
