@@ -6,6 +6,8 @@
 #include "core/fixedpoint/simulation.h"
 #include "core/fixedpoint/simulation_json.h"
 #include "core/fixedpoint/tensor_io.h"
+
+#include <map>
 #include "core/model/onnx_file.h"
 
 using namespace qatdoctor::core;
@@ -127,4 +129,42 @@ TEST(Simulation, FindingsNameTheLayer)
         ASSERT_EQ(x.evidence.size(), 1u);
     }
     EXPECT_EQ(f[0].evidence[0].layer == "layer3.conv" ? f[1].id : f[0].id, "simulation.lut_error");
+}
+
+TEST(Simulation, LookUpTablesAreReportedPerLayer)
+{
+    auto m = model::readOnnxFile(std::string(QATDOCTOR_TEST_DATA) + "/fixedpoint/lut_qdq.onnx");
+    ASSERT_TRUE(m.ok());
+    auto interp = Interpreter::build(*m);
+    ASSERT_TRUE(interp.ok()) << interp.error().message;
+    InputSpec spec;
+    spec.files = {std::string(QATDOCTOR_TEST_DATA) + "/fixedpoint/lut_qdq.input_0.npy"};
+    auto in = prepareInputs(**interp, spec);
+    ASSERT_TRUE(in.ok());
+    SimulationOptions opt;
+    opt.compareRequant = false;
+    auto r = simulate(**interp, in->tensors, opt);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    std::map<std::string, LutReport> luts;
+    for (const auto& l : r->luts) luts[l.layer] = l;
+    ASSERT_EQ(luts.size(), 4u);
+    EXPECT_EQ(luts["sigmoid"].entries, 256);
+    EXPECT_LE(luts["sigmoid"].maxErrorLsb, 0.5 + 1e-6);   // an 8-bit table is exact up to output rounding
+    EXPECT_EQ(luts["tanh"].inputBits, 16);
+    EXPECT_EQ(luts["tanh"].entries, 257);
+    EXPECT_GT(luts["tanh"].maxErrorLsb, 1.0);              // interpolation between breakpoints
+    EXPECT_LT(luts["tanh"].maxError, 1e-3);
+    EXPECT_LE(luts["softmax"].maxErrorLsb, 1.0);
+    EXPECT_GT(luts["exp"].maxErrorLsb, 10.0);              // exp(5) does not fit the output range
+    EXPECT_FALSE(luts["exp"].curveX.empty());
+    EXPECT_TRUE(r->fallbacks.empty());
+    for (const auto& c : r->comparisons)
+        if (c.layer == "sigmoid") EXPECT_LE(c.pairs.at("fake_int").maxErrLsb, 1.001);
+    int lutFindings = 0;
+    for (const auto& f : r->findings)
+        if (f.id == "simulation.lut_error") {
+            ++lutFindings;
+            EXPECT_TRUE(f.evidence[0].layer == "exp" || f.evidence[0].layer == "tanh") << f.evidence[0].layer;
+        }
+    EXPECT_EQ(lutFindings, 2);
 }
