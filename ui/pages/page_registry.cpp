@@ -8,6 +8,7 @@
 #include "ui/pages/overview_page.h"
 #include "ui/pages/model_page.h"
 #include "ui/pages/placeholder_page.h"
+#include "ui/pages/report_page.h"
 
 namespace qatdoctor::ui {
 namespace {
@@ -32,7 +33,7 @@ std::vector<Page*> createPages(AppContext* c, QWidget* parent)
         new ModelPage(c, parent),
         new ArtifactsPage(c, parent),
         new FixedpointPage(c, parent),
-        placeholder(c, parent, "report", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Report")),
+        new ReportPage(c, parent),
     };
 }
 

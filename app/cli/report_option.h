@@ -1,0 +1,22 @@
+// `analyze ... --report FILE [--force]`: writes the report of an Analysis (PDF, HTML or JSON by
+// extension). PDF drawing needs Qt; the qatdoctor-cli executable installs the GUI library's
+// renderer at start-up when built with the GUI, so this library itself stays free of Qt.
+#pragma once
+
+#include <string>
+
+#include "app/cli/cli_command.h"
+#include "core/analysis.h"
+#include "core/report/report_writer.h"
+
+namespace qatdoctor::cli {
+
+// Set once by main() before any command runs (empty = PDF unavailable in this build).
+void setPdfRenderer(core::report::PdfRenderer renderer);
+
+// Writes the report; returns kExitOk, or kExitUsage after printing an error that names the file
+// (existing file without --force, unwritable path, unknown extension, PDF without the GUI).
+int writeReportOption(const core::Analysis& analysis, const std::string& path, core::Lang lang, bool force,
+                      CommandIo io);
+
+}  // namespace qatdoctor::cli

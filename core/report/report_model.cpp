@@ -1,0 +1,146 @@
+// Model: per model, its facts, the high-precision-output verdict and the per-layer dtype table
+// (rows named by a finding highlighted); then the toolchain's debug tables. Also the fixed-point
+// section, which today can only list the simulator's findings (see fixedPointSection).
+#include <algorithm>
+
+#include "core/report/report_sections.h"
+
+namespace qatdoctor::core::report::detail {
+namespace {
+
+constexpr size_t kMaxDataTableRows = 300;
+
+std::string dtypes(const std::vector<model::DType>& ds)
+{
+    std::string s;
+    for (model::DType d : ds) s += (s.empty() ? "" : ", ") + std::string(model::dtypeName(d));
+    return s.empty() ? "-" : s;
+}
+
+std::string joined(const std::vector<std::string>& v)
+{
+    std::string s;
+    for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+}
+
+bool isGraphOutput(const model::LayerTable& m, const model::Layer& l)
+{
+    if (std::find(l.flags.begin(), l.flags.end(), "graph_output") != l.flags.end()) return true;
+    for (const std::string& o : l.outputs)
+        if (std::find(m.graphOutputs.begin(), m.graphOutputs.end(), o) != m.graphOutputs.end()) return true;
+    return false;
+}
+
+// The toolchain compiles a final conv/linear with high-precision (int32/float) output only when
+// asked; the reader wants to know which outputs have it.
+std::string highPrecisionVerdict(const BuildContext& c, const model::LayerTable& m)
+{
+    std::vector<std::string> high, low;
+    for (const model::Layer& l : m.layers) {
+        if (!isGraphOutput(m, l)) continue;
+        (model::isHighPrecision(l.outputDtype) ? high : low).push_back(l.name + " (" + model::dtypeName(l.outputDtype) + ")");
+    }
+    if (high.empty() && low.empty())
+        return tr(c, "No layer feeds a graph output directly; the output precision could not be judged.",
+                  "没有层直接连到模型输出，无法判断输出精度。");
+    std::string s;
+    if (!high.empty())
+        s += tr(c, "High-precision output: ", "高精度输出：") + joined(high) + ". ";
+    if (!low.empty())
+        s += tr(c, "Quantized (low-precision) output: ", "量化（低精度）输出：") + joined(low) + ".";
+    return s;
+}
+
+void addLayerTable(BuildContext& c, Section& s, const model::LayerTable& m)
+{
+    TableBlock t;
+    t.caption = tr(c, "Layers (rows named by a finding are highlighted)", "逐层数据类型（被发现引用的层已高亮）");
+    t.columns = {"#", tr(c, "Layer", "层"), "Op", tr(c, "Input", "输入"), tr(c, "Weight", "权重"),
+                 tr(c, "Granularity", "粒度"), tr(c, "Output", "输出"), tr(c, "Flags", "标记")};
+    int i = 0;
+    for (const model::Layer& l : m.layers) {
+        const bool hasWeight = l.weightDtype != model::DType::Unknown;
+        t.rows.push_back({std::to_string(++i), l.name, l.op, dtypes(l.inputDtypes),
+                          hasWeight ? model::dtypeName(l.weightDtype) : "-", hasWeight ? model::granularityName(l) : "-",
+                          model::dtypeName(l.outputDtype), joined(l.flags)});
+        t.highlighted.push_back(c.flaggedLayers.count(l.name) > 0);
+    }
+    s.blocks.push_back(table(std::move(t)));
+}
+
+void addDataTable(BuildContext& c, Section& s, const DataTable& d)
+{
+    s.blocks.push_back(heading(d.title.empty() ? d.kind : d.title, 3));
+    s.blocks.push_back(keyValues({{tr(c, "File", "文件"), d.sourcePath}, {tr(c, "Kind", "类型"), d.kind}}));
+    TableBlock t;
+    t.caption = d.title;
+    t.columns = d.columns;
+    const int nameCol = std::max(d.column("name"), std::max(d.column("layer"), d.column("op_name")));
+    for (size_t r = 0; r < d.rows.size() && r < kMaxDataTableRows; ++r) {
+        t.rows.push_back(d.rows[r]);
+        t.rows.back().resize(t.columns.size());
+        t.highlighted.push_back(nameCol >= 0 && c.flaggedLayers.count(d.rows[r][size_t(nameCol)]) > 0);
+    }
+    if (!t.columns.empty()) s.blocks.push_back(table(std::move(t)));
+    if (d.rows.size() > kMaxDataTableRows)
+        s.blocks.push_back(note(tr(c, "Only the first 300 rows of ", "仅列出前 300 行，共 ") + std::to_string(d.rows.size()) +
+                                tr(c, " are shown.", " 行。")));
+}
+
+}  // namespace
+
+Section modelSection(BuildContext& c)
+{
+    Section s;
+    if (c.analysis.models.empty() && c.analysis.tables.empty()) {
+        s.blocks.push_back(note(tr(c, "No model or toolchain file was loaded.", "没有加载模型或工具链文件。")));
+        return s;
+    }
+    for (const model::LayerTable& m : c.analysis.models) {
+        s.blocks.push_back(heading(m.sourcePath));
+        std::vector<std::pair<std::string, std::string>> kv = {
+            {tr(c, "Format", "格式"), m.format},
+            {tr(c, "Layers", "层数"), std::to_string(m.layers.size())},
+            {tr(c, "Graph inputs", "模型输入"), joined(m.graphInputs)},
+            {tr(c, "Graph outputs", "模型输出"), joined(m.graphOutputs)}};
+        if (m.opset > 0) kv.emplace_back("opset", std::to_string(m.opset));
+        if (!m.producer.empty()) kv.emplace_back(tr(c, "Producer", "生成工具"), m.producer);
+        s.blocks.push_back(keyValues(std::move(kv)));
+        s.blocks.push_back(heading(tr(c, "High-precision output", "高精度输出"), 3));
+        s.blocks.push_back(paragraph(highPrecisionVerdict(c, m)));
+        addLayerTable(c, s, m);
+    }
+    if (!c.analysis.tables.empty()) {
+        s.blocks.push_back(heading(tr(c, "Toolchain debug tables", "工具链调试表")));
+        for (const DataTable& d : c.analysis.tables) addDataTable(c, s, d);
+    }
+    return s;
+}
+
+Section fixedPointSection(BuildContext& c)
+{
+    Section s;
+    // The simulator's per-layer results are not part of the Analysis yet (core/fixedpoint keeps
+    // them in its own SimulationResult); what reaches the Analysis are its findings.
+    TableBlock t;
+    t.caption = tr(c, "Fixed-point findings", "定点仿真发现");
+    t.columns = {"id", tr(c, "Severity", "严重程度"), tr(c, "Title", "标题"), tr(c, "Layer", "层")};
+    for (const Finding& f : c.analysis.findings) {
+        if (f.id.rfind("simulation.", 0) != 0 && f.id.rfind("fixedpoint.", 0) != 0) continue;
+        std::string layers;
+        for (const Evidence& e : f.evidence)
+            if (!e.layer.empty()) layers += (layers.empty() ? "" : ", ") + e.layer;
+        t.rows.push_back({f.id, severityLabel(f.severity, c.lang), f.title.in(c.lang), layers});
+        t.highlighted.push_back(f.severity != Severity::Info);
+    }
+    if (!t.rows.empty()) s.blocks.push_back(table(std::move(t)));
+    s.blocks.push_back(note(tr(c, "Per-layer agreement charts, LUT errors and what-if results are not included: "
+                                  "the fixed-point simulation results are not part of the analysis this report was "
+                                  "built from. Run `qatdoctor-cli simulate` or the Fixed-point page for them.",
+                               "未包含逐层一致性图表、查找表误差和假设分析结果：本报告所依据的分析中没有定点仿真结果。"
+                               "请使用 `qatdoctor-cli simulate` 或“定点仿真”页面查看。")));
+    return s;
+}
+
+}  // namespace qatdoctor::core::report::detail

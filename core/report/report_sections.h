@@ -1,0 +1,46 @@
+// Internal to core/report: one function per section, and the small formatting helpers they share.
+#pragma once
+
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "core/report/report_builder.h"
+
+namespace qatdoctor::core::report::detail {
+
+struct BuildContext {
+    const Analysis& analysis;
+    const ReportOptions& options;
+    Lang lang;
+    std::set<std::string> flaggedLayers;   // layers named by a finding's evidence
+    std::set<std::string> flaggedRuns;     // runs named by a finding's evidence
+    std::set<std::string> faqTopics;       // topics referenced anywhere (for the appendix)
+    std::vector<std::string> notes;        // problems met while building (appendix)
+    std::string date;                      // resolved report date
+};
+
+// The English or the Chinese text, by the report's language.
+inline std::string tr(const BuildContext& c, std::string_view en, std::string_view zh)
+{
+    return std::string(c.lang == Lang::Zh ? zh : en);
+}
+
+std::string formatNumber(double v);        // 6 significant digits; "NaN", "+Inf", "-Inf"
+std::string formatBytes(uint64_t bytes);   // "1.2 MB"
+std::string evidenceLine(const Evidence& e, Lang lang);
+std::string severityLabel(Severity s, Lang lang);
+std::string stageLabel(Stage s, Lang lang);
+
+// options.projectName, else the folder name of the first input (a file's parent folder).
+std::string projectName(const Analysis& analysis, const ReportOptions& options);
+
+Result<Section> titleSection(BuildContext& c, const ProgressFn& progress);
+Section summarySection(BuildContext& c);
+Section trainingSection(BuildContext& c);
+Section wizardSection(BuildContext& c);
+Section modelSection(BuildContext& c);
+Section fixedPointSection(BuildContext& c);
+Section appendixSection(BuildContext& c);
+
+}  // namespace qatdoctor::core::report::detail

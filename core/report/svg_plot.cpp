@@ -1,0 +1,178 @@
+#include "core/report/svg_plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+
+#include "core/report/html_escape.h"
+
+namespace qatdoctor::core::report {
+namespace {
+
+std::string num(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+}
+
+std::string tickLabel(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", std::abs(v) < 1e-12 ? 0.0 : v);
+    return buf;
+}
+
+struct Range {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
+    void add(double v)
+    {
+        if (!std::isfinite(v)) return;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    void settle()
+    {
+        if (!std::isfinite(lo)) lo = 0, hi = 1;
+        if (hi - lo < 1e-12) lo -= 0.5, hi += 0.5;
+    }
+};
+
+}  // namespace
+
+const char* roleColor(const std::string& role)
+{
+    if (role == "float") return "#1f77b4";
+    if (role == "calibration") return "#ff7f0e";
+    if (role == "qat") return "#2ca02c";
+    if (role == "quantized") return "#9467bd";
+    return "#555555";
+}
+
+std::vector<double> niceTicks(double lo, double hi, int target)
+{
+    std::vector<double> ticks;
+    if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi)) return ticks;
+    const double raw = (hi - lo) / std::max(1, target);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = mag;
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (raw <= m * mag) {
+            step = m * mag;
+            break;
+        }
+    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) ticks.push_back(t);
+    return ticks;
+}
+
+std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
+{
+    const double left = 64, right = 16, top = 28, bottom = 44;
+    const double legendH = 18.0 * double((plot.series.size() + 2) / 3 + 1);
+    const double h = height + legendH;
+    const double pw = width - left - right, ph = height - top - bottom;
+
+    Range xr, yr;
+    bool anyNonFinite = false;
+    for (const PlotSeries& s : plot.series) {
+        for (double x : s.x) xr.add(x);
+        for (double y : s.y) yr.add(y);
+        anyNonFinite = anyNonFinite || !s.nonFinite.empty();
+    }
+    for (const ReferenceLine& r : plot.references) yr.add(r.y);
+    xr.settle();
+    yr.settle();
+    const double pad = (yr.hi - yr.lo) * 0.05;
+    yr.lo -= pad, yr.hi += pad;
+    auto X = [&](double x) { return left + (x - xr.lo) / (xr.hi - xr.lo) * pw; };
+    auto Y = [&](double y) { return top + (yr.hi - y) / (yr.hi - yr.lo) * ph; };
+
+    std::string o;
+    o += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"" + std::to_string(width) + "\" height=\"" +
+         num(h) + "\" viewBox=\"0 0 " + std::to_string(width) + " " + num(h) + "\" role=\"img\">";
+    o += "<title>" + htmlEscape(plot.title) + "</title>";
+    o += "<text x=\"" + num(width / 2.0) + "\" y=\"18\" text-anchor=\"middle\" font-weight=\"bold\" font-size=\"14\">" +
+         htmlEscape(plot.title) + "</text>";
+    o += "<rect x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(pw) + "\" height=\"" + num(ph) +
+         "\" fill=\"none\" stroke=\"#888\"/>";
+    for (double t : niceTicks(xr.lo, xr.hi)) {
+        o += "<line x1=\"" + num(X(t)) + "\" y1=\"" + num(top) + "\" x2=\"" + num(X(t)) + "\" y2=\"" + num(top + ph) +
+             "\" stroke=\"#eee\"/>";
+        o += "<text x=\"" + num(X(t)) + "\" y=\"" + num(top + ph + 14) + "\" text-anchor=\"middle\" font-size=\"10\">" +
+             tickLabel(t) + "</text>";
+    }
+    for (double t : niceTicks(yr.lo, yr.hi)) {
+        o += "<line x1=\"" + num(left) + "\" y1=\"" + num(Y(t)) + "\" x2=\"" + num(left + pw) + "\" y2=\"" + num(Y(t)) +
+             "\" stroke=\"#eee\"/>";
+        o += "<text x=\"" + num(left - 4) + "\" y=\"" + num(Y(t) + 3) + "\" text-anchor=\"end\" font-size=\"10\">" +
+             tickLabel(t) + "</text>";
+    }
+    o += "<text x=\"" + num(left + pw / 2) + "\" y=\"" + num(top + ph + 32) + "\" text-anchor=\"middle\" font-size=\"11\">" +
+         htmlEscape(plot.xLabel) + "</text>";
+    o += "<text transform=\"translate(14," + num(top + ph / 2) + ") rotate(-90)\" text-anchor=\"middle\" font-size=\"11\">" +
+         htmlEscape(plot.yLabel) + "</text>";
+
+    for (const ReferenceLine& r : plot.references) {
+        o += "<line x1=\"" + num(left) + "\" y1=\"" + num(Y(r.y)) + "\" x2=\"" + num(left + pw) + "\" y2=\"" + num(Y(r.y)) +
+             "\" stroke=\"#444\" stroke-dasharray=\"6 4\"/>";
+        o += "<text x=\"" + num(left + pw - 4) + "\" y=\"" + num(Y(r.y) - 4) + "\" text-anchor=\"end\" font-size=\"10\">" +
+             htmlEscape(r.label) + "</text>";
+    }
+    std::map<std::string, int> perRole;
+    for (const PlotSeries& s : plot.series) {
+        const std::string color = roleColor(s.role);
+        // Two runs of one role share the colour; the second is dashed, further ones dotted.
+        const int nth = perRole[s.role]++;
+        const std::string dash = nth == 1 ? " stroke-dasharray=\"6 3\"" : nth >= 2 ? " stroke-dasharray=\"2 2\"" : "";
+        std::string pts;
+        auto flush = [&] {
+            if (pts.empty()) return;
+            o += "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"1.5\"" + dash + " points=\"" + pts + "\"/>";
+            pts.clear();
+        };
+        for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+            if (!std::isfinite(s.y[i]) || !std::isfinite(s.x[i])) {
+                flush();
+                continue;
+            }
+            pts += num(X(s.x[i])) + "," + num(Y(s.y[i])) + " ";
+        }
+        flush();
+        if (s.x.size() <= 20)   // a handful of evaluations would be invisible as a line alone
+            for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
+                if (std::isfinite(s.x[i]) && std::isfinite(s.y[i]))
+                    o += "<circle cx=\"" + num(X(s.x[i])) + "\" cy=\"" + num(Y(s.y[i])) + "\" r=\"2.5\" fill=\"" + color + "\"/>";
+        for (size_t i : s.nonFinite) {
+            if (i >= s.x.size() || !std::isfinite(s.x[i])) continue;
+            const bool low = s.y[i] < 0 && std::isinf(s.y[i]);
+            const double x = X(s.x[i]), y = low ? top + ph - 1 : top + 1;
+            const double d = low ? -8 : 8;
+            o += "<polygon class=\"nonfinite\" fill=\"#d62728\" stroke=\"" + color + "\" points=\"" + num(x) + "," + num(y) +
+                 " " + num(x - 4) + "," + num(y + d) + " " + num(x + 4) + "," + num(y + d) + "\"><title>" +
+                 htmlEscape(s.name) + ": " + (std::isnan(s.y[i]) ? "NaN" : (low ? "-Inf" : "+Inf")) + " @ " +
+                 tickLabel(s.x[i]) + "</title></polygon>";
+        }
+    }
+    // Legend below the axes, three entries a row.
+    std::vector<std::pair<std::string, std::string>> legend;
+    for (const PlotSeries& s : plot.series) legend.emplace_back(s.name + " (" + s.role + ")", roleColor(s.role));
+    if (anyNonFinite) legend.emplace_back(plot.nonFiniteLabel.empty() ? "NaN/Inf" : plot.nonFiniteLabel, "nonfinite");
+    for (size_t i = 0; i < legend.size(); ++i) {
+        const double lx = left + double(i % 3) * (pw / 3), ly = height + double(i / 3) * 18.0 - 4;
+        if (legend[i].second == "nonfinite")
+            o += "<polygon fill=\"#d62728\" points=\"" + num(lx + 9) + "," + num(ly + 4) + " " + num(lx + 5) + "," + num(ly - 4) +
+                 " " + num(lx + 13) + "," + num(ly - 4) + "\"/>";
+        else
+            o += "<line x1=\"" + num(lx) + "\" y1=\"" + num(ly) + "\" x2=\"" + num(lx + 18) + "\" y2=\"" + num(ly) +
+                 "\" stroke=\"" + legend[i].second + "\" stroke-width=\"2\"/>";
+        o += "<text x=\"" + num(lx + 24) + "\" y=\"" + num(ly + 4) + "\" font-size=\"11\">" + htmlEscape(legend[i].first) +
+             "</text>";
+    }
+    o += "</svg>";
+    return o;
+}
+
+}  // namespace qatdoctor::core::report

@@ -1,0 +1,21 @@
+// A PlotBlock as inline SVG for the HTML report: axes with round ticks, labels, legend, one
+// polyline per series broken where values are not finite, NaN/Inf marked by triangles at the
+// plot's edge (top for NaN/+Inf, bottom for -Inf), and dashed horizontal reference lines.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/report/report_document.h"
+
+namespace qatdoctor::core::report {
+
+std::string renderSvgPlot(const PlotBlock& plot, int width = 720, int height = 360);
+
+// "Round" tick values covering [lo, hi] (about `target` of them; 1-2-5 steps).
+std::vector<double> niceTicks(double lo, double hi, int target = 6);
+
+// Stroke colour of a run role ("#rrggbb"); the PDF uses the same palette.
+const char* roleColor(const std::string& role);
+
+}  // namespace qatdoctor::core::report

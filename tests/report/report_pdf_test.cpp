@@ -1,0 +1,171 @@
+// The PDF renderer on real fixture analyses, checked with poppler-utils: pdftotext finds the
+// section titles, every finding id and every layer name (en and zh); pdfinfo gives a sane page
+// count and the paper size; pdffonts shows the CJK font embedded; long tables repeat their header.
+// Also the qatdoctor-cli executable writing a PDF with no display.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <regex>
+
+#include "core/faq/faq_base.h"
+#include "core/report/report_builder.h"
+#include "core/report/report_writer.h"
+#include "report_test_support.h"
+#include "ui/report/pdf_renderer.h"
+
+namespace qatdoctor {
+namespace {
+
+using namespace core::report;
+using namespace report_test;
+
+class PdfReport : public ::testing::Test {
+protected:
+    static void SetUpTestSuite()
+    {
+        s_analysis = new core::Analysis(analyzeOrDie({sourceDir("resources/demo/logs"), testData("runs/nan_loss/qat"),
+                                                      testData("models/qat_qdq_highprec.onnx")}));
+        s_faq = new core::faq::FaqLoad(core::faq::FaqBase::loadDirectory(sourceDir("faq")));
+    }
+    static void TearDownTestSuite()
+    {
+        delete s_analysis;
+        delete s_faq;
+    }
+    void SetUp() override { m_dir = makeTempDir("qatdoctor-report-pdf"); }
+    void TearDown() override { std::filesystem::remove_all(m_dir); }
+
+    std::string writePdf(const ReportDocument& doc, const std::string& name)
+    {
+        auto bytes = ui::renderPdf(doc);
+        EXPECT_TRUE(bytes) << (bytes ? "" : bytes.error().toString());
+        const std::string path = m_dir + "/" + name;
+        EXPECT_TRUE(core::writeFileAtomic(path, bytes ? *bytes : std::string(), false));
+        return path;
+    }
+    static ReportDocument build(core::Lang lang, Paper paper = Paper::A4)
+    {
+        ReportOptions o;
+        o.lang = lang;
+        o.paper = paper;
+        o.faq = &s_faq->base;
+        return *buildReport(*s_analysis, o);
+    }
+    static int pages(const std::string& pdf)
+    {
+        std::smatch m;
+        const std::string info = run("pdfinfo " + shellQuote(pdf)).output;
+        return std::regex_search(info, m, std::regex("Pages:\\s+(\\d+)")) ? std::stoi(m[1]) : -1;
+    }
+
+    static inline core::Analysis* s_analysis = nullptr;
+    static inline core::faq::FaqLoad* s_faq = nullptr;
+    std::string m_dir;
+};
+
+TEST_F(PdfReport, TextHasSectionsFindingIdsAndLayersInBothLanguages)
+{
+    ASSERT_FALSE(s_analysis->findings.empty());
+    for (core::Lang lang : {core::Lang::En, core::Lang::Zh}) {
+        const ReportDocument doc = build(lang);
+        const std::string pdf = writePdf(doc, std::string("r_") + core::langCode(lang) + ".pdf");
+        const std::string text = run("pdftotext -enc UTF-8 " + shellQuote(pdf) + " -").output;
+        ASSERT_FALSE(text.empty());
+        for (const Section& s : doc.sections)   // the title page shows the report title instead
+            if (s.id != "title") EXPECT_TRUE(containsText(text, s.title)) << s.title;
+        EXPECT_TRUE(containsText(text, doc.labels.contents));
+        for (const core::Finding& f : s_analysis->findings) EXPECT_TRUE(containsText(text, f.id)) << f.id;
+        for (const auto& l : s_analysis->primaryModel()->layers) EXPECT_TRUE(containsText(text, l.name)) << l.name;
+        const int n = pages(pdf);
+        EXPECT_GE(n, 8);
+        EXPECT_LE(n, 60);
+        const std::string fonts = run("pdffonts " + shellQuote(pdf)).output;
+        EXPECT_TRUE(std::regex_search(fonts, std::regex("WenQuanYi\\S*\\s+CID TrueType\\s+\\S+\\s+yes")))
+            << fonts;
+    }
+}
+
+TEST_F(PdfReport, LetterPaperSize)
+{
+    const std::string pdf = writePdf(build(core::Lang::En, Paper::Letter), "letter.pdf");
+    EXPECT_NE(run("pdfinfo " + shellQuote(pdf)).output.find("612 x 792 pts (letter)"), std::string::npos);
+    const std::string a4 = writePdf(build(core::Lang::En), "a4.pdf");
+    EXPECT_NE(run("pdfinfo " + shellQuote(a4)).output.find("(A4)"), std::string::npos);
+}
+
+TEST_F(PdfReport, LongTableSplitsAcrossPagesWithRepeatedHeaderAndNumberedContents)
+{
+    ReportDocument doc;
+    doc.lang = "en";
+    doc.title = "Long table";
+    doc.labels = {"Contents", "Page {n} of {total}", "test"};
+    Section s;
+    s.id = "model";
+    s.title = "Model";
+    TableBlock t;
+    t.columns = {"#", "LayerColumnHeader", "Output"};
+    for (int i = 0; i < 240; ++i) t.rows.push_back({std::to_string(i), "backbone.stage" + std::to_string(i) + ".conv", "int8"});
+    t.highlighted.assign(t.rows.size(), false);
+    t.highlighted[100] = true;
+    s.blocks.push_back(table(t));
+    doc.sections.push_back(s);
+    const std::string pdf = writePdf(doc, "long.pdf");
+    const int n = pages(pdf);
+    ASSERT_GE(n, 5);   // title, contents, >= 3 table pages
+    int headerPages = 0;
+    for (int p = 3; p <= n; ++p) {
+        const std::string text =
+            run("pdftotext -f " + std::to_string(p) + " -l " + std::to_string(p) + " " + shellQuote(pdf) + " -").output;
+        headerPages += containsText(text, "LayerColumnHeader");
+        EXPECT_TRUE(containsText(text, "Page " + std::to_string(p) + " of " + std::to_string(n)));
+    }
+    EXPECT_EQ(headerPages, n - 2);
+    const std::string all = run("pdftotext " + shellQuote(pdf) + " -").output;
+    EXPECT_TRUE(containsText(all, "backbone.stage239.conv"));
+    // Contents page names the section with its page number (3).
+    const std::string contents = run("pdftotext -f 2 -l 2 " + shellQuote(pdf) + " -").output;
+    EXPECT_TRUE(containsText(contents, "Model")) << contents;
+    EXPECT_NE(contents.find("3"), std::string::npos);
+}
+
+TEST_F(PdfReport, PreviewImagesMatchPages)
+{
+    const ReportDocument doc = build(core::Lang::En);
+    auto images = ui::renderPreview(doc, 0.5);
+    ASSERT_TRUE(images);
+    const std::string pdf = writePdf(doc, "preview.pdf");
+    EXPECT_EQ(static_cast<int>(images->size()), pages(pdf));
+    EXPECT_FALSE(images->front().isNull());
+}
+
+TEST_F(PdfReport, CliWritesPdfWithNoDisplayAndRefusesOverwrite)
+{
+    const std::string pdf = m_dir + "/cli.pdf";
+    const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM " + shellQuote(QATDOCTOR_CLI_EXE) +
+                            " analyze " + shellQuote(sourceDir("resources/demo/logs")) + " " +
+                            shellQuote(sourceDir("resources/demo/model/demo_qat.onnx")) + " --lang zh --report " +
+                            shellQuote(pdf) + " --fail-on error";
+    const CommandResult first = run(cmd + " 2>&1");
+    EXPECT_NE(first.exitCode, 2) << first.output;
+    ASSERT_TRUE(std::filesystem::exists(pdf)) << first.output;
+    EXPECT_GE(pages(pdf), 5);
+    const auto size = std::filesystem::file_size(pdf);
+    const CommandResult again = run(cmd + " 2>&1");
+    EXPECT_EQ(again.exitCode, 2);
+    EXPECT_NE(again.output.find(pdf), std::string::npos) << again.output;
+    EXPECT_EQ(std::filesystem::file_size(pdf), size);
+    const CommandResult forced = run(cmd + " --force 2>&1");
+    EXPECT_NE(forced.exitCode, 2) << forced.output;
+}
+
+}  // namespace
+}  // namespace qatdoctor
+
+int main(int argc, char** argv)
+{
+    // Discovery runs this binary at build time with no display (deps.md pitfall 6).
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}

@@ -1,0 +1,109 @@
+#include "ui/report/plot_picture.h"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <qcustomplot.h>
+
+#include "core/report/svg_plot.h"
+
+namespace qatdoctor::ui {
+namespace {
+
+using core::report::PlotBlock;
+using core::report::PlotSeries;
+
+constexpr size_t kMarkPointsBelow = 20;
+
+QVector<double> toVector(const std::vector<double>& v, bool finiteOnly)
+{
+    QVector<double> out;
+    out.reserve(static_cast<qsizetype>(v.size()));
+    // QCPGraph leaves a gap at NaN; an infinity would draw a line off to the page edge.
+    for (double d : v) out.push_back(finiteOnly && !std::isfinite(d) ? std::numeric_limits<double>::quiet_NaN() : d);
+    return out;
+}
+
+}  // namespace
+
+QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontFamily)
+{
+    QCustomPlot cp;
+    cp.resize(size);
+    const QFont base(fontFamily, 8);
+    cp.setFont(base);
+    QFont titleFont(fontFamily, 10);
+    titleFont.setBold(true);
+    cp.plotLayout()->insertRow(0);
+    cp.plotLayout()->addElement(0, 0, new QCPTextElement(&cp, QString::fromStdString(plot.title), titleFont));
+    for (QCPAxis* axis : {cp.xAxis, cp.yAxis}) {
+        axis->setLabelFont(base);
+        axis->setTickLabelFont(base);
+    }
+    cp.xAxis->setLabel(QString::fromStdString(plot.xLabel));
+    cp.yAxis->setLabel(QString::fromStdString(plot.yLabel));
+
+    std::map<std::string, int> perRole;
+    for (const PlotSeries& s : plot.series) {
+        QCPGraph* g = cp.addGraph();
+        g->setName(QString::fromStdString(s.name + " (" + s.role + ")"));
+        QPen pen(QColor(core::report::roleColor(s.role)), 1.5);
+        // Two runs of one role (qat, qat_1gpu) share the colour; the second is dashed.
+        const int nth = perRole[s.role]++;
+        if (nth == 1) pen.setStyle(Qt::DashLine);
+        if (nth >= 2) pen.setStyle(Qt::DotLine);
+        g->setPen(pen);
+        // A run with a handful of evaluations would be invisible as a line alone.
+        if (s.x.size() <= kMarkPointsBelow) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+        g->setData(toVector(s.x, false), toVector(s.y, true), true);
+    }
+    cp.rescaleAxes();
+    double lo = cp.yAxis->range().lower, hi = cp.yAxis->range().upper;
+    for (const auto& r : plot.references) lo = std::min(lo, r.y), hi = std::max(hi, r.y);
+    const double pad = (hi - lo) > 0 ? (hi - lo) * 0.06 : 0.5;
+    cp.yAxis->setRange(lo - pad, hi + pad);
+
+    for (const auto& r : plot.references) {
+        QCPGraph* g = cp.addGraph();
+        g->setName(QString::fromStdString(r.label));
+        g->setPen(QPen(QColor("#444444"), 1.0, Qt::DashLine));
+        g->setData({cp.xAxis->range().lower, cp.xAxis->range().upper}, {r.y, r.y});
+    }
+    // NaN/Inf markers: red triangles on the top edge (NaN, +Inf) or the bottom edge (-Inf).
+    QVector<double> mx, my;
+    const double top = cp.yAxis->range().upper - pad * 0.25, bottom = cp.yAxis->range().lower + pad * 0.25;
+    for (const PlotSeries& s : plot.series)
+        for (size_t i : s.nonFinite) {
+            if (i >= s.x.size() || !std::isfinite(s.x[i])) continue;
+            mx.push_back(s.x[i]);
+            my.push_back(std::isinf(s.y[i]) && s.y[i] < 0 ? bottom : top);
+        }
+    if (!mx.isEmpty()) {
+        QCPGraph* g = cp.addGraph();
+        g->setName(QString::fromStdString(plot.nonFiniteLabel.empty() ? "NaN/Inf" : plot.nonFiniteLabel));
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QColor("#d62728"), QColor("#d62728"), 7));
+        g->setData(mx, my);
+    }
+
+    // Legend under the axes, three entries a row, so it never hides a curve.
+    cp.legend->setVisible(true);
+    cp.legend->setFont(base);
+    auto* sub = new QCPLayoutGrid;
+    cp.plotLayout()->addElement(2, 0, sub);
+    sub->setMargins(QMargins(5, 0, 5, 5));
+    sub->addElement(0, 0, cp.legend);
+    cp.legend->setWrap(3);
+    cp.legend->setFillOrder(QCPLegend::foColumnsFirst);   // rearranges with the wrap set above
+    cp.plotLayout()->setRowStretchFactor(2, 0.001);
+    cp.plotLayout()->setRowStretchFactor(0, 0.001);
+
+    QPicture picture;
+    QCPPainter painter(&picture);
+    painter.setMode(QCPPainter::pmVectorized);
+    cp.toPainter(&painter, size.width(), size.height());
+    painter.end();
+    return picture;
+}
+
+}  // namespace qatdoctor::ui
