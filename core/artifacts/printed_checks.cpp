@@ -167,9 +167,11 @@ void sharedHint(const model::LayerTable& t, const std::vector<model::LayerTable>
         for (const model::LayerTable& g : others) {
             if (g.format == t.format) continue;
             size_t uses = 0;
+            // Graph layers carry the module path as name ("add", "add (/Add_1)" for a second use)
+            // or at least as the scope of their node name ("/block/add/Add").
             for (const Layer& n : g.layers) {
-                const std::string& id = n.source.node.empty() ? n.name : n.source.node;
-                if (id.rfind(scope, 0) == 0 && !hasFlag(n, "quantizer")) ++uses;
+                const bool named = n.name == l.name || n.name.rfind(l.name + " (", 0) == 0;
+                if (named || n.source.node.rfind(scope, 0) == 0) ++uses;
             }
             if (uses < 2) continue;
             Finding f = newFinding(

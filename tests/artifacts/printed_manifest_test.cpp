@@ -150,6 +150,23 @@ INSTANTIATE_TEST_SUITE_P(Manifest, PrintedFixture, ::testing::ValuesIn(fileNames
 
 TEST(PrintedFixtures, ManifestIsPresent) { EXPECT_GE(fileNames().size(), 10u); }
 
+TEST(PrintedFixtures, SharedFloatFunctionalIsHintedWhenTheGraphUsesItTwice)
+{
+    // The printout alone cannot show calls; with the same model's ONNX graph loaded it can hint.
+    AnalyzeOptions options;
+    options.paths = {kDir + "qat_shared_add.txt", std::string(QATDOCTOR_TEST_DATA) + "/models/qat_shared_add.onnx"};
+    auto analysis = analyze(options);
+    ASSERT_TRUE(analysis.ok()) << analysis.error().toString();
+    const Finding* hint = nullptr;
+    for (const Finding& f : analysis->findings)
+        if (f.id == "model.shared_quant_params" && !f.evidence.empty() && f.evidence[0].file == kDir + "qat_shared_add.txt")
+            hint = &f;
+    ASSERT_NE(hint, nullptr);
+    EXPECT_EQ(hint->evidence[0].layer, "add");
+    EXPECT_NE(hint->message.en.find("hint, not proof"), std::string::npos);
+    EXPECT_EQ(hint->faq, "op.shared_floatfunctional");
+}
+
 TEST(PrintedFixtures, ModelOutputNamesTheLastLayer)
 {
     AnalyzeOptions options;
