@@ -117,7 +117,7 @@ Built buildLayer(const ModelGraph& g, int id)
             continue;
         }
         const int dq = traceToDequantizer(g, t);
-        l.inputDtypes.push_back(dq >= 0 ? readQuantizer(g, dq).params.dtype : floatDtypeOf(g, t));
+        l.inputDtypes.push_back(dq >= 0 ? quantizerDtype(g, dq) : floatDtypeOf(g, t));
     }
 
     b.outputQuantizer = traceToOutputQuantizer(g, id, &b.absorbed);

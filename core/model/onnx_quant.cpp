@@ -28,8 +28,11 @@ DType hzBits(const ModelGraph& g, const GraphNode& n)
 DType tensorElementType(const ModelGraph& g, int t)
 {
     if (t < 0) return DType::Unknown;
+    // Declared / propagated types are exact for initializers, Constant, Identity and Cast; only
+    // decode the value when they are unknown.
+    if (g.tensor(t).dtype != DType::Unknown) return g.tensor(t).dtype;
     if (auto v = g.constValue(t, 1u << 16)) return v->dtype;
-    return g.tensor(t).dtype;
+    return DType::Unknown;
 }
 
 }  // namespace
@@ -51,6 +54,15 @@ bool isFollowerOp(const GraphNode& n)
 bool isQLinearLayerOp(const GraphNode& n)
 {
     return opIn(n, {"QLinearConv", "QLinearMatMul", "QLinearAdd", "QLinearMul"});
+}
+
+DType quantizerDtype(const ModelGraph& g, int node)
+{
+    const GraphNode& n = g.node(node);
+    if (n.op == "HzQuantize" || n.op == "HzDequantize") return hzBits(g, n);
+    if (auto o = ModelGraph::attrInt(n, "output_dtype"); o && *o != 0) return dtypeFromOnnx(static_cast<int32_t>(*o));
+    const int zp = inputAt(n, 2);
+    return zp >= 0 ? tensorElementType(g, zp) : DType::UInt8;
 }
 
 QuantizerInfo readQuantizer(const ModelGraph& g, int node)

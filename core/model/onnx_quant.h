@@ -33,6 +33,8 @@ struct QuantizerInfo {
 
 // Reads a quantize / dequantize node's parameters (scale and zero point decoded).
 QuantizerInfo readQuantizer(const ModelGraph& g, int node);
+// Just the dtype of a quantize / dequantize node (nothing decoded unless the type is unknown).
+DType quantizerDtype(const ModelGraph& g, int node);
 // Parameters of a QLinear op's operand: scale at input scaleIdx, zero point at scaleIdx + 1.
 QuantParams readQLinearOperand(const ModelGraph& g, const GraphNode& n, size_t scaleIdx, int perChannelAxis);
 
