@@ -76,6 +76,19 @@ float bf16ToFloat(uint16_t h)
     return f;
 }
 
+// A stored value as Out. Floats read as integers saturate (NaN -> 0): a float tensor asked for
+// as ints may hold anything, and an out-of-range float-to-int conversion is undefined behaviour.
+template <class Out, class V>
+Out toOut(V v)
+{
+    if constexpr (std::is_integral_v<Out> && std::is_floating_point_v<V>) {
+        if (v != v) return Out{};
+        if (v >= static_cast<V>(std::numeric_limits<Out>::max())) return std::numeric_limits<Out>::max();
+        if (v <= static_cast<V>(std::numeric_limits<Out>::lowest())) return std::numeric_limits<Out>::lowest();
+    }
+    return static_cast<Out>(v);
+}
+
 // One element of little-endian raw storage as double (exact for every type up to 32 bits).
 template <class Out>
 Out rawElement(const char* p, int32_t type)
@@ -83,10 +96,10 @@ Out rawElement(const char* p, int32_t type)
     using T = onnx::TensorProto;
     auto load = [p](auto v) { std::memcpy(&v, p, sizeof v); return v; };
     switch (type) {
-    case T::FLOAT: return static_cast<Out>(load(float{}));
-    case T::DOUBLE: return static_cast<Out>(load(double{}));
-    case T::FLOAT16: return static_cast<Out>(halfToFloat(load(uint16_t{})));
-    case T::BFLOAT16: return static_cast<Out>(bf16ToFloat(load(uint16_t{})));
+    case T::FLOAT: return toOut<Out>(load(float{}));
+    case T::DOUBLE: return toOut<Out>(load(double{}));
+    case T::FLOAT16: return toOut<Out>(halfToFloat(load(uint16_t{})));
+    case T::BFLOAT16: return toOut<Out>(bf16ToFloat(load(uint16_t{})));
     case T::INT8: return static_cast<Out>(load(int8_t{}));
     case T::UINT8: return static_cast<Out>(load(uint8_t{}));
     case T::BOOL: return static_cast<Out>(load(uint8_t{}) != 0);
@@ -223,11 +236,11 @@ Result<std::vector<Out>> tensorValues(const OnnxModel& m, const onnx::TensorProt
     switch (type) {
     case T::FLOAT:
         if (auto r = check(t.float_data_size()); !r) return r.error();
-        for (float v : t.float_data()) out.push_back(static_cast<Out>(v));
+        for (float v : t.float_data()) out.push_back(toOut<Out>(v));
         break;
     case T::DOUBLE:
         if (auto r = check(t.double_data_size()); !r) return r.error();
-        for (double v : t.double_data()) out.push_back(static_cast<Out>(v));
+        for (double v : t.double_data()) out.push_back(toOut<Out>(v));
         break;
     case T::INT64:
         if (auto r = check(t.int64_data_size()); !r) return r.error();
@@ -239,11 +252,11 @@ Result<std::vector<Out>> tensorValues(const OnnxModel& m, const onnx::TensorProt
         break;
     case T::FLOAT16:
         if (auto r = check(t.int32_data_size()); !r) return r.error();
-        for (int32_t v : t.int32_data()) out.push_back(static_cast<Out>(halfToFloat(static_cast<uint16_t>(v))));
+        for (int32_t v : t.int32_data()) out.push_back(toOut<Out>(halfToFloat(static_cast<uint16_t>(v))));
         break;
     case T::BFLOAT16:
         if (auto r = check(t.int32_data_size()); !r) return r.error();
-        for (int32_t v : t.int32_data()) out.push_back(static_cast<Out>(bf16ToFloat(static_cast<uint16_t>(v))));
+        for (int32_t v : t.int32_data()) out.push_back(toOut<Out>(bf16ToFloat(static_cast<uint16_t>(v))));
         break;
     default:  // int8/uint8/int16/uint16/int32/bool live in int32_data
         if (auto r = check(t.int32_data_size()); !r) return r.error();
