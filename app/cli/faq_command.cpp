@@ -160,8 +160,10 @@ int runFaq(const std::vector<std::string>& argv, CommandIo io)
         std::string query;
         for (size_t i = 1; i < pos.size(); ++i) query += (i > 1 ? " " : "") + pos[i];
         const std::vector<faq::SearchHit> hits = faq::searchFaq(load.base, query, lang);
-        for (const faq::SearchHit& h : hits)
-            io.out << h.topic->id << "  " << h.topic->title.in(lang) << "\n    (" << h.field << ") " << h.snippet << "\n";
+        for (const faq::SearchHit& h : hits) {
+            io.out << h.topic->id << "  " << h.topic->title.in(lang) << "\n";
+            if (!h.titleHit) io.out << "    (" << h.field << ") " << h.snippet << "\n";
+        }
         if (hits.empty()) io.out << "no match for '" << query << "'\n";
         return kExitOk;
     }

@@ -9,6 +9,7 @@
 #include "ui/pages/model_page.h"
 #include "ui/pages/placeholder_page.h"
 #include "ui/pages/report_page.h"
+#include "ui/pages/wizard_page.h"
 
 namespace qatdoctor::ui {
 namespace {
@@ -28,7 +29,7 @@ std::vector<Page*> createPages(AppContext* c, QWidget* parent)
     // Sidebar order. Each area replaces its placeholder row with its page class.
     return {
         new OverviewPage(c, parent),
-        placeholder(c, parent, "wizard", QT_TRANSLATE_NOOP("qatdoctor::ui::Pages", "Symptom wizard")),
+        new WizardPage(c, parent),
         new CurvesPage(c, parent),
         new ModelPage(c, parent),
         new ArtifactsPage(c, parent),
