@@ -8,6 +8,8 @@
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTabWidget>
+#include <QImage>
+#include <QTemporaryDir>
 
 #include "core/analysis.h"
 #include "ui/common/app_context.h"
@@ -77,6 +79,24 @@ TEST(FixedpointPage, SimulatesThePrimaryModelInTheBackground)
         page.resize(1200, 800);
         page.grab().save(qEnvironmentVariable("QATDOCTOR_SHOT_DIR") + "/fixedpoint_page.png");
     }
+}
+
+TEST(FixedpointPage, TakesAnImageScaledToTheModelInput)
+{
+    QTemporaryDir dir;
+    QImage img(40, 20, QImage::Format_RGB888);
+    img.fill(QColor(200, 30, 60));
+    const QString png = dir.filePath("in.png");
+    ASSERT_TRUE(img.save(png));
+    AppContext ctx;
+    FixedpointPage page(&ctx);
+    ctx.setAnalysis(analysisWith("qat_qdq.onnx"));
+    page.setInputFile(png);
+    QSignalSpy done(&page, &FixedpointPage::simulationFinished);
+    ASSERT_TRUE(page.runSimulation());
+    ASSERT_TRUE(waitFinished(page, done));
+    EXPECT_TRUE(done.takeFirst().at(0).toBool()) << page.summary()->text().toStdString();
+    EXPECT_EQ(page.layerModel()->rowCount(), 4);
 }
 
 TEST(FixedpointPage, ReportsAnUnreadableModel)

@@ -53,3 +53,19 @@ TEST(TensorIo, SeededRandomIsReproducible)
     EXPECT_EQ(a.toFloats(), b.toFloats());
     EXPECT_NE(a.toFloats(), randomTensor(DType::Float32, {1, 3, 8, 8}, 8).toFloats());
 }
+
+#include "core/fixedpoint/colour.h"
+
+TEST(Colour, RgbBgrAndCenteredYuv444)
+{
+    const uint8_t px[6] = {255, 0, 0, 128, 128, 128};   // red, grey
+    const Tensor rgb = imageToTensor(px, 1, 2, ColourFormat::Rgb);
+    EXPECT_EQ(rgb.shape(), (std::vector<int64_t>{1, 3, 1, 2}));
+    EXPECT_EQ(rgb.toFloats(), (std::vector<float>{255, 128, 0, 128, 0, 128}));
+    EXPECT_EQ(imageToTensor(px, 1, 2, ColourFormat::Bgr).toFloats(), (std::vector<float>{0, 128, 0, 128, 255, 128}));
+    // red: Y = 76, U = 85, V = 255; grey: Y = U = V = 128; then minus 128
+    EXPECT_EQ(imageToTensor(px, 1, 2, ColourFormat::Yuv444Centered).toFloats(),
+              (std::vector<float>{76 - 128, 0, 85 - 128, 0, 127, 0}));
+    EXPECT_EQ(parseColourFormat("yuv444"), ColourFormat::Yuv444Centered);
+    EXPECT_FALSE(parseColourFormat("hsv").has_value());
+}

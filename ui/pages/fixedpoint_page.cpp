@@ -5,6 +5,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -16,7 +17,9 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <cmath>
+#include <cstring>
 
+#include "core/fixedpoint/colour.h"
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/model/onnx_file.h"
 #include "ui/common/background_job.h"
@@ -65,6 +68,7 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
       m_header(new QLabel(this)),
       m_inputLabel(new QLabel(this)),
       m_requant(new QComboBox(this)),
+      m_colour(new QComboBox(this)),
       m_threads(new QSpinBox(this)),
       m_rankSensitivity(new QCheckBox(tr("Rank layers for int16"), this)),
       m_run(new QPushButton(tr("Simulate"), this)),
@@ -88,6 +92,11 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_requant->addItem(tr("float multiply (reference runtimes)"), int(fp::RequantMode::Float));
     m_requant->addItem(tr("multiplier + shift (integer hardware)"), int(fp::RequantMode::Fixed));
+    m_colour->addItem(tr("image as RGB"), int(fp::ColourFormat::Rgb));
+    m_colour->addItem(tr("image as BGR"), int(fp::ColourFormat::Bgr));
+    m_colour->addItem(tr("image as YUV444 (centered)"), int(fp::ColourFormat::Yuv444Centered));
+    m_colour->setToolTip(tr("How an image input is fed: the board takes centered YUV444; a model trained on RGB "
+                            "fed YUV444 (or the reverse) shows here as a large float-vs-int error."));
     m_threads->setRange(1, 64);
     m_threads->setValue(2);
     m_threads->setPrefix(tr("threads "));
@@ -97,6 +106,7 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     controls->addWidget(m_inputLabel, 1);
     controls->addWidget(pickInput);
     controls->addWidget(randomInput);
+    controls->addWidget(m_colour);
     controls->addWidget(m_requant);
     controls->addWidget(m_threads);
     controls->addWidget(m_rankSensitivity);
@@ -155,7 +165,7 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     connect(m_whatIf, &QPushButton::clicked, this, [this] { runSimulation(); });
     connect(pickInput, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("Input tensor"), {},
-                                                       tr("Tensors (*.npy *.pb);;All files (*)"));
+                                                       tr("Inputs (*.npy *.pb *.png *.jpg *.jpeg *.bmp);;All files (*)"));
         if (!f.isEmpty()) setInputFile(f);
     });
     connect(randomInput, &QPushButton::clicked, this, [this] { setInputFile({}); });
@@ -216,14 +226,25 @@ bool FixedpointPage::runSimulation()
             opt.int16Layers.insert(m_layers->item(r, ColLayer)->text().toStdString());
     const bool whatIf = !opt.int16Layers.empty();
     fp::InputSpec spec;
-    if (!m_inputFile.isEmpty()) spec.files = {m_inputFile.toStdString()};
+    QImage image;
+    const auto colour = fp::ColourFormat(m_colour->currentData().toInt());
+    const QString suffix = m_inputFile.section('.', -1).toLower();
+    if (suffix == "png" || suffix == "jpg" || suffix == "jpeg" || suffix == "bmp") {
+        image = QImage(m_inputFile).convertToFormat(QImage::Format_RGB888);
+        if (image.isNull()) {
+            m_summary->setText(tr("Cannot read the image %1").arg(m_inputFile));
+            return false;
+        }
+    } else if (!m_inputFile.isEmpty()) {
+        spec.files = {m_inputFile.toStdString()};
+    }
     auto cached = m_interp && QString::fromStdString(m_interp->path()) == path ? m_interp : nullptr;
     const std::string p = path.toStdString();
     m_run->setEnabled(false);
     m_whatIf->setEnabled(false);
     m_job->start<std::shared_ptr<Outcome>>(
         tr("Simulating %1").arg(path),
-        [p, opt, spec, cached, whatIf](const core::ProgressFn& progress) {
+        [p, opt, spec, cached, whatIf, image, colour](const core::ProgressFn& progress) {
             auto out = std::make_shared<Outcome>();
             out->whatIf = whatIf;
             out->interp = cached;
@@ -236,6 +257,18 @@ bool FixedpointPage::runSimulation()
             }
             auto in = fp::prepareInputs(*out->interp, spec);
             if (!in) { out->error = QString::fromStdString(in.error().toString()); return out; }
+            if (!image.isNull()) {   // an image: scaled to the model's H x W, in the chosen colour form
+                const auto& shape = out->interp->inputShapes()[0];
+                if (shape.size() != 4 || shape[1] != 3) {
+                    out->error = tr("an image input needs a model input of shape [N,3,H,W]");
+                    return out;
+                }
+                const int h = shape[2] > 0 ? int(shape[2]) : image.height(), w = shape[3] > 0 ? int(shape[3]) : image.width();
+                const QImage scaled = image.scaled(w, h, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+                std::vector<uint8_t> rgb(size_t(w) * size_t(h) * 3);
+                for (int y = 0; y < h; ++y) std::memcpy(rgb.data() + size_t(y) * size_t(w) * 3, scaled.constScanLine(y), size_t(w) * 3);
+                in->tensors[0] = fp::imageToTensor(rgb.data(), h, w, colour);
+            }
             auto r = fp::simulate(*out->interp, in->tensors, opt, progress);
             if (!r) { out->error = QString::fromStdString(r.error().toString()); return out; }
             out->result = std::make_shared<fp::SimulationResult>(std::move(*r));

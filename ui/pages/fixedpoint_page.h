@@ -72,6 +72,7 @@ private:
     QLabel* m_header;
     QLabel* m_inputLabel;
     QComboBox* m_requant;
+    QComboBox* m_colour;
     QSpinBox* m_threads;
     QCheckBox* m_rankSensitivity;
     QPushButton* m_run;
