@@ -49,6 +49,7 @@ CurvePlot::CurvePlot(QWidget* parent) : QCustomPlot(parent)
 {
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setNoAntialiasingOnDrag(true);
+    setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
     setAttribute(Qt::WA_Hover);
     setMouseTracking(true);
     connect(this, &QCustomPlot::legendClick, this, &CurvePlot::onLegendClick);
@@ -234,8 +235,6 @@ void CurvePlot::zoomTo(double x, const QString& run)
     m_syncing = true;
     for (QCPAxisRect* r : m_rects) r->axis(QCPAxis::atBottom)->setRange(x - half, x + half);
     m_syncing = false;
-    for (Curve& c : m_curves)
-        c.line->setPen(QPen(c.line->pen().color(), (run.isEmpty() || c.run == run) ? 2.4 : 1.0));
     m_autoY = true;
     redrawNow();
 }
@@ -284,6 +283,15 @@ void CurvePlot::redecimate()
         const DecimatedCurve main =
             decimate(c.x, smooth ? c.smooth.data() : c.series->value.data(), c.series->size(), xr.lower, xr.upper, pixels);
         c.line->setData(toContainer(main.x, main.y));
+        // Wide or antialiased pens make Qt's raster engine stroke the zigzag of a dense curve
+        // as a path (seconds for a few thousand segments); 1 px lines use its fast line drawer.
+        const bool dense = main.x.size() > 1500;
+        const bool highlighted = !m_highlight.isEmpty() && c.run == m_highlight;
+        QPen pen = c.line->pen();
+        pen.setWidthF(dense ? 1.0 : (highlighted ? 2.6 : 1.6));
+        c.line->setPen(pen);
+        c.line->setAntialiased(!dense);
+        c.raw->setAntialiased(false);
         c.dots->setData(toContainer(main.isolatedX, main.isolatedY));
         if (smooth) {
             const DecimatedCurve raw = decimate(c.x, c.series->value.data(), c.series->size(), xr.lower, xr.upper, pixels);
