@@ -135,6 +135,26 @@ TEST(ModelPage, NoGraphForTextSources)
     EXPECT_TRUE(page.graphView()->statusText().startsWith("No graph for this source"));
 }
 
+// Optional: QATDOCTOR_BIG_MODEL=/path/wide_graph.onnx (from /work/shared/bench/make_models.py)
+// lays out a 5,000-node graph in the page and saves a screenshot; skipped otherwise.
+TEST(ModelPage, BigGraphStaysUsable)
+{
+    const QByteArray big = qgetenv("QATDOCTOR_BIG_MODEL");
+    if (big.isEmpty()) GTEST_SKIP() << "set QATDOCTOR_BIG_MODEL to run";
+    AppContext ctx;
+    ModelPage page(&ctx);
+    page.resize(1300, 760);
+    page.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+    QSignalSpy laidOut(page.graphView(), &GraphView::layoutReady);
+    ctx.setAnalysis(analyzed({big.toStdString()}));
+    ASSERT_TRUE(laidOut.wait(60000));
+    page.tabs()->setCurrentIndex(1);
+    EXPECT_TRUE(page.graphView()->search("MatMul"));
+    QTest::qWait(50);
+    shot(page, "model_page_big_graph.png");
+}
+
 }  // namespace qatdoctor::ui
 
 int main(int argc, char** argv)

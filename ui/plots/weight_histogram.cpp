@@ -63,12 +63,14 @@ void WeightHistogram::showMessage(const QString& text)
     m_gridLines = 0;
     m_message->setText(text);
     m_message->setVisible(true);
+    legend->setVisible(false);
     replot();
 }
 
 void WeightHistogram::showWeights(const std::vector<float>& values, const core::model::QuantParams* quant, int channel)
 {
     m_message->setVisible(false);
+    legend->setVisible(true);
     m_bars->data()->clear();
     m_grid->data()->clear();
     m_bounds->data()->clear();

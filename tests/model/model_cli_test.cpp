@@ -1,0 +1,63 @@
+// qatdoctor-cli model FILE [--json] [--expect FILE] on the committed fixtures.
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_command.h"
+
+using namespace qatdoctor::cli;
+
+namespace {
+
+const std::string kModels = std::string(QATDOCTOR_TEST_DATA) + "/models/";
+
+struct CliRun {
+    int code;
+    std::string out, err;
+};
+
+CliRun cli(std::vector<std::string> args)
+{
+    std::ostringstream out, err;
+    const int code = runCli(args, CommandIo{out, err});
+    return {code, out.str(), err.str()};
+}
+
+}  // namespace
+
+TEST(ModelCli, JsonHasModelLayersAndFindings)
+{
+    const CliRun r = cli({"model", kModels + "qat_int16.onnx", "--json", "--expect", kModels + "qat_int16.expect.json"});
+    ASSERT_EQ(r.code, kExitOk) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["model"]["opset"], 13);
+    EXPECT_EQ(j["model"]["format"], "onnx");
+    EXPECT_EQ(j["model"]["inputs"], nlohmann::json::array({"input"}));
+    EXPECT_EQ(j["model"]["outputs"], nlohmann::json::array({"logits"}));
+    ASSERT_EQ(j["layers"].size(), 4u);
+    const auto& conv1 = j["layers"][0];
+    EXPECT_EQ(conv1["name"], "conv1");
+    EXPECT_EQ(conv1["op"], "Conv");
+    EXPECT_EQ(conv1["input_dtypes"], nlohmann::json::array({"int8"}));
+    EXPECT_EQ(conv1["output_dtype"], "int16");
+    EXPECT_TRUE(conv1["output_scale"].is_number());
+    EXPECT_TRUE(conv1.contains("weight_dtype") && conv1.contains("weight_granularity") && conv1.contains("flags"));
+    ASSERT_EQ(j["findings"].size(), 1u);
+    EXPECT_EQ(j["findings"][0]["id"], "model.int16_not_applied");
+    EXPECT_EQ(j["findings"][0]["evidence"][0]["layer"], "conv2");
+    EXPECT_EQ(j["findings"][0]["faq"], "qat.int16_not_applied");
+}
+
+TEST(ModelCli, TextTableAndDamagedFile)
+{
+    const CliRun ok = cli({"model", kModels + "qat_shared_add.onnx"});
+    EXPECT_EQ(ok.code, kExitOk);
+    EXPECT_NE(ok.out.find("opset 13"), std::string::npos);
+    EXPECT_NE(ok.out.find("model.shared_quant_params"), std::string::npos);
+    const CliRun bad = cli({"model", kModels + "truncated.onnx"});
+    EXPECT_EQ(bad.code, kExitUsage);
+    EXPECT_NE(bad.err.find("truncated.onnx"), std::string::npos);
+    const CliRun err = cli({"model", kModels + "qat_uncalibrated.onnx", "--fail-on", "error"});
+    EXPECT_EQ(err.code, kExitFindings);  // uncalibrated scale is an error
+}
