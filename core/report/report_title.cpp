@@ -93,7 +93,7 @@ Result<Section> titleSection(BuildContext& c, const ProgressFn& progress)
     for (size_t i = 0; i < toHash.size(); ++i) {
         const auto& [path, row] = toHash[i];
         if (!c.options.hashInputs) {
-            t.rows[row][3] = "-";
+            t.rows[row][3] = tr(c, "(computed on export)", "（导出时计算）");
             continue;
         }
         const double base = double(i) / double(toHash.size());

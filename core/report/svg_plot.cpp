@@ -87,6 +87,8 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
     yr.settle();
     const double pad = (yr.hi - yr.lo) * 0.05;
     yr.lo -= pad, yr.hi += pad;
+    const double xpad = (xr.hi - xr.lo) * 0.02;   // points at the first/last step stay visible
+    xr.lo -= xpad, xr.hi += xpad;
     auto X = [&](double x) { return left + (x - xr.lo) / (xr.hi - xr.lo) * pw; };
     auto Y = [&](double y) { return top + (yr.hi - y) / (yr.hi - yr.lo) * ph; };
 

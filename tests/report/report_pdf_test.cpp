@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QSignalSpy>
 #include <regex>
 
 #include "core/faq/faq_base.h"
 #include "core/report/report_builder.h"
 #include "core/report/report_writer.h"
 #include "report_test_support.h"
+#include "ui/common/app_context.h"
+#include "ui/pages/report_page.h"
 #include "ui/report/pdf_renderer.h"
 
 namespace qatdoctor {
@@ -32,8 +35,16 @@ protected:
         delete s_analysis;
         delete s_faq;
     }
-    void SetUp() override { m_dir = makeTempDir("qatdoctor-report-pdf"); }
-    void TearDown() override { std::filesystem::remove_all(m_dir); }
+    void SetUp() override
+    {
+        m_dir = makeTempDir(std::string("qatdoctor-report-pdf-") +
+                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    }
+    // QATDOCTOR_REPORT_TEST_KEEP=1 keeps the PDFs for looking at them (pdftoppm).
+    void TearDown() override
+    {
+        if (qEnvironmentVariableIsEmpty("QATDOCTOR_REPORT_TEST_KEEP")) std::filesystem::remove_all(m_dir);
+    }
 
     std::string writePdf(const ReportDocument& doc, const std::string& name)
     {
@@ -156,6 +167,36 @@ TEST_F(PdfReport, CliWritesPdfWithNoDisplayAndRefusesOverwrite)
     EXPECT_EQ(std::filesystem::file_size(pdf), size);
     const CommandResult forced = run(cmd + " --force 2>&1");
     EXPECT_NE(forced.exitCode, 2) << forced.output;
+}
+
+// The Report page: preview pages appear, exports run in the background and keep an existing
+// file unless told to overwrite.
+TEST_F(PdfReport, ReportPagePreviewsAndExports)
+{
+    ui::AppContext context;
+    context.setDataDir(QString::fromStdString(sourceDir("")));
+    ui::ReportPage page(&context);
+    QSignalSpy preview(&page, &ui::ReportPage::previewReady);
+    context.setAnalysis(std::make_shared<const core::Analysis>(*s_analysis));
+    ASSERT_TRUE(preview.wait(30000));
+    EXPECT_GE(preview.last().at(0).toInt(), 8);
+
+    QSignalSpy done(&page, &ui::ReportPage::exportFinished);
+    const QString pdf = QString::fromStdString(m_dir + "/page.pdf");
+    page.exportTo(pdf, false);
+    ASSERT_TRUE(done.wait(30000));
+    EXPECT_EQ(done.last().at(1).toString(), QString());
+    EXPECT_GE(pages(pdf.toStdString()), 8);
+
+    page.exportTo(pdf, false);
+    ASSERT_TRUE(done.wait(30000));
+    EXPECT_TRUE(done.last().at(1).toString().contains("already exists")) << done.last().at(1).toString().toStdString();
+
+    const QString html = QString::fromStdString(m_dir + "/page.html");
+    page.exportTo(html, true);
+    ASSERT_TRUE(done.wait(30000));
+    EXPECT_EQ(done.last().at(1).toString(), QString());
+    EXPECT_NE(core::readFile(html.toStdString())->find("<svg"), std::string::npos);
 }
 
 }  // namespace

@@ -58,6 +58,11 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
         g->setData(toVector(s.x, false), toVector(s.y, true), true);
     }
     cp.rescaleAxes();
+    // A little room on the left and right, so points at the first or last step (a quantized
+    // evaluation at step 0) are not hidden under the axis.
+    const QCPRange xr = cp.xAxis->range();
+    const double xpad = xr.size() > 0 ? xr.size() * 0.02 : 1.0;
+    cp.xAxis->setRange(xr.lower - xpad, xr.upper + xpad);
     double lo = cp.yAxis->range().lower, hi = cp.yAxis->range().upper;
     for (const auto& r : plot.references) lo = std::min(lo, r.y), hi = std::max(hi, r.y);
     const double pad = (hi - lo) > 0 ? (hi - lo) * 0.06 : 0.5;
