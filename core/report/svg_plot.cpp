@@ -71,7 +71,7 @@ std::vector<double> niceTicks(double lo, double hi, int target)
 std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
 {
     const double left = 64, right = 16, top = 28, bottom = 44;
-    const double legendH = 18.0 * double((plot.series.size() + 2) / 3 + 1);
+    const double legendH = 18.0 * double((plot.series.size() + plot.references.size() + 1 + 2) / 3 + 1);
     const double h = height + legendH;
     const double pw = width - left - right, ph = height - top - bottom;
 
@@ -159,18 +159,27 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
         }
     }
     // Legend below the axes, three entries a row.
-    std::vector<std::pair<std::string, std::string>> legend;
-    for (const PlotSeries& s : plot.series) legend.emplace_back(s.name + " (" + s.role + ")", roleColor(s.role));
-    if (anyNonFinite) legend.emplace_back(plot.nonFiniteLabel.empty() ? "NaN/Inf" : plot.nonFiniteLabel, "nonfinite");
+    struct Entry {
+        std::string text, color, dash;
+    };
+    std::vector<Entry> legend;
+    std::map<std::string, int> legendRole;
+    for (const PlotSeries& s : plot.series) {
+        const int nth = legendRole[s.role]++;
+        legend.push_back({s.name + " (" + s.role + ")", roleColor(s.role),
+                          nth == 1 ? " stroke-dasharray=\"6 3\"" : nth >= 2 ? " stroke-dasharray=\"2 2\"" : ""});
+    }
+    for (const ReferenceLine& r : plot.references) legend.push_back({r.label, "#444", " stroke-dasharray=\"6 4\""});
+    if (anyNonFinite) legend.push_back({plot.nonFiniteLabel.empty() ? "NaN/Inf" : plot.nonFiniteLabel, "nonfinite", ""});
     for (size_t i = 0; i < legend.size(); ++i) {
         const double lx = left + double(i % 3) * (pw / 3), ly = height + double(i / 3) * 18.0 - 4;
-        if (legend[i].second == "nonfinite")
+        if (legend[i].color == "nonfinite")
             o += "<polygon fill=\"#d62728\" points=\"" + num(lx + 9) + "," + num(ly + 4) + " " + num(lx + 5) + "," + num(ly - 4) +
                  " " + num(lx + 13) + "," + num(ly - 4) + "\"/>";
         else
             o += "<line x1=\"" + num(lx) + "\" y1=\"" + num(ly) + "\" x2=\"" + num(lx + 18) + "\" y2=\"" + num(ly) +
-                 "\" stroke=\"" + legend[i].second + "\" stroke-width=\"2\"/>";
-        o += "<text x=\"" + num(lx + 24) + "\" y=\"" + num(ly + 4) + "\" font-size=\"11\">" + htmlEscape(legend[i].first) +
+                 "\" stroke=\"" + legend[i].color + "\" stroke-width=\"2\"" + legend[i].dash + "/>";
+        o += "<text x=\"" + num(lx + 24) + "\" y=\"" + num(ly + 4) + "\" font-size=\"11\">" + htmlEscape(legend[i].text) +
              "</text>";
     }
     o += "</svg>";
