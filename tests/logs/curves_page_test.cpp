@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QTemporaryDir>
+#include <QTest>
 #include <cmath>
 #include <cstdlib>
 #include <gtest/gtest.h>
@@ -86,6 +87,33 @@ TEST(CurvesPage, DemoLogs)
         EXPECT_TRUE(page.exportPlot(path)) << name;
         EXPECT_GT(QFileInfo(path).size(), 1000) << name;
     }
+}
+
+TEST(CurvesPage, LiveWatchingPicksUpAppendedLines)
+{
+    QTemporaryDir dir;
+    QDir(dir.path()).mkdir("qat");
+    const QString log = dir.filePath("qat/train.log");
+    auto write = [&](const char* text, QIODevice::OpenMode mode) {
+        QFile f(log);
+        ASSERT_TRUE(f.open(mode));
+        f.write(text);
+    };
+    write("Epoch[0] Step[0] GlobalStep[0] t: loss[1.0] \nEpoch[0] Step[1] GlobalStep[1] t: loss[0.9] \n",
+          QIODevice::WriteOnly);
+    AppContext context;
+    CurvesPage page(&context);
+    page.resize(900, 600);
+    context.setAnalysis(loadLogs(dir.path().toStdString()));
+    page.setMetrics({"loss"});
+    EXPECT_EQ(page.plot()->sourcePoints("qat", "loss"), 2);
+    page.setLiveWatching(true);
+    // the first read runs as a background job; then appended lines arrive through the watcher
+    QTRY_COMPARE_WITH_TIMEOUT(page.plot()->sourcePoints("qat", "loss"), qsizetype(2), 10000);
+    QTest::qWait(200);
+    write("Epoch[0] Step[2] GlobalStep[2] t: loss[nan] \n", QIODevice::Append);
+    QTRY_COMPARE_WITH_TIMEOUT(page.plot()->sourcePoints("qat", "loss"), qsizetype(3), 10000);
+    EXPECT_EQ(page.plot()->nonFiniteMarkers("qat", "loss"), 1);
 }
 
 }  // namespace

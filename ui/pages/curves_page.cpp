@@ -126,7 +126,7 @@ void CurvesPage::buildUi()
     layout->addLayout(top);
     layout->addWidget(split, 1);
 
-    connect(m_xMode, &QComboBox::currentIndexChanged, this, &CurvesPage::replot);
+    connect(m_xMode, &QComboBox::currentIndexChanged, this, [this] { replot(); });
     connect(m_logY, &QCheckBox::toggled, m_plot, &CurvePlot::setLogY);
     connect(m_smoothing, &QSlider::valueChanged, this, [this](int v) {
         m_smoothingValue->setText(QString::number(v / 100.0, 'f', 2));
@@ -154,12 +154,12 @@ void CurvesPage::setAnalysis(AnalysisPtr analysis)
     setLogs(m_analysis ? std::shared_ptr<const core::logs::LogSet>(m_analysis, &m_analysis->logs) : nullptr);
 }
 
-void CurvesPage::setLogs(std::shared_ptr<const core::logs::LogSet> logs)
+void CurvesPage::setLogs(std::shared_ptr<const core::logs::LogSet> logs, bool keepView)
 {
     m_logs = std::move(logs);
     fillRuns();
     fillMetrics();
-    replot();
+    replot(keepView);
     const size_t warnings = m_logs ? m_logs->warnings.size() : 0;
     m_status->setText(warnings ? tr("%n warning(s) while reading the logs (see Overview)", nullptr, static_cast<int>(warnings))
                                : QString());
@@ -227,9 +227,9 @@ void CurvesPage::setMetrics(const QStringList& chosen)
     replot();
 }
 
-void CurvesPage::replot()
+void CurvesPage::replot(bool keepView)
 {
-    m_plot->setCurves(m_logs, metrics(), static_cast<XAxisMode>(std::max(0, m_xMode->currentIndex())));
+    m_plot->setCurves(m_logs, metrics(), static_cast<XAxisMode>(std::max(0, m_xMode->currentIndex())), keepView);
 }
 
 void CurvesPage::focusOn(const NavigationTarget& target)
@@ -293,7 +293,7 @@ void CurvesPage::pollTailer()
         const QString q = QString::fromStdString(p);
         if (!m_watcher.files().contains(q) && !m_watcher.directories().contains(q)) m_watcher.addPath(q);
     }
-    setLogs(std::make_shared<core::logs::LogSet>(m_tailer->logSet()));
+    setLogs(std::make_shared<core::logs::LogSet>(m_tailer->logSet()), /*keepView=*/true);
 }
 
 }  // namespace qatdoctor::ui

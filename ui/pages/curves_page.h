@@ -44,10 +44,10 @@ public:
 private:
     void buildUi();
     void setAnalysis(AnalysisPtr analysis);
-    void setLogs(std::shared_ptr<const core::logs::LogSet> logs);
+    void setLogs(std::shared_ptr<const core::logs::LogSet> logs, bool keepView = false);
     void fillRuns();
     void fillMetrics();
-    void replot();
+    void replot(bool keepView = false);
     void onFilesChanged();
     void pollTailer();
 

@@ -57,13 +57,23 @@ CurvePlot::CurvePlot(QWidget* parent) : QCustomPlot(parent)
     rebuild();
 }
 
-void CurvePlot::setCurves(std::shared_ptr<const core::logs::LogSet> logs, const QStringList& metrics, XAxisMode mode)
+void CurvePlot::setCurves(std::shared_ptr<const core::logs::LogSet> logs, const QStringList& metrics, XAxisMode mode,
+                          bool keepView)
 {
+    const bool keep = keepView && mode == m_mode && metrics == m_metrics && !m_rects.empty();
+    const QCPRange x = keep ? m_rects.front()->axis(QCPAxis::atBottom)->range() : QCPRange();
     m_logs = std::move(logs);
     m_metrics = metrics;
     m_mode = mode;
     rebuild();
-    resetView();
+    if (!keep) {
+        resetView();
+        return;
+    }
+    m_syncing = true;
+    for (QCPAxisRect* r : m_rects) r->axis(QCPAxis::atBottom)->setRange(x);
+    m_syncing = false;
+    redrawNow();
 }
 
 void CurvePlot::setLogY(bool on)

@@ -26,7 +26,9 @@ public:
 
     // Shows metrics (one stacked plot each) of every run in logs. logs must outlive the plot's
     // use of it (the page keeps the shared_ptr).
-    void setCurves(std::shared_ptr<const core::logs::LogSet> logs, const QStringList& metrics, XAxisMode mode);
+    // keepView: keep the x range (live updates) instead of fitting all data.
+    void setCurves(std::shared_ptr<const core::logs::LogSet> logs, const QStringList& metrics, XAxisMode mode,
+                   bool keepView = false);
     void setLogY(bool on);
     void setSmoothing(double weight);  // 0 = off
     void setBoxZoom(bool on);
