@@ -68,6 +68,35 @@ Result<ConvGeometry> convGeometry(const onnx::NodeProto& node, const std::vector
     return g;
 }
 
+namespace {
+
+// c[j] += a * b[j]: the GEMM's inner loop, compiled for several vector widths and picked at load
+// time (ifunc), so the portable build still uses AVX-512/AVX2 where the CPU has them. The
+// per-element arithmetic (one multiply, one add, no FMA contraction) is the same in every clone;
+// O3 because -O2 does not vectorise loops of unknown length.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define QD_CLONES __attribute__((target_clones("avx512f", "avx2", "default"), optimize("O3", "fp-contract=off")))
+#else
+#define QD_CLONES
+#endif
+
+QD_CLONES void axpy(float* c, const float* b, float a, int64_t n)
+{
+    for (int64_t j = 0; j < n; ++j) c[j] += a * b[j];
+}
+
+QD_CLONES void axpy(int32_t* c, const int16_t* b, int32_t a, int64_t n)
+{
+    for (int64_t j = 0; j < n; ++j) c[j] += a * static_cast<int32_t>(b[j]);
+}
+
+void axpy(int64_t* c, const int32_t* b, int64_t a, int64_t n)
+{
+    for (int64_t j = 0; j < n; ++j) c[j] += a * static_cast<int64_t>(b[j]);
+}
+
+}  // namespace
+
 template <class T, class Acc>
 void gemm(int64_t M, int64_t N, int64_t K, const T* A, const T* B, Acc* C, bool accumulate, ThreadPool* pool)
 {
@@ -83,8 +112,7 @@ void gemm(int64_t M, int64_t N, int64_t K, const T* A, const T* B, Acc* C, bool 
                 for (int64_t k = 0; k < K; ++k) {
                     const Acc av = static_cast<Acc>(a[k]);
                     if (av == Acc{}) continue;
-                    const T* b = B + k * N + n0;
-                    for (int64_t j = 0; j < nb; ++j) c[j] += av * static_cast<Acc>(b[j]);
+                    axpy(c, B + k * N + n0, av, nb);
                 }
             }
         }
