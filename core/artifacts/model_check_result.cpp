@@ -1,12 +1,24 @@
 // model_check_result.txt (check_qat_model): status sentences, then tabulate tables whose meaning
 // comes from the sentence above them (horizon-formats.md 1.1). Tables are assigned to the last
 // section marker before them; tables without a marker are recognised by their headers.
+#include <limits>
 #include <algorithm>
 
 #include "core/artifacts/toolchain_tables.h"
 
 namespace qatdoctor::core::artifacts {
 namespace {
+
+// Numbers in a printout or table are untrusted: an out-of-range (or NaN/inf) double converted to
+// an integer is undefined behaviour, so integer fields saturate (NaN -> 0).
+template <class Int>
+Int toInt(double v)
+{
+    if (!(v == v)) return 0;
+    if (v >= static_cast<double>(std::numeric_limits<Int>::max())) return std::numeric_limits<Int>::max();
+    if (v <= static_cast<double>(std::numeric_limits<Int>::lowest())) return std::numeric_limits<Int>::lowest();
+    return static_cast<Int>(v);
+}
 
 using model::DType;
 
@@ -126,7 +138,7 @@ model::LayerTable buildLayers(const std::vector<DataTable>& tables, const std::s
                 if (!noQconfig && model::isInteger(l.outputDtype)) {
                     model::QuantParams q;
                     q.dtype = l.outputDtype;
-                    if (auto a = parseNumber(axisCell)) q.axis = static_cast<int>(*a);
+                    if (auto a = parseNumber(axisCell)) q.axis = toInt<int>(*a);
                     if (obs >= 0) q.observer = row[static_cast<size_t>(obs)];
                     l.outputQuant = q;
                 }
@@ -144,7 +156,7 @@ model::LayerTable buildLayers(const std::vector<DataTable>& tables, const std::s
                 if (wd >= 0)
                     if (auto d = parseDtypeList(row[static_cast<size_t>(wd)]); !d.empty()) q.dtype = d.front();
                 if (axis >= 0)
-                    if (auto a = parseNumber(row[static_cast<size_t>(axis)])) q.axis = static_cast<int>(*a);
+                    if (auto a = parseNumber(row[static_cast<size_t>(axis)])) q.axis = toInt<int>(*a);
                 if (obs >= 0) q.observer = row[static_cast<size_t>(obs)];
                 l.weightDtype = q.dtype;
                 l.weightQuant = q;

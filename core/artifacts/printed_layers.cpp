@@ -1,5 +1,6 @@
 #include "core/artifacts/printed_layers.h"
 
+#include <limits>
 #include <algorithm>
 #include <cmath>
 
@@ -7,6 +8,17 @@
 
 namespace qatdoctor::core::artifacts {
 namespace {
+
+// Numbers in a printout or table are untrusted: an out-of-range (or NaN/inf) double converted to
+// an integer is undefined behaviour, so integer fields saturate (NaN -> 0).
+template <class Int>
+Int toInt(double v)
+{
+    if (!(v == v)) return 0;
+    if (v >= static_cast<double>(std::numeric_limits<Int>::max())) return std::numeric_limits<Int>::max();
+    if (v <= static_cast<double>(std::numeric_limits<Int>::lowest())) return std::numeric_limits<Int>::lowest();
+    return static_cast<Int>(v);
+}
 
 using model::DType;
 using model::Layer;
@@ -89,17 +101,17 @@ QuantParams quantFromNode(const PrintedModule& pm, const ModuleNode& node, Layer
             uncalibrated = true;
     }
     if (const std::string* z = args.find("zero_point"))
-        for (double v : parseNumbers(*z).values) q.zeroPoints.push_back(static_cast<int64_t>(v));
+        for (double v : parseNumbers(*z).values) q.zeroPoints.push_back(toInt<int64_t>(v));
     if (const std::string* v = args.find("quant_min"))
-        if (auto n = parseNumber(*v)) q.qmin = static_cast<int64_t>(*n);
+        if (auto n = parseNumber(*v)) q.qmin = toInt<int64_t>(*n);
     if (const std::string* v = args.find("quant_max"))
-        if (auto n = parseNumber(*v)) q.qmax = static_cast<int64_t>(*n);
+        if (auto n = parseNumber(*v)) q.qmax = toInt<int64_t>(*n);
     const std::string* scheme = args.find("qscheme");
     const bool perChannel = scheme && contains(*scheme, "per_channel");
     if (perChannel) {
         q.axis = 0;
         if (const std::string* a = args.find("ch_axis"))
-            if (auto n = parseNumber(*a)) q.axis = static_cast<int>(*n);
+            if (auto n = parseNumber(*a)) q.axis = toInt<int>(*n);
     }
     q.fakeQuantEnabled = enabledFlag(args, "fake_quant_enabled");
     q.observerEnabled = enabledFlag(args, "observer_enabled");
@@ -215,7 +227,7 @@ struct Builder {
             if (const std::string* s = args.find("scale"))
                 for (double v : parseNumbers(*s).values) q.scales.push_back(static_cast<float>(v));
             if (const std::string* z = args.find("zero_point"))
-                for (double v : parseNumbers(*z).values) q.zeroPoints.push_back(static_cast<int64_t>(v));
+                for (double v : parseNumbers(*z).values) q.zeroPoints.push_back(toInt<int64_t>(v));
             if (!q.scales.empty()) {
                 if (q.scales.size() == 1 && q.scales.front() == 1.0f) addFlag(l, "uncalibrated");
                 l.outputQuant = q;
