@@ -63,6 +63,29 @@ def main():
     write("huge_shape.npy", b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode()
           + np.arange(4, dtype=np.float32).tobytes())
 
+    # Inputs the review of the simulator readers found (crashes before the fix), replayed with
+    # the fuzzers' findings by tests/hardening/fuzz_regression_test.cpp.
+    reg = os.path.join(OUT, "..", "fuzz_regressions")
+    os.makedirs(os.path.join(reg, "npy"), exist_ok=True)
+    os.makedirs(os.path.join(reg, "tensor_pb"), exist_ok=True)
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1234567890123456789012345,), }"
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(os.path.join(reg, "npy", "dim_with_25_digits.npy"), "wb") as f:  # std::stoll threw
+        f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode())
+    t = TensorProto(name="x", data_type=TensorProto.FLOAT, dims=HUGE)
+    t.float_data.append(1.0)  # one typed value, 100 GB claimed: was allocated before the count check
+    with open(os.path.join(reg, "tensor_pb", "typed_fields_100gb.pb"), "wb") as f:
+        f.write(t.SerializeToString())
+    # fuzz_json_inputs layout: byte 0 odd = thresholds file, even = wizard session.
+    os.makedirs(os.path.join(reg, "json_inputs"), exist_ok=True)
+    deep = "{\"a\":" * 20000 + "1" + "}" * 20000  # recursive json copies overflowed the stack
+    with open(os.path.join(reg, "json_inputs", "thresholds_nested_20000.json"), "wb") as f:
+        f.write(b"\x01" + ('{"thresholds": {"divergence.loss_ratio": ' + deep + "}}").encode())
+    session = ('{"version": 1, "start": "qat.calibration_low", "path": [{"topic": "qat.calibration_low", '
+               '"node": "q_calib_low", "answer": "yes", "automatic": "yes"}]}')  # json::type_error
+    with open(os.path.join(reg, "json_inputs", "session_automatic_not_bool.json"), "wb") as f:
+        f.write(b"\x00" + session.encode())
+
 
 if __name__ == "__main__":
     main()

@@ -81,7 +81,9 @@ bool replayPrinted(std::string_view bytes, const std::string& name)
     std::vector<Finding> findings;
     std::set<std::string> evaluated;
     model::runModelLints(table, {}, findings, evaluated);
-    return !parsed->warnings.empty() || !table.warnings.empty();
+    // The printed findings were undefined behaviour (nan / inf zero points cast to integers) in
+    // text that parses: running clean under the sanitizers is the check.
+    return true;
 }
 
 bool replayToolchain(std::string_view bytes, const std::string& name)
@@ -111,10 +113,11 @@ bool replayJsonInputs(std::string_view bytes, const std::string& name)
         auto d = rules::describeThresholds(bytes);
         return !r || !d;
     }
+    // A session is replayed as far as it fits the FAQ; the findings were exceptions and stack
+    // overflows, so returning at all is the check.
     const nlohmann::json j = nlohmann::json::parse(bytes, nullptr, false);
-    if (j.is_discarded()) return true;
-    auto s = faq::sessionFromJson(j, &base.base);
-    return !s || s->path().empty();
+    if (!j.is_discarded()) (void)faq::sessionFromJson(j, &base.base);
+    return true;
 }
 
 const std::map<std::string, Replay>& replays()
