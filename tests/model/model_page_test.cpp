@@ -116,6 +116,22 @@ TEST(ModelPage, DetailsHistogramAndGraph)
     shot(page, "model_page_graph.png");
 }
 
+TEST(ModelPage, ExpectationsSetInThePageFlagTheLayer)
+{
+    AppContext ctx;
+    ModelPage page(&ctx);
+    ctx.setAnalysis(analyzed({std::string(QATDOCTOR_TEST_DATA) + "/models/qat_int16.onnx"}));
+    const int conv2 = page.tableModel()->rowOf("conv2");
+    ASSERT_GE(conv2, 0);
+    EXPECT_FALSE(page.tableModel()->index(conv2, 0).data(LayerTableModel::FlaggedRole).toBool());
+    QSignalSpy changed(&ctx, &AppContext::analysisChanged);
+    page.applyExpectations({{"conv1", "int16"}, {"conv2", "int16"}});
+    ASSERT_TRUE(changed.wait(20000));
+    EXPECT_TRUE(ctx.analysis()->checksRun.count("model.int16_not_applied"));
+    EXPECT_TRUE(page.tableModel()->index(conv2, 0).data(LayerTableModel::FlaggedRole).toBool());
+    EXPECT_FALSE(page.tableModel()->index(page.tableModel()->rowOf("conv1"), 0).data(LayerTableModel::FlaggedRole).toBool());
+}
+
 TEST(ModelPage, NoGraphForTextSources)
 {
     AppContext ctx;

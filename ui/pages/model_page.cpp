@@ -10,6 +10,13 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <QInputDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMessageBox>
+#include <QPushButton>
+
+#include "ui/common/background_job.h"
 #include "ui/pages/model/graph_view.h"
 #include "ui/pages/model/layer_details.h"
 #include "ui/pages/model/layer_table_model.h"
@@ -20,7 +27,7 @@ ModelPage::ModelPage(AppContext* context, QWidget* parent)
     : Page(context, parent), m_header(new QLabel(this)), m_filterEdit(new QLineEdit(this)),
       m_flaggedOnly(new QCheckBox(tr("Flagged only"), this)), m_tabs(new QTabWidget(this)), m_table(new QTableView(this)),
       m_graph(new GraphView(context, this)), m_details(new LayerDetails(context, this)), m_model(new LayerTableModel(this)),
-      m_filter(new LayerFilterModel(this))
+      m_filter(new LayerFilterModel(this)), m_checksJob(new BackgroundJob(this))
 {
     m_header->setTextFormat(Qt::RichText);
     m_header->setWordWrap(true);
@@ -42,6 +49,10 @@ ModelPage::ModelPage(AppContext* context, QWidget* parent)
     auto* filterRow = new QHBoxLayout;
     filterRow->addWidget(m_filterEdit, 1);
     filterRow->addWidget(m_flaggedOnly);
+    auto* expect = new QPushButton(tr("Expected dtypes…"), this);
+    expect->setToolTip(tr("Module name -> dtype you configured (e.g. int16); layers whose actual dtype differs are flagged"));
+    connect(expect, &QPushButton::clicked, this, &ModelPage::editExpectations);
+    filterRow->addWidget(expect);
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -71,6 +82,7 @@ ModelPage::ModelPage(AppContext* context, QWidget* parent)
     });
     connect(m_details, &LayerDetails::wizardRequested, this, &ModelPage::openWizard);
     if (context) {
+        context->announceJob(m_checksJob);
         connect(context, &AppContext::analysisChanged, this, [this] { reload(); });
         connect(context, &AppContext::langChanged, this, [this] { reload(); });
     }
@@ -140,6 +152,60 @@ void ModelPage::openWizard(const QString& faqTopic)
     target.page = QStringLiteral("wizard");
     target.faqTopic = faqTopic;
     context()->navigate(target);
+}
+
+}  // namespace qatdoctor::ui
+
+namespace qatdoctor::ui {
+
+void ModelPage::editExpectations()
+{
+    const AnalysisPtr analysis = context() ? context()->analysis() : nullptr;
+    if (!analysis || !analysis->primaryModel()) return;
+    QJsonObject current;
+    for (const auto& [module, dtype] : analysis->expectedDtypes)
+        current.insert(QString::fromStdString(module), QString::fromStdString(dtype));
+    if (current.isEmpty())  // start from what the model has, for the user to edit
+        for (const auto& l : analysis->primaryModel()->layers)
+            if (l.outputQuant) current.insert(QString::fromStdString(l.name), QString::fromLatin1(core::model::dtypeName(l.outputDtype)));
+    bool ok = false;
+    const QString text = QInputDialog::getMultiLineText(
+        this, tr("Expected dtypes"), tr("JSON object of module name -> dtype (int8, int16, float32, ...):"),
+        QString::fromUtf8(QJsonDocument(current).toJson(QJsonDocument::Indented)), &ok);
+    if (!ok) return;
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
+    if (!doc.isObject()) {
+        QMessageBox::warning(this, tr("Expected dtypes"), tr("Not a JSON object: %1").arg(error.errorString()));
+        return;
+    }
+    std::map<std::string, std::string> expected;
+    const QJsonObject obj = doc.object();
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        if (!core::model::parseDType(it.value().toString().toStdString())) {
+            QMessageBox::warning(this, tr("Expected dtypes"), tr("Unknown dtype for %1: '%2'").arg(it.key(), it.value().toString()));
+            return;
+        }
+        expected[it.key().toStdString()] = it.value().toString().toStdString();
+    }
+    applyExpectations(expected);
+}
+
+void ModelPage::applyExpectations(const std::map<std::string, std::string>& expected)
+{
+    const AnalysisPtr analysis = context() ? context()->analysis() : nullptr;
+    if (!analysis) return;
+    m_checksJob->start<AnalysisPtr>(
+        tr("Re-running checks with the expected dtypes"),
+        [analysis, expected](const core::ProgressFn&) {
+            auto copy = std::make_shared<core::Analysis>(*analysis);
+            copy->expectedDtypes = expected;
+            core::runChecks(*copy);
+            return AnalysisPtr(std::move(copy));
+        },
+        [this](AnalysisPtr updated) {
+            if (context()) context()->setAnalysis(std::move(updated));
+        });
 }
 
 }  // namespace qatdoctor::ui

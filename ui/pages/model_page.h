@@ -4,6 +4,9 @@
 // the graph view. Text sources (printed modules) show the table; their graph view says so.
 #pragma once
 
+#include <map>
+#include <string>
+
 #include "ui/pages/page.h"
 
 class QCheckBox;
@@ -14,6 +17,7 @@ class QTableView;
 
 namespace qatdoctor::ui {
 
+class BackgroundJob;
 class GraphView;
 class LayerDetails;
 class LayerFilterModel;
@@ -37,11 +41,15 @@ public:
     LayerDetails* details() const { return m_details; }
     QTabWidget* tabs() const { return m_tabs; }
     bool selectLayer(const QString& name);
+    // Re-runs the checks on a copy of the analysis with these expectations (module -> dtype)
+    // in the background and publishes it; what the "Expected dtypes…" button does.
+    void applyExpectations(const std::map<std::string, std::string>& expected);
 
 private:
     void reload();
     void onCurrentRowChanged();
     void openWizard(const QString& faqTopic);
+    void editExpectations();
 
     QLabel* m_header;
     QLineEdit* m_filterEdit;
@@ -52,6 +60,7 @@ private:
     LayerDetails* m_details;
     LayerTableModel* m_model;
     LayerFilterModel* m_filter;
+    BackgroundJob* m_checksJob;
 };
 
 }  // namespace qatdoctor::ui
