@@ -109,6 +109,11 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
         if (q >= e) break;
         const char sep = *q;
         if (sep != '[' && sep != ':' && sep != '=') continue;
+        if (sep == '=' && q + 1 < e && q[1] == '=') {  // "==== config ====", "a == b": not a setting
+            p = q + 1;
+            while (p < e && *p == '=') ++p;
+            continue;
+        }
         // "[train.py:42]": Python logging's filename:lineno, not a metric
         if (sep == ':' && ke - ks > 3 && std::string_view(ke - 3, 3) == ".py") {
             p = q + 1;

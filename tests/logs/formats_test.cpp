@@ -270,6 +270,7 @@ TEST(TextLog, LoggingSourcePrefixAndConfigDump)
     EXPECT_EQ(parsed->metadata.at("log_freq"), "8");
     EXPECT_EQ(parsed->metadata.at("steps_per_epoch"), "64");
     EXPECT_EQ(parsed->metadata.at("task_name"), "tiny_cls");
+    EXPECT_EQ(parsed->metadata.count("config"), 0u);  // "==== config ====" is a banner
 }
 
 }  // namespace
