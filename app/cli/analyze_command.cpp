@@ -92,6 +92,8 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
         io.err << "analyze: --fail-on wants error, warning or info\n";
         return kExitUsage;
     }
+    if (auto report = args.value("report"))   // fail before the analysis, not after it
+        if (int rc = checkReportOption(*report, args.has("force"), io); rc != kExitOk) return rc;
     core::Result<core::Analysis> analysis = core::analyze(options);
     if (!analysis) {
         io.err << "analyze: " << analysis.error().toString() << "\n";

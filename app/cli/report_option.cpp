@@ -33,6 +33,18 @@ std::string faqDir()
 
 void setPdfRenderer(core::report::PdfRenderer renderer) { pdfRenderer() = std::move(renderer); }
 
+int checkReportOption(const std::string& path, bool force, CommandIo io)
+{
+    core::report::WriteOptions options;
+    options.overwrite = force;
+    options.pdf = pdfRenderer();
+    core::Result<void> ok = core::report::checkReportTarget(path, options);
+    if (ok) return kExitOk;
+    io.err << "analyze: report: " << ok.error().message << "\n";
+    if (ok.error().code == "io.exists") io.err << "analyze: add --force to replace it\n";
+    return kExitUsage;
+}
+
 int writeReportOption(const core::Analysis& analysis, const std::string& path, core::Lang lang, bool force,
                       CommandIo io)
 {

@@ -14,6 +14,10 @@ namespace qatdoctor::cli {
 // Set once by main() before any command runs (empty = PDF unavailable in this build).
 void setPdfRenderer(core::report::PdfRenderer renderer);
 
+// Before the analysis: the same checks the write makes (existing file, folder, extension), so a
+// doomed --report fails at once. kExitOk or kExitUsage after printing the error.
+int checkReportOption(const std::string& path, bool force, CommandIo io);
+
 // Writes the report; returns kExitOk, or kExitUsage after printing an error that names the file
 // (existing file without --force, unwritable path, unknown extension, PDF without the GUI).
 int writeReportOption(const core::Analysis& analysis, const std::string& path, core::Lang lang, bool force,

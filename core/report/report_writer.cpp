@@ -58,14 +58,20 @@ Result<std::string> renderReport(const Analysis& analysis, ReportFormat format, 
     return options.pdf(*doc, [&](double f, std::string_view stage) { return reportProgress(progress, 0.5 + 0.5 * f, stage); });
 }
 
-Result<void> writeReport(const Analysis& analysis, const std::string& path, const WriteOptions& options,
-                         const ProgressFn& progress)
+Result<void> checkReportTarget(const std::string& path, const WriteOptions& options)
 {
     const std::optional<ReportFormat> format = formatForPath(path);
     if (!format) return makeError("report.format", path + ": the report format follows the extension: .pdf, .html or .json", path);
     if (*format == ReportFormat::Pdf && !options.pdf)
         return makeError("report.no_pdf", path + ": PDF reports need the GUI build of QAT Doctor (Qt); write .html or .json instead", path);
-    if (Result<void> ok = checkTarget(path, options.overwrite); !ok) return ok.error();
+    return checkTarget(path, options.overwrite);
+}
+
+Result<void> writeReport(const Analysis& analysis, const std::string& path, const WriteOptions& options,
+                         const ProgressFn& progress)
+{
+    if (Result<void> ok = checkReportTarget(path, options); !ok) return ok.error();
+    const std::optional<ReportFormat> format = formatForPath(path);
     Result<std::string> bytes = renderReport(analysis, *format, options, progress);
     if (!bytes) return bytes.error();
     return writeFileAtomic(path, *bytes, options.overwrite);

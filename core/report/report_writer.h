@@ -35,6 +35,10 @@ struct WriteOptions {
 Result<void> writeReport(const Analysis& analysis, const std::string& path, const WriteOptions& options,
                          const ProgressFn& progress = {});
 
+// What writeReport checks before any work (extension, PDF availability, existing file, folder):
+// callers with slow work before the write (the CLI's analysis) call it first to fail fast.
+Result<void> checkReportTarget(const std::string& path, const WriteOptions& options);
+
 // The bytes of one format (no file involved), for previews and tests.
 Result<std::string> renderReport(const Analysis& analysis, ReportFormat format, const WriteOptions& options,
                                  const ProgressFn& progress = {});
