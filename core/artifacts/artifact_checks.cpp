@@ -20,15 +20,15 @@ void runArtifactChecks(Analysis& analysis)
         // The model area's expected-dtype lint works on any LayerTable: the final dtypes a
         // printout or model_check_result shows answer "int16 configured but not applied".
         for (const model::ModelLint& lint : model::modelLints())
-            if (std::string_view(lint.id) == "model.int16_not_applied"
-                && lint.run(model::LintInput{t, analysis.expectedDtypes, nullptr}, found))
+            if (std::string_view(lint.id) == "model.int16_not_applied" &&
+                lint.run(model::LintInput{t, analysis.expectedDtypes, nullptr}, found))
                 evaluated.push_back(lint.id);
     }
     // model_check_result: the LayerTable and the section tables of the same file go together.
     std::vector<std::string> checkFiles;
     for (const DataTable& t : analysis.tables)
-        if (t.kind.starts_with("model_check.")
-            && std::find(checkFiles.begin(), checkFiles.end(), t.sourcePath) == checkFiles.end())
+        if (t.kind.starts_with("model_check.") &&
+            std::find(checkFiles.begin(), checkFiles.end(), t.sourcePath) == checkFiles.end())
             checkFiles.push_back(t.sourcePath);
     for (const std::string& file : checkFiles) {
         std::vector<const DataTable*> sections;
@@ -40,8 +40,10 @@ void runArtifactChecks(Analysis& analysis)
         checkModelCheckResult(layers, sections, found, evaluated);
     }
     for (const DataTable& t : analysis.tables) {
-        if (t.kind == kTableComparePerLayer || t.kind == kTableSimilarity) checkComparisonTable(t, found, evaluated);
-        else checkProfilerTable(t, found, evaluated);
+        if (t.kind == kTableComparePerLayer || t.kind == kTableSimilarity)
+            checkComparisonTable(t, found, evaluated);
+        else
+            checkProfilerTable(t, found, evaluated);
     }
     for (Finding& f : found) analysis.findings.push_back(std::move(f));
     for (std::string& id : evaluated) analysis.checksRun.insert(std::move(id));

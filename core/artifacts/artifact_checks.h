@@ -30,8 +30,10 @@ void checkPrintedModel(const model::LayerTable& table, const std::vector<model::
                        std::vector<Finding>& out, std::vector<std::string>& evaluated);
 void checkModelCheckResult(const model::LayerTable* layers, const std::vector<const DataTable*>& sections,
                            std::vector<Finding>& out, std::vector<std::string>& evaluated);
-void checkComparisonTable(const DataTable& table, std::vector<Finding>& out, std::vector<std::string>& evaluated);
-void checkProfilerTable(const DataTable& table, std::vector<Finding>& out, std::vector<std::string>& evaluated);
+void checkComparisonTable(const DataTable& table, std::vector<Finding>& out,
+                          std::vector<std::string>& evaluated);
+void checkProfilerTable(const DataTable& table, std::vector<Finding>& out,
+                        std::vector<std::string>& evaluated);
 
 // Index of the first row where similarity clearly falls below the rows before it, or -1.
 // Values are cosine-like (<= 1); NaN entries (empty cells) are skipped.

@@ -17,7 +17,8 @@ int countHeaders(std::string_view head, int enough)
     int n = 0;
     for (const TextLine& l : splitLines(head)) {
         const std::string_view t = trim(l.text);
-        if (t.size() > 4 && t.front() == '(' && t.find("): ") != std::string_view::npos && ++n >= enough) break;
+        if (t.size() > 4 && t.front() == '(' && t.find("): ") != std::string_view::npos && ++n >= enough)
+            break;
     }
     return n;
 }
@@ -30,15 +31,17 @@ int probePrintedModel(const std::string& path, bool isFolder, std::string_view h
     if (isFolder || head.empty() || binaryOffset(head)) return 0;
     const int headers = countHeaders(head, 2);
     if (headers < 2) return 0;
-    for (std::string_view marker : {"FakeQuantize(", "Observer(", "QuantStub(", "weight_fake_quant",
-                                    "activation_post_process", "FakeCast(", "QuantizedConv", "QuantizedLinear"})
+    for (std::string_view marker :
+         {"FakeQuantize(", "Observer(", "QuantStub(", "weight_fake_quant", "activation_post_process",
+          "FakeCast(", "QuantizedConv", "QuantizedLinear"})
         if (head.find(marker) != std::string_view::npos) return 90;
     return 40;
 }
 
 Result<void> loadPrintedModel(const std::string& path, Analysis& into, const ProgressFn& progress)
 {
-    if (!reportProgress(progress, 0.0, "reading " + path)) return makeError(kCancelledCode, "cancelled", path);
+    if (!reportProgress(progress, 0.0, "reading " + path))
+        return makeError(kCancelledCode, "cancelled", path);
     auto text = readFile(path, kPrintedReadLimit);
     if (!text) return text.error();
     auto table = readPrintedModel(*text, path);

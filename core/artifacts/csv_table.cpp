@@ -22,11 +22,12 @@ TableScan readCsvTable(std::string_view text, const std::string& path)
                 table.firstLine = recordLine;
             } else {
                 if (record.size() != table.columns.size()) {
-                    scan.warnings.push_back(makeError(
-                        "table.ragged_row",
-                        path + ":" + std::to_string(recordLine) + ": row has " + std::to_string(record.size())
-                            + " cells, the header has " + std::to_string(table.columns.size()),
-                        path, recordLine));
+                    scan.warnings.push_back(makeError("table.ragged_row",
+                                                      path + ":" + std::to_string(recordLine) + ": row has " +
+                                                          std::to_string(record.size()) +
+                                                          " cells, the header has " +
+                                                          std::to_string(table.columns.size()),
+                                                      path, recordLine));
                     record.resize(table.columns.size());
                 }
                 table.rows.push_back(std::move(record));
@@ -64,10 +65,10 @@ TableScan readCsvTable(std::string_view text, const std::string& path)
         }
     }
     if (quoted)
-        scan.warnings.push_back(makeError("table.truncated",
-                                          path + ":" + std::to_string(recordLine)
-                                              + ": a quoted cell is not closed (file truncated?)",
-                                          path, recordLine));
+        scan.warnings.push_back(makeError(
+            "table.truncated",
+            path + ":" + std::to_string(recordLine) + ": a quoted cell is not closed (file truncated?)", path,
+            recordLine));
     if (!cell.empty() || !record.empty()) endRecord();
     for (auto& c : table.columns) c = std::string(trim(c));
     if (!table.columns.empty()) {

@@ -11,7 +11,8 @@ namespace qatdoctor::core::artifacts {
 
 inline constexpr size_t kMaxEvidence = 20;  // a finding lists at most this many places
 
-inline Finding newFinding(const char* id, Severity severity, Stage stage, Text title, Text message, const char* faq)
+inline Finding newFinding(const char* id, Severity severity, Stage stage, Text title, Text message,
+                          const char* faq)
 {
     Finding f;
     f.id = id;
@@ -24,7 +25,8 @@ inline Finding newFinding(const char* id, Severity severity, Stage stage, Text t
 }
 
 inline void addEvidence(Finding& f, const std::string& file, int64_t line, const std::string& layer,
-                        std::string detail, std::optional<double> value = std::nullopt, std::string metric = {})
+                        std::string detail, std::optional<double> value = std::nullopt,
+                        std::string metric = {})
 {
     if (f.evidence.size() >= kMaxEvidence) return;
     Evidence e;

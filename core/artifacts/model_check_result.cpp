@@ -23,8 +23,8 @@ Int toInt(double v)
 using model::DType;
 
 struct Marker {
-    std::string_view text;     // lower-case substring
-    const char* section;       // DataTable kind suffix, or "" for a status sentence only
+    std::string_view text;  // lower-case substring
+    const char* section;    // DataTable kind suffix, or "" for a status sentence only
     const char* title;
 };
 
@@ -72,8 +72,10 @@ std::vector<DType> parseDtypeList(const std::string& cell)
     };
     for (char c : cell) {
         if (c == '[' || c == ']' || c == '(' || c == ')') continue;
-        if (c == ',') flush();
-        else item += c;
+        if (c == ',')
+            flush();
+        else
+            item += c;
     }
     flush();
     return out;
@@ -87,8 +89,8 @@ std::string baseModuleName(const std::string& name)
     if (bracket != std::string::npos) n = n.substr(0, bracket);
     if (!n.empty() && n.back() == ')') {
         const size_t open = n.rfind('(');
-        if (open != std::string::npos && open + 1 < n.size() - 1
-            && std::all_of(n.begin() + static_cast<long>(open) + 1, n.end() - 1, ::isdigit))
+        if (open != std::string::npos && open + 1 < n.size() - 1 &&
+            std::all_of(n.begin() + static_cast<long>(open) + 1, n.end() - 1, ::isdigit))
             n = n.substr(0, open);
     }
     return std::string(trim(n));
@@ -132,7 +134,8 @@ model::LayerTable buildLayers(const std::vector<DataTable>& tables, const std::s
                 }
                 const std::string axisCell = axis >= 0 ? row[static_cast<size_t>(axis)] : "";
                 const std::string axisLow = toLower(axisCell);
-                if (axisLow.find("fakecast") != std::string::npos && axisLow.find("float16") != std::string::npos)
+                if (axisLow.find("fakecast") != std::string::npos &&
+                    axisLow.find("float16") != std::string::npos)
                     l.outputDtype = DType::Float16;
                 const bool noQconfig = axisLow.find("none") != std::string::npos;
                 if (!noQconfig && model::isInteger(l.outputDtype)) {
@@ -142,7 +145,8 @@ model::LayerTable buildLayers(const std::vector<DataTable>& tables, const std::s
                     if (obs >= 0) q.observer = row[static_cast<size_t>(obs)];
                     l.outputQuant = q;
                 }
-                if (l.name != baseModuleName(l.name) && l.name.find('(') != std::string::npos) addFlag(l, "shared");
+                if (l.name != baseModuleName(l.name) && l.name.find('(') != std::string::npos)
+                    addFlag(l, "shared");
             }
         } else if (t.kind == "model_check.weight_qconfig" && name >= 0) {
             const int wd = t.column("weight dtype");
@@ -154,7 +158,8 @@ model::LayerTable buildLayers(const std::vector<DataTable>& tables, const std::s
                 if (l.op.empty() && type >= 0) l.op = shortTypeName(row[static_cast<size_t>(type)]);
                 model::QuantParams q;
                 if (wd >= 0)
-                    if (auto d = parseDtypeList(row[static_cast<size_t>(wd)]); !d.empty()) q.dtype = d.front();
+                    if (auto d = parseDtypeList(row[static_cast<size_t>(wd)]); !d.empty())
+                        q.dtype = d.front();
                 if (axis >= 0)
                     if (auto a = parseNumber(row[static_cast<size_t>(axis)])) q.axis = toInt<int>(*a);
                 if (obs >= 0) q.observer = row[static_cast<size_t>(obs)];
@@ -166,8 +171,9 @@ model::LayerTable buildLayers(const std::vector<DataTable>& tables, const std::s
     for (const DataTable& t : tables) {
         const int nameCol = t.column("name");
         if (nameCol < 0) continue;
-        const char* flag = t.kind == "model_check.unfused" ? "unfused"
-                         : t.kind == "model_check.called_times" ? "shared" : nullptr;
+        const char* flag = t.kind == "model_check.unfused"        ? "unfused"
+                           : t.kind == "model_check.called_times" ? "shared"
+                                                                  : nullptr;
         if (!flag) continue;
         const int times = t.column("called times");
         for (const auto& row : t.rows) {
@@ -195,7 +201,8 @@ std::string shortTypeName(const std::string& cell)
     return dot == std::string::npos ? s : s.substr(dot + 1);
 }
 
-ToolchainRead readModelCheckResult(const std::vector<TextLine>& lines, TableScan scan, const std::string& path)
+ToolchainRead readModelCheckResult(const std::vector<TextLine>& lines, TableScan scan,
+                                   const std::string& path)
 {
     ToolchainRead out;
     out.warnings = std::move(scan.warnings);
@@ -226,10 +233,10 @@ ToolchainRead readModelCheckResult(const std::vector<TextLine>& lines, TableScan
             if (s.line < t.firstLine) marker = s.marker;
         const char* section = marker && *marker->section ? marker->section : sectionByHeader(t);
         if (!section) {
-            out.warnings.push_back(makeError("table.unknown_section",
-                                             path + ":" + std::to_string(t.firstLine)
-                                                 + ": table under no known section; shown as is",
-                                             path, t.firstLine));
+            out.warnings.push_back(makeError(
+                "table.unknown_section",
+                path + ":" + std::to_string(t.firstLine) + ": table under no known section; shown as is",
+                path, t.firstLine));
             section = "other";
         }
         const std::string kind = std::string("model_check.") + section;

@@ -24,18 +24,22 @@ using model::DType;
 using model::Layer;
 using model::QuantParams;
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view part)
+{
+    return s.find(part) != std::string_view::npos;
+}
 
 bool isComputeType(std::string_view type)
 {
-    return contains(type, "Conv") || contains(type, "Linear") || contains(type, "MatMul")
-        || contains(type, "Matmul");
+    return contains(type, "Conv") || contains(type, "Linear") || contains(type, "MatMul") ||
+           contains(type, "Matmul");
 }
 
 bool isFusedType(std::string_view type)
 {
-    return isComputeType(type) && !startsWith(type, "Quantized")
-        && (contains(type, "ReLU") || contains(type, "Bn") || contains(type, "Add") || contains(type, "Relu"));
+    return isComputeType(type) && !startsWith(type, "Quantized") &&
+           (contains(type, "ReLU") || contains(type, "Bn") || contains(type, "Add") ||
+            contains(type, "Relu"));
 }
 
 bool isStubType(std::string_view type)
@@ -96,8 +100,8 @@ QuantParams quantFromNode(const PrintedModule& pm, const ModuleNode& node, Layer
         for (double v : n.values) q.scales.push_back(static_cast<float>(v));
         elided = n.elided;
         const bool fixed = contains(node.type, "FixedScale");
-        if (!fixed && !q.scales.empty()
-            && std::all_of(q.scales.begin(), q.scales.end(), [](float v) { return v == 1.0f; }))
+        if (!fixed && !q.scales.empty() &&
+            std::all_of(q.scales.begin(), q.scales.end(), [](float v) { return v == 1.0f; }))
             uncalibrated = true;
     }
     if (const std::string* z = args.find("zero_point"))
@@ -130,7 +134,8 @@ QuantParams quantFromNode(const PrintedModule& pm, const ModuleNode& node, Layer
     }
     if (q.observer.empty()) q.observer = node.type;
     auto flag = [&layer](const char* f) {
-        if (std::find(layer.flags.begin(), layer.flags.end(), f) == layer.flags.end()) layer.flags.push_back(f);
+        if (std::find(layer.flags.begin(), layer.flags.end(), f) == layer.flags.end())
+            layer.flags.push_back(f);
     };
     if (uncalibrated) flag("uncalibrated");
     if (elided) flag("scales_elided");
@@ -182,9 +187,10 @@ struct Builder {
             }
         }
         const bool converted = startsWith(node.type, "Quantized");
-        const bool isLayer = idx != 0 && !node.type.empty()
-                          && (hasQuant || converted || isStubType(node.type) || isFloatFunctional(node.type)
-                              || (isComputeType(node.type) && !parentIsLayer && node.children.empty()));
+        const bool isLayer =
+            idx != 0 && !node.type.empty() &&
+            (hasQuant || converted || isStubType(node.type) || isFloatFunctional(node.type) ||
+             (isComputeType(node.type) && !parentIsLayer && node.children.empty()));
         if (isLayer) table.layers.push_back(makeLayer(idx, converted));
         for (int c : node.children) visit(c, isLayer);
     }
@@ -236,7 +242,8 @@ struct Builder {
             // Stock converted conv/linear modules hold packed qint8 weights.
             if (converted && isComputeType(node.type)) {
                 l.weightDtype = DType::Int8;
-                if (const std::string* scheme = args.find("qscheme"); scheme && contains(*scheme, "per_channel")) {
+                if (const std::string* scheme = args.find("qscheme");
+                    scheme && contains(*scheme, "per_channel")) {
                     QuantParams w;
                     w.dtype = DType::Int8;
                     w.axis = 0;
@@ -259,9 +266,15 @@ struct Builder {
 
 }  // namespace
 
-bool isFakeQuantType(std::string_view type) { return contains(type, "FakeQuant"); }
+bool isFakeQuantType(std::string_view type)
+{
+    return contains(type, "FakeQuant");
+}
 
-bool isObserverType(std::string_view type) { return type.size() > 8 && type.substr(type.size() - 8) == "Observer"; }
+bool isObserverType(std::string_view type)
+{
+    return type.size() > 8 && type.substr(type.size() - 8) == "Observer";
+}
 
 bool isQuantizerType(std::string_view type)
 {
@@ -277,7 +290,8 @@ model::LayerTable layersFromPrinted(const PrintedModule& printed, const std::str
     // A float compute module is only noteworthy next to quantized ones.
     if (!b.anyQuantizer)
         for (Layer& l : b.table.layers)
-            l.flags.erase(std::remove(l.flags.begin(), l.flags.end(), std::string("not_quantized")), l.flags.end());
+            l.flags.erase(std::remove(l.flags.begin(), l.flags.end(), std::string("not_quantized")),
+                          l.flags.end());
     b.table.warnings = printed.warnings;
     return std::move(b.table);
 }
@@ -294,8 +308,9 @@ Result<model::LayerTable> readPrintedModel(std::string_view text, const std::str
     model::LayerTable table = layersFromPrinted(*parsed, path);
     if (table.layers.empty())
         table.warnings.push_back(makeError("printed.no_layers",
-                                           path + ": the printout has modules but none with quantizers, stubs "
-                                                  "or compute layers",
+                                           path +
+                                               ": the printout has modules but none with quantizers, stubs "
+                                               "or compute layers",
                                            path));
     return table;
 }

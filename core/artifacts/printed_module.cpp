@@ -7,8 +7,14 @@
 namespace qatdoctor::core::artifacts {
 namespace {
 
-bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+bool isIdentStart(char c)
+{
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool isIdentChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+}
 
 // "(name): Type<rest>" -> true and the three parts.
 bool parseHeader(std::string_view t, std::string& name, std::string& type, std::string_view& rest)
@@ -130,8 +136,8 @@ Result<PrintedModule> parsePrintedModule(std::string_view text, const std::strin
         }
         if (static_cast<int>(stack.size()) >= kMaxModuleDepth)
             return makeError("printed.too_deep",
-                             path + ":" + std::to_string(line) + ": modules nested deeper than "
-                                 + std::to_string(kMaxModuleDepth) + " levels",
+                             path + ":" + std::to_string(line) + ": modules nested deeper than " +
+                                 std::to_string(kMaxModuleDepth) + " levels",
                              path, line);
         appendArgs(node.args, rest.substr(1));
         node.closed = false;
@@ -176,18 +182,17 @@ Result<PrintedModule> parsePrintedModule(std::string_view text, const std::strin
         return makeError("printed.empty", path + ": no printed module lines ('(name): Type(') found", path);
     if (!stack.empty()) {
         const ModuleNode& n = pm.nodes[static_cast<size_t>(stack.front().node)];
-        pm.warnings.push_back(makeError("printed.truncated",
-                                        path + ":" + std::to_string(n.line) + ": the printout ends inside '"
-                                            + (n.name.empty() ? n.type : n.name) + "' ("
-                                            + std::to_string(stack.size())
-                                            + " modules not closed; truncated?); the modules read so far are kept",
-                                        path, n.line));
+        pm.warnings.push_back(
+            makeError("printed.truncated",
+                      path + ":" + std::to_string(n.line) + ": the printout ends inside '" +
+                          (n.name.empty() ? n.type : n.name) + "' (" + std::to_string(stack.size()) +
+                          " modules not closed; truncated?); the modules read so far are kept",
+                      path, n.line));
     }
     if (ignored > 0)
-        pm.warnings.push_back(makeError("printed.ignored_lines",
-                                        path + ": " + std::to_string(ignored)
-                                            + " lines outside the printed module were ignored",
-                                        path));
+        pm.warnings.push_back(makeError(
+            "printed.ignored_lines",
+            path + ": " + std::to_string(ignored) + " lines outside the printed module were ignored", path));
     return pm;
 }
 
@@ -212,8 +217,10 @@ ArgList splitArgs(std::string_view args)
         bool named = eq != std::string_view::npos && eq > 0;
         for (size_t i = 0; named && i < eq; ++i)
             if (!isIdentChar(item[i])) named = false;
-        if (named) out.named.emplace_back(std::string(item.substr(0, eq)), std::string(trim(item.substr(eq + 1))));
-        else out.positional.emplace_back(item);
+        if (named)
+            out.named.emplace_back(std::string(item.substr(0, eq)), std::string(trim(item.substr(eq + 1))));
+        else
+            out.positional.emplace_back(item);
     };
     for (size_t i = 0; i < args.size(); ++i) {
         const char c = args[i];
@@ -255,8 +262,10 @@ NumberList parseNumbers(std::string_view value)
         size_t comma = body.find(',', start);
         if (comma == std::string_view::npos) comma = body.size();
         const std::string_view item = trim(body.substr(start, comma - start));
-        if (item == "...") out.elided = true;
-        else if (auto v = parseNumber(item)) out.values.push_back(*v);
+        if (item == "...")
+            out.elided = true;
+        else if (auto v = parseNumber(item))
+            out.values.push_back(*v);
         start = comma + 1;
     }
     return out;

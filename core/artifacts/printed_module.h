@@ -14,13 +14,13 @@
 namespace qatdoctor::core::artifacts {
 
 struct ModuleNode {
-    std::string name;        // "conv1", "0", "weight_fake_quant"; "" for the printed root
-    std::string type;        // "ConvBnReLU2d", "FakeQuantize", "None"
-    std::string args;        // the extra_repr text, continuation lines joined with one space
-    int64_t line = 0;        // 1-based line of the `(name): Type(` header
-    int parent = -1;         // index into PrintedModule::nodes
+    std::string name;  // "conv1", "0", "weight_fake_quant"; "" for the printed root
+    std::string type;  // "ConvBnReLU2d", "FakeQuantize", "None"
+    std::string args;  // the extra_repr text, continuation lines joined with one space
+    int64_t line = 0;  // 1-based line of the `(name): Type(` header
+    int parent = -1;   // index into PrintedModule::nodes
     std::vector<int> children;
-    bool closed = true;      // false when the text ended inside this node
+    bool closed = true;  // false when the text ended inside this node
 };
 
 struct PrintedModule {

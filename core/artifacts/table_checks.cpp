@@ -63,17 +63,23 @@ void similarityDrop(const DataTable& t, std::vector<Finding>& out, std::vector<s
     for (size_t k = 0; k < r; ++k)
         if (!std::isnan(values[k])) before = std::min(before, values[k]);
     const std::string name = layerName(t, r);
-    const std::string detail = t.columns[static_cast<size_t>(c)] + " " + formatNumber(values[r])
-                             + (r > 0 ? " after >= " + formatNumber(before) + " in the layers before" : " at the first layer");
+    const std::string detail =
+        t.columns[static_cast<size_t>(c)] + " " + formatNumber(values[r]) +
+        (r > 0 ? " after >= " + formatNumber(before) + " in the layers before" : " at the first layer");
     Finding f = newFinding(
         "consistency.similarity_drop", Severity::Warning, Stage::Qat,
         {"逐层相似度在 " + name + " 处明显下降", "Per-layer similarity drops at " + name},
-        {"在 " + t.sourcePath + " 中，" + name + " 是第一个相似度明显低于其前面各层的层（" + detail
-             + "）。误差通常从这里开始累积：优先检查这一层的量化配置（dtype、scale 是否覆盖数值范围、是否为查表算子），"
-               "再看后续层。相似度只是辅助指标，请结合 min/max/mean 判断。",
-         "In " + t.sourcePath + ", " + name + " is the first layer whose similarity falls clearly below the layers "
-             "before it (" + detail + "). Error usually starts accumulating here: check this layer's quantization first "
-             "(dtype, whether the scale covers the value range, look-up-table ops), then the layers after it. "
+        {"在 " + t.sourcePath + " 中，" + name + " 是第一个相似度明显低于其前面各层的层（" + detail +
+             "）。误差通常从这里开始累积：优先检查这一层的量化配置（dtype、scale "
+             "是否覆盖数值范围、是否为查表算子），"
+             "再看后续层。相似度只是辅助指标，请结合 min/max/mean 判断。",
+         "In " + t.sourcePath + ", " + name +
+             " is the first layer whose similarity falls clearly below the layers "
+             "before it (" +
+             detail +
+             "). Error usually starts accumulating here: check this layer's quantization first "
+             "(dtype, whether the scale covers the value range, look-up-table ops), then the layers after "
+             "it. "
              "Similarity is auxiliary; read it together with min/max/mean."},
         "qat.quantized_mismatch");
     addEvidence(f, t.sourcePath, t.rowLines[r], name, detail, values[r], t.columns[static_cast<size_t>(c)]);
@@ -100,10 +106,13 @@ void truncationRounding(const DataTable& t, std::vector<Finding>& out, std::vect
     Finding trunc = newFinding(
         "consistency.truncation", Severity::Warning, Stage::Qat,
         {"有层的输出范围被截断（scale 偏小）", "Layer outputs are clipped (scale too small)"},
-        {"这些层被分析模型的 min/max 明显窄于基准模型，或 qscale × qmax 覆盖不了基准的数值范围：属于截断误差。"
+        {"这些层被分析模型的 min/max 明显窄于基准模型，或 qscale × qmax "
+         "覆盖不了基准的数值范围：属于截断误差。"
          "请放大这些层的 scale（例如设置 fixed scale、改用 int16，或检查校准数据是否覆盖真实分布）。",
-         "For these layers the analysed model's min/max is clearly narrower than the baseline's, or qscale x qmax "
-         "does not cover the baseline's range: a truncation (clamp) error. Enlarge these layers' scales (a fixed "
+         "For these layers the analysed model's min/max is clearly narrower than the baseline's, or qscale x "
+         "qmax "
+         "does not cover the baseline's range: a truncation (clamp) error. Enlarge these layers' scales (a "
+         "fixed "
          "scale, int16, or calibration data that covers the real distribution)."},
         "qat.quantized_mismatch");
     Finding round = newFinding(
@@ -112,7 +121,8 @@ void truncationRounding(const DataTable& t, std::vector<Finding>& out, std::vect
         {"这些层的数值范围与基准一致，但相似度低（Cosine < 0.95）且 max_qscale_diff 不大：属于舍入误差，"
          "说明该层量化精度不够。可以考虑对这些层使用 int16 或调整结构。",
          "These layers match the baseline's value range but have low similarity (Cosine < 0.95) and a small "
-         "max_qscale_diff: a rounding error, i.e. the layer's quantization resolution is too coarse. Consider "
+         "max_qscale_diff: a rounding error, i.e. the layer's quantization resolution is too coarse. "
+         "Consider "
          "int16 for these layers or a different structure."},
         "qat.quantized_mismatch");
     for (size_t r = 0; r < t.rows.size(); ++r) {
@@ -122,14 +132,14 @@ void truncationRounding(const DataTable& t, std::vector<Finding>& out, std::vect
         if (!(range > 0) || std::isinf(range)) continue;
         const double tol = 0.05 * range;
         bool clipped = (b1 > 0 && a1 < b1 - tol) || (b0 < 0 && a0 > b0 + tol);
-        std::string why = "base [" + formatNumber(b0) + ", " + formatNumber(b1) + "] vs analysed [" + formatNumber(a0)
-                        + ", " + formatNumber(a1) + "]";
+        std::string why = "base [" + formatNumber(b0) + ", " + formatNumber(b1) + "] vs analysed [" +
+                          formatNumber(a0) + ", " + formatNumber(a1) + "]";
         const double s = num(t, r, qscale);
         const int64_t qmax = dtype >= 0 ? qmaxOf(t.rows[r][static_cast<size_t>(dtype)]) : 0;
         if (!std::isnan(s) && s > 0 && qmax > 0 && s * static_cast<double>(qmax) < 0.9 * range) {
             clipped = true;
-            why += "; qscale " + formatNumber(s) + " x " + std::to_string(qmax) + " = " + formatNumber(s * static_cast<double>(qmax))
-                 + " < " + formatNumber(range);
+            why += "; qscale " + formatNumber(s) + " x " + std::to_string(qmax) + " = " +
+                   formatNumber(s * static_cast<double>(qmax)) + " < " + formatNumber(range);
         }
         const std::string name = layerName(t, r);
         if (clipped) {
@@ -140,7 +150,9 @@ void truncationRounding(const DataTable& t, std::vector<Finding>& out, std::vect
         const double d = num(t, r, qdiff);
         if (!std::isnan(c) && c < 0.95 && (std::isnan(d) || d <= 2.0))
             addEvidence(round, t.sourcePath, t.rowLines[r], name,
-                        "Cosine " + formatNumber(c) + (std::isnan(d) ? "" : ", max_qscale_diff " + formatNumber(d)) + "; " + why, c, "Cosine");
+                        "Cosine " + formatNumber(c) +
+                            (std::isnan(d) ? "" : ", max_qscale_diff " + formatNumber(d)) + "; " + why,
+                        c, "Cosine");
     }
     if (!trunc.evidence.empty()) out.push_back(std::move(trunc));
     if (!round.evidence.empty()) out.push_back(std::move(round));
@@ -153,21 +165,25 @@ void nonfiniteStatistics(const DataTable& t, std::vector<Finding>& out, std::vec
         if (int c = t.column(n); c >= 0) cols.push_back(c);
     if (cols.empty()) return;
     evaluated.push_back("statistic.nonfinite");
-    Finding f = newFinding(
-        "statistic.nonfinite", Severity::Error, Stage::Qat,
-        {"逐层统计中出现 NaN/Inf", "NaN/Inf in the per-layer statistics"},
-        {"statistic.txt 中有层的 min/max/mean/var/scale 为 NaN 或 Inf。第一个出现的层通常就是问题源头：检查输入数据是否含 NaN/Inf、"
-         "该层是否有除零 / log / exp 溢出，attention mask 等大数值是否需要 clamp。",
-         "statistic.txt has layers whose min/max/mean/var/scale is NaN or Inf. The first such layer is usually the "
-         "source: check the input data for NaN/Inf, division by zero / log / exp overflow in that layer, and whether "
-         "large values such as attention masks need a clamp."},
-        "qat.nan_loss");
+    Finding f = newFinding("statistic.nonfinite", Severity::Error, Stage::Qat,
+                           {"逐层统计中出现 NaN/Inf", "NaN/Inf in the per-layer statistics"},
+                           {"statistic.txt 中有层的 min/max/mean/var/scale 为 NaN 或 "
+                            "Inf。第一个出现的层通常就是问题源头：检查输入数据是否含 NaN/Inf、"
+                            "该层是否有除零 / log / exp 溢出，attention mask 等大数值是否需要 clamp。",
+                            "statistic.txt has layers whose min/max/mean/var/scale is NaN or Inf. The first "
+                            "such layer is usually the "
+                            "source: check the input data for NaN/Inf, division by zero / log / exp overflow "
+                            "in that layer, and whether "
+                            "large values such as attention masks need a clamp."},
+                           "qat.nan_loss");
     for (size_t r = 0; r < t.rows.size(); ++r)
         for (int c : cols) {
             const double v = num(t, r, c);
             if (std::isnan(v) && !toLower(t.rows[r][static_cast<size_t>(c)]).starts_with("nan")) continue;
             if (std::isfinite(v)) continue;
-            addEvidence(f, t.sourcePath, t.rowLines[r], layerName(t, r), t.columns[static_cast<size_t>(c)] + " = " + t.rows[r][static_cast<size_t>(c)], v, t.columns[static_cast<size_t>(c)]);
+            addEvidence(f, t.sourcePath, t.rowLines[r], layerName(t, r),
+                        t.columns[static_cast<size_t>(c)] + " = " + t.rows[r][static_cast<size_t>(c)], v,
+                        t.columns[static_cast<size_t>(c)]);
             break;
         }
     if (!f.evidence.empty()) out.push_back(std::move(f));
@@ -182,16 +198,19 @@ void cpuFallback(const DataTable& t, std::vector<Finding>& out, std::vector<std:
     Finding f = newFinding(
         "model.cpu_fallback", Severity::Warning, Stage::Deployment,
         {"有算子将部署在 CPU 上", "Some ops will be deployed on the CPU"},
-        {"deploy_device.txt 显示这些算子不在 BPU 上运行，而是回退到 CPU：速度变慢，且 BPU 与 CPU 之间的量化/反量化可能带来精度差异。"
+        {"deploy_device.txt 显示这些算子不在 BPU 上运行，而是回退到 CPU：速度变慢，且 BPU 与 CPU "
+         "之间的量化/反量化可能带来精度差异。"
          "请检查这些算子是否支持 BPU、是否缺少 QuantStub，或是否属于可以移出模型的后处理。",
-         "deploy_device.txt shows these ops run on the CPU instead of the BPU: slower, and the quantize / dequantize "
+         "deploy_device.txt shows these ops run on the CPU instead of the BPU: slower, and the quantize / "
+         "dequantize "
          "between BPU and CPU can change accuracy. Check whether the ops are supported on the BPU, whether a "
          "QuantStub is missing, or whether they are post-processing that can move out of the model."},
         "");
     for (size_t r = 0; r < t.rows.size(); ++r)
         if (toLower(trim(t.rows[r][static_cast<size_t>(dev)])) == "cpu")
-            addEvidence(f, t.sourcePath, t.rowLines[r], layerName(t, r),
-                        "CPU" + (type >= 0 ? " (" + t.rows[r][static_cast<size_t>(type)] + ")" : std::string()));
+            addEvidence(
+                f, t.sourcePath, t.rowLines[r], layerName(t, r),
+                "CPU" + (type >= 0 ? " (" + t.rows[r][static_cast<size_t>(type)] + ")" : std::string()));
     if (!f.evidence.empty()) out.push_back(std::move(f));
 }
 
@@ -211,16 +230,21 @@ void sensitiveOps(const DataTable& t, std::vector<Finding>& out, std::vector<std
     Finding f = newFinding(
         "consistency.sensitive_ops", Severity::Info, Stage::Qat,
         {"量化最敏感的算子", "The ops most sensitive to quantization"},
-        {"按 " + m + " 排序最敏感的算子如下，可优先考虑对它们使用 int16（可将对应 .pt 载入 SensitivityTemplate）。"
-             + (tailNotZero ? "表格末尾的敏感度不接近 0，可能有未移除的后处理（nms/argmax 等）。" : ""),
-         "The ops most sensitive by " + m + " are listed; consider int16 for them first (the .pt twin loads into "
-             "SensitivityTemplate)." + (tailNotZero ? " The last rows are not close to 0: post-processing (nms, argmax...) "
-                                                      "may still be in the model." : "")},
+        {"按 " + m +
+             " 排序最敏感的算子如下，可优先考虑对它们使用 int16（可将对应 .pt 载入 SensitivityTemplate）。" +
+             (tailNotZero ? "表格末尾的敏感度不接近 0，可能有未移除的后处理（nms/argmax 等）。" : ""),
+         "The ops most sensitive by " + m +
+             " are listed; consider int16 for them first (the .pt twin loads into "
+             "SensitivityTemplate)." +
+             (tailNotZero ? " The last rows are not close to 0: post-processing (nms, argmax...) "
+                            "may still be in the model."
+                          : "")},
         "qat.accuracy_triage");
     for (size_t r = 0; r < t.rows.size() && r < 5; ++r)
         addEvidence(f, t.sourcePath, t.rowLines[r], layerName(t, r),
-                    (kind >= 0 ? t.rows[r][static_cast<size_t>(kind)] + " " : "") + m + " " + t.rows[r][static_cast<size_t>(metric)]
-                        + (dtype >= 0 ? " " + t.rows[r][static_cast<size_t>(dtype)] : ""),
+                    (kind >= 0 ? t.rows[r][static_cast<size_t>(kind)] + " " : "") + m + " " +
+                        t.rows[r][static_cast<size_t>(metric)] +
+                        (dtype >= 0 ? " " + t.rows[r][static_cast<size_t>(dtype)] : ""),
                     num(t, r, metric), m);
     out.push_back(std::move(f));
 }
@@ -243,17 +267,22 @@ int firstSimilarityDrop(const std::vector<double>& values)
     return -1;
 }
 
-void checkComparisonTable(const DataTable& table, std::vector<Finding>& out, std::vector<std::string>& evaluated)
+void checkComparisonTable(const DataTable& table, std::vector<Finding>& out,
+                          std::vector<std::string>& evaluated)
 {
     similarityDrop(table, out, evaluated);
     if (table.kind == kTableComparePerLayer) truncationRounding(table, out, evaluated);
 }
 
-void checkProfilerTable(const DataTable& table, std::vector<Finding>& out, std::vector<std::string>& evaluated)
+void checkProfilerTable(const DataTable& table, std::vector<Finding>& out,
+                        std::vector<std::string>& evaluated)
 {
-    if (table.kind == kTableStatistic) nonfiniteStatistics(table, out, evaluated);
-    else if (table.kind == kTableDeployDevice) cpuFallback(table, out, evaluated);
-    else if (table.kind == kTableSensitivity) sensitiveOps(table, out, evaluated);
+    if (table.kind == kTableStatistic)
+        nonfiniteStatistics(table, out, evaluated);
+    else if (table.kind == kTableDeployDevice)
+        cpuFallback(table, out, evaluated);
+    else if (table.kind == kTableSensitivity)
+        sensitiveOps(table, out, evaluated);
 }
 
 }  // namespace qatdoctor::core::artifacts

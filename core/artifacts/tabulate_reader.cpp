@@ -18,7 +18,8 @@ LineKind classify(std::string_view raw)
     if (raw.size() > kMaxTableLineBytes) return LineKind::Huge;
     const std::string_view t = trim(raw);
     if (t.empty()) return LineKind::Blank;
-    if (t.front() == '+' && onlyChars(t, "+-=: ") && t.find('-') != std::string_view::npos) return LineKind::Border;
+    if (t.front() == '+' && onlyChars(t, "+-=: ") && t.find('-') != std::string_view::npos)
+        return LineKind::Border;
     if (t.front() == '|') {
         if (onlyChars(t, "|+-=: ") && t.find('-') != std::string_view::npos) return LineKind::Rule;
         return LineKind::PipeRow;
@@ -38,8 +39,10 @@ std::vector<Span> dashSpans(std::string_view raw)
     int64_t col = 0;
     for (size_t i = 0; i < raw.size(); ++i, ++col) {
         if (raw[i] == '-') {
-            if (spans.empty() || spans.back().end != col) spans.push_back({col, col + 1});
-            else spans.back().end = col + 1;
+            if (spans.empty() || spans.back().end != col)
+                spans.push_back({col, col + 1});
+            else
+                spans.back().end = col + 1;
         }
     }
     return spans;
@@ -99,7 +102,8 @@ size_t readPipeTable(const std::vector<TextLine>& lines, size_t i, const std::st
     bool sawRule = false;
     for (size_t k = i; k < end; ++k) {
         const LineKind kind = classify(lines[k].text);
-        if (kind == LineKind::PipeRow) rowIdx.push_back(k);
+        if (kind == LineKind::PipeRow)
+            rowIdx.push_back(k);
         else if (!rowIdx.empty() && !sawRule) {
             sawRule = true;
             headerEnd = rowIdx.size();
@@ -128,21 +132,22 @@ size_t readPipeTable(const std::vector<TextLine>& lines, size_t i, const std::st
                                          "row ends without its closing '|' (cut short?); row dropped"));
             continue;
         }
-        const size_t nonEmpty = static_cast<size_t>(std::count_if(cells.begin(), cells.end(),
-                                                                  [](const std::string& c) { return !c.empty(); }));
+        const size_t nonEmpty = static_cast<size_t>(
+            std::count_if(cells.begin(), cells.end(), [](const std::string& c) { return !c.empty(); }));
         // tabulate prints multi-line cells as extra lines whose other cells are blank.
-        if (!table.rows.empty() && !cells.empty() && cells.front().empty() && nonEmpty * 2 <= cells.size()
-            && cells.size() == ncols) {
+        if (!table.rows.empty() && !cells.empty() && cells.front().empty() && nonEmpty * 2 <= cells.size() &&
+            cells.size() == ncols) {
             auto& prev = table.rows.back();
             for (size_t c = 0; c < ncols; ++c)
                 if (!cells[c].empty()) prev[c] += (prev[c].empty() ? "" : " ") + cells[c];
             continue;
         }
         if (cells.size() != ncols)
-            scan.warnings.push_back(warn("table.ragged_row", path, line.number,
-                                         "row has " + std::to_string(cells.size()) + " cells, the header has "
-                                             + std::to_string(ncols) + "; "
-                                             + (cells.size() < ncols ? "missing cells left empty" : "extra cells dropped")));
+            scan.warnings.push_back(
+                warn("table.ragged_row", path, line.number,
+                     "row has " + std::to_string(cells.size()) + " cells, the header has " +
+                         std::to_string(ncols) + "; " +
+                         (cells.size() < ncols ? "missing cells left empty" : "extra cells dropped")));
         cells.resize(ncols);
         table.rows.push_back(std::move(cells));
         table.rowLines.push_back(line.number);
@@ -150,9 +155,9 @@ size_t readPipeTable(const std::vector<TextLine>& lines, size_t i, const std::st
     table.lastLine = lines[end - 1].number;
     if (bordered && classify(lines[end - 1].text) != LineKind::Border)
         scan.warnings.push_back(warn("table.truncated", path, lines[end - 1].number,
-                                     "table '" + (table.title.empty() ? table.columns.front() : table.title)
-                                         + "' ends without its closing border (file truncated?); "
-                                         + std::to_string(table.rows.size()) + " rows kept"));
+                                     "table '" + (table.title.empty() ? table.columns.front() : table.title) +
+                                         "' ends without its closing border (file truncated?); " +
+                                         std::to_string(table.rows.size()) + " rows kept"));
     scan.tables.push_back(std::move(table));
     return end;
 }
@@ -213,9 +218,10 @@ size_t readSimpleTable(const std::vector<TextLine>& lines, size_t i, const std::
             if (byGap.size() == spans.size()) {
                 cells = std::move(byGap);
             } else {
-                scan.warnings.push_back(warn("table.ragged_row", path, lines[k].number,
-                                             "row does not line up with the columns of the dashed rule above; "
-                                             "cells split by position"));
+                scan.warnings.push_back(
+                    warn("table.ragged_row", path, lines[k].number,
+                         "row does not line up with the columns of the dashed rule above; "
+                         "cells split by position"));
             }
         }
         table.rows.push_back(std::move(cells));
@@ -268,14 +274,14 @@ TableScan readTables(const std::vector<TextLine>& lines, const std::string& path
     while (i < lines.size()) {
         const LineKind kind = classify(lines[i].text);
         if (kind == LineKind::Huge) {
-            scan.warnings.push_back(warn("table.huge_line", path, lines[i].number,
-                                         "line is " + std::to_string(lines[i].text.size())
-                                             + " bytes long; skipped"));
+            scan.warnings.push_back(
+                warn("table.huge_line", path, lines[i].number,
+                     "line is " + std::to_string(lines[i].text.size()) + " bytes long; skipped"));
             ++i;
         } else if (kind == LineKind::Border || kind == LineKind::PipeRow || kind == LineKind::Rule) {
             i = readPipeTable(lines, i, path, scan);
-        } else if (kind == LineKind::DashRule && i > 0 && classify(lines[i - 1].text) == LineKind::Other
-                   && dashSpans(lines[i].text).size() >= 2) {
+        } else if (kind == LineKind::DashRule && i > 0 && classify(lines[i - 1].text) == LineKind::Other &&
+                   dashSpans(lines[i].text).size() >= 2) {
             i = readSimpleTable(lines, i, path, scan);
         } else {
             ++i;

@@ -15,13 +15,13 @@
 namespace qatdoctor::core::artifacts {
 
 struct TextTable {
-    std::string title;      // the line just above the table, e.g. "Each layer out qconfig:" ("" if none)
-    std::string style;      // "psql" | "simple"
-    std::vector<std::string> columns;               // multi-line headers joined with one space
-    std::vector<std::vector<std::string>> rows;     // rows[i].size() == columns.size() (padded)
-    std::vector<int64_t> rowLines;                  // 1-based source line of each row
-    int64_t firstLine = 0;  // first line of the table (border or header)
-    int64_t lastLine = 0;   // last line that belongs to it
+    std::string title;  // the line just above the table, e.g. "Each layer out qconfig:" ("" if none)
+    std::string style;  // "psql" | "simple"
+    std::vector<std::string> columns;            // multi-line headers joined with one space
+    std::vector<std::vector<std::string>> rows;  // rows[i].size() == columns.size() (padded)
+    std::vector<int64_t> rowLines;               // 1-based source line of each row
+    int64_t firstLine = 0;                       // first line of the table (border or header)
+    int64_t lastLine = 0;                        // last line that belongs to it
 
     // Index of the first column whose name equals one of the candidates (case-insensitive,
     // whitespace collapsed), or -1.

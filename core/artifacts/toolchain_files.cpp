@@ -27,13 +27,20 @@ bool any(const std::string& low, std::initializer_list<std::string_view> parts)
 bool nameMatches(ToolchainKind kind, const std::string& name)
 {
     switch (kind) {
-    case ToolchainKind::ModelCheckResult: return any(name, {"model_check_result", "qconfig_info"});
-    case ToolchainKind::ComparePerLayer: return any(name, {"compare_per_layer"});
-    case ToolchainKind::Sensitivity: return any(name, {"sensitive_ops", "sensitivity"});
-    case ToolchainKind::Statistic: return any(name, {"statistic"});
-    case ToolchainKind::Similarity: return any(name, {"similarity"}) && !any(name, {"weight"});
-    case ToolchainKind::WeightComparison: return any(name, {"weight_comparison"});
-    case ToolchainKind::DeployDevice: return any(name, {"deploy_device"});
+        case ToolchainKind::ModelCheckResult:
+            return any(name, {"model_check_result", "qconfig_info"});
+        case ToolchainKind::ComparePerLayer:
+            return any(name, {"compare_per_layer"});
+        case ToolchainKind::Sensitivity:
+            return any(name, {"sensitive_ops", "sensitivity"});
+        case ToolchainKind::Statistic:
+            return any(name, {"statistic"});
+        case ToolchainKind::Similarity:
+            return any(name, {"similarity"}) && !any(name, {"weight"});
+        case ToolchainKind::WeightComparison:
+            return any(name, {"weight_comparison"});
+        case ToolchainKind::DeployDevice:
+            return any(name, {"deploy_device"});
     }
     return false;
 }
@@ -41,19 +48,23 @@ bool nameMatches(ToolchainKind kind, const std::string& name)
 bool contentMatches(ToolchainKind kind, const std::string& low)
 {
     switch (kind) {
-    case ToolchainKind::ModelCheckResult:
-        return any(low, {"all fusable modules are fused", "fusable modules are listed below",
-                         "each layer out qconfig", "modules in the model run exactly once",
-                         "please check if these ops qconfigs", "modules below are used multi times"});
-    case ToolchainKind::ComparePerLayer:
-        return any(low, {"mod_name"}) && any(low, {"analy_op_type", "base_model_min", "max_qscale_diff"});
-    case ToolchainKind::Sensitivity: return any(low, {"sensitive_type"}) && any(low, {"op_name"});
-    case ToolchainKind::Statistic:
-        return any(low, {"input/output/attr"}) || (any(low, {"op name"}) && any(low, {"mod name"}) && any(low, {"attr"}));
-    case ToolchainKind::Similarity:
-        return any(low, {"op error with same", "acc error", "this layer is identity in"});
-    case ToolchainKind::WeightComparison: return any(low, {"weight name"}) && any(low, {"similarity"});
-    case ToolchainKind::DeployDevice: return any(low, {"deploy device"});
+        case ToolchainKind::ModelCheckResult:
+            return any(low, {"all fusable modules are fused", "fusable modules are listed below",
+                             "each layer out qconfig", "modules in the model run exactly once",
+                             "please check if these ops qconfigs", "modules below are used multi times"});
+        case ToolchainKind::ComparePerLayer:
+            return any(low, {"mod_name"}) && any(low, {"analy_op_type", "base_model_min", "max_qscale_diff"});
+        case ToolchainKind::Sensitivity:
+            return any(low, {"sensitive_type"}) && any(low, {"op_name"});
+        case ToolchainKind::Statistic:
+            return any(low, {"input/output/attr"}) ||
+                   (any(low, {"op name"}) && any(low, {"mod name"}) && any(low, {"attr"}));
+        case ToolchainKind::Similarity:
+            return any(low, {"op error with same", "acc error", "this layer is identity in"});
+        case ToolchainKind::WeightComparison:
+            return any(low, {"weight name"}) && any(low, {"similarity"});
+        case ToolchainKind::DeployDevice:
+            return any(low, {"deploy device"});
     }
     return false;
 }
@@ -61,13 +72,20 @@ bool contentMatches(ToolchainKind kind, const std::string& low)
 const char* tableKind(ToolchainKind kind)
 {
     switch (kind) {
-    case ToolchainKind::ComparePerLayer: return kTableComparePerLayer;
-    case ToolchainKind::Sensitivity: return kTableSensitivity;
-    case ToolchainKind::Statistic: return kTableStatistic;
-    case ToolchainKind::Similarity: return kTableSimilarity;
-    case ToolchainKind::WeightComparison: return kTableWeightComparison;
-    case ToolchainKind::DeployDevice: return kTableDeployDevice;
-    case ToolchainKind::ModelCheckResult: break;
+        case ToolchainKind::ComparePerLayer:
+            return kTableComparePerLayer;
+        case ToolchainKind::Sensitivity:
+            return kTableSensitivity;
+        case ToolchainKind::Statistic:
+            return kTableStatistic;
+        case ToolchainKind::Similarity:
+            return kTableSimilarity;
+        case ToolchainKind::WeightComparison:
+            return kTableWeightComparison;
+        case ToolchainKind::DeployDevice:
+            return kTableDeployDevice;
+        case ToolchainKind::ModelCheckResult:
+            break;
     }
     return "model_check";
 }
@@ -75,13 +93,20 @@ const char* tableKind(ToolchainKind kind)
 const char* tableTitle(ToolchainKind kind)
 {
     switch (kind) {
-    case ToolchainKind::ComparePerLayer: return "Per-layer comparison";
-    case ToolchainKind::Sensitivity: return "Sensitive ops";
-    case ToolchainKind::Statistic: return "Per-layer statistics";
-    case ToolchainKind::Similarity: return "Feature map similarity";
-    case ToolchainKind::WeightComparison: return "Weight comparison";
-    case ToolchainKind::DeployDevice: return "Deploy device";
-    case ToolchainKind::ModelCheckResult: break;
+        case ToolchainKind::ComparePerLayer:
+            return "Per-layer comparison";
+        case ToolchainKind::Sensitivity:
+            return "Sensitive ops";
+        case ToolchainKind::Statistic:
+            return "Per-layer statistics";
+        case ToolchainKind::Similarity:
+            return "Feature map similarity";
+        case ToolchainKind::WeightComparison:
+            return "Weight comparison";
+        case ToolchainKind::DeployDevice:
+            return "Deploy device";
+        case ToolchainKind::ModelCheckResult:
+            break;
     }
     return "Model check result";
 }
@@ -90,13 +115,20 @@ const char* tableTitle(ToolchainKind kind)
 std::vector<std::vector<std::string_view>> keyColumns(ToolchainKind kind)
 {
     switch (kind) {
-    case ToolchainKind::ComparePerLayer: return {{"mod_name"}};
-    case ToolchainKind::Sensitivity: return {{"op_name"}, {"sensitive_type"}};
-    case ToolchainKind::Statistic: return {{"op name", "module name"}, {"attr", "input/output/attr"}};
-    case ToolchainKind::Similarity: return {{"module name"}, {"similarity"}};
-    case ToolchainKind::WeightComparison: return {{"weight name"}};
-    case ToolchainKind::DeployDevice: return {{"name"}, {"deploy device"}};
-    case ToolchainKind::ModelCheckResult: break;
+        case ToolchainKind::ComparePerLayer:
+            return {{"mod_name"}};
+        case ToolchainKind::Sensitivity:
+            return {{"op_name"}, {"sensitive_type"}};
+        case ToolchainKind::Statistic:
+            return {{"op name", "module name"}, {"attr", "input/output/attr"}};
+        case ToolchainKind::Similarity:
+            return {{"module name"}, {"similarity"}};
+        case ToolchainKind::WeightComparison:
+            return {{"weight name"}};
+        case ToolchainKind::DeployDevice:
+            return {{"name"}, {"deploy device"}};
+        case ToolchainKind::ModelCheckResult:
+            break;
     }
     return {};
 }
@@ -127,13 +159,14 @@ void warnMissing(const TextTable& t, ToolchainKind kind, const std::string& path
 {
     std::vector<std::vector<std::string_view>> wanted;
     if (kind == ToolchainKind::ComparePerLayer)
-        wanted = {{"cosine"}, {"base_model_min"}, {"analy_model_min"}, {"base_model_max"}, {"analy_model_max"}};
+        wanted = {
+            {"cosine"}, {"base_model_min"}, {"analy_model_min"}, {"base_model_max"}, {"analy_model_max"}};
     for (const auto& g : wanted)
         if (t.column({g.front()}) < 0)
             out.warnings.push_back(makeError("table.missing_column",
-                                             path + ":" + std::to_string(t.firstLine) + ": column '"
-                                                 + std::string(g.front())
-                                                 + "' not found; checks that need it are skipped",
+                                             path + ":" + std::to_string(t.firstLine) + ": column '" +
+                                                 std::string(g.front()) +
+                                                 "' not found; checks that need it are skipped",
                                              path, t.firstLine));
 }
 
@@ -142,13 +175,20 @@ void warnMissing(const TextTable& t, ToolchainKind kind, const std::string& path
 const char* toolchainKindId(ToolchainKind kind)
 {
     switch (kind) {
-    case ToolchainKind::ModelCheckResult: return "model_check_result";
-    case ToolchainKind::ComparePerLayer: return "compare_per_layer";
-    case ToolchainKind::Sensitivity: return "sensitive_ops";
-    case ToolchainKind::Statistic: return "statistic";
-    case ToolchainKind::Similarity: return "similarity";
-    case ToolchainKind::WeightComparison: return "weight_comparison";
-    case ToolchainKind::DeployDevice: return "deploy_device";
+        case ToolchainKind::ModelCheckResult:
+            return "model_check_result";
+        case ToolchainKind::ComparePerLayer:
+            return "compare_per_layer";
+        case ToolchainKind::Sensitivity:
+            return "sensitive_ops";
+        case ToolchainKind::Statistic:
+            return "statistic";
+        case ToolchainKind::Similarity:
+            return "similarity";
+        case ToolchainKind::WeightComparison:
+            return "weight_comparison";
+        case ToolchainKind::DeployDevice:
+            return "deploy_device";
     }
     return "unknown";
 }
@@ -156,17 +196,19 @@ const char* toolchainKindId(ToolchainKind kind)
 int probeToolchainFile(ToolchainKind kind, const std::string& path, std::string_view head)
 {
     const std::string name = fileName(path);
-    const bool textName = name.size() > 4
-                       && (name.ends_with(".txt") || name.ends_with(".csv") || name.ends_with(".log"));
+    const bool textName =
+        name.size() > 4 && (name.ends_with(".txt") || name.ends_with(".csv") || name.ends_with(".log"));
     const bool byName = textName && nameMatches(kind, name);
-    const bool byContent = contentMatches(kind, toLower(head.substr(0, std::min<size_t>(head.size(), 64 * 1024))));
+    const bool byContent =
+        contentMatches(kind, toLower(head.substr(0, std::min<size_t>(head.size(), 64 * 1024))));
     if (byName && byContent) return 90;
     if (byContent) return 80;
     if (byName) return 55;
     return 0;
 }
 
-DataTable toDataTable(const TextTable& t, const std::string& kind, const std::string& title, const std::string& path)
+DataTable toDataTable(const TextTable& t, const std::string& kind, const std::string& title,
+                      const std::string& path)
 {
     DataTable d;
     d.kind = kind;
@@ -184,19 +226,22 @@ Result<ToolchainRead> readToolchainText(ToolchainKind kind, std::string_view tex
 {
     if (trim(text).empty()) return makeError("artifact.empty", path + ": the file is empty", path);
     if (auto off = binaryOffset(text))
-        return makeError("artifact.binary",
-                         path + ": binary data at byte " + std::to_string(*off) + ", not a toolchain text file",
-                         path, 0, static_cast<int64_t>(*off));
+        return makeError(
+            "artifact.binary",
+            path + ": binary data at byte " + std::to_string(*off) + ", not a toolchain text file", path, 0,
+            static_cast<int64_t>(*off));
     const std::vector<TextLine> lines = splitLines(text);
     const bool csv = toLower(path).ends_with(".csv");
     TableScan scan = csv ? readCsvTable(text, path) : readTables(lines, path);
     if (kind == ToolchainKind::ModelCheckResult) {
         ToolchainRead read = readModelCheckResult(lines, std::move(scan), path);
         if (read.tables.empty())
-            return makeError("artifact.no_table",
-                             path + ": no model_check_result sections found (expected 'Each layer out qconfig:', "
-                                    "dtype statistics or the fusion/sharing sentences)",
-                             path);
+            return makeError(
+                "artifact.no_table",
+                path +
+                    ": no model_check_result sections found (expected 'Each layer out qconfig:', "
+                    "dtype statistics or the fusion/sharing sentences)",
+                path);
         return read;
     }
     ToolchainRead out;
@@ -207,20 +252,23 @@ Result<ToolchainRead> readToolchainText(ToolchainKind kind, std::string_view tex
         if (!hasColumns(t, keys)) continue;
         warnMissing(t, kind, path, out);
         std::string title = tableTitle(kind);
-        if (++n > 1 || !t.title.empty()) title += t.title.empty() ? " (" + std::to_string(n) + ")" : ": " + t.title;
+        if (++n > 1 || !t.title.empty())
+            title += t.title.empty() ? " (" + std::to_string(n) + ")" : ": " + t.title;
         out.tables.push_back(toDataTable(t, tableKind(kind), title, path));
     }
     if (out.tables.empty())
         return makeError("artifact.no_table",
-                         path + ": no " + std::string(toolchainKindId(kind)) + " table found (expected columns "
-                             + expectedColumns(kind) + ")",
+                         path + ": no " + std::string(toolchainKindId(kind)) +
+                             " table found (expected columns " + expectedColumns(kind) + ")",
                          path);
     return out;
 }
 
-Result<void> loadToolchainFile(ToolchainKind kind, const std::string& path, Analysis& into, const ProgressFn& progress)
+Result<void> loadToolchainFile(ToolchainKind kind, const std::string& path, Analysis& into,
+                               const ProgressFn& progress)
 {
-    if (!reportProgress(progress, 0.0, "reading " + path)) return makeError(kCancelledCode, "cancelled", path);
+    if (!reportProgress(progress, 0.0, "reading " + path))
+        return makeError(kCancelledCode, "cancelled", path);
     auto text = readFile(path, kReadLimit);
     if (!text) return text.error();
     auto read = readToolchainText(kind, *text, path);

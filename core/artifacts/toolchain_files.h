@@ -20,13 +20,13 @@ struct Analysis;
 namespace qatdoctor::core::artifacts {
 
 enum class ToolchainKind {
-    ModelCheckResult,   // model_check_result.txt / qconfig_info.txt
-    ComparePerLayer,    // compare_per_layer_out.txt / .csv
-    Sensitivity,        // output_<name>_<metric>_sensitive_ops.txt
-    Statistic,          // statistic.txt (QuantAnalysis and profile_featuremap layouts)
-    Similarity,         // similarity.txt / ordered_op_error_similarity.txt
-    WeightComparison,   // weight_comparison.txt
-    DeployDevice,       // deploy_device.txt
+    ModelCheckResult,  // model_check_result.txt / qconfig_info.txt
+    ComparePerLayer,   // compare_per_layer_out.txt / .csv
+    Sensitivity,       // output_<name>_<metric>_sensitive_ops.txt
+    Statistic,         // statistic.txt (QuantAnalysis and profile_featuremap layouts)
+    Similarity,        // similarity.txt / ordered_op_error_similarity.txt
+    WeightComparison,  // weight_comparison.txt
+    DeployDevice,      // deploy_device.txt
 };
 
 // Registry id of the kind ("model_check_result", "compare_per_layer", "sensitive_ops",

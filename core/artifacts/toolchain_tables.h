@@ -13,7 +13,8 @@ DataTable toDataTable(const TextTable& t, const std::string& kind, const std::st
                       const std::string& path);
 
 // model_check_result.txt: sections -> DataTables + LayerTable (format "model_check_result").
-ToolchainRead readModelCheckResult(const std::vector<TextLine>& lines, TableScan scan, const std::string& path);
+ToolchainRead readModelCheckResult(const std::vector<TextLine>& lines, TableScan scan,
+                                   const std::string& path);
 
 // "<class 'horizon_plugin_pytorch.nn.qat.conv2d.Conv2d'>" -> "Conv2d".
 std::string shortTypeName(const std::string& cell);

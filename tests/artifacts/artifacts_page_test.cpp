@@ -1,7 +1,10 @@
 // The Debug files page on real fixtures, offscreen: tables listed, sortable by number, the
 // similarity plot with the first bad layer marked, navigation to a layer, warnings shown; the
 // paste dialog's live summary. Item models run under QAbstractItemModelTester.
+#include "ui/pages/artifacts_page.h"
+
 #include <gtest/gtest.h>
+#include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -10,12 +13,10 @@
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QTableView>
-#include <qcustomplot.h>
 
 #include "core/analysis.h"
 #include "ui/common/app_context.h"
 #include "ui/pages/artifacts/data_table_model.h"
-#include "ui/pages/artifacts_page.h"
 #include "ui/pages/paste_model_dialog.h"
 #include "ui/plots/similarity_plot.h"
 
@@ -83,7 +84,8 @@ TEST(ArtifactsPage, EmptyStateThenComparisonTableWithPlot)
     page.tableChooser()->setCurrentIndex(mcr);
     EXPECT_FALSE(page.similarityPlot()->isVisibleTo(&page));
     EXPECT_EQ(page.proxyModel()->rowCount(), 10);
-    EXPECT_EQ(context.pageState("artifacts").value("table").toString().left(28), "model_check.layer_out_qconfi");
+    EXPECT_EQ(context.pageState("artifacts").value("table").toString().left(28),
+              "model_check.layer_out_qconfi");
 
     QDir().mkpath(QATDOCTOR_SHOT_DIR);
     page.tableChooser()->setCurrentIndex(findText(page.tableChooser(), "Per-layer comparison"));
@@ -104,10 +106,12 @@ TEST(PasteModelDialog, LiveSummaryOfPastedText)
 {
     PasteModelDialog dialog;
     EXPECT_TRUE(dialog.summary().contains("Waiting"));
-    dialog.setText("(head): Conv2d(\n  4, 4, kernel_size=(1, 1)\n  (weight_fake_quant): FakeQuantize(\n"
-                   "    dtype=qint8, scale=tensor([0.01]), zero_point=tensor([0])\n  )\n"
-                   "  (activation_post_process): FakeQuantize(\n    dtype=qint8, scale=tensor([0.05]), zero_point=tensor([0])\n"
-                   "  )\n)\n");
+    dialog.setText(
+        "(head): Conv2d(\n  4, 4, kernel_size=(1, 1)\n  (weight_fake_quant): FakeQuantize(\n"
+        "    dtype=qint8, scale=tensor([0.01]), zero_point=tensor([0])\n  )\n"
+        "  (activation_post_process): FakeQuantize(\n    dtype=qint8, scale=tensor([0.05]), "
+        "zero_point=tensor([0])\n"
+        "  )\n)\n");
     EXPECT_TRUE(dialog.summary().contains("1 layer")) << dialog.summary().toStdString();
     EXPECT_TRUE(dialog.summary().contains("model.output_low_precision")) << dialog.summary().toStdString();
     dialog.setText("hello world");

@@ -1,8 +1,9 @@
 // The printed-module parser on inline snippets: pasted fragments, elisions, damage.
+#include "core/artifacts/printed_module.h"
+
 #include <gtest/gtest.h>
 
 #include "core/artifacts/printed_layers.h"
-#include "core/artifacts/printed_module.h"
 
 namespace qatdoctor::core::artifacts {
 namespace {
@@ -48,9 +49,10 @@ TEST(PrintedModule, FragmentWithoutRootAndElidedScales)
 
 TEST(PrintedModule, TruncatedPrintoutKeepsLayersWithWarning)
 {
-    const std::string text = "Net(\n  (quant): QuantStub(\n    (activation_post_process): FakeQuantize(\n"
-                             "      fake_quant_enabled=tensor([1]), observer_enabled=tensor([1]), scale=tensor([0.1]),"
-                             " zero_point=tensor([0]), dtype=torch.quint8\n    )\n  )\n  (conv): Conv2d(\n    3, 8,";
+    const std::string text =
+        "Net(\n  (quant): QuantStub(\n    (activation_post_process): FakeQuantize(\n"
+        "      fake_quant_enabled=tensor([1]), observer_enabled=tensor([1]), scale=tensor([0.1]),"
+        " zero_point=tensor([0]), dtype=torch.quint8\n    )\n  )\n  (conv): Conv2d(\n    3, 8,";
     auto table = readPrintedModel(text, "cut.txt");
     ASSERT_TRUE(table.ok());
     ASSERT_FALSE(table->layers.empty());
@@ -90,9 +92,10 @@ TEST(PrintedModule, HugeSingleLineTensorDoesNotBreakIt)
     std::string scale = "scale=tensor([";
     for (int i = 0; i < 200000; ++i) scale += "0.0010, ";
     scale += "0.0010])";
-    const std::string text = "(fc): Linear(\n  in_features=8, out_features=200001, bias=True\n"
-                             "  (weight_fake_quant): FakeQuantize(\n    dtype=torch.qint8, qscheme=torch.per_channel_symmetric, "
-                           + scale + ", zero_point=tensor([0])\n  )\n)\n";
+    const std::string text =
+        "(fc): Linear(\n  in_features=8, out_features=200001, bias=True\n"
+        "  (weight_fake_quant): FakeQuantize(\n    dtype=torch.qint8, qscheme=torch.per_channel_symmetric, " +
+        scale + ", zero_point=tensor([0])\n  )\n)\n";
     auto table = readPrintedModel(text, "h.txt");
     ASSERT_TRUE(table.ok());
     ASSERT_EQ(table->layers.size(), 1u);

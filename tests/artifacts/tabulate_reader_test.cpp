@@ -1,15 +1,19 @@
 // The tabulate reader on inline tables in every layout the toolchain prints, and on damage.
+#include "core/artifacts/tabulate_reader.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "core/artifacts/csv_table.h"
-#include "core/artifacts/tabulate_reader.h"
 
 namespace qatdoctor::core::artifacts {
 namespace {
 
-TableScan scan(const std::string& text) { return readTables(splitLines(text), "t.txt"); }
+TableScan scan(const std::string& text)
+{
+    return readTables(splitLines(text), "t.txt");
+}
 
 bool anyWarning(const TableScan& s, const std::string& part)
 {

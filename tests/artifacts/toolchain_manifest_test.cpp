@@ -93,13 +93,15 @@ TEST_P(ToolchainFixture, MatchesManifest)
         ASSERT_NE(t, nullptr);
         const int c = t->column(v["column"]);
         ASSERT_GE(c, 0) << v["column"];
-        EXPECT_EQ(t->rows.at(v["row"].get<size_t>()).at(static_cast<size_t>(c)), v["value"].get<std::string>()) << v.dump();
+        EXPECT_EQ(t->rows.at(v["row"].get<size_t>()).at(static_cast<size_t>(c)),
+                  v["value"].get<std::string>())
+            << v.dump();
     }
     for (const json& w : expect.value("warnings", json::array())) {
         bool found = false;
         for (const Warning& have : analysis->warnings)
-            if (have.message.find(w.get<std::string>()) != std::string::npos && have.file == path
-                && have.message.rfind(path, 0) == 0)
+            if (have.message.find(w.get<std::string>()) != std::string::npos && have.file == path &&
+                have.message.rfind(path, 0) == 0)
                 found = true;
         EXPECT_TRUE(found) << "warning '" << w << "'";
     }
@@ -112,8 +114,10 @@ TEST_P(ToolchainFixture, MatchesManifest)
         const model::Layer* l = analysis->models.at(0).find(lv["name"]);
         ASSERT_NE(l, nullptr) << lv["name"];
         if (lv.contains("op")) EXPECT_EQ(l->op, lv["op"]);
-        if (lv.contains("output_dtype")) EXPECT_EQ(model::dtypeName(l->outputDtype), lv["output_dtype"].get<std::string>());
-        if (lv.contains("weight_dtype")) EXPECT_EQ(model::dtypeName(l->weightDtype), lv["weight_dtype"].get<std::string>());
+        if (lv.contains("output_dtype"))
+            EXPECT_EQ(model::dtypeName(l->outputDtype), lv["output_dtype"].get<std::string>());
+        if (lv.contains("weight_dtype"))
+            EXPECT_EQ(model::dtypeName(l->weightDtype), lv["weight_dtype"].get<std::string>());
         if (lv.contains("input_dtypes")) {
             std::vector<std::string> in;
             for (auto t : l->inputDtypes) in.push_back(model::dtypeName(t));
@@ -133,9 +137,11 @@ TEST_P(ToolchainFixture, MatchesManifest)
             EXPECT_GT(e.line, 0);
         }
         for (const json& layer : layers)
-            EXPECT_NE(std::find(evidenceLayers.begin(), evidenceLayers.end(), layer.get<std::string>()), evidenceLayers.end())
+            EXPECT_NE(std::find(evidenceLayers.begin(), evidenceLayers.end(), layer.get<std::string>()),
+                      evidenceLayers.end())
                 << id << " should name " << layer;
-        if (id == "consistency.similarity_drop") EXPECT_EQ(f->evidence.front().layer, layers.front().get<std::string>());
+        if (id == "consistency.similarity_drop")
+            EXPECT_EQ(f->evidence.front().layer, layers.front().get<std::string>());
     }
     for (const json& id : expect.value("no_findings", json::array()))
         for (const Finding& have : analysis->findings) EXPECT_NE(have.id, id.get<std::string>());
@@ -146,27 +152,36 @@ TEST_P(ToolchainFixture, MatchesManifest)
     EXPECT_EQ(j["tables"].size(), analysis->tables.size());
 }
 
-INSTANTIATE_TEST_SUITE_P(Manifest, ToolchainFixture, ::testing::ValuesIn(entries()),
-                         [](const auto& info) {
-                             std::string n = info.param["file"];
-                             for (char& c : n)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Manifest, ToolchainFixture, ::testing::ValuesIn(entries()), [](const auto& info) {
+    std::string n = info.param["file"];
+    for (char& c : n)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return n;
+});
 
-TEST(ToolchainFixtures, ManifestIsPresent) { EXPECT_GE(entries().size(), 15u); }
+TEST(ToolchainFixtures, ManifestIsPresent)
+{
+    EXPECT_GE(entries().size(), 15u);
+}
 
 TEST(ToolchainFiles, ProbesNeedNameOrContent)
 {
     using artifacts::ToolchainKind;
     const std::string header = "| | mod_name | analy_op_type | Cosine |";
-    EXPECT_EQ(artifacts::probeToolchainFile(ToolchainKind::ComparePerLayer, "x/compare_per_layer_out.txt", header), 90);
+    EXPECT_EQ(
+        artifacts::probeToolchainFile(ToolchainKind::ComparePerLayer, "x/compare_per_layer_out.txt", header),
+        90);
     EXPECT_EQ(artifacts::probeToolchainFile(ToolchainKind::ComparePerLayer, "x/mine.txt", header), 80);
-    EXPECT_EQ(artifacts::probeToolchainFile(ToolchainKind::ComparePerLayer, "x/compare_per_layer_out.txt", "hi"), 55);
+    EXPECT_EQ(
+        artifacts::probeToolchainFile(ToolchainKind::ComparePerLayer, "x/compare_per_layer_out.txt", "hi"),
+        55);
     EXPECT_EQ(artifacts::probeToolchainFile(ToolchainKind::ComparePerLayer, "x/notes.txt", "hi"), 0);
     EXPECT_EQ(artifacts::probeToolchainFile(ToolchainKind::DeployDevice, "d/deploy_device.txt",
-                                            "name  deploy device  type\n"), 90);
-    EXPECT_EQ(artifacts::probePrintedModel("a.txt", false, "(a): Conv2d(\n(weight_fake_quant): FakeQuantize(\n"), 90);
+                                            "name  deploy device  type\n"),
+              90);
+    EXPECT_EQ(
+        artifacts::probePrintedModel("a.txt", false, "(a): Conv2d(\n(weight_fake_quant): FakeQuantize(\n"),
+        90);
     EXPECT_EQ(artifacts::probePrintedModel("a.txt", false, "(a): Conv2d(\n(b): ReLU()\n"), 40);
     EXPECT_EQ(artifacts::probePrintedModel("a.txt", false, "Epoch[0] Step[1] loss[0.1]\n"), 0);
 }
@@ -191,9 +206,11 @@ TEST(ToolchainFiles, ExpectedDtypesAreCheckedWithTheModelLint)
 
 TEST(ToolchainFiles, HugeLineIsReportedAndTheRestKept)
 {
-    std::string text = "name  deploy device  type\n----  -------------  ------\nnms   CPU            method\n\n";
+    std::string text =
+        "name  deploy device  type\n----  -------------  ------\nnms   CPU            method\n\n";
     text += std::string(artifacts::kMaxTableLineBytes + 1, 'x') + "\n";
-    auto read = artifacts::readToolchainText(artifacts::ToolchainKind::DeployDevice, text, "big/deploy_device.txt");
+    auto read =
+        artifacts::readToolchainText(artifacts::ToolchainKind::DeployDevice, text, "big/deploy_device.txt");
     ASSERT_TRUE(read.ok());
     ASSERT_EQ(read->tables.size(), 1u);
     EXPECT_EQ(read->tables[0].rows.size(), 1u);
@@ -203,10 +220,11 @@ TEST(ToolchainFiles, HugeLineIsReportedAndTheRestKept)
 
 TEST(PastedText, AnalyzeAndSave)
 {
-    const std::string text = "(head): Conv2d(\n  4, 4, kernel_size=(1, 1)\n  (weight_fake_quant): FakeQuantize(\n"
-                             "    dtype=qint8, scale=tensor([0.01]), zero_point=tensor([0])\n  )\n"
-                             "  (activation_post_process): FakeQuantize(\n    fake_quant_enabled=tensor([1]), dtype=qint8,"
-                             " scale=tensor([0.05]), zero_point=tensor([0])\n  )\n)\n";
+    const std::string text =
+        "(head): Conv2d(\n  4, 4, kernel_size=(1, 1)\n  (weight_fake_quant): FakeQuantize(\n"
+        "    dtype=qint8, scale=tensor([0.01]), zero_point=tensor([0])\n  )\n"
+        "  (activation_post_process): FakeQuantize(\n    fake_quant_enabled=tensor([1]), dtype=qint8,"
+        " scale=tensor([0.05]), zero_point=tensor([0])\n  )\n)\n";
     auto a = artifacts::analyzePrintedText(text, "pasted model");
     ASSERT_TRUE(a.ok());
     ASSERT_EQ(a->models.size(), 1u);

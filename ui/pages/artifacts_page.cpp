@@ -64,9 +64,10 @@ ArtifactsPage::ArtifactsPage(AppContext* context, QWidget* parent)
 
     m_empty->setWordWrap(true);
     m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setText(tr("No toolchain debug files are loaded.\n\nOpen or drop model_check_result.txt, "
-                        "compare_per_layer_out.txt / .csv, *_sensitive_ops.txt, statistic.txt, similarity.txt, "
-                        "weight_comparison.txt or deploy_device.txt."));
+    m_empty->setText(
+        tr("No toolchain debug files are loaded.\n\nOpen or drop model_check_result.txt, "
+           "compare_per_layer_out.txt / .csv, *_sensitive_ops.txt, statistic.txt, similarity.txt, "
+           "weight_comparison.txt or deploy_device.txt."));
     layout->addWidget(m_empty, 1);
 
     m_proxy->setSourceModel(m_model);
@@ -92,9 +93,8 @@ ArtifactsPage::ArtifactsPage(AppContext* context, QWidget* parent)
     m_warnings->setStyleSheet("color: #9a6700;");
     layout->addWidget(m_warnings);
 
-    connect(m_chooser, &QComboBox::currentIndexChanged, this, [this](int i) {
-        showTable(m_chooser->itemData(i).toInt());
-    });
+    connect(m_chooser, &QComboBox::currentIndexChanged, this,
+            [this](int i) { showTable(m_chooser->itemData(i).toInt()); });
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_plot, &SimilarityPlot::rowClicked, this, [this](int row) {
         const QModelIndex src = m_model->index(row, 0);
@@ -146,7 +146,8 @@ std::optional<int> ArtifactsPage::firstBadRow(const core::DataTable& table) cons
 {
     // The finding is the truth the CLI and report also show; fall back to the same rule.
     for (const core::Finding& f : m_analysis->findings)
-        if (f.id == "consistency.similarity_drop" && !f.evidence.empty() && f.evidence.front().file == table.sourcePath)
+        if (f.id == "consistency.similarity_drop" && !f.evidence.empty() &&
+            f.evidence.front().file == table.sourcePath)
             for (size_t r = 0; r < table.rowLines.size(); ++r)
                 if (table.rowLines[r] == f.evidence.front().line) return static_cast<int>(r);
     return std::nullopt;
@@ -172,9 +173,10 @@ void ArtifactsPage::showTable(int index)
     QStringList lines;
     for (const core::Warning& w : m_analysis->warnings)
         if (w.file == t.sourcePath) lines << QString::fromStdString(w.message);
-    m_warnings->setText(lines.isEmpty() ? QString()
-                                        : tr("%n warning(s) while reading this file:", "", lines.size()) + "\n"
-                                              + lines.mid(0, 8).join('\n') + (lines.size() > 8 ? "\n…" : ""));
+    m_warnings->setText(lines.isEmpty()
+                            ? QString()
+                            : tr("%n warning(s) while reading this file:", "", lines.size()) + "\n" +
+                                  lines.mid(0, 8).join('\n') + (lines.size() > 8 ? "\n…" : ""));
     m_warnings->setVisible(!lines.isEmpty());
 
     QJsonObject state = context()->pageState(id());
@@ -189,7 +191,8 @@ bool ArtifactsPage::selectLayer(const QString& layer)
     const int col = layerColumn(*t);
     if (col < 0) return false;
     for (int r = 0; r < m_model->rowCount(); ++r) {
-        if (QString::fromStdString(t->rows[static_cast<size_t>(r)][static_cast<size_t>(col)]) != layer) continue;
+        if (QString::fromStdString(t->rows[static_cast<size_t>(r)][static_cast<size_t>(col)]) != layer)
+            continue;
         const QModelIndex idx = m_proxy->mapFromSource(m_model->index(r, col));
         if (!idx.isValid()) return false;
         m_view->selectRow(idx.row());

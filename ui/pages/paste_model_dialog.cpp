@@ -30,12 +30,15 @@ PasteModelDialog::PasteModelDialog(QWidget* parent)
     resize(820, 560);
     auto* layout = new QVBoxLayout(this);
     auto* hint = new QLabel(tr("Paste the output of <code>print(qat_model)</code> (or part of it). "
-                               "QAT Doctor only reads the text; nothing is executed."), this);
+                               "QAT Doctor only reads the text; nothing is executed."),
+                            this);
     hint->setWordWrap(true);
     layout->addWidget(hint);
     m_edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_edit->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_edit->setPlaceholderText("(quant): QuantStub(\n  (activation_post_process): FakeQuantize(\n    fake_quant_enabled=tensor([1]), ...");
+    m_edit->setPlaceholderText(
+        "(quant): QuantStub(\n  (activation_post_process): FakeQuantize(\n    "
+        "fake_quant_enabled=tensor([1]), ...");
     layout->addWidget(m_edit, 1);
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
@@ -50,7 +53,10 @@ PasteModelDialog::PasteModelDialog(QWidget* parent)
     updateSummary();
 }
 
-QString PasteModelDialog::text() const { return m_edit->toPlainText(); }
+QString PasteModelDialog::text() const
+{
+    return m_edit->toPlainText();
+}
 
 void PasteModelDialog::setText(const QString& text)
 {
@@ -58,7 +64,10 @@ void PasteModelDialog::setText(const QString& text)
     updateSummary();
 }
 
-QString PasteModelDialog::summary() const { return m_status->text(); }
+QString PasteModelDialog::summary() const
+{
+    return m_status->text();
+}
 
 void PasteModelDialog::updateSummary()
 {
@@ -76,15 +85,18 @@ void PasteModelDialog::updateSummary()
     }
     auto analysis = core::artifacts::analyzePrintedText(text.toStdString(), "pasted model");
     if (!analysis) {
-        m_status->setText(tr("Not readable as a printed model: %1").arg(QString::fromStdString(analysis.error().message)));
+        m_status->setText(
+            tr("Not readable as a printed model: %1").arg(QString::fromStdString(analysis.error().message)));
         ok->setEnabled(false);
         return;
     }
     const core::model::LayerTable& table = analysis->models.front();
     int quantized = 0;
     for (const auto& l : table.layers) quantized += (l.weightQuant || l.outputQuant) ? 1 : 0;
-    QString s = tr("%n layer(s) read, %1 with quantizers.", "", static_cast<int>(table.layers.size())).arg(quantized);
-    if (!table.warnings.empty()) s += " " + tr("Warning: %1").arg(QString::fromStdString(table.warnings.front().message));
+    QString s =
+        tr("%n layer(s) read, %1 with quantizers.", "", static_cast<int>(table.layers.size())).arg(quantized);
+    if (!table.warnings.empty())
+        s += " " + tr("Warning: %1").arg(QString::fromStdString(table.warnings.front().message));
     QStringList ids;
     for (const core::Finding& f : analysis->findings) ids << QString::fromStdString(f.id);
     if (!ids.isEmpty()) s += " " + tr("Findings: %1.").arg(ids.join(", "));

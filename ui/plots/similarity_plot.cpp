@@ -1,7 +1,8 @@
 #include "ui/plots/similarity_plot.h"
 
-#include <QVBoxLayout>
 #include <qcustomplot.h>
+
+#include <QVBoxLayout>
 
 #include "core/artifacts/text_lines.h"
 
@@ -38,9 +39,8 @@ SimilarityPlot::SimilarityPlot(QWidget* parent) : QWidget(parent), m_plot(new QC
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
-    connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable*, int dataIndex, QMouseEvent*) {
-        emit rowClicked(dataIndex);
-    });
+    connect(m_plot, &QCustomPlot::plottableClick, this,
+            [this](QCPAbstractPlottable*, int dataIndex, QMouseEvent*) { emit rowClicked(dataIndex); });
 }
 
 void SimilarityPlot::clear()
@@ -66,7 +66,8 @@ bool SimilarityPlot::setTable(const core::DataTable& table, std::optional<int> f
     auto series = [&](int col, QCPAxis* valueAxis, const QString& name, const QPen& pen) {
         QVector<double> xs, ys;
         for (size_t r = 0; r < table.rows.size(); ++r)
-            if (auto v = core::artifacts::parseNumber(table.rows[r][static_cast<size_t>(col)]); v && std::isfinite(*v)) {
+            if (auto v = core::artifacts::parseNumber(table.rows[r][static_cast<size_t>(col)]);
+                v && std::isfinite(*v)) {
                 xs.push_back(static_cast<double>(r));
                 ys.push_back(*v);
             }
@@ -77,8 +78,10 @@ bool SimilarityPlot::setTable(const core::DataTable& table, std::optional<int> f
         g->setData(xs, ys, true);
         return static_cast<int>(xs.size());
     };
-    if (cosine >= 0) m_points = series(cosine, m_plot->yAxis, QString::fromStdString(table.columns[static_cast<size_t>(cosine)]),
-                                       QPen(QColor(31, 119, 180), 2));
+    if (cosine >= 0)
+        m_points =
+            series(cosine, m_plot->yAxis, QString::fromStdString(table.columns[static_cast<size_t>(cosine)]),
+                   QPen(QColor(31, 119, 180), 2));
     m_plot->yAxis2->setVisible(sqnr >= 0);
     if (sqnr >= 0) {
         const int n = series(sqnr, m_plot->yAxis2, tr("SQNR"), QPen(QColor(255, 127, 14), 1.5, Qt::DashLine));
@@ -92,7 +95,8 @@ bool SimilarityPlot::setTable(const core::DataTable& table, std::optional<int> f
 
     if (table.rows.size() <= 40) {
         auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-        for (size_t r = 0; r < table.rows.size(); ++r) ticker->addTick(static_cast<double>(r), layerLabel(table, r));
+        for (size_t r = 0; r < table.rows.size(); ++r)
+            ticker->addTick(static_cast<double>(r), layerLabel(table, r));
         m_plot->xAxis->setTicker(ticker);
         m_plot->xAxis->setTickLabelRotation(35);
     } else {
