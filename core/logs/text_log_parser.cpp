@@ -239,6 +239,12 @@ public:
             zeroBasedStep = true;
         }
         const bool counters = global || step || epoch;
+        // A warning or error before the first counter line is an event, not configuration: the
+        // "CUDA is not available" warning comes before the config block in real logs.
+        if (!counters && isEventLine(text)) {
+            event(text, lineNo);
+            return;
+        }
         if (!counters) {
             for (size_t i = 0; i < n && !hyper; ++i) hyper = isHyperParameter(m_fields[i].key);
         }
@@ -343,6 +349,12 @@ private:
         if (!r) return;
         ++m_hints;
         m_out.roleHints.push_back({*r, what + " (line " + std::to_string(lineNo) + ")"});
+    }
+
+    static bool isEventLine(std::string_view text)
+    {
+        return containsNoCase(text, "WARN") || containsNoCase(text, "ERROR") || containsNoCase(text, "CRITICAL") ||
+               containsNoCase(text, "Traceback (most recent call last)");
     }
 
     void event(std::string_view text, uint64_t lineNo)
