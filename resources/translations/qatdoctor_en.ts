@@ -467,10 +467,6 @@ accumulator overflows: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tensors (*.npy *.pb);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Input: random values (seed 0)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -572,6 +568,34 @@ accumulator overflows: %1</source>
     </message>
     <message>
         <source>, the model&apos;s own quantizer %1 dB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>image as RGB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>image as BGR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>image as YUV444 (centered)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How an image input is fed: the board takes centered YUV444; a model trained on RGB fed YUV444 (or the reverse) shows here as a large float-vs-int error.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inputs (*.npy *.pb *.png *.jpg *.jpeg *.bmp);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read the image %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an image input needs a model input of shape [N,3,H,W]</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1009,6 +1033,34 @@ accumulator overflows: %1</source>
     </message>
     <message>
         <source> (%1 more models loaded)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected dtypes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module name -&gt; dtype you configured (e.g. int16); layers whose actual dtype differs are flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected dtypes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON object of module name -&gt; dtype (int8, int16, float32, ...):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a JSON object: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown dtype for %1: &apos;%2&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-running checks with the expected dtypes</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -464,10 +464,6 @@ accumulator overflows: %1</source>
         <translation>输入张量</translation>
     </message>
     <message>
-        <source>Tensors (*.npy *.pb);;All files (*)</source>
-        <translation>张量 (*.npy *.pb);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Input: random values (seed 0)</source>
         <translation>输入：随机值（种子 0）</translation>
     </message>
@@ -570,6 +566,34 @@ accumulator overflows: %1</source>
     <message>
         <source>, the model's own quantizer %1 dB</source>
         <translation>，模型自身量化器 %1 dB</translation>
+    </message>
+    <message>
+        <source>image as RGB</source>
+        <translation>图像按 RGB 输入</translation>
+    </message>
+    <message>
+        <source>image as BGR</source>
+        <translation>图像按 BGR 输入</translation>
+    </message>
+    <message>
+        <source>image as YUV444 (centered)</source>
+        <translation>图像按 YUV444（centered）输入</translation>
+    </message>
+    <message>
+        <source>How an image input is fed: the board takes centered YUV444; a model trained on RGB fed YUV444 (or the reverse) shows here as a large float-vs-int error.</source>
+        <translation>图像输入的送入方式：板端接收 centered YUV444；用 RGB 训练的模型若输入 YUV444（或反之），这里会表现为很大的浮点与定点误差。</translation>
+    </message>
+    <message>
+        <source>Inputs (*.npy *.pb *.png *.jpg *.jpeg *.bmp);;All files (*)</source>
+        <translation>输入 (*.npy *.pb *.png *.jpg *.jpeg *.bmp);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read the image %1</source>
+        <translation>无法读取图像 %1</translation>
+    </message>
+    <message>
+        <source>an image input needs a model input of shape [N,3,H,W]</source>
+        <translation>图像输入要求模型输入形状为 [N,3,H,W]</translation>
     </message>
 </context>
 <context>
@@ -995,6 +1019,34 @@ accumulator overflows: %1</source>
     <message>
         <source> (%1 more models loaded)</source>
         <translation>（另加载了 %1 个模型）</translation>
+    </message>
+    <message>
+        <source>Expected dtypes…</source>
+        <translation>期望的数据类型…</translation>
+    </message>
+    <message>
+        <source>Module name -&gt; dtype you configured (e.g. int16); layers whose actual dtype differs are flagged</source>
+        <translation>你配置的“模块名 -&gt; 数据类型”（例如 int16）；实际类型不同的层会被标出</translation>
+    </message>
+    <message>
+        <source>Expected dtypes</source>
+        <translation>期望的数据类型</translation>
+    </message>
+    <message>
+        <source>JSON object of module name -&gt; dtype (int8, int16, float32, ...):</source>
+        <translation>“模块名 -&gt; 数据类型”的 JSON 对象（int8、int16、float32 等）：</translation>
+    </message>
+    <message>
+        <source>Not a JSON object: %1</source>
+        <translation>不是 JSON 对象：%1</translation>
+    </message>
+    <message>
+        <source>Unknown dtype for %1: '%2'</source>
+        <translation>%1 的数据类型未知：“%2”</translation>
+    </message>
+    <message>
+        <source>Re-running checks with the expected dtypes</source>
+        <translation>正在按期望的数据类型重新检查</translation>
     </message>
 </context>
 <context>
