@@ -6,6 +6,7 @@
 
 #include "core/common/file_io.h"
 #include "core/faq/faq_base.h"
+#include "core/faq/faq_parser.h"
 #include "faq_test_util.h"
 
 using namespace qatdoctor;
@@ -91,4 +92,17 @@ TEST(FaqValidator, InlineSourcesAndDuplicateIdsAcrossFiles)
         EXPECT_EQ(e.file, "a/20_demo.json");
         EXPECT_NE(e.message.find("already used in a/10_demo.json"), std::string::npos) << e.message;
     }
+}
+
+TEST(FaqValidator, HostileSizesAreRefusedWithAnError)
+{
+    FaqLoad big = FaqBase::fromSources({{"x/10_big.json", std::string(kMaxFileBytes + 1, ' ')}});
+    ASSERT_EQ(big.errors.size(), 1u);
+    EXPECT_EQ(big.errors[0].code, "faq.too_large");
+    EXPECT_EQ(big.errors[0].file, "x/10_big.json");
+    EXPECT_TRUE(big.base.empty());
+
+    FaqLoad notObject = FaqBase::fromSources({{"x/10_list.json", "[1, 2, 3]"}});
+    ASSERT_EQ(notObject.errors.size(), 1u);
+    EXPECT_EQ(notObject.errors[0].toString(), "x/10_list.json: /: expected a JSON object");
 }

@@ -11,6 +11,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTranslator>
 #include <QTreeWidget>
 
 #include "core/faq/faq_base.h"
@@ -203,6 +204,9 @@ TEST(WizardPage, Screenshots)
     const QString dir = QString(QATDOCTOR_SHOT_DIR);
     QDir().mkpath(dir);
     for (core::Lang lang : {core::Lang::Zh, core::Lang::En}) {
+        // The chrome in Chinese too, as the app shows it (translations embedded in qatdoctor_ui).
+        QTranslator zh;
+        if (lang == core::Lang::Zh && zh.load(":/i18n/qatdoctor_zh_CN.qm")) QCoreApplication::installTranslator(&zh);
         AppContext ctx;
         setUp(ctx, lang);
         ctx.setAnalysis(nanAnalysis());
