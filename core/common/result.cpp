@@ -4,17 +4,17 @@ namespace qatdoctor::core {
 
 std::string Error::toString() const
 {
-    // Messages usually name the file already ("cannot open x.log: ..."); then only the place is
-    // added, so the path is not printed twice.
-    std::string place;
-    if (line > 0)
-        place = ":" + std::to_string(line);
-    else if (offset >= 0)
-        place = "@" + std::to_string(offset);
-    if (file.empty()) return message;
-    if (message.find(file) != std::string::npos)
-        return place.empty() ? message : file + place + ": " + message;
-    return file + place + ": " + message;
+    std::string out;
+    if (!file.empty()) {
+        out += file;
+        if (line > 0)
+            out += ":" + std::to_string(line);
+        else if (offset >= 0)
+            out += "@" + std::to_string(offset);
+        out += ": ";
+    }
+    out += message;
+    return out;
 }
 
 Error makeError(std::string code, std::string message, std::string file, int64_t line,

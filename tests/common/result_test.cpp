@@ -45,11 +45,3 @@ TEST(Finding, SortsBySeverityThenStage)
     EXPECT_EQ(parseSeverity("warning"), Severity::Warning);
     EXPECT_FALSE(parseSeverity("fatal").has_value());
 }
-
-TEST(Result, PathIsNotRepeatedWhenTheMessageNamesIt)
-{
-    Error e = makeError("io.open", "cannot open /tmp/a.onnx: No such file", "/tmp/a.onnx");
-    EXPECT_EQ(e.toString(), "cannot open /tmp/a.onnx: No such file");
-    Error other = makeError("x", "bad header", "/tmp/b.txt");
-    EXPECT_EQ(other.toString(), "/tmp/b.txt: bad header");
-}
