@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include "core/common/json_depth.h"
 
 namespace qatdoctor::core::faq {
 namespace {
@@ -21,27 +22,6 @@ bool matchesNodeId(const std::string& s)
     return std::regex_match(s, re);
 }
 
-// Nesting depth outside strings; rejecting deep input before nlohmann builds the tree keeps a
-// hostile file from costing stack or memory.
-int maxDepth(std::string_view bytes)
-{
-    int depth = 0, deepest = 0;
-    bool inString = false, escaped = false;
-    for (char c : bytes) {
-        if (inString) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            deepest = std::max(deepest, ++depth);
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-    return deepest;
-}
 
 // Walks one file; every problem becomes an Error naming the file and the JSON pointer.
 class Reader {
@@ -298,7 +278,7 @@ ParsedFile parseFaqFile(std::string_view bytes, const std::string& path, std::ve
         errors.push_back(makeError("faq.too_large", "file larger than " + std::to_string(kMaxFileBytes) + " bytes", path));
         return out;
     }
-    if (maxDepth(bytes) > kMaxJsonDepth) {
+    if (jsonNestingDepth(bytes) > kMaxJsonDepth) {
         errors.push_back(makeError("faq.too_deep", "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels", path));
         return out;
     }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/json_depth.h"
 #include "core/common/file_io.h"
 #include "core/rules/thresholds_default.h"  // generated from resources/thresholds.json
 
@@ -49,33 +50,12 @@ const Field* findField(const std::string& key)
     return nullptr;
 }
 
-// Nesting depth outside strings. A thresholds file is two levels deep; rejecting deep input
-// before nlohmann builds the tree matters because copying a json value recurses per level.
-int nestingDepth(std::string_view text)
-{
-    int depth = 0, deepest = 0;
-    bool inString = false, escaped = false;
-    for (char c : text) {
-        if (inString) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            deepest = std::max(deepest, ++depth);
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-    return deepest;
-}
 
 constexpr int kMaxDepth = 16;
 
 Result<json> parseEntries(std::string_view text, const std::string& path)
 {
-    if (nestingDepth(text) > kMaxDepth)
+    if (jsonNestingDepth(text) > kMaxDepth)
         return makeError("thresholds.parse", path + ": nested deeper than " + std::to_string(kMaxDepth) + " levels",
                          path);
     json doc = json::parse(text.begin(), text.end(), nullptr, false);
