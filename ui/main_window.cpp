@@ -20,6 +20,7 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "core/common/input_set_name.h"
 #include "ui/common/background_job.h"
 #include "ui/pages/page.h"
 #include "ui/pages/page_registry.h"
@@ -283,21 +284,10 @@ void MainWindow::showError(const QString& title, const QString& message)
 QString MainWindow::sessionName() const
 {
     if (!m_sessionPath.isEmpty()) return QFileInfo(m_sessionPath).completeBaseName();
-    if (m_session.inputs.isEmpty()) return {};
-    // The deepest folder holding every input names the work best ("demo", "resnet50_qat").
-    QStringList common = QFileInfo(m_session.inputs.first()).absolutePath().split('/');
-    for (const QString& input : m_session.inputs) {
-        const QStringList parts = QFileInfo(input).absoluteFilePath().split('/');
-        int n = 0;
-        while (n < common.size() && n < parts.size() && common[n] == parts[n]) ++n;
-        common = common.mid(0, n);
-    }
-    const QString folder = common.isEmpty() ? QString() : common.last();
-    if (m_session.inputs.size() == 1) {
-        const QFileInfo only(m_session.inputs.first());
-        return only.isDir() ? only.fileName() : folder + "/" + only.fileName();
-    }
-    return folder.isEmpty() ? QFileInfo(m_session.inputs.first()).fileName() : folder;
+    std::vector<std::string> paths;
+    for (const QString& input : m_session.inputs) paths.push_back(input.toStdString());
+    // The same name the report puts on its title page (core/common/input_set_name.h).
+    return QString::fromStdString(core::inputSetName(paths));
 }
 
 void MainWindow::updateTitle()

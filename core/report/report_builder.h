@@ -26,7 +26,7 @@ struct ReportOptions {
     // wizard session (core/faq/wizard_session_json.h); "" = no wizard section content.
     std::string wizardJson;
     const faq::FaqBase* faq = nullptr;   // FAQ advice and code snippets; null = titles only
-    std::string projectName;             // "" = the first input's folder name
+    std::string projectName;             // "" = inputSetName() of the inputs (as the window title)
     std::string date;                    // "" = now, UTC "YYYY-MM-DD HH:MM UTC"
     bool hashInputs = true;              // SHA-256 of every input file (reads them)
 };

@@ -32,7 +32,7 @@ std::string evidenceLine(const Evidence& e, Lang lang);
 std::string severityLabel(Severity s, Lang lang);
 std::string stageLabel(Stage s, Lang lang);
 
-// options.projectName, else the folder name of the first input (a file's parent folder).
+// options.projectName, else the inputs' common folder name (core/common/input_set_name.h).
 std::string projectName(const Analysis& analysis, const ReportOptions& options);
 
 Result<Section> titleSection(BuildContext& c, const ProgressFn& progress);

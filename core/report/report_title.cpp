@@ -1,6 +1,7 @@
 // Title page: what was examined (paths, sizes, SHA-256), when, with which version.
 #include <filesystem>
 
+#include "core/common/input_set_name.h"
 #include "core/common/sha256.h"
 #include "core/common/version.h"
 #include "core/report/report_sections.h"
@@ -45,15 +46,9 @@ std::vector<const logs::RunFile*> filesUnder(const Analysis& a, const std::strin
 std::string projectName(const Analysis& analysis, const ReportOptions& options)
 {
     if (!options.projectName.empty()) return options.projectName;
-    if (analysis.inputs.empty()) return {};
-    const InputItem& first = analysis.inputs.front();
-    fs::path p = fs::path(first.path).lexically_normal();
-    if (p.has_filename() == false) p = p.parent_path();
-    const bool folder = first.kind == InputKind::LogFolder;
-    fs::path named = folder ? p : p.parent_path();
-    if (named.empty() || named == ".") named = fs::absolute(folder ? p : fs::path(".")).lexically_normal();
-    std::string name = named.filename().string();
-    return name.empty() ? p.string() : name;
+    std::vector<std::string> paths;
+    for (const InputItem& in : analysis.inputs) paths.push_back(in.path);
+    return inputSetName(paths);
 }
 
 Result<Section> titleSection(BuildContext& c, const ProgressFn& progress)

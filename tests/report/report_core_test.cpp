@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "core/common/input_set_name.h"
 #include "core/common/sha256.h"
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session.h"
@@ -44,6 +45,23 @@ TEST(Sha256, StreamingMatchesOneShotAcrossChunks)
     ASSERT_TRUE(file);
     EXPECT_EQ(*file, core::sha256Hex(*bytes));
     EXPECT_FALSE(core::sha256File("/nonexistent/x.onnx"));
+}
+
+// The report's subtitle and the window title name the inputs the same way.
+TEST(InputSetName, CommonFolderOfTheInputs)
+{
+    const std::string demo = sourceDir("resources/demo");
+    EXPECT_EQ(core::inputSetName({demo + "/logs", demo + "/model/demo_qat.onnx"}), "demo");
+    EXPECT_EQ(core::inputSetName({demo + "/logs/"}), "logs");   // one folder: itself
+    EXPECT_EQ(core::inputSetName({demo + "/model/demo_qat.onnx"}), "model/demo_qat.onnx");
+    EXPECT_EQ(core::inputSetName({demo + "/logs/qat", demo + "/logs/float"}), "logs");
+    EXPECT_EQ(core::commonFolder({demo + "/logs", demo + "/model/demo_qat.onnx"}),
+              std::filesystem::path(demo).lexically_normal().string());
+    EXPECT_EQ(core::inputSetName({}), "");
+    ReportOptions o;
+    o.hashInputs = false;
+    const core::Analysis a = analyzeOrDie({demo + "/logs", demo + "/model/demo_qat.onnx"});
+    EXPECT_EQ(buildReport(a, o)->subtitle, "demo");
 }
 
 class ReportFixture : public ::testing::Test {
@@ -91,7 +109,7 @@ TEST_F(ReportFixture, AllSectionsInOrderWithTitles)
     std::vector<std::string> ids;
     for (const Section& s : doc.sections) ids.push_back(s.id);
     EXPECT_EQ(ids, allSectionIds());
-    EXPECT_EQ(doc.subtitle, "nan_loss");
+    EXPECT_EQ(doc.subtitle, "data");   // runs/nan_loss and models/x.onnx share tests/data
     EXPECT_EQ(doc.date, "2026-01-02 03:04 UTC");
     EXPECT_EQ(doc.section("summary")->title, "Summary");
     EXPECT_EQ(build(core::Lang::Zh).section("summary")->title, "结论与发现");
