@@ -4,11 +4,15 @@
 //                  [--ort-dir /tmp] [--ort-script /work/shared/bench/ort_time.js] [--modes fake,int]
 //
 // MODEL is e.g. resnet18_qat_qdq.onnx from ../shared/bench/make_models.py; IN.bin a raw float32
-// input of the model's shape (random when absent). Prints the median milliseconds of fake-quant
-// and integer runs (model loading excluded) and, when node + onnxruntime-node are found in
-// --ort-dir, ORT's median with all optimisations and with none, and the ratios.
+// input of the model's shape (random when absent). Prints the median and minimum wall
+// milliseconds of fake-quant and integer runs (model loading excluded), their median CPU time
+// (user + sys of the process: on a shared, loaded machine the least disturbed figure), the load
+// average, and, when node + onnxruntime-node are found in --ort-dir, ORT's median and minimum
+// with all optimisations and with none, and the ratios (median to median, min to min).
 #include <algorithm>
 #include <chrono>
+#include <ctime>
+#include <fstream>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -33,8 +37,27 @@ double median(std::vector<double> v)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// Runs ort_time.js and returns run_ms_median per opt level ("all", "disabled"), or -1.
-std::pair<double, double> ortTimes(const std::string& dir, const std::string& script, const std::string& model,
+double cpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+std::string loadAverage()
+{
+    std::ifstream f("/proc/loadavg");
+    std::string a, b, c;
+    f >> a >> b >> c;
+    return a + " " + b + " " + c;
+}
+
+struct OrtTimes {
+    double allMedian = -1, allMin = -1, offMedian = -1, offMin = -1;
+};
+
+// Runs ort_time.js and returns run_ms_median / run_ms_min per opt level ("all", "disabled"), or -1.
+OrtTimes ortTimes(const std::string& dir, const std::string& script, const std::string& model,
                                    const std::string& input, int threads, int runs)
 {
     std::string cmd = "cd '" + dir + "' && node '" + script + "' '" + model + "' --threads " + std::to_string(threads) +
@@ -42,17 +65,18 @@ std::pair<double, double> ortTimes(const std::string& dir, const std::string& sc
     if (!input.empty()) cmd += " --input '" + input + "'";
     cmd += " 2>/dev/null";
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-    if (!pipe) return {-1, -1};
+    if (!pipe) return {};
     std::string out;
     char buf[4096];
     while (size_t n = fread(buf, 1, sizeof buf, pipe.get())) out.append(buf, n);
-    auto field = [&](const std::string& opt) {
+    auto field = [&](const std::string& opt, const std::string& key) {
         const auto at = out.find("\"opt\":\"" + opt + "\"");
         if (at == std::string::npos) return -1.0;
-        const auto k = out.find("\"run_ms_median\":", at);
-        return k == std::string::npos ? -1.0 : std::stod(out.substr(k + 16));
+        const auto k = out.find("\"" + key + "\":", at);
+        return k == std::string::npos ? -1.0 : std::stod(out.substr(k + key.size() + 3));
     };
-    return {field("all"), field("disabled")};
+    return {field("all", "run_ms_median"), field("all", "run_ms_min"), field("disabled", "run_ms_median"),
+            field("disabled", "run_ms_min")};
 }
 
 }  // namespace
@@ -106,33 +130,45 @@ int main(int argc, char** argv)
     opt.keepLayerOutputs = false;
     std::cout << "model " << modelPath << "  " << (*interp)->layers().size() << " layers, build " << buildMs
               << " ms, threads " << threads << "\n";
-    double simMs[2] = {0, 0};
+    std::cout << "load average " << loadAverage() << "\n";
+    double simMs[2] = {0, 0}, simMin[2] = {0, 0};
     const SimMode modes[2] = {SimMode::Fake, SimMode::Int};
     for (int m = fake ? 0 : 1; m < 2; ++m) {
-        std::vector<double> t;
+        std::vector<double> t, cpu;
         for (int i = 0; i < warmup + runs; ++i) {
+            const double c0 = cpuMs();
             const auto t0 = std::chrono::steady_clock::now();
             auto r = (*interp)->run(modes[m], {x}, opt, &pool);
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            const double cms = cpuMs() - c0;
             if (!r) {
                 std::cerr << r.error().toString() << "\n";
                 return 1;
             }
-            if (i >= warmup) t.push_back(ms);
+            if (i >= warmup) {
+                t.push_back(ms);
+                cpu.push_back(cms);
+            }
         }
         simMs[m] = median(t);
-        std::cout << "qatdoctor " << simModeName(modes[m]) << ": median " << simMs[m] << " ms (" << runs << " runs)\n";
+        simMin[m] = *std::min_element(t.begin(), t.end());
+        std::cout << "qatdoctor " << simModeName(modes[m]) << ": median " << simMs[m] << " ms, min " << simMin[m]
+                  << " ms, CPU (user+sys) median " << median(cpu) << " ms (" << runs << " runs)\n";
     }
-    const auto [ortAll, ortOff] = ortTimes(ortDir, ortScript, modelPath, input, threads, runs);
-    if (ortAll < 0 && ortOff < 0) {
+    const OrtTimes ort = ortTimes(ortDir, ortScript, modelPath, input, threads, runs);
+    if (ort.allMedian < 0 && ort.offMedian < 0) {
         std::cout << "onnxruntime: not run (needs node and onnxruntime-node in " << ortDir << ")\n";
         return 0;
     }
-    if (ortAll > 0)
-        std::cout << "onnxruntime all-optimisations: median " << ortAll << " ms; int/ORT = " << simMs[1] / ortAll
-                  << ", fake/ORT = " << simMs[0] / ortAll << "\n";
-    if (ortOff > 0)
-        std::cout << "onnxruntime no-optimisations:  median " << ortOff << " ms; int/ORT = " << simMs[1] / ortOff
-                  << ", fake/ORT = " << simMs[0] / ortOff << "\n";
+    auto line = [&](const char* label, double med, double mn) {
+        if (med <= 0) return;
+        std::cout << label << med << " ms, min " << mn << " ms; int/ORT = " << simMs[1] / med << " (min "
+                  << simMin[1] / mn << ")";
+        if (fake) std::cout << ", fake/ORT = " << simMs[0] / med << " (min " << simMin[0] / mn << ")";
+        std::cout << "\n";
+    };
+    line("onnxruntime all-optimisations: median ", ort.allMedian, ort.allMin);
+    line("onnxruntime no-optimisations:  median ", ort.offMedian, ort.offMin);
+    std::cout << "load average " << loadAverage() << "\n";
     return 0;
 }

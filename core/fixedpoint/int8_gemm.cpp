@@ -9,7 +9,7 @@
 namespace qatdoctor::core::fixedpoint {
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#define QD_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni")))
+#define QD_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 #define QD_HAVE_X86 1
 #else
 #define QD_HAVE_X86 0
@@ -19,148 +19,173 @@ bool int8FastPathAvailable()
 {
 #if QD_HAVE_X86
     static const bool kHave = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                              __builtin_cpu_supports("avx512vnni");
+                              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
     return kHave;
 #else
     return false;
 #endif
 }
 
-PackedInt8Weights packInt8Weights(const int8_t* w, int64_t m, int64_t k)
+namespace {
+
+constexpr int64_t kR = PackedInt8Weights::kRowBlock;
+constexpr int64_t kCols = 64;   // panel block width: 4 vectors of 16 int32 lanes
+
+// rowAt(r, i) = weight of output row r at reduction index i (any source layout).
+template <class RowAt>
+PackedInt8Weights pack(int64_t m, int64_t k, int64_t groups, RowAt rowAt)
 {
     PackedInt8Weights p;
     p.m = m;
     p.k = k;
     p.k4 = (k + 3) / 4 * 4;
-    p.w.assign(static_cast<size_t>(m * p.k4), 0);
+    p.groups = groups;
+    const int64_t mg = m / groups, steps = p.k4 / 4;
+    p.blocksPerGroup = (mg + kR - 1) / kR;
+    p.w.assign(static_cast<size_t>(groups * p.blocksPerGroup * steps * kR), 0);
     p.rowSums.assign(static_cast<size_t>(m), 0);
-    for (int64_t r = 0; r < m; ++r)
-        for (int64_t i = 0; i < k; ++i) {
-            p.w[static_cast<size_t>(r * p.k4 + i)] = w[r * k + i];
-            p.rowSums[static_cast<size_t>(r)] += w[r * k + i];
+    for (int64_t gi = 0; gi < groups; ++gi)
+        for (int64_t r = 0; r < mg; ++r) {
+            const int64_t row = gi * mg + r;
+            int32_t* blk = p.w.data() + ((gi * p.blocksPerGroup + r / kR) * steps) * kR;
+            for (int64_t i = 0; i < k; ++i) {
+                const int8_t v = rowAt(row, i);
+                auto* bytes = reinterpret_cast<int8_t*>(blk + (i / 4) * kR + r % kR);
+                bytes[i % 4] = v;
+                p.rowSums[static_cast<size_t>(row)] += v;
+            }
         }
     return p;
+}
+
+}  // namespace
+
+PackedInt8Weights packInt8Weights(const int8_t* w, int64_t m, int64_t k, int64_t groups)
+{
+    return pack(m, k, groups, [&](int64_t r, int64_t i) { return w[r * k + i]; });
+}
+
+PackedInt8Weights packInt8WeightsTransposed(const int8_t* w, int64_t k, int64_t n)
+{
+    return pack(n, k, 1, [&](int64_t r, int64_t i) { return w[i * n + r]; });
 }
 
 #if QD_HAVE_X86
 namespace {
 
-// Interleaves 4 rows of n bytes into dst[p*4 + j] = row_j[p] (the vpdpbusd operand layout).
-QD_VNNI void interleave4(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* r3, int64_t n,
-                         uint8_t* dst)
+// dst[p*4 + j] = src_j[p * stride] (xor flip) for p < n <= 64: the vpdpbusd operand layout.
+QD_VNNI void gather4(const uint8_t* const src[4], int64_t stride, int64_t n, uint8_t flip, uint8_t* dst)
 {
-    int64_t p = 0;
-    for (; p + 16 <= n; p += 16) {
-        const __m512i a = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r0 + p)));
-        const __m512i b = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r1 + p)));
-        const __m512i c = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r2 + p)));
-        const __m512i d = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r3 + p)));
-        const __m512i v = _mm512_or_si512(_mm512_or_si512(a, _mm512_slli_epi32(b, 8)),
-                                          _mm512_or_si512(_mm512_slli_epi32(c, 16), _mm512_slli_epi32(d, 24)));
-        _mm512_storeu_si512(dst + p * 4, v);
-    }
-    for (; p < n; ++p) {
-        dst[p * 4 + 0] = r0[p];
-        dst[p * 4 + 1] = r1[p];
-        dst[p * 4 + 2] = r2[p];
-        dst[p * 4 + 3] = r3[p];
+    const __m512i vflip = _mm512_set1_epi32(flip * 0x01010101u);
+    for (int64_t p = 0; p < n; p += 16) {
+        const int64_t left = n - p;
+        const __mmask16 m = left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1);
+        __m512i v[4];
+        for (int j = 0; j < 4; ++j) {
+            const uint8_t* s = src[j] + p * stride;
+            if (stride == 1) {
+                v[j] = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, s));
+            } else if (stride == 2) {   // even bytes of 16 words; the odd byte read stays in the slack
+                v[j] = _mm512_and_si512(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, s)), _mm512_set1_epi32(0xFF));
+            } else {
+                alignas(16) uint8_t tmp[16] = {};
+                for (int64_t i = 0; i < std::min<int64_t>(16, left); ++i) tmp[i] = s[i * stride];
+                v[j] = _mm512_cvtepu8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(tmp)));
+            }
+        }
+        const __m512i out = _mm512_or_si512(_mm512_or_si512(v[0], _mm512_slli_epi32(v[1], 8)),
+                                            _mm512_or_si512(_mm512_slli_epi32(v[2], 16), _mm512_slli_epi32(v[3], 24)));
+        _mm512_mask_storeu_epi32(dst + p * 4, m, _mm512_xor_si512(out, vflip));
     }
 }
 
-// One im2col row (kernel tap k of channel ci) of one group, padding with the zero point.
-void im2colRow(const ConvGeometry& g, const uint8_t* plane, int64_t ky, int64_t kx, uint8_t pad, uint8_t* row)
+// The panel: blocks of kCols columns, each [K4/4][width][4] bytes contiguous; the last block's
+// width is rounded up to 16 (its extra columns are computed and never stored).
+struct PanelLayout {
+    int64_t cols = 0, k4 = 0;
+    int64_t blocks() const { return (cols + kCols - 1) / kCols; }
+    int64_t width(int64_t b) const { return std::min<int64_t>(kCols, (cols - b * kCols + 15) / 16 * 16); }
+    int64_t bytes() const { return blocks() * kCols * k4; }
+    uint8_t* at(uint8_t* panel, int64_t step, int64_t col) const
+    {
+        const int64_t b = col / kCols;
+        return panel + b * kCols * k4 + step * width(b) * 4 + (col % kCols) * 4;
+    }
+};
+
+// Writes columns [p, p + n) of one step from 4 sources (already at column p), split at block edges.
+void putSegment(const PanelLayout& L, uint8_t* panel, int64_t step, int64_t p, int64_t n, const uint8_t* src[4],
+                int64_t stride, uint8_t flip)
 {
-    for (int64_t oy = 0; oy < g.oh; ++oy) {
-        const int64_t iy = oy * g.sh - g.padT + ky * g.dh;
-        uint8_t* out = row + oy * g.ow;
-        if (iy < 0 || iy >= g.h) {
-            std::memset(out, pad, static_cast<size_t>(g.ow));
-            continue;
-        }
-        const uint8_t* in = plane + iy * g.w;
-        const int64_t x0 = kx * g.dw - g.padL;
-        if (g.sw == 1) {   // padding on the left/right edges, one copy in between
-            const int64_t a = std::clamp<int64_t>(-x0, 0, g.ow), b = std::clamp<int64_t>(g.w - x0, a, g.ow);
-            std::memset(out, pad, static_cast<size_t>(a));
-            std::memcpy(out + a, in + x0 + a, static_cast<size_t>(b - a));
-            std::memset(out + b, pad, static_cast<size_t>(g.ow - b));
-            continue;
-        }
-        for (int64_t ox = 0; ox < g.ow; ++ox) {
-            const int64_t ix = ox * g.sw + x0;
-            out[ox] = (ix >= 0 && ix < g.w) ? in[ix] : pad;
-        }
+    while (n > 0) {
+        const int64_t len = std::min(n, kCols - p % kCols);
+        gather4(src, stride, len, flip, L.at(panel, step, p));
+        for (int j = 0; j < 4; ++j) src[j] += len * stride;
+        p += len;
+        n -= len;
     }
 }
 
-// acc[r][j] over rows m0..m0+rows of W and NV 16-lane column blocks from p0 of the packed
-// panel ([K4/4][P][4] bytes). Stores y[m][p] = acc - zero * rowSum[m]. NV is a template
-// parameter so the inner loops unroll into straight vpdpbusd sequences.
+// y[m0 + r][p0 + c] = acc - zero * rowSum over kR rows and NV*16 columns of one panel block.
+// NV is a template parameter so the inner loop unrolls into a straight vpdpbusd sequence
+// (kR x NV accumulators, 24 for a full block).
 template <int NV>
-QD_VNNI void kernelBlockN(const uint8_t* panel, int64_t P, const PackedInt8Weights& w, int64_t m0, int64_t rows,
-                          int64_t p0, int64_t cols, int32_t zero, int32_t* y, int64_t ldy)
+QD_VNNI void kernel(const uint8_t* blk, int64_t width, int64_t steps, const int32_t* wp, const int32_t* rowSums,
+                    int64_t rows, int64_t cols, int32_t zero, int32_t* y, int64_t ldy)
 {
-    __m512i acc[4][NV];
-#pragma GCC unroll 4
-    for (int r = 0; r < 4; ++r)
+    __m512i acc[kR][NV];
+#pragma GCC unroll 8
+    for (int r = 0; r < kR; ++r)
 #pragma GCC unroll 4
         for (int j = 0; j < NV; ++j) acc[r][j] = _mm512_setzero_si512();
-    __mmask16 masks[NV];
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) {
-        const int64_t left = cols - j * 16;
-        masks[j] = left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1);
-    }
-    const bool full = cols == NV * 16;
-    const int64_t steps = w.k4 / 4;
-    const int32_t* wr[4];
-    for (int r = 0; r < 4; ++r) wr[r] = reinterpret_cast<const int32_t*>(w.w.data() + (m0 + std::min<int64_t>(r, rows - 1)) * w.k4);
-    const uint8_t* base = panel + p0 * 4;
-    const int64_t stride = P * 4;
-    for (int64_t s = 0; s < steps; ++s, base += stride) {
+    const int64_t stride = width * 4;
+    for (int64_t s = 0; s < steps; ++s, blk += stride, wp += kR) {
         __m512i c[NV];
 #pragma GCC unroll 4
-        for (int j = 0; j < NV; ++j)
-            c[j] = full ? _mm512_loadu_si512(base + j * 64) : _mm512_maskz_loadu_epi32(masks[j], base + j * 64);
-#pragma GCC unroll 4
-        for (int r = 0; r < 4; ++r) {
-            const __m512i wv = _mm512_set1_epi32(wr[r][s]);
+        for (int j = 0; j < NV; ++j) c[j] = _mm512_loadu_si512(blk + j * 64);
+#pragma GCC unroll 8
+        for (int r = 0; r < kR; ++r) {
+            const __m512i wv = _mm512_set1_epi32(wp[r]);
 #pragma GCC unroll 4
             for (int j = 0; j < NV; ++j) acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], c[j], wv);
         }
     }
+    __mmask16 masks[NV];
 #pragma GCC unroll 4
-    for (int r = 0; r < 4; ++r) {
+    for (int j = 0; j < NV; ++j) {
+        const int64_t left = cols - j * 16;
+        masks[j] = left >= 16 ? __mmask16(0xFFFF) : left <= 0 ? __mmask16(0) : __mmask16((1u << left) - 1);
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < kR; ++r) {
         if (r >= rows) break;
-        const __m512i corr = _mm512_set1_epi32(zero * w.rowSums[static_cast<size_t>(m0 + r)]);
+        const __m512i corr = _mm512_set1_epi32(zero * rowSums[r]);
 #pragma GCC unroll 4
         for (int j = 0; j < NV; ++j)
-            _mm512_mask_storeu_epi32(y + (m0 + r) * ldy + p0 + j * 16, masks[j], _mm512_sub_epi32(acc[r][j], corr));
+            _mm512_mask_storeu_epi32(y + r * ldy + j * 16, masks[j], _mm512_sub_epi32(acc[r][j], corr));
     }
 }
 
-void kernelBlock(const uint8_t* panel, int64_t P, const PackedInt8Weights& w, int64_t m0, int64_t rows, int64_t p0,
-                 int64_t cols, int32_t zero, int32_t* y, int64_t ldy)
+// Output rows [gi*mg, (gi+1)*mg) of y [.][ldy] = packed weights of group gi x the panel.
+void panelGemm(const PanelLayout& L, const uint8_t* panel, const PackedInt8Weights& w, int64_t gi, int32_t zero,
+               int32_t* y, int64_t ldy, ThreadPool* pool)
 {
-    switch ((cols + 15) / 16) {
-    case 1: kernelBlockN<1>(panel, P, w, m0, rows, p0, cols, zero, y, ldy); break;
-    case 2: kernelBlockN<2>(panel, P, w, m0, rows, p0, cols, zero, y, ldy); break;
-    case 3: kernelBlockN<3>(panel, P, w, m0, rows, p0, cols, zero, y, ldy); break;
-    default: kernelBlockN<4>(panel, P, w, m0, rows, p0, cols, zero, y, ldy); break;
-    }
-}
-
-// Rows of W x the packed panel, the (m-block, p-block) grid split across the pool.
-void panelGemm(const uint8_t* panel, int64_t P, const PackedInt8Weights& w, int64_t mOffset, int64_t M, int32_t zero,
-               int32_t* y, ThreadPool* pool)
-{
-    const int64_t mb = (M + 3) / 4, pb = (P + 63) / 64;
-    parallelFor(pool, mb * pb, [&](int64_t b, int64_t e) {
+    const int64_t mg = w.m / w.groups, mb = w.blocksPerGroup, nb = L.blocks(), steps = w.k4 / 4;
+    parallelFor(pool, mb * nb, [&](int64_t b, int64_t e) {
         for (int64_t t = b; t < e; ++t) {
-            const int64_t pi = t / mb, mi = t % mb;   // m fastest: the panel block stays in cache
-            const int64_t m0 = mi * 4, p0 = pi * 64;
-            kernelBlock(panel, P, w, mOffset + m0, std::min<int64_t>(4, M - m0), p0, std::min<int64_t>(64, P - p0), zero,
-                        y, P);
+            const int64_t pb = t / mb, mi = t % mb;   // m fastest: the panel block stays in cache
+            const int64_t m0 = gi * mg + mi * kR, rows = std::min(kR, mg - mi * kR);
+            const int64_t p0 = pb * kCols, width = L.width(pb), cols = std::min(kCols, L.cols - p0);
+            const uint8_t* blk = panel + pb * kCols * L.k4;
+            const int32_t* wp = w.w.data() + ((gi * mb + mi) * steps) * kR;
+            const int32_t* rs = w.rowSums.data() + m0;
+            int32_t* out = y + m0 * ldy + p0;
+            switch (width / 16) {
+            case 1: kernel<1>(blk, width, steps, wp, rs, rows, cols, zero, out, ldy); break;
+            case 2: kernel<2>(blk, width, steps, wp, rs, rows, cols, zero, out, ldy); break;
+            case 3: kernel<3>(blk, width, steps, wp, rs, rows, cols, zero, out, ldy); break;
+            default: kernel<4>(blk, width, steps, wp, rs, rows, cols, zero, out, ldy); break;
+            }
         }
     });
 }
@@ -168,67 +193,108 @@ void panelGemm(const uint8_t* panel, int64_t P, const PackedInt8Weights& w, int6
 }  // namespace
 #endif
 
-void convU8S8(const ConvGeometry& g, const uint8_t* x, int32_t xZero, const PackedInt8Weights& w, int32_t* y,
-              ThreadPool* pool)
+void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero, const PackedInt8Weights& w,
+              int32_t* y, ThreadPool* pool, Int8Scratch* scratch)
 {
 #if QD_HAVE_X86
-    const int64_t cg = g.c / g.group, mg = g.m / g.group, K = g.kernelSize(), P = g.outPixels();
-    const int64_t K4 = w.k4;
-    std::vector<uint8_t> rows(static_cast<size_t>(4 * P));
-    std::vector<uint8_t> panel(static_cast<size_t>(K4 * P));
-    const auto pad = static_cast<uint8_t>(xZero);
-    const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.padT == 0 && g.padL == 0;
+    Int8Scratch local;
+    Int8Scratch& sc = scratch ? *scratch : local;
+    const int64_t cg = g.c / g.group, K = g.kernelSize(), P = g.outPixels();
+    const PanelLayout L{P, w.k4};
+    // int8 codes become uint8 by flipping the sign bit (x + 128), the zero point moves with them
+    const uint8_t flip = xSigned ? 0x80 : 0;
+    const int32_t zero = xSigned ? xZero + 128 : xZero;
+    const auto pad = static_cast<uint8_t>(zero);
+    // a copy padded with the zero point (so padding contributes exactly 0) and flipped
+    const int64_t hp = std::max(g.h + g.padT, (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1);
+    const int64_t wp = std::max(g.w + g.padL, (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1);
+    const bool copy = xSigned || g.padT || g.padL || hp != g.h || wp != g.w || g.sw != 1;
+    // one segment per tap when output rows are contiguous in the source (1x1, stride 1)
+    const bool contiguous = g.kw == 1 && g.sw == 1 && g.sh == 1 && g.ow == wp;
+    if (copy) sc.padded.resize(static_cast<size_t>(cg * hp * wp + 64));
+    sc.panel.resize(static_cast<size_t>(L.bytes()));
     for (int64_t n = 0; n < g.n; ++n)
         for (int64_t gi = 0; gi < g.group; ++gi) {
             const uint8_t* xg = x + (n * g.c + gi * cg) * g.h * g.w;
-            for (int64_t k0 = 0; k0 < K4; k0 += 4) {
-                const uint8_t* src[4];
-                for (int j = 0; j < 4; ++j) {
-                    const int64_t k = k0 + j;
-                    uint8_t* row = rows.data() + j * P;
-                    if (k >= K) {
-                        std::memset(row, 0, static_cast<size_t>(P));   // weight is 0 there
-                        src[j] = row;
+            const uint8_t* src = xg;
+            if (copy) {
+                uint8_t* d = sc.padded.data();
+                std::memset(d, pad ^ flip, sc.padded.size());   // flipped back below with the data
+                for (int64_t ci = 0; ci < cg; ++ci)
+                    for (int64_t iy = 0; iy < g.h; ++iy)
+                        std::memcpy(d + (ci * hp + iy + g.padT) * wp + g.padL, xg + (ci * g.h + iy) * g.w,
+                                    static_cast<size_t>(g.w));
+                src = d;
+            }
+            uint8_t* panel = sc.panel.data();
+            const uint8_t flipNow = copy ? flip : 0;
+            parallelFor(pool, w.k4 / 4, [&](int64_t s0, int64_t s1) {
+                for (int64_t s = s0; s < s1; ++s) {
+                    int64_t base[4];
+                    for (int j = 0; j < 4; ++j) {
+                        const int64_t k = 4 * s + j < K ? 4 * s + j : 4 * s;   // any tap past K: its weight is 0
+                        const int64_t ci = k / (g.kh * g.kw), ky = (k / g.kw) % g.kh, kx = k % g.kw;
+                        base[j] = ci * hp * wp + ky * g.dh * wp + kx * g.dw;
+                    }
+                    if (contiguous) {
+                        const uint8_t* s4[4] = {src + base[0], src + base[1], src + base[2], src + base[3]};
+                        putSegment(L, panel, s, 0, P, s4, 1, flipNow);
                         continue;
                     }
-                    const int64_t ci = k / (g.kh * g.kw), ky = (k / g.kw) % g.kh, kx = k % g.kw;
-                    const uint8_t* plane = xg + ci * g.h * g.w;
-                    if (direct) {
-                        src[j] = plane;
-                    } else {
-                        im2colRow(g, plane, ky, kx, pad, row);
-                        src[j] = row;
+                    for (int64_t oy = 0; oy < g.oh; ++oy) {
+                        const int64_t row = oy * g.sh * wp;
+                        const uint8_t* s4[4] = {src + base[0] + row, src + base[1] + row, src + base[2] + row,
+                                                src + base[3] + row};
+                        putSegment(L, panel, s, oy * g.ow, g.ow, s4, g.sw, flipNow);
                     }
                 }
-                interleave4(src[0], src[1], src[2], src[3], P, panel.data() + k0 * P);
-            }
-            panelGemm(panel.data(), P, w, gi * mg, mg, xZero, y + (n * g.m) * P, pool);
+            });
+            panelGemm(L, panel, w, gi, zero, y + n * g.m * P, P, pool);
         }
 #else
-    (void)g; (void)x; (void)xZero; (void)w; (void)y; (void)pool;
+    (void)g; (void)x; (void)xSigned; (void)xZero; (void)w; (void)y; (void)pool; (void)scratch;
 #endif
 }
 
-void gemmU8S8(int64_t M, const uint8_t* a, int32_t aZero, const PackedInt8Weights& b, int32_t* c, ThreadPool* pool)
+void gemmX8S8(int64_t M, const uint8_t* a, bool aSigned, int32_t aZero, const PackedInt8Weights& b, int32_t* c,
+              ThreadPool* pool, Int8Scratch* scratch)
 {
 #if QD_HAVE_X86
     // C^T[N][M] = B[N][K] x A^T: A's rows become the panel's columns
-    const int64_t K = b.k, K4 = b.k4;
-    std::vector<uint8_t> panel(static_cast<size_t>(K4 * M), 0);
-    for (int64_t k = 0; k < K; ++k)
-        for (int64_t m = 0; m < M; ++m) panel[static_cast<size_t>(((k / 4) * M + m) * 4 + k % 4)] = a[m * K + k];
-    std::vector<int32_t> ct(static_cast<size_t>(b.m * M));
-    panelGemm(panel.data(), M, b, 0, b.m, aZero, ct.data(), pool);
-    for (int64_t n = 0; n < b.m; ++n)
-        for (int64_t m = 0; m < M; ++m) c[m * b.m + n] = ct[static_cast<size_t>(n * M + m)];
+    Int8Scratch local;
+    Int8Scratch& sc = scratch ? *scratch : local;
+    const int64_t K = b.k, K4 = b.k4, N = b.m;
+    const uint8_t flip = aSigned ? 0x80 : 0;
+    const int32_t zero = aSigned ? aZero + 128 : aZero;
+    const PanelLayout L{M, K4};
+    sc.panel.assign(static_cast<size_t>(L.bytes()), 0);
+    for (int64_t m = 0; m < M; ++m)
+        for (int64_t k = 0; k < K; ++k) L.at(sc.panel.data(), k / 4, m)[k % 4] = a[m * K + k] ^ flip;
+    std::vector<int32_t> ct(static_cast<size_t>(N * M));
+    panelGemm(L, sc.panel.data(), b, 0, zero, ct.data(), M, pool);
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t m = 0; m < M; ++m) c[m * N + n] = ct[static_cast<size_t>(n * M + m)];
 #else
-    (void)M; (void)a; (void)aZero; (void)b; (void)c; (void)pool;
+    (void)M; (void)a; (void)aSigned; (void)aZero; (void)b; (void)c; (void)pool; (void)scratch;
 #endif
 }
 
+namespace {
+
+template <class T>
+void requantizeScalar(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp, int32_t lo,
+                      int32_t hi, T* out)
+{
+    for (int64_t i = 0; i < n; ++i) {
+        const int32_t q = static_cast<int32_t>(std::nearbyint(static_cast<float>(acc[i] + biasQ) * multiplier)) + zp;
+        out[i] = static_cast<T>(std::clamp(q, lo, hi));
+    }
+}
+
 #if QD_HAVE_X86
-QD_VNNI static void requantizeRowVnni(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp,
-                                      int32_t lo, int32_t hi, uint8_t* out)
+template <class T>
+QD_VNNI void requantizeRowVnni(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp, int32_t lo,
+                               int32_t hi, T* out)
 {
     const __m512i vb = _mm512_set1_epi32(biasQ), vz = _mm512_set1_epi32(zp);
     const __m512i vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
@@ -241,26 +307,28 @@ QD_VNNI static void requantizeRowVnni(const int32_t* acc, int64_t n, int32_t bia
         q = _mm512_min_epi32(_mm512_max_epi32(q, vlo), vhi);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm512_cvtepi32_epi8(q));
     }
-    for (; i < n; ++i) {
-        const int32_t q = static_cast<int32_t>(std::nearbyint(static_cast<float>(acc[i] + biasQ) * multiplier)) + zp;
-        out[i] = static_cast<uint8_t>(std::clamp(q, lo, hi));
-    }
+    requantizeScalar(acc + i, n - i, biasQ, multiplier, zp, lo, hi, out + i);
 }
 #endif
+
+}  // namespace
 
 void requantizeRowU8(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp, int32_t lo, int32_t hi,
                      uint8_t* out)
 {
 #if QD_HAVE_X86
-    if (int8FastPathAvailable()) {
-        requantizeRowVnni(acc, n, biasQ, multiplier, zp, lo, hi, out);
-        return;
-    }
+    if (int8FastPathAvailable()) return requantizeRowVnni(acc, n, biasQ, multiplier, zp, lo, hi, out);
 #endif
-    for (int64_t i = 0; i < n; ++i) {
-        const int32_t q = static_cast<int32_t>(std::nearbyint(static_cast<float>(acc[i] + biasQ) * multiplier)) + zp;
-        out[i] = static_cast<uint8_t>(std::clamp(q, lo, hi));
-    }
+    requantizeScalar(acc, n, biasQ, multiplier, zp, lo, hi, out);
+}
+
+void requantizeRowS8(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp, int32_t lo, int32_t hi,
+                     int8_t* out)
+{
+#if QD_HAVE_X86
+    if (int8FastPathAvailable()) return requantizeRowVnni(acc, n, biasQ, multiplier, zp, lo, hi, out);
+#endif
+    requantizeScalar(acc, n, biasQ, multiplier, zp, lo, hi, out);
 }
 
 }  // namespace qatdoctor::core::fixedpoint

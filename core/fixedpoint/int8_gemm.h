@@ -1,7 +1,11 @@
-// The fast path of the integer mode: uint8 activations x int8 weights (symmetric weights, the
-// usual QAT configuration) with int32 accumulation on AVX-512 VNNI (vpdpbusd), chosen at run
-// time; other CPUs and other type combinations use the portable int16 kernels of conv_kernel.h.
-// Results are bit-identical to the portable path: integer sums are exact either way.
+// The fast path of the integer mode: 8-bit activations (uint8, or int8 shifted by +128) x int8
+// symmetric weights (the usual QAT configuration) with int32 accumulation on AVX-512 VNNI
+// (vpdpbusd), chosen at run time with function-level target attributes so the build stays
+// portable; other CPUs and other type combinations use the portable kernels of conv_kernel.h /
+// int_ops.h, which are also the reference the fast path is tested against. Integer sums are
+// exact either way, so results are bit-identical. Callers use the fast path only where the
+// portable path accumulates in int32 too (8-bit operands, K < 33025), so overflow reporting is
+// unchanged: it can only happen on the int64 path.
 #pragma once
 
 #include <cstdint>
@@ -14,24 +18,40 @@ namespace qatdoctor::core::fixedpoint {
 
 bool int8FastPathAvailable();
 
-// Weights [M][K] as int8 padded to K4 = ceil(K/4)*4, and each row's sum (for the zero point).
+// Weights of one product packed once per model: per group, blocks of kRowBlock output rows,
+// each [K4/4][kRowBlock] of 4-byte groups (the broadcast operand of vpdpbusd); K4 = K rounded
+// up to 4 and missing rows/columns are zeros. rowSums[m] = sum_k w[m][k] (the zero-point term).
 struct PackedInt8Weights {
-    int64_t m = 0, k = 0, k4 = 0;
-    std::vector<int8_t> w;
-    std::vector<int32_t> rowSums;
+    static constexpr int64_t kRowBlock = 6;
+    int64_t m = 0, k = 0, k4 = 0, groups = 1;
+    int64_t blocksPerGroup = 0;      // ceil((m / groups) / kRowBlock)
+    std::vector<int32_t> w;          // [groups][blocksPerGroup][k4 / 4][kRowBlock]
+    std::vector<int32_t> rowSums;    // [m]
 };
-PackedInt8Weights packInt8Weights(const int8_t* w, int64_t m, int64_t k);
+// w is [m][k] row-major (a convolution's [M][C/group*kh*kw], or Gemm's B with transB).
+PackedInt8Weights packInt8Weights(const int8_t* w, int64_t m, int64_t k, int64_t groups = 1);
+// w is [k][n] row-major (MatMul's B): packs its transpose.
+PackedInt8Weights packInt8WeightsTransposed(const int8_t* w, int64_t k, int64_t n);
 
-// y[n][m][p] = sum_k (x - xZero) * w for a (grouped) convolution of uint8 x. Needs
-// int8FastPathAvailable(); weights packed per output channel over one group's K.
-void convU8S8(const ConvGeometry& g, const uint8_t* x, int32_t xZero, const PackedInt8Weights& w, int32_t* y,
-              ThreadPool* pool);
-// C[M][N] = sum_k (A[M][K] - aZero) * B^T where B is packed [N][K] (Gemm with transB / Linear).
-void gemmU8S8(int64_t M, const uint8_t* a, int32_t aZero, const PackedInt8Weights& b, int32_t* c, ThreadPool* pool);
+// Scratch buffers reused across the convolutions of one run (no allocation per layer).
+struct Int8Scratch {
+    std::vector<uint8_t> padded, panel;
+};
+
+// y[n][m][p] = sum_k (x - xZero) * w for a (grouped, strided, dilated, padded) convolution of
+// 8-bit x (int8 when xSigned). Needs int8FastPathAvailable().
+void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero, const PackedInt8Weights& w,
+              int32_t* y, ThreadPool* pool, Int8Scratch* scratch = nullptr);
+// C[M][N] = sum_k (A[M][K] - aZero) * B[N][K] with B packed (N rows of K).
+void gemmX8S8(int64_t M, const uint8_t* a, bool aSigned, int32_t aZero, const PackedInt8Weights& b, int32_t* c,
+              ThreadPool* pool, Int8Scratch* scratch = nullptr);
 
 // out[i] = clamp(zp + round(float(acc[i] + biasQ) * multiplier), lo, hi) for one channel's row,
-// round half to even (the float requantization), vectorised where the CPU allows.
+// round half to even (the float requantization), vectorised where the CPU allows. The int8
+// variant stores int8 codes (lo/hi in [-128, 127]).
 void requantizeRowU8(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp, int32_t lo, int32_t hi,
                      uint8_t* out);
+void requantizeRowS8(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp, int32_t lo, int32_t hi,
+                     int8_t* out);
 
 }  // namespace qatdoctor::core::fixedpoint

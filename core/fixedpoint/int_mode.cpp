@@ -14,6 +14,7 @@
 #include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/pool_kernel.h"
+#include "core/fixedpoint/simd_ops.h"
 
 namespace qatdoctor::core::fixedpoint {
 namespace {
@@ -53,7 +54,7 @@ std::string layerName(const RunContext& ctx, size_t ni)
 std::shared_ptr<AccValue> newAcc(Accumulator acc, int axis, const QParams& x, const QParams& w, int64_t channels)
 {
     auto a = std::make_shared<AccValue>();
-    a->acc = std::move(acc);
+    a->acc = std::make_shared<const Accumulator>(std::move(acc));
     a->axis = axis;
     for (int64_t c = 0; c < channels; ++c) {
         a->scale.push_back(static_cast<double>(x.scales[0]) * static_cast<double>(w.scale(w.scales.size() == 1 ? 0 : c)));
@@ -64,7 +65,7 @@ std::shared_ptr<AccValue> newAcc(Accumulator acc, int axis, const QParams& x, co
 
 Outs accValue(RunContext& ctx, size_t ni, std::shared_ptr<AccValue> a)
 {
-    if (a->acc.overflows) ctx.result.overflows[layerName(ctx, ni)] += a->acc.overflows;
+    if (a->acc->overflows) ctx.result.overflows[layerName(ctx, ni)] += a->acc->overflows;
     a->layer = layerName(ctx, ni);
     Value v;
     v.kind = Value::Acc;
@@ -85,28 +86,40 @@ bool addBias(AccValue& a, const Value& b)
     return true;
 }
 
+// 8-bit activations x symmetric int8 weights with int32 sums: the SIMD path (same sums as the
+// portable one, which keeps every other case and is the reference in the tests).
+bool fastPathFor(const Value& x, const Value& w, int64_t k)
+{
+    const bool symmetric = std::all_of(w.q.zeroPoints.begin(), w.q.zeroPoints.end(), [](int64_t z) { return z == 0; });
+    return int8FastPathAvailable() && isNarrow(x.t.dtype()) && w.t.dtype() == DType::Int8 && symmetric && k < 33025;
+}
+
+// Weights packed once per node and Interpreter (runs share them), keyed by the code buffer.
+template <class PackFn>
+std::shared_ptr<const PackedInt8Weights> packedFor(RunContext& ctx, size_t ni, const Tensor& w, PackFn packFn)
+{
+    std::lock_guard<std::mutex> lock(ctx.impl.packMutex);
+    auto& slot = ctx.impl.packed[ni];
+    if (slot.source != w.data<uint8_t>() || !slot.weights) {
+        slot.source = w.data<uint8_t>();
+        slot.weights = std::make_shared<PackedInt8Weights>(packFn());
+    }
+    return slot.weights;
+}
+
 Outs conv(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& in)
 {
     if (!perTensorQ(in[0]) || in[1].kind != Value::QReal) return std::nullopt;
     auto g = convGeometry(*node.proto, in[0].t.shape(), in[1].t.shape());
     if (!g) return Result<std::vector<Value>>(g.error());
-    const bool symmetric = std::all_of(in[1].q.zeroPoints.begin(), in[1].q.zeroPoints.end(), [](int64_t z) { return z == 0; });
     Accumulator acc;
-    if (int8FastPathAvailable() && in[0].t.dtype() == DType::UInt8 && in[1].t.dtype() == DType::Int8 && symmetric) {
-        std::shared_ptr<const PackedInt8Weights> packed;
-        {
-            std::lock_guard<std::mutex> lock(ctx.impl.packMutex);
-            auto& slot = ctx.impl.packed[ni];
-            if (slot.source != in[1].t.data<uint8_t>() || !slot.weights) {
-                slot.source = in[1].t.data<uint8_t>();
-                slot.weights = std::make_shared<PackedInt8Weights>(
-                    packInt8Weights(in[1].t.data<int8_t>(), g->m, g->kernelSize()));
-            }
-            packed = slot.weights;
-        }
+    if (fastPathFor(in[0], in[1], g->kernelSize())) {
+        const Tensor& w = in[1].t;
+        auto packed = packedFor(ctx, ni, w, [&] { return packInt8Weights(w.data<int8_t>(), g->m, g->kernelSize(), g->group); });
         acc.shape = g->outShape();
         acc.acc32.resize(static_cast<size_t>(shapeSize(acc.shape)));
-        convU8S8(*g, in[0].t.data<uint8_t>(), static_cast<int32_t>(zp0(in[0].q)), *packed, acc.acc32.data(), ctx.pool);
+        convX8S8(*g, in[0].t.data<uint8_t>(), in[0].t.dtype() == DType::Int8, static_cast<int32_t>(zp0(in[0].q)), *packed,
+                 acc.acc32.data(), ctx.pool, &ctx.scratch);
     } else {
         acc = convInteger(*g, in[0].t, zp0(in[0].q), in[1].t, in[1].q.zeroPoints, ctx.pool);
     }
@@ -131,17 +144,26 @@ Outs gemm(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& 
     if (!perTensorQ(in[0]) || in[1].kind != Value::QReal || in[1].t.rank() != 2) return std::nullopt;
     NodeAttrs a(*node.proto);
     if (isGemm && a.i("transA", 0)) return std::nullopt;
-    Tensor B = in[1].t;
     QParams bq = in[1].q;
     const bool transB = isGemm && a.i("transB", 0);
     // per-channel weight must run along N
     if (bq.scales.size() > 1 && bq.axis != (transB ? 0 : 1)) return std::nullopt;
-    if (transB) B = transposeCodes(B);
-    const int64_t K = B.dim(0), N = B.dim(1);
+    const Tensor& W = in[1].t;
+    const int64_t K = transB ? W.dim(1) : W.dim(0), N = transB ? W.dim(0) : W.dim(1);
     const Tensor& A = in[0].t;
     if (A.shape().back() != K) return std::nullopt;
     const int64_t M = A.size() / K;
-    Accumulator acc = matmulInteger(A, zp0(in[0].q), B, bq.zeroPoints, M, K, N, ctx.pool);
+    Accumulator acc;
+    if (fastPathFor(in[0], in[1], K)) {
+        auto packed = packedFor(ctx, ni, W, [&] {
+            return transB ? packInt8Weights(W.data<int8_t>(), N, K) : packInt8WeightsTransposed(W.data<int8_t>(), K, N);
+        });
+        acc.acc32.resize(static_cast<size_t>(M * N));
+        gemmX8S8(M, A.data<uint8_t>(), A.dtype() == DType::Int8, static_cast<int32_t>(zp0(in[0].q)), *packed,
+                 acc.acc32.data(), ctx.pool, &ctx.scratch);
+    } else {
+        acc = matmulInteger(A, zp0(in[0].q), transB ? transposeCodes(W) : W, bq.zeroPoints, M, K, N, ctx.pool);
+    }
     std::vector<int64_t> shape = A.shape();
     shape.back() = N;
     acc.shape = shape;
@@ -169,7 +191,7 @@ std::optional<std::vector<double>> perChannelConst(const Value& v, const AccValu
     if (v.t.size() == 1) return std::vector<double>(static_cast<size_t>(channels), v.t.at(0));
     if (v.t.size() != channels) return std::nullopt;
     // the non-unit dimension must line up with the channel axis (right-aligned broadcasting)
-    const int64_t rank = static_cast<int64_t>(a.acc.shape.size());
+    const int64_t rank = static_cast<int64_t>(a.acc->shape.size());
     const auto& s = v.t.shape();
     for (int64_t d = 0; d < static_cast<int64_t>(s.size()); ++d)
         if (s[static_cast<size_t>(d)] != 1 && rank - static_cast<int64_t>(s.size()) + d != a.axis) return std::nullopt;
@@ -292,6 +314,9 @@ Outs binaryPending(RunContext& ctx, const std::string& op, std::vector<Value>& i
             const uint8_t* pa = a.t.data<uint8_t>();
             const uint8_t* pb = b.t.data<uint8_t>();
             uint8_t* py = y.data<uint8_t>();
+            if (addRowsU8(pa, pb, y.size(), sa, static_cast<int32_t>(za), sb, static_cast<int32_t>(zb), sign, so,
+                          static_cast<int32_t>(zo), static_cast<int32_t>(out.range.min), static_cast<int32_t>(out.range.max), py))
+                return y;
             for (int64_t i = 0; i < y.size(); ++i) {
                 const double v = (sa * double(int64_t(pa[i]) - za) + sign * sb * double(int64_t(pb[i]) - zb)) / so;
                 py[i] = static_cast<uint8_t>(saturate(static_cast<int64_t>(std::nearbyint(v)) + zo, out.range));
@@ -585,9 +610,10 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
     }
     if (v.kind == Value::Acc) {
         const AccValue& a = *v.acc;
-        Tensor t(p.dtype, a.acc.shape);
-        if (mode == RequantMode::Float && !a.acc.wide && p.dtype == DType::UInt8 && p.scales.size() == 1) {
-            const AxisLayout l = axisLayout(a.acc.shape, a.axis);
+        Tensor t(p.dtype, a.acc->shape);
+        if (mode == RequantMode::Float && !a.acc->wide && (p.dtype == DType::UInt8 || p.dtype == DType::Int8) &&
+            p.scales.size() == 1) {
+            const AxisLayout l = axisLayout(a.acc->shape, a.axis);
             const double so = p.scales[0];
             const int64_t zo = zp0(p);
             for (int64_t c = 0; c < l.channels; ++c) {
@@ -598,13 +624,17 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
                 const auto qhi = static_cast<int32_t>(std::isfinite(a.hi) ? std::min(p.range.max, zo + static_cast<int64_t>(std::nearbyint(a.hi / so))) : p.range.max);
                 for (int64_t o = 0; o < l.outer; ++o) {
                     const int64_t i = (o * l.channels + c) * l.inner;
-                    requantizeRowU8(a.acc.acc32.data() + i, l.inner, biasQ, static_cast<float>(r.real), static_cast<int32_t>(zo),
-                                    qlo, qhi, t.data<uint8_t>() + i);
+                    if (p.dtype == DType::UInt8)
+                        requantizeRowU8(a.acc->acc32.data() + i, l.inner, biasQ, static_cast<float>(r.real),
+                                        static_cast<int32_t>(zo), qlo, qhi, t.data<uint8_t>() + i);
+                    else
+                        requantizeRowS8(a.acc->acc32.data() + i, l.inner, biasQ, static_cast<float>(r.real),
+                                        static_cast<int32_t>(zo), qlo, qhi, t.data<int8_t>() + i);
                 }
             }
             return t;
         }
-        const AxisLayout l = axisLayout(a.acc.shape, a.axis);
+        const AxisLayout l = axisLayout(a.acc->shape, a.axis);
         const bool outPerChannel = p.scales.size() > 1;
         int64_t i = 0;
         for (int64_t o = 0; o < l.outer; ++o)
@@ -617,7 +647,7 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
                 const int64_t qlo = std::isfinite(a.lo) ? std::max(p.range.min, zo + static_cast<int64_t>(std::nearbyint(a.lo / so))) : p.range.min;
                 const int64_t qhi = std::isfinite(a.hi) ? std::min(p.range.max, zo + static_cast<int64_t>(std::nearbyint(a.hi / so))) : p.range.max;
                 for (int64_t k = 0; k < l.inner; ++k, ++i)
-                    t.setInt(i, std::clamp(r.apply(a.acc.at(i) + biasQ, mode), qlo, qhi));
+                    t.setInt(i, std::clamp(r.apply(a.acc->at(i) + biasQ, mode), qlo, qhi));
             }
         return t;
     }

@@ -182,14 +182,14 @@ Tensor materialize(const Value& v)
     case Value::QReal: return dequantize(v.t, v.q);
     case Value::Acc: {
         const AccValue& a = *v.acc;
-        Tensor y(DType::Float32, a.acc.shape);
-        const AxisLayout l = axisLayout(a.acc.shape, a.axis);
+        Tensor y(DType::Float32, a.acc->shape);
+        const AxisLayout l = axisLayout(a.acc->shape, a.axis);
         int64_t i = 0;
         for (int64_t o = 0; o < l.outer; ++o)
             for (int64_t c = 0; c < l.channels; ++c) {
                 const double s = a.scale[static_cast<size_t>(c)], b = a.bias[static_cast<size_t>(c)];
                 for (int64_t k = 0; k < l.inner; ++k, ++i)
-                    y.data<float>()[i] = static_cast<float>(std::clamp(static_cast<double>(a.acc.at(i)) * s + b, a.lo, a.hi));
+                    y.data<float>()[i] = static_cast<float>(std::clamp(static_cast<double>(a.acc->at(i)) * s + b, a.lo, a.hi));
             }
         return y;
     }
@@ -327,7 +327,7 @@ Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inpu
                 o.bypass = true;
                 outs.push_back(o);
             } else {
-                const std::vector<int64_t> shape = x.kind == Value::Acc ? x.acc->acc.shape
+                const std::vector<int64_t> shape = x.kind == Value::Acc ? x.acc->acc->shape
                                                    : x.kind == Value::Pending ? x.pend->shape : x.t.shape();
                 auto p = qparamsOf(node, in, shape, DType::UInt8);
                 if (!p) return p.error();

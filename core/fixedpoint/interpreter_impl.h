@@ -30,7 +30,7 @@ struct NodeInfo {
 // An integer accumulator waiting for its requantization, with the per-channel affine map the
 // deployment compiler folds into it (conv bias, Div, BatchNormalization, Mul/Add constants).
 struct AccValue {
-    Accumulator acc;
+    std::shared_ptr<const Accumulator> acc;   // shared: Relu/BN/Div copies of the map keep one buffer
     int axis = 1;                         // channel axis of acc.shape
     std::vector<double> scale, bias;      // real = acc * scale[c] + bias[c]
     double lo = -std::numeric_limits<double>::infinity();
@@ -101,6 +101,7 @@ struct RunContext {
     RunResult& result;
     std::vector<int> layerOfNode;       // node index -> layer index or -1
     std::vector<bool> floatNode;        // float what-if: compute this node in float
+    Int8Scratch scratch{};              // buffers of the SIMD convolutions, reused across layers
 };
 
 // Float value of any kind (dequantizes, applies a pending accumulator, resolves defaults).

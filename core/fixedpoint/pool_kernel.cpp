@@ -115,18 +115,24 @@ void maxPool(const PoolGeometry& g, const T* x, T* y)
 {
     const int64_t inP = g.inPixels(), outP = g.outPixels();
     if (g.in[0] == 1 && g.k[0] == 1 && g.d[1] == 1 && g.d[2] == 1) {   // the common 2-D case, direct loops
+        // max over the window's rows first (a vectorisable loop over the row), then across
+        std::vector<T> rowMax(static_cast<size_t>(g.in[2]));
         for (int64_t plane = 0; plane < g.n * g.c; ++plane) {
             const T* xp = x + plane * inP;
             T* yp = y + plane * outP;
             for (int64_t oy = 0; oy < g.out[1]; ++oy) {
                 const int64_t y0 = std::max<int64_t>(0, oy * g.s[1] - g.pb[1]);
                 const int64_t y1 = std::min<int64_t>(g.in[1], oy * g.s[1] - g.pb[1] + g.k[1]);
+                std::fill(rowMax.begin(), rowMax.end(), std::numeric_limits<T>::lowest());
+                for (int64_t iy = y0; iy < y1; ++iy) {
+                    const T* row = xp + iy * g.in[2];
+                    for (int64_t ix = 0; ix < g.in[2]; ++ix) rowMax[static_cast<size_t>(ix)] = std::max(rowMax[static_cast<size_t>(ix)], row[ix]);
+                }
                 for (int64_t ox = 0; ox < g.out[2]; ++ox) {
                     const int64_t x0 = std::max<int64_t>(0, ox * g.s[2] - g.pb[2]);
                     const int64_t x1 = std::min<int64_t>(g.in[2], ox * g.s[2] - g.pb[2] + g.k[2]);
                     T m = std::numeric_limits<T>::lowest();
-                    for (int64_t iy = y0; iy < y1; ++iy)
-                        for (int64_t ix = x0; ix < x1; ++ix) m = std::max(m, xp[iy * g.in[2] + ix]);
+                    for (int64_t ix = x0; ix < x1; ++ix) m = std::max(m, rowMax[static_cast<size_t>(ix)]);
                     yp[oy * g.out[2] + ox] = m;
                 }
             }

@@ -3,6 +3,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "core/fixedpoint/simd_ops.h"
+
 namespace qatdoctor::core::fixedpoint {
 
 QRange qrange(DType t)
@@ -65,6 +67,13 @@ static void quantizeInto(const float* x, T* y, const QParams& p, const AxisLayou
         for (int64_t c = 0; c < l.channels; ++c) {
             const float s = p.scale(c);
             const float zp = static_cast<float>(p.zeroPoint(c));
+            if constexpr (sizeof(T) == 1) {
+                if (mode == RoundMode::HalfToEven &&
+                    quantizeRowX8(x + i, l.inner, s, zp, lo, hi, std::is_signed_v<T>, reinterpret_cast<uint8_t*>(y + i))) {
+                    i += l.inner;
+                    continue;
+                }
+            }
             for (int64_t k = 0; k < l.inner; ++k, ++i) {
                 float v = roundValue(x[i] / s, mode) + zp;
                 v = v < lo ? lo : (v > hi ? hi : v);   // NaN stays NaN -> cast below gives 0 via guard

@@ -1,14 +1,18 @@
-// The VNNI fast path against the portable integer convolution: identical sums for strides,
-// dilations, groups, padding and odd sizes.
+// The SIMD int8 path against the portable integer kernels (the reference): identical sums on
+// random shapes with odd sizes, groups (incl. depthwise), strides, dilations, asymmetric padding,
+// uint8 and int8 activations, 1-D convolutions, and matrix products with and without transB.
 #include <gtest/gtest.h>
 
 #include <onnx/onnx_pb.h>
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include "core/fixedpoint/int8_gemm.h"
 #include "core/fixedpoint/int_ops.h"
 #include "core/fixedpoint/quantize.h"
+#include "core/fixedpoint/simd_ops.h"
 
 using namespace qatdoctor::core::fixedpoint;
 
@@ -34,29 +38,127 @@ onnx::NodeProto convNode(int64_t group, std::vector<int64_t> strides, std::vecto
     return n;
 }
 
+Tensor randomCodes(DType t, std::vector<int64_t> shape, std::mt19937& rng)
+{
+    Tensor x(t, std::move(shape));
+    const int64_t lo = t == DType::UInt8 ? 0 : -128;
+    for (int64_t i = 0; i < x.size(); ++i) x.setInt(i, lo + static_cast<int64_t>(rng() % 256));
+    return x;
+}
+
+struct ConvCase {
+    int64_t c, h, w, m, kh, kw, group, sh, sw, dh, dw, pt, pl, pb, pr;
+    bool signedX;
+    int rank = 2;
+};
+
+// false when the random draw has an empty output (nothing to compare)
+bool checkConv(const ConvCase& cs, std::mt19937& rng, ThreadPool* pool)
+{
+    const DType xt = cs.signedX ? DType::Int8 : DType::UInt8;
+    const bool one = cs.rank == 1;
+    Tensor x = randomCodes(xt, one ? std::vector<int64_t>{2, cs.c, cs.w} : std::vector<int64_t>{2, cs.c, cs.h, cs.w}, rng);
+    Tensor w = randomCodes(DType::Int8, one ? std::vector<int64_t>{cs.m, cs.c / cs.group, cs.kw}
+                                            : std::vector<int64_t>{cs.m, cs.c / cs.group, cs.kh, cs.kw}, rng);
+    const auto node = one ? convNode(cs.group, {cs.sw}, {cs.pl, cs.pr}, {cs.dw})
+                          : convNode(cs.group, {cs.sh, cs.sw}, {cs.pt, cs.pl, cs.pb, cs.pr}, {cs.dh, cs.dw});
+    auto g = convGeometry(node, x.shape(), w.shape());
+    if (!g) return false;
+    const int64_t zero = cs.signedX ? static_cast<int64_t>(rng() % 256) - 128 : static_cast<int64_t>(rng() % 256);
+    const Accumulator ref = convInteger(*g, x, zero, w, {0}, nullptr);
+    EXPECT_FALSE(ref.wide);
+    const PackedInt8Weights packed = packInt8Weights(w.data<int8_t>(), g->m, g->kernelSize(), g->group);
+    std::vector<int32_t> fast(static_cast<size_t>(ref.size()), 0x7EADBEEF);
+    Int8Scratch scratch;
+    convX8S8(*g, x.data<uint8_t>(), cs.signedX, static_cast<int32_t>(zero), packed, fast.data(), pool, &scratch);
+    int64_t i = 0;
+    while (i < ref.size() && fast[static_cast<size_t>(i)] == ref.at(i)) ++i;
+    if (i < ref.size())
+        ADD_FAILURE() << "SIMD " << fast[static_cast<size_t>(i)] << " != portable " << ref.at(i)
+            << "c=" << cs.c << " h=" << cs.h << " w=" << cs.w << " m=" << cs.m << " k=" << cs.kh << "x" << cs.kw
+            << " group=" << cs.group << " stride=" << cs.sh << "," << cs.sw << " dil=" << cs.dh << "," << cs.dw
+            << " pads=" << cs.pt << "," << cs.pl << "," << cs.pb << "," << cs.pr << " signed=" << cs.signedX
+            << " rank=" << cs.rank << " at " << i;
+    return true;
+}
+
 }  // namespace
 
-TEST(Int8FastPath, MatchesPortableConvolution)
+TEST(Int8FastPath, MatchesPortableConvolutionOnFixedShapes)
 {
     if (!int8FastPathAvailable()) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
-    struct Case { int64_t c, h, w, m, k, group, stride, pad, dil; };
-    const Case cases[] = {{3, 17, 19, 8, 7, 1, 2, 3, 1}, {16, 9, 9, 16, 3, 1, 1, 1, 1}, {8, 10, 7, 12, 3, 4, 1, 2, 2},
-                          {5, 6, 6, 70, 1, 1, 1, 0, 1}, {32, 5, 5, 32, 3, 32, 2, 1, 1}};
+    const ConvCase cases[] = {
+        {3, 17, 19, 8, 7, 7, 1, 2, 2, 1, 1, 3, 3, 3, 3, false},    // resnet stem
+        {16, 9, 9, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true},
+        {8, 10, 7, 12, 3, 3, 4, 1, 1, 2, 2, 2, 2, 2, 2, false},
+        {5, 6, 6, 70, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, false},     // pointwise, rows contiguous
+        {32, 5, 5, 32, 3, 3, 32, 2, 2, 1, 1, 1, 1, 1, 1, true},    // depthwise, stride 2
+        {64, 8, 8, 130, 1, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0, false},   // 1x1 stride 2 (downsample)
+        {7, 13, 11, 9, 2, 5, 1, 3, 1, 1, 3, 0, 4, 1, 0, true},     // stride 3, asymmetric pads
+        {6, 1, 40, 6, 1, 5, 2, 1, 2, 1, 1, 0, 2, 0, 2, false, 1}, // 1-D
+    };
     std::mt19937 rng(5);
+    ThreadPool pool(2);
+    for (const ConvCase& cs : cases) EXPECT_TRUE(checkConv(cs, rng, &pool));
+}
+
+TEST(Int8FastPath, MatchesPortableConvolutionOnRandomShapes)
+{
+    if (!int8FastPathAvailable()) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+    std::mt19937 rng(2024);
+    int compared = 0;
+    auto r = [&](int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(rng() % static_cast<uint32_t>(hi - lo + 1)); };
+    for (int iter = 0; iter < 150; ++iter) {
+        ConvCase cs{};
+        cs.group = r(1, 3) == 1 ? r(1, 4) : 1;
+        cs.c = cs.group * r(1, 9);
+        cs.m = cs.group * r(1, 14);
+        cs.rank = r(1, 6) == 1 ? 1 : 2;
+        cs.h = cs.rank == 1 ? 1 : r(1, 23);
+        cs.w = r(1, 37);
+        cs.kh = cs.rank == 1 ? 1 : r(1, 5);
+        cs.kw = r(1, 5);
+        cs.sh = cs.rank == 1 ? 1 : r(1, 3);
+        cs.sw = r(1, 3);
+        cs.dh = cs.rank == 1 ? 1 : r(1, 2);
+        cs.dw = r(1, 3);
+        cs.pt = cs.rank == 1 ? 0 : r(0, 3);
+        cs.pb = cs.rank == 1 ? 0 : r(0, 3);
+        cs.pl = r(0, 3);
+        cs.pr = r(0, 3);
+        cs.signedX = r(0, 1) == 1;
+        ThreadPool pool(static_cast<int>(r(1, 3)));
+        compared += checkConv(cs, rng, &pool) ? 1 : 0;
+        if (HasFailure()) return;
+    }
+    EXPECT_GT(compared, 100);
+}
+
+TEST(Int8FastPath, MatrixProductMatchesPortable)
+{
+    if (!int8FastPathAvailable()) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+    std::mt19937 rng(11);
+    struct Case { int64_t m, k, n; bool signedA, transB; };
+    const Case cases[] = {{1, 512, 1000, false, true}, {7, 33, 5, true, false}, {65, 130, 70, false, false},
+                          {3, 1, 1, true, true}, {130, 7, 13, true, true}};
     for (const Case& cs : cases) {
-        Tensor x(DType::UInt8, {1, cs.c, cs.h, cs.w});
-        for (int64_t i = 0; i < x.size(); ++i) x.setInt(i, static_cast<int64_t>(rng() % 256));
-        Tensor w(DType::Int8, {cs.m, cs.c / cs.group, cs.k, cs.k});
-        for (int64_t i = 0; i < w.size(); ++i) w.setInt(i, static_cast<int64_t>(rng() % 256) - 128);
-        const auto node = convNode(cs.group, {cs.stride, cs.stride}, {cs.pad, cs.pad, cs.pad, cs.pad}, {cs.dil, cs.dil});
-        auto g = convGeometry(node, x.shape(), w.shape());
-        ASSERT_TRUE(g.ok());
-        const Accumulator ref = convInteger(*g, x, 37, w, {0}, nullptr);
-        const PackedInt8Weights packed = packInt8Weights(w.data<int8_t>(), g->m, g->kernelSize());
-        std::vector<int32_t> fast(static_cast<size_t>(ref.size()));
+        Tensor a = randomCodes(cs.signedA ? DType::Int8 : DType::UInt8, {cs.m, cs.k}, rng);
+        Tensor b = randomCodes(DType::Int8, {cs.k, cs.n}, rng);   // [K][N]
+        const int64_t zero = cs.signedA ? -3 : 129;
+        const Accumulator ref = matmulInteger(a, zero, b, {0}, cs.m, cs.k, cs.n, nullptr);
+        PackedInt8Weights packed;
+        if (cs.transB) {   // pack from the [N][K] transpose, as Gemm(transB=1) stores it
+            std::vector<int8_t> bt(static_cast<size_t>(cs.k * cs.n));
+            for (int64_t k = 0; k < cs.k; ++k)
+                for (int64_t n = 0; n < cs.n; ++n) bt[static_cast<size_t>(n * cs.k + k)] = b.data<int8_t>()[k * cs.n + n];
+            packed = packInt8Weights(bt.data(), cs.n, cs.k);
+        } else {
+            packed = packInt8WeightsTransposed(b.data<int8_t>(), cs.k, cs.n);
+        }
+        std::vector<int32_t> fast(static_cast<size_t>(cs.m * cs.n));
         ThreadPool pool(2);
-        convU8S8(*g, x.data<uint8_t>(), 37, packed, fast.data(), &pool);
-        for (int64_t i = 0; i < ref.size(); ++i) ASSERT_EQ(fast[static_cast<size_t>(i)], ref.at(i)) << "case c=" << cs.c << " i=" << i;
+        gemmX8S8(cs.m, a.data<uint8_t>(), cs.signedA, static_cast<int32_t>(zero), packed, fast.data(), &pool);
+        for (int64_t i = 0; i < ref.size(); ++i) ASSERT_EQ(fast[static_cast<size_t>(i)], ref.at(i)) << "m=" << cs.m << " i=" << i;
     }
 }
 
@@ -68,4 +170,49 @@ TEST(Int8FastPath, VectorRequantizationMatchesScalar)
     requantizeRowU8(acc.data(), static_cast<int64_t>(acc.size()), 13, 0.0071f, 5, 5, 255, out.data());
     const Requantizer r = Requantizer::make(double(0.0071f), 5, {5, 255});
     for (size_t i = 0; i < acc.size(); ++i) ASSERT_EQ(out[i], r.apply(acc[i] + 13, RequantMode::Float)) << i;
+    std::vector<int8_t> outS(acc.size());
+    requantizeRowS8(acc.data(), static_cast<int64_t>(acc.size()), -7, 0.0093f, -3, -128, 127, outS.data());
+    const Requantizer rs = Requantizer::make(double(0.0093f), -3, {-128, 127});
+    for (size_t i = 0; i < acc.size(); ++i) ASSERT_EQ(outS[i], rs.apply(acc[i] - 7, RequantMode::Float)) << i;
+}
+
+TEST(Int8FastPath, VectorQuantizeAndAddMatchScalar)
+{
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> uni(-40.0f, 40.0f);
+    std::vector<float> x(1003);
+    for (float& v : x) v = uni(rng);
+    x[0] = std::nanf("");
+    x[1] = std::numeric_limits<float>::infinity();
+    x[2] = -std::numeric_limits<float>::infinity();
+    x[3] = 2.5f * 0.125f;   // exact halves: round half to even
+    x[4] = 3.5f * 0.125f;
+    x[5] = -0.5f * 0.125f;
+    for (bool isSigned : {false, true}) {
+        const float zp = isSigned ? -5.0f : 131.0f, lo = isSigned ? -128.0f : 0.0f, hi = isSigned ? 127.0f : 255.0f;
+        std::vector<uint8_t> out(x.size());
+        if (!quantizeRowX8(x.data(), static_cast<int64_t>(x.size()), 0.125f, zp, lo, hi, isSigned, out.data()))
+            GTEST_SKIP() << "no AVX-512 on this CPU";
+        for (size_t i = 0; i < x.size(); ++i) {
+            float v = std::nearbyintf(x[i] / 0.125f) + zp;
+            v = v < lo ? lo : (v > hi ? hi : v);
+            const int64_t want = v == v ? static_cast<int64_t>(v) : static_cast<int64_t>(zp);
+            const int64_t got = isSigned ? static_cast<int8_t>(out[i]) : out[i];
+            ASSERT_EQ(got, want) << i << " x=" << x[i];
+        }
+    }
+    std::vector<uint8_t> a(777), b(777), y(777);
+    for (size_t i = 0; i < a.size(); ++i) {
+        a[i] = static_cast<uint8_t>(rng());
+        b[i] = static_cast<uint8_t>(rng());
+    }
+    for (double sign : {1.0, -1.0}) {
+        const double sa = 0.0371, sb = 0.0213, so = 0.0449;
+        ASSERT_TRUE(addRowsU8(a.data(), b.data(), 777, sa, 12, sb, 140, sign, so, 9, 0, 255, y.data()));
+        for (size_t i = 0; i < a.size(); ++i) {
+            const double v = (sa * double(int64_t(a[i]) - 12) + sign * sb * double(int64_t(b[i]) - 140)) / so;
+            const int64_t want = std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(v)) + 9, 0, 255);
+            ASSERT_EQ(y[i], want) << i;
+        }
+    }
 }
