@@ -218,12 +218,21 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
             const uint8_t* xg = x + (n * g.c + gi * cg) * g.h * g.w;
             const uint8_t* src = xg;
             if (copy) {
+                // padding stored pre-flipped: the gather flips everything on its way into the panel
                 uint8_t* d = sc.padded.data();
-                std::memset(d, pad ^ flip, sc.padded.size());   // flipped back below with the data
-                for (int64_t ci = 0; ci < cg; ++ci)
-                    for (int64_t iy = 0; iy < g.h; ++iy)
-                        std::memcpy(d + (ci * hp + iy + g.padT) * wp + g.padL, xg + (ci * g.h + iy) * g.w,
-                                    static_cast<size_t>(g.w));
+                const int v = pad ^ flip;
+                const int64_t right = wp - g.padL - g.w, bottom = hp - g.padT - g.h;
+                for (int64_t ci = 0; ci < cg; ++ci) {
+                    uint8_t* plane = d + ci * hp * wp;
+                    std::memset(plane, v, static_cast<size_t>(g.padT * wp));
+                    for (int64_t iy = 0; iy < g.h; ++iy) {
+                        uint8_t* row = plane + (iy + g.padT) * wp;
+                        std::memset(row, v, static_cast<size_t>(g.padL));
+                        std::memcpy(row + g.padL, xg + (ci * g.h + iy) * g.w, static_cast<size_t>(g.w));
+                        std::memset(row + g.padL + g.w, v, static_cast<size_t>(right));
+                    }
+                    std::memset(plane + (g.padT + g.h) * wp, v, static_cast<size_t>(bottom * wp));
+                }
                 src = d;
             }
             uint8_t* panel = sc.panel.data();

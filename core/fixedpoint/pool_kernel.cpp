@@ -66,6 +66,22 @@ Result<PoolGeometry> poolGeometry(const onnx::NodeProto& node, const std::vector
 
 namespace {
 
+// acc[i] = max(acc[i], row[i]): vectorised per CPU (integer max is exact in every clone).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define QD_CLONES __attribute__((target_clones("avx2", "default"), optimize("O3")))
+#else
+#define QD_CLONES
+#endif
+
+template <class T>
+void rowMaxInto(T* acc, const T* row, int64_t n)
+{
+    for (int64_t i = 0; i < n; ++i) acc[i] = std::max(acc[i], row[i]);
+}
+
+QD_CLONES void rowMaxInto(uint8_t* acc, const uint8_t* row, int64_t n) { rowMaxInto<uint8_t>(acc, row, n); }
+QD_CLONES void rowMaxInto(int8_t* acc, const int8_t* row, int64_t n) { rowMaxInto<int8_t>(acc, row, n); }
+
 // Calls f(outPixel, inIndex) for every valid input element of every window of one plane,
 // then done(outPixel, includePadCount, validCount).
 template <class F, class D>
@@ -124,10 +140,7 @@ void maxPool(const PoolGeometry& g, const T* x, T* y)
                 const int64_t y0 = std::max<int64_t>(0, oy * g.s[1] - g.pb[1]);
                 const int64_t y1 = std::min<int64_t>(g.in[1], oy * g.s[1] - g.pb[1] + g.k[1]);
                 std::fill(rowMax.begin(), rowMax.end(), std::numeric_limits<T>::lowest());
-                for (int64_t iy = y0; iy < y1; ++iy) {
-                    const T* row = xp + iy * g.in[2];
-                    for (int64_t ix = 0; ix < g.in[2]; ++ix) rowMax[static_cast<size_t>(ix)] = std::max(rowMax[static_cast<size_t>(ix)], row[ix]);
-                }
+                for (int64_t iy = y0; iy < y1; ++iy) rowMaxInto(rowMax.data(), xp + iy * g.in[2], g.in[2]);
                 for (int64_t ox = 0; ox < g.out[2]; ++ox) {
                     const int64_t x0 = std::max<int64_t>(0, ox * g.s[2] - g.pb[2]);
                     const int64_t x1 = std::min<int64_t>(g.in[2], ox * g.s[2] - g.pb[2] + g.k[2]);
