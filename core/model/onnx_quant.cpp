@@ -35,6 +35,29 @@ DType tensorElementType(const ModelGraph& g, int t)
     return DType::Unknown;
 }
 
+// A Cast to float16 / bfloat16: what follows computes in half precision on purpose (horizon's
+// FakeCast(torch.float16) exports this way), so it is not a dequantized activation any more.
+bool isHalfCast(const GraphNode& n)
+{
+    if (n.op != "Cast") return false;
+    const DType to = dtypeFromOnnx(static_cast<int32_t>(ModelGraph::attrInt(n, "to").value_or(0)));
+    return to == DType::Float16 || to == DType::BFloat16;
+}
+
+// QuantizeLinear / DequantizeLinear without an output_dtype: the zero point's type. Opset 21
+// lets both omit the zero point; the DequantizeLinear then has its input's type (the type its
+// QuantizeLinear's output_dtype gave), the QuantizeLinear without either is uint8.
+DType standardQuantizerDtype(const ModelGraph& g, const GraphNode& n)
+{
+    const int zp = inputAt(n, 2);
+    if (zp >= 0) return tensorElementType(g, zp);
+    if (n.op == "DequantizeLinear") {
+        const DType in = tensorElementType(g, inputAt(n, 0));
+        if (isInteger(in)) return in;
+    }
+    return DType::UInt8;
+}
+
 }  // namespace
 
 bool isQuantizeOp(const GraphNode& n) { return opIn(n, {"QuantizeLinear", "HzQuantize"}); }
@@ -61,8 +84,7 @@ DType quantizerDtype(const ModelGraph& g, int node)
     const GraphNode& n = g.node(node);
     if (n.op == "HzQuantize" || n.op == "HzDequantize") return hzBits(g, n);
     if (auto o = ModelGraph::attrInt(n, "output_dtype"); o && *o != 0) return dtypeFromOnnx(static_cast<int32_t>(*o));
-    const int zp = inputAt(n, 2);
-    return zp >= 0 ? tensorElementType(g, zp) : DType::UInt8;
+    return standardQuantizerDtype(g, n);
 }
 
 QuantizerInfo readQuantizer(const ModelGraph& g, int node)
@@ -84,7 +106,7 @@ QuantizerInfo readQuantizer(const ModelGraph& g, int node)
     } else if (auto o = ModelGraph::attrInt(n, "output_dtype"); o && *o != 0) {
         q.dtype = dtypeFromOnnx(static_cast<int32_t>(*o));  // opset 21 without a zero point
     } else {
-        q.dtype = zpT >= 0 ? tensorElementType(g, zpT) : DType::UInt8;
+        q.dtype = standardQuantizerDtype(g, n);
     }
     if (q.scales.size() > 1) {
         const auto axis = ModelGraph::attrInt(n, "axis");
@@ -144,7 +166,7 @@ int traceToDequantizer(const ModelGraph& g, int tensor)
         if (p < 0) return -1;
         const GraphNode& n = g.node(p);
         if (isDequantizeOp(n)) return p;
-        if (!isPassThroughOp(n)) return -1;
+        if (!isPassThroughOp(n) || isHalfCast(n)) return -1;
         tensor = inputAt(n, 0);
     }
     return -1;

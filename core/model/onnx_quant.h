@@ -1,6 +1,7 @@
 // How quantization shows up in ONNX graphs, in every form users export:
 // - QuantizeLinear / DequantizeLinear (opset 10-21; per-tensor and per-axis; dtype = the zero
-//   point's element type, uint8 when absent; opset 21 output_dtype attribute);
+//   point's element type; opset 21 output_dtype attribute; without either, a DequantizeLinear
+//   has its input's type and a QuantizeLinear is uint8);
 // - PyTorch's reduced range written as QuantizeLinear -> Clip(lo, hi) -> DequantizeLinear;
 // - the toolchain's horizon::HzQuantize / HzDequantize with a `bits` attribute (8 / 16);
 // - QLinearConv / QLinearMatMul / QLinearAdd / QLinearMul (quantized in and out);
@@ -43,6 +44,7 @@ bool isConstantDequantize(const ModelGraph& g, int dqNode);
 // An activation quantizer: a quantize node whose input is not a constant.
 bool isActivationQuantizer(const ModelGraph& g, int node);
 // Walks back from a tensor through pass-through ops to the dequantizer it comes from (-1: none).
+// A Cast to float16 / bfloat16 ends the walk: past it the tensor is half precision on purpose.
 int traceToDequantizer(const ModelGraph& g, int tensor);
 // From a node's first output, follows single consumers through follower ops (constant operands
 // only for Div/Add/Mul/Sub) to the quantizer that quantizes it. absorbed = follower node ids.

@@ -70,7 +70,8 @@ manifest = {
                               "node's axis attribute), else per-tensor",
         "output_scale": "the output quantizer's scale (its one element)",
         "lints": "model.output_low_precision: a graph output is reached from a layer whose output_dtype is "
-                 "not float32 (through dequantizers, pass-through and follower ops). "
+                 "not high precision (float32, float16, bfloat16, int32) (through dequantizers, pass-through "
+                 "and follower ops). "
                  "model.shared_quant_params: two or more activation quantizers take their scale from the same "
                  "initializer (scale_root). model.uncalibrated_scale: an activation quantizer with scale "
                  "exactly 1.0 and zero point 0. model.aux_branch: quantizer nodes from which no graph output "
@@ -264,6 +265,10 @@ def main():
 
     # ---- demo model -----------------------------------------------------------------------------------
     make_demo(x_in)
+
+    # ---- opset 21 QDQ (int16 / uint16 / int32, per axis, Cast to float16): onnx.helper only ----------
+    import make_opset21_models
+    make_opset21_models.build(manifest)
 
     manifest["libonnx_testdata"] = scan_libonnx_testdata()
     # An independent numpy evaluation of the ONNX spec on the committed files vs PyTorch's outputs

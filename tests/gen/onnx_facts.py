@@ -34,7 +34,11 @@ DTYPE_NAMES = {
     onnx.TensorProto.INT8: "int8", onnx.TensorProto.INT16: "int16",
     onnx.TensorProto.UINT16: "uint16", onnx.TensorProto.INT32: "int32",
     onnx.TensorProto.INT64: "int64", onnx.TensorProto.FLOAT16: "float16",
+    onnx.TensorProto.BFLOAT16: "bfloat16",
 }
+HALF_TYPES = {onnx.TensorProto.FLOAT16, onnx.TensorProto.BFLOAT16}
+# Output dtypes model.output_low_precision accepts (the toolchain's "high precision").
+HIGH_PRECISION = {"float32", "float16", "bfloat16", "int32"}
 
 
 def module_path(node_name):
@@ -128,7 +132,19 @@ def quantizer_info(g, node):
         axis = attr(node, "axis")
     else:
         dtype = DTYPE_NAMES[onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[np.dtype(zp.dtype)]] if zp is not None else "uint8"
+        if zp is None and attr(node, "output_dtype"):  # opset 21 QuantizeLinear without a zero point
+            dtype = DTYPE_NAMES[attr(node, "output_dtype")]
+        elif zp is None and node.op_type in DEQUANTIZE_OPS:  # no zero point: the input's type
+            src = g.const_value(node.input[0])
+            p = g.producer.get(node.input[0])
+            if src is not None:
+                dtype = DTYPE_NAMES[onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[np.dtype(src.dtype)]]
+            elif p is not None and p.op_type in QUANTIZE_OPS:
+                dtype = quantizer_info(g, p)["dtype"]
         axis = attr(node, "axis", 1)
+        x = g.const_value(node.input[0])
+        if axis < 0 and x is not None:  # counts from the end of the quantized constant's rank
+            axis += x.ndim
     per_channel = scale is not None and scale.size > 1
     info = {
         "node": node.name,
@@ -175,19 +191,50 @@ def tensor_dtype(g, name):
     return "unknown"
 
 
+def half_cast(node):
+    """'float16' / 'bfloat16' for a Cast to a half type, else None."""
+    if node.op_type != "Cast" or attr(node, "to") not in HALF_TYPES:
+        return None
+    return DTYPE_NAMES[attr(node, "to")]
+
+
 def trace_input(g, name):
-    """Walks back through pass-through ops to the dequantizer an activation comes from."""
+    """Walks back through pass-through ops to the dequantizer an activation comes from. A Cast to
+    float16 ends the walk: what follows it computes in float16 on purpose (FakeCast)."""
     for _ in range(32):
         p = g.producer.get(name)
         if p is None:
             return None
         if p.op_type in DEQUANTIZE_OPS:
             return p
+        if half_cast(p):
+            return None
         if p.op_type in PASSTHROUGH_OPS:
             name = p.input[0]
             continue
         return None
     return None
+
+
+def float_input_dtype(g, name):
+    """An activation input that no dequantizer feeds: float16 when a Cast to float16 comes first
+    walking back through pass-through ops, else float32."""
+    for _ in range(32):
+        p = g.producer.get(name)
+        if p is None:
+            break
+        if half_cast(p):
+            return half_cast(p)
+        if p.op_type not in PASSTHROUGH_OPS:
+            break
+        name = p.input[0]
+    return "float32"
+
+
+def cast_after(g, name):
+    """'float16' when the tensor's only consumer is a Cast to float16 (the output side)."""
+    cons = g.consumers.get(name, [])
+    return half_cast(cons[0]) if len(cons) == 1 else None
 
 
 def trace_output(g, node):
@@ -210,6 +257,13 @@ def trace_output(g, node):
         absorbed.append(c.name)
         name = c.output[0]
     return None, absorbed
+
+
+def layer_output(g, n, absorbed):
+    """The tensor a layer's result leaves in: its last absorbed follower's output, else its own."""
+    if absorbed:
+        return next(x for x in g.model.graph.node if x.name == absorbed[-1]).output[0]
+    return n.output[0]
 
 
 def is_layer(g, n):
@@ -254,11 +308,13 @@ def layer_facts(g, n):
                 bias = qi  # converted models dequantize an int32 bias too
             continue
         if n.op_type in WEIGHTED_OPS and idx >= 1:
-            if idx == 1:
-                weight_q = {"dtype": "float32", "granularity": None}
+            if idx == 1:  # a float weight: its own float type (float16 weights stay float16)
+                v = g.const_value(i)
+                fd = tensor_dtype(g, i) if v is not None and v.dtype.kind == "f" else "float32"
+                weight_q = {"dtype": fd, "granularity": None}
             continue
         src = trace_input(g, i)
-        act_inputs.append(quantizer_info(g, src)["dtype"] if src is not None else "float32")
+        act_inputs.append(quantizer_info(g, src)["dtype"] if src is not None else float_input_dtype(g, i))
     layer["input_dtypes"] = act_inputs
     if n.op_type in WEIGHTED_OPS:
         layer["weight_dtype"] = weight_q["dtype"]
@@ -272,7 +328,10 @@ def layer_facts(g, n):
     q, absorbed = trace_output(g, n)
     layer["absorbed"] = absorbed
     if q is None:
-        layer["output_dtype"] = "float32"
+        # Computes in its first activation input's float type unless a Cast to float16 follows.
+        first = act_inputs[0] if act_inputs else "float32"
+        layer["output_dtype"] = (cast_after(g, layer_output(g, n, absorbed))
+                                 or (first if first in ("float16", "bfloat16") else "float32"))
         layer["output_scale"] = None
     else:
         qi = quantizer_info(g, q)
@@ -406,7 +465,7 @@ def derive_lints(f, expect=None):
     """The model lints a file must trigger, by the rules the manifest states."""
     lints = set()
     for o in f["output_layers"].values():
-        if o is not None and o["dtype"] != "float32":
+        if o is not None and o["dtype"] not in HIGH_PRECISION:
             lints.add("model.output_low_precision")
     if f["shared_scale_groups"]:
         lints.add("model.shared_quant_params")
