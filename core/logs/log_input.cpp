@@ -17,10 +17,10 @@ int probeLogFileInput(const std::string& path, bool isFolder, std::string_view h
     return isFolder ? 0 : probeLogFile(path, head);
 }
 
-Result<void> loadLogInput(const std::string& path, Analysis& into, const ProgressFn& progress)
+namespace {
+
+Result<void> mergeInto(Result<LogSet> set, Analysis& into)
 {
-    std::error_code ec;
-    auto set = std::filesystem::is_directory(path, ec) ? readLogFolder(path, progress) : readLogFile(path, progress);
     if (!set) return set.error();
     LogSet& logs = into.logs;
     if (logs.root.empty()) logs.root = set->root;
@@ -33,6 +33,21 @@ Result<void> loadLogInput(const std::string& path, Analysis& into, const Progres
     }
     for (Warning& w : set->warnings) logs.warnings.push_back(std::move(w));
     return Ok{};
+}
+
+}  // namespace
+
+Result<void> loadLogInput(const std::string& path, Analysis& into, const ProgressFn& progress)
+{
+    std::error_code ec;
+    return mergeInto(std::filesystem::is_directory(path, ec) ? readLogFolder(path, progress) : readLogFile(path, progress),
+                     into);
+}
+
+Result<void> loadLogFolder(const std::string& path, Analysis& into, const ProgressFn& progress,
+                           const ReadOptions& options)
+{
+    return mergeInto(readLogFolder(path, progress, options), into);
 }
 
 }  // namespace qatdoctor::core::logs

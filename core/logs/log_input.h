@@ -7,11 +7,15 @@
 #include <string_view>
 
 #include "core/analysis.h"
+#include "core/logs/log_tailer.h"
 
 namespace qatdoctor::core::logs {
 
 int probeLogFolderInput(const std::string& path, bool isFolder, std::string_view head);
 int probeLogFileInput(const std::string& path, bool isFolder, std::string_view head);
 Result<void> loadLogInput(const std::string& path, Analysis& into, const ProgressFn& progress);
+// A folder with read options (core/folder_input.cpp leaves out files other readers claim).
+Result<void> loadLogFolder(const std::string& path, Analysis& into, const ProgressFn& progress,
+                           const ReadOptions& options);
 
 }  // namespace qatdoctor::core::logs

@@ -123,6 +123,7 @@ void LogTailer::scan(std::vector<std::string>& added)
     };
     auto track = [&](const std::string& path, const std::string& name, const std::string& runKey, bool mustTake) {
         if (known(path)) return;
+        if (!mustTake && m_options.skipFile && m_options.skipFile(path)) return;
         auto head = readFileHead(path, kProbeBytes);
         if (!head) return;
         int score = 0;

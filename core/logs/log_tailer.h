@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct ReadOptions {
     bool live = true;          // false: partial last lines are final (warned), data moved out
     size_t maxFiles = 5000;    // folder scan limits (a wrong folder must not hang the scan)
     int maxDepth = 8;
+    // Files another reader claims (a printed model, a toolchain table in the same folder): the
+    // folder scan leaves them out instead of reading them as text logs.
+    std::function<bool(const std::string& path)> skipFile;
 };
 
 class LogTailer {

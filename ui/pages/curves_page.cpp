@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 #include <set>
 
+#include "core/folder_input.h"
 #include "ui/common/background_job.h"
 #include "ui/plots/curve_plot.h"
 
@@ -268,7 +269,9 @@ void CurvesPage::setLiveWatching(bool on)
     m_job->start<std::shared_ptr<core::logs::LogTailer>>(
         tr("Reading %1 for live updates").arg(QString::fromStdString(root)),
         [root](const core::ProgressFn& progress) {
-            auto t = std::make_shared<core::logs::LogTailer>(root);
+            core::logs::ReadOptions options;
+            options.skipFile = core::claimedByOtherReader;  // the same files the first load left out
+            auto t = std::make_shared<core::logs::LogTailer>(root, options);
             auto r = t->poll(progress);
             return r.ok() ? t : nullptr;
         },

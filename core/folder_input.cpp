@@ -1,0 +1,120 @@
+#include "core/folder_input.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "core/common/file_io.h"
+#include "core/logs/log_input.h"
+#include "core/logs/log_reader.h"
+
+namespace qatdoctor::core {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr size_t kProbeBytes = 64 * 1024;  // what analyze() hands every probe
+constexpr int kSureScore = 50;
+constexpr size_t kMaxEntries = 5000;
+constexpr int kMaxDepth = 8;
+
+bool isOtherReader(const InputLoader& loader)
+{
+    return loader.kind == InputKind::Model || loader.kind == InputKind::Artifact;
+}
+
+}  // namespace
+
+const InputLoader* claimingLoader(const std::string& path, std::string_view head)
+{
+    const InputLoader* best = nullptr;
+    int bestScore = kSureScore - 1;
+    for (const InputLoader& loader : inputLoaders()) {
+        if (!isOtherReader(loader)) continue;
+        const int score = loader.probe(path, false, head);
+        if (score > bestScore) {
+            bestScore = score;
+            best = &loader;
+        }
+    }
+    return best;
+}
+
+bool claimedByOtherReader(const std::string& path)
+{
+    auto head = readFileHead(path, kProbeBytes);
+    return head && claimingLoader(path, *head) != nullptr;
+}
+
+std::vector<ClaimedFile> findClaimedFiles(const std::string& folder)
+{
+    std::vector<ClaimedFile> out;
+    std::error_code ec;
+    size_t seen = 0;
+    fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+        if (++seen > kMaxEntries) break;
+        const fs::directory_entry& e = *it;
+        const std::string name = e.path().filename().string();
+        const bool isDir = e.is_directory(ec);
+        if (!name.empty() && name[0] == '.') {
+            if (isDir) it.disable_recursion_pending();
+            continue;
+        }
+        if (isDir) {
+            if (it.depth() >= kMaxDepth) it.disable_recursion_pending();
+            continue;
+        }
+        if (!e.is_regular_file(ec)) continue;
+        auto head = readFileHead(e.path().string(), kProbeBytes);
+        if (!head) continue;
+        if (const InputLoader* loader = claimingLoader(e.path().string(), *head))
+            out.push_back({e.path().string(), loader});
+    }
+    // Directory order is the file system's; a stable order keeps models[0] and reports stable.
+    std::sort(out.begin(), out.end(), [](const ClaimedFile& a, const ClaimedFile& b) { return a.path < b.path; });
+    return out;
+}
+
+int probeProjectFolder(const std::string& path, bool isFolder, std::string_view head)
+{
+    if (!isFolder) return 0;
+    if (const int logs = logs::probeLogFolderInput(path, isFolder, head)) return logs;
+    return findClaimedFiles(path).empty() ? 0 : 40;
+}
+
+Result<void> loadProjectFolder(const std::string& path, Analysis& into, const ProgressFn& progress)
+{
+    const std::vector<ClaimedFile> claimed = findClaimedFiles(path);
+    std::set<std::string> skip;
+    for (const ClaimedFile& c : claimed) skip.insert(c.path);
+
+    logs::ReadOptions options;
+    options.skipFile = [&skip](const std::string& file) { return skip.count(file) > 0; };
+    const double logShare = claimed.empty() ? 1.0 : 0.7;
+    ProgressFn logProgress = [&](double f, std::string_view stage) {
+        return reportProgress(progress, f * logShare, stage);
+    };
+    Result<void> logsLoaded = logs::loadLogFolder(path, into, logProgress, options);
+    if (!logsLoaded && (logsLoaded.error().code != "logs.none" || claimed.empty()))
+        return logsLoaded.error();
+
+    for (size_t i = 0; i < claimed.size(); ++i) {
+        const ClaimedFile& c = claimed[i];
+        const double base = logShare + (1.0 - logShare) * static_cast<double>(i) / static_cast<double>(claimed.size());
+        if (!reportProgress(progress, base, "loading " + c.path))
+            return makeError(kCancelledCode, "cancelled", c.path);
+        Result<void> loaded = c.loader->load(c.path, into, {});
+        if (!loaded) {
+            if (loaded.error().code == kCancelledCode) return loaded.error();
+            // One damaged model among the logs must not hide the logs: keep it as a warning.
+            into.warnings.push_back(loaded.error());
+            continue;
+        }
+        std::error_code ec;
+        into.inputs.push_back({c.path, c.loader->kind, c.loader->id, fs::file_size(c.path, ec)});
+    }
+    return Ok{};
+}
+
+}  // namespace qatdoctor::core

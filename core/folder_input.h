@@ -1,0 +1,41 @@
+// Opening a whole project folder: the training logs in it become runs, and the other files a
+// more specific reader recognises (an exported ONNX model, a printed model, the toolchain's debug
+// tables) are loaded by that reader instead of being scanned as text logs. Users point the tool
+// at the folder their job wrote; a printed model read as a "log" would invent a QAT run whose
+// "settings" are module attributes.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/analysis.h"
+
+namespace qatdoctor::core {
+
+// A file in a folder that a model or artifact reader claims (score >= 50), with that reader.
+struct ClaimedFile {
+    std::string path;
+    const InputLoader* loader = nullptr;
+};
+
+// The reader (other than the log readers) that surely reads this file, or nullptr.
+const InputLoader* claimingLoader(const std::string& path, std::string_view head);
+
+// Reads the file's head and asks claimingLoader: the skip rule for any scan of a log folder
+// (the Curves page's live view uses it too, so a printed model written later is not a "run").
+bool claimedByOtherReader(const std::string& path);
+
+// Walks the folder (bounded like the log scan: depth 8, 5000 entries, hidden entries skipped).
+std::vector<ClaimedFile> findClaimedFiles(const std::string& folder);
+
+// Input-table row for folders: the logs' folder probe, or 40 for a folder that holds no log but
+// a model or toolchain file.
+int probeProjectFolder(const std::string& path, bool isFolder, std::string_view head);
+
+// Loads the claimed files with their readers (each becomes an InputItem; a damaged one is a
+// warning, not a failed folder), then the logs without those files. A folder with neither is
+// the logs' "logs.none" error.
+Result<void> loadProjectFolder(const std::string& path, Analysis& into, const ProgressFn& progress);
+
+}  // namespace qatdoctor::core
