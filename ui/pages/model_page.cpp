@@ -83,7 +83,13 @@ ModelPage::ModelPage(AppContext* context, QWidget* parent)
     connect(m_details, &LayerDetails::wizardRequested, this, &ModelPage::openWizard);
     if (context) {
         context->announceJob(m_checksJob);
-        connect(context, &AppContext::analysisChanged, this, [this] { reload(); });
+        connect(context, &AppContext::analysisChanged, this, [this] {
+            reload();
+            syncExpectations();
+        });
+        connect(context, &AppContext::pageStateChanged, this, [this](const QString& pageId) {
+            if (pageId == id()) syncExpectations();
+        });
         connect(context, &AppContext::langChanged, this, [this] { reload(); });
     }
     reload();
@@ -157,6 +163,9 @@ void ModelPage::openWizard(const QString& faqTopic)
 }  // namespace qatdoctor::ui
 
 namespace qatdoctor::ui {
+namespace {
+constexpr const char* kExpectedKey = "expected";  // page state: module -> dtype
+}  // namespace
 
 void ModelPage::editExpectations()
 {
@@ -188,7 +197,42 @@ void ModelPage::editExpectations()
         }
         expected[it.key().toStdString()] = it.value().toString().toStdString();
     }
-    applyExpectations(expected);
+    setExpectations(expected);
+}
+
+void ModelPage::setExpectations(const std::map<std::string, std::string>& expected)
+{
+    if (!context()) return;
+    QJsonObject obj;
+    for (const auto& [module, dtype] : expected)
+        obj.insert(QString::fromStdString(module), QString::fromStdString(dtype));
+    QJsonObject state = context()->pageState(id());
+    state.insert(kExpectedKey, obj);
+    context()->setPageState(id(), state);  // emits pageStateChanged -> syncExpectations()
+}
+
+std::optional<std::map<std::string, std::string>> ModelPage::savedExpectations() const
+{
+    if (!context()) return std::nullopt;
+    const QJsonObject state = context()->pageState(id());
+    if (!state.value(kExpectedKey).isObject()) return std::nullopt;
+    std::map<std::string, std::string> expected;
+    const QJsonObject obj = state.value(kExpectedKey).toObject();
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        // A hand-edited session may hold anything: keep only module -> known dtype.
+        const std::string dtype = it.value().toString().toStdString();
+        if (!it.key().isEmpty() && core::model::parseDType(dtype)) expected[it.key().toStdString()] = dtype;
+    }
+    return expected;
+}
+
+void ModelPage::syncExpectations()
+{
+    const auto expected = savedExpectations();
+    const AnalysisPtr analysis = context() ? context()->analysis() : nullptr;
+    if (!expected || !analysis || !analysis->primaryModel()) return;
+    if (analysis->expectedDtypes == *expected) return;  // already applied (also ends the loop)
+    applyExpectations(*expected);
 }
 
 void ModelPage::applyExpectations(const std::map<std::string, std::string>& expected)
@@ -203,8 +247,9 @@ void ModelPage::applyExpectations(const std::map<std::string, std::string>& expe
             core::runChecks(*copy);
             return AnalysisPtr(std::move(copy));
         },
-        [this](AnalysisPtr updated) {
-            if (context()) context()->setAnalysis(std::move(updated));
+        [this, analysis](AnalysisPtr updated) {
+            // A newer analysis (another load) wins; syncExpectations() re-applies to that one.
+            if (context() && context()->analysis() == analysis) context()->setAnalysis(std::move(updated));
         });
 }
 

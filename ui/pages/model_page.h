@@ -2,9 +2,16 @@
 // colour-coded, flagged rows with the finding and an "open in wizard" link), a details pane for
 // the selected layer (quantization parameters, weight histogram with the quantization grid) and
 // the graph view. Text sources (printed modules) show the table; their graph view says so.
+//
+// Page state (AppContext::pageState("model"), saved in the session file):
+//   {"expected": {"<module>": "<dtype>", ...}} = the dtype expectations set with "Expected
+//   dtypes…" (model.int16_not_applied). When present they are applied to every analysis the
+//   page sees (a restored session, a reload), in the background; absent = leave the analysis's
+//   own (from --expect / the session's expect file).
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "ui/pages/page.h"
@@ -41,8 +48,13 @@ public:
     LayerDetails* details() const { return m_details; }
     QTabWidget* tabs() const { return m_tabs; }
     bool selectLayer(const QString& name);
-    // Re-runs the checks on a copy of the analysis with these expectations (module -> dtype)
-    // in the background and publishes it; what the "Expected dtypes…" button does.
+    // What the "Expected dtypes…" dialog does on OK: keeps the expectations (module -> dtype)
+    // in the page state and applies them.
+    void setExpectations(const std::map<std::string, std::string>& expected);
+    // The expectations kept in the page state (nullopt: none set in the UI).
+    std::optional<std::map<std::string, std::string>> savedExpectations() const;
+    // Re-runs the checks on a copy of the analysis with these expectations in the background
+    // and publishes it (dropped if another analysis was published meanwhile).
     void applyExpectations(const std::map<std::string, std::string>& expected);
 
 private:
@@ -50,6 +62,7 @@ private:
     void onCurrentRowChanged();
     void openWizard(const QString& faqTopic);
     void editExpectations();
+    void syncExpectations();  // page state -> current analysis, when they differ
 
     QLabel* m_header;
     QLineEdit* m_filterEdit;

@@ -1,0 +1,139 @@
+// Dtype expectations set on the Model page live in the session: set one in a main window, save
+// the session (File > Save session), open it in a fresh window with its own context, and find
+// the expectation and its model.int16_not_applied finding again. Offscreen (label gui); main()
+// is in model_page_test.cpp and points QSettings / autosave at a temporary folder.
+#include <QAction>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include "core/analysis.h"
+#include "ui/common/app_context.h"
+#include "ui/main_window.h"
+#include "ui/pages/model/layer_table_model.h"
+#include "ui/pages/model_page.h"
+#include "ui/shell/language.h"
+#include "ui/shell/session_file.h"
+
+namespace qatdoctor::ui {
+namespace {
+
+const QString kModel = QString(QATDOCTOR_TEST_DATA) + "/models/qat_int16.onnx";
+
+const core::Finding* findingOf(const AnalysisPtr& a, const std::string& id)
+{
+    if (!a) return nullptr;
+    for (const core::Finding& f : a->findings)
+        if (f.id == id) return &f;
+    return nullptr;
+}
+
+// Waits until the window is idle and its analysis carries the int16_not_applied finding.
+bool waitForExpectationFinding(MainWindow& w, int ms = 30000)
+{
+    return QTest::qWaitFor([&] { return !w.isBusy() && findingOf(w.context()->analysis(), "model.int16_not_applied"); },
+                           ms);
+}
+
+ModelPage* modelPage(MainWindow& w)
+{
+    const auto pages = w.findChildren<ModelPage*>();  // one per window (rebuilt on a language switch)
+    return pages.size() == 1 ? pages.front() : nullptr;
+}
+
+QAction* saveAction(MainWindow& w)
+{
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->shortcut() == QKeySequence(QKeySequence::Save)) return a;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(ModelPageSession, ExpectationsSurviveSaveAndLoad)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString sessionPath = dir.filePath("int16.qatdoctor");
+    Session start;
+    start.inputs << kModel;
+    ASSERT_TRUE(writeSessionFile(sessionPath, start));  // gives the window a path to save to
+
+    Language language;
+    {
+        MainWindow w(QATDOCTOR_SOURCE_DIR, &language);
+        w.setHeadless(true);
+        ASSERT_TRUE(w.openSession(sessionPath));
+        ASSERT_TRUE(QTest::qWaitFor([&] { return !w.isBusy() && w.context()->analysis()
+                                                 && w.context()->analysis()->primaryModel(); }, 30000));
+        EXPECT_EQ(findingOf(w.context()->analysis(), "model.int16_not_applied"), nullptr);
+        ModelPage* page = modelPage(w);
+        ASSERT_NE(page, nullptr);
+        page->setExpectations({{"conv1", "int16"}, {"conv2", "int16"}});
+        ASSERT_TRUE(waitForExpectationFinding(w));
+        QAction* save = saveAction(w);
+        ASSERT_NE(save, nullptr);
+        save->trigger();
+    }
+
+    // On disk: the page state holds the expectation.
+    QFile file(sessionPath);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject expected = root["pages"].toObject()["model"].toObject()["expected"].toObject();
+    EXPECT_EQ(expected.value("conv2").toString(), "int16");
+    EXPECT_EQ(expected.value("conv1").toString(), "int16");
+    EXPECT_EQ(root["inputs"].toArray().size(), 1);
+
+    // A fresh window (its own AppContext) opening the saved session.
+    MainWindow w2(QATDOCTOR_SOURCE_DIR, &language);
+    w2.setHeadless(true);
+    ASSERT_TRUE(w2.openSession(sessionPath));
+    ASSERT_TRUE(waitForExpectationFinding(w2));
+    const AnalysisPtr a = w2.context()->analysis();
+    EXPECT_EQ(a->expectedDtypes, (std::map<std::string, std::string>{{"conv1", "int16"}, {"conv2", "int16"}}));
+    const core::Finding* f = findingOf(a, "model.int16_not_applied");
+    ASSERT_EQ(f->evidence.size(), 1u);
+    EXPECT_EQ(f->evidence[0].layer, "conv2");
+    EXPECT_EQ(f->evidence[0].detail, "expected int16, actual int8");
+
+    ModelPage* page2 = modelPage(w2);
+    ASSERT_NE(page2, nullptr);
+    const auto saved = page2->savedExpectations();
+    ASSERT_TRUE(saved.has_value());
+    EXPECT_EQ(saved->at("conv2"), "int16");
+    LayerTableModel* m = page2->tableModel();
+    EXPECT_TRUE(m->index(m->rowOf("conv2"), 0).data(LayerTableModel::FlaggedRole).toBool());
+    EXPECT_FALSE(m->index(m->rowOf("conv1"), 0).data(LayerTableModel::FlaggedRole).toBool());
+}
+
+TEST(ModelPageSession, HandEditedStateKeepsOnlyKnownDtypes)
+{
+    AppContext ctx;
+    ModelPage page(&ctx);
+    EXPECT_FALSE(page.savedExpectations().has_value());
+    ctx.restorePageState(QJsonObject{
+        {"model", QJsonObject{{"expected", QJsonObject{{"conv2", "int16"}, {"conv1", "int17"}, {"", "int8"},
+                                                       {"fc", 3}}}}}});
+    const auto saved = page.savedExpectations();
+    ASSERT_TRUE(saved.has_value());
+    EXPECT_EQ(*saved, (std::map<std::string, std::string>{{"conv2", "int16"}}));
+
+    // Set before any analysis: applied when the model arrives.
+    QSignalSpy changed(&ctx, &AppContext::analysisChanged);
+    core::AnalyzeOptions options;
+    options.paths = {kModel.toStdString()};
+    auto a = core::analyze(options);
+    ASSERT_TRUE(a) << a.error().toString();
+    ctx.setAnalysis(std::make_shared<const core::Analysis>(std::move(*a)));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return findingOf(ctx.analysis(), "model.int16_not_applied") != nullptr; }, 30000));
+    EXPECT_EQ(ctx.analysis()->expectedDtypes, *saved);
+}
+
+}  // namespace qatdoctor::ui
