@@ -77,6 +77,12 @@ Result<PreparedInputs> prepareInputs(const Interpreter& interp, const InputSpec&
         if (!t) return t.error();
         auto fitted = fitShape(*t, want, f, out.notes);
         if (!fitted) return fitted.error();
+        bool fits = want.empty() || fitted->rank() == static_cast<int64_t>(want.size());
+        for (size_t d = 0; fits && d < want.size(); ++d) fits = want[d] < 0 || want[d] == fitted->dim(static_cast<int64_t>(d));
+        if (!fits)
+            return makeError("simulate.input", f + ": shape " + shapeString(t->shape()) + " does not fit input '" +
+                                                   interp.inputNames()[i] + "' of " + interp.path() + " (" +
+                                                   shapeString(want) + ")", f);
         out.tensors.push_back(*fitted);
         out.sources.push_back(f);
     }

@@ -1,0 +1,220 @@
+// qatdoctor-cli simulate on committed fixtures and on Debian's ONNX node test data: the JSON
+// form (timing_ms with --repeat, --threads, --mode, --requant, --int16), --inputs DIR,
+// --save-outputs (MODE_OUTPUTNAME.npy in the output's dtype, read back), and usage errors that
+// exit 2 naming the offending file. Most cases call runCli in-process; one runs the real binary.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_command.h"
+#include "core/common/file_io.h"
+#include "core/fixedpoint/tensor_io.h"
+
+using namespace qatdoctor::cli;
+namespace fp = qatdoctor::core::fixedpoint;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kModels = std::string(QATDOCTOR_TEST_DATA) + "/models/";
+const std::string kQuantizeLinear = std::string(QATDOCTOR_ONNX_TESTDATA) + "/node/test_quantizelinear";
+
+struct CliRun {
+    int code;
+    std::string out, err;
+};
+
+CliRun cli(std::vector<std::string> args)
+{
+    std::ostringstream out, err;
+    const int code = runCli(args, CommandIo{out, err});
+    return {code, out.str(), err.str()};
+}
+
+nlohmann::json runJson(std::vector<std::string> args)
+{
+    args.insert(args.begin(), "simulate");
+    args.push_back("--json");
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    return r.code == kExitOk ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
+fp::Tensor readTensor(const std::string& path)
+{
+    auto t = fp::readTensorFile(path);
+    EXPECT_TRUE(t.ok()) << path << ": " << (t.ok() ? "" : t.error().toString());
+    return t.ok() ? *t : fp::Tensor();
+}
+
+std::vector<double> outputValues(const nlohmann::json& j, const std::string& mode)
+{
+    std::vector<double> v;
+    for (const auto& x : j["outputs"][mode][0]["values"]) v.push_back(x.get<double>());
+    return v;
+}
+
+fs::path freshDir(const std::string& name)
+{
+    const fs::path d = fs::temp_directory_path() / ("qatdoctor_simulate_cli_" + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    return d;
+}
+
+}  // namespace
+
+TEST(SimulateCli, JsonShapeWithRepeatThreadsAndDataSetFolder)
+{
+    const auto j = runJson({kModels + "qat_qdq.onnx", "--inputs", kModels + "qat_qdq_dataset", "--repeat", "3",
+                            "--threads", "2"});
+    ASSERT_TRUE(j.contains("timing_ms"));
+    for (const char* m : {"float", "fake", "int"}) {
+        ASSERT_TRUE(j["timing_ms"].contains(m)) << m;
+        EXPECT_GT(j["timing_ms"][m].get<double>(), 0.0) << m;
+    }
+    EXPECT_EQ(j["threads"], 2);
+    EXPECT_EQ(j["requant"], "float");
+    EXPECT_EQ(j["modes"].size(), 3u);
+    ASSERT_EQ(j["inputs"].size(), 1u);
+    EXPECT_EQ(j["inputs"][0]["name"], "input");
+    EXPECT_EQ(j["inputs"][0]["shape"], nlohmann::json::array({1, 3, 32, 32}));
+    EXPECT_NE(j["inputs"][0]["source"].get<std::string>().find("qat_qdq_dataset/input_0.pb"), std::string::npos);
+    std::vector<std::string> names;
+    for (const auto& l : j["layers"]) {
+        names.push_back(l["name"]);
+        for (const char* pair : {"float_fake", "fake_int", "float_int"}) EXPECT_TRUE(l.contains(pair)) << pair;
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"conv1", "conv2", "add", "fc"}));
+    EXPECT_EQ(j["outputs"]["fake"][0]["name"], "logits");
+    EXPECT_EQ(j["outputs"]["fake"][0]["dtype"], "float32");
+    // fake mode = the ONNX specification = the data set's expected output, bit for bit
+    const fp::Tensor want = readTensor(kModels + "qat_qdq_dataset/output_0.pb");
+    const std::vector<double> fake = outputValues(j, "fake");
+    ASSERT_EQ(static_cast<int64_t>(fake.size()), want.size());
+    for (int64_t i = 0; i < want.size(); ++i) EXPECT_EQ(static_cast<float>(fake[static_cast<size_t>(i)]), want.data<float>()[i]) << i;
+    EXPECT_TRUE(j["output_agreement"].contains("fake_int"));
+}
+
+TEST(SimulateCli, ThreadCountDoesNotChangeResults)
+{
+    const auto one = runJson({kModels + "qat_qdq_bn.onnx", "--input", kModels + "qat_qdq_bn.input_0.npy", "--threads", "1"});
+    const auto two = runJson({kModels + "qat_qdq_bn.onnx", "--input", kModels + "qat_qdq_bn.input_0.npy", "--threads", "3"});
+    for (const char* m : {"float", "fake", "int"}) EXPECT_EQ(outputValues(one, m), outputValues(two, m)) << m;
+    EXPECT_EQ(two["threads"], 3);
+}
+
+TEST(SimulateCli, ModeRequantAndInt16)
+{
+    const std::string model = kModels + "qat_qdq.onnx", input = kModels + "qat_qdq.input_0.npy";
+    const auto intOnly = runJson({model, "--input", input, "--mode", "int"});
+    EXPECT_EQ(intOnly["modes"], nlohmann::json::array({"int"}));
+    EXPECT_EQ(intOnly["timing_ms"].size(), 1u);
+    EXPECT_TRUE(intOnly["timing_ms"].contains("int"));
+    EXPECT_FALSE(intOnly["outputs"].contains("fake"));
+
+    const auto fixed = runJson({model, "--input", input, "--requant", "fixed"});
+    EXPECT_EQ(fixed["requant"], "fixed");
+    EXPECT_TRUE(fixed["requant_diff_lsb"].is_number());
+
+    // the what-if: conv2's output at 16 bits brings it closer to float (int mode), conv1 unchanged
+    const auto base = runJson({model, "--input", input});
+    const auto wide = runJson({model, "--input", input, "--int16", "conv2"});
+    auto sqnr = [](const nlohmann::json& j, size_t layer) { return j["layers"][layer]["float_int"]["sqnr_db"].get<double>(); };
+    EXPECT_EQ(wide["layers"][1]["name"], "conv2");
+    EXPECT_GT(sqnr(wide, 1), sqnr(base, 1) + 2.0);
+    EXPECT_EQ(sqnr(wide, 0), sqnr(base, 0));
+    EXPECT_EQ(outputValues(base, "float"), outputValues(wide, "float"));
+}
+
+TEST(SimulateCli, SaveOutputsWritesEachModeInItsOwnDtype)
+{
+    // QuantizeLinear node test: three graph inputs from input_0..2.pb, a uint8 graph output
+    const fs::path dir = freshDir("save");
+    const CliRun r = cli({"simulate", kQuantizeLinear + "/model.onnx", "--inputs", kQuantizeLinear + "/test_data_set_0",
+                          "--save-outputs", dir.string()});
+    ASSERT_EQ(r.code, kExitOk) << r.err;
+    const fp::Tensor want = readTensor(kQuantizeLinear + "/test_data_set_0/output_0.pb");
+    ASSERT_EQ(want.dtype(), fp::DType::UInt8);
+    for (const char* m : {"fake", "int"}) {
+        const fp::Tensor got = readTensor((dir / (std::string(m) + "_y.npy")).string());
+        ASSERT_EQ(got.dtype(), fp::DType::UInt8) << m;
+        ASSERT_EQ(got.shape(), want.shape()) << m;
+        for (int64_t i = 0; i < want.size(); ++i) EXPECT_EQ(got.atInt(i), want.atInt(i)) << m << " " << i;
+    }
+    // float mode removes the quantizer: its output is the float input itself
+    const fp::Tensor x = readTensor(kQuantizeLinear + "/test_data_set_0/input_0.pb");
+    const fp::Tensor flt = readTensor((dir / "float_y.npy").string());
+    ASSERT_EQ(flt.dtype(), fp::DType::Float32);
+    ASSERT_EQ(flt.size(), x.size());
+    for (int64_t i = 0; i < x.size(); ++i) EXPECT_EQ(flt.data<float>()[i], x.data<float>()[i]);
+
+    // a float graph output: fake_logits.npy equals the data set's output; existing files are kept
+    const CliRun q = cli({"simulate", kModels + "qat_qdq.onnx", "--inputs", kModels + "qat_qdq_dataset", "--mode", "fake",
+                          "--save-outputs", dir.string()});
+    ASSERT_EQ(q.code, kExitOk) << q.err;
+    const fp::Tensor logits = readTensor((dir / "fake_logits.npy").string());
+    const fp::Tensor ref = readTensor(kModels + "qat_qdq_dataset/output_0.pb");
+    ASSERT_EQ(logits.shape(), ref.shape());
+    for (int64_t i = 0; i < ref.size(); ++i) EXPECT_EQ(logits.data<float>()[i], ref.data<float>()[i]);
+    EXPECT_FALSE(fs::exists(dir / "int_logits.npy"));
+    const CliRun again = cli({"simulate", kModels + "qat_qdq.onnx", "--mode", "fake", "--save-outputs", dir.string()});
+    EXPECT_EQ(again.code, kExitUsage);
+    EXPECT_NE(again.err.find("fake_logits.npy"), std::string::npos) << again.err;
+    const CliRun forced = cli({"simulate", kModels + "qat_qdq.onnx", "--mode", "fake", "--save-outputs", dir.string(), "--force"});
+    EXPECT_EQ(forced.code, kExitOk) << forced.err;
+    fs::remove_all(dir);
+}
+
+TEST(SimulateCli, BadInputsExitTwoNamingTheFile)
+{
+    const std::string model = kModels + "qat_qdq.onnx";
+    struct Case {
+        std::vector<std::string> args;
+        std::string named;
+    };
+    const Case cases[] = {
+        {{"simulate", model, "--input", "/no/such/input.npy"}, "/no/such/input.npy"},
+        {{"simulate", model, "--input", kModels + "qat_qdq.torch_int8.npy"}, "qat_qdq.torch_int8.npy"},   // 1x10
+        {{"simulate", model, "--input", kModels + "not_onnx.onnx"}, "not_onnx.onnx"},   // raw without --shape
+        {{"simulate", model, "--input", kModels + "qat_qdq.onnx", "--shape", "1,3,32,32"}, "qat_qdq.onnx"},   // size
+        {{"simulate", model, "--inputs", "/no/such/data_set"}, "/no/such/data_set"},
+        {{"simulate", model, "--int16", "no_such_layer"}, "no_such_layer"},
+        {{"simulate", kModels + "truncated.onnx"}, "truncated.onnx"},
+        {{"simulate", model, "--mode", "turbo"}, "--mode"},
+        {{"simulate", model, "--threads", "0"}, "--threads"},
+    };
+    for (const Case& c : cases) {
+        const CliRun r = cli(c.args);
+        EXPECT_EQ(r.code, kExitUsage) << c.named;
+        EXPECT_NE(r.err.find(c.named), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << c.named;
+    }
+}
+
+TEST(SimulateCli, RealBinaryJsonAndExitCodes)
+{
+    auto run = [](const std::string& cmd, std::string& out) {
+        std::unique_ptr<FILE, int (*)(FILE*)> p(::popen(cmd.c_str(), "r"), ::pclose);
+        char buf[4096];
+        while (size_t n = fread(buf, 1, sizeof buf, p.get())) out.append(buf, n);
+        const int status = ::pclose(p.release());
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    };
+    std::string out;
+    const int ok = run(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --inputs '" + kModels +
+                           "qat_qdq_dataset' --json --repeat 2 --mode fake",
+                       out);
+    ASSERT_EQ(ok, 0) << out;
+    const auto j = nlohmann::json::parse(out);
+    EXPECT_TRUE(j["timing_ms"]["fake"].is_number());
+    std::string err;
+    const int bad = run(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --input /no/such/x.npy 2>&1", err);
+    EXPECT_EQ(bad, 2);
+    EXPECT_NE(err.find("/no/such/x.npy"), std::string::npos) << err;
+}
