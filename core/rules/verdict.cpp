@@ -51,6 +51,22 @@ Text sideAdvice(Stage s)
     return {"", ""};
 }
 
+// A finding seen in the training runs shows the trouble happening; a model or toolchain lint
+// shows a risk in the artefact. At equal stage and severity the observed one explains more.
+bool observedInRuns(const Finding& f)
+{
+    for (const Evidence& e : f.evidence)
+        if (!e.run.empty()) return true;
+    return false;
+}
+
+bool leads(const Finding& f, const Finding& than)
+{
+    if (verdictRank(f.stage) != verdictRank(than.stage)) return verdictRank(f.stage) < verdictRank(than.stage);
+    if (f.severity != than.severity) return f.severity > than.severity;
+    return observedInRuns(f) && !observedInRuns(than);
+}
+
 }  // namespace
 
 Verdict computeVerdict(const Analysis& analysis)
@@ -61,9 +77,7 @@ Verdict computeVerdict(const Analysis& analysis)
     for (const Finding& f : analysis.findings) {
         if (f.severity == Severity::Info) continue;
         ++problems;
-        const bool better = !lead || verdictRank(f.stage) < verdictRank(lead->stage) ||
-                            (f.stage == lead->stage && f.severity > lead->severity);
-        if (better) lead = &f;
+        if (!lead || leads(f, *lead)) lead = &f;
     }
     if (!lead) {
         const bool anything = !analysis.checksRun.empty();

@@ -19,7 +19,8 @@ struct Verdict {
 // Looks at warnings and errors only. The earliest pipeline stage with one wins (float ->
 // calibration -> QAT -> export -> deployment; upstream trouble explains downstream symptoms),
 // environment findings only when nothing else is wrong. Within the stage, the most severe
-// finding is named.
+// finding is named; at equal severity one observed in the training runs (evidence naming a run)
+// before a model or toolchain lint, then the first in sorted order.
 Verdict computeVerdict(const Analysis& analysis);
 
 }  // namespace qatdoctor::core::rules

@@ -68,5 +68,18 @@ TEST(Verdict, ExportOnlyPointsAtExportConsistency)
     EXPECT_NE(v.text.en.find("export consistency"), std::string::npos);
 }
 
+TEST(Verdict, AtEqualSeverityWhatTheRunsShowBeatsAModelLint)
+{
+    Analysis a;
+    a.findings.push_back(finding("model.output_low_precision", Severity::Warning, Stage::Qat));
+    a.findings.back().evidence.push_back({.file = "m.onnx", .layer = "fc"});
+    a.findings.push_back(finding("train.batch_scaled_lr_unchanged", Severity::Warning, Stage::Qat));
+    a.findings.back().evidence.push_back({.run = "qat", .file = "qat/train.log", .detail = "batch 4x"});
+    EXPECT_EQ(computeVerdict(a).findingId, "train.batch_scaled_lr_unchanged");
+    // Severity still comes first.
+    a.findings[0].severity = Severity::Error;
+    EXPECT_EQ(computeVerdict(a).findingId, "model.output_low_precision");
+}
+
 }  // namespace
 }  // namespace qatdoctor::core::rules
