@@ -61,3 +61,30 @@ TEST(ModelCli, TextTableAndDamagedFile)
     const CliRun err = cli({"model", kModels + "qat_uncalibrated.onnx", "--fail-on", "error"});
     EXPECT_EQ(err.code, kExitFindings);  // uncalibrated scale is an error
 }
+
+TEST(ModelCli, Opset21JsonDtypesAndGranularity)
+{
+    const CliRun r = cli({"model", kModels + "opset21_int32_out.onnx", "--json"});
+    ASSERT_EQ(r.code, kExitOk) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["model"]["opset"], 21);
+    EXPECT_EQ(j["model"]["outputs"], nlohmann::json::array({"logits", "feature"}));
+    ASSERT_EQ(j["layers"].size(), 3u);
+    EXPECT_EQ(j["layers"][0]["input_dtypes"], nlohmann::json::array({"int16"}));
+    EXPECT_EQ(j["layers"][0]["output_dtype"], "uint16");
+    EXPECT_EQ(j["layers"][1]["name"], "head_a");
+    EXPECT_EQ(j["layers"][1]["weight_dtype"], "int16");
+    EXPECT_EQ(j["layers"][1]["weight_granularity"], "per-channel(axis=0)");
+    EXPECT_EQ(j["layers"][1]["output_dtype"], "int32");
+    EXPECT_EQ(j["layers"][2]["weight_dtype"], "uint16");
+    EXPECT_EQ(j["layers"][2]["output_dtype"], "float32");
+    EXPECT_TRUE(j["findings"].empty());
+
+    const CliRun h = cli({"model", kModels + "opset21_fp16.onnx", "--json"});
+    ASSERT_EQ(h.code, kExitOk) << h.err;
+    const auto k = nlohmann::json::parse(h.out);
+    EXPECT_EQ(k["layers"][1]["input_dtypes"], nlohmann::json::array({"float16"}));
+    EXPECT_EQ(k["layers"][1]["weight_dtype"], "float16");
+    EXPECT_EQ(k["layers"][3]["output_dtype"], "float16");
+    EXPECT_TRUE(k["findings"].empty());
+}
