@@ -18,6 +18,28 @@ nlohmann::json agreementToJson(const Agreement& a)
             {"sqnr_db", num(a.sqnrDb)}, {"max_err_lsb", num(a.maxErrLsb)}, {"count", a.count}};
 }
 
+nlohmann::json colourComparisonToJson(const ColourComparison& c)
+{
+    nlohmann::json j;
+    j["trained"] = colourFormatName(c.options.trained);
+    j["fed"] = colourFormatName(c.options.fed);
+    j["mode"] = simModeName(c.options.mode);
+    j["pixel_scale"] = c.options.pixelScale;
+    j["first_bad_layer"] = c.firstBadLayer.empty() ? nlohmann::json() : nlohmann::json(c.firstBadLayer);
+    j["top1"] = {{"trained", c.top1Trained ? nlohmann::json(*c.top1Trained) : nlohmann::json()},
+                 {"fed", c.top1Fed ? nlohmann::json(*c.top1Fed) : nlohmann::json()}};
+    j["layers"] = nlohmann::json::array();
+    for (const auto& row : c.layers)
+        j["layers"].push_back({{"name", row.layer}, {"op", row.op}, {"mismatch", agreementToJson(row.mismatch)},
+                               {"quantization", agreementToJson(row.quantization)}});
+    j["outputs"] = nlohmann::json::array();
+    for (size_t o = 0; o < c.outputMismatch.size(); ++o)
+        j["outputs"].push_back({{"name", o < c.outputNames.size() ? c.outputNames[o] : std::string()},
+                                {"mismatch", agreementToJson(c.outputMismatch[o])},
+                                {"quantization", agreementToJson(c.outputQuantization[o])}});
+    return j;
+}
+
 nlohmann::json simulationToJson(const SimulationResult& r, Lang lang, RequantMode requant)
 {
     nlohmann::json j;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/common/text.h"
+#include "core/fixedpoint/colour_compare.h"
 #include "core/fixedpoint/simulation.h"
 
 namespace qatdoctor::core::fixedpoint {
@@ -12,5 +13,8 @@ namespace qatdoctor::core::fixedpoint {
 //  "first_bad_layer", "outputs": {...}, "luts": [...], "weights": [...], "findings": [...] ...}
 nlohmann::json simulationToJson(const SimulationResult& r, Lang lang, RequantMode requant);
 nlohmann::json agreementToJson(const Agreement& a);
+// {"trained", "fed", "mode", "first_bad_layer", "top1": {"trained", "fed"},
+//  "layers": [{"name", "op", "mismatch": {...}, "quantization": {...}}], "outputs": [...]}
+nlohmann::json colourComparisonToJson(const ColourComparison& c);
 
 }  // namespace qatdoctor::core::fixedpoint
