@@ -2,7 +2,7 @@
 // parses the text log, the CSV and the JSONL on a warm page cache with 2 threads, and prints
 // MB/s, resident bytes per point and the ratio to `wc -l` on the same file.
 //
-// usage: log_bench [--lines N] [--dir DIR] [--script make_logs.py] [--threads T]
+// usage: log_bench [--lines N] [--dir DIR] [--script make_logs.py] [--threads T] [--only text|csv|jsonl]
 #include <sys/resource.h>
 
 #include <chrono>
@@ -93,12 +93,14 @@ int main(int argc, char** argv)
     std::string lines = "1000000", dir = (fs::temp_directory_path() / "qatdoctor_log_bench").string();
     std::string script = QATDOCTOR_MAKE_LOGS;
     unsigned threads = 2;
+    std::string only;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         if (a == "--lines") lines = argv[i + 1];
         else if (a == "--dir") dir = argv[i + 1];
         else if (a == "--script") script = argv[i + 1];
         else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(argv[i + 1]));
+        else if (a == "--only") only = argv[i + 1];
     }
     if (!fs::exists(fs::path(dir) / "float" / "train.log")) {
         const std::string cmd = "/usr/bin/python3 '" + script + "' '" + dir + "' --lines " + lines;
@@ -109,8 +111,8 @@ int main(int argc, char** argv)
         }
     }
     std::cout << "threads: " << threads << "\n";
-    bench((fs::path(dir) / "float" / "train.log").string(), "text", threads);
-    bench((fs::path(dir) / "float" / "metrics.csv").string(), "csv", threads);
-    bench((fs::path(dir) / "qat" / "metrics.jsonl").string(), "jsonl", threads);
+    if (only.empty() || only == "text") bench((fs::path(dir) / "float" / "train.log").string(), "text", threads);
+    if (only.empty() || only == "csv") bench((fs::path(dir) / "float" / "metrics.csv").string(), "csv", threads);
+    if (only.empty() || only == "jsonl") bench((fs::path(dir) / "qat" / "metrics.jsonl").string(), "jsonl", threads);
     return 0;
 }

@@ -185,13 +185,16 @@ int probeCsvLog(std::string_view name, std::string_view head)
     return counter ? 35 : 0;
 }
 
-ParsedLog parseCsvLog(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
-                      unsigned threads)
+void parseCsvLog(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
+                 unsigned threads, std::vector<ParsedLog>& parts)
 {
+    const LineParserFactory factory = [](ParsedLog& out, ParseState& st, const std::string& p) {
+        return std::make_unique<CsvLineParser>(out, st, p);
+    };
     // The header must be known before the block is split between threads.
     if (!state.headerDone) {
         size_t start = 0;
-        ParsedLog head;
+        ParsedLog& head = parts.emplace_back();
         while (!state.headerDone) {
             const size_t nl = bytes.find('\n', start);
             if (nl == std::string_view::npos) break;
@@ -202,17 +205,11 @@ ParsedLog parseCsvLog(std::string_view bytes, const std::string& path, ParseStat
             state.offset += nl + 1 - start;
             start = nl + 1;
         }
-        if (!state.headerDone) return head;
-        ParsedLog rest = parseLines(bytes.substr(start), path, state, atEnd, threads,
-                                    [](ParsedLog& out, ParseState& st, const std::string& p) {
-                                        return std::make_unique<CsvLineParser>(out, st, p);
-                                    });
-        appendParsed(head, std::move(rest));
-        return head;
+        if (!state.headerDone) return;
+        parseLines(bytes.substr(start), path, state, atEnd, threads, factory, parts);
+        return;
     }
-    return parseLines(bytes, path, state, atEnd, threads, [](ParsedLog& out, ParseState& st, const std::string& p) {
-        return std::make_unique<CsvLineParser>(out, st, p);
-    });
+    parseLines(bytes, path, state, atEnd, threads, factory, parts);
 }
 
 }  // namespace qatdoctor::core::logs

@@ -278,12 +278,13 @@ int probeJsonlLog(std::string_view name, std::string_view head)
     return jsonlName ? 80 : 40;
 }
 
-ParsedLog parseJsonlLog(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
-                        unsigned threads)
+void parseJsonlLog(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
+                   unsigned threads, std::vector<ParsedLog>& parts)
 {
-    return parseLines(bytes, path, state, atEnd, threads, [](ParsedLog& out, ParseState& st, const std::string& p) {
-        return std::make_unique<JsonlLineParser>(out, st, p);
-    });
+    parseLines(
+        bytes, path, state, atEnd, threads,
+        [](ParsedLog& out, ParseState& st, const std::string& p) { return std::make_unique<JsonlLineParser>(out, st, p); },
+        parts);
 }
 
 }  // namespace qatdoctor::core::logs

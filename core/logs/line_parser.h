@@ -32,12 +32,25 @@ public:
     virtual void partialLastLine(std::string_view text, uint64_t lineNo, uint64_t offset);
     // Called once after the last line of the chunk.
     virtual void finish();
+    // The chunk is `scale` times what was read so far: reserve the columns once for all of it
+    // (pages past the real end are never touched, so an over-estimate costs no memory).
+    void reserveFor(double scale);
 
 protected:
     // Series index for a raw key (+ validation flag), cached by the key's position on the line.
     uint32_t slot(std::string_view key, bool validation, size_t position);
+    // Inline: called for every point; the rare step kinds go through resolveStep().
     void point(uint32_t slotIndex, double step, StepFrom from, float value, uint32_t line,
-               const std::optional<float>& epoch, const std::optional<double>& wallTime);
+               const std::optional<float>& epoch, const std::optional<double>& wallTime)
+    {
+        const Slot& sl = m_slots[slotIndex];
+        Series& s = m_out.series[sl.series];
+        if (from != StepFrom::Counter) [[unlikely]]
+            step = resolveStep(sl, s, from);
+        if (epoch) s.markEpoch(*epoch);
+        if (wallTime) s.markWallTime(*wallTime);
+        s.push(step, value, line);
+    }
     void warn(const char* kind, std::string message, uint64_t line, int64_t offset = -1);
     // Warns about a gigantic, binary or invalid UTF-8 line; true = skip the line.
     bool rejectDamaged(std::string_view text, uint64_t lineNo, uint64_t offset);
@@ -53,6 +66,7 @@ private:
         uint32_t series = 0;
         uint64_t orderBase = 0;
     };
+    double resolveStep(const Slot& sl, const Series& s, StepFrom from);
     std::vector<Slot> m_slots;
     std::vector<uint32_t> m_byPosition;
 };
@@ -60,10 +74,10 @@ private:
 using LineParserFactory = std::function<std::unique_ptr<LineParser>(ParsedLog&, ParseState&, const std::string&)>;
 
 // Parses the complete lines of bytes (which start at file offset state.offset), on two threads
-// when threads >= 2 and the block is big. With atEnd, a trailing partial line goes to
-// partialLastLine(). Advances state.
-ParsedLog parseLines(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
-                     unsigned threads, const LineParserFactory& factory);
+// when threads >= 2 and the block is big; appends the pieces (one per thread, lines absolute)
+// to parts. With atEnd, a trailing partial line goes to partialLastLine(). Advances state.
+void parseLines(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
+                unsigned threads, const LineParserFactory& factory, std::vector<ParsedLog>& parts);
 
 // Appends b's series, events, warnings, metadata and hints to a (b parsed after a, absolute
 // lines).

@@ -19,7 +19,7 @@ Result<ParsedLog> parseBlocks(const LogFormat& format, std::string_view bytes, c
 {
     ParseState work = state;  // committed only on success: a cancelled parse changes nothing
     const uint64_t base = work.offset;
-    ParsedLog out;
+    std::vector<ParsedLog> parts;
     size_t pos = 0;
     while (pos < bytes.size()) {
         if (!reportProgress(progress, static_cast<double>(pos) / static_cast<double>(bytes.size()),
@@ -27,8 +27,7 @@ Result<ParsedLog> parseBlocks(const LogFormat& format, std::string_view bytes, c
             return makeError(kCancelledCode, "cancelled while reading " + path, path);
         const size_t len = std::min(kBlockBytes, bytes.size() - pos);
         const bool last = pos + len >= bytes.size();
-        ParsedLog part = format.load(bytes.substr(pos, len), path, work, atEnd && last, threads);
-        appendParsed(out, std::move(part));
+        format.load(bytes.substr(pos, len), path, work, atEnd && last, threads, parts);
         const size_t consumed = static_cast<size_t>(work.offset - base) - pos;
         if (consumed == 0) {
             if (last) break;
@@ -36,7 +35,7 @@ Result<ParsedLog> parseBlocks(const LogFormat& format, std::string_view bytes, c
             const size_t nl = bytes.find('\n', pos + len);
             const size_t skip = (nl == std::string_view::npos ? bytes.size() : nl + 1) - pos;
             if (nl == std::string_view::npos && !atEnd) break;
-            out.warnings.push_back(makeError("logs.long_line",
+            parts.emplace_back().warnings.push_back(makeError("logs.long_line",
                                              "line of " +
                                                  std::to_string(skip) + " bytes skipped",
                                              path, static_cast<int64_t>(work.line + 1),
@@ -50,7 +49,7 @@ Result<ParsedLog> parseBlocks(const LogFormat& format, std::string_view bytes, c
         if (last && pos < bytes.size() && !atEnd) break;  // a partial line waits for more bytes
     }
     state = std::move(work);
-    return out;
+    return concatParsed(std::move(parts));
 }
 
 Result<ParsedLog> parseLogBytes(const LogFormat& format, std::string_view bytes, const std::string& path,

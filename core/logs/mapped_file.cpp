@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
@@ -51,6 +52,20 @@ Result<MappedFile> MappedFile::open(const std::string& path)
     }
     ::close(fd);
     return f;
+}
+
+void adviseHugePages(const void* data, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    constexpr uintptr_t kHuge = 2u << 20;
+    if (bytes < 2 * kHuge) return;
+    const auto b = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+    const auto e = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
+    if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
+#else
+    (void)data;
+    (void)bytes;
+#endif
 }
 
 }  // namespace qatdoctor::core::logs

@@ -27,4 +27,18 @@ private:
     size_t m_size = 0;
 };
 
+// Asks the kernel to back the 2 MiB-aligned interior of [data, data + bytes) with huge pages: the
+// columns of a big log take one fault per 2 MiB instead of one per 4 KiB (page faults were a
+// quarter of CSV parsing). Only a hint; a no-op for small buffers and where unsupported.
+void adviseHugePages(const void* data, size_t bytes);
+
+// Reserves a column for n elements and advises huge pages for it.
+template <class Vec>
+void reserveColumn(Vec& v, size_t n)
+{
+    if (n <= v.capacity()) return;
+    v.reserve(n);
+    adviseHugePages(v.data(), v.capacity() * sizeof(typename Vec::value_type));
+}
+
 }  // namespace qatdoctor::core::logs

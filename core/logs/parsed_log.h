@@ -72,9 +72,15 @@ struct LogFormat {
     int (*probe)(std::string_view name, std::string_view head);
     // Parses complete lines/records of bytes (a partial tail is left for the next call: state.offset
     // says how far it got). path names the file in warnings. Runs on up to `threads` threads.
-    ParsedLog (*load)(std::string_view bytes, const std::string& path, ParseState& state,
-                      bool atEnd, unsigned threads);
+    // Appends one ParsedLog per piece (in file order) to parts: the caller concatenates all the
+    // pieces of a file once, at their exact size, instead of growing and copying per block.
+    void (*load)(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
+                 unsigned threads, std::vector<ParsedLog>& parts);
 };
+
+// The pieces of one file (in order, lines already absolute) as one ParsedLog whose columns are
+// allocated once at their exact size.
+ParsedLog concatParsed(std::vector<ParsedLog>&& parts);
 
 const std::vector<LogFormat>& logFormats();
 const LogFormat* findLogFormat(std::string_view id);

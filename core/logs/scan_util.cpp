@@ -33,7 +33,7 @@ int64_t daysFromCivil(int64_t y, unsigned m, unsigned d)
 
 }  // namespace
 
-const char* parseNumber(const char* p, const char* end, double& out)
+const char* parseNumberSlow(const char* p, const char* end, double& out)
 {
     if (p < end && *p == '+') ++p;
     if (p >= end) return nullptr;
@@ -41,32 +41,6 @@ const char* parseNumber(const char* p, const char* end, double& out)
     // fast_float accepts "nan"/"inf"/"infinity" (any case) and a leading '-'.
     if (!isDigit(c) && c != '-' && c != '.' && c != 'n' && c != 'N' && c != 'i' && c != 'I')
         return nullptr;
-    // Fast path (Clinger): up to 15 digits and no exponent -> an exact integer mantissa divided
-    // by an exact power of ten, one correctly rounded IEEE division. Logs are mostly "0.1234".
-    {
-        static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-                                            1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
-        const char* q = p;
-        const bool neg = *q == '-';
-        if (neg) ++q;
-        uint64_t m = 0;
-        int digits = 0, frac = 0;
-        const char* ds = q;
-        while (q < end && isDigit(*q)) m = m * 10 + static_cast<uint64_t>(*q++ - '0');
-        digits = static_cast<int>(q - ds);
-        if (q < end && *q == '.') {
-            ++q;
-            const char* fs = q;
-            while (q < end && isDigit(*q)) m = m * 10 + static_cast<uint64_t>(*q++ - '0');
-            frac = static_cast<int>(q - fs);
-            digits += frac;
-        }
-        if (digits > 0 && digits <= 15 && !(q < end && (*q == 'e' || *q == 'E'))) {
-            const double v = static_cast<double>(m) / kPow10[frac];
-            out = neg ? -v : v;
-            return q;
-        }
-    }
     auto r = fast_float::from_chars(p, end, out);
     if (r.ec != std::errc()) return nullptr;
     return r.ptr;

@@ -1,6 +1,8 @@
 #include "core/logs/text_log_parser.h"
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 #include <vector>
 
 #include "core/logs/line_parser.h"
@@ -41,9 +43,28 @@ struct Field {
     bool isNumber = false;
     bool hasTotal = false;
     char sep = 0;          // '[', ':', '='
+    // where the number and the total are on the line (for the line template)
+    const char* numBegin = nullptr;
+    const char* numEnd = nullptr;
+    const char* totalBegin = nullptr;
+    const char* totalEnd = nullptr;
 };
 
 constexpr size_t kMaxFields = 48;
+
+// memcmp for the short texts between numbers, without a libc call
+inline bool sameBytes(const char* a, const char* b, size_t n)
+{
+    for (; n >= 8; n -= 8, a += 8, b += 8) {
+        uint64_t x, y;
+        std::memcpy(&x, a, 8);
+        std::memcpy(&y, b, 8);
+        if (x != y) return false;
+    }
+    for (; n; --n)
+        if (*a++ != *b++) return false;
+    return true;
+}
 
 std::string_view rawValue(const char* p, const char* e)
 {
@@ -85,6 +106,10 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
                 if (r2 && r2 < e && *r2 == ']') {
                     bare.number = v;
                     bare.total = t;
+                    bare.numBegin = q;
+                    bare.numEnd = r;
+                    bare.totalBegin = r + 1;
+                    bare.totalEnd = r2;
                     bare.hasTotal = true;
                     bare.isNumber = true;
                     bareStep = true;
@@ -142,12 +167,16 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
         if (r && !(r < e && *r == ':' && sep == ':')) {  // "eta: 0:10:22" is a time, not a value
             f.isNumber = true;
             f.number = v;
+            f.numBegin = q;
+            f.numEnd = r;
             if (r < e && *r == '/') {
                 double t;
                 const char* r2 = parseNumber(r + 1, e, t);
                 if (r2) {
                     f.total = t;
                     f.hasTotal = true;
+                    f.totalBegin = r + 1;
+                    f.totalEnd = r2;
                     r = r2;
                 }
             }
@@ -203,22 +232,31 @@ public:
             if (wall) p += used;
         }
         bool bareStep = false, suspicious = false;
-        Field bare;
-        const size_t n = scanFields(p, e, m_fields, bareStep, bare, suspicious);
-        if (suspicious && rejectDamaged(text, lineNo, offset)) return;
+        size_t n;
+        const bool templated = m_template.valid && matchTemplate(p, e);
+        // the fields of this line: the template's (numbers just parsed) or a full scan's
+        const std::array<Field, kMaxFields>& fields = templated ? m_template.fieldsOf : m_fields;
+        const Field& bare = templated ? m_template.bare : m_bare;
+        if (templated) {
+            n = m_template.fields;
+            bareStep = m_template.bareStep;
+        } else {
+            n = scanFields(p, e, m_fields, bareStep, m_bare, suspicious);
+            if (suspicious && rejectDamaged(text, lineNo, offset)) return;
+        }
 
         // counters and the evaluation marker
         std::optional<double> global, step, stepTotal, epoch, epochTotal;
-        bool validation = false;
+        bool validation = templated && m_template.validation;
         bool hyper = false;
         size_t metrics = 0;
         for (size_t i = 0; i < n; ++i) {
-            const Field& f = m_fields[i];
+            const Field& f = fields[i];
             if (!f.isNumber) {
-                if (f.sep == ':' && !f.key.empty()) validation |= prefixWord(f.key, f.raw, lineNo);
+                if (!templated && f.sep == ':' && !f.key.empty()) validation |= prefixWord(f.key, f.raw, lineNo);
                 continue;
             }
-            switch (m_kinds[i] = kindOf(f.key, i)) {
+            switch (m_kinds[i] = templated ? m_template.kinds[i] : kindOf(f.key, i)) {
             case KeyKind::GlobalStep: global = f.number; break;
             case KeyKind::Step:
                 step = f.number;
@@ -246,7 +284,7 @@ public:
             return;
         }
         if (!counters) {
-            for (size_t i = 0; i < n && !hyper; ++i) hyper = isHyperParameter(m_fields[i].key);
+            for (size_t i = 0; i < n && !hyper; ++i) hyper = isHyperParameter(fields[i].key);
         }
         // Before the first counter line, `key: number` lines are the run's configuration, unless
         // the key names a metric (a log of bare "loss: 0.5" lines has no counters at all).
@@ -254,11 +292,11 @@ public:
         if (!counters && m_state.stepKnown && !m_state.lastStep && !m_sawMetricLine) {
             header = true;
             for (size_t i = 0; i < n && header; ++i)
-                if (m_fields[i].isNumber && looksLikeMetric(m_fields[i].key)) header = false;
+                if (fields[i].isNumber && looksLikeMetric(fields[i].key)) header = false;
         }
         if (!counters && (hyper || header)) {
             for (size_t i = 0; i < n; ++i) {
-                const Field& f = m_fields[i];
+                const Field& f = fields[i];
                 if (f.raw.empty() || f.sep == '[' || (f.sep != '=' && !header && !isHyperParameter(f.key))) continue;
                 m_out.metadata.emplace(std::string(f.key), std::string(f.raw));
             }
@@ -291,14 +329,101 @@ public:
         m_sawMetricLine = true;
         size_t position = 0;
         for (size_t i = 0; i < n; ++i) {
-            const Field& f = m_fields[i];
+            const Field& f = fields[i];
             if (!f.isNumber || m_kinds[i] != KeyKind::Metric) continue;
-            const uint32_t s = slot(f.key, validation, position++);
+            const uint32_t s = templated ? m_template.slots[i] : (m_slotOf[i] = slot(f.key, validation, position++));
             point(s, x, from, static_cast<float>(f.number), static_cast<uint32_t>(lineNo), epochValue, wall);
         }
+        if (!templated) buildTemplate(p, e, n, bareStep, validation);
     }
 
 private:
+    struct Span {
+        const char* b;
+        const char* e;
+        double* target;
+        bool digit;
+    };
+
+    // Lines of a log repeat one layout and differ only in their numbers. The last metric line's
+    // layout is kept as the text between its numbers; a line with the same text around its
+    // numbers has the same fields (keys, separators, counters), so only its numbers are parsed
+    // (memcmp + parseNumber instead of a byte-by-byte scan). Anything else takes the full scan.
+    struct LineTemplate {
+        bool valid = false;
+        size_t fields = 0;
+        bool bareStep = false;
+        std::array<Field, kMaxFields> fieldsOf;  // the fields of the line it was made from
+        Field bare;
+        std::array<KeyKind, kMaxFields> kinds{};  // what those fields were found to be
+        std::array<uint32_t, kMaxFields> slots{};
+        bool validation = false;
+        std::vector<std::string_view> literals;  // before each number, then the rest of the line
+        std::vector<double*> targets;            // where each number goes (m_fields / m_bare)
+        std::vector<bool> digitFirst;            // the bare "[ 120/5004]" needs a digit first
+    };
+
+    void buildTemplate(const char* p, const char* e, size_t n, bool bareStep, bool validation)
+    {
+        LineTemplate& t = m_template;
+        t.valid = false;
+        t.literals.clear();
+        t.targets.clear();
+        t.digitFirst.clear();
+        if (n >= kMaxFields) return;
+        std::copy(m_fields.begin(), m_fields.begin() + static_cast<long>(n), t.fieldsOf.begin());
+        t.bare = m_bare;
+        t.kinds = m_kinds;
+        t.slots = m_slotOf;
+        t.validation = validation;
+        std::vector<Span>& spans = m_spans;
+        spans.clear();
+        for (size_t i = 0; i < n; ++i) {
+            Field& f = t.fieldsOf[i];
+            if (!f.isNumber) continue;
+            spans.push_back({f.numBegin, f.numEnd, &f.number, false});
+            if (f.hasTotal) spans.push_back({f.totalBegin, f.totalEnd, &f.total, false});
+        }
+        if (bareStep) {
+            spans.push_back({t.bare.numBegin, t.bare.numEnd, &t.bare.number, true});
+            spans.push_back({t.bare.totalBegin, t.bare.totalEnd, &t.bare.total, true});
+        }
+        std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.b < b.b; });
+        const char* cur = p;
+        for (const Span& s : spans) {
+            if (!s.b || s.b < cur || s.e < s.b) return;  // overlapping or unknown: no template
+            t.literals.emplace_back(cur, static_cast<size_t>(s.b - cur));
+            t.targets.push_back(s.target);
+            t.digitFirst.push_back(s.digit);
+            cur = s.e;
+        }
+        t.literals.emplace_back(cur, static_cast<size_t>(e - cur));
+        t.fields = n;
+        t.bareStep = bareStep;
+        t.valid = true;
+    }
+
+    // Parses the numbers of a line laid out like the template into m_fields; false = different.
+    bool matchTemplate(const char* p, const char* e)
+    {
+        const LineTemplate& t = m_template;
+        double values[2 * kMaxFields + 2];
+        const size_t count = t.targets.size();
+        for (size_t k = 0; k < count; ++k) {
+            const std::string_view lit = t.literals[k];
+            if (static_cast<size_t>(e - p) < lit.size() || !sameBytes(p, lit.data(), lit.size())) return false;
+            p += lit.size();
+            if (t.digitFirst[k] && !(p < e && isDigit(*p))) return false;
+            const char* r = parseNumber(p, e, values[k]);
+            if (!r) return false;
+            p = r;
+        }
+        const std::string_view rest = t.literals[count];
+        if (static_cast<size_t>(e - p) != rest.size() || !sameBytes(p, rest.data(), rest.size())) return false;
+        for (size_t k = 0; k < count; ++k) *t.targets[k] = values[k];
+        return true;
+    }
+
     // classifyKey, cached by the field's position on the line (lines repeat their layout).
     KeyKind kindOf(std::string_view key, size_t i)
     {
@@ -404,11 +529,15 @@ private:
 
     static constexpr size_t kMaxEvents = 10000;
     std::array<Field, kMaxFields> m_fields;
+    Field m_bare;
+    LineTemplate m_template;
+    std::vector<Span> m_spans;
     bool m_sawMetricLine = false;
     bool m_tsValid = false;
     std::string m_tsPrefix;
     double m_tsBase = 0;
     std::array<KeyKind, kMaxFields> m_kinds{};
+    std::array<uint32_t, kMaxFields> m_slotOf{};
     std::vector<std::pair<std::string, KeyKind>> m_kindCache;
     bool m_inTraceback = false;
     RunEvent m_traceback;
@@ -455,13 +584,14 @@ int probeTextLog(std::string_view name, std::string_view head)
     return logName && metricLines > 0 ? 15 : 0;
 }
 
-ParsedLog parseTextLog(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
-                       unsigned threads)
+void parseTextLog(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
+                  unsigned threads, std::vector<ParsedLog>& parts)
 {
-    return parseLines(bytes, path, state, atEnd, threads,
-                      [](ParsedLog& out, ParseState& st, const std::string& p) {
-                          return std::make_unique<TextLineParser>(out, st, p);
-                      });
+    parseLines(bytes, path, state, atEnd, threads,
+               [](ParsedLog& out, ParseState& st, const std::string& p) {
+                   return std::make_unique<TextLineParser>(out, st, p);
+               },
+               parts);
 }
 
 }  // namespace qatdoctor::core::logs

@@ -91,10 +91,10 @@ int probeTfEvents(std::string_view name, std::string_view head)
     return tfName ? 40 : 0;
 }
 
-ParsedLog parseTfEvents(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
-                        unsigned /*threads*/)
+void parseTfEvents(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
+                   unsigned /*threads*/, std::vector<ParsedLog>& parts)
 {
-    ParsedLog out;
+    ParsedLog& out = parts.emplace_back();
     size_t p = 0;
     uint64_t skipped = 0;
     tb::Event event;
@@ -163,7 +163,6 @@ ParsedLog parseTfEvents(std::string_view bytes, const std::string& path, ParseSt
     }
     state.offset += p;
     out.skippedRecords = skipped;
-    return out;
 }
 
 }  // namespace qatdoctor::core::logs
