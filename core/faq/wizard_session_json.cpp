@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/common/finding_json.h"
+
 namespace qatdoctor::core::faq {
 
 using nlohmann::json;
@@ -18,22 +20,6 @@ struct WizardSessionAccess {
 
 namespace {
 
-json number(double v)
-{
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    return v;
-}
-
-std::optional<double> numberFrom(const json& j)
-{
-    if (j.is_number()) return j.get<double>();
-    if (j == "nan") return std::nan("");
-    if (j == "inf") return INFINITY;
-    if (j == "-inf") return -INFINITY;
-    return std::nullopt;
-}
-
 std::string str(const json& j, const char* key)
 {
     auto it = j.find(key);
@@ -41,37 +27,6 @@ std::string str(const json& j, const char* key)
 }
 
 }  // namespace
-
-json textToJson(const Text& t) { return json{{"zh", t.zh}, {"en", t.en}}; }
-
-json evidenceToJson(const Evidence& e)
-{
-    json j = json::object();
-    if (!e.run.empty()) j["run"] = e.run;
-    if (!e.file.empty()) j["file"] = e.file;
-    if (e.line > 0) j["line"] = e.line;
-    if (e.step) j["step"] = number(*e.step);
-    if (!e.metric.empty()) j["metric"] = e.metric;
-    if (e.value) j["value"] = number(*e.value);
-    if (!e.layer.empty()) j["layer"] = e.layer;
-    if (!e.detail.empty()) j["detail"] = e.detail;
-    return j;
-}
-
-Evidence evidenceFromJson(const json& j)
-{
-    Evidence e;
-    if (!j.is_object()) return e;
-    e.run = str(j, "run");
-    e.file = str(j, "file");
-    if (auto it = j.find("line"); it != j.end() && it->is_number_integer()) e.line = it->get<int64_t>();
-    if (auto it = j.find("step"); it != j.end()) e.step = numberFrom(*it);
-    e.metric = str(j, "metric");
-    if (auto it = j.find("value"); it != j.end()) e.value = numberFrom(*it);
-    e.layer = str(j, "layer");
-    e.detail = str(j, "detail");
-    return e;
-}
 
 json sessionToJson(const WizardSession& session, const FaqBase& base)
 {

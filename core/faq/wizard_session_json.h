@@ -27,8 +27,4 @@ nlohmann::json sessionToJson(const WizardSession& session, const FaqBase& base);
 // "faq.unknown_topic" (start topic gone).
 Result<WizardSession> sessionFromJson(const nlohmann::json& json, const FaqBase* base);
 
-nlohmann::json evidenceToJson(const Evidence& e);
-Evidence evidenceFromJson(const nlohmann::json& j);
-nlohmann::json textToJson(const Text& t);
-
 }  // namespace qatdoctor::core::faq

@@ -2,6 +2,7 @@
 // it was given (by hand, or by the data with its evidence), and the advice and code reached.
 #include <nlohmann/json.hpp>
 
+#include "core/common/finding_json.h"
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session_json.h"
 #include "core/report/report_sections.h"
@@ -78,7 +79,7 @@ void addWalk(BuildContext& c, Section& s, const json& sessionIn, const json* ite
         std::string evidence;
         for (const json& e : step.value("evidence", json::array())) {
             if (!evidence.empty()) evidence += "; ";
-            evidence += evidenceLine(faq::evidenceFromJson(e), c.lang);
+            evidence += evidenceLine(evidenceFromJson(e), c.lang);
         }
         t.rows.push_back({std::to_string(n), textOf(step.value("question", json()), c.lang), answer, how, evidence});
         t.highlighted.push_back(automatic && str(step, "outcome") == "found");

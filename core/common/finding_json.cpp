@@ -1,0 +1,66 @@
+#include "core/common/finding_json.h"
+
+#include <cmath>
+
+namespace qatdoctor::core {
+
+using nlohmann::json;
+
+namespace {
+
+std::string str(const json& j, const char* key)
+{
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+json jsonNumber(double v)
+{
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+std::optional<double> numberFromJson(const json& j)
+{
+    if (j.is_number()) return j.get<double>();
+    if (j == "nan") return std::nan("");
+    if (j == "inf") return INFINITY;
+    if (j == "-inf") return -INFINITY;
+    return std::nullopt;
+}
+
+json evidenceToJson(const Evidence& e)
+{
+    json j = json::object();
+    if (!e.run.empty()) j["run"] = e.run;
+    if (!e.file.empty()) j["file"] = e.file;
+    if (e.line > 0) j["line"] = e.line;
+    if (e.step) j["step"] = jsonNumber(*e.step);
+    if (!e.metric.empty()) j["metric"] = e.metric;
+    if (e.value) j["value"] = jsonNumber(*e.value);
+    if (!e.layer.empty()) j["layer"] = e.layer;
+    if (!e.detail.empty()) j["detail"] = e.detail;
+    return j;
+}
+
+Evidence evidenceFromJson(const json& j)
+{
+    Evidence e;
+    if (!j.is_object()) return e;
+    e.run = str(j, "run");
+    e.file = str(j, "file");
+    if (auto it = j.find("line"); it != j.end() && it->is_number_integer()) e.line = it->get<int64_t>();
+    if (auto it = j.find("step"); it != j.end()) e.step = numberFromJson(*it);
+    e.metric = str(j, "metric");
+    if (auto it = j.find("value"); it != j.end()) e.value = numberFromJson(*it);
+    e.layer = str(j, "layer");
+    e.detail = str(j, "detail");
+    return e;
+}
+
+json textToJson(const Text& t) { return json{{"zh", t.zh}, {"en", t.en}}; }
+
+}  // namespace qatdoctor::core

@@ -1,0 +1,25 @@
+// The JSON pieces of a Finding shared by every JSON the tool writes or reads back (analyze
+// --json, the wizard walk in sessions and reports). Non-finite numbers are the strings "nan",
+// "inf", "-inf": JSON has no token for them and a loss that went NaN is exactly the evidence.
+#pragma once
+
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "core/common/finding.h"
+
+namespace qatdoctor::core {
+
+nlohmann::json jsonNumber(double v);
+// A number, or one of the three strings; anything else is nullopt.
+std::optional<double> numberFromJson(const nlohmann::json& j);
+
+// {"run","file","line","step","metric","value","layer","detail"}, empty fields left out.
+nlohmann::json evidenceToJson(const Evidence& e);
+// Tolerant: fields of the wrong type are left empty (the input may be a hand-edited session).
+Evidence evidenceFromJson(const nlohmann::json& j);
+
+nlohmann::json textToJson(const Text& t);
+
+}  // namespace qatdoctor::core
