@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QListWidget>
 #include <QSignalSpy>
@@ -14,6 +16,7 @@
 #include "core/analysis.h"
 #include "ui/common/app_context.h"
 #include "ui/common/background_job.h"
+#include "ui/pages/fixedpoint/colour_panel.h"
 #include "ui/pages/fixedpoint_page.h"
 #include "ui/plots/fixedpoint_layer_plot.h"
 #include "ui/plots/weight_histogram.h"
@@ -42,7 +45,7 @@ TEST(FixedpointPage, SimulatesThePrimaryModelInTheBackground)
     AppContext ctx;
     QSignalSpy announced(&ctx, &AppContext::jobAnnounced);
     FixedpointPage page(&ctx);
-    EXPECT_EQ(announced.count(), 1);
+    EXPECT_EQ(announced.count(), 2);   // the simulation and the colour comparison
     EXPECT_FALSE(page.runSimulation());   // no model yet
     ctx.setAnalysis(analysisWith("qat_qdq_bn.onnx"));
     page.setInputFile(QString(QATDOCTOR_TEST_DATA) + "/models/qat_qdq_bn.input_0.npy");
@@ -97,6 +100,51 @@ TEST(FixedpointPage, TakesAnImageScaledToTheModelInput)
     ASSERT_TRUE(waitFinished(page, done));
     EXPECT_TRUE(done.takeFirst().at(0).toBool()) << page.summary()->text().toStdString();
     EXPECT_EQ(page.layerModel()->rowCount(), 4);
+}
+
+TEST(FixedpointPage, ColourTabShowsYuvFedToAnRgbModelSideBySide)
+{
+    AppContext ctx;
+    FixedpointPage page(&ctx);
+    FixedpointColourPanel* panel = page.colourPanel();
+    ASSERT_NE(panel, nullptr);
+    EXPECT_FALSE(panel->compare());   // no model, no image
+    ctx.setAnalysis(analysisWith("qat_qdq.onnx"));
+    page.setInputFile(QString(QATDOCTOR_TEST_DATA) + "/models/qat_qdq.input_0.npy");
+    EXPECT_FALSE(panel->compare());   // not an image
+    // a real PNG (48x40, tests/gen/make_colour_image.py), decoded and scaled to 32x32 by Qt
+    page.setInputFile(QString(QATDOCTOR_TEST_DATA) + "/fixedpoint/scene_48x40.png");
+    EXPECT_EQ(panel->trainedCombo()->currentData().toInt(), int(core::fixedpoint::ColourFormat::Rgb));
+    EXPECT_EQ(panel->fedCombo()->currentData().toInt(), int(core::fixedpoint::ColourFormat::Yuv444Centered));
+    QSignalSpy done(panel, &FixedpointColourPanel::comparisonFinished);
+    ASSERT_TRUE(panel->compare());
+    ASSERT_TRUE(done.count() > 0 || done.wait(60000));
+    EXPECT_TRUE(done.takeFirst().at(0).toBool()) << panel->summary()->text().toStdString();
+    ASSERT_EQ(panel->model()->rowCount(), 4);
+    EXPECT_EQ(panel->model()->item(0, 0)->text(), "conv1");
+    const double quantOnly = panel->model()->item(0, 2)->data(Qt::UserRole).toDouble();
+    const double mismatch = panel->model()->item(0, 3)->data(Qt::UserRole).toDouble();
+    EXPECT_LT(mismatch + 10.0, quantOnly);
+    EXPECT_TRUE(panel->model()->horizontalHeaderItem(3)->text().contains("YUV444"));
+    EXPECT_TRUE(panel->summary()->text().contains("conv1")) << panel->summary()->text().toStdString();
+    ASSERT_NE(panel->result(), nullptr);
+    EXPECT_EQ(panel->result()->firstBadLayer, "conv1");
+
+    // the same form on both sides agrees everywhere
+    panel->fedCombo()->setCurrentIndex(panel->fedCombo()->findData(int(core::fixedpoint::ColourFormat::Rgb)));
+    ASSERT_TRUE(panel->compare());
+    ASSERT_TRUE(done.count() > 0 || done.wait(60000));
+    EXPECT_TRUE(done.takeFirst().at(0).toBool());
+    EXPECT_TRUE(panel->result()->firstBadLayer.empty());
+    EXPECT_TRUE(panel->summary()->text().contains("agree")) << panel->summary()->text().toStdString();
+    if (qEnvironmentVariableIsSet("QATDOCTOR_SHOT_DIR")) {
+        panel->fedCombo()->setCurrentIndex(panel->fedCombo()->findData(int(core::fixedpoint::ColourFormat::Yuv444Centered)));
+        ASSERT_TRUE(panel->compare());
+        ASSERT_TRUE(done.count() > 0 || done.wait(60000));
+        page.resize(1200, 700);
+        page.tabs()->setCurrentWidget(panel);
+        page.grab().save(qEnvironmentVariable("QATDOCTOR_SHOT_DIR") + "/fixedpoint_colour.png");
+    }
 }
 
 TEST(FixedpointPage, ReportsAnUnreadableModel)

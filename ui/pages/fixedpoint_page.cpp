@@ -23,6 +23,7 @@
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/model/onnx_file.h"
 #include "ui/common/background_job.h"
+#include "ui/pages/fixedpoint/colour_panel.h"
 #include "ui/plots/fixedpoint_layer_plot.h"
 #include "ui/plots/fixedpoint_lut_plot.h"
 #include "ui/plots/weight_histogram.h"
@@ -151,6 +152,9 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     lutTab->setStretchFactor(1, 3);
     m_tabs->addTab(lutTab, tr("Look-up tables"));
     m_tabs->addTab(m_findings, tr("Findings"));
+    m_colourPanel = new FixedpointColourPanel(
+        context, [this] { return modelPath(); }, [this] { return m_threads->value(); }, this);
+    m_tabs->addTab(m_colourPanel, tr("RGB vs YUV444"));
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_header);
@@ -196,6 +200,7 @@ QString FixedpointPage::modelPath() const
 void FixedpointPage::setInputFile(const QString& path)
 {
     m_inputFile = path;
+    m_colourPanel->setImage(path);
     m_inputLabel->setText(path.isEmpty() ? tr("Input: random values (seed 0)") : tr("Input: %1").arg(path));
 }
 
@@ -206,6 +211,7 @@ void FixedpointPage::onAnalysisChanged()
     const QString path = modelPath();
     m_run->setEnabled(!path.isEmpty());
     m_whatIf->setEnabled(false);
+    m_colourPanel->setImage(m_inputFile);
     m_header->setText(path.isEmpty()
                           ? tr("Load an ONNX model exported from QAT (QuantizeLinear/DequantizeLinear form) to simulate "
                                "float, fake-quant and integer inference layer by layer.")

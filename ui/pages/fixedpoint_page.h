@@ -24,6 +24,7 @@ class QTextBrowser;
 namespace qatdoctor::ui {
 
 class BackgroundJob;
+class FixedpointColourPanel;
 class FixedpointLayerPlot;
 class FixedpointLutPlot;
 class WeightHistogram;
@@ -52,6 +53,7 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     QLabel* summary() const { return m_summary; }
     BackgroundJob* job() const { return m_job; }
+    FixedpointColourPanel* colourPanel() const { return m_colourPanel; }
     const core::fixedpoint::SimulationResult* result() const { return m_result.get(); }
     void setLayerTicked(const QString& layer, bool ticked);
     void setSensitivityEnabled(bool on);
@@ -90,6 +92,7 @@ private:
     FixedpointLutPlot* m_lutPlot;
     QTextBrowser* m_findings;
     BackgroundJob* m_job;
+    FixedpointColourPanel* m_colourPanel = nullptr;   // the RGB vs YUV444 tab
 
     QString m_inputFile;
     std::shared_ptr<const core::fixedpoint::Interpreter> m_interp;
