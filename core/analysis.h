@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "core/common/finding.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
+#include "core/fixedpoint/simulation_summary.h"
 #include "core/logs/run.h"
 #include "core/model/layer_table.h"
 
@@ -45,6 +47,9 @@ struct Analysis {
     std::vector<Warning> warnings;           // damaged-but-usable input, with file and place
     std::map<std::string, std::string> expectedDtypes;  // module -> dtype (for model.int16_not_applied)
     std::string thresholdsPath;              // rules' threshold override file ("" = built-in defaults)
+    // The fixed-point simulation of the ONNX model, when one was run (the Fixed-point page, or
+    // `analyze --simulate`); its findings join `findings` through the "simulation" check.
+    std::optional<fixedpoint::SimulationSummary> simulation;
 
     const model::LayerTable* primaryModel() const { return models.empty() ? nullptr : &models.front(); }
 };

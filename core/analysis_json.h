@@ -17,7 +17,8 @@ nlohmann::json logSetToJson(const logs::LogSet& logs);        // {"runs": [...],
 nlohmann::json layersToJson(const model::LayerTable& table);  // [{"name", "op", ...}]
 nlohmann::json modelToJson(const model::LayerTable& table);   // {"path", "format", "inputs", "outputs"}
 
-// {version, tool_version, inputs, runs, models, layers, verdict, findings, checks_run, warnings}
+// {version, tool_version, inputs, runs, models, layers, verdict, findings, checks_run, simulation
+//  (null unless a simulation was run; core/fixedpoint/simulation_summary.h), warnings}
 nlohmann::json analysisToJson(const Analysis& analysis, Lang lang);
 
 }  // namespace qatdoctor::core

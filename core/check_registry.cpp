@@ -3,6 +3,7 @@
 #include "core/model/onnx_input.h"
 #include "core/rules/rule.h"
 #include "core/artifacts/artifact_checks.h"
+#include "core/fixedpoint/simulation_summary.h"
 
 namespace qatdoctor::core {
 
@@ -13,6 +14,7 @@ const std::vector<Check>& checks()
         {"model.lints", model::runOnnxModelLints},
         {"training.rules", rules::runTrainingRulesCheck},
         {"artifacts", artifacts::runArtifactChecks},
+        {"simulation", fixedpoint::runSimulationCheck},
     };
     return kChecks;
 }

@@ -1,4 +1,5 @@
 // qatdoctor-cli analyze PATH... : the whole pipeline, as text or as the one JSON document.
+#include <cmath>
 #include <iostream>
 
 #include "app/cli/args.h"
@@ -7,6 +8,8 @@
 #include "app/cli/text_output.h"
 #include "core/analysis.h"
 #include "core/analysis_json.h"
+#include "core/fixedpoint/analysis_simulation.h"
+#include "core/report/wizard_input.h"
 #include "core/rules/thresholds.h"
 #include "core/rules/verdict.h"
 
@@ -15,7 +18,9 @@ namespace {
 
 constexpr const char* kUsage =
     "Usage: qatdoctor-cli analyze PATH... [--model FILE] [--expect FILE] [--role RUN=ROLE]...\n"
-    "                             [--json] [--lang zh|en] [--fail-on error|warning|info]\n\n"
+    "                             [--json] [--lang zh|en] [--fail-on error|warning|info]\n"
+    "                             [--simulate [--seed N] [--sim-input FILE]... [--sensitivity]]\n"
+    "                             [--report FILE [--wizard FILE] [--force]]\n\n"
     "PATH may be a training log folder, a log file, an ONNX model, a printed model (.txt)\n"
     "or a toolchain debug text file (model_check_result.txt, compare_per_layer_out.txt, ...).\n"
     "  --model FILE      an exported model (same as giving it as a PATH)\n"
@@ -26,7 +31,15 @@ constexpr const char* kUsage =
     "  --lang zh|en      language of titles and messages (default en)\n"
     "  --fail-on SEV     exit 1 when a finding at or above SEV exists (default error)\n"
     "  --report FILE     also write a report: FILE.pdf, FILE.html or FILE.json (--lang applies)\n"
-    "  --force           replace an existing report file\n";
+    "  --wizard FILE     the symptom wizard walk to print in the report: a .qatdoctor session file,\n"
+    "                    or a wizard session JSON (the wizard page's state or a saved walk)\n"
+    "  --force           replace an existing report file\n"
+    "  --simulate        also run the fixed-point simulation of the ONNX model (float / fake-quant /\n"
+    "                    integer, layer by layer): its results join the JSON (\"simulation\"), the\n"
+    "                    findings and the report's Fixed-point section\n"
+    "  --seed N          random input seed for --simulate (default 0)\n"
+    "  --sim-input FILE  a real input for --simulate instead (.npy or .pb; once per graph input)\n"
+    "  --sensitivity     with --simulate: rank layers by the output gain of int16 (one run per layer)\n";
 
 void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
 {
@@ -42,6 +55,14 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
     }
     for (const auto& m : a.models)
         out << "Model: " << m.sourcePath << "  (" << m.format << ", " << m.layers.size() << " layers)\n";
+    if (const auto& sim = a.simulation) {
+        out << "Simulation: " << sim->layers.size() << " layers compared (" << sim->inputs.size() << " input(s): ";
+        for (size_t i = 0; i < sim->inputs.size(); ++i) out << (i ? ", " : "") << sim->inputs[i];
+        out << "); " << (sim->firstBadLayer.empty() ? "fake-quant and integer agree on every layer"
+                                                    : "first layer where fake-quant and integer part: " + sim->firstBadLayer);
+        if (auto sq = sim->outputSqnrDb(); sq && std::isfinite(*sq)) out << "; output SQNR int vs float " << *sq << " dB";
+        out << "\n";
+    }
     out << "\nVerdict: " << core::rules::computeVerdict(a).text.in(lang) << "\n";
     out << "\nFindings:\n";
     printFindings(out, a.findings, lang);
@@ -56,7 +77,8 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
 
 int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
 {
-    Args args(argv, {"model", "expect", "role", "lang", "fail-on", "report", "thresholds"}, {"json", "force"});
+    Args args(argv, {"model", "expect", "role", "lang", "fail-on", "report", "thresholds", "wizard", "seed", "sim-input"},
+              {"json", "force", "simulate", "sensitivity"});
     if (!args.ok()) {
         io.err << "analyze: " << args.error() << "\n" << kUsage;
         return kExitUsage;
@@ -94,13 +116,49 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
     }
     if (auto report = args.value("report"))   // fail before the analysis, not after it
         if (int rc = checkReportOption(*report, args.has("force"), io); rc != kExitOk) return rc;
+    std::string wizardJson;
+    if (auto wizard = args.value("wizard")) {
+        if (!args.value("report")) {
+            io.err << "analyze: --wizard goes with --report (it adds the wizard walk to the report)\n";
+            return kExitUsage;
+        }
+        core::Result<std::string> state = core::report::readWizardState(*wizard);
+        if (!state) {
+            io.err << "analyze: " << state.error().message << "\n";
+            return kExitUsage;
+        }
+        wizardJson = std::move(state).value();
+    }
+    const bool simulate = args.has("simulate");
+    core::fixedpoint::InputSpec simInput;
+    if (!simulate && (args.has("sensitivity") || args.value("seed") || args.value("sim-input"))) {
+        io.err << "analyze: --seed, --sim-input and --sensitivity go with --simulate\n";
+        return kExitUsage;
+    }
+    try {
+        simInput.seed = std::stoull(args.value("seed").value_or("0"));
+    } catch (...) {
+        io.err << "analyze: --seed wants a number\n";
+        return kExitUsage;
+    }
+    simInput.files = args.values("sim-input");
     core::Result<core::Analysis> analysis = core::analyze(options);
     if (!analysis) {
         io.err << "analyze: " << analysis.error().toString() << "\n";
         return kExitUsage;
     }
+    if (simulate) {
+        core::fixedpoint::SimulationOptions simOptions;
+        simOptions.sensitivity = args.has("sensitivity");
+        core::Result<void> ran = core::fixedpoint::simulateAnalysisModel(*analysis, simOptions, simInput);
+        if (!ran) {
+            io.err << "analyze: --simulate: " << ran.error().toString() << "\n";
+            return kExitUsage;
+        }
+    }
     if (auto report = args.value("report")) {
-        if (int rc = writeReportOption(*analysis, *report, lang, args.has("force"), io); rc != kExitOk) return rc;
+        if (int rc = writeReportOption(*analysis, *report, lang, args.has("force"), io, wizardJson); rc != kExitOk)
+            return rc;
     }
     if (args.has("json"))
         io.out << core::analysisToJson(*analysis, lang).dump(2) << "\n";

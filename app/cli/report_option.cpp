@@ -46,12 +46,13 @@ int checkReportOption(const std::string& path, bool force, CommandIo io)
 }
 
 int writeReportOption(const core::Analysis& analysis, const std::string& path, core::Lang lang, bool force,
-                      CommandIo io)
+                      CommandIo io, const std::string& wizardJson)
 {
     // The FAQ gives findings their advice; a report without it is still worth writing.
     const core::faq::FaqLoad faq = core::faq::FaqBase::loadDirectory(faqDir());
     core::report::WriteOptions options;
     options.report.lang = lang;
+    options.report.wizardJson = wizardJson;
     options.report.faq = faq.base.empty() ? nullptr : &faq.base;
     options.overwrite = force;
     options.pdf = pdfRenderer();

@@ -20,7 +20,8 @@ int checkReportOption(const std::string& path, bool force, CommandIo io);
 
 // Writes the report; returns kExitOk, or kExitUsage after printing an error that names the file
 // (existing file without --force, unwritable path, unknown extension, PDF without the GUI).
+// wizardJson: the wizard walk for the report's wizard section (core/report/wizard_input.h), "" = none.
 int writeReportOption(const core::Analysis& analysis, const std::string& path, core::Lang lang, bool force,
-                      CommandIo io);
+                      CommandIo io, const std::string& wizardJson = {});
 
 }  // namespace qatdoctor::cli

@@ -25,7 +25,8 @@ struct TableBlock {
 // mark where they happened (nonFinite lists their indices, precomputed once).
 struct PlotSeries {
     std::string name;                 // legend text: "qat: loss"
-    std::string role;                 // "float" | "calibration" | "qat" | "quantized" | "unknown"
+    std::string role;                 // "float" | "calibration" | "qat" | "quantized" | "unknown"; "" = none
+    std::string color;                // "#rrggbb" instead of the role's colour ("" = by role)
     std::vector<double> x;
     std::vector<double> y;
     std::vector<size_t> nonFinite;    // indices i with !isfinite(y[i])
@@ -36,12 +37,21 @@ struct ReferenceLine {
     std::string label;
 };
 
+// A vertical dashed line at x with a label (the first bad layer on the per-layer agreement chart).
+struct MarkerLine {
+    double x = 0;
+    std::string label;
+    std::string color;   // "#rrggbb"; "" = red (kMarkerColor)
+};
+
 struct PlotBlock {
     std::string title;
     std::string xLabel;
     std::string yLabel;
     std::vector<PlotSeries> series;
     std::vector<ReferenceLine> references;   // horizontal lines (float baseline, thresholds)
+    std::vector<MarkerLine> markers;         // vertical lines, labelled
+    std::vector<std::pair<double, std::string>> xTicks;   // labelled x ticks (layer names); empty = numeric
     std::string nonFiniteLabel;              // legend text of the NaN/Inf markers
 };
 

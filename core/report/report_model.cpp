@@ -1,6 +1,5 @@
 // Model: per model, its facts, the high-precision-output verdict and the per-layer dtype table
-// (rows named by a finding highlighted); then the toolchain's debug tables. Also the fixed-point
-// section, which today can only list the simulator's findings (see fixedPointSection).
+// (rows named by a finding highlighted); then the toolchain's debug tables.
 #include <algorithm>
 
 #include "core/report/report_sections.h"
@@ -115,31 +114,6 @@ Section modelSection(BuildContext& c)
         s.blocks.push_back(heading(tr(c, "Toolchain debug tables", "工具链调试表")));
         for (const DataTable& d : c.analysis.tables) addDataTable(c, s, d);
     }
-    return s;
-}
-
-Section fixedPointSection(BuildContext& c)
-{
-    Section s;
-    // The simulator's per-layer results are not part of the Analysis yet (core/fixedpoint keeps
-    // them in its own SimulationResult); what reaches the Analysis are its findings.
-    TableBlock t;
-    t.caption = tr(c, "Fixed-point findings", "定点仿真发现");
-    t.columns = {"id", tr(c, "Severity", "严重程度"), tr(c, "Title", "标题"), tr(c, "Layer", "层")};
-    for (const Finding& f : c.analysis.findings) {
-        if (f.id.rfind("simulation.", 0) != 0 && f.id.rfind("fixedpoint.", 0) != 0) continue;
-        std::string layers;
-        for (const Evidence& e : f.evidence)
-            if (!e.layer.empty()) layers += (layers.empty() ? "" : ", ") + e.layer;
-        t.rows.push_back({f.id, severityLabel(f.severity, c.lang), f.title.in(c.lang), layers});
-        t.highlighted.push_back(f.severity != Severity::Info);
-    }
-    if (!t.rows.empty()) s.blocks.push_back(table(std::move(t)));
-    s.blocks.push_back(note(tr(c, "Per-layer agreement charts, LUT errors and what-if results are not included: "
-                                  "the fixed-point simulation results are not part of the analysis this report was "
-                                  "built from. Run `qatdoctor-cli simulate` or the Fixed-point page for them.",
-                               "未包含逐层一致性图表、查找表误差和假设分析结果：本报告所依据的分析中没有定点仿真结果。"
-                               "请使用 `qatdoctor-cli simulate` 或“定点仿真”页面查看。")));
     return s;
 }
 

@@ -52,6 +52,10 @@ const char* roleColor(const std::string& role)
     return "#555555";
 }
 
+std::string seriesColor(const PlotSeries& s) { return s.color.empty() ? roleColor(s.role) : s.color; }
+
+std::string legendText(const PlotSeries& s) { return s.role.empty() ? s.name : s.name + " (" + s.role + ")"; }
+
 std::vector<double> niceTicks(double lo, double hi, int target)
 {
     std::vector<double> ticks;
@@ -70,7 +74,11 @@ std::vector<double> niceTicks(double lo, double hi, int target)
 
 std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
 {
-    const double left = 64, right = 16, top = 28, bottom = 44;
+    // Named x ticks (layer names) are written slanted and need room below the axis.
+    size_t longestTick = 0;
+    for (const auto& [x, label] : plot.xTicks) longestTick = std::max(longestTick, label.size());
+    const double tickRoom = plot.xTicks.empty() ? 18 : std::min(120.0, 10 + 4.2 * double(longestTick));
+    const double left = 64, right = 16, top = 28, bottom = tickRoom + 26;
     const double legendH = 18.0 * double((plot.series.size() + plot.references.size() + 1 + 2) / 3 + 1);
     const double h = height + legendH;
     const double pw = width - left - right, ph = height - top - bottom;
@@ -83,11 +91,14 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
         anyNonFinite = anyNonFinite || !s.nonFinite.empty();
     }
     for (const ReferenceLine& r : plot.references) yr.add(r.y);
+    for (const MarkerLine& m : plot.markers) xr.add(m.x);
+    for (const auto& [x, label] : plot.xTicks) xr.add(x);
     xr.settle();
     yr.settle();
     const double pad = (yr.hi - yr.lo) * 0.05;
     yr.lo -= pad, yr.hi += pad;
-    const double xpad = (xr.hi - xr.lo) * 0.02;   // points at the first/last step stay visible
+    // Points at the first/last step stay visible; named ticks (layers) get half a slot each side.
+    const double xpad = plot.xTicks.empty() ? (xr.hi - xr.lo) * 0.02 : 0.5;
     xr.lo -= xpad, xr.hi += xpad;
     auto X = [&](double x) { return left + (x - xr.lo) / (xr.hi - xr.lo) * pw; };
     auto Y = [&](double y) { return top + (yr.hi - y) / (yr.hi - yr.lo) * ph; };
@@ -100,11 +111,18 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
          htmlEscape(plot.title) + "</text>";
     o += "<rect x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(pw) + "\" height=\"" + num(ph) +
          "\" fill=\"none\" stroke=\"#888\"/>";
-    for (double t : niceTicks(xr.lo, xr.hi)) {
+    std::vector<std::pair<double, std::string>> xTicks = plot.xTicks;
+    if (xTicks.empty())
+        for (double t : niceTicks(xr.lo, xr.hi)) xTicks.emplace_back(t, tickLabel(t));
+    for (const auto& [t, label] : xTicks) {
         o += "<line x1=\"" + num(X(t)) + "\" y1=\"" + num(top) + "\" x2=\"" + num(X(t)) + "\" y2=\"" + num(top + ph) +
              "\" stroke=\"#eee\"/>";
-        o += "<text x=\"" + num(X(t)) + "\" y=\"" + num(top + ph + 14) + "\" text-anchor=\"middle\" font-size=\"10\">" +
-             tickLabel(t) + "</text>";
+        if (plot.xTicks.empty())
+            o += "<text x=\"" + num(X(t)) + "\" y=\"" + num(top + ph + 14) + "\" text-anchor=\"middle\" font-size=\"10\">" +
+                 htmlEscape(label) + "</text>";
+        else
+            o += "<text transform=\"translate(" + num(X(t) + 3) + "," + num(top + ph + 10) +
+                 ") rotate(-40)\" text-anchor=\"end\" font-size=\"9\">" + htmlEscape(label) + "</text>";
     }
     for (double t : niceTicks(yr.lo, yr.hi)) {
         o += "<line x1=\"" + num(left) + "\" y1=\"" + num(Y(t)) + "\" x2=\"" + num(left + pw) + "\" y2=\"" + num(Y(t)) +
@@ -112,7 +130,7 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
         o += "<text x=\"" + num(left - 4) + "\" y=\"" + num(Y(t) + 3) + "\" text-anchor=\"end\" font-size=\"10\">" +
              tickLabel(t) + "</text>";
     }
-    o += "<text x=\"" + num(left + pw / 2) + "\" y=\"" + num(top + ph + 32) + "\" text-anchor=\"middle\" font-size=\"11\">" +
+    o += "<text x=\"" + num(left + pw / 2) + "\" y=\"" + num(top + ph + tickRoom + 14) + "\" text-anchor=\"middle\" font-size=\"11\">" +
          htmlEscape(plot.xLabel) + "</text>";
     o += "<text transform=\"translate(14," + num(top + ph / 2) + ") rotate(-90)\" text-anchor=\"middle\" font-size=\"11\">" +
          htmlEscape(plot.yLabel) + "</text>";
@@ -123,11 +141,21 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
         o += "<text x=\"" + num(left + pw - 4) + "\" y=\"" + num(Y(r.y) - 4) + "\" text-anchor=\"end\" font-size=\"10\">" +
              htmlEscape(r.label) + "</text>";
     }
+    double markerLabelY = top + 12;
+    for (const MarkerLine& m : plot.markers) {
+        o += std::string("<line class=\"marker\" x1=\"") + num(X(m.x)) + "\" y1=\"" + num(top) + "\" x2=\"" + num(X(m.x)) +
+             "\" y2=\"" + num(top + ph) + "\" stroke=\"" + markerColor(m) + "\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>";
+        const bool rightHalf = X(m.x) > left + pw * 0.6;   // keep the label inside the axes
+        o += "<text x=\"" + num(X(m.x) + (rightHalf ? -4 : 4)) + "\" y=\"" + num(markerLabelY) + "\" text-anchor=\"" +
+             (rightHalf ? "end" : "start") + "\" font-size=\"10\" fill=\"" + markerColor(m) + "\">" + htmlEscape(m.label) +
+             "</text>";
+        markerLabelY += 13;   // a second marker's label goes below the first
+    }
     std::map<std::string, int> perRole;
     for (const PlotSeries& s : plot.series) {
-        const std::string color = roleColor(s.role);
+        const std::string color = seriesColor(s);
         // Two runs of one role share the colour; the second is dashed, further ones dotted.
-        const int nth = perRole[s.role]++;
+        const int nth = perRole[color]++;
         const std::string dash = nth == 1 ? " stroke-dasharray=\"6 3\"" : nth >= 2 ? " stroke-dasharray=\"2 2\"" : "";
         std::string pts;
         auto flush = [&] {
@@ -165,14 +193,14 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
     std::vector<Entry> legend;
     std::map<std::string, int> legendRole;
     for (const PlotSeries& s : plot.series) {
-        const int nth = legendRole[s.role]++;
-        legend.push_back({s.name + " (" + s.role + ")", roleColor(s.role),
+        const int nth = legendRole[seriesColor(s)]++;
+        legend.push_back({legendText(s), seriesColor(s),
                           nth == 1 ? " stroke-dasharray=\"6 3\"" : nth >= 2 ? " stroke-dasharray=\"2 2\"" : ""});
     }
     for (const ReferenceLine& r : plot.references) legend.push_back({r.label, "#444", " stroke-dasharray=\"6 4\""});
     if (anyNonFinite) legend.push_back({plot.nonFiniteLabel.empty() ? "NaN/Inf" : plot.nonFiniteLabel, "nonfinite", ""});
     for (size_t i = 0; i < legend.size(); ++i) {
-        const double lx = left + double(i % 3) * (pw / 3), ly = height + double(i / 3) * 18.0 - 4;
+        const double lx = left + double(i % 3) * (pw / 3), ly = height + 8 + double(i / 3) * 18.0;
         if (legend[i].color == "nonfinite")
             o += "<polygon fill=\"#d62728\" points=\"" + num(lx + 9) + "," + num(ly + 4) + " " + num(lx + 5) + "," + num(ly - 4) +
                  " " + num(lx + 13) + "," + num(ly - 4) + "\"/>";

@@ -17,5 +17,13 @@ std::vector<double> niceTicks(double lo, double hi, int target = 6);
 
 // Stroke colour of a run role ("#rrggbb"); the PDF uses the same palette.
 const char* roleColor(const std::string& role);
+// A series' own colour when it has one, else its role's.
+std::string seriesColor(const PlotSeries& s);
+// Legend text: "name (role)", or the name alone for a series without a role.
+std::string legendText(const PlotSeries& s);
+
+// Marker lines without their own colour are drawn in this one, in both writers.
+inline constexpr const char* kMarkerColor = "#d62728";
+inline std::string markerColor(const MarkerLine& m) { return m.color.empty() ? kMarkerColor : m.color; }
 
 }  // namespace qatdoctor::core::report

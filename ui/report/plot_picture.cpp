@@ -43,13 +43,14 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
     cp.xAxis->setLabel(QString::fromStdString(plot.xLabel));
     cp.yAxis->setLabel(QString::fromStdString(plot.yLabel));
 
-    std::map<std::string, int> perRole;
+    std::map<std::string, int> perColor;
     for (const PlotSeries& s : plot.series) {
         QCPGraph* g = cp.addGraph();
-        g->setName(QString::fromStdString(s.name + " (" + s.role + ")"));
-        QPen pen(QColor(core::report::roleColor(s.role)), 1.5);
+        g->setName(QString::fromStdString(core::report::legendText(s)));
+        const std::string color = core::report::seriesColor(s);
+        QPen pen(QColor(QString::fromStdString(color)), 1.5);
         // Two runs of one role (qat, qat_1gpu) share the colour; the second is dashed.
-        const int nth = perRole[s.role]++;
+        const int nth = perColor[color]++;
         if (nth == 1) pen.setStyle(Qt::DashLine);
         if (nth >= 2) pen.setStyle(Qt::DotLine);
         g->setPen(pen);
@@ -57,11 +58,17 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
         if (s.x.size() <= kMarkPointsBelow) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
         g->setData(toVector(s.x, false), toVector(s.y, true), true);
     }
+    if (!plot.xTicks.empty()) {   // layer names, slanted
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        for (const auto& [x, label] : plot.xTicks) ticker->addTick(x, QString::fromStdString(label));
+        cp.xAxis->setTicker(ticker);
+        cp.xAxis->setTickLabelRotation(40);
+    }
     cp.rescaleAxes();
     // A little room on the left and right, so points at the first or last step (a quantized
     // evaluation at step 0) are not hidden under the axis.
     const QCPRange xr = cp.xAxis->range();
-    const double xpad = xr.size() > 0 ? xr.size() * 0.02 : 1.0;
+    const double xpad = !plot.xTicks.empty() ? 0.5 : xr.size() > 0 ? xr.size() * 0.02 : 1.0;   // layers: half a slot
     cp.xAxis->setRange(xr.lower - xpad, xr.upper + xpad);
     double lo = cp.yAxis->range().lower, hi = cp.yAxis->range().upper;
     for (const auto& r : plot.references) lo = std::min(lo, r.y), hi = std::max(hi, r.y);
@@ -73,6 +80,24 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
         g->setName(QString::fromStdString(r.label));
         g->setPen(QPen(QColor("#444444"), 1.0, Qt::DashLine));
         g->setData({cp.xAxis->range().lower, cp.xAxis->range().upper}, {r.y, r.y});
+    }
+    double labelY = 0.04;   // axis-rect ratio; a second marker's label goes below the first
+    for (const auto& m : plot.markers) {
+        const QColor red(QString::fromStdString(core::report::markerColor(m)));
+        auto* line = new QCPItemStraightLine(&cp);
+        line->point1->setCoords(m.x, 0);
+        line->point2->setCoords(m.x, 1);
+        line->setPen(QPen(red, 1.5, Qt::DashLine));
+        auto* text = new QCPItemText(&cp);
+        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        const bool rightHalf = m.x > cp.xAxis->range().center();   // keep the label inside the axes
+        text->position->setCoords(m.x, labelY);
+        labelY += 0.07;
+        text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+        text->setPadding(QMargins(4, 0, 4, 0));
+        text->setFont(base);
+        text->setColor(red);
+        text->setText(QString::fromStdString(m.label));
     }
     // NaN/Inf markers: red triangles on the top edge (NaN, +Inf) or the bottom edge (-Inf).
     QVector<double> mx, my;

@@ -1,0 +1,38 @@
+#include "core/fixedpoint/analysis_simulation.h"
+
+#include "core/model/onnx_file.h"
+
+namespace qatdoctor::core::fixedpoint {
+
+std::string simulatableModelPath(const Analysis& analysis)
+{
+    for (const model::LayerTable& m : analysis.models)   // models.front() is the primary model
+        if (m.format == "onnx") return m.sourcePath;
+    return {};
+}
+
+void attachSimulation(Analysis& analysis, SimulationSummary summary)
+{
+    analysis.simulation = std::move(summary);
+    runChecks(analysis);
+}
+
+Result<void> simulateAnalysisModel(Analysis& analysis, const SimulationOptions& options, const InputSpec& input,
+                                   const ProgressFn& progress)
+{
+    const std::string path = simulatableModelPath(analysis);
+    if (path.empty())
+        return makeError("simulate.no_model", "nothing to simulate: no ONNX model among the inputs (give the exported .onnx)");
+    Result<model::OnnxModel> model = model::readOnnxFile(path);
+    if (!model) return model.error();
+    auto interp = Interpreter::build(*model);
+    if (!interp) return interp.error();
+    Result<PreparedInputs> inputs = prepareInputs(**interp, input);
+    if (!inputs) return inputs.error();
+    Result<SimulationResult> result = simulate(**interp, inputs->tensors, options, progress);
+    if (!result) return result.error();
+    attachSimulation(analysis, summarizeSimulation(*result, options, inputs->sources));
+    return Ok{};
+}
+
+}  // namespace qatdoctor::core::fixedpoint
