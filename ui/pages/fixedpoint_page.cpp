@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/fixedpoint/analysis_simulation.h"
 #include "core/fixedpoint/colour.h"
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/model/onnx_file.h"
@@ -37,6 +38,8 @@ struct FixedpointPage::Outcome {
     std::shared_ptr<const fp::SimulationResult> result;
     QString error;
     bool whatIf = false;
+    fp::SimulationOptions options;
+    std::vector<std::string> inputSources;   // per graph input (for the analysis' summary)
 };
 
 namespace {
@@ -246,13 +249,15 @@ bool FixedpointPage::runSimulation()
     }
     auto cached = m_interp && QString::fromStdString(m_interp->path()) == path ? m_interp : nullptr;
     const std::string p = path.toStdString();
+    const std::string imagePath = image.isNull() ? std::string() : m_inputFile.toStdString();
     m_run->setEnabled(false);
     m_whatIf->setEnabled(false);
     m_job->start<std::shared_ptr<Outcome>>(
         tr("Simulating %1").arg(path),
-        [p, opt, spec, cached, whatIf, image, colour](const core::ProgressFn& progress) {
+        [p, opt, spec, cached, whatIf, image, imagePath, colour](const core::ProgressFn& progress) {
             auto out = std::make_shared<Outcome>();
             out->whatIf = whatIf;
+            out->options = opt;
             out->interp = cached;
             if (!out->interp) {
                 auto m = core::model::readOnnxFile(p);
@@ -274,7 +279,9 @@ bool FixedpointPage::runSimulation()
                 std::vector<uint8_t> rgb(size_t(w) * size_t(h) * 3);
                 for (int y = 0; y < h; ++y) std::memcpy(rgb.data() + size_t(y) * size_t(w) * 3, scaled.constScanLine(y), size_t(w) * 3);
                 in->tensors[0] = fp::imageToTensor(rgb.data(), h, w, colour);
+                in->sources[0] = imagePath + " (" + fp::colourFormatName(colour) + ")";
             }
+            out->inputSources = in->sources;
             auto r = fp::simulate(*out->interp, in->tensors, opt, progress);
             if (!r) { out->error = QString::fromStdString(r.error().toString()); return out; }
             out->result = std::make_shared<fp::SimulationResult>(std::move(*r));
@@ -333,6 +340,7 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
                  .arg(QString::fromStdString(x.title.in(context()->lang())).toHtmlEscaped(),
                       QString::fromStdString(x.id), QString::fromStdString(x.message.in(context()->lang())).toHtmlEscaped());
     m_findings->setHtml(f.isEmpty() ? tr("No findings.") : f);
+    publishToAnalysis(*o);   // before enabling the what-if: analysisChanged resets the buttons
     m_whatIf->setEnabled(true);
     if (!m_pendingLayer.isEmpty()) {
         NavigationTarget t;
@@ -341,6 +349,19 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
         focusOn(t);
     }
     emit simulationFinished(true);
+}
+
+void FixedpointPage::publishToAnalysis(const Outcome& o)
+{
+    // The simulation becomes part of the analysis (report, JSON, wizard answers, findings), on a
+    // copy of the current snapshot, unless another model was loaded while it ran.
+    const AnalysisPtr current = context()->analysis();
+    if (!current || fp::simulatableModelPath(*current) != o.result->modelPath) return;
+    fp::SimulationSummary summary = fp::summarizeSimulation(*o.result, o.options, o.inputSources);
+    if (o.whatIf) summary.baselineOutputSqnrDb = m_baselineSqnr;
+    auto next = std::make_shared<core::Analysis>(*current);
+    fp::attachSimulation(*next, std::move(summary));
+    context()->setAnalysis(std::move(next));
 }
 
 void FixedpointPage::fillLayers()

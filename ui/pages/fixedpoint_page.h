@@ -1,7 +1,8 @@
 // The Fixed-point page: simulates Analysis::primaryModel()'s ONNX file in float, fake-quant and
 // integer modes (core/fixedpoint) in the background, and shows the per-layer error chart with
 // the first bad layer, the three-way table, the int16 what-if (tick layers -> re-run), the
-// sensitivity ranking, weight histograms with the quantization grid and LUT error curves.
+// sensitivity ranking, weight histograms with the quantization grid and LUT error curves. A
+// finished simulation is attached to the shared Analysis (Analysis::simulation) for the report.
 #pragma once
 
 #include <memory>
@@ -65,6 +66,7 @@ private:
     struct Outcome;
     void onAnalysisChanged();
     void onFinished(std::shared_ptr<Outcome> outcome);
+    void publishToAnalysis(const Outcome& outcome);
     void fillLayers();
     void fillWeights();
     void fillLuts();
