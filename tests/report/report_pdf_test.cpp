@@ -6,13 +6,16 @@
 
 #include <QApplication>
 #include <QSignalSpy>
+#include <QThreadPool>
 #include <regex>
 
 #include "core/faq/faq_base.h"
 #include "core/report/report_builder.h"
 #include "core/report/report_writer.h"
 #include "report_test_support.h"
+#include "core/fixedpoint/analysis_simulation.h"
 #include "ui/common/app_context.h"
+#include "ui/pages/fixedpoint_page.h"
 #include "ui/pages/report_page.h"
 #include "ui/report/pdf_renderer.h"
 
@@ -21,6 +24,7 @@ namespace {
 
 using namespace core::report;
 using namespace report_test;
+namespace fp = core::fixedpoint;
 
 class PdfReport : public ::testing::Test {
 protected:
@@ -28,6 +32,10 @@ protected:
     {
         s_analysis = new core::Analysis(analyzeOrDie({sourceDir("resources/demo/logs"), testData("runs/nan_loss/qat"),
                                                       testData("models/qat_qdq_highprec.onnx")}));
+        fp::SimulationOptions simulation;
+        simulation.sensitivity = true;
+        if (auto ran = fp::simulateAnalysisModel(*s_analysis, simulation, {}); !ran)
+            throw std::runtime_error(ran.error().toString());
         s_faq = new core::faq::FaqLoad(core::faq::FaqBase::loadDirectory(sourceDir("faq")));
     }
     static void TearDownTestSuite()
@@ -87,6 +95,14 @@ TEST_F(PdfReport, TextHasSectionsFindingIdsAndLayersInBothLanguages)
         EXPECT_TRUE(containsText(text, doc.labels.contents));
         for (const core::Finding& f : s_analysis->findings) EXPECT_TRUE(containsText(text, f.id)) << f.id;
         for (const auto& l : s_analysis->primaryModel()->layers) EXPECT_TRUE(containsText(text, l.name)) << l.name;
+        // The fixed-point section: its sub-headings, every simulated layer, the chart's legend.
+        ASSERT_TRUE(s_analysis->simulation);
+        const bool zh = lang == core::Lang::Zh;
+        for (const char* t : zh ? std::vector<const char*>{"逐层一致性", "查找表", "假设分析", "伪量化 vs 整数"}
+                                : std::vector<const char*>{"Per-layer agreement", "Look-up tables", "What-if",
+                                                           "fake-quant vs integer", "int16 sensitivity"})
+            EXPECT_TRUE(containsText(text, t)) << t;
+        for (const auto& l : s_analysis->simulation->layers) EXPECT_TRUE(containsText(text, l.layer)) << l.layer;
         const int n = pages(pdf);
         EXPECT_GE(n, 8);
         EXPECT_LE(n, 60);
@@ -197,6 +213,73 @@ TEST_F(PdfReport, ReportPagePreviewsAndExports)
     ASSERT_TRUE(done.wait(30000));
     EXPECT_EQ(done.last().at(1).toString(), QString());
     EXPECT_NE(core::readFile(html.toStdString())->find("<svg"), std::string::npos);
+}
+
+// Quitting while an export runs: closing the window destroys the page and its job (cancelled),
+// and the worker, which needs the GUI thread to draw the plots, must not wait for it forever: the
+// GUI thread joins the thread pool here, as QApplication's destructor does when the app quits.
+TEST_F(PdfReport, ClosingTheWindowDuringAnExportReturnsAndLeavesNoFile)
+{
+    ui::AppContext context;
+    context.setDataDir(QString::fromStdString(sourceDir("")));
+    auto* window = new QWidget;
+    auto* page = new ui::ReportPage(&context, window);
+    context.setAnalysis(std::make_shared<const core::Analysis>(*s_analysis));
+    QSignalSpy done(page, &ui::ReportPage::exportFinished);
+    const std::string pdf = m_dir + "/closed.pdf";
+    page->exportTo(QString::fromStdString(pdf), false);
+    window->show();
+    window->close();
+    delete window;
+    // No event is processed between the start and the close, so the plots were never drawn: the
+    // export cannot have finished before the window went away.
+    EXPECT_TRUE(QThreadPool::globalInstance()->waitForDone(120000)) << "the export worker hangs after the window closed";
+    QCoreApplication::processEvents();   // the plot request left queued finds nobody waiting
+    EXPECT_EQ(done.count(), 0);
+    EXPECT_FALSE(std::filesystem::exists(pdf));
+    EXPECT_TRUE(std::filesystem::is_empty(m_dir)) << "a partial or temporary file was left in " << m_dir;
+}
+
+// The Fixed-point page attaches each finished simulation to the shared analysis (what the report,
+// the JSON and the wizard read), a what-if run with its int16 layers and the unchanged baseline.
+TEST_F(PdfReport, FixedpointPagePutsItsSimulationInTheAnalysis)
+{
+    ui::AppContext context;
+    context.setDataDir(QString::fromStdString(sourceDir("")));
+    ui::FixedpointPage page(&context);
+    context.setAnalysis(std::make_shared<const core::Analysis>(analyzeOrDie({testData("fixedpoint/lut_qdq.onnx")})));
+    ASSERT_FALSE(context.analysis()->simulation);
+    QSignalSpy finished(&page, &ui::FixedpointPage::simulationFinished);
+    QSignalSpy changed(&context, &ui::AppContext::analysisChanged);
+    ASSERT_TRUE(page.runSimulation());
+    ASSERT_TRUE(finished.wait(60000));
+    ASSERT_TRUE(finished.last().at(0).toBool());
+    EXPECT_EQ(changed.count(), 1);
+    ui::AnalysisPtr a = context.analysis();
+    ASSERT_TRUE(a->simulation);
+    EXPECT_EQ(a->simulation->layers.size(), 4u);
+    EXPECT_EQ(a->simulation->inputs, std::vector<std::string>{"random(seed=0)"});
+    EXPECT_FALSE(a->simulation->whatIf());
+    bool lutFinding = false;
+    for (const core::Finding& f : a->findings) lutFinding = lutFinding || f.id == "simulation.lut_error";
+    EXPECT_TRUE(lutFinding);
+
+    page.setLayerTicked("sigmoid", true);
+    ASSERT_TRUE(page.runSimulation());
+    ASSERT_TRUE(finished.wait(60000));
+    a = context.analysis();
+    ASSERT_TRUE(a->simulation);
+    EXPECT_EQ(a->simulation->int16Layers, std::set<std::string>{"sigmoid"});
+    EXPECT_TRUE(a->simulation->layers[0].int16);
+    ASSERT_TRUE(a->simulation->baselineOutputSqnrDb);
+
+    ReportOptions o;
+    o.hashInputs = false;
+    const ReportDocument doc = *buildReport(*a, o);
+    bool whatIf = false;
+    for (const Block& b : doc.section("fixedpoint")->blocks)
+        whatIf = whatIf || (b.kind == BlockKind::Paragraph && b.text.find("int16 for sigmoid") != std::string::npos);
+    EXPECT_TRUE(whatIf);
 }
 
 }  // namespace

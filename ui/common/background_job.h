@@ -19,6 +19,12 @@ class BackgroundJob : public QObject {
     Q_OBJECT
 public:
     explicit BackgroundJob(QObject* owner) : QObject(owner) {}
+    // The owner is going away (a closed window): the work is told to stop, so it does not keep
+    // the application's exit waiting on the thread pool, nor wait for a GUI thread that is gone.
+    ~BackgroundJob() override
+    {
+        if (m_cancelFlag) m_cancelFlag->store(true);
+    }
 
     // Runs work(progress) on the thread pool; onDone(result) runs on the GUI thread unless the
     // job was cancelled or superseded by a later start().

@@ -7,8 +7,11 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QThread>
+#include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
+#include <mutex>
 
 #include "ui/report/pdf_flow.h"
 #include "ui/report/plot_picture.h"
@@ -211,21 +214,67 @@ private:
     std::vector<TocEntry> m_toc;
 };
 
-// QCustomPlot is a widget: plots are drawn on the application's thread.
-core::Result<std::vector<QPicture>> drawPlots(const ReportDocument& doc, QSize size, QString* family)
+// What the GUI thread hands back to a worker waiting for its plots. Shared, so a worker that
+// gave up (cancelled, or the application quitting) leaves nothing dangling behind.
+struct PlotHandoff {
+    std::mutex mutex;
+    std::condition_variable ready;
+    bool done = false;
+    bool abandoned = false;
+    std::vector<QPicture> pictures;
+    QString family;
+};
+
+// QCustomPlot is a widget: plots are drawn on the application's thread. A worker thread posts
+// the drawing there and waits, but never blindly: the GUI thread may itself be waiting for the
+// worker (closing the window joins the thread pool), so the wait gives up when the job is
+// cancelled (BackgroundJob cancels on destruction) or the application is shutting down.
+core::Result<std::vector<QPicture>> drawPlots(const ReportDocument& doc, QSize size, QString* family,
+                                              const core::ProgressFn& progress)
 {
     if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
         return core::makeError("report.no_app", "PDF rendering needs a QApplication");
-    std::vector<QPicture> pictures;
-    auto draw = [&] {
-        *family = reportFontFamily();
-        for (const Section& s : doc.sections)
-            for (const Block& b : s.blocks)
-                if (b.kind == BlockKind::Plot) pictures.push_back(drawPlotPicture(b.plot, size, *family));
+    std::vector<PlotBlock> blocks;
+    for (const Section& s : doc.sections)
+        for (const Block& b : s.blocks)
+            if (b.kind == BlockKind::Plot) blocks.push_back(b.plot);
+    auto draw = [size](const std::vector<PlotBlock>& plots, QString* fam) {
+        *fam = reportFontFamily();
+        std::vector<QPicture> pictures;
+        for (const PlotBlock& p : plots) pictures.push_back(drawPlotPicture(p, size, *fam));
+        return pictures;
     };
-    if (QThread::currentThread() == qApp->thread()) draw();
-    else QMetaObject::invokeMethod(qApp, draw, Qt::BlockingQueuedConnection);
-    return pictures;
+    if (QThread::currentThread() == qApp->thread()) return draw(blocks, family);
+
+    auto handoff = std::make_shared<PlotHandoff>();
+    QMetaObject::invokeMethod(
+        qApp,
+        [handoff, blocks = std::move(blocks), draw] {
+            {
+                std::lock_guard<std::mutex> lock(handoff->mutex);
+                if (handoff->abandoned) return;
+            }
+            QString fam;
+            std::vector<QPicture> pictures = draw(blocks, &fam);
+            std::lock_guard<std::mutex> lock(handoff->mutex);
+            handoff->pictures = std::move(pictures);
+            handoff->family = fam;
+            handoff->done = true;
+            handoff->ready.notify_all();
+        },
+        Qt::QueuedConnection);
+    std::unique_lock<std::mutex> lock(handoff->mutex);
+    while (!handoff->ready.wait_for(lock, std::chrono::milliseconds(50), [&] { return handoff->done; })) {
+        lock.unlock();
+        const bool go = core::reportProgress(progress, 0.0, "drawing plots") && !QCoreApplication::closingDown();
+        lock.lock();
+        if (!go && !handoff->done) {
+            handoff->abandoned = true;
+            return core::makeError(core::kCancelledCode, "cancelled while waiting for the plots");
+        }
+    }
+    *family = handoff->family;
+    return std::move(handoff->pictures);
 }
 
 void drawContents(QPainter& p, const PdfFlow& flow, const std::vector<TocEntry>& toc, const ReportDocument& doc,
@@ -289,7 +338,7 @@ struct LaidOut {
     int tocPage = 1;
 };
 
-core::Result<std::unique_ptr<LaidOut>> layoutReport(const ReportDocument& doc)
+core::Result<std::unique_ptr<LaidOut>> layoutReport(const ReportDocument& doc, const core::ProgressFn& progress)
 {
     auto out = std::make_unique<LaidOut>();
     const QPageSize pageSize(doc.paper == Paper::Letter ? QPageSize::Letter : QPageSize::A4);
@@ -297,7 +346,7 @@ core::Result<std::unique_ptr<LaidOut>> layoutReport(const ReportDocument& doc)
     const QRectF content(kMarginX, kMarginTop, out->pagePx.width() - 2 * kMarginX,
                          out->pagePx.height() - kMarginTop - kMarginBottom);
     QString family;
-    auto plots = drawPlots(doc, QSize(static_cast<int>(content.width()), static_cast<int>(kPlotHeight)), &family);
+    auto plots = drawPlots(doc, QSize(static_cast<int>(content.width()), static_cast<int>(kPlotHeight)), &family, progress);
     if (!plots) return plots.error();
     out->plots = std::move(plots).value();
 
@@ -339,7 +388,7 @@ void paintPage(QPainter& painter, const LaidOut& l, const ReportDocument& doc, i
 
 core::Result<std::string> renderPdf(const ReportDocument& doc, const core::ProgressFn& progress)
 {
-    auto laid = layoutReport(doc);
+    auto laid = layoutReport(doc, progress);
     if (!laid) return laid.error();
     LaidOut& l = **laid;
     if (!core::reportProgress(progress, 0.2, "laying out pages")) return core::makeError(core::kCancelledCode, "cancelled");
@@ -364,7 +413,7 @@ core::Result<std::string> renderPdf(const ReportDocument& doc, const core::Progr
 
 core::Result<std::vector<QImage>> renderPreview(const ReportDocument& doc, double scale, const core::ProgressFn& progress)
 {
-    auto laid = layoutReport(doc);
+    auto laid = layoutReport(doc, progress);
     if (!laid) return laid.error();
     const LaidOut& l = **laid;
     std::vector<QImage> images;

@@ -15,7 +15,8 @@
 namespace qatdoctor::ui {
 
 // Needs a QApplication (QCustomPlot draws the plots). Callable from any thread: the plots are
-// drawn on the application's thread (blocking until done), the pages on the calling thread.
+// drawn on the application's thread (a worker waits for them, giving up when progress says stop
+// or the application is closing), the pages on the calling thread.
 // Returns the PDF bytes; kCancelledCode when progress says stop.
 core::Result<std::string> renderPdf(const core::report::ReportDocument& doc, const core::ProgressFn& progress = {});
 
