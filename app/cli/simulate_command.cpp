@@ -2,16 +2,20 @@
 // compared layer by layer (core/fixedpoint/simulation.h).
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "app/cli/args.h"
 #include "app/cli/cli_command.h"
+#include "app/cli/image_decoder.h"
 #include "app/cli/text_output.h"
 #include "core/common/file_io.h"
+#include "core/fixedpoint/colour_compare.h"
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/fixedpoint/simulation.h"
 #include "core/fixedpoint/simulation_json.h"
@@ -27,7 +31,9 @@ constexpr const char* kUsage =
     "Usage: qatdoctor-cli simulate MODEL [--input FILE]... [--inputs DIR] [--mode all|float|fake|int]\n"
     "                              [--requant float|fixed] [--int16 LAYER,...] [--float LAYER,...]\n"
     "                              [--json] [--save-outputs DIR] [--repeat N] [--threads N]\n"
-    "                              [--seed N] [--shape D,D,..] [--dtype T] [--sensitivity] [--lang zh|en]\n\n"
+    "                              [--seed N] [--shape D,D,..] [--dtype T] [--sensitivity] [--lang zh|en]\n"
+    "                              [--image FILE [--color rgb|bgr|yuv444] [--compare-color TRAINED,FED]\n"
+    "                               [--pixel-scale S]]\n\n"
     "Runs an ONNX QDQ model three ways on the same input and compares them layer by layer:\n"
     "  float  quantizers removed;  fake  every op as the ONNX specification says (= ONNX Runtime,\n"
     "  = the QAT model);  int  integer arithmetic with requantization and look-up tables (= deployed).\n"
@@ -42,7 +48,24 @@ constexpr const char* kUsage =
     "  --force             replace .npy files already in the --save-outputs folder\n"
     "  --repeat N          timing_ms is the median of N runs per mode (loading excluded)\n"
     "  --threads N         kernel threads (default 1)\n"
+    "  --image FILE        an image (png/jpg/bmp/ppm; GUI build), scaled to the model's HxW, fed as\n"
+    "                      --color (rgb default; yuv444 = centered BT.601 YUV444, what the board takes)\n"
+    "  --compare-color T,F run the image in colour form T (what the model was trained on) and F (what\n"
+    "                      it is fed, e.g. rgb,yuv444) and compare them layer by layer next to the\n"
+    "                      quantization error alone (int mode; --mode fake for fake-quant)\n"
+    "  --pixel-scale S     multiply the image's pixels by S first (training normalization; 0.0078125\n"
+    "                      = 1/128, horizon's centered-YUV convention). Default 1\n"
     "Exit codes: 0 = ran; 1 = a finding at error level; 2 = usage or input error.\n";
+
+// Set once by main() (see image_decoder.h); read-only afterwards.
+ImageDecoder& imageDecoder()
+{
+    static ImageDecoder decoder;
+    return decoder;
+}
+
+void printColourComparison(std::ostream& out, const fp::ColourComparison& c, const std::string& model,
+                           const std::string& image);
 
 std::set<std::string> splitList(const std::vector<std::string>& values)
 {
@@ -125,7 +148,7 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
 int runSimulate(const std::vector<std::string>& argv, CommandIo io)
 {
     Args args(argv, {"input", "inputs", "mode", "requant", "int16", "float", "save-outputs", "repeat", "threads", "seed",
-                     "shape", "dtype", "lang"},
+                     "shape", "dtype", "lang", "image", "color", "compare-color", "pixel-scale"},
               {"json", "sensitivity", "force"});
     if (!args.ok() || args.positionals().size() != 1) {
         io.err << "simulate: " << (args.ok() ? "give exactly one MODEL" : args.error()) << "\n" << kUsage;
@@ -186,6 +209,49 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         spec.rawDtype = *dt;
     }
     const core::Lang lang = core::parseLang(args.value("lang").value_or("en"));
+    const std::string image = args.value("image").value_or("");
+    fp::ColourFormat colour = fp::ColourFormat::Rgb;
+    std::optional<std::pair<fp::ColourFormat, fp::ColourFormat>> compareColour;
+    float pixelScale = 1.0f;
+    if (auto c = args.value("color")) {
+        auto f = fp::parseColourFormat(*c);
+        if (!f) {
+            io.err << "simulate: --color wants rgb, bgr or yuv444\n";
+            return kExitUsage;
+        }
+        colour = *f;
+    }
+    if (auto c = args.value("compare-color")) {
+        const auto comma = c->find(',');
+        auto a = fp::parseColourFormat(c->substr(0, comma));
+        auto b = comma == std::string::npos ? std::nullopt : fp::parseColourFormat(c->substr(comma + 1));
+        if (!a || !b) {
+            io.err << "simulate: --compare-color wants TRAINED,FED from rgb, bgr, yuv444 (e.g. rgb,yuv444)\n";
+            return kExitUsage;
+        }
+        compareColour = std::make_pair(*a, *b);
+    }
+    if (auto s = args.value("pixel-scale")) {
+        char* end = nullptr;
+        pixelScale = std::strtof(s->c_str(), &end);
+        if (end == s->c_str() || *end || !(pixelScale > 0) || !std::isfinite(pixelScale)) {
+            io.err << "simulate: --pixel-scale wants a positive number\n";
+            return kExitUsage;
+        }
+    }
+    if ((args.has("color") || compareColour || args.has("pixel-scale")) && image.empty()) {
+        io.err << "simulate: --color, --compare-color and --pixel-scale need --image FILE\n";
+        return kExitUsage;
+    }
+    if (!image.empty() && (!spec.files.empty() || !spec.folder.empty())) {
+        io.err << "simulate: give --image or --input/--inputs, not both\n";
+        return kExitUsage;
+    }
+    if (!image.empty() && !imageDecoder()) {
+        io.err << "simulate: " << image << ": this qatdoctor-cli was built without the GUI, which decodes images; "
+               << "convert the image to .npy instead\n";
+        return kExitUsage;
+    }
 
     auto model = core::model::readOnnxFile(args.positionals()[0]);
     if (!model) {
@@ -205,10 +271,53 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
                 return kExitUsage;
             }
         }
+    std::optional<DecodedRgb> pixels;
+    if (!image.empty()) {
+        const auto& shape = (*interp)->inputShapes().empty() ? std::vector<int64_t>{} : (*interp)->inputShapes()[0];
+        if ((*interp)->inputNames().size() != 1 || shape.size() != 4 || (shape[1] >= 0 && shape[1] != 3)) {
+            io.err << "simulate: " << image << ": an image input needs a model with one input of shape [N,3,H,W] ("
+                   << args.positionals()[0] << ")\n";
+            return kExitUsage;
+        }
+        auto decoded = imageDecoder()(image, shape[3], shape[2]);
+        if (!decoded) {
+            io.err << "simulate: " << decoded.error().toString() << "\n";
+            return kExitUsage;
+        }
+        pixels = std::move(*decoded);
+    }
+    if (compareColour) {
+        fp::ColourCompareOptions co;
+        co.trained = compareColour->first;
+        co.fed = compareColour->second;
+        co.mode = mode == "fake" ? fp::SimMode::Fake : fp::SimMode::Int;
+        co.requant = opt.requant;
+        co.threads = opt.threads;
+        co.pixelScale = pixelScale;
+        auto c = fp::compareColourForms(**interp, pixels->rgb.data(), pixels->height, pixels->width, co);
+        if (!c) {
+            io.err << "simulate: " << c.error().toString() << "\n";
+            return kExitUsage;
+        }
+        if (args.has("json")) {
+            const nlohmann::json j = {{"model", args.positionals()[0]}, {"image", image},
+                                      {"colour_comparison", fp::colourComparisonToJson(*c)}};
+            io.out << j.dump(2) << "\n";
+        } else {
+            printColourComparison(io.out, *c, args.positionals()[0], image);
+        }
+        return kExitOk;
+    }
     auto inputs = fp::prepareInputs(**interp, spec);
     if (!inputs) {
         io.err << "simulate: " << inputs.error().toString() << "\n";
         return kExitUsage;
+    }
+    if (pixels) {
+        fp::Tensor t = fp::imageToTensor(pixels->rgb.data(), pixels->height, pixels->width, colour);
+        for (int64_t i = 0; i < t.size(); ++i) t.data<float>()[i] *= pixelScale;
+        inputs->tensors[0] = t;
+        inputs->sources[0] = image + " (" + fp::colourFormatName(colour) + ")";
     }
     auto result = fp::simulate(**interp, inputs->tensors, opt);
     if (!result) {
@@ -242,7 +351,33 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
     return exitCodeFor(result->findings, core::Severity::Error);
 }
 
+void printColourComparison(std::ostream& out, const fp::ColourComparison& c, const std::string& model,
+                           const std::string& image)
+{
+    const std::string trained = fp::colourFormatName(c.options.trained), fed = fp::colourFormatName(c.options.fed);
+    out << "Model: " << model << "\nImage: " << image << "\nTrained on " << trained << ", fed " << fed << " ("
+        << fp::simModeName(c.options.mode) << " mode, pixel scale " << c.options.pixelScale << ")\n\n";
+    out << std::left << std::setw(28) << "layer" << std::setw(10) << "op" << std::right << std::setw(16)
+        << "quant SQNR dB" << std::setw(16) << (fed + " SQNR dB") << std::setw(10) << "cos" << "\n";
+    for (const auto& row : c.layers) {
+        std::string name = row.layer;
+        if (name.size() > 27) name = name.substr(0, 24) + "...";
+        out << std::left << std::setw(28) << name << std::setw(10) << row.op << std::right << std::setw(16)
+            << fmt(row.quantization.sqnrDb, 1) << std::setw(16) << fmt(row.mismatch.sqnrDb, 1) << std::setw(10)
+            << fmt(row.mismatch.cosine, 4) << (row.layer == c.firstBadLayer ? "  <- first bad" : "") << "\n";
+    }
+    for (size_t o = 0; o < c.outputMismatch.size(); ++o)
+        out << "Output " << (o < c.outputNames.size() ? c.outputNames[o] : "?") << ": SQNR " << fmt(c.outputMismatch[o].sqnrDb, 1)
+            << " dB fed " << fed << ", " << fmt(c.outputQuantization[o].sqnrDb, 1) << " dB from quantization alone\n";
+    if (c.top1Trained && c.top1Fed)
+        out << "Top-1: " << *c.top1Trained << " (" << trained << ") vs " << *c.top1Fed << " (" << fed << ")\n";
+    out << (c.firstBadLayer.empty() ? std::string("The two colour forms agree on every layer.\n")
+                                    : "First layer where they part: " + c.firstBadLayer + "\n");
+}
+
 }  // namespace
+
+void setImageDecoder(ImageDecoder decoder) { imageDecoder() = std::move(decoder); }
 
 Command simulateCommand()
 {

@@ -197,15 +197,83 @@ TEST(SimulateCli, BadInputsExitTwoNamingTheFile)
     }
 }
 
+namespace {
+
+int runBinary(const std::string& cmd, std::string& out)
+{
+    std::unique_ptr<FILE, int (*)(FILE*)> p(::popen(cmd.c_str(), "r"), ::pclose);
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, p.get())) out.append(buf, n);
+    const int status = ::pclose(p.release());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST(SimulateCli, ImageOptionsNeedAnImageAndADecoder)
+{
+    const std::string model = kModels + "qat_qdq.onnx";
+    const std::string png = std::string(QATDOCTOR_TEST_DATA) + "/fixedpoint/scene_48x40.png";
+    // runCli in-process has no image decoder installed (only the executable's main() does)
+    const CliRun noDecoder = cli({"simulate", model, "--image", png});
+    EXPECT_EQ(noDecoder.code, kExitUsage);
+    EXPECT_NE(noDecoder.err.find("scene_48x40.png"), std::string::npos) << noDecoder.err;
+    EXPECT_NE(noDecoder.err.find("without the GUI"), std::string::npos) << noDecoder.err;
+    const CliRun noImage = cli({"simulate", model, "--compare-color", "rgb,yuv444"});
+    EXPECT_EQ(noImage.code, kExitUsage);
+    EXPECT_NE(noImage.err.find("--image"), std::string::npos);
+    const CliRun badForm = cli({"simulate", model, "--image", png, "--compare-color", "rgb,hsv"});
+    EXPECT_EQ(badForm.code, kExitUsage);
+    EXPECT_NE(badForm.err.find("--compare-color"), std::string::npos);
+    const CliRun badScale = cli({"simulate", model, "--image", png, "--pixel-scale", "-1"});
+    EXPECT_EQ(badScale.code, kExitUsage);
+    EXPECT_NE(badScale.err.find("--pixel-scale"), std::string::npos);
+}
+
+#ifdef QATDOCTOR_CLI_DECODES_IMAGES
+TEST(SimulateCli, RealBinaryComparesRgbAndYuvOnARealImage)
+{
+    const std::string png = std::string(QATDOCTOR_TEST_DATA) + "/fixedpoint/scene_48x40.png";
+    std::string out;
+    const int code = runBinary(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --image '" + png +
+                                   "' --compare-color rgb,yuv444 --pixel-scale 0.0078125 --json",
+                               out);
+    ASSERT_EQ(code, 0) << out;
+    const auto j = nlohmann::json::parse(out);
+    const auto& c = j["colour_comparison"];
+    EXPECT_EQ(c["trained"], "rgb");
+    EXPECT_EQ(c["fed"], "yuv444");
+    EXPECT_EQ(c["mode"], "int");
+    EXPECT_EQ(c["first_bad_layer"], "conv1");
+    ASSERT_EQ(c["layers"].size(), 4u);
+    for (const auto& row : c["layers"])
+        EXPECT_LT(row["mismatch"]["sqnr_db"].get<double>() + 10.0, row["quantization"]["sqnr_db"].get<double>()) << row;
+    ASSERT_EQ(c["outputs"].size(), 1u);
+    EXPECT_EQ(c["outputs"][0]["name"], "logits");
+
+    // the same image as a plain input in one colour form
+    std::string plain;
+    ASSERT_EQ(runBinary(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --image '" + png +
+                            "' --color yuv444 --json --mode int",
+                        plain),
+              0)
+        << plain;
+    const auto p = nlohmann::json::parse(plain);
+    EXPECT_EQ(p["inputs"][0]["source"], png + " (yuv444)");
+    EXPECT_EQ(p["inputs"][0]["shape"], nlohmann::json::array({1, 3, 32, 32}));
+
+    std::string err;
+    EXPECT_EQ(runBinary(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --image '" + kModels +
+                            "qat_qdq.onnx' 2>&1",
+                        err),
+              2);
+    EXPECT_NE(err.find("cannot decode"), std::string::npos) << err;
+}
+#endif
+
 TEST(SimulateCli, RealBinaryJsonAndExitCodes)
 {
-    auto run = [](const std::string& cmd, std::string& out) {
-        std::unique_ptr<FILE, int (*)(FILE*)> p(::popen(cmd.c_str(), "r"), ::pclose);
-        char buf[4096];
-        while (size_t n = fread(buf, 1, sizeof buf, p.get())) out.append(buf, n);
-        const int status = ::pclose(p.release());
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    };
+    auto run = runBinary;
     std::string out;
     const int ok = run(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --inputs '" + kModels +
                            "qat_qdq_dataset' --json --repeat 2 --mode fake",

@@ -66,7 +66,7 @@ FixedpointColourPanel::FixedpointColourPanel(AppContext* context, std::function<
     addForms(m_fed, fp::ColourFormat::Yuv444Centered);
     m_mode->addItem(tr("integer (deployed)"), int(fp::SimMode::Int));
     m_mode->addItem(tr("fake-quant (QAT)"), int(fp::SimMode::Fake));
-    m_scale->setDecimals(6);
+    m_scale->setDecimals(7);   // 1/128 = 0.0078125 exactly
     m_scale->setRange(1e-6, 1000.0);
     m_scale->setValue(1.0 / 128.0);
     m_scale->setToolTip(tr("Pixels (0..255, or -128..127 for centered YUV) are multiplied by this before the model, "
