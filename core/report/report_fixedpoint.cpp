@@ -79,12 +79,15 @@ void addOverview(BuildContext& c, Section& s, const SimulationSummary& sim)
                         limits);
     kv.emplace_back(tr(c, "First bad layer, float vs fake-quant", "首个不一致层（浮点 vs 伪量化）"),
                     sim.firstBadLayerFloat.empty() ? tr(c, "none", "无") : sim.firstBadLayerFloat);
-    if (auto sq = sim.outputSqnrDb())
-        kv.emplace_back(tr(c, "Output SQNR, integer vs float", "输出 SQNR（整数 vs 浮点）"), fixed(*sq, 2) + " dB");
+    if (auto sq = sim.outputSqnrDb())   // the first graph output's, named when there are several
+        kv.emplace_back(tr(c, "Output SQNR, integer vs float", "输出 SQNR（整数 vs 浮点）"),
+                        fixed(*sq, 2) + " dB" + (sim.outputNames.size() > 1 ? " (" + sim.outputNames.front() + ")" : ""));
     if (sim.requantDiffLsb)
         kv.emplace_back(tr(c, "Float vs fixed-point requantization", "浮点与定点重量化之差"),
                         fixed(*sim.requantDiffLsb, 2) + tr(c, " LSB at the output", " LSB（输出处）") +
-                            (sim.requantDiffLayer.empty() ? "" : tr(c, ", first at ", "，首次出现在 ") + sim.requantDiffLayer));
+                            (sim.requantDiffLayer.empty()
+                                 ? ""
+                                 : tr(c, "; first layer where they differ: ", "；两者首次不同的层：") + sim.requantDiffLayer));
     if (!sim.fallbacks.empty())
         kv.emplace_back(tr(c, "Computed in float in the integer mode", "整数模式中以浮点计算"), joined(sim.fallbacks));
     s.blocks.push_back(keyValues(std::move(kv)));
@@ -153,8 +156,8 @@ void addLayerTable(BuildContext& c, Section& s, const SimulationSummary& sim)
         anyInt16 = anyInt16 || row.int16;
     }
     TableBlock t;
-    t.caption = tr(c, "Per layer, fake-quant vs integer (rows where agreement breaks are highlighted)",
-                   "逐层：伪量化 vs 整数（一致性不达标的行已高亮）");
+    t.caption = tr(c, "Per layer, fake-quant vs integer (rows where either comparison breaks are highlighted)",
+                   "逐层：伪量化 vs 整数（任一比较不达标的行已高亮）");
     t.columns = {"#", tr(c, "Layer", "层"), "Op", tr(c, "cos float/fake", "余弦 浮点/伪量化"), tr(c, "Cosine", "余弦"), "MSE",
                  tr(c, "Max abs err", "最大绝对误差"), "SQNR (dB)", tr(c, "Max err (LSB)", "最大误差 (LSB)")};
     if (anyOverflow) t.columns.push_back(tr(c, "Overflows", "溢出"));
@@ -174,7 +177,9 @@ void addLayerTable(BuildContext& c, Section& s, const SimulationSummary& sim)
         if (anyOverflow) r.push_back(std::to_string(row.overflows));
         if (anyInt16) r.push_back(row.int16 ? "\u2713" : "");
         t.rows.push_back(std::move(r));
-        t.highlighted.push_back(row.layer == sim.firstBadLayer || (fi && fixedpoint::agreementBroken(*fi, sim.thresholds)));
+        t.highlighted.push_back(row.layer == sim.firstBadLayer || row.layer == sim.firstBadLayerFloat ||
+                                (fi && fixedpoint::agreementBroken(*fi, sim.thresholds)) ||
+                                (ff && fixedpoint::agreementBroken(*ff, sim.thresholds)));
     }
     if (!t.rows.empty()) s.blocks.push_back(table(std::move(t)));
 }

@@ -147,7 +147,8 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
              "\" y2=\"" + num(top + ph) + "\" stroke=\"" + markerColor(m) + "\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>";
         const bool rightHalf = X(m.x) > left + pw * 0.6;   // keep the label inside the axes
         o += "<text x=\"" + num(X(m.x) + (rightHalf ? -4 : 4)) + "\" y=\"" + num(markerLabelY) + "\" text-anchor=\"" +
-             (rightHalf ? "end" : "start") + "\" font-size=\"10\" fill=\"" + markerColor(m) + "\">" + htmlEscape(m.label) +
+             (rightHalf ? "end" : "start") + "\" font-size=\"10\" fill=\"" + markerColor(m) +
+             "\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">" + htmlEscape(m.label) +
              "</text>";
         markerLabelY += 13;   // a second marker's label goes below the first
     }

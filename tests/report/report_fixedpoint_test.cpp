@@ -126,6 +126,7 @@ TEST_F(FixedpointReport, FirstBadLayerIsMarkedAndHighlighted)
     ASSERT_EQ(layers.rows.size(), 4u);
     EXPECT_EQ(layers.rows[2][1], "softmax");
     EXPECT_TRUE(layers.highlighted[2]);
+    EXPECT_FALSE(layers.highlighted[0]);   // sigmoid agrees both ways
     const std::string svg = renderSvgPlot(p);
     EXPECT_NE(svg.find("class=\"marker\""), std::string::npos);
     EXPECT_NE(svg.find("first bad (fake vs int): softmax"), std::string::npos);

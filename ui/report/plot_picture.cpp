@@ -97,6 +97,7 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
         text->setPadding(QMargins(4, 0, 4, 0));
         text->setFont(base);
         text->setColor(red);
+        text->setBrush(QColor(255, 255, 255, 215));   // readable over the lines and points it crosses
         text->setText(QString::fromStdString(m.label));
     }
     // NaN/Inf markers: red triangles on the top edge (NaN, +Inf) or the bottom edge (-Inf).
