@@ -23,9 +23,11 @@ fs::path absoluteNormal(const std::string& p)
 std::string commonFolder(const std::vector<std::string>& paths)
 {
     if (paths.empty()) return {};
-    // Starting from the first input's parent (as the shell always did) makes a lone folder
-    // input's common folder the one holding it; inputSetName names a lone input itself.
-    fs::path common = absoluteNormal(paths.front()).parent_path();
+    // A folder counts as itself, a file by the folder holding it: "demo" with "demo/model/m.onnx"
+    // (a project folder and the files read from it) is "demo", not its parent.
+    const fs::path first = absoluteNormal(paths.front());
+    std::error_code ec;
+    fs::path common = fs::is_directory(first, ec) ? first : first.parent_path();
     for (const std::string& p : paths) {
         const fs::path a = absoluteNormal(p);
         fs::path prefix;

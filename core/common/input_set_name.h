@@ -7,8 +7,8 @@
 
 namespace qatdoctor::core {
 
-// The deepest folder holding every path (absolute, lexically normal): at most the first path's
-// parent, so "demo/logs" with "demo/model/m.onnx" gives ".../demo". "" for no paths.
+// The deepest folder holding every path (absolute, lexically normal); a folder counts as itself,
+// a file by its folder: "demo/logs" with "demo/model/m.onnx" gives ".../demo". "" for no paths.
 std::string commonFolder(const std::vector<std::string>& paths);
 
 // One folder: its name. One file: "folder/file". Several: the name of their common folder

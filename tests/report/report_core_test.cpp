@@ -52,6 +52,9 @@ TEST(InputSetName, CommonFolderOfTheInputs)
 {
     const std::string demo = sourceDir("resources/demo");
     EXPECT_EQ(core::inputSetName({demo + "/logs", demo + "/model/demo_qat.onnx"}), "demo");
+    // `analyze resources/demo` lists the project folder and the model files read from it.
+    EXPECT_EQ(core::inputSetName({demo, demo + "/model/demo_qat.onnx", demo + "/model/demo_qat_printed.txt"}), "demo");
+    EXPECT_EQ(core::inputSetName({demo + "/model/demo_qat.onnx", demo}), "demo");
     EXPECT_EQ(core::inputSetName({demo + "/logs/"}), "logs");   // one folder: itself
     EXPECT_EQ(core::inputSetName({demo + "/model/demo_qat.onnx"}), "model/demo_qat.onnx");
     EXPECT_EQ(core::inputSetName({demo + "/logs/qat", demo + "/logs/float"}), "logs");
