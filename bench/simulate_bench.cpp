@@ -2,13 +2,16 @@
 //
 //   simulate_bench MODEL.onnx [--input IN.bin] [--threads 1] [--runs 20] [--warmup 3]
 //                  [--ort-dir /tmp] [--ort-script /work/shared/bench/ort_time.js] [--modes fake,int]
+//                  [--ort-cpu-script bench/ort_cpu_time.js]
 //
 // MODEL is e.g. resnet18_qat_qdq.onnx from ../shared/bench/make_models.py; IN.bin a raw float32
 // input of the model's shape (random when absent). Prints the median and minimum wall
 // milliseconds of fake-quant and integer runs (model loading excluded), their median CPU time
 // (user + sys of the process: on a shared, loaded machine the least disturbed figure), the load
 // average, and, when node + onnxruntime-node are found in --ort-dir, ORT's median and minimum
-// with all optimisations and with none, and the ratios (median to median, min to min).
+// with all optimisations and with none, and the ratios (median to median, min to min); with
+// bench/ort_cpu_time.js also ORT's CPU time per run and the CPU-time ratio, the figure least
+// disturbed by other load.
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -79,6 +82,23 @@ OrtTimes ortTimes(const std::string& dir, const std::string& script, const std::
             field("disabled", "run_ms_min")};
 }
 
+// ort_cpu_time.js: CPU ms per run (median) for one opt level, or -1.
+double ortCpuMs(const std::string& dir, const std::string& script, const std::string& model, const std::string& input,
+                int threads, int runs, const std::string& opt)
+{
+    std::string cmd = "cd '" + dir + "' && node '" + script + "' '" + model + "' --threads " + std::to_string(threads) +
+                      " --opt " + opt + " --runs " + std::to_string(runs);
+    if (!input.empty()) cmd += " --input '" + input + "'";
+    cmd += " 2>/dev/null";
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+    if (!pipe) return -1;
+    std::string out;
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, pipe.get())) out.append(buf, n);
+    const auto k = out.find("\"cpu_ms_median\":");
+    return k == std::string::npos ? -1.0 : std::stod(out.substr(k + 16));
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -90,6 +110,7 @@ int main(int argc, char** argv)
         return 2;
     }
     std::string modelPath = a[0], input, ortDir = "/tmp", ortScript = "/work/shared/bench/ort_time.js";
+    std::string ortCpuScript = std::string(QATDOCTOR_SOURCE_DIR) + "/bench/ort_cpu_time.js";
     int threads = 1, runs = 20, warmup = 3;
     bool fake = true;
     for (size_t i = 1; i + 1 < a.size(); i += 2) {
@@ -99,6 +120,7 @@ int main(int argc, char** argv)
         else if (a[i] == "--warmup") warmup = std::stoi(a[i + 1]);
         else if (a[i] == "--ort-dir") ortDir = a[i + 1];
         else if (a[i] == "--ort-script") ortScript = a[i + 1];
+        else if (a[i] == "--ort-cpu-script") ortCpuScript = a[i + 1];
         else if (a[i] == "--modes") fake = a[i + 1].find("fake") != std::string::npos;
     }
     auto model = model::readOnnxFile(modelPath);
@@ -131,7 +153,7 @@ int main(int argc, char** argv)
     std::cout << "model " << modelPath << "  " << (*interp)->layers().size() << " layers, build " << buildMs
               << " ms, threads " << threads << "\n";
     std::cout << "load average " << loadAverage() << "\n";
-    double simMs[2] = {0, 0}, simMin[2] = {0, 0};
+    double simMs[2] = {0, 0}, simMin[2] = {0, 0}, simCpu[2] = {0, 0};
     const SimMode modes[2] = {SimMode::Fake, SimMode::Int};
     for (int m = fake ? 0 : 1; m < 2; ++m) {
         std::vector<double> t, cpu;
@@ -152,6 +174,7 @@ int main(int argc, char** argv)
         }
         simMs[m] = median(t);
         simMin[m] = *std::min_element(t.begin(), t.end());
+        simCpu[m] = median(cpu);
         std::cout << "qatdoctor " << simModeName(modes[m]) << ": median " << simMs[m] << " ms, min " << simMin[m]
                   << " ms, CPU (user+sys) median " << median(cpu) << " ms (" << runs << " runs)\n";
     }
@@ -169,6 +192,13 @@ int main(int argc, char** argv)
     };
     line("onnxruntime all-optimisations: median ", ort.allMedian, ort.allMin);
     line("onnxruntime no-optimisations:  median ", ort.offMedian, ort.offMin);
+    for (const char* opt : {"all", "disabled"}) {
+        const double cpu = ortCpuMs(ortDir, ortCpuScript, modelPath, input, threads, runs, opt);
+        if (cpu <= 0) continue;
+        std::cout << "onnxruntime " << opt << ": CPU median " << cpu << " ms; CPU int/ORT = " << simCpu[1] / cpu;
+        if (fake) std::cout << ", CPU fake/ORT = " << simCpu[0] / cpu;
+        std::cout << "\n";
+    }
     std::cout << "load average " << loadAverage() << "\n";
     return 0;
 }
