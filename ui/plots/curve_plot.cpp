@@ -94,7 +94,9 @@ void CurvePlot::setSmoothing(double weight)
     m_smoothing = std::clamp(weight, 0.0, 0.999);
     for (Curve& c : m_curves) {
         c.smooth.clear();
+        c.smoothIndex.reset();
         if (m_smoothing > 0 && c.series && !c.single) c.smooth = smoothEma(c.series->value, m_smoothing);
+        indexCurve(c);
     }
     redrawNow();
 }
@@ -185,6 +187,8 @@ void CurvePlot::rebuild()
             if (c.x.empty()) c.x = curveX(*s, XAxisMode::Step, offset, 0);  // no epochs / times: steps
             c.single = s->size() <= 2 && (run.role == RunRole::Calibration || run.role == RunRole::Quantized);
             if (m_smoothing > 0 && !c.single) c.smooth = smoothEma(s->value, m_smoothing);
+            c.ascending = ascending(c.x, s->size());
+            indexCurve(c);
             QCPAxis* xa = c.rect->axis(QCPAxis::atBottom);
             QCPAxis* ya = c.rect->axis(QCPAxis::atLeft);
             c.raw = addGraph(xa, ya);
@@ -280,6 +284,21 @@ void CurvePlot::redrawNow()
     m_lastRedrawMs = static_cast<double>(t.nsecsElapsed()) / 1e6;
 }
 
+void CurvePlot::indexCurve(Curve& c)
+{
+    // Small curves scan faster than they index; unsorted x (a restarted step counter) has no
+    // pixel-column ranges to look up.
+    constexpr size_t kIndexFrom = 20000;
+    if (!c.series || c.single || !c.ascending || c.series->size() < kIndexFrom) {
+        c.rawIndex.reset();
+        c.smoothIndex.reset();
+        return;
+    }
+    if (!c.rawIndex) c.rawIndex = std::make_shared<DecimationIndex>(c.series->value.data(), c.series->size());
+    if (!c.smooth.empty() && !c.smoothIndex)
+        c.smoothIndex = std::make_shared<DecimationIndex>(c.smooth.data(), c.smooth.size());
+}
+
 void CurvePlot::redecimate()
 {
     for (Curve& c : m_curves) {
@@ -290,8 +309,10 @@ void CurvePlot::redecimate()
             continue;
         }
         const bool smooth = !c.smooth.empty();
-        const DecimatedCurve main =
-            decimate(c.x, smooth ? c.smooth.data() : c.series->value.data(), c.series->size(), xr.lower, xr.upper, pixels);
+        const float* y = smooth ? c.smooth.data() : c.series->value.data();
+        const DecimationIndex* index = smooth ? c.smoothIndex.get() : c.rawIndex.get();
+        const DecimatedCurve main = index ? decimate(c.x, *index, y, xr.lower, xr.upper, pixels)
+                                          : decimate(c.x, y, c.series->size(), xr.lower, xr.upper, pixels);
         c.line->setData(toContainer(main.x, main.y));
         // Wide or antialiased pens make Qt's raster engine stroke the zigzag of a dense curve
         // as a path (seconds for a few thousand segments); 1 px lines use its fast line drawer.
@@ -304,7 +325,9 @@ void CurvePlot::redecimate()
         c.raw->setAntialiased(false);
         c.dots->setData(toContainer(main.isolatedX, main.isolatedY));
         if (smooth) {
-            const DecimatedCurve raw = decimate(c.x, c.series->value.data(), c.series->size(), xr.lower, xr.upper, pixels);
+            const DecimatedCurve raw =
+                c.rawIndex ? decimate(c.x, *c.rawIndex, c.series->value.data(), xr.lower, xr.upper, pixels)
+                           : decimate(c.x, c.series->value.data(), c.series->size(), xr.lower, xr.upper, pixels);
             c.raw->setData(toContainer(raw.x, raw.y));
         } else {
             c.raw->data()->clear();

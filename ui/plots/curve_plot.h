@@ -63,6 +63,9 @@ private:
         const core::logs::Series* series = nullptr;
         std::vector<double> x;
         std::vector<float> smooth;
+        // min/max pyramids of the raw and the smoothed values (x ascending; else the linear scan)
+        bool ascending = false;
+        std::shared_ptr<const DecimationIndex> rawIndex, smoothIndex;
         QCPAxisRect* rect = nullptr;
         QCPGraph* line = nullptr;      // smoothed (or raw when smoothing is off)
         QCPGraph* raw = nullptr;       // faint raw curve behind (smoothing on)
@@ -75,6 +78,7 @@ private:
 
     void rebuild();
     void redecimate();
+    void indexCurve(Curve& c);
     void fitY(QCPAxisRect* rect);
     void placeMarkers();
     void syncX(const QCPRange& range);
