@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -73,6 +74,54 @@ PackedInt8Weights packInt8WeightsTransposed(const int8_t* w, int64_t k, int64_t 
 #if QD_HAVE_X86
 namespace {
 
+#define QD_VBMI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512vbmi")))
+
+bool haveVbmi()
+{
+    static const bool kHave = __builtin_cpu_supports("avx512vbmi");
+    return kHave;
+}
+
+// Byte p*4 + j of a panel step = pixel p of row j: row j at bytes j*16 (stride 1, one register)
+// or j*32 with 2 bytes per pixel (stride 2, two registers).
+constexpr std::array<uint8_t, 64> permuteTable(int stride)
+{
+    std::array<uint8_t, 64> t{};
+    for (int p = 0; p < 16; ++p)
+        for (int j = 0; j < 4; ++j) t[static_cast<size_t>(p * 4 + j)] = static_cast<uint8_t>(stride == 1 ? j * 16 + p : j * 32 + 2 * p);
+    return t;
+}
+alignas(64) constexpr std::array<uint8_t, 64> kPermute1 = permuteTable(1);
+alignas(64) constexpr std::array<uint8_t, 64> kPermute2 = permuteTable(2);
+
+// gather4 for strides 1 and 2 with one byte permute per 16 pixels (vpermb / vpermt2b) instead of
+// widening each row to 32-bit lanes.
+QD_VBMI void gather4Vbmi(const uint8_t* const src[4], int64_t stride, int64_t n, uint8_t flip, uint8_t* dst)
+{
+    const __m512i vidx = _mm512_load_si512(stride == 1 ? kPermute1.data() : kPermute2.data());
+    const __m512i vflip = _mm512_set1_epi8(static_cast<char>(flip));
+    for (int64_t p = 0; p < n; p += 16) {
+        const int64_t left = n - p;
+        const __mmask16 m = left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1);
+        __m512i out;
+        if (stride == 1) {
+            __m512i v = _mm512_castsi128_si512(_mm_maskz_loadu_epi8(m, src[0] + p));
+            v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(m, src[1] + p), 1);
+            v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(m, src[2] + p), 2);
+            v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(m, src[3] + p), 3);
+            out = _mm512_permutexvar_epi8(vidx, v);
+        } else {   // 2 bytes per pixel; the odd byte past the last pixel stays in the buffer's slack
+            const __mmask32 m2 = left >= 16 ? __mmask32(0xFFFFFFFF) : __mmask32((1ull << (2 * left)) - 1);
+            __m512i a = _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(m2, src[0] + 2 * p));
+            a = _mm512_inserti64x4(a, _mm256_maskz_loadu_epi8(m2, src[1] + 2 * p), 1);
+            __m512i b = _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(m2, src[2] + 2 * p));
+            b = _mm512_inserti64x4(b, _mm256_maskz_loadu_epi8(m2, src[3] + 2 * p), 1);
+            out = _mm512_permutex2var_epi8(a, vidx, b);
+        }
+        _mm512_mask_storeu_epi32(dst + p * 4, m, _mm512_xor_si512(out, vflip));
+    }
+}
+
 // dst[p*4 + j] = src_j[p * stride] (xor flip) for p < n <= 64: the vpdpbusd operand layout.
 QD_VNNI void gather4(const uint8_t* const src[4], int64_t stride, int64_t n, uint8_t flip, uint8_t* dst)
 {
@@ -115,11 +164,12 @@ struct PanelLayout {
 
 // Writes columns [p, p + n) of one step from 4 sources (already at column p), split at block edges.
 void putSegment(const PanelLayout& L, uint8_t* panel, int64_t step, int64_t p, int64_t n, const uint8_t* src[4],
-                int64_t stride, uint8_t flip)
+                int64_t stride, uint8_t flip, bool vbmi)
 {
     while (n > 0) {
         const int64_t len = std::min(n, kCols - p % kCols);
-        gather4(src, stride, len, flip, L.at(panel, step, p));
+        if (stride <= 2 && vbmi) gather4Vbmi(src, stride, len, flip, L.at(panel, step, p));
+        else gather4(src, stride, len, flip, L.at(panel, step, p));
         for (int j = 0; j < 4; ++j) src[j] += len * stride;
         p += len;
         n -= len;
@@ -237,6 +287,7 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
             }
             uint8_t* panel = sc.panel.data();
             const uint8_t flipNow = copy ? flip : 0;
+            const bool vbmi = haveVbmi() && !sc.noVbmi;
             parallelFor(pool, w.k4 / 4, [&](int64_t s0, int64_t s1) {
                 for (int64_t s = s0; s < s1; ++s) {
                     int64_t base[4];
@@ -247,14 +298,14 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
                     }
                     if (contiguous) {
                         const uint8_t* s4[4] = {src + base[0], src + base[1], src + base[2], src + base[3]};
-                        putSegment(L, panel, s, 0, P, s4, 1, flipNow);
+                        putSegment(L, panel, s, 0, P, s4, 1, flipNow, vbmi);
                         continue;
                     }
                     for (int64_t oy = 0; oy < g.oh; ++oy) {
                         const int64_t row = oy * g.sh * wp;
                         const uint8_t* s4[4] = {src + base[0] + row, src + base[1] + row, src + base[2] + row,
                                                 src + base[3] + row};
-                        putSegment(L, panel, s, oy * g.ow, g.ow, s4, g.sw, flipNow);
+                        putSegment(L, panel, s, oy * g.ow, g.ow, s4, g.sw, flipNow, vbmi);
                     }
                 }
             });

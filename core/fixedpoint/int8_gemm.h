@@ -36,6 +36,7 @@ PackedInt8Weights packInt8WeightsTransposed(const int8_t* w, int64_t k, int64_t 
 // Scratch buffers reused across the convolutions of one run (no allocation per layer).
 struct Int8Scratch {
     std::vector<uint8_t> padded, panel;
+    bool noVbmi = false;   // tests: the packing path of AVX-512 CPUs without VBMI on one that has it
 };
 
 // y[n][m][p] = sum_k (x - xZero) * w for a (grouped, strided, dilated, padded) convolution of
