@@ -4,6 +4,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/op_registry.h"
@@ -95,11 +100,74 @@ void axpy(int64_t* c, const int32_t* b, int64_t a, int64_t n)
     for (int64_t j = 0; j < n; ++j) c[j] += a * static_cast<int64_t>(b[j]);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define QD_AVX512_EXACT __attribute__((target("avx512f"), optimize("fp-contract=off")))
+bool haveAvx512f()
+{
+    static const bool kHave = __builtin_cpu_supports("avx512f");
+    return kHave;
+}
+
+// Rows [m0, m1) of C = A x B in register tiles of 8 rows x 32 columns. Every element sees the
+// same operations in the same order as the axpy loop (k ascending, one multiply then one add,
+// zero coefficients skipped), so the result is bit-identical; only the memory traffic changes
+// (C stays in registers, a K x 32 panel of B is reused by every row).
+QD_AVX512_EXACT void gemmRowsF32(int64_t m0, int64_t m1, int64_t N, int64_t K, const float* A, const float* B, float* C,
+                                 bool accumulate)
+{
+    constexpr int kRows = 8;
+    for (int64_t n0 = 0; n0 < N; n0 += 32) {
+        const int64_t left = N - n0;
+        const __mmask16 k0 = left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1);
+        const __mmask16 k1 = left >= 32 ? __mmask16(0xFFFF) : left <= 16 ? __mmask16(0) : __mmask16((1u << (left - 16)) - 1);
+        for (int64_t m = m0; m < m1; m += kRows) {
+            const int rows = static_cast<int>(std::min<int64_t>(kRows, m1 - m));
+            __m512 acc[kRows][2];
+            const float* a[kRows];
+            for (int r = 0; r < kRows; ++r) {
+                const int64_t row = m + std::min(r, rows - 1);
+                a[r] = A + row * K;
+                float* c = C + row * N + n0;
+                acc[r][0] = accumulate ? _mm512_maskz_loadu_ps(k0, c) : _mm512_setzero_ps();
+                acc[r][1] = accumulate ? _mm512_maskz_loadu_ps(k1, c + 16) : _mm512_setzero_ps();
+            }
+            const float* b = B + n0;
+            for (int64_t k = 0; k < K; ++k, b += N) {
+                const __m512 b0 = _mm512_maskz_loadu_ps(k0, b), b1 = _mm512_maskz_loadu_ps(k1, b + 16);
+#pragma GCC unroll 8
+                for (int r = 0; r < kRows; ++r) {
+                    const float s = a[r][k];
+                    const __mmask16 nz = s != 0.0f ? __mmask16(0xFFFF) : __mmask16(0);
+                    const __m512 av = _mm512_set1_ps(s);
+                    acc[r][0] = _mm512_mask_add_ps(acc[r][0], nz, acc[r][0], _mm512_mul_ps(av, b0));
+                    acc[r][1] = _mm512_mask_add_ps(acc[r][1], nz, acc[r][1], _mm512_mul_ps(av, b1));
+                }
+            }
+            for (int r = 0; r < rows; ++r) {
+                float* c = C + (m + r) * N + n0;
+                _mm512_mask_storeu_ps(c, k0, acc[r][0]);
+                _mm512_mask_storeu_ps(c + 16, k1, acc[r][1]);
+            }
+        }
+    }
+}
+#endif
+
 }  // namespace
 
 template <class T, class Acc>
 void gemm(int64_t M, int64_t N, int64_t K, const T* A, const T* B, Acc* C, bool accumulate, ThreadPool* pool)
 {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<Acc, float>) {
+        if (haveAvx512f()) {
+            parallelFor(pool, (M + 7) / 8, [&](int64_t b, int64_t e) {
+                gemmRowsF32(b * 8, std::min(M, e * 8), N, K, A, B, C, accumulate);
+            });
+            return;
+        }
+    }
+#endif
     // Blocked over N so a row of C and the B panel stay in cache; inner loop vectorises.
     constexpr int64_t kBlockN = 512;
     parallelFor(pool, M, [&](int64_t m0, int64_t m1) {
