@@ -74,6 +74,20 @@ PackedInt8Weights packInt8WeightsTransposed(const int8_t* w, int64_t k, int64_t 
 #if QD_HAVE_X86
 namespace {
 
+// The panel: blocks of kCols columns, each [K4/4][width][4] bytes contiguous; the last block's
+// width is rounded up to 16 (its extra columns are computed and never stored).
+struct PanelLayout {
+    int64_t cols = 0, k4 = 0;
+    int64_t blocks() const { return (cols + kCols - 1) / kCols; }
+    int64_t width(int64_t b) const { return std::min<int64_t>(kCols, (cols - b * kCols + 15) / 16 * 16); }
+    int64_t bytes() const { return blocks() * kCols * k4; }
+    uint8_t* at(uint8_t* panel, int64_t step, int64_t col) const
+    {
+        const int64_t b = col / kCols;
+        return panel + b * kCols * k4 + step * width(b) * 4 + (col % kCols) * 4;
+    }
+};
+
 #define QD_VBMI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512vbmi")))
 
 bool haveVbmi()
@@ -148,33 +162,29 @@ QD_VNNI void gather4(const uint8_t* const src[4], int64_t stride, int64_t n, uin
     }
 }
 
-// The panel: blocks of kCols columns, each [K4/4][width][4] bytes contiguous; the last block's
-// width is rounded up to 16 (its extra columns are computed and never stored).
-struct PanelLayout {
-    int64_t cols = 0, k4 = 0;
-    int64_t blocks() const { return (cols + kCols - 1) / kCols; }
-    int64_t width(int64_t b) const { return std::min<int64_t>(kCols, (cols - b * kCols + 15) / 16 * 16); }
-    int64_t bytes() const { return blocks() * kCols * k4; }
-    uint8_t* at(uint8_t* panel, int64_t step, int64_t col) const
-    {
-        const int64_t b = col / kCols;
-        return panel + b * kCols * k4 + step * width(b) * 4 + (col % kCols) * 4;
+// All rows of one panel step: `rows` output rows of `cols` pixels, source rows rowStride bytes
+// apart, split at panel block edges. Written out once per gather (a macro, not a lambda) so the
+// gather inlines: these run once per (step, output row) and the call cost was a visible share.
+#define QD_PACK_ROWS(NAME, ATTR, GATHER)                                                                      \
+    ATTR void NAME(const PanelLayout& L, uint8_t* panel, int64_t step, const uint8_t* const base[4],          \
+                   int64_t rowStride, int64_t rows, int64_t cols, int64_t stride, uint8_t flip)               \
+    {                                                                                                         \
+        for (int64_t r = 0; r < rows; ++r) {                                                                  \
+            const uint8_t* src[4] = {base[0] + r * rowStride, base[1] + r * rowStride, base[2] + r * rowStride, \
+                                     base[3] + r * rowStride};                                                \
+            int64_t p = r * cols, n = cols;                                                                   \
+            while (n > 0) {                                                                                   \
+                const int64_t len = std::min(n, kCols - p % kCols);                                           \
+                GATHER(src, stride, len, flip, L.at(panel, step, p));                                         \
+                for (int j = 0; j < 4; ++j) src[j] += len * stride;                                           \
+                p += len;                                                                                     \
+                n -= len;                                                                                     \
+            }                                                                                                 \
+        }                                                                                                     \
     }
-};
-
-// Writes columns [p, p + n) of one step from 4 sources (already at column p), split at block edges.
-void putSegment(const PanelLayout& L, uint8_t* panel, int64_t step, int64_t p, int64_t n, const uint8_t* src[4],
-                int64_t stride, uint8_t flip, bool vbmi)
-{
-    while (n > 0) {
-        const int64_t len = std::min(n, kCols - p % kCols);
-        if (stride <= 2 && vbmi) gather4Vbmi(src, stride, len, flip, L.at(panel, step, p));
-        else gather4(src, stride, len, flip, L.at(panel, step, p));
-        for (int j = 0; j < 4; ++j) src[j] += len * stride;
-        p += len;
-        n -= len;
-    }
-}
+QD_PACK_ROWS(packRowsVbmi, QD_VBMI, gather4Vbmi)
+QD_PACK_ROWS(packRows, QD_VNNI, gather4)
+#undef QD_PACK_ROWS
 
 // y[m0 + r][p0 + c] = acc - zero * rowSum over kR rows and NV*16 columns of one panel block.
 // NV is a template parameter so the inner loop unrolls into a straight vpdpbusd sequence
@@ -296,17 +306,11 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
                         const int64_t ci = k / (g.kh * g.kw), ky = (k / g.kw) % g.kh, kx = k % g.kw;
                         base[j] = ci * hp * wp + ky * g.dh * wp + kx * g.dw;
                     }
-                    if (contiguous) {
-                        const uint8_t* s4[4] = {src + base[0], src + base[1], src + base[2], src + base[3]};
-                        putSegment(L, panel, s, 0, P, s4, 1, flipNow, vbmi);
-                        continue;
-                    }
-                    for (int64_t oy = 0; oy < g.oh; ++oy) {
-                        const int64_t row = oy * g.sh * wp;
-                        const uint8_t* s4[4] = {src + base[0] + row, src + base[1] + row, src + base[2] + row,
-                                                src + base[3] + row};
-                        putSegment(L, panel, s, oy * g.ow, g.ow, s4, g.sw, flipNow, vbmi);
-                    }
+                    const uint8_t* s4[4] = {src + base[0], src + base[1], src + base[2], src + base[3]};
+                    // one segment per tap when output rows are contiguous in the source (1x1, stride 1)
+                    const int64_t rows = contiguous ? 1 : g.oh, cols = contiguous ? P : g.ow, stride = contiguous ? 1 : g.sw;
+                    if (stride <= 2 && vbmi) packRowsVbmi(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
+                    else packRows(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
                 }
             });
             panelGemm(L, panel, w, gi, zero, y + n * g.m * P, P, pool);
