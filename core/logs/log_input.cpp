@@ -23,7 +23,10 @@ Result<void> mergeInto(Result<LogSet> set, Analysis& into)
 {
     if (!set) return set.error();
     LogSet& logs = into.logs;
-    if (logs.root.empty()) logs.root = set->root;
+    if (logs.root.empty()) {
+        logs.root = set->root;
+        logs.checkpoint = set->checkpoint;  // live watching of this root continues from here
+    }
     for (Run& r : set->runs) {
         std::string name = r.name;
         for (int n = 2; std::any_of(logs.runs.begin(), logs.runs.end(), [&](const Run& o) { return o.name == name; }); ++n)

@@ -104,8 +104,12 @@ struct LogTailer::Tracked {
     std::string path;
     std::string name;
     std::string runKey;
+    std::string runName;           // resumed files: the loaded run they belong to
     const LogFormat* format = nullptr;
     ParseState state;
+    ParseState checkpoint;         // state after the last complete line (what a resume starts from)
+    bool partialTail = false;      // the one-shot read consumed a partial last line
+    bool tailPoints = false;       // ... and took points from it
     ParsedLog parsed;
     FileId id;
     bool emptyWarned = false;
@@ -192,7 +196,28 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         ParsedLog parsed;
         bool reset;
         FileId id;
+        ParseState checkpoint;
+        bool partialTail = false;
+        bool tailPoints = false;
     };
+    if (m_base) {
+        // A file of the loaded state truncated or replaced: its loaded points are stale, and
+        // they are mixed into the loaded runs. Read everything again (the rare case).
+        for (auto& t : m_files) {
+            const FileId id = statFile(t->path);
+            if (t->id.ok && id.ok && (id.inode != t->id.inode || id.size < t->state.offset)) {
+                m_base.reset();
+                for (auto& f : m_files) {
+                    f->state = ParseState{};
+                    f->parsed = ParsedLog{};
+                    f->id = FileId{};
+                    f->runName.clear();
+                }
+                changed = true;
+                break;
+            }
+        }
+    }
     std::vector<Update> updates;
     uint64_t total = 0;
     for (auto& t : m_files) {
@@ -224,10 +249,20 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
                                       : 1.0;
             return reportProgress(progress, part, stage);
         };
+        // Complete lines first: the state after them is where a later resume continues.
         auto parsed = parseBlocks(*u.file->format, bytes.substr(start), u.file->path, u.state, scaled,
-                                  m_options.threads, !m_options.live);
+                                  m_options.threads, false);
         if (!parsed) return parsed.error();
         u.parsed = std::move(*parsed);
+        u.checkpoint = u.state;
+        if (!m_options.live && u.state.offset < bytes.size()) {
+            auto tail = parseBlocks(*u.file->format, bytes.substr(static_cast<size_t>(u.state.offset)), u.file->path,
+                                    u.state, {}, m_options.threads, true);
+            if (!tail) return tail.error();
+            u.partialTail = true;
+            u.tailPoints = tail->points() > 0;
+            appendParsed(u.parsed, std::move(*tail));
+        }
         done += bytes.size() - start;
     }
     for (Update& u : updates) {
@@ -237,6 +272,10 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         t.id = u.id;
         if (u.parsed.warnings.size() && u.parsed.warnings.front().code == "logs.empty") t.emptyWarned = true;
         t.state = std::move(u.state);
+        t.checkpoint = std::move(u.checkpoint);
+        t.checkpoint.warningCounts.clear();
+        t.partialTail = u.partialTail;
+        t.tailPoints = u.tailPoints;
         flushWarningCounts(u.parsed, t.state, t.path);
         appendParsed(t.parsed, std::move(u.parsed));
     }
@@ -251,8 +290,55 @@ std::vector<std::string> LogTailer::watchedPaths() const
     return out;
 }
 
+std::string LogTailer::runNameOf(const std::string& key) const
+{
+    if (m_rootIsFile) return fs::path(m_root).filename().string();
+    return key.empty() ? fs::path(m_root).filename().string() : key;
+}
+
+// The points, events and metadata of files into run (files new to the run are added to
+// run.files); series copies of one metric from several files merge (mergeCopies) and are appended
+// to what the run has.
+void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, std::vector<std::string>& names,
+                         std::vector<RoleHint>& hints, bool move)
+{
+    std::map<std::string, std::vector<std::pair<uint32_t, Series*>>> copies;
+    for (Tracked* t : files) {
+        uint32_t index = 0;
+        while (index < run.files.size() && run.files[index].path != t->path) ++index;
+        if (index == run.files.size()) run.files.push_back({t->path, t->format->id, 0});
+        run.files[index].size = t->state.offset;
+        names.push_back(t->name);
+        for (const auto& [k, v] : t->parsed.metadata) run.metadata.emplace(k, v);
+        for (const RoleHint& h : t->parsed.roleHints) hints.push_back({h.role, t->name + ": " + h.reason});
+        for (RunEvent e : t->parsed.events) {
+            e.file = index;
+            run.events.push_back(std::move(e));
+        }
+        for (const Warning& w : t->parsed.warnings) set.warnings.push_back(w);
+        for (size_t i = 0; i < t->parsed.names.size(); ++i)
+            if (!t->parsed.series[i].empty()) copies[t->parsed.names[i]].push_back({index, &t->parsed.series[i]});
+    }
+    for (auto& [name, list] : copies) {
+        Series s = mergeCopies(list, run.files, move);
+        auto it = run.series.find(name);
+        if (it == run.series.end()) {
+            s.shrinkToFit();
+            run.series.emplace(name, std::move(s));
+        } else {
+            it->second.append(s);
+        }
+    }
+    if (move)
+        for (Tracked* t : files) {
+            t->parsed.series.clear();
+            t->parsed.names.clear();
+        }
+}
+
 void LogTailer::rebuild()
 {
+    if (m_base) return rebuildOnBase();
     const bool move = !m_options.live;
     std::map<std::string, std::vector<Tracked*>> byRun;
     for (auto& t : m_files) byRun[t->runKey].push_back(t.get());
@@ -265,7 +351,7 @@ void LogTailer::rebuild()
             return std::string_view(a->format->id) == "text" && std::string_view(b->format->id) != "text";
         });
         Run run;
-        run.name = m_rootIsFile ? fs::path(m_root).filename().string() : key.empty() ? rootName : key;
+        run.name = runNameOf(key);
         std::vector<std::string> folders;
         if (!m_rootIsFile) {
             if (key.empty()) folders.push_back(rootName);
@@ -275,39 +361,112 @@ void LogTailer::rebuild()
         }
         std::vector<std::string> names;
         std::vector<RoleHint> hints;
-        std::map<std::string, std::vector<std::pair<uint32_t, Series*>>> copies;
-        for (Tracked* t : files) {
-            const auto index = static_cast<uint32_t>(run.files.size());
-            run.files.push_back({t->path, t->format->id, t->state.offset});
-            names.push_back(t->name);
-            for (const auto& [k, v] : t->parsed.metadata) run.metadata.emplace(k, v);
-            for (const RoleHint& h : t->parsed.roleHints) hints.push_back({h.role, t->name + ": " + h.reason});
-            for (RunEvent e : t->parsed.events) {
-                e.file = index;
-                run.events.push_back(std::move(e));
-            }
-            for (const Warning& w : t->parsed.warnings) set.warnings.push_back(w);
-            for (size_t i = 0; i < t->parsed.names.size(); ++i)
-                if (!t->parsed.series[i].empty()) copies[t->parsed.names[i]].push_back({index, &t->parsed.series[i]});
-        }
+        addFiles(run, files, set, names, hints, move);
         for (const auto& [k, n] : m_otherFiles)
             if (k == key) names.push_back(n);
-        for (auto& [name, list] : copies) {
-            Series s = mergeCopies(list, run.files, move);
-            s.shrinkToFit();
-            run.series.emplace(name, std::move(s));
-        }
-        if (move)
-            for (Tracked* t : files) {
-                t->parsed.series.clear();
-                t->parsed.names.clear();
-            }
         const RoleGuess g = guessRole(folders, names, hints);
         run.role = g.role;
         run.roleReason = g.reason;
         set.runs.push_back(std::move(run));
     }
+    if (!m_options.live) set.checkpoint = makeCheckpoint();
     m_set = std::move(set);
+}
+
+void LogTailer::rebuildOnBase()
+{
+    // The loaded runs as they were, plus what the files gained since (trackers hold only that).
+    LogSet set;
+    set.root = m_base->root;
+    set.warnings = m_baseWarnings;
+    std::map<std::string, std::vector<Tracked*>> byName;
+    for (auto& t : m_files) byName[t->runName.empty() ? runNameOf(t->runKey) : t->runName].push_back(t.get());
+    std::vector<std::string> names;
+    std::vector<RoleHint> hints;
+    for (const Run& loaded : m_base->runs) {
+        Run run = loaded;
+        auto it = byName.find(run.name);
+        if (it != byName.end()) {
+            addFiles(run, it->second, set, names, hints, false);
+            byName.erase(it);
+        }
+        set.runs.push_back(std::move(run));
+    }
+    // runs that appeared since the load
+    for (auto& [name, files] : byName) {
+        Run run;
+        run.name = name;
+        std::vector<std::string> runNames;
+        std::vector<RoleHint> runHints;
+        addFiles(run, files, set, runNames, runHints, false);
+        if (run.series.empty() && run.events.empty()) continue;
+        std::vector<std::string> folders;
+        for (const auto& part : fs::path(files.front()->runKey)) folders.push_back(part.string());
+        const RoleGuess g = guessRole(folders, runNames, runHints);
+        run.role = g.role;
+        run.roleReason = g.reason;
+        set.runs.push_back(std::move(run));
+    }
+    m_set = std::move(set);
+}
+
+std::shared_ptr<const TailCheckpoint> LogTailer::makeCheckpoint() const
+{
+    auto cp = std::make_shared<TailCheckpoint>();
+    cp->root = m_root;
+    cp->rootIsFile = m_rootIsFile;
+    cp->folders = m_folders;
+    for (const auto& t : m_files) {
+        TailCheckpoint::File f;
+        f.path = t->path;
+        f.name = t->name;
+        f.runKey = t->runKey;
+        f.runName = runNameOf(t->runKey);
+        f.format = t->format->id;
+        f.state = t->checkpoint;
+        f.size = t->id.size;
+        f.inode = t->id.inode;
+        f.partialTail = t->partialTail;
+        f.tailPoints = t->tailPoints;
+        cp->files.push_back(std::move(f));
+    }
+    return cp;
+}
+
+LogTailer LogTailer::resume(std::shared_ptr<const LogSet> loaded, ReadOptions options)
+{
+    LogTailer fresh(loaded ? loaded->root : std::string(), options);
+    if (!loaded || !loaded->checkpoint || loaded->checkpoint->root != loaded->root) return fresh;
+    const TailCheckpoint& cp = *loaded->checkpoint;
+    LogTailer t(loaded->root, options);
+    for (const TailCheckpoint::File& f : cp.files) {
+        const LogFormat* format = findLogFormat(f.format);
+        // a point taken from a partial last line would come again once the line is complete
+        if (!format || f.tailPoints) return fresh;
+        auto tr = std::make_unique<Tracked>();
+        tr->path = f.path;
+        tr->name = f.name;
+        tr->runKey = f.runKey;
+        tr->runName = f.runName;
+        tr->format = format;
+        tr->state = f.state;
+        tr->checkpoint = f.state;
+        tr->id = FileId{f.size, f.inode, true};
+        tr->emptyWarned = true;
+        t.m_files.push_back(std::move(tr));
+    }
+    t.m_rootIsFile = cp.rootIsFile;
+    t.m_folders = cp.folders;
+    t.m_base = loaded;
+    // "partial last line" warnings of the load are stale: the line is read when it completes
+    for (const Warning& w : loaded->warnings) {
+        const bool stale = w.code == "logs.partial_line" &&
+                           std::any_of(cp.files.begin(), cp.files.end(),
+                                       [&](const TailCheckpoint::File& f) { return f.partialTail && f.path == w.file; });
+        if (!stale) t.m_baseWarnings.push_back(w);
+    }
+    t.rebuildOnBase();
+    return t;
 }
 
 }  // namespace qatdoctor::core::logs

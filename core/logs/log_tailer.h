@@ -16,6 +16,22 @@
 
 namespace qatdoctor::core::logs {
 
+// The state of a finished read, per file: enough for a live tailer to parse only what is
+// appended afterwards. Made by the reader, kept in LogSet::checkpoint.
+struct TailCheckpoint {
+    struct File {
+        std::string path, name, runKey, runName, format;
+        ParseState state;            // after the last complete line (a partial last line is re-read)
+        uint64_t size = 0, inode = 0;
+        bool partialTail = false;    // the load warned about a partial last line
+        bool tailPoints = false;     // ... and took points from it (then a resume reads all again)
+    };
+    std::string root;
+    bool rootIsFile = false;
+    std::vector<File> files;
+    std::vector<std::string> folders;
+};
+
 struct ReadOptions {
     unsigned threads = 2;      // threads per file block
     bool live = true;          // false: partial last lines are final (warned), data moved out
@@ -29,6 +45,10 @@ struct ReadOptions {
 class LogTailer {
 public:
     explicit LogTailer(std::string root, ReadOptions options = {});
+    // A live tailer that starts from a loaded LogSet: its runs are kept, and the first poll
+    // parses only the bytes appended since the load (a file truncated or replaced since makes
+    // it read the whole folder again). Without a checkpoint: LogTailer(loaded.root).
+    static LogTailer resume(std::shared_ptr<const LogSet> loaded, ReadOptions options = {});
     ~LogTailer();
     LogTailer(LogTailer&&) noexcept;
     LogTailer& operator=(LogTailer&&) noexcept;
@@ -46,6 +66,11 @@ private:
     struct Tracked;
     void scan(std::vector<std::string>& added);
     void rebuild();
+    void rebuildOnBase();
+    void addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, std::vector<std::string>& names,
+                  std::vector<RoleHint>& hints, bool move);
+    std::string runNameOf(const std::string& key) const;
+    std::shared_ptr<const TailCheckpoint> makeCheckpoint() const;
 
     std::string m_root;
     ReadOptions m_options;
@@ -54,6 +79,8 @@ private:
     std::vector<std::string> m_folders;
     std::vector<std::pair<std::string, std::string>> m_otherFiles;  // (run key, name): checkpoints
     LogSet m_set;
+    std::shared_ptr<const LogSet> m_base;  // resumed: the loaded runs; trackers hold what came after
+    std::vector<Warning> m_baseWarnings;
 };
 
 }  // namespace qatdoctor::core::logs

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -116,10 +117,15 @@ struct Run {
     std::optional<double> metadataNumber(const std::string& key) const;
 };
 
+struct TailCheckpoint;  // log_tailer.h
+
 struct LogSet {
     std::string root;                // the folder (or file) that was opened
     std::vector<Run> runs;
     std::vector<Warning> warnings;   // file + line/offset for every damaged part skipped
+    // Where each file's reading stopped (offsets, parser states): live watching continues from
+    // here instead of reading the folder again (LogTailer::resume). Null when not from a reader.
+    std::shared_ptr<const TailCheckpoint> checkpoint;
 
     const Run* firstWithRole(RunRole role) const;
 };

@@ -1,8 +1,10 @@
 // Live tailing: appended lines parsed incrementally, a partial line waits, a truncated file is
-// re-read, new files and runs appear.
+// re-read, new files and runs appear; watching resumed from a loaded LogSet parses only what was
+// appended after the load.
 #include <filesystem>
 #include <fstream>
 
+#include "core/logs/log_reader.h"
 #include "core/logs/log_tailer.h"
 #include "tests/logs/test_util.h"
 
@@ -88,6 +90,129 @@ TEST_F(TailerTest, AppendPartialTruncateAndNewRun)
     ASSERT_TRUE(tailer.poll().ok());
     EXPECT_EQ(loss(tailer, "float")->size(), 3u);
     EXPECT_EQ(loss(tailer, "float")->step.back(), 2);
+}
+
+const Series* lossOf(const LogSet& set, const std::string& run)
+{
+    for (const logs::Run& r : set.runs)
+        if (r.name == run) return r.find("loss");
+    return nullptr;
+}
+
+// Overwrites bytes in place: same size, same inode (what a re-read would notice, a resume not).
+void overwrite(const fs::path& p, size_t at, const std::string& text)
+{
+    std::fstream f(p, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(at));
+    f << text;
+}
+
+TEST_F(TailerTest, ResumeFromALoadedSetParsesOnlyAppendedBytes)
+{
+    const fs::path qat = m_dir / "qat" / "train.log";
+    append(qat, "Epoch[0] Step[0] GlobalStep[0] t: loss[1.0] \nEpoch[0] Step[1] GlobalStep[1] t: loss[0.9] \n"
+                "Epoch[0] Step[2] GlobalStep[2] t: loss[0.8] \n");
+    fs::create_directories(m_dir / "float");
+    append(m_dir / "float" / "metrics.csv", "step,loss\n0,3.0\n1,2.5\n");
+    fs::create_directories(m_dir / "calib");
+    const fs::path calib = m_dir / "calib" / "train.log";
+    append(calib, "Epoch[0] Step[0] GlobalStep[0] t: loss[5.0] \nEpoch[0] Step[1] GlobalStep[1] t: loss[4.");  // partial
+
+    auto loaded = readLogFolder(m_dir.string());
+    ASSERT_TRUE(loaded.ok());
+    ASSERT_NE(loaded->checkpoint, nullptr);
+    ASSERT_EQ(lossOf(*loaded, "calib")->size(), 1u);
+    const auto partialWarnings = [](const LogSet& s) {
+        return std::count_if(s.warnings.begin(), s.warnings.end(),
+                             [](const Warning& w) { return w.code == "logs.partial_line"; });
+    };
+    EXPECT_EQ(partialWarnings(*loaded), 1);
+    auto base = std::make_shared<const LogSet>(std::move(*loaded));
+
+    // After the load: the loaded part of qat/train.log changes in place (a resumed tailer must
+    // not see it), lines are appended, the partial line completes, a new run appears.
+    overwrite(qat, std::string("Epoch[0] Step[0] GlobalStep[0] t: loss[").size(), "7");
+    append(qat, "Epoch[0] Step[3] GlobalStep[3] t: loss[0.6] \n");
+    append(m_dir / "float" / "metrics.csv", "2,2.0\n");
+    append(calib, "5] \n");
+    fs::create_directories(m_dir / "int8");
+    append(m_dir / "int8" / "eval.log", "Epoch[0] Step[0] GlobalStep[0] t: loss[1.5] \n");
+
+    LogTailer tailer = LogTailer::resume(base);
+    EXPECT_EQ(tailer.logSet().runs.size(), 3u);  // the loaded runs, before any poll
+    auto r = tailer.poll();
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(*r);
+    const LogSet& live = tailer.logSet();
+    ASSERT_EQ(live.runs.size(), 4u);
+
+    const Series* q = lossOf(live, "qat");
+    ASSERT_NE(q, nullptr);
+    ASSERT_EQ(q->size(), 4u);
+    EXPECT_FLOAT_EQ(q->value[0], 1.0f);  // as loaded: the first three lines were not read again
+    EXPECT_FLOAT_EQ(q->value[3], 0.6f);
+    EXPECT_EQ(q->step[3], 3);
+    EXPECT_EQ(q->sourceAt(3).lineOrRecord, 4u);
+
+    const Series* f = lossOf(live, "float");
+    ASSERT_EQ(f->size(), 3u);
+    EXPECT_EQ(f->step[2], 2);
+    EXPECT_FLOAT_EQ(f->value[2], 2.0f);
+    EXPECT_EQ(f->sourceAt(2).lineOrRecord, 4u);  // the header is line 1
+
+    const Series* c = lossOf(live, "calib");
+    ASSERT_EQ(c->size(), 2u);  // the line that was partial at load time, read once complete
+    EXPECT_FLOAT_EQ(c->value[1], 4.5f);
+    EXPECT_EQ(c->sourceAt(1).lineOrRecord, 2u);
+    EXPECT_EQ(partialWarnings(live), 0);
+
+    ASSERT_NE(lossOf(live, "int8"), nullptr);
+    EXPECT_EQ(lossOf(live, "int8")->size(), 1u);
+    for (const logs::Run& run : live.runs)
+        if (run.name == "int8") EXPECT_EQ(run.role, RunRole::Quantized);
+
+    // Everything else equals a full read of the folder now.
+    auto full = readLogFolder(m_dir.string());
+    ASSERT_TRUE(full.ok());
+    ASSERT_EQ(full->runs.size(), live.runs.size());
+    for (const logs::Run& fr : full->runs) {
+        const Series* a = lossOf(*full, fr.name);
+        const Series* b = lossOf(live, fr.name);
+        ASSERT_NE(a, nullptr);
+        ASSERT_NE(b, nullptr);
+        ASSERT_EQ(a->size(), b->size()) << fr.name;
+        EXPECT_EQ(a->step, b->step) << fr.name;
+        EXPECT_EQ(a->line, b->line) << fr.name;
+        for (size_t i = 0; i < a->size(); ++i)
+            if (!(fr.name == "qat" && i == 0)) EXPECT_EQ(a->value[i], b->value[i]) << fr.name << " " << i;
+    }
+    EXPECT_FLOAT_EQ(lossOf(*full, "qat")->value[0], 7.0f);  // the full read does see the change
+
+    // nothing new: no change
+    r = tailer.poll();
+    ASSERT_TRUE(r.ok());
+    EXPECT_FALSE(*r);
+
+    // a loaded file truncated and rewritten: the whole folder is read again
+    { std::ofstream t(calib, std::ios::trunc); t << "Epoch[0] Step[0] GlobalStep[0] t: loss[9.0] \n"; }
+    r = tailer.poll();
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(*r);
+    ASSERT_EQ(lossOf(tailer.logSet(), "calib")->size(), 1u);
+    EXPECT_FLOAT_EQ(lossOf(tailer.logSet(), "calib")->value[0], 9.0f);
+    EXPECT_FLOAT_EQ(lossOf(tailer.logSet(), "qat")->value[0], 7.0f);  // re-read: now it sees the change
+    EXPECT_EQ(lossOf(tailer.logSet(), "qat")->size(), 4u);
+}
+
+TEST_F(TailerTest, ResumeWithoutCheckpointReadsTheFolder)
+{
+    append(m_dir / "qat" / "train.log", "Epoch[0] Step[0] GlobalStep[0] t: loss[1.0] \n");
+    auto set = std::make_shared<LogSet>();
+    set->root = m_dir.string();  // e.g. made by hand: no checkpoint
+    LogTailer tailer = LogTailer::resume(set);
+    ASSERT_TRUE(tailer.poll().ok());
+    ASSERT_NE(loss(tailer), nullptr);
+    EXPECT_EQ(loss(tailer)->size(), 1u);
 }
 
 }  // namespace

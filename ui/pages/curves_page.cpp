@@ -266,12 +266,15 @@ void CurvesPage::setLiveWatching(bool on)
         return;
     }
     const std::string root = m_analysis->logs.root;
+    // Continue from the loaded state (file offsets and parser states recorded by the reader):
+    // only what was appended since the load is parsed, not the whole folder again.
+    std::shared_ptr<const core::logs::LogSet> loaded(m_analysis, &m_analysis->logs);
     m_job->start<std::shared_ptr<core::logs::LogTailer>>(
         tr("Reading %1 for live updates").arg(QString::fromStdString(root)),
-        [root](const core::ProgressFn& progress) {
+        [loaded](const core::ProgressFn& progress) {
             core::logs::ReadOptions options;
             options.skipFile = core::claimedByOtherReader;  // the same files the first load left out
-            auto t = std::make_shared<core::logs::LogTailer>(root, options);
+            auto t = std::make_shared<core::logs::LogTailer>(core::logs::LogTailer::resume(loaded, options));
             auto r = t->poll(progress);
             return r.ok() ? t : nullptr;
         },
