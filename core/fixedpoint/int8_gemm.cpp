@@ -7,6 +7,12 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__x86_64__) && defined(__linux__)
+#include <cpuid.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace qatdoctor::core::fixedpoint {
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -21,6 +27,23 @@ bool int8FastPathAvailable()
 #if QD_HAVE_X86
     static const bool kHave = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
+    return kHave;
+#else
+    return false;
+#endif
+}
+
+bool amxAvailable()
+{
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+    static const bool kHave = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+        const bool tile = (d >> 24) & 1, int8 = (d >> 25) & 1;
+        if (!tile || !int8 || !int8FastPathAvailable() || !__builtin_cpu_supports("avx512vbmi")) return false;
+        // Linux hands out the 8 KB tile state on request (ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)
+        return syscall(SYS_arch_prctl, 0x1023, 18) == 0;
+    }();
     return kHave;
 #else
     return false;
@@ -56,6 +79,16 @@ PackedInt8Weights pack(int64_t m, int64_t k, int64_t groups, RowAt rowAt)
                 p.rowSums[static_cast<size_t>(row)] += v;
             }
         }
+    if (amxAvailable()) {
+        p.k64 = (k + 63) / 64 * 64;
+        p.amxRowsPerGroup = (mg + 31) / 32 * 32;
+        p.amx.assign(static_cast<size_t>(groups * p.amxRowsPerGroup * p.k64), 0);
+        for (int64_t gi = 0; gi < groups; ++gi)
+            for (int64_t r = 0; r < mg; ++r)
+                for (int64_t i = 0; i < k; ++i)
+                    p.amx[static_cast<size_t>((gi * p.amxRowsPerGroup + r) * p.k64 + i)] =
+                        static_cast<uint8_t>(rowAt(gi * mg + r, i) + 128);
+    }
     return p;
 }
 
@@ -186,6 +219,99 @@ QD_PACK_ROWS(packRowsVbmi, QD_VBMI, gather4Vbmi)
 QD_PACK_ROWS(packRows, QD_VNNI, gather4)
 #undef QD_PACK_ROWS
 
+#define QD_AMX __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,amx-tile,amx-int8")))
+
+// Column sums of one panel block over the first K reduction indices (the panel holds x - 128 as
+// int8 on the AMX path): vpdpbusd with 1s where k < K and 0s past it.
+QD_AMX void panelColumnSums(const uint8_t* blk, int64_t width, int64_t K, int32_t* sums)
+{
+    __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+    const int64_t steps = (K + 3) / 4;
+    for (int64_t s = 0; s < steps; ++s) {
+        uint32_t ones = 0;
+        for (int j = 0; j < 4; ++j)
+            if (4 * s + j < K) ones |= 1u << (8 * j);
+        const __m512i o = _mm512_set1_epi32(static_cast<int32_t>(ones));
+        for (int v = 0; v < width / 16; ++v)
+            acc[v] = _mm512_dpbusd_epi32(acc[v], o, _mm512_loadu_si512(blk + s * width * 4 + v * 64));
+    }
+    for (int v = 0; v < width / 16; ++v) _mm512_storeu_si512(sums + v * 16, acc[v]);
+}
+
+struct alignas(64) TileConfig {
+    uint8_t palette = 1, startRow = 0;
+    uint8_t reserved[14] = {};
+    uint16_t colsb[16] = {};
+    uint8_t rows[16] = {};
+};
+
+// Tasks [t0, t1) of one group, each 32 channels x (up to) 32 pixels of one panel block: 2x2
+// tiles of 16x16 int32 sums (tmm0-3), weights + 128 as the unsigned operand (tmm4-5, rows =
+// channels), the panel's x - 128 as the signed one (tmm6-7, its [step][pixel][4] layout is
+// tdpbusd's). Rows come out channel-major, as y is: no transpose. With s = sum (w + 128)(x - 128):
+// sum (x - zero) w = s - 128 colSum(x - 128) + (128 - zero) rowSum(w).
+QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t* panel, const int32_t* colSums,
+                     const PackedInt8Weights& w, int64_t gi, int32_t zero, int32_t* y, int64_t ldy)
+{
+    TileConfig cfg;
+    for (int t = 0; t < 8; ++t) {
+        cfg.rows[t] = 16;
+        cfg.colsb[t] = 64;
+    }
+    _tile_loadconfig(&cfg);
+    const int64_t mg = w.m / w.groups, chunks = w.k64 / 64, cbCount = w.amxRowsPerGroup / 32;
+    const int64_t pairsPerBlock = kCols / 32;
+    alignas(64) int32_t c[16][16];
+    for (int64_t t = t0; t < t1; ++t) {
+        const int64_t cb = t % cbCount, pt = t / cbCount;   // channels fastest: the panel block stays hot
+        const int64_t b = pt / pairsPerBlock, p0 = b * kCols + (pt % pairsPerBlock) * 32;
+        const int64_t width = L.width(b), off = p0 - b * kCols;
+        if (off >= width) continue;   // past a narrow last block
+        const bool two = off + 16 < width;
+        const uint8_t* blk = panel + b * kCols * L.k4;
+        const uint8_t* b0 = blk + off * 4;
+        const uint8_t* b1 = two ? b0 + 64 : b0;
+        const uint8_t* a0 = w.amx.data() + (gi * w.amxRowsPerGroup + cb * 32) * w.k64;
+        const uint8_t* a1 = a0 + 16 * w.k64;
+        const int64_t stride = width * 4;
+        _tile_zero(0);
+        _tile_zero(1);
+        _tile_zero(2);
+        _tile_zero(3);
+        for (int64_t kc = 0; kc < chunks; ++kc) {
+            _tile_loadd(4, a0 + kc * 64, w.k64);
+            _tile_loadd(5, a1 + kc * 64, w.k64);
+            _tile_loadd(6, b0 + kc * 16 * stride, stride);
+            _tile_loadd(7, b1 + kc * 16 * stride, stride);
+            _tile_dpbusd(0, 4, 6);
+            _tile_dpbusd(1, 4, 7);
+            _tile_dpbusd(2, 5, 6);
+            _tile_dpbusd(3, 5, 7);
+        }
+        for (int q = 0; q < 4; ++q) {
+            const int64_t ch0 = cb * 32 + (q / 2) * 16, px = p0 + (q % 2) * 16;
+            if ((q % 2) && !two) continue;
+            switch (q) {
+            case 0: _tile_stored(0, c, 64); break;
+            case 1: _tile_stored(1, c, 64); break;
+            case 2: _tile_stored(2, c, 64); break;
+            default: _tile_stored(3, c, 64); break;
+            }
+            const int64_t np = std::min<int64_t>(16, L.cols - px), nc = std::min<int64_t>(16, mg - ch0);
+            if (np <= 0) continue;
+            const __mmask16 pm = np >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << np) - 1);
+            const __m512i col = _mm512_slli_epi32(_mm512_maskz_loadu_epi32(pm, colSums + px), 7);
+            for (int64_t n = 0; n < nc; ++n) {
+                const int64_t m = gi * mg + ch0 + n;
+                const __m512i rowTerm = _mm512_set1_epi32((128 - zero) * w.rowSums[static_cast<size_t>(m)]);
+                const __m512i v = _mm512_add_epi32(_mm512_sub_epi32(_mm512_load_si512(c[n]), col), rowTerm);
+                _mm512_mask_storeu_epi32(y + m * ldy + px, pm, v);
+            }
+        }
+    }
+    _tile_release();
+}
+
 // y[m0 + r][p0 + c] = acc - zero * rowSum over kR rows and NV*16 columns of one panel block.
 // NV is a template parameter so the inner loop unrolls into a straight vpdpbusd sequence
 // (kR x NV accumulators, 24 for a full block).
@@ -260,7 +386,10 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
     Int8Scratch local;
     Int8Scratch& sc = scratch ? *scratch : local;
     const int64_t cg = g.c / g.group, K = g.kernelSize(), P = g.outPixels();
-    const PanelLayout L{P, w.k4};
+    const bool useAmx = amxAvailable() && !sc.noAmx && !w.amx.empty();
+    // AMX reads whole 64-deep chunks: the panel gets k64 / 4 steps (those past K4 / 4 are never
+    // written and meet zero weights)
+    const PanelLayout L{P, useAmx ? w.k64 : w.k4};
     // int8 codes become uint8 by flipping the sign bit (x + 128), the zero point moves with them
     const uint8_t flip = xSigned ? 0x80 : 0;
     const int32_t zero = xSigned ? xZero + 128 : xZero;
@@ -296,7 +425,8 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
                 src = d;
             }
             uint8_t* panel = sc.panel.data();
-            const uint8_t flipNow = copy ? flip : 0;
+            // AMX multiplies the panel as int8: x - 128, one more sign flip on the way in
+            const uint8_t flipNow = static_cast<uint8_t>((copy ? flip : 0) ^ (useAmx ? 0x80 : 0));
             const bool vbmi = haveVbmi() && !sc.noVbmi;
             parallelFor(pool, w.k4 / 4, [&](int64_t s0, int64_t s1) {
                 for (int64_t s = s0; s < s1; ++s) {
@@ -313,6 +443,19 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
                     else packRows(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
                 }
             });
+            if (useAmx) {
+                std::vector<int32_t> colSums(static_cast<size_t>(L.blocks() * kCols));
+                parallelFor(pool, L.blocks(), [&](int64_t b0, int64_t b1) {
+                    for (int64_t b = b0; b < b1; ++b)
+                        panelColumnSums(panel + b * kCols * L.k4, L.width(b), K, colSums.data() + b * kCols);
+                });
+                const int64_t tasks = L.blocks() * (kCols / 32) * (w.amxRowsPerGroup / 32);
+                int32_t* yn = y + n * g.m * P;
+                parallelFor(pool, tasks, [&](int64_t t0, int64_t t1) {
+                    amxTasks(t0, t1, L, panel, colSums.data(), w, gi, zero, yn, P);
+                });
+                continue;
+            }
             panelGemm(L, panel, w, gi, zero, y + n * g.m * P, P, pool);
         }
 #else

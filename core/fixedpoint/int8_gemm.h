@@ -17,6 +17,10 @@
 namespace qatdoctor::core::fixedpoint {
 
 bool int8FastPathAvailable();
+// AMX-INT8 (tdpbusd: 16x16 outputs x 64 products per instruction) usable: the CPU has it, Linux
+// granted this process the tile state, and AVX-512 VBMI is there for the packing. Convolutions
+// then use it instead of the AVX-512 VNNI kernel; the sums are the same integers.
+bool amxAvailable();
 
 // Weights of one product packed once per model: per group, blocks of kRowBlock output rows,
 // each [K4/4][kRowBlock] of 4-byte groups (the broadcast operand of vpdpbusd); K4 = K rounded
@@ -27,6 +31,10 @@ struct PackedInt8Weights {
     int64_t blocksPerGroup = 0;      // ceil((m / groups) / kRowBlock)
     std::vector<int32_t> w;          // [groups][blocksPerGroup][k4 / 4][kRowBlock]
     std::vector<int32_t> rowSums;    // [m]
+    // The AMX form (amxAvailable()): weights + 128 as uint8 (tdpbusd's unsigned operand), rows
+    // [groups][channels padded to 32][k64], k64 = K rounded up to 64, zeros past K.
+    int64_t k64 = 0, amxRowsPerGroup = 0;
+    std::vector<uint8_t> amx;
 };
 // w is [m][k] row-major (a convolution's [M][C/group*kh*kw], or Gemm's B with transB).
 PackedInt8Weights packInt8Weights(const int8_t* w, int64_t m, int64_t k, int64_t groups = 1);
@@ -37,6 +45,7 @@ PackedInt8Weights packInt8WeightsTransposed(const int8_t* w, int64_t k, int64_t 
 struct Int8Scratch {
     std::vector<uint8_t> padded, panel;
     bool noVbmi = false;   // tests: the packing path of AVX-512 CPUs without VBMI on one that has it
+    bool noAmx = false;    // tests: the AVX-512 VNNI kernel on a CPU with AMX
 };
 
 // y[n][m][p] = sum_k (x - xZero) * w for a (grouped, strided, dilated, padded) convolution of

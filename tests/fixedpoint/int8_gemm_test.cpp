@@ -53,7 +53,9 @@ struct ConvCase {
 };
 
 // false when the random draw has an empty output (nothing to compare)
-bool checkConv(const ConvCase& cs, std::mt19937& rng, ThreadPool* pool, bool noVbmi = false)
+// path: 0 = the best the CPU has (AMX where available), 1 = AVX-512 VNNI kernel, 2 = that kernel
+// with the packing of CPUs without VBMI.
+bool checkConv(const ConvCase& cs, std::mt19937& rng, ThreadPool* pool, int path = 0)
 {
     const DType xt = cs.signedX ? DType::Int8 : DType::UInt8;
     const bool one = cs.rank == 1;
@@ -70,7 +72,8 @@ bool checkConv(const ConvCase& cs, std::mt19937& rng, ThreadPool* pool, bool noV
     const PackedInt8Weights packed = packInt8Weights(w.data<int8_t>(), g->m, g->kernelSize(), g->group);
     std::vector<int32_t> fast(static_cast<size_t>(ref.size()), 0x7EADBEEF);
     Int8Scratch scratch;
-    scratch.noVbmi = noVbmi;
+    scratch.noAmx = path >= 1;
+    scratch.noVbmi = path == 2;
     convX8S8(*g, x.data<uint8_t>(), cs.signedX, static_cast<int32_t>(zero), packed, fast.data(), pool, &scratch);
     int64_t i = 0;
     while (i < ref.size() && fast[static_cast<size_t>(i)] == ref.at(i)) ++i;
@@ -100,8 +103,8 @@ TEST(Int8FastPath, MatchesPortableConvolutionOnFixedShapes)
     };
     std::mt19937 rng(5);
     ThreadPool pool(2);
-    for (bool noVbmi : {false, true})
-        for (const ConvCase& cs : cases) EXPECT_TRUE(checkConv(cs, rng, &pool, noVbmi));
+    for (int path : {0, 1, 2})
+        for (const ConvCase& cs : cases) EXPECT_TRUE(checkConv(cs, rng, &pool, path));
 }
 
 TEST(Int8FastPath, MatchesPortableConvolutionOnRandomShapes)
@@ -110,7 +113,7 @@ TEST(Int8FastPath, MatchesPortableConvolutionOnRandomShapes)
     std::mt19937 rng(2024);
     int compared = 0;
     auto r = [&](int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(rng() % static_cast<uint32_t>(hi - lo + 1)); };
-    for (int iter = 0; iter < 150; ++iter) {
+    for (int iter = 0; iter < 240; ++iter) {
         ConvCase cs{};
         cs.group = r(1, 3) == 1 ? r(1, 4) : 1;
         cs.c = cs.group * r(1, 9);
@@ -130,10 +133,10 @@ TEST(Int8FastPath, MatchesPortableConvolutionOnRandomShapes)
         cs.pr = r(0, 3);
         cs.signedX = r(0, 1) == 1;
         ThreadPool pool(static_cast<int>(r(1, 3)));
-        compared += checkConv(cs, rng, &pool, iter % 2 == 1) ? 1 : 0;   // odd draws: packing without VBMI
+        compared += checkConv(cs, rng, &pool, iter % 3) ? 1 : 0;   // every path in turn
         if (HasFailure()) return;
     }
-    EXPECT_GT(compared, 100);
+    EXPECT_GT(compared, 160);
 }
 
 TEST(Int8FastPath, MatrixProductMatchesPortable)
