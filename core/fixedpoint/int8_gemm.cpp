@@ -251,7 +251,7 @@ struct alignas(64) TileConfig {
 // tdpbusd's). Rows come out channel-major, as y is: no transpose. With s = sum (w + 128)(x - 128):
 // sum (x - zero) w = s - 128 colSum(x - 128) + (128 - zero) rowSum(w).
 QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t* panel, const int32_t* colSums,
-                     const PackedInt8Weights& w, int64_t gi, int32_t zero, int32_t* y, int64_t ldy)
+                     const PackedInt8Weights& w, int64_t gi, int32_t zero, int32_t* y, int64_t ldy, bool pixelsFastest)
 {
     TileConfig cfg;
     for (int t = 0; t < 8; ++t) {
@@ -263,7 +263,9 @@ QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t
     const int64_t pairsPerBlock = kCols / 32;
     alignas(64) int32_t c[16][16];
     for (int64_t t = t0; t < t1; ++t) {
-        const int64_t cb = t % cbCount, pt = t / cbCount;   // channels fastest: the panel block stays hot
+        // whichever operand is larger stays put while the other one cycles through the cache
+        const int64_t ptCount = L.blocks() * pairsPerBlock;
+        const int64_t cb = pixelsFastest ? t / ptCount : t % cbCount, pt = pixelsFastest ? t % ptCount : t / cbCount;
         const int64_t b = pt / pairsPerBlock, p0 = b * kCols + (pt % pairsPerBlock) * 32;
         const int64_t width = L.width(b), off = p0 - b * kCols;
         if (off >= width) continue;   // past a narrow last block
@@ -450,9 +452,10 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
                         panelColumnSums(panel + b * kCols * L.k4, L.width(b), K, colSums.data() + b * kCols);
                 });
                 const int64_t tasks = L.blocks() * (kCols / 32) * (w.amxRowsPerGroup / 32);
+                const bool pixelsFastest = w.amxRowsPerGroup * w.k64 > L.bytes();   // weights larger than the panel
                 int32_t* yn = y + n * g.m * P;
                 parallelFor(pool, tasks, [&](int64_t t0, int64_t t1) {
-                    amxTasks(t0, t1, L, panel, colSums.data(), w, gi, zero, yn, P);
+                    amxTasks(t0, t1, L, panel, colSums.data(), w, gi, zero, yn, P, pixelsFastest);
                 });
                 continue;
             }
