@@ -418,9 +418,10 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
                     std::memset(plane, v, static_cast<size_t>(g.padT * wp));
                     for (int64_t iy = 0; iy < g.h; ++iy) {
                         uint8_t* row = plane + (iy + g.padT) * wp;
-                        std::memset(row, v, static_cast<size_t>(g.padL));
+                        // pads are a few bytes: plain stores, not a memset call per row
+                        for (int64_t i = 0; i < g.padL; ++i) row[i] = static_cast<uint8_t>(v);
                         std::memcpy(row + g.padL, xg + (ci * g.h + iy) * g.w, static_cast<size_t>(g.w));
-                        std::memset(row + g.padL + g.w, v, static_cast<size_t>(right));
+                        for (int64_t i = 0; i < right; ++i) row[g.padL + g.w + i] = static_cast<uint8_t>(v);
                     }
                     std::memset(plane + (g.padT + g.h) * wp, v, static_cast<size_t>(bottom * wp));
                 }
