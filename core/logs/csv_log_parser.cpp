@@ -76,6 +76,10 @@ private:
         m_cells.resize(m_state.columns.size());
         m_have.resize(m_state.columns.size());
         m_colSlot.assign(m_state.columns.size(), UINT32_MAX);
+        m_metricCols.clear();
+        m_counterCols.clear();
+        for (size_t i = 0; i < m_kinds.size(); ++i)
+            (m_kinds[i] == KeyKind::Metric ? m_metricCols : m_counterCols).push_back(static_cast<uint32_t>(i));
     }
 
     // false when the row is unusable (then a warning was given unless quiet)
@@ -124,7 +128,7 @@ private:
         if (bad && rejectDamaged(text, lineNo, offset)) return false;
         std::optional<double> step, wall;
         std::optional<float> epoch;
-        for (size_t i = 0; i < ncol; ++i) {
+        for (const uint32_t i : m_counterCols) {
             if (!m_have[i]) continue;
             switch (m_kinds[i]) {
             case KeyKind::GlobalStep: step = m_cells[i]; break;
@@ -135,10 +139,8 @@ private:
             }
         }
         if (step) m_state.lastStep = step;
-        size_t position = 0;
-        for (size_t i = 0; i < ncol; ++i) {
-            if (m_kinds[i] != KeyKind::Metric) continue;
-            const size_t pos = position++;
+        for (size_t pos = 0; pos < m_metricCols.size(); ++pos) {
+            const uint32_t i = m_metricCols[pos];
             if (!m_have[i]) continue;
             if (m_colSlot[i] == UINT32_MAX) m_colSlot[i] = slot(m_state.columns[i], false, pos);
             const uint32_t s = m_colSlot[i];
@@ -152,6 +154,7 @@ private:
     std::vector<double> m_cells;
     std::vector<char> m_have;
     std::vector<uint32_t> m_colSlot;  // series slot per column, looked up once
+    std::vector<uint32_t> m_metricCols, m_counterCols;  // columns by use, in order
 };
 
 }  // namespace

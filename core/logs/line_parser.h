@@ -40,8 +40,8 @@ protected:
     // Series index for a raw key (+ validation flag), cached by the key's position on the line.
     uint32_t slot(std::string_view key, bool validation, size_t position);
     // Inline: called for every point; the rare step kinds go through resolveStep().
-    void point(uint32_t slotIndex, double step, StepFrom from, float value, uint32_t line,
-               const std::optional<float>& epoch, const std::optional<double>& wallTime)
+    [[gnu::always_inline]] void point(uint32_t slotIndex, double step, StepFrom from, float value, uint32_t line,
+                                      const std::optional<float>& epoch, const std::optional<double>& wallTime)
     {
         const Slot& sl = m_slots[slotIndex];
         Series& s = m_out.series[sl.series];

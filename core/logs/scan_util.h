@@ -64,7 +64,7 @@ inline const char* scanDigits(const char* q, const char* end, uint64_t& m, int& 
 // prints them). Returns the end of the number, or nullptr when p does not start one.
 // Inline fast path (Clinger): up to 15 digits and no exponent -> an exact integer mantissa divided
 // by an exact power of ten, one correctly rounded IEEE division. Logs are mostly "0.1234".
-inline const char* parseNumber(const char* p, const char* end, double& out)
+[[gnu::always_inline]] inline const char* parseNumber(const char* p, const char* end, double& out)
 {
     static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
                                         1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
@@ -73,9 +73,11 @@ inline const char* parseNumber(const char* p, const char* end, double& out)
     if (neg) ++q;
     uint64_t m = 0;
     int digits = 0, frac = 0;
-    // integer parts are short ("0.1234", step 120): byte by byte; fractions 8 digits at a time
+    // integer parts are short ("0.1234", step 120): byte by byte; fractions 8 digits at a time.
+    // (m may wrap past 19 digits: then digits > 15 sends the text to the slow path anyway.)
     const char* ds = q;
-    while (q < end && isDigit(*q) && q - ds < 16) m = m * 10 + static_cast<uint64_t>(*q++ - '0');
+    for (unsigned d; q < end && (d = static_cast<unsigned>(static_cast<unsigned char>(*q)) - '0') < 10; ++q)
+        m = m * 10 + d;
     digits = static_cast<int>(q - ds);
     if (q < end && *q == '.' && digits <= 15) {
         q = detail::scanDigits(q + 1, end, m, frac);
