@@ -273,5 +273,54 @@ TEST(TextLog, LoggingSourcePrefixAndConfigDump)
     EXPECT_EQ(parsed->metadata.count("config"), 0u);  // "==== config ====" is a banner
 }
 
+TEST(LogFormats, LinesLikeThePreviousOneParseTheSameAsAFullScan)
+{
+    // Lines with the previous metric line's layout only have their numbers parsed (the line
+    // template); every change of layout around the numbers must take the full scan.
+    const std::string text =
+        "2026-11-01 08:00:00,000 - INFO - Epoch[0] Step[1] GlobalStep[1] float: loss[1.5] acc[0.5]\n"
+        "2026-11-01 08:00:00,500 - INFO - Epoch[0] Step[2] GlobalStep[2] float: loss[1.4] acc[0.55]\n"
+        "2026-11-01 08:00:01,000 - INFO - Epoch[0] Step[3] GlobalStep[3] float: loss[nan] acc[0.6]\n"
+        "2026-11-01 08:00:01,500 - INFO - Epoch[0] Step[3] GlobalStep[3] float_val: loss[1.2] acc[0.7]\n"
+        "2026-11-01 08:00:02,000 - INFO - Epoch[0] Step[4] GlobalStep[4] float: loss[1.3] acc[0.62]\n"
+        "2026-11-01 08:00:02,500 - INFO - Epoch[0] Step[5] GlobalStep[5] float: loss[1.25] acc[0.63] eta: 0:10:22\n"
+        "2026-11-01 08:00:03,000 - INFO - Epoch[0] Step[6] GlobalStep[6] float: loss[1.2e-1] acc[0.64] eta: 0:10:21\n"
+        "2026-11-01 08:00:03,500 - INFO - Epoch[0] Step[7] GlobalStep[7] float: loss[abc] acc[0.65] eta: 0:10:20\n"
+        "2026-11-01 08:00:04,000 - INFO - Epoch[0] Step[8] GlobalStep[8] float: loss[-inf] acc[0.66] eta: 0:10:20\n"
+        "2026-11-01 08:00:04,500 - WARNING - Epoch[0] Step[9] GlobalStep[9] float: loss[0.9] acc[0.67] eta: 0:10:20\n";
+    auto parsed = parseLogBytes(*findLogFormat("text"), text, "t.log", {}, 1);
+    ASSERT_TRUE(parsed.ok());
+    auto series = [&](const std::string& name) -> const Series& {
+        static const Series kEmpty;
+        for (size_t i = 0; i < parsed->names.size(); ++i)
+            if (parsed->names[i] == name) return parsed->series[i];
+        ADD_FAILURE() << "no series " << name;
+        return kEmpty;
+    };
+    const Series& loss = series("loss");
+    ASSERT_EQ(loss.size(), 8u);
+    EXPECT_EQ(loss.step, (std::vector<double>{1, 2, 3, 4, 5, 6, 8, 9}));
+    EXPECT_EQ(loss.line, (std::vector<uint32_t>{1, 2, 3, 5, 6, 7, 9, 10}));
+    EXPECT_FLOAT_EQ(loss.value[1], 1.4f);
+    EXPECT_TRUE(std::isnan(loss.value[2]));
+    EXPECT_FLOAT_EQ(loss.value[5], 0.12f);
+    EXPECT_TRUE(std::isinf(loss.value[6]) && loss.value[6] < 0);
+    EXPECT_FLOAT_EQ(loss.value[7], 0.9f);
+    const Series& acc = series("acc");
+    ASSERT_EQ(acc.size(), 9u);
+    EXPECT_FLOAT_EQ(acc.value[7], 0.66f);
+    EXPECT_EQ(acc.step.back(), 9);
+    const Series& valLoss = series("val/loss");
+    ASSERT_EQ(valLoss.size(), 1u);
+    EXPECT_FLOAT_EQ(valLoss.value[0], 1.2f);
+    EXPECT_EQ(valLoss.step[0], 3);
+    EXPECT_FLOAT_EQ(series("val/acc").value.at(0), 0.7f);
+    // the wall time follows each line's own timestamp, also on templated lines
+    ASSERT_TRUE(acc.wallTimeAt(8).has_value());
+    EXPECT_NEAR(*acc.wallTimeAt(8) - *acc.wallTimeAt(0), 4.5, 1e-6);
+    // "eta" is a time, never a series
+    for (const std::string& n : parsed->names) EXPECT_EQ(n.find("eta"), std::string::npos) << n;
+}
+
 }  // namespace
 }  // namespace qatdoctor::core::logs::test
