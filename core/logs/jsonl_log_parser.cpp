@@ -13,10 +13,11 @@ namespace {
 class JsonObjectReader {
 public:
     struct Entry {
-        uint32_t keyBegin, keyLen;   // into keys()
+        uint32_t keyBegin, keyLen;   // into keys(), or at keyPtr
         double number;
         std::string_view text;       // string values
         bool isNumber;
+        const char* keyPtr = nullptr;  // a top-level key: in the line itself (no copy)
     };
 
     // false on a syntax error (errorAt = column)
@@ -35,7 +36,10 @@ public:
     }
     size_t errorColumn() const { return static_cast<size_t>(m_p - m_b) + 1; }
     const std::vector<Entry>& entries() const { return m_entries; }
-    std::string_view key(const Entry& en) const { return std::string_view(m_keys).substr(en.keyBegin, en.keyLen); }
+    std::string_view key(const Entry& en) const
+    {
+        return en.keyPtr ? std::string_view(en.keyPtr, en.keyLen) : std::string_view(m_keys).substr(en.keyBegin, en.keyLen);
+    }
 
 private:
     void ws()
@@ -124,10 +128,19 @@ private:
             ++m_p;
             ws();
             const size_t old = m_cur.size();
-            if (old) m_cur += '/';
-            m_cur += k;
-            const bool ok = value(depth, true);
-            m_cur.resize(old);
+            bool ok;
+            if (old == 0 && m_p < m_e && *m_p != '{') {
+                // a flat top-level key (the common line): the entry points into the line
+                m_direct = k;
+                m_isDirect = true;
+                ok = value(depth, true);
+                m_isDirect = false;
+            } else {
+                if (old) m_cur += '/';
+                m_cur += k;
+                ok = value(depth, true);
+                m_cur.resize(old);
+            }
             if (!ok) return false;
             ws();
             if (m_p < m_e && *m_p == ',') { ++m_p; ws(); continue; }
@@ -139,6 +152,10 @@ private:
 
     void push(double v, std::string_view text, bool isNumber)
     {
+        if (m_isDirect) {
+            m_entries.push_back({0, static_cast<uint32_t>(m_direct.size()), v, text, isNumber, m_direct.data()});
+            return;
+        }
         const auto b = static_cast<uint32_t>(m_keys.size());
         m_keys += m_cur;
         m_entries.push_back({b, static_cast<uint32_t>(m_cur.size()), v, text, isNumber});
@@ -149,6 +166,8 @@ private:
     const char* m_e = nullptr;
     std::string m_cur;
     std::string m_keys;
+    std::string_view m_direct;
+    bool m_isDirect = false;
     std::vector<Entry> m_entries;
 };
 
@@ -189,7 +208,9 @@ private:
         size_t metrics = 0;
         bool hyper = false;
         size_t idx = 0;
-        for (const auto& en : m_reader.entries()) {
+        const auto& entries = m_reader.entries();
+        if (m_entryKinds.size() < entries.size() + 1) m_entryKinds.resize(entries.size() + 1);
+        for (const auto& en : entries) {
             const std::string_view k = m_reader.key(en);
             ++idx;
             if (!en.isNumber) {
@@ -203,7 +224,7 @@ private:
                 }
                 continue;
             }
-            switch (kindOf(k, idx)) {
+            switch (m_entryKinds[idx] = kindOf(k, idx)) {
             case KeyKind::GlobalStep: global = en.number; break;
             case KeyKind::Step: step = en.number; break;
             case KeyKind::Epoch: epoch = static_cast<float>(en.number); break;
@@ -227,11 +248,10 @@ private:
         if (step) m_state.lastStep = step;
         size_t position = 0;
         idx = 0;
-        for (const auto& en : m_reader.entries()) {
+        for (const auto& en : entries) {
             ++idx;
-            if (!en.isNumber) continue;
+            if (!en.isNumber || m_entryKinds[idx] != KeyKind::Metric) continue;  // kinds from the first pass
             const std::string_view k = m_reader.key(en);
-            if (kindOf(k, idx) != KeyKind::Metric) continue;
             const uint32_t s = slot(k, false, position++);
             point(s, step.value_or(0), step ? StepFrom::Counter : StepFrom::LastStep, static_cast<float>(en.number),
                   static_cast<uint32_t>(lineNo), epoch, wall);
@@ -256,6 +276,7 @@ private:
     }
 
     JsonObjectReader m_reader;
+    std::vector<KeyKind> m_entryKinds;  // per entry of the current line (numbers only)
     int m_hints = 0;
     std::vector<std::pair<std::string, KeyKind>> m_kindCache;
 };
