@@ -1,5 +1,6 @@
 // qatdoctor-cli analyze PATH... : the whole pipeline, as text or as the one JSON document.
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 
 #include "app/cli/args.h"
@@ -60,7 +61,11 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
         for (size_t i = 0; i < sim->inputs.size(); ++i) out << (i ? ", " : "") << sim->inputs[i];
         out << "); " << (sim->firstBadLayer.empty() ? "fake-quant and integer agree on every layer"
                                                     : "first layer where fake-quant and integer part: " + sim->firstBadLayer);
-        if (auto sq = sim->outputSqnrDb(); sq && std::isfinite(*sq)) out << "; output SQNR int vs float " << *sq << " dB";
+        if (auto sq = sim->outputSqnrDb(); sq && std::isfinite(*sq)) {
+            char db[32];
+            std::snprintf(db, sizeof db, "%.2f", *sq);
+            out << "; output SQNR int vs float " << db << " dB";
+        }
         out << "\n";
     }
     out << "\nVerdict: " << core::rules::computeVerdict(a).text.in(lang) << "\n";

@@ -18,6 +18,18 @@ std::string num(double v)
     return buf;
 }
 
+// Rough advance of text in a sans font: Latin about half the font size a character, CJK (any
+// multi-byte UTF-8 character here) a full em.
+double estimatedTextWidth(const std::string& text, double fontSize)
+{
+    double w = 0;
+    for (unsigned char ch : text) {
+        if (ch < 0x80) w += 0.52 * fontSize;
+        else if (ch >= 0xC0) w += fontSize;   // lead byte of a multi-byte character
+    }
+    return w;
+}
+
 std::string tickLabel(double v)
 {
     char buf[32];
@@ -146,10 +158,13 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
         o += std::string("<line class=\"marker\" x1=\"") + num(X(m.x)) + "\" y1=\"" + num(top) + "\" x2=\"" + num(X(m.x)) +
              "\" y2=\"" + num(top + ph) + "\" stroke=\"" + markerColor(m) + "\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>";
         const bool rightHalf = X(m.x) > left + pw * 0.6;   // keep the label inside the axes
-        o += "<text x=\"" + num(X(m.x) + (rightHalf ? -4 : 4)) + "\" y=\"" + num(markerLabelY) + "\" text-anchor=\"" +
-             (rightHalf ? "end" : "start") + "\" font-size=\"10\" fill=\"" + markerColor(m) +
-             "\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">" + htmlEscape(m.label) +
-             "</text>";
+        // A white ground keeps the label readable over the curves (a stroke halo would need
+        // paint-order, which not every SVG viewer honours); its width is estimated.
+        const double tx = X(m.x) + (rightHalf ? -4 : 4), tw = estimatedTextWidth(m.label, 10) + 4;
+        o += "<rect x=\"" + num(rightHalf ? tx - tw + 2 : tx - 2) + "\" y=\"" + num(markerLabelY - 10) + "\" width=\"" +
+             num(tw) + "\" height=\"13\" fill=\"#fff\" fill-opacity=\"0.85\"/>";
+        o += "<text x=\"" + num(tx) + "\" y=\"" + num(markerLabelY) + "\" text-anchor=\"" + (rightHalf ? "end" : "start") +
+             "\" font-size=\"10\" fill=\"" + markerColor(m) + "\">" + htmlEscape(m.label) + "</text>";
         markerLabelY += 13;   // a second marker's label goes below the first
     }
     std::map<std::string, int> perRole;
