@@ -22,7 +22,9 @@ namespace qatdoctor::core::fixedpoint {
 #define QD_HAVE_X86 0
 #endif
 
-bool int8FastPathAvailable()
+namespace {
+
+bool haveAvx512Vnni()
 {
 #if QD_HAVE_X86
     static const bool kHave = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
@@ -33,6 +35,25 @@ bool int8FastPathAvailable()
 #endif
 }
 
+// AVX-VNNI: the same vpdpbusd on 256-bit registers (CPUs without AVX-512, e.g. Alder Lake).
+bool haveAvxVnni()
+{
+#if QD_HAVE_X86 && defined(__linux__)
+    static const bool kHave = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        return __builtin_cpu_supports("avx2") && __get_cpuid_count(7, 1, &a, &b, &c, &d) && ((a >> 4) & 1);
+    }();
+    return kHave;
+#else
+    return false;
+#endif
+}
+
+}  // namespace
+
+bool int8FastPathAvailable() { return haveAvx512Vnni() || haveAvxVnni(); }
+bool avxVnniAvailable() { return haveAvxVnni(); }
+
 bool amxAvailable()
 {
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
@@ -40,7 +61,7 @@ bool amxAvailable()
         unsigned a = 0, b = 0, c = 0, d = 0;
         if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
         const bool tile = (d >> 24) & 1, int8 = (d >> 25) & 1;
-        if (!tile || !int8 || !int8FastPathAvailable() || !__builtin_cpu_supports("avx512vbmi")) return false;
+        if (!tile || !int8 || !haveAvx512Vnni() || !__builtin_cpu_supports("avx512vbmi")) return false;
         // Linux hands out the 8 KB tile state on request (ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)
         return syscall(SYS_arch_prctl, 0x1023, 18) == 0;
     }();
@@ -215,9 +236,82 @@ QD_VNNI void gather4(const uint8_t* const src[4], int64_t stride, int64_t n, uin
             }                                                                                                 \
         }                                                                                                     \
     }
+#define QD_AVXVNNI __attribute__((target("avx2,avxvnni")))
+
+// gather4 for AVX-VNNI CPUs: 8 pixels per step widened to 32-bit lanes, the tail byte by byte.
+QD_AVXVNNI void gather4Avx2(const uint8_t* const src[4], int64_t stride, int64_t n, uint8_t flip, uint8_t* dst)
+{
+    int64_t p = 0;
+    if (stride == 1) {
+        const __m256i vflip = _mm256_set1_epi32(static_cast<int32_t>(flip * 0x01010101u));
+        for (; p + 8 <= n; p += 8) {
+            __m256i v[4];
+            for (int j = 0; j < 4; ++j)
+                v[j] = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src[j] + p)));
+            const __m256i out = _mm256_or_si256(_mm256_or_si256(v[0], _mm256_slli_epi32(v[1], 8)),
+                                                _mm256_or_si256(_mm256_slli_epi32(v[2], 16), _mm256_slli_epi32(v[3], 24)));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + p * 4), _mm256_xor_si256(out, vflip));
+        }
+    }
+    for (; p < n; ++p)
+        for (int j = 0; j < 4; ++j) dst[p * 4 + j] = static_cast<uint8_t>(src[j][p * stride] ^ flip);
+}
+
 QD_PACK_ROWS(packRowsVbmi, QD_VBMI, gather4Vbmi)
 QD_PACK_ROWS(packRows, QD_VNNI, gather4)
+QD_PACK_ROWS(packRowsAvx2, QD_AVXVNNI, gather4Avx2)
 #undef QD_PACK_ROWS
+
+// The AVX-VNNI kernel: kR rows x NV * 8 columns (16 registers: 12 accumulators at NV = 2).
+template <int NV>
+QD_AVXVNNI void kernelAvx(const uint8_t* blk, int64_t width, int64_t steps, const int32_t* wp, const int32_t* rowSums,
+                          int64_t rows, int64_t cols, int32_t zero, int32_t* y, int64_t ldy)
+{
+    __m256i acc[kR][NV];
+    for (int r = 0; r < kR; ++r)
+        for (int j = 0; j < NV; ++j) acc[r][j] = _mm256_setzero_si256();
+    const int64_t stride = width * 4;
+    for (int64_t s = 0; s < steps; ++s, blk += stride, wp += kR) {
+        __m256i c[NV];
+        for (int j = 0; j < NV; ++j) c[j] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blk + j * 32));
+#pragma GCC unroll 8
+        for (int r = 0; r < kR; ++r) {
+            const __m256i wv = _mm256_set1_epi32(wp[r]);
+            for (int j = 0; j < NV; ++j) acc[r][j] = _mm256_dpbusd_avx_epi32(acc[r][j], c[j], wv);
+        }
+    }
+    for (int r = 0; r < kR && r < rows; ++r) {
+        const __m256i corr = _mm256_set1_epi32(zero * rowSums[r]);
+        for (int j = 0; j < NV; ++j) {
+            alignas(32) int32_t out[8];
+            _mm256_store_si256(reinterpret_cast<__m256i*>(out), _mm256_sub_epi32(acc[r][j], corr));
+            const int64_t n = std::min<int64_t>(8, cols - j * 8);
+            for (int64_t i = 0; i < n; ++i) y[r * ldy + j * 8 + i] = out[i];
+        }
+    }
+}
+
+// panelGemm for AVX-VNNI CPUs: each panel block in 16-column strips.
+void panelGemmAvx(const PanelLayout& L, const uint8_t* panel, const PackedInt8Weights& w, int64_t gi, int32_t zero,
+                  int32_t* y, int64_t ldy, ThreadPool* pool)
+{
+    const int64_t mg = w.m / w.groups, mb = w.blocksPerGroup, nb = L.blocks(), steps = w.k4 / 4;
+    parallelFor(pool, mb * nb, [&](int64_t b, int64_t e) {
+        for (int64_t t = b; t < e; ++t) {
+            const int64_t pb = t / mb, mi = t % mb;
+            const int64_t m0 = gi * mg + mi * kR, rows = std::min(kR, mg - mi * kR);
+            const int64_t p0 = pb * kCols, width = L.width(pb);
+            const uint8_t* blk = panel + pb * kCols * L.k4;
+            const int32_t* wp = w.w.data() + ((gi * mb + mi) * steps) * kR;
+            for (int64_t c0 = 0; c0 < width; c0 += 16) {
+                const int64_t cols = std::min<int64_t>(16, L.cols - p0 - c0);
+                if (cols <= 0) break;
+                kernelAvx<2>(blk + c0 * 4, width, steps, wp, w.rowSums.data() + m0, rows, cols, zero,
+                             y + m0 * ldy + p0 + c0, ldy);
+            }
+        }
+    });
+}
 
 #define QD_AMX __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,amx-tile,amx-int8")))
 
@@ -388,7 +482,8 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
     Int8Scratch local;
     Int8Scratch& sc = scratch ? *scratch : local;
     const int64_t cg = g.c / g.group, K = g.kernelSize(), P = g.outPixels();
-    const bool useAmx = amxAvailable() && !sc.noAmx && !w.amx.empty();
+    const bool avx512 = haveAvx512Vnni() && !(sc.noAvx512 && haveAvxVnni());
+    const bool useAmx = avx512 && amxAvailable() && !sc.noAmx && !w.amx.empty();
     // AMX reads whole 64-deep chunks: the panel gets k64 / 4 steps (those past K4 / 4 are never
     // written and meet zero weights)
     const PanelLayout L{P, useAmx ? w.k64 : w.k4};
@@ -442,7 +537,8 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
                     const uint8_t* s4[4] = {src + base[0], src + base[1], src + base[2], src + base[3]};
                     // one segment per tap when output rows are contiguous in the source (1x1, stride 1)
                     const int64_t rows = contiguous ? 1 : g.oh, cols = contiguous ? P : g.ow, stride = contiguous ? 1 : g.sw;
-                    if (stride <= 2 && vbmi) packRowsVbmi(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
+                    if (!avx512) packRowsAvx2(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
+                    else if (stride <= 2 && vbmi) packRowsVbmi(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
                     else packRows(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
                 }
             });
@@ -460,7 +556,8 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
                 });
                 continue;
             }
-            panelGemm(L, panel, w, gi, zero, y + n * g.m * P, P, pool);
+            if (avx512) panelGemm(L, panel, w, gi, zero, y + n * g.m * P, P, pool);
+            else panelGemmAvx(L, panel, w, gi, zero, y + n * g.m * P, P, pool);
         }
 #else
     (void)g; (void)x; (void)xSigned; (void)xZero; (void)w; (void)y; (void)pool; (void)scratch;
@@ -482,7 +579,8 @@ void gemmX8S8(int64_t M, const uint8_t* a, bool aSigned, int32_t aZero, const Pa
     for (int64_t m = 0; m < M; ++m)
         for (int64_t k = 0; k < K; ++k) L.at(sc.panel.data(), k / 4, m)[k % 4] = a[m * K + k] ^ flip;
     std::vector<int32_t> ct(static_cast<size_t>(N * M));
-    panelGemm(L, sc.panel.data(), b, 0, zero, ct.data(), M, pool);
+    if (haveAvx512Vnni() && !(sc.noAvx512 && haveAvxVnni())) panelGemm(L, sc.panel.data(), b, 0, zero, ct.data(), M, pool);
+    else panelGemmAvx(L, sc.panel.data(), b, 0, zero, ct.data(), M, pool);
     for (int64_t n = 0; n < N; ++n)
         for (int64_t m = 0; m < M; ++m) c[m * N + n] = ct[static_cast<size_t>(n * M + m)];
 #else
@@ -528,7 +626,7 @@ void requantizeRowU8(const int32_t* acc, int64_t n, int32_t biasQ, float multipl
                      uint8_t* out)
 {
 #if QD_HAVE_X86
-    if (int8FastPathAvailable()) return requantizeRowVnni(acc, n, biasQ, multiplier, zp, lo, hi, out);
+    if (haveAvx512Vnni()) return requantizeRowVnni(acc, n, biasQ, multiplier, zp, lo, hi, out);
 #endif
     requantizeScalar(acc, n, biasQ, multiplier, zp, lo, hi, out);
 }
@@ -537,7 +635,7 @@ void requantizeRowS8(const int32_t* acc, int64_t n, int32_t biasQ, float multipl
                      int8_t* out)
 {
 #if QD_HAVE_X86
-    if (int8FastPathAvailable()) return requantizeRowVnni(acc, n, biasQ, multiplier, zp, lo, hi, out);
+    if (haveAvx512Vnni()) return requantizeRowVnni(acc, n, biasQ, multiplier, zp, lo, hi, out);
 #endif
     requantizeScalar(acc, n, biasQ, multiplier, zp, lo, hi, out);
 }

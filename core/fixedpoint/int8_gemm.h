@@ -16,7 +16,9 @@
 
 namespace qatdoctor::core::fixedpoint {
 
+// AVX-512 VNNI, or else AVX-VNNI (the 256-bit form, CPUs without AVX-512).
 bool int8FastPathAvailable();
+bool avxVnniAvailable();   // the 256-bit form alone (tests force it with Int8Scratch::noAvx512)
 // AMX-INT8 (tdpbusd: 16x16 outputs x 64 products per instruction) usable: the CPU has it, Linux
 // granted this process the tile state, and AVX-512 VBMI is there for the packing. Convolutions
 // then use it instead of the AVX-512 VNNI kernel; the sums are the same integers.
@@ -46,6 +48,7 @@ struct Int8Scratch {
     std::vector<uint8_t> padded, panel;
     bool noVbmi = false;   // tests: the packing path of AVX-512 CPUs without VBMI on one that has it
     bool noAmx = false;    // tests: the AVX-512 VNNI kernel on a CPU with AMX
+    bool noAvx512 = false; // tests: the AVX-VNNI (256-bit) kernel on a CPU with AVX-512
 };
 
 // y[n][m][p] = sum_k (x - xZero) * w for a (grouped, strided, dilated, padded) convolution of

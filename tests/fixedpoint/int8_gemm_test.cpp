@@ -54,7 +54,7 @@ struct ConvCase {
 
 // false when the random draw has an empty output (nothing to compare)
 // path: 0 = the best the CPU has (AMX where available), 1 = AVX-512 VNNI kernel, 2 = that kernel
-// with the packing of CPUs without VBMI.
+// with the packing of CPUs without VBMI, 3 = the AVX-VNNI (256-bit) kernel.
 bool checkConv(const ConvCase& cs, std::mt19937& rng, ThreadPool* pool, int path = 0)
 {
     const DType xt = cs.signedX ? DType::Int8 : DType::UInt8;
@@ -74,6 +74,7 @@ bool checkConv(const ConvCase& cs, std::mt19937& rng, ThreadPool* pool, int path
     Int8Scratch scratch;
     scratch.noAmx = path >= 1;
     scratch.noVbmi = path == 2;
+    scratch.noAvx512 = path == 3;
     convX8S8(*g, x.data<uint8_t>(), cs.signedX, static_cast<int32_t>(zero), packed, fast.data(), pool, &scratch);
     int64_t i = 0;
     while (i < ref.size() && fast[static_cast<size_t>(i)] == ref.at(i)) ++i;
@@ -103,8 +104,10 @@ TEST(Int8FastPath, MatchesPortableConvolutionOnFixedShapes)
     };
     std::mt19937 rng(5);
     ThreadPool pool(2);
-    for (int path : {0, 1, 2})
+    for (int path : {0, 1, 2, 3}) {
+        if (path == 3 && !avxVnniAvailable()) continue;
         for (const ConvCase& cs : cases) EXPECT_TRUE(checkConv(cs, rng, &pool, path));
+    }
 }
 
 TEST(Int8FastPath, MatchesPortableConvolutionOnRandomShapes)
@@ -113,7 +116,7 @@ TEST(Int8FastPath, MatchesPortableConvolutionOnRandomShapes)
     std::mt19937 rng(2024);
     int compared = 0;
     auto r = [&](int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(rng() % static_cast<uint32_t>(hi - lo + 1)); };
-    for (int iter = 0; iter < 240; ++iter) {
+    for (int iter = 0; iter < 320; ++iter) {
         ConvCase cs{};
         cs.group = r(1, 3) == 1 ? r(1, 4) : 1;
         cs.c = cs.group * r(1, 9);
@@ -133,10 +136,11 @@ TEST(Int8FastPath, MatchesPortableConvolutionOnRandomShapes)
         cs.pr = r(0, 3);
         cs.signedX = r(0, 1) == 1;
         ThreadPool pool(static_cast<int>(r(1, 3)));
-        compared += checkConv(cs, rng, &pool, iter % 3) ? 1 : 0;   // every path in turn
+        const int path = iter % 4 == 3 && !avxVnniAvailable() ? 0 : iter % 4;   // every path in turn
+        compared += checkConv(cs, rng, &pool, path) ? 1 : 0;
         if (HasFailure()) return;
     }
-    EXPECT_GT(compared, 160);
+    EXPECT_GT(compared, 220);
 }
 
 TEST(Int8FastPath, MatrixProductMatchesPortable)
@@ -160,10 +164,16 @@ TEST(Int8FastPath, MatrixProductMatchesPortable)
         } else {
             packed = packInt8WeightsTransposed(b.data<int8_t>(), cs.k, cs.n);
         }
-        std::vector<int32_t> fast(static_cast<size_t>(cs.m * cs.n));
-        ThreadPool pool(2);
-        gemmX8S8(cs.m, a.data<uint8_t>(), cs.signedA, static_cast<int32_t>(zero), packed, fast.data(), &pool);
-        for (int64_t i = 0; i < ref.size(); ++i) ASSERT_EQ(fast[static_cast<size_t>(i)], ref.at(i)) << "m=" << cs.m << " i=" << i;
+        for (bool narrow : {false, true}) {   // AVX-512 and, where the CPU has it, AVX-VNNI
+            if (narrow && !avxVnniAvailable()) continue;
+            std::vector<int32_t> fast(static_cast<size_t>(cs.m * cs.n));
+            ThreadPool pool(2);
+            Int8Scratch scratch;
+            scratch.noAvx512 = narrow;
+            gemmX8S8(cs.m, a.data<uint8_t>(), cs.signedA, static_cast<int32_t>(zero), packed, fast.data(), &pool, &scratch);
+            for (int64_t i = 0; i < ref.size(); ++i)
+                ASSERT_EQ(fast[static_cast<size_t>(i)], ref.at(i)) << "m=" << cs.m << " i=" << i << " narrow=" << narrow;
+        }
     }
 }
 
