@@ -5,6 +5,7 @@
 
 #include "app/cli/args.h"
 #include "app/cli/cli_command.h"
+#include "app/cli/faq_dir.h"
 #include "core/faq/faq_base.h"
 #include "core/faq/faq_search.h"
 
@@ -29,19 +30,6 @@ constexpr const char* kUsage =
     "  --faq-dir DIR   the folder of NN_*.json trees (default: installed share/qatdoctor/faq,\n"
     "                  else the source tree's faq/)\n"
     "  --lang zh|en    language of the texts (default en)\n";
-
-// Installed layout first (bin/../share/qatdoctor/faq), then the source tree this was built from.
-std::string defaultFaqDir()
-{
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const fs::path installed = exe.parent_path().parent_path() / "share" / "qatdoctor" / "faq";
-        if (fs::is_directory(installed, ec)) return installed.string();
-    }
-    return (fs::path(QATDOCTOR_SOURCE_DATA_DIR) / "faq").string();
-}
 
 void printTopicLine(std::ostream& out, const faq::Topic& t, core::Lang lang)
 {

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/cli/faq_dir.h"
 #include "core/faq/faq_base.h"
 
 namespace qatdoctor::cli {
@@ -13,20 +14,6 @@ core::report::PdfRenderer& pdfRenderer()
 {
     static core::report::PdfRenderer renderer;
     return renderer;
-}
-
-// Installed layout first (bin/../share/qatdoctor/faq), then the source tree this was built from
-// (the same search as `faq`).
-std::string faqDir()
-{
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const fs::path installed = exe.parent_path().parent_path() / "share" / "qatdoctor" / "faq";
-        if (fs::is_directory(installed, ec)) return installed.string();
-    }
-    return (fs::path(QATDOCTOR_SOURCE_DATA_DIR) / "faq").string();
 }
 
 }  // namespace
@@ -49,7 +36,7 @@ int writeReportOption(const core::Analysis& analysis, const std::string& path, c
                       CommandIo io, const std::string& wizardJson)
 {
     // The FAQ gives findings their advice; a report without it is still worth writing.
-    const core::faq::FaqLoad faq = core::faq::FaqBase::loadDirectory(faqDir());
+    const core::faq::FaqLoad faq = core::faq::FaqBase::loadDirectory(defaultFaqDir());
     core::report::WriteOptions options;
     options.report.lang = lang;
     options.report.wizardJson = wizardJson;
