@@ -39,6 +39,10 @@
         <source>scale from</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>YUV444 (centered)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui</name>
@@ -342,6 +346,101 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
     </message>
 </context>
 <context>
+    <name>qatdoctor::ui::FixedpointColourPanel</name>
+    <message>
+        <source>Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>integer (deployed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fake-quant (QAT)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pixels (0..255, or -128..127 for centered YUV) are multiplied by this before the model, as the training normalization did; 1/128 is horizon&apos;s convention for centered YUV444.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model trained on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pixel scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick an image as the input (Input file...) to see what feeding it in the wrong colour form does: the board takes centered YUV444, a model trained on RGB (or the reverse) is wrong from its first layer on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image %1: press Compare.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing colour forms on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour comparison failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantization only: SQNR (dB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 fed as %2: SQNR (dB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cosine (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max error (%1, LSB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Model trained on %1, fed %2&lt;/b&gt; (%3 mode).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output SQNR: %1 dB with the wrong colour form against %2 dB from quantization alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The two forms agree on every layer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First layer where they part: &lt;b&gt;%1&lt;/b&gt;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top-1 class unchanged (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top-1 class changes: %1 -&gt; %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>qatdoctor::ui::FixedpointLayerPlot</name>
     <message>
         <source>Layer</source>
@@ -596,6 +695,10 @@ accumulator overflows: %1</source>
     </message>
     <message>
         <source>an image input needs a model input of shape [N,3,H,W]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RGB vs YUV444</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

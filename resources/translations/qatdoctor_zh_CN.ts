@@ -39,6 +39,10 @@
         <source>scale from</source>
         <translation>scale 来源</translation>
     </message>
+    <message>
+        <source>YUV444 (centered)</source>
+        <translation>YUV444（居中）</translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui</name>
@@ -338,6 +342,101 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
     </message>
 </context>
 <context>
+    <name>qatdoctor::ui::FixedpointColourPanel</name>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>integer (deployed)</source>
+        <translation>整数（部署）</translation>
+    </message>
+    <message>
+        <source>fake-quant (QAT)</source>
+        <translation>伪量化（QAT）</translation>
+    </message>
+    <message>
+        <source>Pixels (0..255, or -128..127 for centered YUV) are multiplied by this before the model, as the training normalization did; 1/128 is horizon's convention for centered YUV444.</source>
+        <translation>像素值（0..255，居中 YUV 为 -128..127）在送入模型前乘以此系数，与训练时的归一化一致；1/128 是地平线居中 YUV444 的约定。</translation>
+    </message>
+    <message>
+        <source>Model trained on</source>
+        <translation>模型训练输入</translation>
+    </message>
+    <message>
+        <source>fed</source>
+        <translation>实际输入</translation>
+    </message>
+    <message>
+        <source>pixel scale</source>
+        <translation>像素系数</translation>
+    </message>
+    <message>
+        <source>Pick an image as the input (Input file...) to see what feeding it in the wrong colour form does: the board takes centered YUV444, a model trained on RGB (or the reverse) is wrong from its first layer on.</source>
+        <translation>选择一张图片作为输入（输入文件...），查看以错误的颜色格式输入会怎样：板端接收居中 YUV444，用 RGB 训练的模型（或反之）从第一层起就会出错。</translation>
+    </message>
+    <message>
+        <source>Image %1: press Compare.</source>
+        <translation>图片 %1：请点击“比较”。</translation>
+    </message>
+    <message>
+        <source>Comparing colour forms on %1</source>
+        <translation>正在比较 %1 的颜色格式</translation>
+    </message>
+    <message>
+        <source>Colour comparison failed: %1</source>
+        <translation>颜色格式比较失败：%1</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Quantization only: SQNR (dB)</source>
+        <translation>仅量化：SQNR (dB)</translation>
+    </message>
+    <message>
+        <source>%1 fed as %2: SQNR (dB)</source>
+        <translation>%1 以 %2 输入：SQNR (dB)</translation>
+    </message>
+    <message>
+        <source>cosine (%1)</source>
+        <translation>余弦相似度（%1）</translation>
+    </message>
+    <message>
+        <source>max error (%1, LSB)</source>
+        <translation>最大误差（%1，LSB）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Model trained on %1, fed %2&lt;/b&gt; (%3 mode).</source>
+        <translation>&lt;b&gt;模型以 %1 训练，实际输入 %2&lt;/b&gt;（%3 模式）。</translation>
+    </message>
+    <message>
+        <source>Output SQNR: %1 dB with the wrong colour form against %2 dB from quantization alone.</source>
+        <translation>输出 SQNR：错误颜色格式下为 %1 dB，仅量化时为 %2 dB。</translation>
+    </message>
+    <message>
+        <source>The two forms agree on every layer.</source>
+        <translation>两种格式在每一层都一致。</translation>
+    </message>
+    <message>
+        <source>First layer where they part: &lt;b&gt;%1&lt;/b&gt;.</source>
+        <translation>首个出现分歧的层：&lt;b&gt;%1&lt;/b&gt;。</translation>
+    </message>
+    <message>
+        <source>Top-1 class unchanged (%1).</source>
+        <translation>Top-1 类别未变（%1）。</translation>
+    </message>
+    <message>
+        <source>Top-1 class changes: %1 -&gt; %2.</source>
+        <translation>Top-1 类别改变：%1 -&gt; %2。</translation>
+    </message>
+</context>
+<context>
     <name>qatdoctor::ui::FixedpointLayerPlot</name>
     <message>
         <source>Layer</source>
@@ -594,6 +693,10 @@ accumulator overflows: %1</source>
     <message>
         <source>an image input needs a model input of shape [N,3,H,W]</source>
         <translation>图像输入要求模型输入形状为 [N,3,H,W]</translation>
+    </message>
+    <message>
+        <source>RGB vs YUV444</source>
+        <translation>RGB 与 YUV444</translation>
     </message>
 </context>
 <context>
