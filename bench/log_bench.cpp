@@ -53,7 +53,7 @@ void bench(const std::string& path, const char* formatId, unsigned threads)
     double wc = 1e9;
     for (int i = 0; i < 3; ++i) wc = std::min(wc, timeWc(path));
     double best = 1e9, bestCpu = 1e9;
-    uint64_t points = 0, resident = 0;
+    uint64_t points = 0, resident = 0, marks = 0, epochMarks = 0, wallMarks = 0;
     for (int i = 0; i < 3; ++i) {
         const double c0 = cpuSeconds();
         const auto t0 = Clock::now();
@@ -67,10 +67,14 @@ void bench(const std::string& path, const char* formatId, unsigned threads)
         bestCpu = std::min(bestCpu, cpuSeconds() - c0);
         points = 0;
         resident = 0;
+        marks = epochMarks = wallMarks = 0;
         for (auto& s : parsed->series) {
             s.shrinkToFit();
             points += s.size();
             resident += s.bytes();
+            marks += s.bytes() - s.size() * (sizeof(double) + sizeof(float) + sizeof(uint32_t));
+            epochMarks += s.epochs.size();
+            wallMarks += s.wallTimes.size();
         }
     }
     // end to end through the reader (probe, map, parse, merge into a run, shrink)
@@ -83,6 +87,9 @@ void bench(const std::string& path, const char* formatId, unsigned threads)
                 formatId, mb, best, mb / best, mb / endToEnd, static_cast<unsigned long long>(points),
                 points ? static_cast<double>(resident) / static_cast<double>(points) : 0.0, wc, best / wc, bestCpu,
                 mb / bestCpu);
+    std::printf("         marks and slack: %llu bytes (%llu epoch marks, %llu wall-time marks)\n",
+                static_cast<unsigned long long>(marks), static_cast<unsigned long long>(epochMarks),
+                static_cast<unsigned long long>(wallMarks));
     (void)set;
 }
 

@@ -1,6 +1,7 @@
 #include "core/logs/line_parser.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <thread>
 
@@ -36,6 +37,8 @@ void LineParser::partialLastLine(std::string_view text, uint64_t lineNo, uint64_
 
 void LineParser::finish()
 {
+    for (size_t i = 0; i < m_out.series.size() && i < m_lastWall.size(); ++i)
+        if (!std::isnan(m_lastWall[i])) m_out.series[i].markLastWallTime(m_lastWall[i]);
     for (size_t i = 0; i < m_out.names.size(); ++i)
         m_state.orderCount[m_out.names[i]] += m_out.series[i].size();
 }
@@ -69,6 +72,7 @@ uint32_t LineParser::slot(std::string_view key, bool validation, size_t position
         s.validation = validation;
         const std::string name = seriesName(key, validation);
         s.series = m_out.seriesIndex(name);
+        if (m_lastWall.size() <= s.series) m_lastWall.resize(s.series + 1, NAN);
         if (m_state.stepKnown) {
             auto it = m_state.orderCount.find(name);
             s.orderBase = it == m_state.orderCount.end() ? 0 : it->second;

@@ -48,7 +48,10 @@ protected:
         if (from != StepFrom::Counter) [[unlikely]]
             step = resolveStep(sl, s, from);
         if (epoch) s.markEpoch(*epoch);
-        if (wallTime) s.markWallTime(*wallTime);
+        if (wallTime) {
+            s.markWallTime(*wallTime);
+            m_lastWall[sl.series] = *wallTime;
+        }
         s.push(step, value, line);
     }
     void warn(const char* kind, std::string message, uint64_t line, int64_t offset = -1);
@@ -69,6 +72,7 @@ private:
     double resolveStep(const Slot& sl, const Series& s, StepFrom from);
     std::vector<Slot> m_slots;
     std::vector<uint32_t> m_byPosition;
+    std::vector<double> m_lastWall;  // per series: the last wall time seen (for the tail mark)
 };
 
 using LineParserFactory = std::function<std::unique_ptr<LineParser>(ParsedLog&, ParseState&, const std::string&)>;

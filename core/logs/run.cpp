@@ -108,6 +108,26 @@ void Series::addWallTimeMark(double seconds)
     else wallTimes.push_back({at, seconds});
 }
 
+void Series::markWallTimeIfOffPace(double seconds)
+{
+    const size_t m = wallTimes.size();
+    if (m < 2) return addWallTimeMark(seconds);
+    const Mark<double>& a = wallTimes[m - 2];
+    const Mark<double>& b = wallTimes[m - 1];
+    const double pace = (b.value - a.value) / static_cast<double>(b.begin - a.begin);
+    const double expected = b.value + pace * static_cast<double>(size() - b.begin);
+    const double off = seconds - expected;
+    if (off >= 60.0 || off <= -60.0 || !std::isfinite(off)) addWallTimeMark(seconds);
+}
+
+void Series::markLastWallTime(double seconds)
+{
+    if (empty() || wallTimes.empty()) return;
+    const auto last = static_cast<uint32_t>(size() - 1);
+    if (wallTimes.back().begin >= last || wallTimes.back().value == seconds) return;
+    wallTimes.push_back({last, seconds});
+}
+
 void Series::append(const Series& other, uint32_t fileOffset)
 {
     const auto shift = static_cast<uint32_t>(size());

@@ -3,6 +3,7 @@
 // `logs` command and the report read only these types.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -68,23 +69,31 @@ struct Series {
     {
         if (epochs.empty() || epochs.back().value != epoch) addEpochMark(epoch);
     }
-    // Adds a wall-time mark when time moved >= 1 s, past 4096 points at most every
-    // kWallTimeStride points (times in between are interpolated), and at once after a pause of a
-    // minute or more.
+    // Adds a wall-time mark when time moved >= 1 s; past 256 points at most every
+    // max(kWallTimeStride, size/8) points (times in between are interpolated, so the marks cost
+    // ~0.003 bytes per point on a million-point series), and at once when the time is a minute
+    // or more off the pace of the last two marks (a pause, a clock jump). Parsers add a mark at
+    // the last point when they finish (see LineParser::finish).
     static constexpr uint32_t kWallTimeStride = 256;
     void markWallTime(double seconds)
     {
         if (wallTimes.empty()) return addWallTimeMark(seconds);
         const double d = seconds - wallTimes.back().value;
-        const uint32_t stride = size() < 4096 ? 1 : kWallTimeStride;  // small series keep every second
-        if (d >= 60.0 || d <= -60.0 || (size() - wallTimes.back().begin >= stride && (d >= 1.0 || d <= -1.0)))
-            addWallTimeMark(seconds);
+        if (d < 1.0 && d > -1.0) return;
+        const auto n = static_cast<uint32_t>(size());
+        const uint32_t stride = n < 256 ? 1 : std::max(kWallTimeStride, n / 8);  // small series keep every second
+        if (n - wallTimes.back().begin >= stride) return addWallTimeMark(seconds);
+        if (d >= 60.0 || d <= -60.0) [[unlikely]]
+            markWallTimeIfOffPace(seconds);
     }
+    // A mark at the last point (when time moved since the last mark), so the span is exact.
+    void markLastWallTime(double seconds);
     // Appends other's points, its marks shifted; other's file marks are remapped by fileOffset.
     void append(const Series& other, uint32_t fileOffset = 0);
     void shrinkToFit();
     void addEpochMark(float epoch);
     void addWallTimeMark(double seconds);
+    void markWallTimeIfOffPace(double seconds);
     size_t bytes() const;             // resident bytes of the columns (capacity)
 };
 
