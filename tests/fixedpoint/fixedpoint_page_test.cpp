@@ -39,6 +39,27 @@ bool waitFinished(FixedpointPage& page, QSignalSpy& spy)
     return spy.count() > 0 || spy.wait(60000);
 }
 
+TEST(FixedpointPage, FirstShownWithASmallModelSimulatesOnItsOwnOnce)
+{
+    AppContext ctx;
+    FixedpointPage page(&ctx);
+    ctx.setAnalysis(analysisWith("qat_qdq_bn.onnx"));
+    QSignalSpy done(&page, &FixedpointPage::simulationFinished);
+    EXPECT_EQ(page.result(), nullptr);   // nothing runs before the page is seen
+    page.show();
+    ASSERT_TRUE(waitFinished(page, done));
+    EXPECT_TRUE(done.takeFirst().at(0).toBool()) << page.summary()->text().toStdString();
+    ASSERT_NE(page.result(), nullptr);
+    EXPECT_EQ(page.layerModel()->rowCount(), 4);
+    ASSERT_TRUE(ctx.analysis()->simulation.has_value());   // attached like a pressed Simulate
+    // Shown again: the result is kept, nothing re-runs.
+    page.hide();
+    page.show();
+    QApplication::processEvents();
+    EXPECT_FALSE(page.job()->running());
+    EXPECT_EQ(done.count(), 0);
+}
+
 TEST(FixedpointPage, SimulatesThePrimaryModelInTheBackground)
 {
     qRegisterMetaType<BackgroundJob*>();

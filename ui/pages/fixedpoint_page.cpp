@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QImage>
@@ -15,6 +16,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
 #include <cstring>
@@ -220,6 +222,20 @@ void FixedpointPage::onAnalysisChanged()
                                "float, fake-quant and integer inference layer by layer.")
                           : tr("Model: %1. Simulate runs it as float (quantizers removed), fake-quant (= ONNX Runtime, "
                                "the QAT model) and integer (= the deployed model) on the same input.").arg(path));
+}
+
+void FixedpointPage::showEvent(QShowEvent* event)
+{
+    Page::showEvent(event);
+    // A small model is simulated as soon as the page is first shown (random input), so the page
+    // opens on its answer instead of empty axes; a big one waits for the button (seconds of CPU).
+    constexpr qint64 kAutoRunBytes = 32 << 20;
+    const QString path = modelPath();
+    if (path.isEmpty() || m_autoRanFor == path || m_job->running()) return;
+    if (m_result && QString::fromStdString(m_result->modelPath) == path) return;
+    if (QFileInfo(path).size() > kAutoRunBytes) return;
+    m_autoRanFor = path;
+    QTimer::singleShot(0, this, [this] { runSimulation(); });
 }
 
 bool FixedpointPage::runSimulation()

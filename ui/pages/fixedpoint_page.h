@@ -62,6 +62,9 @@ public:
 signals:
     void simulationFinished(bool ok);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     struct Outcome;
     void onAnalysisChanged();
@@ -97,6 +100,7 @@ private:
     FixedpointColourPanel* m_colourPanel = nullptr;   // the RGB vs YUV444 tab
 
     QString m_inputFile;
+    QString m_autoRanFor;   // the model simulated on its own when the page was first shown
     std::shared_ptr<const core::fixedpoint::Interpreter> m_interp;
     std::shared_ptr<const core::fixedpoint::SimulationResult> m_result;
     std::optional<double> m_baselineSqnr;   // output SQNR (float vs int) of the unchanged model
