@@ -70,7 +70,7 @@ struct Series {
         if (epochs.empty() || epochs.back().value != epoch) addEpochMark(epoch);
     }
     // Adds a wall-time mark when time moved >= 1 s; past 256 points at most every
-    // max(kWallTimeStride, size/8) points (times in between are interpolated, so the marks cost
+    // max(kWallTimeStride, size/4) points (times in between are interpolated, so the marks cost
     // ~0.003 bytes per point on a million-point series), and at once when the time is a minute
     // or more off the pace of the last two marks (a pause, a clock jump). Parsers add a mark at
     // the last point when they finish (see LineParser::finish).
@@ -81,7 +81,7 @@ struct Series {
         const double d = seconds - wallTimes.back().value;
         if (d < 1.0 && d > -1.0) return;
         const auto n = static_cast<uint32_t>(size());
-        const uint32_t stride = n < 256 ? 1 : std::max(kWallTimeStride, n / 8);  // small series keep every second
+        const uint32_t stride = n < 256 ? 1 : std::max(kWallTimeStride, n / 4);  // small series keep every second
         if (n - wallTimes.back().begin >= stride) return addWallTimeMark(seconds);
         if (d >= 60.0 || d <= -60.0) [[unlikely]]
             markWallTimeIfOffPace(seconds);
