@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/common/file_io.h"
+#include "core/model/expected_dtypes.h"
 
 namespace qatdoctor::core {
 namespace fs = std::filesystem;
@@ -41,16 +42,9 @@ const InputLoader* pickLoader(const std::string& path, bool isFolder, std::strin
 
 Result<void> loadExpectations(const std::string& path, Analysis& into)
 {
-    auto text = readFile(path, 16u << 20);
-    if (!text) return text.error();
-    nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-        return makeError("expect.parse", path + " is not a JSON object of module name -> dtype", path);
-    for (auto& [name, dtype] : j.items()) {
-        if (!dtype.is_string())
-            return makeError("expect.parse", path + ": the dtype of '" + name + "' is not a string", path);
-        into.expectedDtypes[name] = dtype.get<std::string>();
-    }
+    auto expected = model::readExpectedDtypes(path);
+    if (!expected) return expected.error();
+    for (auto& [name, dtype] : *expected) into.expectedDtypes[name] = std::move(dtype);
     return Ok{};
 }
 

@@ -3,6 +3,7 @@
 // read, never a hang or a crash (the fuzzers explore this further; this is the fixed sweep).
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -83,6 +84,27 @@ TEST(Truncation, TensorBoardEventsAtEveryCut)
         ASSERT_TRUE(parsed) << cut;
         EXPECT_GE(parsed->points(), lastPoints) << "a longer prefix never yields fewer points (cut " << cut << ")";
         lastPoints = parsed->points();
+    }
+}
+
+// Line-based logs: a cut is a partial last line (an unfinished write of a running job). Each
+// prefix parses (the whole file gives points: the fixtures are real).
+TEST(Truncation, LineLogsAtEveryCut)
+{
+    for (const auto& [formatId, name] : {std::pair<const char*, std::string>{"text", "logs/hat/qat/train.log"},
+                                         {"csv", "logs/mixed/qat_run/metrics.csv"},
+                                         {"jsonl", "logs/mixed/qat_run/metrics.jsonl"}}) {
+        const std::string bytes = fixture(name);
+        ASSERT_FALSE(bytes.empty()) << name;
+        const logs::LogFormat* format = logs::findLogFormat(formatId);
+        ASSERT_NE(format, nullptr) << formatId;
+        size_t lastPoints = 0;
+        for (size_t cut : cuts(bytes.size())) {
+            auto parsed = logs::parseLogBytes(*format, std::string_view(bytes).substr(0, cut), name, {}, 1, true);
+            ASSERT_TRUE(parsed) << name << " cut at " << cut;
+            lastPoints = parsed->points();
+        }
+        EXPECT_GT(lastPoints, 0u) << name;
     }
 }
 
