@@ -55,4 +55,38 @@ seed fuzz_json_inputs "$src/resources/thresholds.json" 001
 printf '\000{"version":1,"start":"qat.calibration_low","path":[{"topic":"qat.calibration_low","node":"q_calib_low","answer":"yes","automatic":true,"outcome":"found","evidence":[{"run":"r","line":3,"step":1.5}]}],"overridden":["a"]}' \
   > "$out/fuzz_json_inputs/session_min"
 
+# Expected dtypes (--expect): the fixture, and the spellings parseDType accepts.
+for f in $(files "$data" -name '*.expect.json'); do seed fuzz_expect "$f"; done
+printf '{"conv1": "torch.qint16", "conv2": "qint8", "fc": "float32", "add": "horizon.qint16", "relu": "int16"}' \
+  > "$out/fuzz_expect/spellings"
+
+# GUI session files (.qatdoctor), as the app writes them: inputs, roles, expect path, page states
+# with a wizard session, notes; and the smallest one it accepts.
+mkdir -p "$out/fuzz_session"
+cat > "$out/fuzz_session/full" <<'JSON'
+{
+    "expect": "/data/models/qat_int16.expect.json",
+    "format": "qatdoctor-session",
+    "inputs": ["/data/runs/no_gpu", "/data/models/qat_int16.onnx", "/data/printed/qat_calibrated.txt"],
+    "notes": "calibration looked low\n第二行",
+    "pages": {
+        "curves": {"metrics": ["loss", "acc"], "smoothing": 0.6, "log": false},
+        "report": {"sections": ["overview", "wizard"], "lang": "zh", "paper": "A4"},
+        "wizard": {
+            "reportItems": [{"topic": "qat.calibration_low", "node": "q_calib_low"}],
+            "search": "calib",
+            "view": "walk",
+            "session": {"version": 1, "start": "qat.calibration_low",
+                        "path": [{"topic": "qat.calibration_low", "node": "q_calib_low", "answer": "yes",
+                                  "automatic": true, "outcome": "found",
+                                  "evidence": [{"run": "r", "line": 3, "step": 1.5}]}],
+                        "overridden": ["a"]}
+        }
+    },
+    "roles": {"float": "float", "qat": "qat", "run3": "calibration"},
+    "version": 1
+}
+JSON
+printf '{"format":"qatdoctor-session"}' > "$out/fuzz_session/minimal"
+
 for d in "$out"/*/; do echo "$(basename "$d"): $(find "$d" -type f | wc -l) seeds"; done

@@ -14,7 +14,7 @@ shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(fuzz_log_text fuzz_log_csv fuzz_log_jsonl fuzz_log_tfevents fuzz_onnx fuzz_printed
-           fuzz_toolchain fuzz_faq fuzz_npy fuzz_tensor_pb fuzz_json_inputs)
+           fuzz_toolchain fuzz_faq fuzz_npy fuzz_tensor_pb fuzz_json_inputs fuzz_expect fuzz_session)
 fi
 corpus="$build/corpus"
 [ -d "$corpus" ] || "$src/tests/fuzz/make_corpus.sh" "$corpus" >/dev/null
