@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/common/finding_json.h"
 #include "core/common/version.h"
 #include "core/rules/verdict.h"
 
@@ -11,26 +12,7 @@ namespace {
 using nlohmann::json;
 
 // JSON has no NaN/Inf: finite numbers stay numbers, others become the strings Python prints.
-json number(double v)
-{
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    return v;
-}
-
-json evidenceToJson(const Evidence& e)
-{
-    json j = json::object();
-    if (!e.run.empty()) j["run"] = e.run;
-    if (!e.file.empty()) j["file"] = e.file;
-    if (e.line > 0) j["line"] = e.line;
-    if (e.step) j["step"] = number(*e.step);
-    if (!e.metric.empty()) j["metric"] = e.metric;
-    if (e.value) j["value"] = number(*e.value);
-    if (!e.layer.empty()) j["layer"] = e.layer;
-    if (!e.detail.empty()) j["detail"] = e.detail;
-    return j;
-}
+json number(double v) { return jsonNumber(v); }
 
 json seriesSummary(const logs::Series& s)
 {
