@@ -3,21 +3,14 @@
 #include <sstream>
 
 #include "app/cli/cli_command.h"
+#include "tests/cli/cli_run.h"
 #include "core/common/version.h"
 
 using namespace qatdoctor::cli;
 
 namespace {
-struct CliRun {
-    int code;
-    std::string out, err;
-};
-CliRun cli(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    const int code = runCli(args, {out, err});
-    return {code, out.str(), err.str()};
-}
+using qatdoctor::cli::test_support::CliRun;
+using qatdoctor::cli::test_support::cli;
 }  // namespace
 
 TEST(Cli, Version)

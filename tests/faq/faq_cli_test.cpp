@@ -4,22 +4,15 @@
 #include <sstream>
 
 #include "app/cli/cli_command.h"
+#include "tests/cli/cli_run.h"
 #include "faq_test_util.h"
 
 using namespace qatdoctor;
 using namespace qatdoctor::cli;
 
 namespace {
-struct CliRun {
-    int code;
-    std::string out, err;
-};
-CliRun runFaqCli(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    const int code = runCli(args, {out, err});
-    return {code, out.str(), err.str()};
-}
+using test_support::CliRun;
+CliRun runFaqCli(std::vector<std::string> args) { return test_support::cli(std::move(args)); }
 }  // namespace
 
 TEST(FaqCli, ValidateRealFaq)

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_command.h"
+#include "tests/cli/cli_run.h"
 #include "core/common/file_io.h"
 #include "core/fixedpoint/tensor_io.h"
 
@@ -25,17 +26,8 @@ namespace {
 const std::string kModels = std::string(QATDOCTOR_TEST_DATA) + "/models/";
 const std::string kQuantizeLinear = std::string(QATDOCTOR_ONNX_TESTDATA) + "/node/test_quantizelinear";
 
-struct CliRun {
-    int code;
-    std::string out, err;
-};
-
-CliRun cli(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    const int code = runCli(args, CommandIo{out, err});
-    return {code, out.str(), err.str()};
-}
+using qatdoctor::cli::test_support::CliRun;
+using qatdoctor::cli::test_support::cli;
 
 nlohmann::json runJson(std::vector<std::string> args)
 {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_command.h"
+#include "tests/cli/cli_run.h"
 
 using namespace qatdoctor::cli;
 
@@ -12,17 +13,8 @@ namespace {
 
 const std::string kModels = std::string(QATDOCTOR_TEST_DATA) + "/models/";
 
-struct CliRun {
-    int code;
-    std::string out, err;
-};
-
-CliRun cli(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    const int code = runCli(args, CommandIo{out, err});
-    return {code, out.str(), err.str()};
-}
+using qatdoctor::cli::test_support::CliRun;
+using qatdoctor::cli::test_support::cli;
 
 }  // namespace
 

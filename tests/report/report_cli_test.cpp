@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/cli/cli_command.h"
+#include "tests/cli/cli_run.h"
 #include "core/common/file_io.h"
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session.h"
@@ -18,20 +19,8 @@ namespace {
 
 using namespace report_test;
 
-struct CliRun {
-    int code = 0;
-    std::string out, err;
-};
-
-CliRun cli(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    CliRun r;
-    r.code = cli::runCli(args, {out, err});
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
+using cli::test_support::CliRun;
+using cli::test_support::cli;
 
 class ReportCli : public ::testing::Test {
 protected:

@@ -8,24 +8,20 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_command.h"
+#include "tests/cli/cli_run.h"
 
 namespace qatdoctor::cli {
 namespace {
 
 using nlohmann::json;
 
-struct CliResult {
-    int code;
-    std::string out, err;
-};
+using CliResult = test_support::CliRun;
 
 CliResult runCase(const std::string& name, std::vector<std::string> extra)
 {
     std::vector<std::string> args = {"analyze", std::string(QATDOCTOR_TEST_DATA) + "/runs/" + name};
     args.insert(args.end(), extra.begin(), extra.end());
-    std::ostringstream out, err;
-    const int code = runCli(args, {out, err});
-    return {code, out.str(), err.str()};
+    return test_support::cli(std::move(args));
 }
 
 std::set<std::string> problemIds(const json& doc)
