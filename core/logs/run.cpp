@@ -108,18 +108,6 @@ void Series::addWallTimeMark(double seconds)
     else wallTimes.push_back({at, seconds});
 }
 
-void Series::markWallTimeIfOffPace(double seconds)
-{
-    const size_t m = wallTimes.size();
-    if (m < 2) return addWallTimeMark(seconds);
-    const Mark<double>& a = wallTimes[m - 2];
-    const Mark<double>& b = wallTimes[m - 1];
-    const double pace = (b.value - a.value) / static_cast<double>(b.begin - a.begin);
-    const double expected = b.value + pace * static_cast<double>(size() - b.begin);
-    const double off = seconds - expected;
-    if (off >= 60.0 || off <= -60.0 || !std::isfinite(off)) addWallTimeMark(seconds);
-}
-
 void Series::markLastWallTime(double seconds)
 {
     if (empty() || wallTimes.empty()) return;

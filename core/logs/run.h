@@ -83,8 +83,8 @@ struct Series {
         const auto n = static_cast<uint32_t>(size());
         const uint32_t stride = n < 256 ? 1 : std::max(kWallTimeStride, n / 4);  // small series keep every second
         if (n - wallTimes.back().begin >= stride) return addWallTimeMark(seconds);
-        if (d >= 60.0 || d <= -60.0) [[unlikely]]
-            markWallTimeIfOffPace(seconds);
+        if ((d >= 60.0 || d <= -60.0) && wallTimeOffPace(seconds, n)) [[unlikely]]
+            addWallTimeMark(seconds);
     }
     // A mark at the last point (when time moved since the last mark), so the span is exact.
     void markLastWallTime(double seconds);
@@ -93,7 +93,20 @@ struct Series {
     void shrinkToFit();
     void addEpochMark(float epoch);
     void addWallTimeMark(double seconds);
-    void markWallTimeIfOffPace(double seconds);
+    // Whether the time at point n is a minute or more off the pace of the last two marks (or
+    // there is no pace yet). Inline and without a division: once a long stride is a minute old,
+    // every point of a regular log asks this until the next mark.
+    bool wallTimeOffPace(double seconds, uint32_t n) const
+    {
+        const size_t m = wallTimes.size();
+        if (m < 2) return true;
+        const Mark<double>& a = wallTimes[m - 2];
+        const Mark<double>& b = wallTimes[m - 1];
+        const double span = static_cast<double>(b.begin - a.begin);
+        // |seconds - (b.value + pace * (n - b.begin))| >= 60 with pace = (b.value - a.value) / span
+        const double off = (seconds - b.value) * span - (b.value - a.value) * static_cast<double>(n - b.begin);
+        return !(off < 60.0 * span && off > -60.0 * span);  // NaN (a non-finite time) marks too
+    }
     size_t bytes() const;             // resident bytes of the columns (capacity)
 };
 

@@ -222,12 +222,12 @@ public:
         if (isDigit(*p) || *p == '[') {
             // Consecutive lines mostly share the timestamp's second: reuse it.
             constexpr size_t kSecondPrefix = 20;  // "[YYYY-MM-DD HH:MM:SS"
-            if (m_tsValid && text.size() > kSecondPrefix && text.compare(0, kSecondPrefix, m_tsPrefix) == 0) {
+            if (m_tsValid && text.size() > kSecondPrefix && sameBytes(text.data(), m_tsPrefix.data(), kSecondPrefix)) {
                 wall = parseTimestamp(text, &used, &m_tsBase, true);
             } else {
                 wall = parseTimestamp(text, &used, &m_tsBase);
                 m_tsValid = wall && text.size() > kSecondPrefix;
-                if (m_tsValid) m_tsPrefix.assign(text.substr(0, kSecondPrefix));
+                if (m_tsValid) std::memcpy(m_tsPrefix.data(), text.data(), kSecondPrefix);
             }
             if (wall) p += used;
         }
@@ -534,7 +534,7 @@ private:
     std::vector<Span> m_spans;
     bool m_sawMetricLine = false;
     bool m_tsValid = false;
-    std::string m_tsPrefix;
+    std::array<char, 20> m_tsPrefix{};  // kSecondPrefix bytes
     double m_tsBase = 0;
     std::array<KeyKind, kMaxFields> m_kinds{};
     std::array<uint32_t, kMaxFields> m_slotOf{};
