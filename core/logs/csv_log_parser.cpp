@@ -188,8 +188,8 @@ int probeCsvLog(std::string_view name, std::string_view head)
     return counter ? 35 : 0;
 }
 
-void parseCsvLog(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
-                 unsigned threads, std::vector<ParsedLog>& parts)
+bool parseCsvLog(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
+                 std::vector<ParsedLog>& parts)
 {
     const LineParserFactory factory = [](ParsedLog& out, ParseState& st, const std::string& p) {
         return std::make_unique<CsvLineParser>(out, st, p);
@@ -208,11 +208,10 @@ void parseCsvLog(std::string_view bytes, const std::string& path, ParseState& st
             state.offset += nl + 1 - start;
             start = nl + 1;
         }
-        if (!state.headerDone) return;
-        parseLines(bytes.substr(start), path, state, atEnd, threads, factory, parts);
-        return;
+        if (!state.headerDone) return true;
+        return parseLines(bytes.substr(start), path, state, options, factory, parts);
     }
-    parseLines(bytes, path, state, atEnd, threads, factory, parts);
+    return parseLines(bytes, path, state, options, factory, parts);
 }
 
 }  // namespace qatdoctor::core::logs

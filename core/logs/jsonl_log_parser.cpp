@@ -299,11 +299,11 @@ int probeJsonlLog(std::string_view name, std::string_view head)
     return jsonlName ? 80 : 40;
 }
 
-void parseJsonlLog(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
-                   unsigned threads, std::vector<ParsedLog>& parts)
+bool parseJsonlLog(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
+                   std::vector<ParsedLog>& parts)
 {
-    parseLines(
-        bytes, path, state, atEnd, threads,
+    return parseLines(
+        bytes, path, state, options,
         [](ParsedLog& out, ParseState& st, const std::string& p) { return std::make_unique<JsonlLineParser>(out, st, p); },
         parts);
 }

@@ -1,8 +1,13 @@
 #include "core/logs/line_parser.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <iterator>
+#include <mutex>
 #include <thread>
 
 #include "core/logs/mapped_file.h"
@@ -138,18 +143,34 @@ bool LineParser::rejectDamaged(std::string_view text, uint64_t lineNo, uint64_t 
 
 namespace {
 
-// Returns the number of lines run.
-uint64_t runLines(LineParser& p, std::string_view bytes, uint64_t firstLine, uint64_t baseOffset)
+// Calls back every kTickBytes of a run with the bytes done so far; false = stop.
+using Tick = std::function<bool(size_t done)>;
+constexpr size_t kTickBytes = 4u << 20;
+
+struct RunResult {
+    uint64_t lines = 0;
+    bool stopped = false;
+};
+
+// Feeds the complete lines of bytes to p. The columns are sized once from the first lines for
+// `sizeFor` bytes of this layout (the first half of a split reserves for both halves, so the
+// second is appended in place): no growth copies, no page touched twice.
+RunResult runLines(LineParser& p, std::string_view bytes, uint64_t firstLine, uint64_t baseOffset, size_t sizeFor,
+                   const Tick& tick)
 {
     const char* b = bytes.data();
     const char* e = b + bytes.size();
+    const char* nextTick = bytes.size() > kTickBytes ? b + kTickBytes : e;
     uint64_t lineNo = firstLine;
-    // Size the columns from the first lines: no growth copies, no page faults twice.
     constexpr uint64_t kSizingLines = 2048;
     const uint64_t sizeAt = firstLine + kSizingLines;
     while (b < e) {
         if (lineNo == sizeAt && bytes.size() > (4u << 20))
-            p.reserveFor(1.08 * static_cast<double>(bytes.size()) / static_cast<double>(b - bytes.data()));
+            p.reserveFor(1.08 * static_cast<double>(sizeFor) / static_cast<double>(b - bytes.data()));
+        if (b >= nextTick) [[unlikely]] {
+            if (!tick(static_cast<size_t>(b - bytes.data()))) return {lineNo - firstLine, true};
+            nextTick = static_cast<size_t>(e - b) > kTickBytes ? b + kTickBytes : e;
+        }
         const char* nl = static_cast<const char*>(std::memchr(b, '\n', static_cast<size_t>(e - b)));
         const char* le = nl ? nl : e;
         const char* te = (le > b && le[-1] == '\r') ? le - 1 : le;
@@ -157,7 +178,7 @@ uint64_t runLines(LineParser& p, std::string_view bytes, uint64_t firstLine, uin
                baseOffset + static_cast<uint64_t>(b - bytes.data()));
         b = le + 1;
     }
-    return lineNo - firstLine;
+    return {lineNo - firstLine, false};
 }
 
 // Makes b (a second half parsed without knowing the first, state sb) continue a (state sa):
@@ -215,17 +236,23 @@ void runTail(ParsedLog& out, ParseState& state, const std::string& path, std::st
 
 }  // namespace
 
-void parseLines(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
-                unsigned threads, const LineParserFactory& factory, std::vector<ParsedLog>& parts)
+bool parseLines(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
+                const LineParserFactory& factory, std::vector<ParsedLog>& parts)
 {
     const size_t lastNl = bytes.rfind('\n');
     const size_t complete = lastNl == std::string_view::npos ? 0 : lastNl + 1;
     const std::string_view body = bytes.substr(0, complete);
+    const std::string stage = "reading " + path;
+    auto report = [&](size_t done) {
+        return !options.progress ||
+               reportProgress(*options.progress, static_cast<double>(done) / static_cast<double>(bytes.size()), stage);
+    };
+    if (!report(0)) return false;
     ParsedLog out;
 
     constexpr size_t kMinSplit = 1u << 20;
     size_t split = complete;
-    if (threads >= 2 && complete >= kMinSplit) {
+    if (options.threads >= 2 && complete >= kMinSplit) {
         const size_t nl = bytes.find('\n', complete / 2);
         split = (nl == std::string_view::npos || nl + 1 >= complete) ? complete : nl + 1;
     }
@@ -236,17 +263,42 @@ void parseLines(std::string_view bytes, const std::string& path, ParseState& sta
         s2.columns = state.columns;
         s2.delimiter = state.delimiter;
         s2.headerDone = state.headerDone;
+        std::atomic<size_t> secondDone{0};
+        std::atomic<bool> stop{false};
+        std::mutex mutex;
+        std::condition_variable finished;
+        bool workerDone = false;
         std::thread worker([&] {
             auto p = factory(second, s2, path);
-            s2.line = runLines(*p, body.substr(split), 0, 0);
+            const RunResult r = runLines(*p, body.substr(split), 0, 0, complete - split, [&](size_t done) {
+                secondDone.store(done, std::memory_order_relaxed);
+                return !stop.load(std::memory_order_relaxed);
+            });
+            s2.line = r.lines;
             p->finish();
+            const std::lock_guard lock(mutex);
+            workerDone = true;
+            finished.notify_one();
         });
         {
             auto p = factory(out, state, path);
-            state.line += runLines(*p, body.substr(0, split), state.line, state.offset);
+            const RunResult r =
+                runLines(*p, body.substr(0, split), state.line, state.offset, complete, [&](size_t done) {
+                    if (report(done + secondDone.load(std::memory_order_relaxed))) return true;
+                    stop = true;
+                    return false;
+                });
+            state.line += r.lines;
             p->finish();
         }
+        // The halves rarely end together: keep reporting (and listening for cancel) while waiting.
+        {
+            std::unique_lock lock(mutex);
+            while (!finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return workerDone; }))
+                if (!report(split + secondDone.load(std::memory_order_relaxed))) stop = true;
+        }
         worker.join();
+        if (stop) return false;
         state.offset += split;
         s2.offset = complete - split;
         stitch(second, state, s2);
@@ -255,16 +307,19 @@ void parseLines(std::string_view bytes, const std::string& path, ParseState& sta
         mergeStates(state, s2);
     } else {
         auto p = factory(out, state, path);
-        state.line += runLines(*p, body, state.line, state.offset);
+        const RunResult r = runLines(*p, body, state.line, state.offset, complete, report);
+        if (r.stopped) return false;
+        state.line += r.lines;
         state.offset += complete;
         p->finish();
     }
-    if (atEnd && complete < bytes.size()) {
+    if (options.atEnd && complete < bytes.size()) {
         runTail(out, state, path, bytes.substr(complete), factory);
         state.line += 1;
         state.offset += bytes.size() - complete;
     }
     parts.push_back(std::move(out));
+    return true;
 }
 
 void appendParsed(ParsedLog& a, ParsedLog&& b)
@@ -286,10 +341,15 @@ void appendParsed(ParsedLog& a, ParsedLog&& b)
 ParsedLog concatParsed(std::vector<ParsedLog>&& parts)
 {
     if (parts.empty()) return {};
-    ParsedLog out;
-    // Series in order of first appearance, each allocated once at its total size.
-    std::vector<size_t> totals;
-    for (const ParsedLog& p : parts) {
+    // The first piece with points is the base: parseLines reserved its columns for the pieces
+    // after it, which are appended in place. Pieces before it hold no points (a CSV header).
+    size_t base = 0;
+    while (base + 1 < parts.size() && parts[base].names.empty()) ++base;
+    ParsedLog out = std::move(parts[base]);
+    std::vector<size_t> totals(out.series.size());
+    for (size_t s = 0; s < out.series.size(); ++s) totals[s] = out.series[s].size();
+    for (size_t k = base + 1; k < parts.size(); ++k) {
+        const ParsedLog& p = parts[k];
         for (size_t i = 0; i < p.names.size(); ++i) {
             const uint32_t s = out.seriesIndex(p.names[i]);
             if (s >= totals.size()) totals.resize(s + 1, 0);
@@ -301,15 +361,35 @@ ParsedLog concatParsed(std::vector<ParsedLog>&& parts)
         reserveColumn(out.series[s].value, totals[s]);
         reserveColumn(out.series[s].line, totals[s]);
     }
-    for (ParsedLog& p : parts) {
+    // Pieces before the base: their events, warnings, metadata and hints come first.
+    if (base > 0) {
+        std::vector<RunEvent> events;
+        std::vector<Warning> warnings;
+        std::vector<RoleHint> hints;
+        for (size_t k = 0; k < base; ++k) {
+            ParsedLog& p = parts[k];
+            std::move(p.events.begin(), p.events.end(), std::back_inserter(events));
+            std::move(p.warnings.begin(), p.warnings.end(), std::back_inserter(warnings));
+            std::move(p.roleHints.begin(), p.roleHints.end(), std::back_inserter(hints));
+            out.skippedRecords += p.skippedRecords;
+        }
+        for (size_t k = base; k-- > 0;)  // the earliest piece's value wins, as in file order
+            for (auto& [key, v] : parts[k].metadata) out.metadata.insert_or_assign(key, std::move(v));
+        out.events.insert(out.events.begin(), std::make_move_iterator(events.begin()), std::make_move_iterator(events.end()));
+        out.warnings.insert(out.warnings.begin(), std::make_move_iterator(warnings.begin()),
+                            std::make_move_iterator(warnings.end()));
+        out.roleHints.insert(out.roleHints.begin(), std::make_move_iterator(hints.begin()),
+                             std::make_move_iterator(hints.end()));
+    }
+    for (size_t k = base + 1; k < parts.size(); ++k) {
+        ParsedLog& p = parts[k];
         for (size_t i = 0; i < p.names.size(); ++i) {
-            Series& into = out.series[out.seriesIndex(p.names[i])];
-            into.append(p.series[i]);
+            out.series[out.seriesIndex(p.names[i])].append(p.series[i]);
             p.series[i] = Series{};  // free as we go: the peak stays near one copy
         }
         for (RunEvent& e : p.events) out.events.push_back(std::move(e));
         for (Warning& w : p.warnings) out.warnings.push_back(std::move(w));
-        for (auto& [k, v] : p.metadata) out.metadata.emplace(k, std::move(v));
+        for (auto& [key, v] : p.metadata) out.metadata.emplace(key, std::move(v));
         for (RoleHint& h : p.roleHints) out.roleHints.push_back(std::move(h));
         out.skippedRecords += p.skippedRecords;
     }

@@ -77,11 +77,14 @@ private:
 
 using LineParserFactory = std::function<std::unique_ptr<LineParser>(ParsedLog&, ParseState&, const std::string&)>;
 
-// Parses the complete lines of bytes (which start at file offset state.offset), on two threads
-// when threads >= 2 and the block is big; appends the pieces (one per thread, lines absolute)
-// to parts. With atEnd, a trailing partial line goes to partialLastLine(). Advances state.
-void parseLines(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
-                unsigned threads, const LineParserFactory& factory, std::vector<ParsedLog>& parts);
+// Parses the complete lines of bytes (which start at file offset state.offset). With two threads
+// and enough bytes, the calling thread parses the first half and a worker the second, each in
+// one pass: two pieces (lines absolute) go to parts, the first with its columns reserved for
+// both halves so that concatParsed appends the second in place. With options.atEnd, a trailing
+// partial line goes to partialLastLine(). Advances state; false = cancelled (progress is
+// reported from the calling thread every few MiB and covers both halves).
+bool parseLines(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
+                const LineParserFactory& factory, std::vector<ParsedLog>& parts);
 
 // Appends b's series, events, warnings, metadata and hints to a (b parsed after a, absolute
 // lines).

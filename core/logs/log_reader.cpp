@@ -8,46 +8,13 @@
 namespace qatdoctor::core::logs {
 namespace fs = std::filesystem;
 
-namespace {
-
-constexpr size_t kBlockBytes = 64u << 20;  // progress/cancel granularity; each block uses all threads
-
-}  // namespace
-
 Result<ParsedLog> parseBlocks(const LogFormat& format, std::string_view bytes, const std::string& path,
                               ParseState& state, const ProgressFn& progress, unsigned threads, bool atEnd)
 {
     ParseState work = state;  // committed only on success: a cancelled parse changes nothing
-    const uint64_t base = work.offset;
     std::vector<ParsedLog> parts;
-    size_t pos = 0;
-    while (pos < bytes.size()) {
-        if (!reportProgress(progress, static_cast<double>(pos) / static_cast<double>(bytes.size()),
-                            "reading " + path))
-            return makeError(kCancelledCode, "cancelled while reading " + path, path);
-        const size_t len = std::min(kBlockBytes, bytes.size() - pos);
-        const bool last = pos + len >= bytes.size();
-        format.load(bytes.substr(pos, len), path, work, atEnd && last, threads, parts);
-        const size_t consumed = static_cast<size_t>(work.offset - base) - pos;
-        if (consumed == 0) {
-            if (last) break;
-            // No complete line in a whole block: a gigantic line. Skip to its end.
-            const size_t nl = bytes.find('\n', pos + len);
-            const size_t skip = (nl == std::string_view::npos ? bytes.size() : nl + 1) - pos;
-            if (nl == std::string_view::npos && !atEnd) break;
-            parts.emplace_back().warnings.push_back(makeError("logs.long_line",
-                                             "line of " +
-                                                 std::to_string(skip) + " bytes skipped",
-                                             path, static_cast<int64_t>(work.line + 1),
-                                             static_cast<int64_t>(base + pos)));
-            work.line += 1;
-            work.offset += skip;
-            pos += skip;
-            continue;
-        }
-        pos += consumed;
-        if (last && pos < bytes.size() && !atEnd) break;  // a partial line waits for more bytes
-    }
+    if (!format.load(bytes, path, work, LoadOptions{atEnd, threads, &progress}, parts))
+        return makeError(kCancelledCode, "cancelled while reading " + path, path);
     state = std::move(work);
     return concatParsed(std::move(parts));
 }

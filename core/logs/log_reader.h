@@ -18,7 +18,7 @@ Result<LogSet> readLogFolder(const std::string& path, const ProgressFn& progress
 // Reads one log file as one run. Errors: "io.open", "logs.format" (not a log), kCancelledCode.
 Result<LogSet> readLogFile(const std::string& path, const ProgressFn& progress = {}, ReadOptions options = {});
 
-// Parses a whole file's bytes with a format (tests, benchmark): 64 MiB blocks, progress between.
+// Parses a whole file's bytes with a format (tests, benchmark), progress every few MiB.
 Result<ParsedLog> parseLogBytes(const LogFormat& format, std::string_view bytes, const std::string& path,
                                 const ProgressFn& progress = {}, unsigned threads = 2, bool atEnd = true);
 

@@ -63,6 +63,14 @@ struct ParsedLog {
     uint64_t points() const;
 };
 
+// How one load call runs: whether the bytes end the file, how many threads it may use, and where
+// it reports progress (bytes done of the bytes given; called on the calling thread only).
+struct LoadOptions {
+    bool atEnd = true;
+    unsigned threads = 1;
+    const ProgressFn* progress = nullptr;  // none: not reported, never cancelled
+};
+
 // One row of the format table: how a file is recognised and read. Adding a format is adding a
 // row in log_formats.cpp.
 struct LogFormat {
@@ -71,11 +79,12 @@ struct LogFormat {
     // name = file name (no folder); head = first bytes. 0 = not this format, higher = surer.
     int (*probe)(std::string_view name, std::string_view head);
     // Parses complete lines/records of bytes (a partial tail is left for the next call: state.offset
-    // says how far it got). path names the file in warnings. Runs on up to `threads` threads.
-    // Appends one ParsedLog per piece (in file order) to parts: the caller concatenates all the
-    // pieces of a file once, at their exact size, instead of growing and copying per block.
-    void (*load)(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
-                 unsigned threads, std::vector<ParsedLog>& parts);
+    // says how far it got). path names the file in warnings. Runs on up to options.threads
+    // threads. Appends one ParsedLog per piece (in file order) to parts: the caller concatenates
+    // the pieces of a file once (concatParsed). Returns false when cancelled through
+    // options.progress; state and parts are then to be dropped.
+    bool (*load)(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
+                 std::vector<ParsedLog>& parts);
 };
 
 // The pieces of one file (in order, lines already absolute) as one ParsedLog whose columns are

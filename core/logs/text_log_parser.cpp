@@ -584,10 +584,10 @@ int probeTextLog(std::string_view name, std::string_view head)
     return logName && metricLines > 0 ? 15 : 0;
 }
 
-void parseTextLog(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
-                  unsigned threads, std::vector<ParsedLog>& parts)
+bool parseTextLog(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
+                  std::vector<ParsedLog>& parts)
 {
-    parseLines(bytes, path, state, atEnd, threads,
+    return parseLines(bytes, path, state, options,
                [](ParsedLog& out, ParseState& st, const std::string& p) {
                    return std::make_unique<TextLineParser>(out, st, p);
                },

@@ -91,9 +91,12 @@ int probeTfEvents(std::string_view name, std::string_view head)
     return tfName ? 40 : 0;
 }
 
-void parseTfEvents(std::string_view bytes, const std::string& path, ParseState& state, bool atEnd,
-                   unsigned /*threads*/, std::vector<ParsedLog>& parts)
+bool parseTfEvents(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
+                   std::vector<ParsedLog>& parts)
 {
+    constexpr size_t kReportBytes = 16u << 20;
+    size_t nextReport = 0;
+    const std::string stage = "reading " + path;
     ParsedLog& out = parts.emplace_back();
     size_t p = 0;
     uint64_t skipped = 0;
@@ -112,6 +115,11 @@ void parseTfEvents(std::string_view bytes, const std::string& path, ParseState& 
                                          path, 0, static_cast<int64_t>(off)));
     };
     while (p + 12 <= bytes.size()) {
+        if (p >= nextReport) {
+            if (options.progress && !reportProgress(*options.progress, static_cast<double>(p) / static_cast<double>(bytes.size()), stage))
+                return false;
+            nextReport = p + kReportBytes;
+        }
         const uint64_t at = state.offset + p;
         const uint64_t len = le64(bytes.data() + p);
         if (maskCrc(crc32c(bytes.substr(p, 8))) != le32(bytes.data() + p + 8)) {
@@ -156,13 +164,14 @@ void parseTfEvents(std::string_view bytes, const std::string& path, ParseState& 
                                   event.log_message().message(), 0, record, step});
         }
     }
-    if (atEnd && p < bytes.size()) {
+    if (options.atEnd && p < bytes.size()) {
         warnAt("tfevents_truncated", "the last record is incomplete (" + std::to_string(bytes.size() - p) +
                                          " bytes); it was not read", state.offset + p);
         p = bytes.size();
     }
     state.offset += p;
     out.skippedRecords = skipped;
+    return true;
 }
 
 }  // namespace qatdoctor::core::logs
