@@ -590,6 +590,8 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
         Tensor t = v.pend->resolve(p);
         if (v.pend->relu) {
             const int64_t zp = zp0(p);
+            if (isNarrow(t.dtype()) && floorRowX8(t.data<uint8_t>(), t.size(), static_cast<int32_t>(zp), t.dtype() == DType::Int8))
+                return t;
             dispatchType(t.dtype(), [&](auto* tag) {
                 using T = std::remove_pointer_t<decltype(tag)>;
                 if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {

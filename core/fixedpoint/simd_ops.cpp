@@ -1,8 +1,11 @@
 #include "core/fixedpoint/simd_ops.h"
 
+#include <type_traits>
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-#define QD_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+// fp-contract=off: a multiply and an add stay two roundings, as in the scalar loops (no FMA)
+#define QD_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), optimize("fp-contract=off")))
 #define QD_HAVE_X86 1
 #else
 #define QD_HAVE_X86 0
@@ -35,10 +38,16 @@ QD_AVX512 void quantizeAvx512(const float* x, int64_t n, float scale, float zp, 
     }
 }
 
+// The division by so is the slow step (vdivpd); t * (1 / so) differs from t / so by a few ulps
+// at most, which changes the rounded integer only when the quotient lies within those ulps of a
+// half-integer. Such lanes (exact ties included) are rare: the whole vector is then redone with
+// the division, so every lane is exactly what the division gives.
 QD_AVX512 void addAvx512(const uint8_t* a, const uint8_t* b, int64_t n, double sa, int32_t za, double sb, int32_t zb,
                          double sign, double so, int32_t zo, int32_t lo, int32_t hi, uint8_t* out)
 {
     const __m512d vsa = _mm512_set1_pd(sa), vsb = _mm512_set1_pd(sign * sb), vso = _mm512_set1_pd(so);
+    const __m512d inv = _mm512_set1_pd(1.0 / so), half = _mm512_set1_pd(0.5);
+    const __m512d margin = _mm512_set1_pd(0x1p-40), absMask = _mm512_castsi512_pd(_mm512_set1_epi64(0x7FFFFFFFFFFFFFFF));
     const __m512d big = _mm512_set1_pd(1 << 30), small = _mm512_set1_pd(-(1 << 30));
     const __m256i vza = _mm256_set1_epi32(za), vzb = _mm256_set1_epi32(zb), vzo = _mm256_set1_epi32(zo);
     const __m256i vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi);
@@ -48,11 +57,29 @@ QD_AVX512 void addAvx512(const uint8_t* a, const uint8_t* b, int64_t n, double s
         const __m256i ia = _mm256_sub_epi32(_mm256_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, a + i)), vza);
         const __m256i ib = _mm256_sub_epi32(_mm256_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, b + i)), vzb);
         const __m512d t = _mm512_add_pd(_mm512_mul_pd(vsa, _mm512_cvtepi32_pd(ia)), _mm512_mul_pd(vsb, _mm512_cvtepi32_pd(ib)));
-        __m512d v = _mm512_roundscale_pd(_mm512_div_pd(t, vso), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __m512d q = _mm512_mul_pd(t, inv);
+        // distance of q to the nearest half-integer against a margin far above the ulps apart
+        const __m512d frac = _mm512_sub_pd(q, _mm512_roundscale_pd(q, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+        const __m512d dist = _mm512_and_pd(_mm512_sub_pd(frac, half), absMask);
+        const __m512d room = _mm512_add_pd(_mm512_mul_pd(_mm512_and_pd(q, absMask), margin), margin);
+        if (_mm512_cmp_pd_mask(dist, room, _CMP_GT_OQ) != 0xFF) q = _mm512_div_pd(t, vso);
+        __m512d v = _mm512_roundscale_pd(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         v = _mm512_min_pd(_mm512_max_pd(v, small), big);   // inside int32 before converting
-        __m256i q = _mm256_add_epi32(_mm512_cvtpd_epi32(v), vzo);
-        q = _mm256_min_epi32(_mm256_max_epi32(q, vlo), vhi);
-        _mm_mask_storeu_epi8(out + i, m, _mm256_cvtepi32_epi8(q));
+        __m256i r = _mm256_add_epi32(_mm512_cvtpd_epi32(v), vzo);
+        r = _mm256_min_epi32(_mm256_max_epi32(r, vlo), vhi);
+        _mm_mask_storeu_epi8(out + i, m, _mm256_cvtepi32_epi8(r));
+    }
+}
+
+template <class T>
+QD_AVX512 void floorAvx512(T* x, int64_t n, T floor)
+{
+    const __m512i f = _mm512_set1_epi8(static_cast<char>(floor));
+    for (int64_t i = 0; i < n; i += 64) {
+        const int64_t left = n - i;
+        const __mmask64 m = left >= 64 ? ~__mmask64(0) : (__mmask64(1) << left) - 1;
+        const __m512i v = _mm512_maskz_loadu_epi8(m, x + i);
+        _mm512_mask_storeu_epi8(x + i, m, std::is_signed_v<T> ? _mm512_max_epi8(v, f) : _mm512_max_epu8(v, f));
     }
 }
 #endif
@@ -69,6 +96,20 @@ bool quantizeRowX8(const float* x, int64_t n, float scale, float zp, float lo, f
     }
 #else
     (void)x; (void)n; (void)scale; (void)zp; (void)lo; (void)hi; (void)out;
+#endif
+    return false;
+}
+
+bool floorRowX8(uint8_t* x, int64_t n, int32_t floor, bool isSigned)
+{
+#if QD_HAVE_X86
+    if (haveAvx512()) {
+        if (isSigned) floorAvx512(reinterpret_cast<int8_t*>(x), n, static_cast<int8_t>(floor));
+        else floorAvx512(x, n, static_cast<uint8_t>(floor));
+        return true;
+    }
+#else
+    (void)x; (void)n; (void)floor; (void)isSigned;
 #endif
     return false;
 }

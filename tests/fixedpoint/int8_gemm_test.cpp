@@ -231,3 +231,50 @@ TEST(Int8FastPath, VectorQuantizeAndAddMatchScalar)
         }
     }
 }
+
+// addRowsU8 multiplies by 1 / so and divides only near half-integers: against the division on
+// scale triples where exact ties are common (so = 2 sa, so = 4 sb, equal scales) and on random
+// float scales, every code pair.
+TEST(Int8FastPath, VectorAddMatchesDivisionOnTiesAndRandomScales)
+{
+    std::vector<uint8_t> a(256 * 256), b(a.size()), y(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        a[i] = static_cast<uint8_t>(i / 256);
+        b[i] = static_cast<uint8_t>(i % 256);
+    }
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<float> logScale(-9.0f, 2.0f);
+    struct Scales { double sa, sb, so; };
+    std::vector<Scales> cases = {{0.05, 0.05, 0.1}, {0.025, 0.0125, 0.05}, {0.1, 0.1, 0.1}, {0.5, 0.25, 1.0},
+                                 {double(0.0371f), double(0.0213f), double(0.0449f)}};
+    for (int i = 0; i < 20; ++i)
+        cases.push_back({double(std::exp2(logScale(rng))), double(std::exp2(logScale(rng))), double(std::exp2(logScale(rng)))});
+    int ties = 0;
+    for (const Scales& sc : cases)
+        for (double sign : {1.0, -1.0}) {
+            const int32_t za = static_cast<int32_t>(rng() % 256), zb = static_cast<int32_t>(rng() % 256), zo = static_cast<int32_t>(rng() % 256);
+            if (!addRowsU8(a.data(), b.data(), static_cast<int64_t>(a.size()), sc.sa, za, sc.sb, zb, sign, sc.so, zo, 0, 255, y.data()))
+                GTEST_SKIP() << "no AVX-512 on this CPU";
+            for (size_t i = 0; i < a.size(); ++i) {
+                const double v = (sc.sa * double(int64_t(a[i]) - za) + sign * sc.sb * double(int64_t(b[i]) - zb)) / sc.so;
+                ties += v - std::floor(v) == 0.5 ? 1 : 0;
+                const int64_t want = std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(v)) + zo, 0, 255);
+                ASSERT_EQ(y[i], want) << "a=" << int(a[i]) << " b=" << int(b[i]) << " sa=" << sc.sa << " sb=" << sc.sb << " so=" << sc.so;
+            }
+        }
+    EXPECT_GT(ties, 10000);   // the tie cases did exercise the division
+}
+
+TEST(Int8FastPath, VectorFloorMatchesScalar)
+{
+    std::vector<uint8_t> x(1000), orig;
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint8_t>(i * 37);
+    orig = x;
+    if (!floorRowX8(x.data(), 999, 100, false)) GTEST_SKIP() << "no AVX-512 on this CPU";
+    for (size_t i = 0; i < 999; ++i) ASSERT_EQ(x[i], std::max<uint8_t>(orig[i], 100)) << i;
+    EXPECT_EQ(x[999], orig[999]);   // past n untouched
+    x = orig;
+    ASSERT_TRUE(floorRowX8(x.data(), 1000, -5, true));
+    for (size_t i = 0; i < x.size(); ++i)
+        ASSERT_EQ(static_cast<int8_t>(x[i]), std::max<int8_t>(static_cast<int8_t>(orig[i]), -5)) << i;
+}
