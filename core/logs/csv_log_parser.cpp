@@ -57,7 +57,7 @@ public:
             rejectDamaged(text, lineNo, offset);
             return;
         }
-        parseRow(text, lineNo, offset, false);
+        if (!plainRow(text, lineNo)) parseRow(text, lineNo, offset, false);
     }
 
     void partialLastLine(std::string_view text, uint64_t lineNo, uint64_t offset) override
@@ -80,6 +80,57 @@ private:
         m_counterCols.clear();
         for (size_t i = 0; i < m_kinds.size(); ++i)
             (m_kinds[i] == KeyKind::Metric ? m_metricCols : m_counterCols).push_back(static_cast<uint32_t>(i));
+        // Which column gives the step, the epoch and the time of a row with every cell filled
+        // (what parseRow's counter loop picks then: the last global step, else the first step).
+        m_stepCol = m_epochCol = m_wallCol = -1;
+        int firstStep = -1;
+        for (const uint32_t i : m_counterCols) {
+            const int c = static_cast<int>(i);
+            switch (m_kinds[i]) {
+            case KeyKind::GlobalStep: m_stepCol = c; break;
+            case KeyKind::Step: if (firstStep < 0) firstStep = c; break;
+            case KeyKind::Epoch: m_epochCol = c; break;
+            case KeyKind::WallTime: m_wallCol = c; break;
+            case KeyKind::Metric: break;
+            }
+        }
+        if (m_stepCol < 0) m_stepCol = firstStep;
+    }
+
+    // The common row: a plain number in every cell, no spaces or quotes. Returns false for
+    // anything else (parseRow then reads it, with its warnings), before touching any series.
+    bool plainRow(std::string_view text, uint64_t lineNo)
+    {
+        const size_t ncol = m_cells.size();
+        if (ncol == 0) return false;
+        const char d = m_state.delimiter;
+        const char* p = text.data();
+        const char* e = p + text.size();
+        double* cells = m_cells.data();
+        for (size_t col = 0;; ++col) {
+            const char* r = parseNumber(p, e, cells[col]);
+            if (!r) return false;
+            if (col + 1 == ncol) {
+                if (r != e) return false;
+                break;
+            }
+            if (r == e || *r != d) return false;
+            p = r + 1;
+        }
+        std::optional<float> epoch;
+        std::optional<double> wall;
+        if (m_epochCol >= 0) epoch = static_cast<float>(cells[m_epochCol]);
+        if (m_wallCol >= 0) wall = cells[m_wallCol];
+        const bool hasStep = m_stepCol >= 0;
+        const double step = hasStep ? cells[m_stepCol] : 0.0;
+        if (hasStep) m_state.lastStep = step;
+        for (size_t pos = 0; pos < m_metricCols.size(); ++pos) {
+            const uint32_t i = m_metricCols[pos];
+            if (m_colSlot[i] == UINT32_MAX) m_colSlot[i] = slot(m_state.columns[i], false, pos);
+            point(m_colSlot[i], step, hasStep ? StepFrom::Counter : StepFrom::Order, static_cast<float>(cells[i]),
+                  static_cast<uint32_t>(lineNo), epoch, wall);
+        }
+        return true;
     }
 
     // false when the row is unusable (then a warning was given unless quiet)
@@ -155,6 +206,7 @@ private:
     std::vector<char> m_have;
     std::vector<uint32_t> m_colSlot;  // series slot per column, looked up once
     std::vector<uint32_t> m_metricCols, m_counterCols;  // columns by use, in order
+    int m_stepCol = -1, m_epochCol = -1, m_wallCol = -1;  // for plainRow; -1 = none
 };
 
 }  // namespace
