@@ -324,3 +324,77 @@ TEST(LogFormats, LinesLikeThePreviousOneParseTheSameAsAFullScan)
 
 }  // namespace
 }  // namespace qatdoctor::core::logs::test
+
+namespace qatdoctor::core::logs::test {
+namespace {
+
+// The same rows written plainly (the fast path) and with spaces and quotes (parseRow) must give
+// the same series; a missing cell leaves that row's point out of its column only.
+TEST(CsvLog, PlainRowsParseLikeTheGeneralPath)
+{
+    std::string plain = "step,global_step,epoch,loss,acc\n", spaced = plain;
+    for (int i = 0; i < 300; ++i) {
+        const std::string loss = i == 17 ? "nan" : std::to_string(2.0 / (i + 1));
+        const std::string acc = std::to_string(i * 0.003);
+        const std::string row[] = {std::to_string(i % 50), std::to_string(1000 + i), std::to_string(i / 50), loss, acc};
+        plain += row[0] + "," + row[1] + "," + row[2] + "," + row[3] + "," + row[4] + "\n";
+        spaced += row[0] + ", " + row[1] + ",\"" + row[2] + "\", " + row[3] + " ," + row[4] + "\n";
+    }
+    auto a = parseLogBytes(*findLogFormat("csv"), plain, "plain.csv", {}, 1);
+    auto b = parseLogBytes(*findLogFormat("csv"), spaced, "spaced.csv", {}, 1);
+    ASSERT_TRUE(a.ok() && b.ok());
+    ASSERT_EQ(a->names, (std::vector<std::string>{"loss", "acc"}));
+    ASSERT_EQ(a->names, b->names);
+    for (size_t i = 0; i < a->names.size(); ++i) {
+        EXPECT_EQ(a->series[i].step, b->series[i].step) << a->names[i];
+        EXPECT_EQ(a->series[i].line, b->series[i].line) << a->names[i];
+        ASSERT_EQ(a->series[i].size(), 300u);
+        for (size_t k = 0; k < 300; ++k)
+            if (!std::isnan(a->series[i].value[k])) EXPECT_EQ(a->series[i].value[k], b->series[i].value[k]);
+        EXPECT_EQ(a->series[i].epochAt(299), 5.0f);
+    }
+    EXPECT_EQ(a->series[0].step[3], 1003);  // the global step wins over the step column
+    EXPECT_TRUE(std::isnan(a->series[0].value[17]));
+    auto gap = parseLogBytes(*findLogFormat("csv"), "step,loss,acc\n1,0.5,0.1\n2,,0.2\n3,0.25,0.3\n", "gap.csv");
+    ASSERT_TRUE(gap.ok());
+    EXPECT_EQ(gap->series[0].step, (std::vector<double>{1, 3}));
+    EXPECT_EQ(gap->series[1].step, (std::vector<double>{1, 2, 3}));
+}
+
+// Cancelling in the middle of a split parse (both halves running) returns "cancelled" and leaves
+// the caller's state as it was.
+TEST(LogFormats, CancelDuringATwoThreadParse)
+{
+    std::string text;
+    for (int i = 0; i < 400000; ++i) text += "step=" + std::to_string(i) + " loss=" + std::to_string(1.0 / (i + 1)) + "\n";
+    ASSERT_GT(text.size(), 8u << 20);  // two progress ticks at least
+    int calls = 0;
+    double lastFraction = -1;
+    ProgressFn cancelSecond = [&](double f, std::string_view) {
+        lastFraction = f;
+        return ++calls < 2;
+    };
+    ParseState state;
+    auto r = parseBlocks(*findLogFormat("text"), text, "big.log", state, cancelSecond, 2, true);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, kCancelledCode);
+    EXPECT_EQ(calls, 2);
+    EXPECT_GT(lastFraction, 0.0);
+    EXPECT_EQ(state.offset, 0u);
+    EXPECT_EQ(state.line, 0u);
+    // and without cancelling, progress rises to the end
+    std::vector<double> seen;
+    ProgressFn record = [&](double f, std::string_view) {
+        seen.push_back(f);
+        return true;
+    };
+    auto full = parseLogBytes(*findLogFormat("text"), text, "big.log", record, 2);
+    ASSERT_TRUE(full.ok());
+    EXPECT_EQ(full->series.at(0).size(), 400000u);
+    ASSERT_GE(seen.size(), 2u);
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+    EXPECT_LE(seen.back(), 1.0);
+}
+
+}  // namespace
+}  // namespace qatdoctor::core::logs::test
