@@ -73,11 +73,22 @@ inline const char* scanDigits(const char* q, const char* end, uint64_t& m, int& 
     if (neg) ++q;
     uint64_t m = 0;
     int digits = 0, frac = 0;
-    // integer parts are short ("0.1234", step 120): byte by byte; fractions 8 digits at a time.
+    // The integer part from one 8-byte word when 8 bytes remain ("0.1234" is one digit, a step
+    // six or seven); longer ones go on byte by byte. Fractions go 8 digits at a time.
     // (m may wrap past 19 digits: then digits > 15 sends the text to the slow path anyway.)
     const char* ds = q;
-    for (unsigned d; q < end && (d = static_cast<unsigned>(static_cast<unsigned char>(*q)) - '0') < 10; ++q)
-        m = m * 10 + d;
+    int lead = 8;
+    if (end - q >= 8) {
+        uint64_t raw;
+        std::memcpy(&raw, q, 8);
+        lead = detail::leadingDigits8(raw);
+        if (lead == 1) m = (raw & 0xff) - '0';
+        else if (lead > 1) m = detail::digitsValue8(raw, lead);
+        q += lead;
+    }
+    if (lead == 8)
+        for (unsigned d; q < end && (d = static_cast<unsigned>(static_cast<unsigned char>(*q)) - '0') < 10; ++q)
+            m = m * 10 + d;
     digits = static_cast<int>(q - ds);
     if (q < end && *q == '.' && digits <= 15) {
         q = detail::scanDigits(q + 1, end, m, frac);

@@ -51,19 +51,29 @@ struct Field {
 };
 
 constexpr size_t kMaxFields = 48;
+constexpr size_t kMaxNumbers = 2 * kMaxFields + 2;  // a number and a total per field, the bare step
 
-// memcmp for the short texts between numbers, without a libc call
+template <class T>
+inline bool sameWord(const char* a, const char* b)
+{
+    T x, y;
+    std::memcpy(&x, a, sizeof x);
+    std::memcpy(&y, b, sizeof y);
+    return x == y;
+}
+
+// memcmp for the short texts between numbers, without a libc call: the texts are mostly 2 to
+// 12 bytes, compared as two overlapping words instead of byte by byte.
 inline bool sameBytes(const char* a, const char* b, size_t n)
 {
-    for (; n >= 8; n -= 8, a += 8, b += 8) {
-        uint64_t x, y;
-        std::memcpy(&x, a, 8);
-        std::memcpy(&y, b, 8);
-        if (x != y) return false;
+    if (n >= 8) {
+        for (; n > 8; n -= 8, a += 8, b += 8)
+            if (!sameWord<uint64_t>(a, b)) return false;
+        return sameWord<uint64_t>(a + n - 8, b + n - 8);
     }
-    for (; n; --n)
-        if (*a++ != *b++) return false;
-    return true;
+    if (n >= 4) return sameWord<uint32_t>(a, b) && sameWord<uint32_t>(a + n - 4, b + n - 4);
+    if (n >= 2) return sameWord<uint16_t>(a, b) && sameWord<uint16_t>(a + n - 2, b + n - 2);
+    return n == 0 || *a == *b;
 }
 
 std::string_view rawValue(const char* p, const char* e)
@@ -233,7 +243,14 @@ public:
         }
         bool bareStep = false, suspicious = false;
         size_t n;
-        const bool templated = m_template.valid && matchTemplate(p, e);
+        double values[kMaxNumbers];
+        const bool templated = m_template.valid && matchTemplate(p, e, values);
+        if (templated && m_template.plan.fast) {
+            plannedLine(values, lineNo, wall);
+            return;
+        }
+        if (templated)
+            for (size_t k = 0; k < m_template.targets.size(); ++k) *m_template.targets[k] = values[k];
         // the fields of this line: the template's (numbers just parsed) or a full scan's
         const std::array<Field, kMaxFields>& fields = templated ? m_template.fieldsOf : m_fields;
         const Field& bare = templated ? m_template.bare : m_bare;
@@ -361,6 +378,14 @@ private:
         std::vector<std::string_view> literals;  // before each number, then the rest of the line
         std::vector<double*> targets;            // where each number goes (m_fields / m_bare)
         std::vector<bool> digitFirst;            // the bare "[ 120/5004]" needs a digit first
+        // Where the counters are among the numbers (indices in line order, -1 = absent), for
+        // lines that have a step and metrics and are no evaluation (the bulk of a log).
+        struct Plan {
+            bool fast = false;
+            int global = -1, step = -1, stepTotal = -1, epoch = -1, epochTotal = -1, wall = -1;
+            bool zeroBasedStep = false;
+            std::vector<std::pair<int, uint32_t>> metrics;  // number index, series slot
+        } plan;
     };
 
     void buildTemplate(const char* p, const char* e, size_t n, bool bareStep, bool validation)
@@ -400,14 +425,53 @@ private:
         t.literals.emplace_back(cur, static_cast<size_t>(e - cur));
         t.fields = n;
         t.bareStep = bareStep;
-        t.valid = true;
+        t.valid = t.targets.size() <= kMaxNumbers;
+        if (t.valid) buildPlan(t);
     }
 
-    // Parses the numbers of a line laid out like the template into m_fields; false = different.
-    bool matchTemplate(const char* p, const char* e)
+    // The same choices as line()'s counter loop, made once, as indices into the numbers.
+    static void buildPlan(LineTemplate& t)
+    {
+        LineTemplate::Plan& plan = t.plan;
+        plan = {};
+        auto indexOf = [&](const double* target) {
+            for (size_t k = 0; k < t.targets.size(); ++k)
+                if (t.targets[k] == target) return static_cast<int>(k);
+            return -1;
+        };
+        for (size_t i = 0; i < t.fields; ++i) {
+            const Field& f = t.fieldsOf[i];
+            if (!f.isNumber) continue;
+            switch (t.kinds[i]) {
+            case KeyKind::GlobalStep: plan.global = indexOf(&f.number); break;
+            case KeyKind::Step:
+                plan.step = indexOf(&f.number);
+                if (f.hasTotal) plan.stepTotal = indexOf(&f.total);
+                break;
+            case KeyKind::Epoch:
+                plan.epoch = indexOf(&f.number);
+                if (f.hasTotal) plan.epochTotal = indexOf(&f.total);
+                break;
+            case KeyKind::WallTime: plan.wall = indexOf(&f.number); break;
+            case KeyKind::Metric: plan.metrics.emplace_back(indexOf(&f.number), t.slots[i]); break;
+            }
+        }
+        if (t.bareStep && plan.step < 0) {
+            plan.step = indexOf(&t.bare.number);
+            plan.stepTotal = indexOf(&t.bare.total);
+            plan.zeroBasedStep = true;
+        }
+        bool found = true;
+        for (const auto& m : plan.metrics) found &= m.first >= 0;
+        plan.fast = !t.validation && (plan.global >= 0 || plan.step >= 0) && !plan.metrics.empty() && found &&
+                    !(plan.stepTotal >= 0 && plan.epoch >= 0 && plan.step < 0);
+    }
+
+    // Parses the numbers of a line laid out like the template into values (in line order);
+    // false = a different layout.
+    bool matchTemplate(const char* p, const char* e, double* values) const
     {
         const LineTemplate& t = m_template;
-        double values[2 * kMaxFields + 2];
         const size_t count = t.targets.size();
         for (size_t k = 0; k < count; ++k) {
             const std::string_view lit = t.literals[k];
@@ -419,9 +483,35 @@ private:
             p = r;
         }
         const std::string_view rest = t.literals[count];
-        if (static_cast<size_t>(e - p) != rest.size() || !sameBytes(p, rest.data(), rest.size())) return false;
-        for (size_t k = 0; k < count; ++k) *t.targets[k] = values[k];
-        return true;
+        return static_cast<size_t>(e - p) == rest.size() && sameBytes(p, rest.data(), rest.size());
+    }
+
+    // A templated metric line whose counters are known from the template (plan.fast): what
+    // line() would do with its fields, read straight from the numbers.
+    void plannedLine(const double* v, uint64_t lineNo, std::optional<double> wall)
+    {
+        const LineTemplate::Plan& plan = m_template.plan;
+        double x;
+        if (plan.global >= 0) {
+            x = v[plan.global];
+        } else if (plan.stepTotal >= 0 && plan.epoch >= 0) {
+            const double ep = v[plan.epoch], st = v[plan.step];
+            const double e0 = plan.epochTotal >= 0 && ep >= 1 ? ep - 1 : ep;
+            const double s0 = (!plan.zeroBasedStep && st >= 1) ? st - 1 : st;
+            x = e0 * v[plan.stepTotal] + s0;
+        } else {
+            x = v[plan.step];
+        }
+        std::optional<float> epochValue;
+        if (plan.epoch >= 0) {
+            const double ep = v[plan.epoch];
+            epochValue = static_cast<float>(plan.epochTotal >= 0 && ep >= 1 ? ep - 1 : ep);
+        }
+        if (plan.wall >= 0) wall = v[plan.wall];
+        m_state.lastStep = x;
+        for (const auto& [index, slotIndex] : plan.metrics)
+            point(slotIndex, x, StepFrom::Counter, static_cast<float>(v[index]), static_cast<uint32_t>(lineNo), epochValue,
+                  wall);
     }
 
     // classifyKey, cached by the field's position on the line (lines repeat their layout).
