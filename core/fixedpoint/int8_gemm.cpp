@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/fixedpoint/amx_conv.h"
+
 #if defined(__x86_64__) && defined(__linux__)
 #include <cpuid.h>
 #include <sys/syscall.h>
@@ -115,9 +117,12 @@ PackedInt8Weights pack(int64_t m, int64_t k, int64_t groups, RowAt rowAt)
 
 }  // namespace
 
-PackedInt8Weights packInt8Weights(const int8_t* w, int64_t m, int64_t k, int64_t groups)
+PackedInt8Weights packInt8Weights(const int8_t* w, int64_t m, int64_t k, int64_t groups, int64_t taps)
 {
-    return pack(m, k, groups, [&](int64_t r, int64_t i) { return w[r * k + i]; });
+    PackedInt8Weights p = pack(m, k, groups, [&](int64_t r, int64_t i) { return w[r * k + i]; });
+    if (!p.amx.empty() && taps > 0 && groups == 1 && k % taps == 0 && (k / taps) % 64 == 0)
+        p.amxTaps = packAmxTapMajor(w, m, k / taps, taps);
+    return p;
 }
 
 PackedInt8Weights packInt8WeightsTransposed(const int8_t* w, int64_t k, int64_t n)
@@ -484,6 +489,8 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
     const int64_t cg = g.c / g.group, K = g.kernelSize(), P = g.outPixels();
     const bool avx512 = haveAvx512Vnni() && !(sc.noAvx512 && haveAvxVnni());
     const bool useAmx = avx512 && amxAvailable() && !sc.noAmx && !w.amx.empty();
+    if (useAmx && !sc.noTapMajor && !w.amxTaps.empty() && amxTapMajorFits(g) && w.k == K)
+        return convAmxTapMajor(g, x, xSigned, xZero, w, y, pool, sc);
     // AMX reads whole 64-deep chunks: the panel gets k64 / 4 steps (those past K4 / 4 are never
     // written and meet zero weights)
     const PanelLayout L{P, useAmx ? w.k64 : w.k4};

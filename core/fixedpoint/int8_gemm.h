@@ -37,9 +37,12 @@ struct PackedInt8Weights {
     // [groups][channels padded to 32][k64], k64 = K rounded up to 64, zeros past K.
     int64_t k64 = 0, amxRowsPerGroup = 0;
     std::vector<uint8_t> amx;
+    // With AMX, for convolutions amx_conv.h handles (group 1, C % 64 == 0): packAmxTapMajor's form.
+    std::vector<int8_t> amxTaps;
 };
-// w is [m][k] row-major (a convolution's [M][C/group*kh*kw], or Gemm's B with transB).
-PackedInt8Weights packInt8Weights(const int8_t* w, int64_t m, int64_t k, int64_t groups = 1);
+// w is [m][k] row-major (a convolution's [M][C/group*kh*kw], or Gemm's B with transB); taps =
+// kh*kw of a convolution (0: not one), for the AMX tap-major form.
+PackedInt8Weights packInt8Weights(const int8_t* w, int64_t m, int64_t k, int64_t groups = 1, int64_t taps = 0);
 // w is [k][n] row-major (MatMul's B): packs its transpose.
 PackedInt8Weights packInt8WeightsTransposed(const int8_t* w, int64_t k, int64_t n);
 
@@ -49,6 +52,7 @@ struct Int8Scratch {
     bool noVbmi = false;   // tests: the packing path of AVX-512 CPUs without VBMI on one that has it
     bool noAmx = false;    // tests: the AVX-512 VNNI kernel on a CPU with AMX
     bool noAvx512 = false; // tests: the AVX-VNNI (256-bit) kernel on a CPU with AVX-512
+    bool noTapMajor = false;  // tests: the AMX panel kernel where the tap-major one fits
 };
 
 // y[n][m][p] = sum_k (x - xZero) * w for a (grouped, strided, dilated, padded) convolution of

@@ -115,7 +115,7 @@ Outs conv(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& 
     Accumulator acc;
     if (fastPathFor(in[0], in[1], g->kernelSize())) {
         const Tensor& w = in[1].t;
-        auto packed = packedFor(ctx, ni, w, [&] { return packInt8Weights(w.data<int8_t>(), g->m, g->kernelSize(), g->group); });
+        auto packed = packedFor(ctx, ni, w, [&] { return packInt8Weights(w.data<int8_t>(), g->m, g->kernelSize(), g->group, g->kh * g->kw); });
         acc.shape = g->outShape();
         acc.acc32.resize(static_cast<size_t>(shapeSize(acc.shape)));
         convX8S8(*g, in[0].t.data<uint8_t>(), in[0].t.dtype() == DType::Int8, static_cast<int32_t>(zp0(in[0].q)), *packed,

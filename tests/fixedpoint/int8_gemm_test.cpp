@@ -53,8 +53,9 @@ struct ConvCase {
 };
 
 // false when the random draw has an empty output (nothing to compare)
-// path: 0 = the best the CPU has (AMX where available), 1 = AVX-512 VNNI kernel, 2 = that kernel
-// with the packing of CPUs without VBMI, 3 = the AVX-VNNI (256-bit) kernel.
+// path: 0 = the best the CPU has (AMX where available, tap-major where it fits), 1 = AVX-512 VNNI
+// kernel, 2 = that kernel with the packing of CPUs without VBMI, 3 = the AVX-VNNI (256-bit)
+// kernel, 4 = the AMX panel kernel where the tap-major one would fit.
 bool checkConv(const ConvCase& cs, std::mt19937& rng, ThreadPool* pool, int path = 0)
 {
     const DType xt = cs.signedX ? DType::Int8 : DType::UInt8;
@@ -69,12 +70,13 @@ bool checkConv(const ConvCase& cs, std::mt19937& rng, ThreadPool* pool, int path
     const int64_t zero = cs.signedX ? static_cast<int64_t>(rng() % 256) - 128 : static_cast<int64_t>(rng() % 256);
     const Accumulator ref = convInteger(*g, x, zero, w, {0}, nullptr);
     EXPECT_FALSE(ref.wide);
-    const PackedInt8Weights packed = packInt8Weights(w.data<int8_t>(), g->m, g->kernelSize(), g->group);
+    const PackedInt8Weights packed = packInt8Weights(w.data<int8_t>(), g->m, g->kernelSize(), g->group, g->kh * g->kw);
     std::vector<int32_t> fast(static_cast<size_t>(ref.size()), 0x7EADBEEF);
     Int8Scratch scratch;
-    scratch.noAmx = path >= 1;
+    scratch.noAmx = path >= 1 && path <= 3;
     scratch.noVbmi = path == 2;
     scratch.noAvx512 = path == 3;
+    scratch.noTapMajor = path == 4;
     convX8S8(*g, x.data<uint8_t>(), cs.signedX, static_cast<int32_t>(zero), packed, fast.data(), pool, &scratch);
     int64_t i = 0;
     while (i < ref.size() && fast[static_cast<size_t>(i)] == ref.at(i)) ++i;
@@ -141,6 +143,48 @@ TEST(Int8FastPath, MatchesPortableConvolutionOnRandomShapes)
         if (HasFailure()) return;
     }
     EXPECT_GT(compared, 220);
+}
+
+// Shapes the AMX tap-major kernel takes (group 1, C % 64 == 0, stride 1): kernel sizes,
+// dilations, asymmetric and zero padding, rows narrower and wider than a tile, output channels
+// not a multiple of 16, both signs; against the portable kernel, and the AMX panel kernel too.
+TEST(Int8FastPath, TapMajorShapesMatchPortable)
+{
+    if (!int8FastPathAvailable()) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+    std::mt19937 rng(64);
+    auto r = [&](int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(rng() % static_cast<uint32_t>(hi - lo + 1)); };
+    const ConvCase fixed[] = {
+        {64, 12, 12, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, false},   // resnet basic block, small
+        {128, 7, 7, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true},     // 7x7 like layer4, odd channel count
+        {64, 5, 33, 17, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, false},    // pointwise
+        {192, 6, 9, 40, 2, 5, 1, 1, 1, 2, 1, 0, 3, 2, 0, true},     // dilation, asymmetric pads
+        {64, 1, 50, 20, 1, 7, 1, 1, 1, 1, 2, 0, 6, 0, 6, false, 1}, // 1-D
+    };
+    int compared = 0;
+    for (int path : {0, 4})
+        for (const ConvCase& cs : fixed) compared += checkConv(cs, rng, nullptr, path) ? 1 : 0;
+    for (int iter = 0; iter < 60; ++iter) {
+        ConvCase cs{};
+        cs.group = 1;
+        cs.c = 64 * r(1, 3);
+        cs.m = r(1, 50);
+        cs.h = r(1, 13);
+        cs.w = r(1, 40);
+        cs.kh = r(1, 4);
+        cs.kw = r(1, 4);
+        cs.sh = cs.sw = 1;
+        cs.dh = r(1, 2);
+        cs.dw = r(1, 2);
+        cs.pt = r(0, 2);
+        cs.pb = r(0, 2);
+        cs.pl = r(0, 3);
+        cs.pr = r(0, 3);
+        cs.signedX = r(0, 1) == 1;
+        ThreadPool pool(static_cast<int>(r(1, 3)));
+        compared += checkConv(cs, rng, &pool, 0) ? 1 : 0;
+        if (HasFailure()) return;
+    }
+    EXPECT_GT(compared, 50);
 }
 
 TEST(Int8FastPath, MatrixProductMatchesPortable)

@@ -1,0 +1,222 @@
+#include "core/fixedpoint/amx_conv.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "core/fixedpoint/int8_gemm.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define QD_HAVE_X86 1
+#define QD_AMXV __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512vbmi,amx-tile,amx-int8")))
+#else
+#define QD_HAVE_X86 0
+#endif
+
+namespace qatdoctor::core::fixedpoint {
+
+bool amxTapMajorFits(const ConvGeometry& g)
+{
+    return g.group == 1 && g.c % 64 == 0 && g.sh == 1 && g.sw == 1;
+}
+
+std::vector<int8_t> packAmxTapMajor(const int8_t* w, int64_t m, int64_t c, int64_t taps)
+{
+    const int64_t blocks = ((m + 15) / 16 + 1) / 2 * 2, chunks = c / 64;
+    std::vector<int8_t> out(static_cast<size_t>(blocks * taps * chunks * 1024), 0);
+    for (int64_t b = 0; b < blocks; ++b)
+        for (int64_t t = 0; t < taps; ++t)
+            for (int64_t cc = 0; cc < chunks; ++cc) {
+                int8_t* tile = out.data() + ((b * taps + t) * chunks + cc) * 1024;
+                for (int64_t j = 0; j < 16 && b * 16 + j < m; ++j)
+                    for (int64_t ci = 0; ci < 64; ++ci)   // row ci / 4 holds 4 channels of each output channel
+                        tile[(ci / 4) * 64 + j * 4 + ci % 4] = w[((b * 16 + j) * c + cc * 64 + ci) * taps + t];
+            }
+    return out;
+}
+
+#if QD_HAVE_X86
+namespace {
+
+// Byte p*4 + j = byte p of 128-bit lane j: four channel rows of 16 pixels to [pixel][4 channels].
+constexpr std::array<uint8_t, 64> interleaveTable()
+{
+    std::array<uint8_t, 64> t{};
+    for (int p = 0; p < 16; ++p)
+        for (int j = 0; j < 4; ++j) t[static_cast<size_t>(p * 4 + j)] = static_cast<uint8_t>(j * 16 + p);
+    return t;
+}
+alignas(64) constexpr std::array<uint8_t, 64> kInterleave = interleaveTable();
+
+// One input row of every channel into the pixel-major row dst ([pixel][C] bytes), xor flip: blocks
+// of 16 channels x 16 pixels, each as four [pixel][4 channels] registers transposed as 4x4 dwords
+// so that each pixel's 16 channels become one 16-byte store.
+QD_AMXV void rowToPixelMajor(const uint8_t* src, int64_t planeStride, int64_t c, int64_t w, uint8_t flip, uint8_t* dst)
+{
+    const __m512i vidx = _mm512_load_si512(kInterleave.data());
+    const __m512i vflip = _mm512_set1_epi8(static_cast<char>(flip));
+    for (int64_t c0 = 0; c0 < c; c0 += 16)
+        for (int64_t x0 = 0; x0 < w; x0 += 16) {
+            const int64_t n = std::min<int64_t>(16, w - x0);
+            const __mmask16 m = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
+            __m512i r[4];
+            for (int j = 0; j < 4; ++j) {
+                const uint8_t* s = src + (c0 + 4 * j) * planeStride + x0;
+                __m512i v = _mm512_castsi128_si512(_mm_maskz_loadu_epi8(m, s));
+                v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(m, s + planeStride), 1);
+                v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(m, s + 2 * planeStride), 2);
+                v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(m, s + 3 * planeStride), 3);
+                r[j] = _mm512_xor_si512(_mm512_permutexvar_epi8(vidx, v), vflip);
+            }
+            // lane L of u[k] = pixel 4L + k's channels c0..c0+15
+            const __m512i t0 = _mm512_unpacklo_epi32(r[0], r[1]), t1 = _mm512_unpackhi_epi32(r[0], r[1]);
+            const __m512i t2 = _mm512_unpacklo_epi32(r[2], r[3]), t3 = _mm512_unpackhi_epi32(r[2], r[3]);
+            const __m512i u[4] = {_mm512_unpacklo_epi64(t0, t2), _mm512_unpackhi_epi64(t0, t2),
+                                  _mm512_unpacklo_epi64(t1, t3), _mm512_unpackhi_epi64(t1, t3)};
+            uint8_t* d = dst + x0 * c + c0;
+            for (int k = 0; k < 4; ++k) {
+                if (k < n) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + k * c), _mm512_castsi512_si128(u[k]));
+                if (4 + k < n) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (4 + k) * c), _mm512_extracti32x4_epi32(u[k], 1));
+                if (8 + k < n) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (8 + k) * c), _mm512_extracti32x4_epi32(u[k], 2));
+                if (12 + k < n) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (12 + k) * c), _mm512_extracti32x4_epi32(u[k], 3));
+            }
+        }
+}
+
+struct alignas(64) TileConfig {
+    uint8_t palette = 1, startRow = 0;
+    uint8_t reserved[14] = {};
+    uint16_t colsb[16] = {};
+    uint8_t rows[16] = {};
+};
+
+// Which of a tile's 16 virtual pixels are real output pixels, and the output index of the first.
+struct PixelTile {
+    __mmask16 valid = 0;
+    int64_t first = 0;
+};
+
+struct TapMajorJob {
+    const uint8_t* buf;            // padded pixel-major input of one image
+    const int8_t* wt;              // packAmxTapMajor
+    const int32_t* rowSums;
+    const int64_t* offsets;        // per tap, in pixels
+    const PixelTile* tiles;
+    int64_t c, chunks, taps, m, P, pairs;
+    int32_t zero;
+    int32_t* y;                    // [m][P] of this image
+};
+
+// Tasks [t0, t1): 32 virtual pixels x 32 output channels each, 2x2 tiles of 16x16 sums.
+QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
+{
+    TileConfig cfg;
+    for (int t = 0; t < 8; ++t) {
+        cfg.rows[t] = 16;
+        cfg.colsb[t] = 64;
+    }
+    _tile_loadconfig(&cfg);
+    alignas(64) int32_t c[16][16];
+    const __m512i gatherIdx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                                 _mm512_set1_epi32(16));
+    const int64_t stride = j.c;
+    for (int64_t t = t0; t < t1; ++t) {
+        const int64_t cp = t / j.pairs, pp = t % j.pairs;   // pixels fastest: a channel pair's weights stay in cache
+        const uint8_t* a0 = j.buf + pp * 32 * j.c;
+        const uint8_t* a1 = a0 + 16 * j.c;
+        const int8_t* b0 = j.wt + (2 * cp) * j.taps * j.chunks * 1024;
+        const int8_t* b1 = b0 + j.taps * j.chunks * 1024;
+        _tile_zero(0);
+        _tile_zero(1);
+        _tile_zero(2);
+        _tile_zero(3);
+        for (int64_t tap = 0; tap < j.taps; ++tap) {
+            const int64_t off = j.offsets[tap] * j.c;
+            for (int64_t cc = 0; cc < j.chunks; ++cc) {
+                const int64_t wo = (tap * j.chunks + cc) * 1024;
+                _tile_loadd(4, a0 + off + cc * 64, stride);
+                _tile_loadd(5, a1 + off + cc * 64, stride);
+                _tile_loadd(6, b0 + wo, 64);
+                _tile_loadd(7, b1 + wo, 64);
+                _tile_dpbusd(0, 4, 6);
+                _tile_dpbusd(1, 4, 7);
+                _tile_dpbusd(2, 5, 6);
+                _tile_dpbusd(3, 5, 7);
+            }
+        }
+        for (int q = 0; q < 4; ++q) {
+            const int64_t pt = pp * 2 + q / 2, ch0 = (2 * cp + q % 2) * 16;
+            const PixelTile& tile = j.tiles[pt];
+            if (!tile.valid || ch0 >= j.m) continue;
+            switch (q) {
+            case 0: _tile_stored(0, c, 64); break;
+            case 1: _tile_stored(1, c, 64); break;
+            case 2: _tile_stored(2, c, 64); break;
+            default: _tile_stored(3, c, 64); break;
+            }
+            // c is [pixel][channel]: a channel's 16 pixels by a gather, the real ones packed
+            // together (they are consecutive outputs) and stored at once
+            const __mmask16 keep = static_cast<__mmask16>((1u << __builtin_popcount(tile.valid)) - 1);
+            const int64_t nc = std::min<int64_t>(16, j.m - ch0);
+            for (int64_t k = 0; k < nc; ++k) {
+                const int64_t ch = ch0 + k;
+                __m512i v = _mm512_i32gather_epi32(gatherIdx, &c[0][k], 4);
+                v = _mm512_sub_epi32(v, _mm512_set1_epi32(j.zero * j.rowSums[ch]));
+                _mm512_mask_storeu_epi32(j.y + ch * j.P + tile.first, keep, _mm512_maskz_compress_epi32(tile.valid, v));
+            }
+        }
+    }
+    _tile_release();
+}
+
+}  // namespace
+#endif
+
+void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero, const PackedInt8Weights& w,
+                     int32_t* y, ThreadPool* pool, Int8Scratch& sc)
+{
+#if QD_HAVE_X86
+    const int64_t C = g.c, taps = g.kh * g.kw, P = g.outPixels();
+    const int64_t hp = std::max(g.h + g.padT, (g.oh - 1) + (g.kh - 1) * g.dh + 1);
+    const int64_t wp = std::max(g.w + g.padL, (g.ow - 1) + (g.kw - 1) * g.dw + 1);
+    const int64_t virtualPixels = g.oh * wp, tileCount = (virtualPixels + 15) / 16, pairs = (tileCount + 1) / 2;
+    const int64_t maxOffset = (g.kh - 1) * g.dh * wp + (g.kw - 1) * g.dw;
+    // tiles read up to pairs*32 - 1 + maxOffset pixels in (the extra ones are padding, dropped)
+    const int64_t bufPixels = std::max(hp * wp, pairs * 32 + maxOffset) + 1;
+    const uint8_t flip = xSigned ? 0x80 : 0;
+    const int32_t zero = xSigned ? xZero + 128 : xZero;
+    std::vector<int64_t> offsets(static_cast<size_t>(taps));
+    for (int64_t ky = 0; ky < g.kh; ++ky)
+        for (int64_t kx = 0; kx < g.kw; ++kx) offsets[static_cast<size_t>(ky * g.kw + kx)] = ky * g.dh * wp + kx * g.dw;
+    std::vector<PixelTile> tiles(static_cast<size_t>(pairs * 2));
+    for (int64_t t = 0; t < pairs * 2; ++t) {
+        PixelTile& pt = tiles[static_cast<size_t>(t)];
+        for (int64_t i = 0; i < 16; ++i) {
+            const int64_t v = t * 16 + i, oy = v / wp, ox = v % wp;
+            if (oy >= g.oh || ox >= g.ow) continue;
+            if (!pt.valid) pt.first = oy * g.ow + ox;
+            pt.valid = static_cast<__mmask16>(pt.valid | (1u << i));
+        }
+    }
+    sc.padded.resize(static_cast<size_t>(bufPixels * C + 64));
+    uint8_t* buf = sc.padded.data();
+    const int64_t cpairs = ((g.m + 15) / 16 + 1) / 2;
+    for (int64_t n = 0; n < g.n; ++n) {
+        // every byte not overwritten below is padding: the zero point, which contributes 0
+        std::memset(buf, zero, static_cast<size_t>(bufPixels * C));
+        const uint8_t* xn = x + n * C * g.h * g.w;
+        parallelFor(pool, g.h, [&](int64_t y0, int64_t y1) {
+            for (int64_t iy = y0; iy < y1; ++iy)
+                rowToPixelMajor(xn + iy * g.w, g.h * g.w, C, g.w, flip, buf + ((iy + g.padT) * wp + g.padL) * C);
+        });
+        const TapMajorJob job{buf, w.amxTaps.data(), w.rowSums.data(), offsets.data(), tiles.data(), C, C / 64, taps,
+                              g.m, P, pairs, zero, y + n * g.m * P};
+        parallelFor(pool, cpairs * pairs, [&](int64_t t0, int64_t t1) { tapMajorTasks(job, t0, t1); });
+    }
+#else
+    (void)g; (void)x; (void)xSigned; (void)xZero; (void)w; (void)y; (void)pool; (void)sc;
+#endif
+}
+
+}  // namespace qatdoctor::core::fixedpoint
