@@ -7,6 +7,7 @@
 
 #include "core/logs/line_parser.h"
 #include "core/logs/metric_names.h"
+#include "core/logs/number_layout.h"
 #include "core/logs/scan_util.h"
 
 namespace qatdoctor::core::logs {
@@ -52,29 +53,6 @@ struct Field {
 
 constexpr size_t kMaxFields = 48;
 constexpr size_t kMaxNumbers = 2 * kMaxFields + 2;  // a number and a total per field, the bare step
-
-template <class T>
-inline bool sameWord(const char* a, const char* b)
-{
-    T x, y;
-    std::memcpy(&x, a, sizeof x);
-    std::memcpy(&y, b, sizeof y);
-    return x == y;
-}
-
-// memcmp for the short texts between numbers, without a libc call: the texts are mostly 2 to
-// 12 bytes, compared as two overlapping words instead of byte by byte.
-inline bool sameBytes(const char* a, const char* b, size_t n)
-{
-    if (n >= 8) {
-        for (; n > 8; n -= 8, a += 8, b += 8)
-            if (!sameWord<uint64_t>(a, b)) return false;
-        return sameWord<uint64_t>(a + n - 8, b + n - 8);
-    }
-    if (n >= 4) return sameWord<uint32_t>(a, b) && sameWord<uint32_t>(a + n - 4, b + n - 4);
-    if (n >= 2) return sameWord<uint16_t>(a, b) && sameWord<uint16_t>(a + n - 2, b + n - 2);
-    return n == 0 || *a == *b;
-}
 
 std::string_view rawValue(const char* p, const char* e)
 {
@@ -244,7 +222,7 @@ public:
         bool bareStep = false, suspicious = false;
         size_t n;
         double values[kMaxNumbers];
-        const bool templated = m_template.valid && matchTemplate(p, e, values);
+        const bool templated = m_template.valid && m_template.layout.match(p, e, values);
         if (templated && m_template.plan.fast) {
             plannedLine(values, lineNo, wall);
             return;
@@ -356,16 +334,13 @@ public:
 
 private:
     struct Span {
-        const char* b;
-        const char* e;
+        NumberSpan at;
         double* target;
-        bool digit;
     };
 
-    // Lines of a log repeat one layout and differ only in their numbers. The last metric line's
-    // layout is kept as the text between its numbers; a line with the same text around its
-    // numbers has the same fields (keys, separators, counters), so only its numbers are parsed
-    // (memcmp + parseNumber instead of a byte-by-byte scan). Anything else takes the full scan.
+    // The last metric line's layout (see NumberLayout) with its fields: a line with the same
+    // text around its numbers has the same fields (keys, separators, counters), so only its
+    // numbers are parsed. Anything else takes the full scan.
     struct LineTemplate {
         bool valid = false;
         size_t fields = 0;
@@ -375,9 +350,8 @@ private:
         std::array<KeyKind, kMaxFields> kinds{};  // what those fields were found to be
         std::array<uint32_t, kMaxFields> slots{};
         bool validation = false;
-        std::vector<std::string_view> literals;  // before each number, then the rest of the line
-        std::vector<double*> targets;            // where each number goes (m_fields / m_bare)
-        std::vector<bool> digitFirst;            // the bare "[ 120/5004]" needs a digit first
+        NumberLayout layout;
+        std::vector<double*> targets;            // where each number goes (fieldsOf / bare)
         // Where the counters are among the numbers (indices in line order, -1 = absent), for
         // lines that have a step and metrics and are no evaluation (the bulk of a log).
         struct Plan {
@@ -392,9 +366,8 @@ private:
     {
         LineTemplate& t = m_template;
         t.valid = false;
-        t.literals.clear();
+        t.layout.clear();
         t.targets.clear();
-        t.digitFirst.clear();
         if (n >= kMaxFields) return;
         std::copy(m_fields.begin(), m_fields.begin() + static_cast<long>(n), t.fieldsOf.begin());
         t.bare = m_bare;
@@ -406,27 +379,25 @@ private:
         for (size_t i = 0; i < n; ++i) {
             Field& f = t.fieldsOf[i];
             if (!f.isNumber) continue;
-            spans.push_back({f.numBegin, f.numEnd, &f.number, false});
-            if (f.hasTotal) spans.push_back({f.totalBegin, f.totalEnd, &f.total, false});
+            spans.push_back({{f.numBegin, f.numEnd, false}, &f.number});
+            if (f.hasTotal) spans.push_back({{f.totalBegin, f.totalEnd, false}, &f.total});
         }
         if (bareStep) {
-            spans.push_back({t.bare.numBegin, t.bare.numEnd, &t.bare.number, true});
-            spans.push_back({t.bare.totalBegin, t.bare.totalEnd, &t.bare.total, true});
+            spans.push_back({{t.bare.numBegin, t.bare.numEnd, true}, &t.bare.number});
+            spans.push_back({{t.bare.totalBegin, t.bare.totalEnd, true}, &t.bare.total});
         }
-        std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.b < b.b; });
-        const char* cur = p;
+        if (spans.size() > kMaxNumbers) return;
+        std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.at.begin < b.at.begin; });
+        m_numberSpans.clear();
         for (const Span& s : spans) {
-            if (!s.b || s.b < cur || s.e < s.b) return;  // overlapping or unknown: no template
-            t.literals.emplace_back(cur, static_cast<size_t>(s.b - cur));
+            m_numberSpans.push_back(s.at);
             t.targets.push_back(s.target);
-            t.digitFirst.push_back(s.digit);
-            cur = s.e;
         }
-        t.literals.emplace_back(cur, static_cast<size_t>(e - cur));
+        if (!t.layout.build(p, e, m_numberSpans)) return;  // overlapping or unknown: no template
         t.fields = n;
         t.bareStep = bareStep;
-        t.valid = t.targets.size() <= kMaxNumbers;
-        if (t.valid) buildPlan(t);
+        t.valid = true;
+        buildPlan(t);
     }
 
     // The same choices as line()'s counter loop, made once, as indices into the numbers.
@@ -465,25 +436,6 @@ private:
         for (const auto& m : plan.metrics) found &= m.first >= 0;
         plan.fast = !t.validation && (plan.global >= 0 || plan.step >= 0) && !plan.metrics.empty() && found &&
                     !(plan.stepTotal >= 0 && plan.epoch >= 0 && plan.step < 0);
-    }
-
-    // Parses the numbers of a line laid out like the template into values (in line order);
-    // false = a different layout.
-    bool matchTemplate(const char* p, const char* e, double* values) const
-    {
-        const LineTemplate& t = m_template;
-        const size_t count = t.targets.size();
-        for (size_t k = 0; k < count; ++k) {
-            const std::string_view lit = t.literals[k];
-            if (static_cast<size_t>(e - p) < lit.size() || !sameBytes(p, lit.data(), lit.size())) return false;
-            p += lit.size();
-            if (t.digitFirst[k] && !(p < e && isDigit(*p))) return false;
-            const char* r = parseNumber(p, e, values[k]);
-            if (!r) return false;
-            p = r;
-        }
-        const std::string_view rest = t.literals[count];
-        return static_cast<size_t>(e - p) == rest.size() && sameBytes(p, rest.data(), rest.size());
     }
 
     // A templated metric line whose counters are known from the template (plan.fast): what
@@ -622,6 +574,7 @@ private:
     Field m_bare;
     LineTemplate m_template;
     std::vector<Span> m_spans;
+    std::vector<NumberSpan> m_numberSpans;
     bool m_sawMetricLine = false;
     bool m_tsValid = false;
     std::array<char, 20> m_tsPrefix{};  // kSecondPrefix bytes
