@@ -4,6 +4,7 @@
 
 #include "core/logs/line_parser.h"
 #include "core/logs/metric_names.h"
+#include "core/logs/number_layout.h"
 #include "core/logs/scan_util.h"
 
 namespace qatdoctor::core::logs {
@@ -18,6 +19,8 @@ public:
         std::string_view text;       // string values
         bool isNumber;
         const char* keyPtr = nullptr;  // a top-level key: in the line itself (no copy)
+        const char* numBegin = nullptr;  // a number's text in the line
+        const char* numEnd = nullptr;
     };
 
     // false on a syntax error (errorAt = column)
@@ -99,8 +102,12 @@ private:
         double v;
         const char* r = parseNumber(m_p, m_e, v);
         if (!r) return false;
+        if (record) {
+            push(v, {}, true);
+            m_entries.back().numBegin = m_p;
+            m_entries.back().numEnd = r;
+        }
         m_p = r;
-        if (record) push(v, {}, true);
         return true;
     }
 
@@ -180,6 +187,10 @@ public:
         while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
         if (text.empty()) return;
         if (text.size() > kMaxLineBytes && rejectDamaged(text, lineNo, offset)) return;
+        if (m_layout.valid() && m_layout.match(text.data(), text.data() + text.size(), m_values.data())) {
+            plannedLine(lineNo);
+            return;
+        }
         if (!m_reader.read(text)) {
             if (rejectDamaged(text, lineNo, offset)) return;  // binary junk rather than bad JSON
             warn("jsonl_syntax", "not a JSON object (error at column " +
@@ -188,6 +199,7 @@ public:
             return;
         }
         use(lineNo);
+        buildLayout(text);
     }
 
     void partialLastLine(std::string_view text, uint64_t lineNo, uint64_t offset) override
@@ -258,6 +270,51 @@ private:
         }
     }
 
+    // After a full read: when the line is all numbers with a step and metrics, keep its layout
+    // and what each number is, so that the next lines like it only have their numbers parsed.
+    void buildLayout(std::string_view text)
+    {
+        m_layout.clear();
+        m_plan = {};
+        const auto& entries = m_reader.entries();
+        if (entries.size() > kMaxLayoutNumbers) return;
+        m_spans.clear();
+        int global = -1, step = -1;
+        size_t position = 0;
+        for (size_t i = 0; i < entries.size(); ++i) {
+            const auto& en = entries[i];
+            if (!en.isNumber || !en.numBegin) return;
+            const int index = static_cast<int>(i);
+            switch (m_entryKinds[i + 1]) {
+            case KeyKind::GlobalStep: global = index; break;
+            case KeyKind::Step: step = index; break;
+            case KeyKind::Epoch: m_plan.epoch = index; break;
+            case KeyKind::WallTime: m_plan.wall = index; break;
+            case KeyKind::Metric: m_plan.metrics.emplace_back(index, slot(m_reader.key(en), false, position++)); break;
+            }
+            m_spans.push_back({en.numBegin, en.numEnd, false});
+        }
+        m_plan.step = global >= 0 ? global : step;
+        if (m_plan.step < 0 || m_plan.metrics.empty()) return;
+        if (!m_layout.build(text.data(), text.data() + text.size(), m_spans)) return;
+        m_values.resize(entries.size());
+    }
+
+    // A line laid out like the last full one: use()'s work, read straight from the numbers.
+    void plannedLine(uint64_t lineNo)
+    {
+        const double* v = m_values.data();
+        const double step = v[m_plan.step];
+        std::optional<float> epoch;
+        std::optional<double> wall;
+        if (m_plan.epoch >= 0) epoch = static_cast<float>(v[m_plan.epoch]);
+        if (m_plan.wall >= 0) wall = v[m_plan.wall];
+        m_state.lastStep = step;
+        for (const auto& [index, slotIndex] : m_plan.metrics)
+            point(slotIndex, step, StepFrom::Counter, static_cast<float>(v[index]), static_cast<uint32_t>(lineNo), epoch,
+                  wall);
+    }
+
     // classifyKey, cached by the key's position in the object (lines repeat their layout).
     KeyKind kindOf(std::string_view key, size_t i)
     {
@@ -275,7 +332,16 @@ private:
         return std::string(buf, static_cast<size_t>(n));
     }
 
+    static constexpr size_t kMaxLayoutNumbers = 256;
+    struct Plan {
+        int step = -1, epoch = -1, wall = -1;             // number indices, -1 = absent
+        std::vector<std::pair<int, uint32_t>> metrics;    // number index, series slot
+    };
     JsonObjectReader m_reader;
+    NumberLayout m_layout;
+    Plan m_plan;
+    std::vector<NumberSpan> m_spans;
+    std::vector<double> m_values;
     std::vector<KeyKind> m_entryKinds;  // per entry of the current line (numbers only)
     int m_hints = 0;
     std::vector<std::pair<std::string, KeyKind>> m_kindCache;

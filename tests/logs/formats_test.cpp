@@ -398,3 +398,47 @@ TEST(LogFormats, CancelDuringATwoThreadParse)
 
 }  // namespace
 }  // namespace qatdoctor::core::logs::test
+
+namespace qatdoctor::core::logs::test {
+namespace {
+
+// JSONL lines laid out like the previous one only have their numbers parsed (NumberLayout); the
+// result must equal a full read of every line (here forced by alternating the spacing), also
+// when keys change order, a string value appears or a number becomes NaN.
+TEST(JsonlLog, LinesLikeThePreviousOneParseTheSameAsAFullRead)
+{
+    std::string same, varied;
+    for (int i = 0; i < 200; ++i) {
+        std::string loss = i == 50 ? "NaN" : std::to_string(3.0 / (i + 1));
+        const std::string acc = std::to_string(0.001 * i), lr = i < 100 ? "0.1" : "0.0009999999999975326";
+        std::string line;
+        if (i == 120) line = "{\"epoch\": 2, \"step\": " + std::to_string(i) + ", \"loss\": " + loss + ", \"acc\": " + acc + "}";
+        else if (i == 130) line = "{\"step\": " + std::to_string(i) + ", \"loss\": " + loss + ", \"note\": \"x\", \"lr\": " + lr + "}";
+        else line = "{\"step\": " + std::to_string(i) + ", \"epoch\": " + std::to_string(i / 100) + ", \"loss\": " + loss +
+                    ", \"acc\": " + acc + ", \"lr\": " + lr + "}";
+        same += line + "\n";
+        varied += (i % 2 ? line : "  " + line + " ") + "\n";
+    }
+    auto a = parseLogBytes(*findLogFormat("jsonl"), same, "same.jsonl", {}, 1);
+    auto b = parseLogBytes(*findLogFormat("jsonl"), varied, "varied.jsonl", {}, 1);
+    ASSERT_TRUE(a.ok() && b.ok());
+    ASSERT_EQ(a->names, (std::vector<std::string>{"loss", "acc", "lr"}));
+    ASSERT_EQ(a->names, b->names);
+    for (size_t i = 0; i < a->names.size(); ++i) {
+        EXPECT_EQ(a->series[i].step, b->series[i].step) << a->names[i];
+        EXPECT_EQ(a->series[i].line, b->series[i].line) << a->names[i];
+        ASSERT_EQ(a->series[i].size(), b->series[i].size());
+        for (size_t k = 0; k < a->series[i].size(); ++k)
+            if (!std::isnan(b->series[i].value[k])) EXPECT_EQ(a->series[i].value[k], b->series[i].value[k]);
+        EXPECT_EQ(a->series[i].epochAt(a->series[i].size() - 1), b->series[i].epochAt(b->series[i].size() - 1));
+    }
+    EXPECT_EQ(a->series[0].size(), 200u);
+    EXPECT_TRUE(std::isnan(a->series[0].value[50]));
+    EXPECT_EQ(a->series[1].size(), 199u);  // no acc on the line with a string value
+    EXPECT_EQ(a->series[2].size(), 199u);  // no lr on the reordered line
+    EXPECT_FLOAT_EQ(a->series[2].value.back(), 0.001f);
+    EXPECT_EQ(a->series[0].epochAt(120), 2.0f);
+}
+
+}  // namespace
+}  // namespace qatdoctor::core::logs::test
