@@ -5,10 +5,13 @@
 // usage: log_bench [--lines N] [--dir DIR] [--script make_logs.py] [--threads T] [--only text|csv|jsonl]
 #include <sys/resource.h>
 
+#include <malloc.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -30,6 +33,22 @@ double cpuSeconds()
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
     return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+// Anonymous resident memory of this process (what the parsed columns really occupy).
+uint64_t rssAnonBytes()
+{
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "RssAnon:") {
+            uint64_t kb = 0;
+            status >> kb;
+            return kb * 1024;
+        }
+        status.ignore(1 << 10, '\n');
+    }
+    return 0;
 }
 
 double timeWc(const std::string& path)
@@ -54,7 +73,10 @@ void bench(const std::string& path, const char* formatId, unsigned threads)
     for (int i = 0; i < 3; ++i) wc = std::min(wc, timeWc(path));
     double best = 1e9, bestCpu = 1e9;
     uint64_t points = 0, resident = 0, marks = 0, epochMarks = 0, wallMarks = 0;
+    double rssPerPoint = 0;
     for (int i = 0; i < 3; ++i) {
+        malloc_trim(0);
+        const uint64_t rss0 = rssAnonBytes();
         const double c0 = cpuSeconds();
         const auto t0 = Clock::now();
         auto parsed = logs::parseLogBytes(*logs::findLogFormat(formatId), bytes, path, {}, threads);
@@ -76,6 +98,7 @@ void bench(const std::string& path, const char* formatId, unsigned threads)
             epochMarks += s.epochs.size();
             wallMarks += s.wallTimes.size();
         }
+        if (i == 0 && points) rssPerPoint = static_cast<double>(rssAnonBytes() - rss0) / static_cast<double>(points);
     }
     // end to end through the reader (probe, map, parse, merge into a run, shrink)
     const auto e0 = Clock::now();
@@ -87,6 +110,7 @@ void bench(const std::string& path, const char* formatId, unsigned threads)
                 formatId, mb, best, mb / best, mb / endToEnd, static_cast<unsigned long long>(points),
                 points ? static_cast<double>(resident) / static_cast<double>(points) : 0.0, wc, best / wc, bestCpu,
                 mb / bestCpu);
+    std::printf("         measured: RssAnon grows %.2f bytes per point while the result is held\n", rssPerPoint);
     std::printf("         marks and slack: %llu bytes (%llu epoch marks, %llu wall-time marks)\n",
                 static_cast<unsigned long long>(marks), static_cast<unsigned long long>(epochMarks),
                 static_cast<unsigned long long>(wallMarks));

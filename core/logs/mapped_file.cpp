@@ -54,6 +54,14 @@ Result<MappedFile> MappedFile::open(const std::string& path)
     return f;
 }
 
+void releaseUnusedTail(const void* data, size_t used, size_t capacity)
+{
+    const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    const auto b = (reinterpret_cast<uintptr_t>(data) + used + page - 1) & ~(page - 1);
+    const auto e = (reinterpret_cast<uintptr_t>(data) + capacity) & ~(page - 1);
+    if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);
+}
+
 void adviseHugePages(const void* data, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE

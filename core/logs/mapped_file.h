@@ -32,6 +32,11 @@ private:
 // quarter of CSV parsing). Only a hint; a no-op for small buffers and where unsupported.
 void adviseHugePages(const void* data, size_t bytes);
 
+// Gives the whole pages of [data + used, data + capacity) back to the system (they read as zero
+// if touched again). A big column's unused reserve is returned this way instead of copying the
+// column into an exact-size allocation.
+void releaseUnusedTail(const void* data, size_t used, size_t capacity);
+
 // Reserves a column for n elements and advises huge pages for it.
 template <class Vec>
 void reserveColumn(Vec& v, size_t n)

@@ -1,5 +1,7 @@
 #include "core/logs/run.h"
 
+#include "core/logs/mapped_file.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -133,11 +135,35 @@ void Series::append(const Series& other, uint32_t fileOffset)
     appendMarks(wallTimes, other.wallTimes, shift);
 }
 
+namespace {
+
+constexpr size_t kReleaseBytes = 1u << 20;
+constexpr size_t kPage = 4096;
+
+// What a column keeps resident once shrunk: a big one its used pages, a small one its capacity.
+template <class T>
+size_t residentBytes(const std::vector<T>& v)
+{
+    if (v.capacity() * sizeof(T) < kReleaseBytes) return v.capacity() * sizeof(T);
+    return (v.size() * sizeof(T) + kPage - 1) / kPage * kPage;
+}
+
+// Big columns keep their capacity and give its unused pages back (no copy of millions of
+// points); small ones are reallocated at their size.
+template <class T>
+void trimColumn(std::vector<T>& v)
+{
+    if (v.capacity() * sizeof(T) >= kReleaseBytes) releaseUnusedTail(v.data(), v.size() * sizeof(T), v.capacity() * sizeof(T));
+    else v.shrink_to_fit();
+}
+
+}  // namespace
+
 void Series::shrinkToFit()
 {
-    step.shrink_to_fit();
-    value.shrink_to_fit();
-    line.shrink_to_fit();
+    trimColumn(step);
+    trimColumn(value);
+    trimColumn(line);
     files.shrink_to_fit();
     epochs.shrink_to_fit();
     wallTimes.shrink_to_fit();
@@ -145,8 +171,7 @@ void Series::shrinkToFit()
 
 size_t Series::bytes() const
 {
-    return step.capacity() * sizeof(double) + value.capacity() * sizeof(float) +
-           line.capacity() * sizeof(uint32_t) + files.capacity() * sizeof(Mark<uint32_t>) +
+    return residentBytes(step) + residentBytes(value) + residentBytes(line) + files.capacity() * sizeof(Mark<uint32_t>) +
            epochs.capacity() * sizeof(Mark<float>) + wallTimes.capacity() * sizeof(Mark<double>);
 }
 

@@ -107,7 +107,9 @@ struct Series {
         const double off = (seconds - b.value) * span - (b.value - a.value) * static_cast<double>(n - b.begin);
         return !(off < 60.0 * span && off > -60.0 * span);  // NaN (a non-finite time) marks too
     }
-    size_t bytes() const;             // resident bytes of the columns (capacity)
+    // Resident bytes of the columns after shrinkToFit: a big column's used pages (its unused
+    // reserve was given back), a small one's capacity.
+    size_t bytes() const;
 };
 
 // A notable line that is not a metric: an error, a traceback, a warning, a checkpoint saved.
