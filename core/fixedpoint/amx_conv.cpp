@@ -106,7 +106,19 @@ struct TapMajorJob {
     int64_t c, chunks, taps, m, P, pairs;
     int32_t zero;
     int32_t* y;                    // [m][P] of this image
+    const Requant8* rq;            // set: codes [m][P] instead of y
+    uint8_t* codes;
 };
+
+// requantizeRowVnni's arithmetic on 16 sums of output channel m: 16 codes (low bytes).
+QD_AMXV inline __m128i requant16(__m512i sums, const Requant8& rq, int64_t m)
+{
+    const __m512i a = _mm512_add_epi32(sums, _mm512_set1_epi32(rq.biasQ[m]));
+    __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(a), _mm512_set1_ps(rq.multiplier[m]))),
+                                 _mm512_set1_epi32(rq.zp));
+    q = _mm512_min_epi32(_mm512_max_epi32(q, _mm512_set1_epi32(rq.lo)), _mm512_set1_epi32(rq.hi));
+    return _mm512_cvtepi32_epi8(q);
+}
 
 // Tasks [t0, t1): 32 virtual pixels x 32 output channels each, 2x2 tiles of 16x16 sums.
 QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
@@ -162,8 +174,9 @@ QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
             for (int64_t k = 0; k < nc; ++k) {
                 const int64_t ch = ch0 + k;
                 __m512i v = _mm512_i32gather_epi32(gatherIdx, &c[0][k], 4);
-                v = _mm512_sub_epi32(v, _mm512_set1_epi32(j.zero * j.rowSums[ch]));
-                _mm512_mask_storeu_epi32(j.y + ch * j.P + tile.first, keep, _mm512_maskz_compress_epi32(tile.valid, v));
+                v = _mm512_maskz_compress_epi32(tile.valid, _mm512_sub_epi32(v, _mm512_set1_epi32(j.zero * j.rowSums[ch])));
+                if (j.rq) _mm_mask_storeu_epi8(j.codes + ch * j.P + tile.first, keep, requant16(v, *j.rq, ch));
+                else _mm512_mask_storeu_epi32(j.y + ch * j.P + tile.first, keep, v);
             }
         }
     }
@@ -174,7 +187,7 @@ QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
 #endif
 
 void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero, const PackedInt8Weights& w,
-                     int32_t* y, ThreadPool* pool, Int8Scratch& sc)
+                     int32_t* y, ThreadPool* pool, Int8Scratch& sc, const Requant8* rq, uint8_t* codes)
 {
 #if QD_HAVE_X86
     const int64_t C = g.c, taps = g.kh * g.kw, P = g.outPixels();
@@ -211,11 +224,12 @@ void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int3
                 rowToPixelMajor(xn + iy * g.w, g.h * g.w, C, g.w, flip, buf + ((iy + g.padT) * wp + g.padL) * C);
         });
         const TapMajorJob job{buf, w.amxTaps.data(), w.rowSums.data(), offsets.data(), tiles.data(), C, C / 64, taps,
-                              g.m, P, pairs, zero, y + n * g.m * P};
+                              g.m, P, pairs, zero, y ? y + n * g.m * P : nullptr, rq,
+                              codes ? codes + n * g.m * P : nullptr};
         parallelFor(pool, cpairs * pairs, [&](int64_t t0, int64_t t1) { tapMajorTasks(job, t0, t1); });
     }
 #else
-    (void)g; (void)x; (void)xSigned; (void)xZero; (void)w; (void)y; (void)pool; (void)sc;
+    (void)g; (void)x; (void)xSigned; (void)xZero; (void)w; (void)y; (void)pool; (void)sc; (void)rq; (void)codes;
 #endif
 }
 

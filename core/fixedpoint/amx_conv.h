@@ -19,6 +19,7 @@ namespace qatdoctor::core::fixedpoint {
 
 struct PackedInt8Weights;
 struct Int8Scratch;
+struct Requant8;
 
 // The weights of a group-1 convolution with C % 64 == 0 in tdpbusd B tiles: for each block of 16
 // output channels (the block count rounded up to even, zeros past M), each tap, each 64 channels:
@@ -28,8 +29,9 @@ std::vector<int8_t> packAmxTapMajor(const int8_t* w, int64_t m, int64_t c, int64
 // The geometry the tap-major kernel handles (and weights packed for it).
 bool amxTapMajorFits(const ConvGeometry& g);
 
-// y[n][m][p] = sum (x - xZero) w for such a convolution. Needs amxAvailable() and w.amxTaps.
+// y[n][m][p] = sum (x - xZero) w for such a convolution, or with rq the codes (convX8S8's
+// contract). Needs amxAvailable() and w.amxTaps.
 void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero, const PackedInt8Weights& w,
-                     int32_t* y, ThreadPool* pool, Int8Scratch& scratch);
+                     int32_t* y, ThreadPool* pool, Int8Scratch& scratch, const Requant8* rq, uint8_t* codes);
 
 }  // namespace qatdoctor::core::fixedpoint

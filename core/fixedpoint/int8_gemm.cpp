@@ -337,6 +337,16 @@ QD_AMX void panelColumnSums(const uint8_t* blk, int64_t width, int64_t K, int32_
     for (int v = 0; v < width / 16; ++v) _mm512_storeu_si512(sums + v * 16, acc[v]);
 }
 
+// requantizeRowVnni's arithmetic on 16 sums of output channel m: 16 codes (low bytes).
+QD_AMX inline __m128i requant16(__m512i sums, const Requant8& rq, int64_t m)
+{
+    const __m512i a = _mm512_add_epi32(sums, _mm512_set1_epi32(rq.biasQ[m]));
+    __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(a), _mm512_set1_ps(rq.multiplier[m]))),
+                                 _mm512_set1_epi32(rq.zp));
+    q = _mm512_min_epi32(_mm512_max_epi32(q, _mm512_set1_epi32(rq.lo)), _mm512_set1_epi32(rq.hi));
+    return _mm512_cvtepi32_epi8(q);
+}
+
 struct alignas(64) TileConfig {
     uint8_t palette = 1, startRow = 0;
     uint8_t reserved[14] = {};
@@ -349,8 +359,10 @@ struct alignas(64) TileConfig {
 // channels), the panel's x - 128 as the signed one (tmm6-7, its [step][pixel][4] layout is
 // tdpbusd's). Rows come out channel-major, as y is: no transpose. With s = sum (w + 128)(x - 128):
 // sum (x - zero) w = s - 128 colSum(x - 128) + (128 - zero) rowSum(w).
+// With rq, the 8-bit codes of each row go to codes (same layout as y) instead of the sums.
 QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t* panel, const int32_t* colSums,
-                     const PackedInt8Weights& w, int64_t gi, int32_t zero, int32_t* y, int64_t ldy, bool pixelsFastest)
+                     const PackedInt8Weights& w, int64_t gi, int32_t zero, int32_t* y, int64_t ldy, bool pixelsFastest,
+                     const Requant8* rq, uint8_t* codes)
 {
     TileConfig cfg;
     for (int t = 0; t < 8; ++t) {
@@ -406,7 +418,8 @@ QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t
                 const int64_t m = gi * mg + ch0 + n;
                 const __m512i rowTerm = _mm512_set1_epi32((128 - zero) * w.rowSums[static_cast<size_t>(m)]);
                 const __m512i v = _mm512_add_epi32(_mm512_sub_epi32(_mm512_load_si512(c[n]), col), rowTerm);
-                _mm512_mask_storeu_epi32(y + m * ldy + px, pm, v);
+                if (rq) _mm_mask_storeu_epi8(codes + m * ldy + px, pm, requant16(v, *rq, m));
+                else _mm512_mask_storeu_epi32(y + m * ldy + px, pm, v);
             }
         }
     }
@@ -481,7 +494,7 @@ void panelGemm(const PanelLayout& L, const uint8_t* panel, const PackedInt8Weigh
 #endif
 
 void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero, const PackedInt8Weights& w,
-              int32_t* y, ThreadPool* pool, Int8Scratch* scratch)
+              int32_t* y, ThreadPool* pool, Int8Scratch* scratch, const Requant8* rq, uint8_t* codes)
 {
 #if QD_HAVE_X86
     Int8Scratch local;
@@ -490,7 +503,19 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
     const bool avx512 = haveAvx512Vnni() && !(sc.noAvx512 && haveAvxVnni());
     const bool useAmx = avx512 && amxAvailable() && !sc.noAmx && !w.amx.empty();
     if (useAmx && !sc.noTapMajor && !w.amxTaps.empty() && amxTapMajorFits(g) && w.k == K)
-        return convAmxTapMajor(g, x, xSigned, xZero, w, y, pool, sc);
+        return convAmxTapMajor(g, x, xSigned, xZero, w, y, pool, sc, rq, codes);
+    if (rq && !useAmx) {   // no fused epilogue on these paths: the sums, then rows requantized
+        std::vector<int32_t> sums;
+        sums.swap(sc.sums);   // the inner call may not reuse it
+        sums.resize(static_cast<size_t>(g.n * g.m * P));
+        convX8S8(g, x, xSigned, xZero, w, sums.data(), pool, &sc);
+        for (int64_t row = 0; row < g.n * g.m; ++row) {
+            const int64_t m = row % g.m;
+            requantizeRowU8(sums.data() + row * P, P, rq->biasQ[m], rq->multiplier[m], rq->zp, rq->lo, rq->hi, codes + row * P);
+        }
+        sums.swap(sc.sums);
+        return;
+    }
     // AMX reads whole 64-deep chunks: the panel gets k64 / 4 steps (those past K4 / 4 are never
     // written and meet zero weights)
     const PanelLayout L{P, useAmx ? w.k64 : w.k4};
@@ -557,9 +582,10 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
                 });
                 const int64_t tasks = L.blocks() * (kCols / 32) * (w.amxRowsPerGroup / 32);
                 const bool pixelsFastest = w.amxRowsPerGroup * w.k64 > L.bytes();   // weights larger than the panel
-                int32_t* yn = y + n * g.m * P;
+                int32_t* yn = y ? y + n * g.m * P : nullptr;
+                uint8_t* cn = codes ? codes + n * g.m * P : nullptr;
                 parallelFor(pool, tasks, [&](int64_t t0, int64_t t1) {
-                    amxTasks(t0, t1, L, panel, colSums.data(), w, gi, zero, yn, P, pixelsFastest);
+                    amxTasks(t0, t1, L, panel, colSums.data(), w, gi, zero, yn, P, pixelsFastest, rq, cn);
                 });
                 continue;
             }
@@ -567,7 +593,7 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
             else panelGemmAvx(L, panel, w, gi, zero, y + n * g.m * P, P, pool);
         }
 #else
-    (void)g; (void)x; (void)xSigned; (void)xZero; (void)w; (void)y; (void)pool; (void)scratch;
+    (void)g; (void)x; (void)xSigned; (void)xZero; (void)w; (void)y; (void)pool; (void)scratch; (void)rq; (void)codes;
 #endif
 }
 

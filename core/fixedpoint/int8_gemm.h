@@ -49,16 +49,28 @@ PackedInt8Weights packInt8WeightsTransposed(const int8_t* w, int64_t k, int64_t 
 // Scratch buffers reused across the convolutions of one run (no allocation per layer).
 struct Int8Scratch {
     std::vector<uint8_t> padded, panel;
+    std::vector<int32_t> sums;   // the int32 sums of a requantizing call on a path without fusion
     bool noVbmi = false;   // tests: the packing path of AVX-512 CPUs without VBMI on one that has it
     bool noAmx = false;    // tests: the AVX-512 VNNI kernel on a CPU with AMX
     bool noAvx512 = false; // tests: the AVX-VNNI (256-bit) kernel on a CPU with AVX-512
     bool noTapMajor = false;  // tests: the AMX panel kernel where the tap-major one fits
 };
 
+// The float requantization of requantizeRowU8/S8 per output channel m: code =
+// clamp(zp + round(float(sum + biasQ[m]) * multiplier[m]), lo, hi), stored as its low byte.
+struct Requant8 {
+    const int32_t* biasQ = nullptr;
+    const float* multiplier = nullptr;
+    int32_t zp = 0, lo = 0, hi = 255;
+};
+
 // y[n][m][p] = sum_k (x - xZero) * w for a (grouped, strided, dilated, padded) convolution of
-// 8-bit x (int8 when xSigned). Needs int8FastPathAvailable().
+// 8-bit x (int8 when xSigned). Needs int8FastPathAvailable(). With rq, codes[n][m][p] gets the
+// requantized 8-bit codes instead (y unused): the AMX kernels requantize in registers, without
+// the int32 sums ever going to memory; the other paths requantize rows after the sums.
 void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero, const PackedInt8Weights& w,
-              int32_t* y, ThreadPool* pool, Int8Scratch* scratch = nullptr);
+              int32_t* y, ThreadPool* pool, Int8Scratch* scratch = nullptr, const Requant8* rq = nullptr,
+              uint8_t* codes = nullptr);
 // C[M][N] = sum_k (A[M][K] - aZero) * B[N][K] with B packed (N rows of K).
 void gemmX8S8(int64_t M, const uint8_t* a, bool aSigned, int32_t aZero, const PackedInt8Weights& b, int32_t* c,
               ThreadPool* pool, Int8Scratch* scratch = nullptr);

@@ -113,17 +113,22 @@ Outs conv(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& 
     auto g = convGeometry(*node.proto, in[0].t.shape(), in[1].t.shape());
     if (!g) return Result<std::vector<Value>>(g.error());
     Accumulator acc;
+    std::shared_ptr<DeferredAcc> deferred;
     if (fastPathFor(in[0], in[1], g->kernelSize())) {
         const Tensor& w = in[1].t;
         auto packed = packedFor(ctx, ni, w, [&] { return packInt8Weights(w.data<int8_t>(), g->m, g->kernelSize(), g->group, g->kh * g->kw); });
         acc.shape = g->outShape();
-        acc.acc32.resize(static_cast<size_t>(shapeSize(acc.shape)));
-        convX8S8(*g, in[0].t.data<uint8_t>(), in[0].t.dtype() == DType::Int8, static_cast<int32_t>(zp0(in[0].q)), *packed,
-                 acc.acc32.data(), ctx.pool, &ctx.scratch);
+        // run when the requantization asks (codes straight from the kernel) or the sums are read
+        deferred = std::make_shared<DeferredAcc>();
+        deferred->run = [geom = *g, x = in[0].t, zero = static_cast<int32_t>(zp0(in[0].q)), packed, pool = ctx.pool,
+                         scratch = &ctx.scratch](int32_t* sums, const Requant8* rq, uint8_t* codes) {
+            convX8S8(geom, x.data<uint8_t>(), x.dtype() == DType::Int8, zero, *packed, sums, pool, scratch, rq, codes);
+        };
     } else {
         acc = convInteger(*g, in[0].t, zp0(in[0].q), in[1].t, in[1].q.zeroPoints, ctx.pool);
     }
     auto a = newAcc(std::move(acc), 1, in[0].q, in[1].q, g->m);
+    a->deferred = std::move(deferred);
     if (in.size() > 2 && !addBias(*a, in[2])) return std::nullopt;
     return accValue(ctx, ni, a);
 }
@@ -613,29 +618,41 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
     if (v.kind == Value::Acc) {
         const AccValue& a = *v.acc;
         Tensor t(p.dtype, a.acc->shape);
-        if (mode == RequantMode::Float && !a.acc->wide && (p.dtype == DType::UInt8 || p.dtype == DType::Int8) &&
+        if (mode == RequantMode::Float && (a.deferred || !a.acc->wide) && (p.dtype == DType::UInt8 || p.dtype == DType::Int8) &&
             p.scales.size() == 1) {
             const AxisLayout l = axisLayout(a.acc->shape, a.axis);
             const double so = p.scales[0];
             const int64_t zo = zp0(p);
+            // qlo / qhi do not depend on the channel
+            const auto qlo = static_cast<int32_t>(std::isfinite(a.lo) ? std::max(p.range.min, zo + static_cast<int64_t>(std::nearbyint(a.lo / so))) : p.range.min);
+            const auto qhi = static_cast<int32_t>(std::isfinite(a.hi) ? std::min(p.range.max, zo + static_cast<int64_t>(std::nearbyint(a.hi / so))) : p.range.max);
+            std::vector<int32_t> biasQ(static_cast<size_t>(l.channels));
+            std::vector<float> multiplier(static_cast<size_t>(l.channels));
             for (int64_t c = 0; c < l.channels; ++c) {
                 const double s = a.scale[static_cast<size_t>(c)];
-                const auto biasQ = static_cast<int32_t>(s != 0 ? std::nearbyint(a.bias[static_cast<size_t>(c)] / s) : 0.0);
-                const Requantizer r = Requantizer::make(s / so, zo, p.range);
-                const auto qlo = static_cast<int32_t>(std::isfinite(a.lo) ? std::max(p.range.min, zo + static_cast<int64_t>(std::nearbyint(a.lo / so))) : p.range.min);
-                const auto qhi = static_cast<int32_t>(std::isfinite(a.hi) ? std::min(p.range.max, zo + static_cast<int64_t>(std::nearbyint(a.hi / so))) : p.range.max);
+                biasQ[static_cast<size_t>(c)] = static_cast<int32_t>(s != 0 ? std::nearbyint(a.bias[static_cast<size_t>(c)] / s) : 0.0);
+                multiplier[static_cast<size_t>(c)] = static_cast<float>(Requantizer::make(s / so, zo, p.range).real);
+            }
+            if (a.deferred && !a.deferred->sums && a.axis == 1) {   // the kernel writes the codes
+                const Requant8 rq{biasQ.data(), multiplier.data(), static_cast<int32_t>(zo), qlo, qhi};
+                a.deferred->run(nullptr, &rq, t.data<uint8_t>());
+                return t;
+            }
+            const Accumulator& sums = accSums(a);
+            for (int64_t c = 0; c < l.channels; ++c)
                 for (int64_t o = 0; o < l.outer; ++o) {
                     const int64_t i = (o * l.channels + c) * l.inner;
+                    const size_t ci = static_cast<size_t>(c);
                     if (p.dtype == DType::UInt8)
-                        requantizeRowU8(a.acc->acc32.data() + i, l.inner, biasQ, static_cast<float>(r.real),
-                                        static_cast<int32_t>(zo), qlo, qhi, t.data<uint8_t>() + i);
+                        requantizeRowU8(sums.acc32.data() + i, l.inner, biasQ[ci], multiplier[ci], static_cast<int32_t>(zo),
+                                        qlo, qhi, t.data<uint8_t>() + i);
                     else
-                        requantizeRowS8(a.acc->acc32.data() + i, l.inner, biasQ, static_cast<float>(r.real),
-                                        static_cast<int32_t>(zo), qlo, qhi, t.data<int8_t>() + i);
+                        requantizeRowS8(sums.acc32.data() + i, l.inner, biasQ[ci], multiplier[ci], static_cast<int32_t>(zo),
+                                        qlo, qhi, t.data<int8_t>() + i);
                 }
-            }
             return t;
         }
+        const Accumulator& sums = accSums(a);
         const AxisLayout l = axisLayout(a.acc->shape, a.axis);
         const bool outPerChannel = p.scales.size() > 1;
         int64_t i = 0;
@@ -649,7 +666,7 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
                 const int64_t qlo = std::isfinite(a.lo) ? std::max(p.range.min, zo + static_cast<int64_t>(std::nearbyint(a.lo / so))) : p.range.min;
                 const int64_t qhi = std::isfinite(a.hi) ? std::min(p.range.max, zo + static_cast<int64_t>(std::nearbyint(a.hi / so))) : p.range.max;
                 for (int64_t k = 0; k < l.inner; ++k, ++i)
-                    t.setInt(i, std::clamp(r.apply(a.acc->at(i) + biasQ, mode), qlo, qhi));
+                    t.setInt(i, std::clamp(r.apply(sums.at(i) + biasQ, mode), qlo, qhi));
             }
         return t;
     }

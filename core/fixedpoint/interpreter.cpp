@@ -175,6 +175,19 @@ Result<std::shared_ptr<Interpreter>> Interpreter::build(const model::OnnxModel& 
     return self;
 }
 
+const Accumulator& accSums(const AccValue& a)
+{
+    if (!a.deferred) return *a.acc;
+    if (!a.deferred->sums) {
+        auto sums = std::make_shared<Accumulator>();
+        sums->shape = a.acc->shape;
+        sums->acc32.resize(static_cast<size_t>(shapeSize(sums->shape)));
+        a.deferred->run(sums->acc32.data(), nullptr, nullptr);
+        a.deferred->sums = std::move(sums);
+    }
+    return *a.deferred->sums;
+}
+
 Tensor materialize(const Value& v)
 {
     switch (v.kind) {
@@ -182,6 +195,7 @@ Tensor materialize(const Value& v)
     case Value::QReal: return dequantize(v.t, v.q);
     case Value::Acc: {
         const AccValue& a = *v.acc;
+        const Accumulator& sums = accSums(a);
         Tensor y(DType::Float32, a.acc->shape);
         const AxisLayout l = axisLayout(a.acc->shape, a.axis);
         int64_t i = 0;
@@ -189,7 +203,7 @@ Tensor materialize(const Value& v)
             for (int64_t c = 0; c < l.channels; ++c) {
                 const double s = a.scale[static_cast<size_t>(c)], b = a.bias[static_cast<size_t>(c)];
                 for (int64_t k = 0; k < l.inner; ++k, ++i)
-                    y.data<float>()[i] = static_cast<float>(std::clamp(static_cast<double>(a.acc->at(i)) * s + b, a.lo, a.hi));
+                    y.data<float>()[i] = static_cast<float>(std::clamp(static_cast<double>(sums.at(i)) * s + b, a.lo, a.hi));
             }
         return y;
     }

@@ -27,10 +27,20 @@ struct NodeInfo {
     bool folded = false;        // constant, evaluated at build time
 };
 
+// A convolution on the SIMD path, run when its result is first needed: by the requantization
+// (requantizeValue), which can have the kernel write the 8-bit codes directly (Requant8, no
+// int32 sums in memory), or by anything else reading the sums (accSums).
+struct DeferredAcc {
+    std::function<void(int32_t* sums, const Requant8* rq, uint8_t* codes)> run;
+    std::shared_ptr<const Accumulator> sums;   // once computed
+};
+
 // An integer accumulator waiting for its requantization, with the per-channel affine map the
 // deployment compiler folds into it (conv bias, Div, BatchNormalization, Mul/Add constants).
 struct AccValue {
     std::shared_ptr<const Accumulator> acc;   // shared: Relu/BN/Div copies of the map keep one buffer
+                                              // (only its shape until computed when deferred is set)
+    std::shared_ptr<DeferredAcc> deferred;
     int axis = 1;                         // channel axis of acc.shape
     std::vector<double> scale, bias;      // real = acc * scale[c] + bias[c]
     double lo = -std::numeric_limits<double>::infinity();
@@ -103,6 +113,9 @@ struct RunContext {
     std::vector<bool> floatNode;        // float what-if: compute this node in float
     Int8Scratch scratch{};              // buffers of the SIMD convolutions, reused across layers
 };
+
+// The sums of an accumulator value (runs a deferred convolution the first time).
+const Accumulator& accSums(const AccValue& a);
 
 // Float value of any kind (dequantizes, applies a pending accumulator, resolves defaults).
 Tensor materialize(const Value& v);

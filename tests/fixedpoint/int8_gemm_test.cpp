@@ -5,6 +5,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -86,6 +87,28 @@ bool checkConv(const ConvCase& cs, std::mt19937& rng, ThreadPool* pool, int path
             << " group=" << cs.group << " stride=" << cs.sh << "," << cs.sw << " dil=" << cs.dh << "," << cs.dw
             << " pads=" << cs.pt << "," << cs.pl << "," << cs.pb << "," << cs.pr << " signed=" << cs.signedX
             << " rank=" << cs.rank << " at " << i;
+    // the same call requantizing (fused into the AMX kernels' epilogues): codes as the scalar
+    // float requantization of the portable sums gives them
+    std::vector<int32_t> biasQ(static_cast<size_t>(cs.m));
+    std::vector<float> mult(static_cast<size_t>(cs.m));
+    for (int64_t m = 0; m < cs.m; ++m) {
+        biasQ[static_cast<size_t>(m)] = static_cast<int32_t>(rng() % 4001) - 2000;
+        mult[static_cast<size_t>(m)] = static_cast<float>(rng() % 1000 + 1) * 1e-5f;
+    }
+    Requant8 rq{biasQ.data(), mult.data(), cs.signedX ? -3 : 7, cs.signedX ? -128 : 7, cs.signedX ? 100 : 255};
+    std::vector<uint8_t> codes(static_cast<size_t>(ref.size()), 0xA5);
+    convX8S8(*g, x.data<uint8_t>(), cs.signedX, static_cast<int32_t>(zero), packed, nullptr, pool, &scratch, &rq, codes.data());
+    const int64_t P = g->outPixels();
+    for (int64_t j = 0; j < ref.size(); ++j) {
+        const auto m = static_cast<size_t>((j / P) % cs.m);
+        const auto q = static_cast<int32_t>(std::nearbyint(static_cast<float>(ref.at(j) + biasQ[m]) * mult[m])) + rq.zp;
+        const auto want = static_cast<uint8_t>(std::clamp(q, rq.lo, rq.hi));
+        if (codes[static_cast<size_t>(j)] != want) {
+            ADD_FAILURE() << "requantized " << int(codes[static_cast<size_t>(j)]) << " != " << int(want) << " path " << path
+                          << " c=" << cs.c << " m=" << cs.m << " at " << j;
+            break;
+        }
+    }
     return true;
 }
 
