@@ -77,7 +77,10 @@ uint32_t LineParser::slot(std::string_view key, bool validation, size_t position
         s.validation = validation;
         const std::string name = seriesName(key, validation);
         s.series = m_out.seriesIndex(name);
-        if (m_lastWall.size() <= s.series) m_lastWall.resize(s.series + 1, NAN);
+        if (m_lastWall.size() <= s.series) {
+            m_lastWall.resize(s.series + 1, NAN);
+            m_wallChecked.resize(s.series + 1, NAN);
+        }
         if (m_state.stepKnown) {
             auto it = m_state.orderCount.find(name);
             s.orderBase = it == m_state.orderCount.end() ? 0 : it->second;

@@ -49,7 +49,13 @@ protected:
             step = resolveStep(sl, s, from);
         if (epoch) s.markEpoch(*epoch);
         if (wallTime) {
-            s.markWallTime(*wallTime);
+            // Series::markWallTime at most once per second of log time per series: lines a
+            // millisecond apart would otherwise each weigh stride and pace for nothing.
+            double& checked = m_wallChecked[sl.series];
+            if (!(*wallTime - checked < 1.0 && *wallTime - checked > -1.0)) {
+                s.markWallTime(*wallTime);
+                checked = *wallTime;
+            }
             m_lastWall[sl.series] = *wallTime;
         }
         s.push(step, value, line);
@@ -73,6 +79,7 @@ private:
     std::vector<Slot> m_slots;
     std::vector<uint32_t> m_byPosition;
     std::vector<double> m_lastWall;  // per series: the last wall time seen (for the tail mark)
+    std::vector<double> m_wallChecked;  // per series: the wall time markWallTime last saw
 };
 
 using LineParserFactory = std::function<std::unique_ptr<LineParser>(ParsedLog&, ParseState&, const std::string&)>;
