@@ -129,7 +129,7 @@ QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
         cfg.colsb[t] = 64;
     }
     _tile_loadconfig(&cfg);
-    alignas(64) int32_t c[16][16];
+    alignas(64) int32_t cAll[4][16][16];
     const __m512i gatherIdx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
                                                  _mm512_set1_epi32(16));
     const int64_t stride = j.c;
@@ -157,16 +157,16 @@ QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
                 _tile_dpbusd(3, 5, 7);
             }
         }
+        // all four tiles out first: reading a tile right after storing it waits on the store
+        _tile_stored(0, cAll[0], 64);
+        _tile_stored(1, cAll[1], 64);
+        _tile_stored(2, cAll[2], 64);
+        _tile_stored(3, cAll[3], 64);
         for (int q = 0; q < 4; ++q) {
             const int64_t pt = pp * 2 + q / 2, ch0 = (2 * cp + q % 2) * 16;
             const PixelTile& tile = j.tiles[pt];
             if (!tile.valid || ch0 >= j.m) continue;
-            switch (q) {
-            case 0: _tile_stored(0, c, 64); break;
-            case 1: _tile_stored(1, c, 64); break;
-            case 2: _tile_stored(2, c, 64); break;
-            default: _tile_stored(3, c, 64); break;
-            }
+            auto& c = cAll[q];
             // c is [pixel][channel]: a channel's 16 pixels by a gather, the real ones packed
             // together (they are consecutive outputs) and stored at once
             const __mmask16 keep = static_cast<__mmask16>((1u << __builtin_popcount(tile.valid)) - 1);

@@ -372,7 +372,7 @@ QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t
     _tile_loadconfig(&cfg);
     const int64_t mg = w.m / w.groups, chunks = w.k64 / 64, cbCount = w.amxRowsPerGroup / 32;
     const int64_t pairsPerBlock = kCols / 32;
-    alignas(64) int32_t c[16][16];
+    alignas(64) int32_t cAll[4][16][16];
     for (int64_t t = t0; t < t1; ++t) {
         // whichever operand is larger stays put while the other one cycles through the cache
         const int64_t ptCount = L.blocks() * pairsPerBlock;
@@ -401,15 +401,15 @@ QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t
             _tile_dpbusd(2, 5, 6);
             _tile_dpbusd(3, 5, 7);
         }
+        // all four tiles out first: reading a tile right after storing it waits on the store
+        _tile_stored(0, cAll[0], 64);
+        _tile_stored(1, cAll[1], 64);
+        _tile_stored(2, cAll[2], 64);
+        _tile_stored(3, cAll[3], 64);
         for (int q = 0; q < 4; ++q) {
             const int64_t ch0 = cb * 32 + (q / 2) * 16, px = p0 + (q % 2) * 16;
             if ((q % 2) && !two) continue;
-            switch (q) {
-            case 0: _tile_stored(0, c, 64); break;
-            case 1: _tile_stored(1, c, 64); break;
-            case 2: _tile_stored(2, c, 64); break;
-            default: _tile_stored(3, c, 64); break;
-            }
+            auto& c = cAll[q];
             const int64_t np = std::min<int64_t>(16, L.cols - px), nc = std::min<int64_t>(16, mg - ch0);
             if (np <= 0) continue;
             const __mmask16 pm = np >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << np) - 1);

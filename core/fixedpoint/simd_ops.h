@@ -18,8 +18,8 @@ bool floorRowX8(uint8_t* x, int64_t n, int32_t floor, bool isSigned);
 
 // Add/Sub of two uint8 tensors into uint8 with the float requantization, all in double:
 // out = saturate(nearbyint((sa * (a - za) + sign * sb * (b - zb)) / so) + zo, [lo, hi]).
-// (Multiplies by 1 / so and divides only vectors with a quotient near a half-integer: the
-// rounded result is the division's, see simd_ops.cpp.)
+// (Computes in float, then in double multiplying by 1 / so, and divides only where a quotient
+// lies near a half-integer: the rounded result is the division's, see simd_ops.cpp.)
 bool addRowsU8(const uint8_t* a, const uint8_t* b, int64_t n, double sa, int32_t za, double sb, int32_t zb, double sign,
                double so, int32_t zo, int32_t lo, int32_t hi, uint8_t* out);
 
