@@ -80,6 +80,14 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
     }
 }
 
+// What the user must fix (no model given, a --sim-input that cannot be read) stops the command;
+// a model the simulator cannot run does not.
+bool isSimulationUsageError(const std::string& code)
+{
+    return code == "simulate.no_model" || code == "simulate.input" || code == "simulate.npy" || code == "simulate.pb" ||
+           code == "simulate.raw" || code.starts_with("io.");
+}
+
 int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
 {
     Args args(argv, {"model", "expect", "role", "lang", "fail-on", "report", "thresholds", "wizard", "seed", "sim-input"},
@@ -156,9 +164,19 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
         core::fixedpoint::SimulationOptions simOptions;
         simOptions.sensitivity = args.has("sensitivity");
         core::Result<void> ran = core::fixedpoint::simulateAnalysisModel(*analysis, simOptions, simInput);
-        if (!ran) {
+        if (!ran && isSimulationUsageError(ran.error().code)) {
             io.err << "analyze: --simulate: " << ran.error().toString() << "\n";
             return kExitUsage;
+        }
+        if (!ran) {
+            // A model the simulator cannot run (a Horizon-form export, an unsupported op) still
+            // gets every other check: the reason joins the warnings, the analysis goes on.
+            io.err << "analyze: --simulate skipped: " << ran.error().toString() << "\n";
+            core::Warning skipped = ran.error();
+            const std::string place = skipped.file + ": ";
+            if (!skipped.file.empty() && skipped.message.starts_with(place)) skipped.message.erase(0, place.size());
+            skipped.message = "fixed-point simulation skipped: " + skipped.message;
+            analysis->warnings.push_back(std::move(skipped));
         }
     }
     if (auto report = args.value("report")) {

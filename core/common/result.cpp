@@ -5,7 +5,11 @@ namespace qatdoctor::core {
 std::string Error::toString() const
 {
     std::string out;
-    if (!file.empty()) {
+    // Messages passed up from a reader often start with the place already ("model.onnx: node
+    // ..."): print it once.
+    const bool placed = !file.empty() && message.size() > file.size() && message.compare(0, file.size(), file) == 0 &&
+                        (message[file.size()] == ':' || message[file.size()] == '@');
+    if (!file.empty() && !placed) {
         out += file;
         if (line > 0)
             out += ":" + std::to_string(line);

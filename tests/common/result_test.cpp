@@ -23,6 +23,16 @@ TEST(Result, ErrorWithOffsetPrintsOffset)
     EXPECT_EQ(e.toString(), "events.out@4096: bad crc");
 }
 
+TEST(Result, PlaceIsPrintedOnceWhenTheMessageStartsWithIt)
+{
+    Error e = makeError("simulate.op", "m.onnx: node 'q' is a HzQuantize op", "m.onnx");
+    EXPECT_EQ(e.toString(), "m.onnx: node 'q' is a HzQuantize op");
+    Error lined = makeError("logs.x", "a.log:3: bad", "a.log", 3);
+    EXPECT_EQ(lined.toString(), "a.log:3: bad");
+    Error other = makeError("x", "m.onnx.data missing", "m.onnx");  // a longer name is not the place
+    EXPECT_EQ(other.toString(), "m.onnx: m.onnx.data missing");
+}
+
 TEST(Result, VoidResult)
 {
     Result<void> ok = Ok{};

@@ -106,6 +106,22 @@ TEST_F(ReportCli, SimulateOptionsAreCheckedAndNeedAnOnnxModel)
     CliRun noModel = cli({"analyze", testData("runs/healthy"), "--simulate"});
     EXPECT_EQ(noModel.code, cli::kExitUsage);
     EXPECT_NE(noModel.err.find("no ONNX model"), std::string::npos) << noModel.err;
+    CliRun badInput = cli({"analyze", testData("models/qat_qdq.onnx"), "--simulate", "--sim-input", m_dir + "/missing.npy"});
+    EXPECT_EQ(badInput.code, cli::kExitUsage);
+    EXPECT_NE(badInput.err.find("missing.npy"), std::string::npos) << badInput.err;
+    // a model the simulator cannot run (Horizon's own quantize ops) still gets its other checks
+    CliRun horizon = cli({"analyze", testData("models/hz_qat.onnx"), "--simulate", "--json"});
+    ASSERT_NE(horizon.code, cli::kExitUsage) << horizon.err;
+    EXPECT_NE(horizon.err.find("--simulate skipped"), std::string::npos) << horizon.err;
+    const auto j = nlohmann::json::parse(horizon.out);
+    EXPECT_TRUE(j["simulation"].is_null());
+    EXPECT_FALSE(j["model"].is_null());
+    bool warned = false;
+    for (const auto& w : j["warnings"])
+        if (w.dump().find("fixed-point simulation skipped") != std::string::npos &&
+            w.dump().find("HzQuantize") != std::string::npos)
+            warned = true;
+    EXPECT_TRUE(warned) << j["warnings"].dump();
     CliRun help = cli({"analyze", "--bogus"});
     EXPECT_NE(help.err.find("--simulate"), std::string::npos);
     EXPECT_NE(help.err.find("--wizard FILE"), std::string::npos);
