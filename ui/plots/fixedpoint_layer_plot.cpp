@@ -21,7 +21,16 @@ FixedpointLayerPlot::FixedpointLayerPlot(QWidget* parent) : QWidget(parent), m_p
     m_plot->setMinimumHeight(220);
     m_plot->xAxis->setLabel(tr("Layer"));
     m_plot->yAxis->setLabel(tr("SQNR (dB)"));
+    // The legend sits in its own row above the chart, in one line: inside the axis rect it hid
+    // the points drawn at the 80 dB ceiling (layers that agree exactly).
     m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setMargins(QMargins(0, 2, 0, 0));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
