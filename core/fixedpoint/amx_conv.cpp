@@ -216,12 +216,19 @@ void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int3
     uint8_t* buf = sc.padded.data();
     const int64_t cpairs = ((g.m + 15) / 16 + 1) / 2;
     for (int64_t n = 0; n < g.n; ++n) {
-        // every byte not overwritten below is padding: the zero point, which contributes 0
-        std::memset(buf, zero, static_cast<size_t>(bufPixels * C));
+        // padding holds the zero point, which contributes 0: the rows above and below (and the
+        // slack), and each input row's left and right ends
+        const int64_t right = wp - g.padL - g.w;
+        std::memset(buf, zero, static_cast<size_t>(g.padT * wp * C));
+        std::memset(buf + (g.padT + g.h) * wp * C, zero, static_cast<size_t>((bufPixels - (g.padT + g.h) * wp) * C));
         const uint8_t* xn = x + n * C * g.h * g.w;
         parallelFor(pool, g.h, [&](int64_t y0, int64_t y1) {
-            for (int64_t iy = y0; iy < y1; ++iy)
-                rowToPixelMajor(xn + iy * g.w, g.h * g.w, C, g.w, flip, buf + ((iy + g.padT) * wp + g.padL) * C);
+            for (int64_t iy = y0; iy < y1; ++iy) {
+                uint8_t* row = buf + (iy + g.padT) * wp * C;
+                std::memset(row, zero, static_cast<size_t>(g.padL * C));
+                std::memset(row + (g.padL + g.w) * C, zero, static_cast<size_t>(right * C));
+                rowToPixelMajor(xn + iy * g.w, g.h * g.w, C, g.w, flip, row + g.padL * C);
+            }
         });
         const TapMajorJob job{buf, w.amxTaps.data(), w.rowSums.data(), offsets.data(), tiles.data(), C, C / 64, taps,
                               g.m, P, pairs, zero, y ? y + n * g.m * P : nullptr, rq,

@@ -631,7 +631,7 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
             for (int64_t c = 0; c < l.channels; ++c) {
                 const double s = a.scale[static_cast<size_t>(c)];
                 biasQ[static_cast<size_t>(c)] = static_cast<int32_t>(s != 0 ? std::nearbyint(a.bias[static_cast<size_t>(c)] / s) : 0.0);
-                multiplier[static_cast<size_t>(c)] = static_cast<float>(Requantizer::make(s / so, zo, p.range).real);
+                multiplier[static_cast<size_t>(c)] = static_cast<float>(s / so);   // Requantizer::make(s / so, ...).real
             }
             if (a.deferred && !a.deferred->sums && a.axis == 1) {   // the kernel writes the codes
                 const Requant8 rq{biasQ.data(), multiplier.data(), static_cast<int32_t>(zo), qlo, qhi};
