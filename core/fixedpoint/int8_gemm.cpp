@@ -518,7 +518,7 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
     }
     // AMX reads whole 64-deep chunks: the panel gets k64 / 4 steps (those past K4 / 4 are never
     // written and meet zero weights)
-    const PanelLayout L{P, useAmx ? w.k64 : w.k4};
+    const int64_t k4 = useAmx ? w.k64 : w.k4;
     // int8 codes become uint8 by flipping the sign bit (x + 128), the zero point moves with them
     const uint8_t flip = xSigned ? 0x80 : 0;
     const int32_t zero = xSigned ? xZero + 128 : xZero;
@@ -529,8 +529,11 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
     const bool copy = xSigned || g.padT || g.padL || hp != g.h || wp != g.w || g.sw != 1;
     // one segment per tap when output rows are contiguous in the source (1x1, stride 1)
     const bool contiguous = g.kw == 1 && g.sw == 1 && g.sh == 1 && g.ow == wp;
+    // the panel is packed and multiplied in bands of output rows small enough to stay in the
+    // cache between the two (the resnet stem's whole panel was 2.4 MB)
+    const int64_t bandRows = contiguous ? g.oh : std::clamp<int64_t>(sc.panelBandBytes / std::max<int64_t>(1, g.ow * k4), 1, g.oh);
     if (copy) sc.padded.resize(static_cast<size_t>(cg * hp * wp + 64));
-    sc.panel.resize(static_cast<size_t>(L.bytes()));
+    sc.panel.resize(static_cast<size_t>(PanelLayout{contiguous ? P : bandRows * g.ow, k4}.bytes()));
     for (int64_t n = 0; n < g.n; ++n)
         for (int64_t gi = 0; gi < g.group; ++gi) {
             const uint8_t* xg = x + (n * g.c + gi * cg) * g.h * g.w;
@@ -558,39 +561,45 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
             // AMX multiplies the panel as int8: x - 128, one more sign flip on the way in
             const uint8_t flipNow = static_cast<uint8_t>((copy ? flip : 0) ^ (useAmx ? 0x80 : 0));
             const bool vbmi = haveVbmi() && !sc.noVbmi;
-            parallelFor(pool, w.k4 / 4, [&](int64_t s0, int64_t s1) {
-                for (int64_t s = s0; s < s1; ++s) {
-                    int64_t base[4];
-                    for (int j = 0; j < 4; ++j) {
-                        const int64_t k = 4 * s + j < K ? 4 * s + j : 4 * s;   // any tap past K: its weight is 0
-                        const int64_t ci = k / (g.kh * g.kw), ky = (k / g.kw) % g.kh, kx = k % g.kw;
-                        base[j] = ci * hp * wp + ky * g.dh * wp + kx * g.dw;
+            for (int64_t oy0 = 0; oy0 < g.oh; oy0 += bandRows) {
+                const int64_t rows = contiguous ? 1 : std::min(bandRows, g.oh - oy0);
+                const int64_t cols = contiguous ? P : g.ow, p0 = oy0 * g.ow;
+                const PanelLayout L{rows * cols, k4};
+                const uint8_t* band = src + oy0 * g.sh * wp;
+                parallelFor(pool, w.k4 / 4, [&](int64_t s0, int64_t s1) {
+                    for (int64_t s = s0; s < s1; ++s) {
+                        int64_t base[4];
+                        for (int j = 0; j < 4; ++j) {
+                            const int64_t k = 4 * s + j < K ? 4 * s + j : 4 * s;   // any tap past K: its weight is 0
+                            const int64_t ci = k / (g.kh * g.kw), ky = (k / g.kw) % g.kh, kx = k % g.kw;
+                            base[j] = ci * hp * wp + ky * g.dh * wp + kx * g.dw;
+                        }
+                        const uint8_t* s4[4] = {band + base[0], band + base[1], band + base[2], band + base[3]};
+                        const int64_t stride = contiguous ? 1 : g.sw;
+                        if (!avx512) packRowsAvx2(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
+                        else if (stride <= 2 && vbmi) packRowsVbmi(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
+                        else packRows(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
                     }
-                    const uint8_t* s4[4] = {src + base[0], src + base[1], src + base[2], src + base[3]};
-                    // one segment per tap when output rows are contiguous in the source (1x1, stride 1)
-                    const int64_t rows = contiguous ? 1 : g.oh, cols = contiguous ? P : g.ow, stride = contiguous ? 1 : g.sw;
-                    if (!avx512) packRowsAvx2(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
-                    else if (stride <= 2 && vbmi) packRowsVbmi(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
-                    else packRows(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
+                });
+                int32_t* yn = y ? y + n * g.m * P + p0 : nullptr;
+                if (useAmx) {
+                    std::vector<int32_t> colSums(static_cast<size_t>(L.blocks() * kCols));
+                    parallelFor(pool, L.blocks(), [&](int64_t b0, int64_t b1) {
+                        for (int64_t b = b0; b < b1; ++b)
+                            panelColumnSums(panel + b * kCols * L.k4, L.width(b), K, colSums.data() + b * kCols);
+                    });
+                    const int64_t tasks = L.blocks() * (kCols / 32) * (w.amxRowsPerGroup / 32);
+                    const bool pixelsFastest = w.amxRowsPerGroup * w.k64 > L.bytes();   // weights larger than the panel
+                    uint8_t* cn = codes ? codes + n * g.m * P + p0 : nullptr;
+                    parallelFor(pool, tasks, [&](int64_t t0, int64_t t1) {
+                        amxTasks(t0, t1, L, panel, colSums.data(), w, gi, zero, yn, P, pixelsFastest, rq, cn);
+                    });
+                } else if (avx512) {
+                    panelGemm(L, panel, w, gi, zero, yn, P, pool);
+                } else {
+                    panelGemmAvx(L, panel, w, gi, zero, yn, P, pool);
                 }
-            });
-            if (useAmx) {
-                std::vector<int32_t> colSums(static_cast<size_t>(L.blocks() * kCols));
-                parallelFor(pool, L.blocks(), [&](int64_t b0, int64_t b1) {
-                    for (int64_t b = b0; b < b1; ++b)
-                        panelColumnSums(panel + b * kCols * L.k4, L.width(b), K, colSums.data() + b * kCols);
-                });
-                const int64_t tasks = L.blocks() * (kCols / 32) * (w.amxRowsPerGroup / 32);
-                const bool pixelsFastest = w.amxRowsPerGroup * w.k64 > L.bytes();   // weights larger than the panel
-                int32_t* yn = y ? y + n * g.m * P : nullptr;
-                uint8_t* cn = codes ? codes + n * g.m * P : nullptr;
-                parallelFor(pool, tasks, [&](int64_t t0, int64_t t1) {
-                    amxTasks(t0, t1, L, panel, colSums.data(), w, gi, zero, yn, P, pixelsFastest, rq, cn);
-                });
-                continue;
             }
-            if (avx512) panelGemm(L, panel, w, gi, zero, y + n * g.m * P, P, pool);
-            else panelGemmAvx(L, panel, w, gi, zero, y + n * g.m * P, P, pool);
         }
 #else
     (void)g; (void)x; (void)xSigned; (void)xZero; (void)w; (void)y; (void)pool; (void)scratch; (void)rq; (void)codes;

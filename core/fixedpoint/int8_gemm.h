@@ -54,6 +54,7 @@ struct Int8Scratch {
     bool noAmx = false;    // tests: the AVX-512 VNNI kernel on a CPU with AMX
     bool noAvx512 = false; // tests: the AVX-VNNI (256-bit) kernel on a CPU with AVX-512
     bool noTapMajor = false;  // tests: the AMX panel kernel where the tap-major one fits
+    int64_t panelBandBytes = 96 * 1024;   // panel size of one band of output rows (tests: small)
 };
 
 // The float requantization of requantizeRowU8/S8 per output channel m: code =

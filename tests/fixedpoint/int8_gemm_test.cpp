@@ -78,6 +78,8 @@ bool checkConv(const ConvCase& cs, std::mt19937& rng, ThreadPool* pool, int path
     scratch.noVbmi = path == 2;
     scratch.noAvx512 = path == 3;
     scratch.noTapMajor = path == 4;
+    // half the draws pack and multiply the panel in bands of one or a few output rows
+    if (rng() % 2) scratch.panelBandBytes = 64 + static_cast<int64_t>(rng() % 4096);
     convX8S8(*g, x.data<uint8_t>(), cs.signedX, static_cast<int32_t>(zero), packed, fast.data(), pool, &scratch);
     int64_t i = 0;
     while (i < ref.size() && fast[static_cast<size_t>(i)] == ref.at(i)) ++i;
