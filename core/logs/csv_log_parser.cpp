@@ -1,6 +1,7 @@
 #include "core/logs/csv_log_parser.h"
 
 #include "core/logs/line_parser.h"
+#include "core/logs/line_shape.h"
 #include "core/logs/metric_names.h"
 #include "core/logs/scan_util.h"
 
@@ -107,15 +108,22 @@ private:
         const char* p = text.data();
         const char* e = p + text.size();
         double* cells = m_cells.data();
-        for (size_t col = 0;; ++col) {
-            const char* r = parseNumber(p, e, cells[col]);
-            if (!r) return false;
-            if (col + 1 == ncol) {
-                if (r != e) return false;
-                break;
+        // Rows mostly keep the widths of the row before: then a word-wise shape check reads them.
+        const bool wordsReadable = m_readableEnd && m_readableEnd - e >= static_cast<std::ptrdiff_t>(LineShape::kReadPast);
+        if (!(wordsReadable && m_shape.valid() && m_shape.match(p, e, cells))) {
+            m_spans.clear();
+            for (size_t col = 0;; ++col) {
+                const char* r = parseNumber(p, e, cells[col]);
+                if (!r) return false;
+                m_spans.push_back({p, r, false});
+                if (col + 1 == ncol) {
+                    if (r != e) return false;
+                    break;
+                }
+                if (r == e || *r != d) return false;
+                p = r + 1;
             }
-            if (r == e || *r != d) return false;
-            p = r + 1;
+            if (wordsReadable) m_shape.build(text.data(), e, m_spans);
         }
         std::optional<float> epoch;
         std::optional<double> wall;
@@ -207,6 +215,8 @@ private:
     std::vector<uint32_t> m_colSlot;  // series slot per column, looked up once
     std::vector<uint32_t> m_metricCols, m_counterCols;  // columns by use, in order
     int m_stepCol = -1, m_epochCol = -1, m_wallCol = -1;  // for plainRow; -1 = none
+    LineShape m_shape;                  // of the last plain row
+    std::vector<NumberSpan> m_spans;
 };
 
 }  // namespace

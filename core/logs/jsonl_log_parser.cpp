@@ -187,7 +187,7 @@ public:
         while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
         if (text.empty()) return;
         if (text.size() > kMaxLineBytes && rejectDamaged(text, lineNo, offset)) return;
-        if (m_layout.valid() && m_layout.match(text.data(), text.data() + text.size(), m_values.data())) {
+        if (m_layout.valid() && m_layout.match(text.data(), text.data() + text.size(), m_values.data(), m_readableEnd)) {
             plannedLine(lineNo);
             return;
         }

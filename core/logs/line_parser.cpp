@@ -163,6 +163,7 @@ RunResult runLines(LineParser& p, std::string_view bytes, uint64_t firstLine, ui
 {
     const char* b = bytes.data();
     const char* e = b + bytes.size();
+    p.setReadableEnd(e);
     const char* nextTick = bytes.size() > kTickBytes ? b + kTickBytes : e;
     uint64_t lineNo = firstLine;
     constexpr uint64_t kSizingLines = 2048;
@@ -181,6 +182,7 @@ RunResult runLines(LineParser& p, std::string_view bytes, uint64_t firstLine, ui
                baseOffset + static_cast<uint64_t>(b - bytes.data()));
         b = le + 1;
     }
+    p.setReadableEnd(nullptr);
     return {lineNo - firstLine, false};
 }
 

@@ -35,6 +35,9 @@ public:
     // The chunk is `scale` times what was read so far: reserve the columns once for all of it
     // (pages past the real end are never touched, so an over-estimate costs no memory).
     void reserveFor(double scale);
+    // Where the bytes the lines come from end: a line ending LineShape::kReadPast bytes or more
+    // before it may be read a word at a time (see LineShape). nullptr = unknown.
+    void setReadableEnd(const char* end) { m_readableEnd = end; }
 
 protected:
     // Series index for a raw key (+ validation flag), cached by the key's position on the line.
@@ -67,6 +70,7 @@ protected:
     ParsedLog& m_out;
     ParseState& m_state;
     const std::string& m_path;
+    const char* m_readableEnd = nullptr;
 
 private:
     struct Slot {

@@ -9,15 +9,9 @@
 #include <string_view>
 #include <vector>
 
-namespace qatdoctor::core::logs {
+#include "core/logs/line_shape.h"
 
-// Where one number of a line is. digitFirst: the number must start with a digit (a bare
-// "[ 120/5004]" counter, whose '[' alone would otherwise also match a key's).
-struct NumberSpan {
-    const char* begin = nullptr;
-    const char* end = nullptr;
-    bool digitFirst = false;
-};
+namespace qatdoctor::core::logs {
 
 class NumberLayout {
 public:
@@ -30,13 +24,19 @@ public:
     size_t numbers() const { return m_digitFirst.size(); }
 
     // Parses a line laid out the same way: its numbers() numbers into values, in line order.
-    // false = a different layout (values are then unspecified).
-    bool match(const char* p, const char* e, double* values) const;
+    // false = a different layout (values are then unspecified). When readableEnd leaves
+    // LineShape::kReadPast bytes after e, a line of the last matched line's exact shape is read
+    // through LineShape (word compares, numbers at known places).
+    bool match(const char* p, const char* e, double* values, const char* readableEnd = nullptr);
 
 private:
     bool m_valid = false;
     std::vector<std::string_view> m_literals;  // before each number, then the rest of the line
     std::vector<char> m_digitFirst;
+    LineShape m_shape;                         // of the last line matched (or built from)
+    int m_shapeBackoff = 0;                    // literal matches to go before building a shape again
+    int m_shapeFailures = 0;                   // shape builds failed in a row (the wait doubles)
+    std::vector<NumberSpan> m_spans;           // the numbers of the line being matched
 };
 
 }  // namespace qatdoctor::core::logs

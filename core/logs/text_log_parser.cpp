@@ -222,7 +222,7 @@ public:
         bool bareStep = false, suspicious = false;
         size_t n;
         double values[kMaxNumbers];
-        const bool templated = m_template.valid && m_template.layout.match(p, e, values);
+        const bool templated = m_template.valid && m_template.layout.match(p, e, values, m_readableEnd);
         if (templated && m_template.plan.fast) {
             plannedLine(values, lineNo, wall);
             return;

@@ -1,0 +1,53 @@
+// The exact byte shape of a line: every byte that is not a digit of one of its numbers, and
+// where those digits are. Most lines of a log have the shape of the line before (same keys,
+// same widths: "loss: 6.8836", "0.10000000"); such a line is checked a word at a time and its
+// numbers read from known positions, without scanning for where they end. Anything else
+// (another width, a sign, an exponent, nan) fails the check and goes the general way.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+
+namespace qatdoctor::core::logs {
+
+// Where one number of a line is. digitFirst: the number must start with a digit (a bare
+// "[ 120/5004]" counter, whose '[' alone would otherwise also match a key's).
+struct NumberSpan {
+    const char* begin = nullptr;
+    const char* end = nullptr;
+    bool digitFirst = false;
+};
+
+class LineShape {
+public:
+    static constexpr size_t kMaxBytes = 512;  // longer lines are not worth the words
+    // Bytes that must be readable past a line's end for match() (it loads whole words).
+    static constexpr size_t kReadPast = 8;
+
+    // The shape of the line [p, e) whose numbers are at spans (in line order). false (and
+    // invalid) unless every number is a plain decimal parseNumber's fast path reads: an optional
+    // '-', at most 8 integer and 8 fraction digits, 1 to 15 digits in all.
+    bool build(const char* p, const char* e, const std::vector<NumberSpan>& spans);
+    void clear();
+    bool valid() const { return m_length != 0; }
+
+    // Whether [p, e) has this exact shape; then its numbers go to values (in line order), the
+    // same doubles parseNumber gives. kReadPast bytes after e must be readable.
+    bool match(const char* p, const char* e, double* values) const;
+
+private:
+    struct Number {
+        uint16_t intAt = 0, fracAt = 0;  // offsets of the first integer / fraction digit
+        uint8_t intLen = 0, fracLen = 0;
+        bool negative = false;
+    };
+    size_t m_length = 0;
+    std::vector<uint64_t> m_fixed;      // the line's bytes, word by word (digits zeroed)
+    std::vector<uint64_t> m_fixedMask;  // 0xff at bytes that must equal m_fixed
+    std::vector<uint64_t> m_digitHigh;  // 0x80 at bytes that must be digits
+    std::vector<Number> m_numbers;
+};
+
+}  // namespace qatdoctor::core::logs
