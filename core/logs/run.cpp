@@ -120,10 +120,20 @@ void Series::markLastWallTime(double seconds)
 
 void Series::append(const Series& other, uint32_t fileOffset)
 {
-    const auto shift = static_cast<uint32_t>(size());
-    step.insert(step.end(), other.step.begin(), other.step.end());
+    appendValuesAndLines(other);
+    appendStepsAndMarks(other, fileOffset);
+}
+
+void Series::appendValuesAndLines(const Series& other)
+{
     value.insert(value.end(), other.value.begin(), other.value.end());
     line.insert(line.end(), other.line.begin(), other.line.end());
+}
+
+void Series::appendStepsAndMarks(const Series& other, uint32_t fileOffset)
+{
+    const auto shift = static_cast<uint32_t>(step.size());
+    step.insert(step.end(), other.step.begin(), other.step.end());
     if (other.files.empty() && (fileOffset != 0 || !files.empty())) {
         // other's points came from its file 0
         Series::Mark<uint32_t> m{0, 0};

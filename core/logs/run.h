@@ -90,6 +90,9 @@ struct Series {
     void markLastWallTime(double seconds);
     // Appends other's points, its marks shifted; other's file marks are remapped by fileOffset.
     void append(const Series& other, uint32_t fileOffset = 0);
+    // append() in two halves that touch different columns (two threads may run them at once).
+    void appendStepsAndMarks(const Series& other, uint32_t fileOffset = 0);
+    void appendValuesAndLines(const Series& other);
     void shrinkToFit();
     void addEpochMark(float epoch);
     void addWallTimeMark(double seconds);
