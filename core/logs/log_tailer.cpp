@@ -52,13 +52,16 @@ struct FileId {
     uint64_t size = 0;
     uint64_t inode = 0;
     bool ok = false;
+    int64_t mtimeNs = 0;
+    std::tuple<uint64_t, uint64_t, int64_t> stamp() const { return {size, inode, mtimeNs}; }
 };
 
 FileId statFile(const std::string& path)
 {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return {};
-    return {static_cast<uint64_t>(st.st_size), static_cast<uint64_t>(st.st_ino), true};
+    return {static_cast<uint64_t>(st.st_size), static_cast<uint64_t>(st.st_ino), true,
+            static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }
 
 // When two files hold the same points, the one with more digits wins: CSV and JSONL keep what
@@ -127,13 +130,25 @@ void LogTailer::scan(std::vector<std::string>& added)
     };
     auto track = [&](const std::string& path, const std::string& name, const std::string& runKey, bool mustTake) {
         if (known(path)) return;
-        if (!mustTake && m_options.skipFile && m_options.skipFile(path)) return;
+        // A file turned down before is asked again only once it changed (a log whose first
+        // lines were not yet metrics grows): polls do not re-read every other file's head.
+        FileId id;
+        if (!mustTake) {
+            id = statFile(path);
+            auto it = m_rejected.find(path);
+            if (it != m_rejected.end() && id.ok && it->second == id.stamp()) return;
+        }
+        auto reject = [&] {
+            if (!mustTake && id.ok) m_rejected[path] = id.stamp();
+        };
+        if (!mustTake && m_options.skipFile && m_options.skipFile(path)) return reject();
         auto head = readFileHead(path, kProbeBytes);
         if (!head) return;
         int score = 0;
         const LogFormat* f = probeLogFormat(name, *head, &score);
         if (!f && mustTake) f = findLogFormat("text");
-        if (!f || (!mustTake && score < kMinFolderScore)) return;
+        if (!f || (!mustTake && score < kMinFolderScore)) return reject();
+        m_rejected.erase(path);
         auto t = std::make_unique<Tracked>();
         t->path = path;
         t->name = name;

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <memory>
 #include <functional>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/common/progress.h"
@@ -33,7 +35,7 @@ struct TailCheckpoint {
 };
 
 struct ReadOptions {
-    unsigned threads = 2;      // threads per file block
+    unsigned threads = 2;      // threads per file (a big file is parsed in two halves)
     bool live = true;          // false: partial last lines are final (warned), data moved out
     size_t maxFiles = 5000;    // folder scan limits (a wrong folder must not hang the scan)
     int maxDepth = 8;
@@ -78,6 +80,8 @@ private:
     std::vector<std::unique_ptr<Tracked>> m_files;
     std::vector<std::string> m_folders;
     std::vector<std::pair<std::string, std::string>> m_otherFiles;  // (run key, name): checkpoints
+    // Files turned down (not a log, or another reader's), with (size, inode, mtime ns) then.
+    std::map<std::string, std::tuple<uint64_t, uint64_t, int64_t>> m_rejected;
     LogSet m_set;
     std::shared_ptr<const LogSet> m_base;  // resumed: the loaded runs; trackers hold what came after
     std::vector<Warning> m_baseWarnings;

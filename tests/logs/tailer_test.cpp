@@ -217,3 +217,40 @@ TEST_F(TailerTest, ResumeWithoutCheckpointReadsTheFolder)
 
 }  // namespace
 }  // namespace qatdoctor::core::logs::test
+
+namespace qatdoctor::core::logs::test {
+namespace {
+
+// A file the tailer turned down is not read again on every poll, only once it changed: a notes
+// file that later becomes a log is picked up, another reader's file is asked about once.
+TEST_F(TailerTest, TurnedDownFilesAreAskedAgainOnlyWhenTheyChange)
+{
+    append(m_dir / "qat" / "train.log", "step=1 loss=0.5\nstep=2 loss=0.4\n");
+    append(m_dir / "qat" / "notes.txt", "remember to check the lr\n");
+    append(m_dir / "qat" / "model_summary.log", "printed model\n");
+    int asked = 0;
+    ReadOptions options;
+    options.skipFile = [&](const std::string& path) {
+        const bool other = path.ends_with("model_summary.log");
+        asked += other;
+        return other;
+    };
+    LogTailer tailer(m_dir.string(), options);
+    ASSERT_TRUE(tailer.poll().ok());
+    ASSERT_EQ(tailer.logSet().runs.size(), 1u);
+    EXPECT_EQ(tailer.logSet().runs[0].files.size(), 1u);
+    EXPECT_EQ(asked, 1);
+    ASSERT_TRUE(tailer.poll().ok());
+    ASSERT_TRUE(tailer.poll().ok());
+    EXPECT_EQ(asked, 1);  // unchanged: not asked again
+    append(m_dir / "qat" / "model_summary.log", "more\n");
+    ASSERT_TRUE(tailer.poll().ok());
+    EXPECT_EQ(asked, 2);  // changed: asked again (and still another reader's)
+    for (int i = 3; i < 40; ++i)
+        append(m_dir / "qat" / "notes.txt", "Epoch [1/2] Step [" + std::to_string(i) + "/90] loss: 0." + std::to_string(i) + " acc: 0.5\n");
+    ASSERT_TRUE(tailer.poll().ok());
+    EXPECT_EQ(tailer.logSet().runs[0].files.size(), 2u);  // the notes became a log
+}
+
+}  // namespace
+}  // namespace qatdoctor::core::logs::test
