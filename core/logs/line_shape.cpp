@@ -108,7 +108,10 @@ bool LineShape::match(const char* p, const char* e, double* values) const
                                         1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     for (size_t k = 0; k < m_numbers.size(); ++k) {
         const Number& n = m_numbers[k];
-        uint64_t m = n.intLen ? detail::digitsValue8(load8(p + n.intAt), n.intLen) : 0;
+        // one integer digit ("0.0149", "6.88") is the common case: no word arithmetic for it
+        uint64_t m = n.intLen == 1   ? static_cast<uint64_t>(p[n.intAt] - '0')
+                     : n.intLen > 1 ? detail::digitsValue8(load8(p + n.intAt), n.intLen)
+                                     : 0;
         double v;
         if (n.fracLen) {
             m = m * kPow10i[n.fracLen] + detail::digitsValue8(load8(p + n.fracAt), n.fracLen);
