@@ -7,7 +7,12 @@
 #include "core/fixedpoint/int8_gemm.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
+// GCC 12's AVX-512 headers warn about their own _mm512_undefined_* placeholders when inlined
+// (GCC bug 105593, fixed in 13): silenced for the header only
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 #define QD_HAVE_X86 1
 #define QD_AMXV __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512vbmi,amx-tile,amx-int8")))
 #else

@@ -1,6 +1,11 @@
 #include "core/fixedpoint/int8_gemm.h"
 
+// GCC 12's AVX-512 headers warn about their own _mm512_undefined_* placeholders when inlined
+// (GCC bug 105593, fixed in 13): silenced for the header only
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 
 #include <algorithm>
 #include <array>

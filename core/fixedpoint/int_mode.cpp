@@ -583,7 +583,11 @@ std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t ni,
     auto r = specOnCodes(ctx, node, in);
     if (!r) return Result<std::vector<Value>>(r.error());
     std::vector<Value> outs;
-    for (Tensor& t : *r) outs.push_back(t.dtype() == in[0].t.dtype() ? qreal(t, in[0].q) : Value{Value::Plain, t});
+    for (Tensor& t : *r) {
+        Value plain;
+        plain.t = t;
+        outs.push_back(t.dtype() == in[0].t.dtype() ? qreal(t, in[0].q) : plain);
+    }
     return Result<std::vector<Value>>(outs);
 }
 
