@@ -11,6 +11,8 @@
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QTemporaryDir>
 
 #include "core/analysis.h"
@@ -178,6 +180,52 @@ TEST(FixedpointPage, ReportsAnUnreadableModel)
     ASSERT_TRUE(waitFinished(page, done));
     EXPECT_FALSE(done.takeFirst().at(0).toBool());
     EXPECT_TRUE(page.summary()->text().contains("not_onnx.onnx")) << page.summary()->text().toStdString();
+}
+
+// The last simulation's settings live in the page state (the session); a fresh context that
+// restores them simulates the same model again on its own, unshown, and ticks the what-if layers.
+TEST(FixedpointPage, SessionStateSimulatesAgainWithTheSameSettings)
+{
+    QJsonObject saved;
+    {
+        AppContext ctx;
+        FixedpointPage page(&ctx);
+        ctx.setAnalysis(analysisWith("qat_qdq_bn.onnx"));
+        QSignalSpy done(&page, &FixedpointPage::simulationFinished);
+        ASSERT_TRUE(page.runSimulation());
+        ASSERT_TRUE(waitFinished(page, done));
+        const QString layer = page.layerModel()->item(1, 1)->text();
+        page.setLayerTicked(layer, true);
+        done.clear();
+        ASSERT_TRUE(page.runSimulation());  // the what-if
+        ASSERT_TRUE(waitFinished(page, done));
+        saved = ctx.pageState("fixedpoint");
+        EXPECT_TRUE(saved.value("model").toString().endsWith("qat_qdq_bn.onnx"));
+        EXPECT_EQ(saved.value("int16").toArray(), QJsonArray{layer});
+    }
+    AppContext ctx;
+    FixedpointPage page(&ctx);
+    QSignalSpy done(&page, &FixedpointPage::simulationFinished);
+    ctx.restorePageState(QJsonObject{{"fixedpoint", saved}});
+    ctx.setAnalysis(analysisWith("qat_qdq_bn.onnx"));
+    ASSERT_TRUE(waitFinished(page, done)) << "a restored session re-runs without the page being shown";
+    ASSERT_TRUE(ctx.analysis()->simulation.has_value());
+    const QString ticked = saved.value("int16").toArray().at(0).toString();
+    bool found = false;
+    for (int r = 0; r < page.layerModel()->rowCount(); ++r)
+        if (page.layerModel()->item(r, 1)->text() == ticked) {
+            found = true;
+            EXPECT_EQ(page.layerModel()->item(r, 0)->checkState(), Qt::Checked);
+        }
+    EXPECT_TRUE(found);
+    // a state saved for another model does nothing
+    AppContext other;
+    FixedpointPage otherPage(&other);
+    other.restorePageState(QJsonObject{{"fixedpoint", saved}});
+    other.setAnalysis(analysisWith("qat_qdq.onnx"));
+    QApplication::processEvents();
+    EXPECT_FALSE(otherPage.job()->running());
+    EXPECT_EQ(otherPage.result(), nullptr);
 }
 
 }  // namespace

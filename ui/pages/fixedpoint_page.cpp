@@ -27,6 +27,7 @@
 #include "core/model/onnx_file.h"
 #include "ui/common/background_job.h"
 #include "ui/pages/fixedpoint/colour_panel.h"
+#include "ui/pages/fixedpoint/simulation_settings.h"
 #include "ui/plots/fixedpoint_layer_plot.h"
 #include "ui/plots/fixedpoint_lut_plot.h"
 #include "ui/plots/weight_histogram.h"
@@ -170,6 +171,9 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     context->announceJob(m_job);
     connect(m_job, &BackgroundJob::cancelled, this, [this] { m_run->setEnabled(!modelPath().isEmpty()); });
     connect(context, &AppContext::analysisChanged, this, [this] { onAnalysisChanged(); });
+    connect(context, &AppContext::pageStateChanged, this, [this](const QString& pageId) {
+        if (pageId == id()) restoreSettings();
+    });
     connect(m_run, &QPushButton::clicked, this, [this] { runSimulation(); });
     connect(m_whatIf, &QPushButton::clicked, this, [this] { runSimulation(); });
     connect(pickInput, &QPushButton::clicked, this, [this] {
@@ -222,6 +226,42 @@ void FixedpointPage::onAnalysisChanged()
                                "float, fake-quant and integer inference layer by layer.")
                           : tr("Model: %1. Simulate runs it as float (quantizers removed), fake-quant (= ONNX Runtime, "
                                "the QAT model) and integer (= the deployed model) on the same input.").arg(path));
+    restoreSettings();
+}
+
+void FixedpointPage::saveSettings(const std::set<std::string>& int16)
+{
+    SimulationSettings s;
+    s.model = QString::fromStdString(m_result->modelPath);
+    s.input = m_inputFile;
+    s.requant = m_requant->currentData().toInt();
+    s.colour = m_colour->currentData().toInt();
+    s.threads = m_threads->value();
+    s.sensitivity = m_rankSensitivity->isChecked();
+    for (const std::string& layer : int16) s.int16 << QString::fromStdString(layer);
+    const QJsonObject state = s.toJson();
+    if (context()->pageState(id()) != state) context()->setPageState(id(), state);
+}
+
+void FixedpointPage::restoreSettings()
+{
+    const std::optional<SimulationSettings> s = SimulationSettings::fromJson(context()->pageState(id()));
+    const QString path = modelPath();
+    if (!s || path.isEmpty() || s->model != path || m_restoredFor == path || m_job->running()) return;
+    if (m_result && QString::fromStdString(m_result->modelPath) == path) return;  // already simulated
+    m_restoredFor = path;
+    m_autoRanFor = path;  // the first show must not start a second run
+    setInputFile(s->input.isEmpty() || QFileInfo::exists(s->input) ? s->input : QString());
+    auto select = [](QComboBox* box, int value) {
+        if (const int i = box->findData(value); i >= 0) box->setCurrentIndex(i);
+    };
+    select(m_requant, s->requant);
+    select(m_colour, s->colour);
+    m_threads->setValue(s->threads);
+    m_rankSensitivity->setChecked(s->sensitivity);
+    m_pendingInt16.clear();
+    for (const QString& layer : s->int16) m_pendingInt16.insert(layer.toStdString());
+    QTimer::singleShot(0, this, [this] { runSimulation(); });
 }
 
 void FixedpointPage::showEvent(QShowEvent* event)
@@ -316,8 +356,8 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
         return;
     }
     m_interp = o->interp;
-    std::set<std::string> ticked;
-    for (const auto& n : o->result->layers) (void)n;
+    std::set<std::string> ticked = std::move(m_pendingInt16);
+    m_pendingInt16.clear();
     for (int r = 0; r < m_layers->rowCount(); ++r)
         if (m_layers->item(r, ColInt16)->checkState() == Qt::Checked) ticked.insert(m_layers->item(r, ColLayer)->text().toStdString());
     m_result = o->result;
@@ -358,6 +398,7 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
     m_findings->setHtml(f.isEmpty() ? tr("No findings.") : f);
     publishToAnalysis(*o);   // before enabling the what-if: analysisChanged resets the buttons
     m_whatIf->setEnabled(true);
+    saveSettings(ticked);
     if (!m_pendingLayer.isEmpty()) {
         NavigationTarget t;
         t.layer = m_pendingLayer;

@@ -7,6 +7,8 @@
 
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 
 #include "core/fixedpoint/simulation.h"
 #include "ui/pages/page.h"
@@ -75,6 +77,10 @@ private:
     void fillLuts();
     void showWeight(int row);
     QString modelPath() const;
+    // Session: the last simulation's settings go to the page state; a restored state whose
+    // model is loaded is simulated again with them (once).
+    void saveSettings(const std::set<std::string>& int16);
+    void restoreSettings();
 
     QLabel* m_header;
     QLabel* m_inputLabel;
@@ -105,6 +111,8 @@ private:
     std::shared_ptr<const core::fixedpoint::SimulationResult> m_result;
     std::optional<double> m_baselineSqnr;   // output SQNR (float vs int) of the unchanged model
     QString m_pendingLayer;                 // focusOn before the results arrived
+    QString m_restoredFor;                  // the model a session's settings were re-run for
+    std::set<std::string> m_pendingInt16;   // what-if ticks from the session, set once layers show
 };
 
 }  // namespace qatdoctor::ui
