@@ -13,6 +13,8 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 #pragma GCC diagnostic pop
+
+#include "core/fixedpoint/requant_simd.h"
 #define QD_HAVE_X86 1
 #define QD_AMXV __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512vbmi,amx-tile,amx-int8")))
 #else
@@ -115,15 +117,6 @@ struct TapMajorJob {
     uint8_t* codes;
 };
 
-// requantizeRowVnni's arithmetic on 16 sums of output channel m: 16 codes (low bytes).
-QD_AMXV inline __m128i requant16(__m512i sums, const Requant8& rq, int64_t m)
-{
-    const __m512i a = _mm512_add_epi32(sums, _mm512_set1_epi32(rq.biasQ[m]));
-    __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(a), _mm512_set1_ps(rq.multiplier[m]))),
-                                 _mm512_set1_epi32(rq.zp));
-    q = _mm512_min_epi32(_mm512_max_epi32(q, _mm512_set1_epi32(rq.lo)), _mm512_set1_epi32(rq.hi));
-    return _mm512_cvtepi32_epi8(q);
-}
 
 // Tasks [t0, t1): 32 virtual pixels x 32 output channels each, 2x2 tiles of 16x16 sums.
 QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
@@ -180,7 +173,9 @@ QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
                 const int64_t ch = ch0 + k;
                 __m512i v = _mm512_i32gather_epi32(gatherIdx, &c[0][k], 4);
                 v = _mm512_maskz_compress_epi32(tile.valid, _mm512_sub_epi32(v, _mm512_set1_epi32(j.zero * j.rowSums[ch])));
-                if (j.rq) _mm_mask_storeu_epi8(j.codes + ch * j.P + tile.first, keep, requant16(v, *j.rq, ch));
+                if (j.rq)
+                    _mm_mask_storeu_epi8(j.codes + ch * j.P + tile.first, keep,
+                                         requant16(v, j.rq->biasQ[ch], j.rq->multiplier[ch], j.rq->zp, j.rq->lo, j.rq->hi));
                 else _mm512_mask_storeu_epi32(j.y + ch * j.P + tile.first, keep, v);
             }
         }

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "core/fixedpoint/amx_conv.h"
+#include "core/fixedpoint/requant_simd.h"
 
 #if defined(__x86_64__) && defined(__linux__)
 #include <cpuid.h>
@@ -342,15 +343,6 @@ QD_AMX void panelColumnSums(const uint8_t* blk, int64_t width, int64_t K, int32_
     for (int v = 0; v < width / 16; ++v) _mm512_storeu_si512(sums + v * 16, acc[v]);
 }
 
-// requantizeRowVnni's arithmetic on 16 sums of output channel m: 16 codes (low bytes).
-QD_AMX inline __m128i requant16(__m512i sums, const Requant8& rq, int64_t m)
-{
-    const __m512i a = _mm512_add_epi32(sums, _mm512_set1_epi32(rq.biasQ[m]));
-    __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(a), _mm512_set1_ps(rq.multiplier[m]))),
-                                 _mm512_set1_epi32(rq.zp));
-    q = _mm512_min_epi32(_mm512_max_epi32(q, _mm512_set1_epi32(rq.lo)), _mm512_set1_epi32(rq.hi));
-    return _mm512_cvtepi32_epi8(q);
-}
 
 struct alignas(64) TileConfig {
     uint8_t palette = 1, startRow = 0;
@@ -423,7 +415,9 @@ QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t
                 const int64_t m = gi * mg + ch0 + n;
                 const __m512i rowTerm = _mm512_set1_epi32((128 - zero) * w.rowSums[static_cast<size_t>(m)]);
                 const __m512i v = _mm512_add_epi32(_mm512_sub_epi32(_mm512_load_si512(c[n]), col), rowTerm);
-                if (rq) _mm_mask_storeu_epi8(codes + m * ldy + px, pm, requant16(v, *rq, m));
+                if (rq)
+                    _mm_mask_storeu_epi8(codes + m * ldy + px, pm,
+                                         requant16(v, rq->biasQ[m], rq->multiplier[m], rq->zp, rq->lo, rq->hi));
                 else _mm512_mask_storeu_epi32(y + m * ldy + px, pm, v);
             }
         }
@@ -652,17 +646,10 @@ template <class T>
 QD_VNNI void requantizeRowVnni(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp, int32_t lo,
                                int32_t hi, T* out)
 {
-    const __m512i vb = _mm512_set1_epi32(biasQ), vz = _mm512_set1_epi32(zp);
-    const __m512i vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
-    const __m512 vm = _mm512_set1_ps(multiplier);
     int64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        const __m512i a = _mm512_add_epi32(_mm512_loadu_si512(acc + i), vb);
-        // cvtps rounds half to even under the default MXCSR, as nearbyint does
-        __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(a), vm)), vz);
-        q = _mm512_min_epi32(_mm512_max_epi32(q, vlo), vhi);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm512_cvtepi32_epi8(q));
-    }
+    for (; i + 16 <= n; i += 16)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                         requant16(_mm512_loadu_si512(acc + i), biasQ, multiplier, zp, lo, hi));
     requantizeScalar(acc + i, n - i, biasQ, multiplier, zp, lo, hi, out + i);
 }
 #endif
