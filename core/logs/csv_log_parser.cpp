@@ -256,7 +256,7 @@ bool parseCsvLog(std::string_view bytes, const std::string& path, ParseState& st
     const LineParserFactory factory = [](ParsedLog& out, ParseState& st, const std::string& p) {
         return std::make_unique<CsvLineParser>(out, st, p);
     };
-    // The header must be known before the block is split between threads.
+    // The header must be known before the bytes are split between threads.
     if (!state.headerDone) {
         size_t start = 0;
         ParsedLog& head = parts.emplace_back();

@@ -1,5 +1,5 @@
 // The machinery every line-based format shares: splitting bytes into complete lines, parsing
-// two halves of a block on two threads and stitching them (line numbers, steps that depend on
+// two halves of a file on two threads and stitching them (line numbers, steps that depend on
 // the first half), series lookup by key, step resolution and rate-limited warnings.
 #pragma once
 

@@ -89,9 +89,9 @@ TEST(HugeInput, SimulatorInputsClaiming100GBAreRefused)
     }
 }
 
-// A single line longer than a whole 64 MiB read block (the stand-in for a 1 GB line: the
-// reader handles both the same way, one block at a time) is skipped with a warning naming the
-// file and the line; the lines after it are still read.
+// A single 65 MiB line (the stand-in for a 1 GB line: the line loop only measures it in the
+// mapped file, whatever its size) is skipped with a warning naming the file and the line; the
+// lines after it are still read.
 TEST(HugeInput, LineLongerThanAReadBlockIsSkippedWithFileAndLine)
 {
     TempDir dir("long_line");
@@ -101,7 +101,7 @@ TEST(HugeInput, LineLongerThanAReadBlockIsSkippedWithFileAndLine)
         out << "Epoch[0] Step[1] GlobalStep[1] loss[0.5]\n";
         out << "Epoch[0] Step[2] GlobalStep[2] loss[0.4]\n";
         const std::string chunk(1 << 20, 'x');
-        for (int i = 0; i < 65; ++i) out << chunk;  // 65 MiB, over the 64 MiB block
+        for (int i = 0; i < 65; ++i) out << chunk;  // 65 MiB
         out << "\n";
         out << "Epoch[0] Step[3] GlobalStep[3] loss[0.3]\n";
     }
@@ -133,8 +133,8 @@ int64_t rssAnonBytes()
     return kb < 0 ? -1 : kb * 1024;
 }
 
-// The stand-in for a 10 GB log (a unit test cannot write one): 72 MiB, more than one of the
-// reader's 64 MiB blocks, mostly lines that carry no data, as the console output between metric
+// The stand-in for a 10 GB log (a unit test cannot write one): 72 MiB (both halves of a split
+// parse over 32 MiB), mostly lines that carry no data, as the console output between metric
 // lines does. The file is mapped, not read into memory, and the reader keeps only the points it
 // extracts, so the process's own memory must grow by far less than the file (measured: under
 // 1 MiB, also for 200 MiB); a reader that copied the file would grow by all of it. Memory is

@@ -215,7 +215,7 @@ TEST(LogFormats, InlineBytesParse)
 
 TEST(LogFormats, TwoThreadsGiveTheSameResultAsOne)
 {
-    // > 1 MiB so the block is split; the second half has counter-less lines whose step
+    // > 1 MiB so the bytes are split; the second half has counter-less lines whose step
     // depends on the first half.
     std::string text;
     for (int i = 0; i < 40000; ++i) {
