@@ -240,7 +240,7 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         if (!id.ok) continue;
         const bool reset = t->id.ok && (id.inode != t->id.inode || id.size < t->state.offset);
         if (!reset && id.size == t->state.offset && t->id.ok) continue;
-        updates.push_back({t.get(), reset ? ParseState{} : t->state, {}, reset, id});
+        updates.push_back({t.get(), reset ? ParseState{} : t->state, {}, reset, id, {}});
         total += id.size - (reset ? 0 : t->state.offset);
     }
     uint64_t done = 0;
