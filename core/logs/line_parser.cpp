@@ -262,8 +262,15 @@ bool parseLines(std::string_view bytes, const std::string& path, ParseState& sta
         split = (nl == std::string_view::npos || nl + 1 >= complete) ? complete : nl + 1;
     }
     if (split < complete) {
-        ParsedLog second;
-        ParseState s2;
+        // What the worker writes for every line lives on its own cache lines, away from this
+        // thread's stack (its state is written for every line too).
+        struct alignas(64) SecondHalf {
+            ParsedLog parsed;
+            ParseState state;
+        };
+        const auto half = std::make_unique<SecondHalf>();
+        ParsedLog& second = half->parsed;
+        ParseState& s2 = half->state;
         s2.stepKnown = false;
         s2.columns = state.columns;
         s2.delimiter = state.delimiter;
