@@ -99,10 +99,28 @@ struct alignas(64) TileConfig {
 };
 
 // Which of a tile's 16 virtual pixels are real output pixels, and the output index of the first.
+// The real ones form runs (a row's end, the next row's start); lane i of run k goes to output
+// first + i - shift[k] (shift = the padding lanes before it).
 struct PixelTile {
     __mmask16 valid = 0;
     int64_t first = 0;
+    int runs = 0;
+    __mmask16 runMask[8] = {};
+    int64_t runShift[8] = {};
 };
+
+// Byte chl*16 + r of transposed register j = channel 4j + chl of pixel row r, taken from the
+// rows' codes held four rows per register (row r at byte (r % 4) * 16 + channel of register
+// r / 4): indices for vpermt2b over the register pair holding rows r and r +- 4 (r % 8 picks).
+constexpr std::array<uint8_t, 64> transposeTable()
+{
+    std::array<uint8_t, 64> t{};
+    for (int chl = 0; chl < 4; ++chl)
+        for (int r = 0; r < 16; ++r)
+            t[static_cast<size_t>(chl * 16 + r)] = static_cast<uint8_t>(((r % 8) / 4) * 64 + (r % 4) * 16 + chl);
+    return t;
+}
+alignas(64) constexpr std::array<uint8_t, 64> kTranspose = transposeTable();
 
 struct TapMajorJob {
     const uint8_t* buf;            // padded pixel-major input of one image
@@ -118,6 +136,43 @@ struct TapMajorJob {
 };
 
 
+// The requantized codes of one 16x16 tile of sums c ([pixel][channel], channels ch0...): each
+// pixel row requantized with per-channel vectors (requant16's arithmetic, element for element),
+// the 16x16 bytes transposed in registers to [channel][pixel], and each channel's real pixels
+// stored run by run. (A gather per channel of the int32 sums cost about twice as much.)
+QD_AMXV void storeCodes(const int32_t (&c)[16][16], const PixelTile& tile, const TapMajorJob& j, int64_t ch0,
+                        int64_t nc, uint8_t* tb)
+{
+    const Requant8& rq = *j.rq;
+    const __mmask16 cm = nc >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nc) - 1);
+    const __m512i corr = _mm512_mullo_epi32(_mm512_set1_epi32(j.zero), _mm512_maskz_loadu_epi32(cm, j.rowSums + ch0));
+    const __m512i bias = _mm512_maskz_loadu_epi32(cm, rq.biasQ + ch0);
+    const __m512 mult = _mm512_maskz_loadu_ps(cm, rq.multiplier + ch0);
+    const __m512i zp = _mm512_set1_epi32(rq.zp), lo = _mm512_set1_epi32(rq.lo), hi = _mm512_set1_epi32(rq.hi);
+    __m512i z[4];
+    for (int g = 0; g < 4; ++g) {
+        __m128i row[4];
+        for (int r = 0; r < 4; ++r) {
+            const __m512i a = _mm512_add_epi32(_mm512_sub_epi32(_mm512_load_si512(c[4 * g + r]), corr), bias);
+            __m512i v = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(a), mult)), zp);
+            row[r] = _mm512_cvtepi32_epi8(_mm512_min_epi32(_mm512_max_epi32(v, lo), hi));
+        }
+        z[g] = _mm512_inserti32x4(_mm512_inserti32x4(_mm512_inserti32x4(_mm512_castsi128_si512(row[0]), row[1], 1), row[2], 2),
+                                  row[3], 3);
+    }
+    const __m512i base = _mm512_load_si512(kTranspose.data());
+    for (int t = 0; t < 4; ++t) {   // channels 4t..4t+3, rows 0-7 from z0/z1 and 8-15 from z2/z3
+        const __m512i idx = _mm512_add_epi8(base, _mm512_set1_epi8(static_cast<char>(4 * t)));
+        const __m512i low = _mm512_permutex2var_epi8(z[0], idx, z[1]), high = _mm512_permutex2var_epi8(z[2], idx, z[3]);
+        _mm512_store_si512(tb + t * 64, _mm512_mask_blend_epi8(0xFF00FF00FF00FF00ull, low, high));
+    }
+    for (int64_t k = 0; k < nc; ++k) {
+        const __m128i v = _mm_load_si128(reinterpret_cast<const __m128i*>(tb + k * 16));
+        uint8_t* out = j.codes + (ch0 + k) * j.P + tile.first;
+        for (int r = 0; r < tile.runs; ++r) _mm_mask_storeu_epi8(out - tile.runShift[r], tile.runMask[r], v);
+    }
+}
+
 // Tasks [t0, t1): 32 virtual pixels x 32 output channels each, 2x2 tiles of 16x16 sums.
 QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
 {
@@ -128,6 +183,7 @@ QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
     }
     _tile_loadconfig(&cfg);
     alignas(64) int32_t cAll[4][16][16];
+    alignas(64) uint8_t transposedCodes[256];
     const __m512i gatherIdx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
                                                  _mm512_set1_epi32(16));
     const int64_t stride = j.c;
@@ -165,18 +221,19 @@ QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
             const PixelTile& tile = j.tiles[pt];
             if (!tile.valid || ch0 >= j.m) continue;
             auto& c = cAll[q];
+            const int64_t nc = std::min<int64_t>(16, j.m - ch0);
+            if (j.rq) {
+                storeCodes(c, tile, j, ch0, nc, transposedCodes);
+                continue;
+            }
             // c is [pixel][channel]: a channel's 16 pixels by a gather, the real ones packed
             // together (they are consecutive outputs) and stored at once
             const __mmask16 keep = static_cast<__mmask16>((1u << __builtin_popcount(tile.valid)) - 1);
-            const int64_t nc = std::min<int64_t>(16, j.m - ch0);
             for (int64_t k = 0; k < nc; ++k) {
                 const int64_t ch = ch0 + k;
                 __m512i v = _mm512_i32gather_epi32(gatherIdx, &c[0][k], 4);
                 v = _mm512_maskz_compress_epi32(tile.valid, _mm512_sub_epi32(v, _mm512_set1_epi32(j.zero * j.rowSums[ch])));
-                if (j.rq)
-                    _mm_mask_storeu_epi8(j.codes + ch * j.P + tile.first, keep,
-                                         requant16(v, j.rq->biasQ[ch], j.rq->multiplier[ch], j.rq->zp, j.rq->lo, j.rq->hi));
-                else _mm512_mask_storeu_epi32(j.y + ch * j.P + tile.first, keep, v);
+                _mm512_mask_storeu_epi32(j.y + ch * j.P + tile.first, keep, v);
             }
         }
     }
@@ -205,10 +262,16 @@ void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int3
     std::vector<PixelTile> tiles(static_cast<size_t>(pairs * 2));
     for (int64_t t = 0; t < pairs * 2; ++t) {
         PixelTile& pt = tiles[static_cast<size_t>(t)];
+        int64_t padLanes = 0;
         for (int64_t i = 0; i < 16; ++i) {
             const int64_t v = t * 16 + i, oy = v / wp, ox = v % wp;
-            if (oy >= g.oh || ox >= g.ow) continue;
+            if (oy >= g.oh || ox >= g.ow) {
+                ++padLanes;
+                continue;
+            }
             if (!pt.valid) pt.first = oy * g.ow + ox;
+            if (i == 0 || !((pt.valid >> (i - 1)) & 1)) pt.runShift[pt.runs++] = padLanes;   // a new run
+            pt.runMask[pt.runs - 1] = static_cast<__mmask16>(pt.runMask[pt.runs - 1] | (1u << i));
             pt.valid = static_cast<__mmask16>(pt.valid | (1u << i));
         }
     }
