@@ -109,7 +109,7 @@ private:
         const char* e = p + text.size();
         double* cells = m_cells.data();
         // Rows mostly keep the widths of the row before: then a word-wise shape check reads them.
-        const bool wordsReadable = m_readableEnd && m_readableEnd - e >= static_cast<std::ptrdiff_t>(LineShape::kReadPast);
+        const bool wordsReadable = LineShape::readable(e, m_readableEnd);
         if (!(wordsReadable && m_shape.valid() && m_shape.match(p, e, cells))) {
             m_spans.clear();
             for (size_t col = 0;; ++col) {
@@ -123,7 +123,7 @@ private:
                 if (r == e || *r != d) return false;
                 p = r + 1;
             }
-            if (wordsReadable) m_shape.build(text.data(), e, m_spans);
+            if (wordsReadable) m_shape.learn(text.data(), e, m_spans);
         }
         std::optional<float> epoch;
         std::optional<double> wall;

@@ -1,5 +1,6 @@
 #include "core/logs/line_shape.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -37,6 +38,27 @@ void LineShape::clear()
     m_fixedMask.clear();
     m_digitHigh.clear();
     m_numbers.clear();
+}
+
+void LineShape::reset()
+{
+    clear();
+    m_backoff = 0;
+    m_failures = 0;
+}
+
+void LineShape::learn(const char* p, const char* e, const std::vector<NumberSpan>& spans)
+{
+    if (m_backoff > 0) {
+        --m_backoff;
+        return;
+    }
+    if (build(p, e, spans)) {
+        m_failures = 0;
+    } else {
+        m_failures = std::min(m_failures + 1, 12);
+        m_backoff = 1 << m_failures;
+    }
 }
 
 bool LineShape::build(const char* p, const char* e, const std::vector<NumberSpan>& spans)

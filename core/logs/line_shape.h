@@ -33,6 +33,18 @@ public:
     void clear();
     bool valid() const { return m_length != 0; }
 
+    // Whether a line ending at e may be matched: kReadPast bytes readable after it.
+    static bool readable(const char* e, const char* readableEnd)
+    {
+        return readableEnd && readableEnd - e >= static_cast<std::ptrdiff_t>(kReadPast);
+    }
+    // After a line the general path read (another width, or the first): its shape is taken,
+    // unless recent lines had none (a 17-digit learning rate); then the next tries wait, twice
+    // as long after every failure. wantsShape(): the next learn() builds (callers record spans).
+    void learn(const char* p, const char* e, const std::vector<NumberSpan>& spans);
+    bool wantsShape() const { return m_backoff == 0; }
+    void reset();  // no shape and no waiting
+
     // Whether [p, e) has this exact shape; then its numbers go to values (in line order), the
     // same doubles parseNumber gives. kReadPast bytes after e must be readable.
     bool match(const char* p, const char* e, double* values) const;
@@ -44,6 +56,8 @@ private:
         bool negative = false;
     };
     size_t m_length = 0;
+    int m_backoff = 0;   // learn() calls to skip before the next build
+    int m_failures = 0;  // builds failed in a row
     std::vector<uint64_t> m_fixed;      // the line's bytes, word by word (digits zeroed)
     std::vector<uint64_t> m_fixedMask;  // 0xff at bytes that must equal m_fixed
     std::vector<uint64_t> m_digitHigh;  // 0x80 at bytes that must be digits

@@ -1,7 +1,5 @@
 #include "core/logs/number_layout.h"
 
-#include <algorithm>
-
 #include "core/logs/scan_util.h"
 
 namespace qatdoctor::core::logs {
@@ -21,8 +19,7 @@ bool NumberLayout::build(const char* p, const char* e, const std::vector<NumberS
     }
     m_literals.emplace_back(cur, static_cast<size_t>(e - cur));
     m_valid = true;
-    m_shapeFailures = m_shape.build(p, e, spans) ? 0 : 1;
-    m_shapeBackoff = m_shapeFailures ? 2 : 0;
+    m_shape.learn(p, e, spans);
     return true;
 }
 
@@ -31,16 +28,16 @@ void NumberLayout::clear()
     m_valid = false;
     m_literals.clear();
     m_digitFirst.clear();
-    m_shape.clear();
+    m_shape.reset();
 }
 
 bool NumberLayout::match(const char* p, const char* e, double* values, const char* readableEnd)
 {
-    const bool wordsReadable = readableEnd && readableEnd - e >= static_cast<std::ptrdiff_t>(LineShape::kReadPast);
+    const bool wordsReadable = LineShape::readable(e, readableEnd);
     if (wordsReadable && m_shape.valid() && m_shape.match(p, e, values)) return true;
     const char* line = p;
     const size_t count = m_digitFirst.size();
-    const bool record = wordsReadable && m_shapeBackoff == 0;  // the spans for a new shape
+    const bool record = wordsReadable && m_shape.wantsShape();  // the spans for a new shape
     if (record) m_spans.resize(count);
     for (size_t k = 0; k < count; ++k) {
         const std::string_view lit = m_literals[k];
@@ -55,18 +52,7 @@ bool NumberLayout::match(const char* p, const char* e, double* values, const cha
     const std::string_view rest = m_literals[count];
     if (static_cast<size_t>(e - p) != rest.size() || !sameBytes(p, rest.data(), rest.size())) return false;
     // Same layout, another shape (a counter grew a digit): the next lines likely have this one.
-    // A line with no shape (a 17-digit learning rate) waits before the next try, longer after
-    // every failure.
-    if (m_shapeBackoff > 0) {
-        --m_shapeBackoff;
-    } else if (record) {
-        if (m_shape.build(line, e, m_spans)) {
-            m_shapeFailures = 0;
-        } else {
-            m_shapeFailures = std::min(m_shapeFailures + 1, 12);
-            m_shapeBackoff = 1 << m_shapeFailures;
-        }
-    }
+    if (wordsReadable) m_shape.learn(line, e, m_spans);
     return true;
 }
 

@@ -34,8 +34,6 @@ private:
     std::vector<std::string_view> m_literals;  // before each number, then the rest of the line
     std::vector<char> m_digitFirst;
     LineShape m_shape;                         // of the last line matched (or built from)
-    int m_shapeBackoff = 0;                    // literal matches to go before building a shape again
-    int m_shapeFailures = 0;                   // shape builds failed in a row (the wait doubles)
     std::vector<NumberSpan> m_spans;           // the numbers of the line being matched
 };
 
