@@ -59,6 +59,25 @@ std::vector<float> smoothEma(const std::vector<float>& y, double weight)
     return out;
 }
 
+namespace {
+
+// One pixel column's points in x order: first, min and max (whichever comes first), last, each
+// index once.
+void appendColumn(DecimatedCurve& out, const std::vector<double>& x, const float* y, size_t first, size_t minI,
+                  size_t maxI, size_t last)
+{
+    const size_t idx[4] = {first, std::min(minI, maxI), std::max(minI, maxI), last};
+    size_t prev = SIZE_MAX;
+    for (size_t k : idx) {
+        if (k == prev) continue;
+        out.x.push_back(x[k]);
+        out.y.push_back(y[k]);
+        prev = k;
+    }
+}
+
+}  // namespace
+
 DecimatedCurve decimate(const std::vector<double>& x, const float* y, size_t n, double xMin, double xMax, int pixels)
 {
     DecimatedCurve out;
@@ -80,14 +99,7 @@ DecimatedCurve decimate(const std::vector<double>& x, const float* y, size_t n, 
     bool gapPending = false;
     auto flush = [&] {
         if (count == 0) return;
-        size_t idx[4] = {first, minI < maxI ? minI : maxI, minI < maxI ? maxI : minI, last};
-        size_t prev = SIZE_MAX;
-        for (size_t k : idx) {
-            if (k == prev) continue;
-            out.x.push_back(x[k]);
-            out.y.push_back(y[k]);
-            prev = k;
-        }
+        appendColumn(out, x, y, first, minI, maxI, last);
         count = 0;
     };
     for (size_t i = lo; i < hi; ++i) {
@@ -273,14 +285,7 @@ DecimatedCurve decimate(const std::vector<double>& x, const DecimationIndex& ind
             xb);
         size_t mn, mx;
         index.minMax(i, j, mn, mx);
-        const size_t idx[4] = {i, std::min(mn, mx), std::max(mn, mx), j - 1};
-        size_t prev = SIZE_MAX;
-        for (size_t k : idx) {
-            if (k == prev) continue;
-            out.x.push_back(x[k]);
-            out.y.push_back(y[k]);
-            prev = k;
-        }
+        appendColumn(out, x, y, i, mn, mx, j - 1);
         i = j;
     }
     return out;
