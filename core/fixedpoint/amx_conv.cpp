@@ -14,6 +14,7 @@
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 
+#include "core/fixedpoint/amx_tiles.h"
 #include "core/fixedpoint/requant_simd.h"
 #define QD_HAVE_X86 1
 #define QD_AMXV __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512vbmi,amx-tile,amx-int8")))
@@ -193,29 +194,15 @@ QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
         const uint8_t* a1 = a0 + 16 * j.c;
         const int8_t* b0 = j.wt + (2 * cp) * j.taps * j.chunks * 1024;
         const int8_t* b1 = b0 + j.taps * j.chunks * 1024;
-        _tile_zero(0);
-        _tile_zero(1);
-        _tile_zero(2);
-        _tile_zero(3);
+        amxZero2x2();
         for (int64_t tap = 0; tap < j.taps; ++tap) {
             const int64_t off = j.offsets[tap] * j.c;
             for (int64_t cc = 0; cc < j.chunks; ++cc) {
                 const int64_t wo = (tap * j.chunks + cc) * 1024;
-                _tile_loadd(4, a0 + off + cc * 64, stride);
-                _tile_loadd(5, a1 + off + cc * 64, stride);
-                _tile_loadd(6, b0 + wo, 64);
-                _tile_loadd(7, b1 + wo, 64);
-                _tile_dpbusd(0, 4, 6);
-                _tile_dpbusd(1, 4, 7);
-                _tile_dpbusd(2, 5, 6);
-                _tile_dpbusd(3, 5, 7);
+                amxStep2x2(a0 + off + cc * 64, a1 + off + cc * 64, stride, b0 + wo, b1 + wo, 64);
             }
         }
-        // all four tiles out first: reading a tile right after storing it waits on the store
-        _tile_stored(0, cAll[0], 64);
-        _tile_stored(1, cAll[1], 64);
-        _tile_stored(2, cAll[2], 64);
-        _tile_stored(3, cAll[3], 64);
+        amxStore2x2(cAll);
         for (int q = 0; q < 4; ++q) {
             const int64_t pt = pp * 2 + q / 2, ch0 = (2 * cp + q % 2) * 16;
             const PixelTile& tile = j.tiles[pt];

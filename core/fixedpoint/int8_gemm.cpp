@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "core/fixedpoint/amx_conv.h"
+#include "core/fixedpoint/amx_tiles.h"
 #include "core/fixedpoint/requant_simd.h"
 
 #if defined(__x86_64__) && defined(__linux__)
@@ -384,25 +385,10 @@ QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t
         const uint8_t* a0 = w.amx.data() + (gi * w.amxRowsPerGroup + cb * 32) * w.k64;
         const uint8_t* a1 = a0 + 16 * w.k64;
         const int64_t stride = width * 4;
-        _tile_zero(0);
-        _tile_zero(1);
-        _tile_zero(2);
-        _tile_zero(3);
-        for (int64_t kc = 0; kc < chunks; ++kc) {
-            _tile_loadd(4, a0 + kc * 64, w.k64);
-            _tile_loadd(5, a1 + kc * 64, w.k64);
-            _tile_loadd(6, b0 + kc * 16 * stride, stride);
-            _tile_loadd(7, b1 + kc * 16 * stride, stride);
-            _tile_dpbusd(0, 4, 6);
-            _tile_dpbusd(1, 4, 7);
-            _tile_dpbusd(2, 5, 6);
-            _tile_dpbusd(3, 5, 7);
-        }
-        // all four tiles out first: reading a tile right after storing it waits on the store
-        _tile_stored(0, cAll[0], 64);
-        _tile_stored(1, cAll[1], 64);
-        _tile_stored(2, cAll[2], 64);
-        _tile_stored(3, cAll[3], 64);
+        amxZero2x2();
+        for (int64_t kc = 0; kc < chunks; ++kc)
+            amxStep2x2(a0 + kc * 64, a1 + kc * 64, w.k64, b0 + kc * 16 * stride, b1 + kc * 16 * stride, stride);
+        amxStore2x2(cAll);
         for (int q = 0; q < 4; ++q) {
             const int64_t ch0 = cb * 32 + (q / 2) * 16, px = p0 + (q % 2) * 16;
             if ((q % 2) && !two) continue;
