@@ -6,9 +6,9 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
-#include <iterator>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "core/logs/mapped_file.h"
 #include "core/logs/metric_names.h"
@@ -334,22 +334,6 @@ bool parseLines(std::string_view bytes, const std::string& path, ParseState& sta
     return true;
 }
 
-void appendParsed(ParsedLog& a, ParsedLog&& b)
-{
-    if (a.names.empty() && a.events.empty() && a.warnings.empty() && a.metadata.empty()) {
-        const uint64_t skipped = a.skippedRecords;
-        a = std::move(b);
-        a.skippedRecords += skipped;
-        return;
-    }
-    for (size_t i = 0; i < b.names.size(); ++i) a.series[a.seriesIndex(b.names[i])].append(b.series[i]);
-    for (RunEvent& e : b.events) a.events.push_back(std::move(e));
-    for (Warning& w : b.warnings) a.warnings.push_back(std::move(w));
-    for (auto& [k, v] : b.metadata) a.metadata.emplace(k, std::move(v));
-    for (RoleHint& h : b.roleHints) a.roleHints.push_back(std::move(h));
-    a.skippedRecords += b.skippedRecords;
-}
-
 namespace {
 
 // Appends part's series to out's and frees them. A big part (the second half of a split file:
@@ -374,17 +358,38 @@ void appendSeries(ParsedLog& out, ParsedLog& part)
 
 }  // namespace
 
+void appendParsed(ParsedLog& a, ParsedLog&& b)
+{
+    if (a.names.empty() && a.events.empty() && a.warnings.empty() && a.metadata.empty() && a.roleHints.empty()) {
+        const uint64_t skipped = a.skippedRecords;
+        a = std::move(b);
+        a.skippedRecords += skipped;
+        return;
+    }
+    appendSeries(a, b);
+    for (RunEvent& e : b.events) a.events.push_back(std::move(e));
+    for (Warning& w : b.warnings) a.warnings.push_back(std::move(w));
+    for (auto& [k, v] : b.metadata) a.metadata.emplace(k, std::move(v));
+    for (RoleHint& h : b.roleHints) a.roleHints.push_back(std::move(h));
+    a.skippedRecords += b.skippedRecords;
+}
+
 ParsedLog concatParsed(std::vector<ParsedLog>&& parts)
 {
     if (parts.empty()) return {};
-    // The first piece with points is the base: parseLines reserved its columns for the pieces
-    // after it, which are appended in place. Pieces before it hold no points (a CSV header).
+    // The columns of the first piece with points are the base: parseLines reserved them for the
+    // pieces after it, which are appended in place. A piece before it holds no points (a CSV
+    // header): then the base's columns move into the first piece.
     size_t base = 0;
     while (base + 1 < parts.size() && parts[base].names.empty()) ++base;
-    ParsedLog out = std::move(parts[base]);
+    ParsedLog out = std::move(parts[0]);
+    if (base > 0) {
+        out.names = std::exchange(parts[base].names, {});
+        out.series = std::exchange(parts[base].series, {});
+    }
     std::vector<size_t> totals(out.series.size());
     for (size_t s = 0; s < out.series.size(); ++s) totals[s] = out.series[s].size();
-    for (size_t k = base + 1; k < parts.size(); ++k) {
+    for (size_t k = 1; k < parts.size(); ++k) {
         const ParsedLog& p = parts[k];
         for (size_t i = 0; i < p.names.size(); ++i) {
             const uint32_t s = out.seriesIndex(p.names[i]);
@@ -397,35 +402,7 @@ ParsedLog concatParsed(std::vector<ParsedLog>&& parts)
         reserveColumn(out.series[s].value, totals[s]);
         reserveColumn(out.series[s].line, totals[s]);
     }
-    // Pieces before the base: their events, warnings, metadata and hints come first.
-    if (base > 0) {
-        std::vector<RunEvent> events;
-        std::vector<Warning> warnings;
-        std::vector<RoleHint> hints;
-        for (size_t k = 0; k < base; ++k) {
-            ParsedLog& p = parts[k];
-            std::move(p.events.begin(), p.events.end(), std::back_inserter(events));
-            std::move(p.warnings.begin(), p.warnings.end(), std::back_inserter(warnings));
-            std::move(p.roleHints.begin(), p.roleHints.end(), std::back_inserter(hints));
-            out.skippedRecords += p.skippedRecords;
-        }
-        for (size_t k = base; k-- > 0;)  // the earliest piece's value wins, as in file order
-            for (auto& [key, v] : parts[k].metadata) out.metadata.insert_or_assign(key, std::move(v));
-        out.events.insert(out.events.begin(), std::make_move_iterator(events.begin()), std::make_move_iterator(events.end()));
-        out.warnings.insert(out.warnings.begin(), std::make_move_iterator(warnings.begin()),
-                            std::make_move_iterator(warnings.end()));
-        out.roleHints.insert(out.roleHints.begin(), std::make_move_iterator(hints.begin()),
-                             std::make_move_iterator(hints.end()));
-    }
-    for (size_t k = base + 1; k < parts.size(); ++k) {
-        ParsedLog& p = parts[k];
-        appendSeries(out, p);
-        for (RunEvent& e : p.events) out.events.push_back(std::move(e));
-        for (Warning& w : p.warnings) out.warnings.push_back(std::move(w));
-        for (auto& [key, v] : p.metadata) out.metadata.emplace(key, std::move(v));
-        for (RoleHint& h : p.roleHints) out.roleHints.push_back(std::move(h));
-        out.skippedRecords += p.skippedRecords;
-    }
+    for (size_t k = 1; k < parts.size(); ++k) appendParsed(out, std::move(parts[k]));
     parts.clear();
     return out;
 }
