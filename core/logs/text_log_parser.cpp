@@ -183,6 +183,10 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
     return n;
 }
 
+// "[3/90]" counters count from 1 (except torchvision's bare step); HAT's from 0. The counter as
+// counted from 0.
+inline double fromZero(double counter, bool countsFromOne) { return countsFromOne && counter >= 1 ? counter - 1 : counter; }
+
 bool looksLikeMetric(std::string_view key)
 {
     for (std::string_view w : {"loss", "acc", "top", "map", "iou", "err", "psnr", "f1", "auc", "grad", "time", "prec",
@@ -298,9 +302,8 @@ public:
             headerHint(text, lineNo);
             return;
         }
-        // "[3/90]" counters count from 1 (except torchvision's bare step); HAT's from 0.
         std::optional<float> epochValue;
-        if (epoch) epochValue = static_cast<float>(epochTotal && *epoch >= 1 ? *epoch - 1 : *epoch);
+        if (epoch) epochValue = static_cast<float>(fromZero(*epoch, epochTotal.has_value()));
         double x = 0;
         StepFrom from = StepFrom::Counter;
         if (global) {
@@ -308,9 +311,7 @@ public:
         } else if (validation) {
             from = StepFrom::LastStep;  // an evaluation's own batch counter is not a training step
         } else if (step && stepTotal && epoch) {
-            const double e0 = epochTotal && *epoch >= 1 ? *epoch - 1 : *epoch;
-            const double s0 = (!zeroBasedStep && *step >= 1) ? *step - 1 : *step;
-            x = e0 * *stepTotal + s0;
+            x = fromZero(*epoch, epochTotal.has_value()) * *stepTotal + fromZero(*step, !zeroBasedStep);
         } else if (step) {
             x = *step;
         } else {
@@ -447,18 +448,12 @@ private:
         if (plan.global >= 0) {
             x = v[plan.global];
         } else if (plan.stepTotal >= 0 && plan.epoch >= 0) {
-            const double ep = v[plan.epoch], st = v[plan.step];
-            const double e0 = plan.epochTotal >= 0 && ep >= 1 ? ep - 1 : ep;
-            const double s0 = (!plan.zeroBasedStep && st >= 1) ? st - 1 : st;
-            x = e0 * v[plan.stepTotal] + s0;
+            x = fromZero(v[plan.epoch], plan.epochTotal >= 0) * v[plan.stepTotal] + fromZero(v[plan.step], !plan.zeroBasedStep);
         } else {
             x = v[plan.step];
         }
         std::optional<float> epochValue;
-        if (plan.epoch >= 0) {
-            const double ep = v[plan.epoch];
-            epochValue = static_cast<float>(plan.epochTotal >= 0 && ep >= 1 ? ep - 1 : ep);
-        }
+        if (plan.epoch >= 0) epochValue = static_cast<float>(fromZero(v[plan.epoch], plan.epochTotal >= 0));
         if (plan.wall >= 0) wall = v[plan.wall];
         m_state.lastStep = x;
         for (const auto& [index, slotIndex] : plan.metrics)
