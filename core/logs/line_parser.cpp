@@ -303,11 +303,12 @@ bool parseLines(std::string_view bytes, const std::string& path, ParseState& sta
             state.line += r.lines;
             p->finish();
         }
-        // The halves rarely end together: keep reporting (and listening for cancel) while waiting.
+        // The halves rarely end together: keep reporting (and listening for cancel) while waiting,
+        // but never again once the caller has said stop (the worker may take a tick to notice).
         {
             std::unique_lock lock(mutex);
             while (!finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return workerDone; }))
-                if (!report(split + secondDone.load(std::memory_order_relaxed))) stop = true;
+                if (!stop && !report(split + secondDone.load(std::memory_order_relaxed))) stop = true;
         }
         worker.join();
         if (stop) return false;
