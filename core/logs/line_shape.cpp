@@ -38,6 +38,7 @@ void LineShape::clear()
     m_fixedMask.clear();
     m_digitHigh.clear();
     m_numbers.clear();
+    m_simd.clear();
 }
 
 void LineShape::reset()
@@ -71,7 +72,7 @@ bool LineShape::build(const char* p, const char* e, const std::vector<NumberSpan
     for (const NumberSpan& s : spans) {
         if (!s.begin || s.begin < p || s.end > e || s.end <= s.begin) return false;
         if (s.digitFirst && !logs::isDigit(*s.begin)) return false;
-        Number n;
+        ShapedNumber n;
         const char* q = s.begin;
         if (*q == '-') {
             n.negative = true;
@@ -113,10 +114,11 @@ bool LineShape::build(const char* p, const char* e, const std::vector<NumberSpan
         m_digitHigh.push_back(digitHigh);
     }
     m_length = length;
+    if (m_simdAllowed) m_simd.build(p, length, m_numbers, isDigit.data());
     return true;
 }
 
-bool LineShape::match(const char* p, const char* e, double* values) const
+bool LineShape::matchPortable(const char* p, const char* e, double* values) const
 {
     if (static_cast<size_t>(e - p) != m_length) return false;
     const size_t words = m_fixed.size();
@@ -129,7 +131,7 @@ bool LineShape::match(const char* p, const char* e, double* values) const
     static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
                                         1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     for (size_t k = 0; k < m_numbers.size(); ++k) {
-        const Number& n = m_numbers[k];
+        const ShapedNumber& n = m_numbers[k];
         // one integer digit ("0.0149", "6.88") is the common case: no word arithmetic for it
         uint64_t m = n.intLen == 1   ? static_cast<uint64_t>(p[n.intAt] - '0')
                      : n.intLen > 1 ? detail::digitsValue8(load8(p + n.intAt), n.intLen)

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/logs/line_shape_simd.h"
 
 namespace qatdoctor::core::logs {
 
@@ -20,8 +21,15 @@ struct NumberSpan {
     bool digitFirst = false;
 };
 
+// Which code reads matching lines: the fastest this CPU runs (AVX-512 when it has it and the
+// line fits), or always the portable one (tests compare the two).
+enum class ShapeKernel { Fastest, Portable };
+
 class LineShape {
 public:
+    explicit LineShape(ShapeKernel kernel = ShapeKernel::Fastest)
+        : m_simdAllowed(kernel == ShapeKernel::Fastest && SimdLineShape::available()) {}
+
     static constexpr size_t kMaxBytes = 512;  // longer lines are not worth the words
     // Bytes that must be readable past a line's end for match() (it loads whole words).
     static constexpr size_t kReadPast = 8;
@@ -47,21 +55,25 @@ public:
 
     // Whether [p, e) has this exact shape; then its numbers go to values (in line order), the
     // same doubles parseNumber gives. kReadPast bytes after e must be readable.
-    bool match(const char* p, const char* e, double* values) const;
+    bool match(const char* p, const char* e, double* values) const
+    {
+        return m_simd.valid() ? m_simd.match(p, e, values) : matchPortable(p, e, values);
+    }
+    // Whether matching lines are read by the AVX-512 code (see SimdLineShape).
+    bool usesSimd() const { return m_simd.valid(); }
 
 private:
-    struct Number {
-        uint16_t intAt = 0, fracAt = 0;  // offsets of the first integer / fraction digit
-        uint8_t intLen = 0, fracLen = 0;
-        bool negative = false;
-    };
+    bool matchPortable(const char* p, const char* e, double* values) const;
+
+    bool m_simdAllowed = false;
+    SimdLineShape m_simd;
     size_t m_length = 0;
     int m_backoff = 0;   // learn() calls to skip before the next build
     int m_failures = 0;  // builds failed in a row
     std::vector<uint64_t> m_fixed;      // the line's bytes, word by word (digits zeroed)
     std::vector<uint64_t> m_fixedMask;  // 0xff at bytes that must equal m_fixed
     std::vector<uint64_t> m_digitHigh;  // 0x80 at bytes that must be digits
-    std::vector<Number> m_numbers;
+    std::vector<ShapedNumber> m_numbers;
 };
 
 }  // namespace qatdoctor::core::logs

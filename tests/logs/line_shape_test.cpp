@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -125,6 +126,83 @@ TEST(LineShape, LogsWithChangingWidthsParseExactly)
         }
         EXPECT_EQ(parsed->series[0].step[2999], 2999) << format;
     }
+}
+
+// The AVX-512 reader (when this CPU has it) and the portable one agree bit for bit on lines of
+// every length up to and past the 128 bytes the former takes, with up to 16 numbers of every
+// width and sign, and both refuse the same changed lines.
+TEST(LineShape, SimdAndPortableReadersAgree)
+{
+    if (!SimdLineShape::available()) GTEST_SKIP() << "no AVX-512 VBMI on this CPU";
+    std::mt19937 rng(29);
+    auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    int simdLines = 0;
+    for (int round = 0; round < 400; ++round) {
+        // a template: words, then numbers of fixed widths and signs between them
+        struct Width {
+            int intLen, fracLen;
+            bool negative;
+        };
+        std::vector<std::string> words;
+        std::vector<Width> widths;
+        const int numbers = pick(17);
+        for (int k = 0; k <= numbers; ++k) {
+            // (a word never starts with 'e': the number before it would have an exponent)
+            words.push_back(" " + std::string(static_cast<size_t>(pick(9)), static_cast<char>('f' + pick(20))) + " ");
+            if (k == numbers) break;
+            Width w{pick(9), pick(9), pick(4) == 0};
+            if (w.intLen == 0 && w.fracLen == 0) w.intLen = 1;
+            while (w.intLen + w.fracLen > 15) --w.fracLen;
+            widths.push_back(w);
+        }
+        auto makeLine = [&] {
+            std::string line;
+            for (size_t k = 0; k < widths.size(); ++k) {
+                line += words[k];
+                if (widths[k].negative) line += '-';
+                for (int i = 0; i < widths[k].intLen; ++i) line += static_cast<char>('0' + pick(10));
+                if (widths[k].fracLen) line += '.';
+                for (int i = 0; i < widths[k].fracLen; ++i) line += static_cast<char>('0' + pick(10));
+            }
+            return line + words.back();
+        };
+        const std::string first = makeLine();
+        std::vector<NumberSpan> spans;
+        {
+            const char* q = first.data();
+            for (size_t k = 0; k < widths.size(); ++k) {
+                q += words[k].size();
+                double v;
+                const char* r = parseNumber(q, first.data() + first.size(), v);
+                ASSERT_NE(r, nullptr) << first;
+                spans.push_back({q, r, false});
+                q = r;
+            }
+        }
+        LineShape fast, portable(ShapeKernel::Portable);
+        ASSERT_TRUE(fast.build(first.data(), first.data() + first.size(), spans)) << first;
+        ASSERT_TRUE(portable.build(first.data(), first.data() + first.size(), spans)) << first;
+        EXPECT_FALSE(portable.usesSimd());
+        EXPECT_EQ(fast.usesSimd(), first.size() <= SimdLineShape::kMaxBytes) << first.size();
+        simdLines += fast.usesSimd();
+        for (int i = 0; i < 20; ++i) {
+            std::string line = makeLine();
+            if (i % 4 == 3) {  // change one byte: a digit to a letter, or a fixed byte
+                const size_t at = static_cast<size_t>(pick(static_cast<int>(line.size())));
+                line[at] = isDigit(line[at]) ? 'x' : static_cast<char>(line[at] == '-' ? '1' : line[at] ^ 1);
+            }
+            const Padded b = padded(line);
+            double a[16], c[16];
+            std::memset(a, 0, sizeof a);
+            std::memset(c, 0, sizeof c);
+            const bool fastMatched = fast.match(b.begin(), b.end(), a);
+            ASSERT_EQ(fastMatched, portable.match(b.begin(), b.end(), c)) << line;
+            if (i % 4 != 3) ASSERT_TRUE(fastMatched) << line;
+            if (fastMatched) EXPECT_EQ(std::memcmp(a, c, sizeof a), 0) << line;
+        }
+    }
+    EXPECT_GT(simdLines, 100);  // both kinds of line were seen
+    EXPECT_LT(simdLines, 350);
 }
 
 }  // namespace
