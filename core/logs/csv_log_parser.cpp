@@ -58,11 +58,15 @@ public:
             rejectDamaged(text, lineNo, offset);
             return;
         }
-        if (!plainRow(text, lineNo)) parseRow(text, lineNo, offset, false);
+        if (!plainRow(text, lineNo)) {
+            flushPending();  // the rows before it go first
+            parseRow(text, lineNo, offset, false);
+        }
     }
 
     void partialLastLine(std::string_view text, uint64_t lineNo, uint64_t offset) override
     {
+        flushPending();
         // A hand-written CSV often lacks the final newline: keep the row when it is complete.
         if (m_state.headerDone && !text.empty() && text.size() <= kMaxLineBytes && parseRow(text, lineNo, offset, true))
             return;
@@ -75,6 +79,8 @@ private:
         m_kinds.clear();
         for (const std::string& c : m_state.columns) m_kinds.push_back(classifyKey(c));
         m_cells.resize(m_state.columns.size());
+        m_batch.assign(kBatchRows * m_cells.size(), 0.0);
+        m_rows = 0;
         m_have.resize(m_state.columns.size());
         m_colSlot.assign(m_state.columns.size(), UINT32_MAX);
         m_metricCols.clear();
@@ -100,6 +106,7 @@ private:
 
     // The common row: a plain number in every cell, no spaces or quotes. Returns false for
     // anything else (parseRow then reads it, with its warnings), before touching any series.
+    // Its cells go to the batch; flushPending() writes the batch to the series.
     bool plainRow(std::string_view text, uint64_t lineNo)
     {
         const size_t ncol = m_cells.size();
@@ -107,7 +114,7 @@ private:
         const char d = m_state.delimiter;
         const char* p = text.data();
         const char* e = p + text.size();
-        double* cells = m_cells.data();
+        double* cells = m_batch.data() + m_rows * ncol;
         // Rows mostly keep the widths of the row before: then a word-wise shape check reads them.
         const bool wordsReadable = LineShape::readable(e, m_readableEnd);
         if (!(wordsReadable && m_shape.valid() && m_shape.match(p, e, cells))) {
@@ -125,20 +132,80 @@ private:
             }
             if (wordsReadable) m_shape.learn(text.data(), e, m_spans);
         }
+        // (the state's last step is set when the batch is written: reading a cell back now
+        // would wait for match()'s vector store)
+        m_batchLines[m_rows] = static_cast<uint32_t>(lineNo);
+        if (++m_rows == kBatchRows) flushPending();
+        return true;
+    }
+
+    void flushPending() override
+    {
+        const size_t rows = m_rows;
+        if (rows == 0) return;
+        m_rows = 0;
+        const size_t ncol = m_cells.size();
+        if (m_stepCol >= 0) m_state.lastStep = m_batch[(rows - 1) * ncol + static_cast<size_t>(m_stepCol)];
+        for (size_t pos = 0; pos < m_metricCols.size(); ++pos) {
+            const uint32_t i = m_metricCols[pos];
+            if (m_colSlot[i] == UINT32_MAX) m_colSlot[i] = slot(m_state.columns[i], false, pos);
+        }
+        if (m_stepCol < 0 || m_wallCol >= 0) {
+            // steps by order, or wall-time marks: point by point
+            for (size_t r = 0; r < rows; ++r) pointsOfRow(m_batch.data() + r * ncol, m_batchLines[r]);
+            return;
+        }
+        // Column by column, in runs of rows with one epoch (a mark, then the run's points).
+        for (size_t begin = 0; begin < rows;) {
+            size_t end = begin + 1;
+            if (m_epochCol >= 0)
+                while (end < rows && sameEpoch(epochOfRow(begin), epochOfRow(end))) ++end;
+            else
+                end = rows;
+            for (const uint32_t i : m_metricCols) {
+                Series& s = seriesOf(m_colSlot[i]);
+                if (m_epochCol >= 0) s.markEpoch(epochOfRow(begin));
+                appendRows(s, begin, end, i);
+            }
+            begin = end;
+        }
+    }
+
+    float epochOfRow(size_t r) const { return static_cast<float>(m_batch[r * m_cells.size() + static_cast<size_t>(m_epochCol)]); }
+    static bool sameEpoch(float a, float b) { return a == b || (a != a && b != b); }
+
+    // Appends rows [begin, end) of the batch's column `col` to s (steps from m_stepCol).
+    void appendRows(Series& s, size_t begin, size_t end, uint32_t col)
+    {
+        const size_t ncol = m_cells.size();
+        const size_t base = s.size(), n = end - begin;
+        s.step.resize(base + n);
+        s.value.resize(base + n);
+        s.line.resize(base + n);
+        const double* row = m_batch.data() + begin * ncol;
+        double* step = s.step.data() + base;
+        float* value = s.value.data() + base;
+        uint32_t* line = s.line.data() + base;
+        const auto stepCol = static_cast<size_t>(m_stepCol);
+        for (size_t r = 0; r < n; ++r, row += ncol) {
+            step[r] = row[stepCol];
+            value[r] = static_cast<float>(row[col]);
+            line[r] = m_batchLines[begin + r];
+        }
+    }
+
+    // One row's points through LineParser::point (what step resolution and time marks need).
+    void pointsOfRow(const double* cells, uint32_t lineNo)
+    {
         std::optional<float> epoch;
         std::optional<double> wall;
         if (m_epochCol >= 0) epoch = static_cast<float>(cells[m_epochCol]);
         if (m_wallCol >= 0) wall = cells[m_wallCol];
         const bool hasStep = m_stepCol >= 0;
         const double step = hasStep ? cells[m_stepCol] : 0.0;
-        if (hasStep) m_state.lastStep = step;
-        for (size_t pos = 0; pos < m_metricCols.size(); ++pos) {
-            const uint32_t i = m_metricCols[pos];
-            if (m_colSlot[i] == UINT32_MAX) m_colSlot[i] = slot(m_state.columns[i], false, pos);
+        for (const uint32_t i : m_metricCols)
             point(m_colSlot[i], step, hasStep ? StepFrom::Counter : StepFrom::Order, static_cast<float>(cells[i]),
-                  static_cast<uint32_t>(lineNo), epoch, wall);
-        }
-        return true;
+                  lineNo, epoch, wall);
     }
 
     // false when the row is unusable (then a warning was given unless quiet)
@@ -217,6 +284,11 @@ private:
     int m_stepCol = -1, m_epochCol = -1, m_wallCol = -1;  // for plainRow; -1 = none
     LineShape m_shape;                  // of the last plain row
     std::vector<NumberSpan> m_spans;
+    // Plain rows not yet written to the series: their cells, row by row, and line numbers.
+    static constexpr size_t kBatchRows = 256;
+    std::vector<double> m_batch;
+    uint32_t m_batchLines[kBatchRows] = {};
+    size_t m_rows = 0;
 };
 
 }  // namespace

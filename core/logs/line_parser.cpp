@@ -42,6 +42,7 @@ void LineParser::partialLastLine(std::string_view text, uint64_t lineNo, uint64_
 
 void LineParser::finish()
 {
+    flushPending();
     for (size_t i = 0; i < m_out.series.size() && i < m_lastWall.size(); ++i)
         if (!std::isnan(m_lastWall[i])) m_out.series[i].markLastWallTime(m_lastWall[i]);
     for (size_t i = 0; i < m_out.names.size(); ++i)
@@ -50,6 +51,7 @@ void LineParser::finish()
 
 void LineParser::reserveFor(double scale)
 {
+    flushPending();  // the sizes the estimate scales must be complete
     for (Series& s : m_out.series) {
         const auto n = static_cast<size_t>(static_cast<double>(s.size()) * scale) + 64;
         reserveColumn(s.step, n);

@@ -32,6 +32,8 @@ public:
     virtual void partialLastLine(std::string_view text, uint64_t lineNo, uint64_t offset);
     // Called once after the last line of the chunk.
     virtual void finish();
+    // Writes points a parser holds back (to write them a batch at a time) to the series.
+    virtual void flushPending() {}
     // The chunk is `scale` times what was read so far: reserve the columns once for all of it
     // (pages past the real end are never touched, so an over-estimate costs no memory).
     void reserveFor(double scale);
@@ -63,6 +65,9 @@ protected:
         }
         s.push(step, value, line);
     }
+    // The series a slot's points go to (for parsers that append a batch of points at once;
+    // valid until the next slot() call).
+    Series& seriesOf(uint32_t slotIndex) { return m_out.series[m_slots[slotIndex].series]; }
     void warn(const char* kind, std::string message, uint64_t line, int64_t offset = -1);
     // Warns about a gigantic, binary or invalid UTF-8 line; true = skip the line.
     bool rejectDamaged(std::string_view text, uint64_t lineNo, uint64_t offset);

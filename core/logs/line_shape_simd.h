@@ -1,8 +1,9 @@
 // LineShape's check and number reading on AVX-512 (with VBMI's byte permute): a line of up to
-// 128 bytes is checked with two masked loads, and its numbers are read four at a time: their
-// digits are gathered by one permute into 16-byte slots and turned into mantissas with
-// multiply-adds, then converted and divided by their powers of ten eight lanes wide. The
-// doubles are the portable path's: the mantissa is exact and the one division is IEEE's.
+// 128 bytes is checked with two masked loads, and its numbers are read eight at a time: the
+// digits of four are gathered by one permute into 16-byte slots and turned into mantissas with
+// multiply-adds; the eight mantissas are converted and divided by their powers of ten together
+// (one division: it is the slow unit). The doubles are the portable path's: the mantissa is
+// exact and the one division is IEEE's.
 #pragma once
 
 #include <cstddef>
@@ -33,20 +34,21 @@ public:
     bool match(const char* p, const char* e, double* values) const;
 
 private:
-    // Up to four numbers read together: byte slot k*16..k*16+15 takes number k's digits,
-    // right-aligned (the bytes before them are zero digits).
-    struct Group {
-        uint8_t index[64] = {};    // permute index: line byte per slot byte
-        uint64_t keep = 0;         // slot bytes that take a digit
-        double pow10[8] = {1, 1, 1, 1, 1, 1, 1, 1};  // per 64-bit lane; number k's mantissa is in lane 2k
-        uint8_t negative = 0;      // lanes to negate
-        uint8_t count = 0;         // numbers in this group
+    // Up to eight numbers read together, in two halves of four: byte slot k*16..k*16+15 of
+    // half h takes number 4h+k's digits, right-aligned (the bytes before them are zero digits).
+    struct Pass {
+        uint8_t index[2][64] = {};  // permute index per half: line byte per slot byte
+        uint64_t keep[2] = {};      // slot bytes that take a digit
+        double pow10[8] = {1, 1, 1, 1, 1, 1, 1, 1};  // per number: 10^fraction digits
+        uint8_t negative = 0;       // numbers to negate (bit k: number k of the pass)
+        uint8_t count = 0;          // numbers in this pass
+        bool twoHalves = false;     // more than four numbers
     };
     size_t m_length = 0;
     uint8_t m_fixed[kMaxBytes] = {};     // the line's bytes (digits zeroed)
     uint64_t m_fixedMask[2] = {};        // bytes that must equal m_fixed
     uint64_t m_digitMask[2] = {};        // bytes that must be digits
-    std::vector<Group> m_groups;
+    std::vector<Pass> m_passes;
 };
 
 }  // namespace qatdoctor::core::logs
