@@ -361,6 +361,61 @@ TEST(CsvLog, PlainRowsParseLikeTheGeneralPath)
     EXPECT_EQ(gap->series[1].step, (std::vector<double>{1, 2, 3}));
 }
 
+// Plain rows are written to the series a batch at a time. Across batch boundaries, epochs
+// that change inside a batch (and a NaN epoch), a general row in between, a wall-time column
+// and a file without a step column, they must give exactly what the row-by-row path gives.
+TEST(CsvLog, BatchedRowsGiveTheSamePointsAndMarks)
+{
+    for (const std::string header : {"step,epoch,loss,acc", "wall_time,step,epoch,loss", "epoch,loss,acc"}) {
+        std::string plain = header + "\n", spaced = plain;
+        const size_t cols = static_cast<size_t>(std::count(header.begin(), header.end(), ',')) + 1;
+        const auto epochCol = static_cast<size_t>(std::count(header.begin(), header.begin() + header.find("epoch"), ','));
+        for (int i = 0; i < 1000; ++i) {
+            std::vector<std::string> row;
+            for (size_t c = 0; c < cols; ++c) row.push_back(std::to_string((i + 1) * (c + 1) * 0.37));
+            // the epoch column: changes every 37 rows, NaN for rows 300..309
+            row[epochCol] = (i >= 300 && i < 310) ? "nan" : std::to_string(i / 37);
+            if (header.rfind("wall_time", 0) == 0) row[0] = std::to_string(1.7e9 + i * 0.25);  // a wall time
+            std::string p, q;
+            for (size_t c = 0; c < cols; ++c) {
+                p += (c ? "," : "") + row[c];
+                q += (c ? ", " : "") + row[c];
+            }
+            // every 97th row of the plain file takes the general path too
+            plain += (i % 97 == 5 ? q : p) + "\n";
+            spaced += q + "\n";
+        }
+        auto a = parseLogBytes(*findLogFormat("csv"), plain, "plain.csv", {}, 1);
+        auto b = parseLogBytes(*findLogFormat("csv"), spaced, "spaced.csv", {}, 1);
+        ASSERT_TRUE(a.ok() && b.ok()) << header;
+        ASSERT_EQ(a->names, b->names) << header;
+        ASSERT_FALSE(a->names.empty()) << header;
+        for (size_t k = 0; k < a->names.size(); ++k) {
+            const Series& x = a->series[k];
+            const Series& y = b->series[k];
+            ASSERT_EQ(x.size(), 1000u) << header;
+            EXPECT_EQ(x.step, y.step) << header;
+            EXPECT_EQ(x.value, y.value) << header;
+            EXPECT_EQ(x.line, y.line) << header;
+            ASSERT_EQ(x.epochs.size(), y.epochs.size()) << header;
+            for (size_t m = 0; m < x.epochs.size(); ++m) {
+                EXPECT_EQ(x.epochs[m].begin, y.epochs[m].begin) << header << " mark " << m;
+                EXPECT_EQ(std::isnan(x.epochs[m].value), std::isnan(y.epochs[m].value)) << header << " mark " << m;
+                if (!std::isnan(x.epochs[m].value)) EXPECT_EQ(x.epochs[m].value, y.epochs[m].value) << header;
+            }
+            ASSERT_EQ(x.wallTimes.size(), y.wallTimes.size()) << header;
+            for (size_t m = 0; m < x.wallTimes.size(); ++m) {
+                EXPECT_EQ(x.wallTimes[m].begin, y.wallTimes[m].begin) << header;
+                EXPECT_EQ(x.wallTimes[m].value, y.wallTimes[m].value) << header;
+            }
+            EXPECT_EQ(*x.epochAt(999), 27.0f) << header;
+            EXPECT_TRUE(std::isnan(*x.epochAt(305))) << header;
+        }
+        if (header.rfind("wall_time", 0) == 0) EXPECT_TRUE(a->series[0].hasWallTime());
+        if (header.rfind("epoch", 0) == 0) EXPECT_EQ(a->series[0].step[999], 999);  // steps by order
+    }
+}
+
 // Cancelling in the middle of a split parse (both halves running) returns "cancelled" and leaves
 // the caller's state as it was.
 TEST(LogFormats, CancelDuringATwoThreadParse)
