@@ -64,6 +64,27 @@ public:
         }
     }
 
+    // Rows of the last plain row's exact shape, straight into the batch: the shape's length
+    // says where the row ends, so only that byte is checked for the newline.
+    const char* lineRun(const char* b, const char* end, const char* stopAt, uint64_t& lineNo,
+                        uint64_t maxLines) override
+    {
+        if (!m_state.headerDone || !m_shape.valid() || m_cells.empty()) return b;
+        const size_t length = m_shape.length(), ncol = m_cells.size();
+        for (uint64_t n = 0; n < maxLines && b < stopAt; ++n) {
+            const char* le = b + length;
+            if (le >= end) break;
+            const char* nl = *le == '\r' ? le + 1 : le;  // CRLF rows have the '\r' after the shape
+            if (nl >= end || *nl != '\n' || !LineShape::readable(le, m_readableEnd) ||
+                !m_shape.match(b, le, m_batch.data() + m_rows * ncol))
+                break;
+            m_batchLines[m_rows] = static_cast<uint32_t>(++lineNo);
+            if (++m_rows == kBatchRows) flushPending();
+            b = nl + 1;
+        }
+        return b;
+    }
+
     void partialLastLine(std::string_view text, uint64_t lineNo, uint64_t offset) override
     {
         flushPending();

@@ -177,6 +177,11 @@ RunResult runLines(LineParser& p, std::string_view bytes, uint64_t firstLine, ui
             if (!tick(static_cast<size_t>(b - bytes.data()))) return {lineNo - firstLine, true};
             nextTick = static_cast<size_t>(e - b) > kTickBytes ? b + kTickBytes : e;
         }
+        const uint64_t maxLines = lineNo < sizeAt ? sizeAt - lineNo : UINT64_MAX;  // stop for the sizing
+        if (const char* r = p.lineRun(b, e, nextTick, lineNo, maxLines); r != b) {
+            b = r;
+            continue;
+        }
         const char* nl = static_cast<const char*>(std::memchr(b, '\n', static_cast<size_t>(e - b)));
         const char* le = nl ? nl : e;
         const char* te = (le > b && le[-1] == '\r') ? le - 1 : le;

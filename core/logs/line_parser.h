@@ -34,6 +34,15 @@ public:
     virtual void finish();
     // Writes points a parser holds back (to write them a batch at a time) to the series.
     virtual void flushPending() {}
+    // Reads a run of complete lines starting at b itself (a parser whose lines mostly repeat one
+    // shape reads them without a search for each line's end and a call per line): at most
+    // maxLines, none starting at or past stopAt, all ending before end. Advances lineNo; returns
+    // where the run ended (b: no line read, then line() gets the next one).
+    virtual const char* lineRun(const char* b, const char* /*end*/, const char* /*stopAt*/, uint64_t& /*lineNo*/,
+                                uint64_t /*maxLines*/)
+    {
+        return b;
+    }
     // The chunk is `scale` times what was read so far: reserve the columns once for all of it
     // (pages past the real end are never touched, so an over-estimate costs no memory).
     void reserveFor(double scale);

@@ -40,6 +40,7 @@ public:
     bool build(const char* p, const char* e, const std::vector<NumberSpan>& spans);
     void clear();
     bool valid() const { return m_length != 0; }
+    size_t length() const { return m_length; }  // of the line, in bytes
 
     // Whether a line ending at e may be matched: kReadPast bytes readable after it.
     static bool readable(const char* e, const char* readableEnd)

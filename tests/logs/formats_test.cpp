@@ -416,6 +416,51 @@ TEST(CsvLog, BatchedRowsGiveTheSamePointsAndMarks)
     }
 }
 
+// A CSV big enough for progress ticks, the column sizing and a two-thread split, whose widths
+// change every few hundred rows, read in runs of one shape: every value is strtod's, every
+// line number right, with LF or CRLF line ends and one or two threads.
+TEST(CsvLog, RunsOfOneShapeReadEveryRowExactly)
+{
+    std::string lf = "step,epoch,loss,lr\n";
+    std::vector<double> loss, lr;
+    constexpr int kRows = 400000;
+    for (int i = 0; i < kRows; ++i) {
+        char a[32], b[32];
+        std::snprintf(a, sizeof a, (i / 700) % 2 ? "%.4f" : "%.6f", 10.0 / (1 + i % 977));
+        std::snprintf(b, sizeof b, "%.*f", 1 + (i / 300) % 8, 0.1 / (1 + i));
+        loss.push_back(std::strtod(a, nullptr));
+        lr.push_back(std::strtod(b, nullptr));
+        char row[96];
+        lf.append(row, static_cast<size_t>(std::snprintf(row, sizeof row, "%d,%d,%s,%s\n", i, i / 5000, a, b)));
+    }
+    ASSERT_GT(lf.size(), 9u << 20);  // halves past 4 MiB: ticks and sizing in both
+    std::string crlf;
+    crlf.reserve(lf.size() + kRows + 1);
+    for (size_t b = 0, nl; (nl = lf.find('\n', b)) != std::string::npos; b = nl + 1)
+        crlf.append(lf, b, nl - b).append("\r\n");
+    for (const auto& [bytes, threads] : {std::pair{&lf, 1u}, {&lf, 2u}, {&crlf, 1u}, {&crlf, 2u}}) {
+        auto parsed = parseLogBytes(*findLogFormat("csv"), *bytes, "big.csv", {}, threads);
+        ASSERT_TRUE(parsed.ok());
+        ASSERT_EQ(parsed->names, (std::vector<std::string>{"loss", "lr"}));
+        const Series& l = parsed->series[0];
+        const Series& r = parsed->series[1];
+        ASSERT_EQ(l.size(), static_cast<size_t>(kRows));
+        ASSERT_EQ(r.size(), static_cast<size_t>(kRows));
+        size_t firstWrong = kRows;  // (one comparison per row, not four assertions: 1.6M rows)
+        for (size_t i = 0; i < kRows && firstWrong == kRows; ++i)
+            if (l.value[i] != static_cast<float>(loss[i]) || r.value[i] != static_cast<float>(lr[i]) ||
+                l.step[i] != static_cast<double>(i) || l.line[i] != i + 2)
+                firstWrong = i;
+        ASSERT_EQ(firstWrong, static_cast<size_t>(kRows))
+            << "threads " << threads << (bytes == &crlf ? " CRLF" : " LF") << ": row " << firstWrong << " is "
+            << l.step[firstWrong] << " " << l.value[firstWrong] << " " << r.value[firstWrong] << " line "
+            << l.line[firstWrong];
+        EXPECT_EQ(*l.epochAt(kRows - 1), static_cast<float>((kRows - 1) / 5000));
+        EXPECT_EQ(l.epochs.size(), static_cast<size_t>(kRows / 5000));
+        EXPECT_TRUE(parsed->warnings.empty());
+    }
+}
+
 // Cancelling in the middle of a split parse (both halves running) returns "cancelled" and leaves
 // the caller's state as it was.
 TEST(LogFormats, CancelDuringATwoThreadParse)
