@@ -179,10 +179,15 @@ private:
         // Column by column, in runs of rows with one epoch (a mark, then the run's points).
         for (size_t begin = 0; begin < rows;) {
             size_t end = begin + 1;
-            if (m_epochCol >= 0)
-                while (end < rows && sameEpoch(epochOfRow(begin), epochOfRow(end))) ++end;
-            else
+            if (m_epochCol >= 0) {
+                // equal cells: one run (unequal cells that round to one float, or NaNs, only
+                // split it: markEpoch adds no mark for an unchanged epoch)
+                const double* cell = m_batch.data() + static_cast<size_t>(m_epochCol);
+                const double first = cell[begin * ncol];
+                while (end < rows && cell[end * ncol] == first) ++end;
+            } else {
                 end = rows;
+            }
             for (const uint32_t i : m_metricCols) {
                 Series& s = seriesOf(m_colSlot[i]);
                 if (m_epochCol >= 0) s.markEpoch(epochOfRow(begin));
@@ -193,7 +198,6 @@ private:
     }
 
     float epochOfRow(size_t r) const { return static_cast<float>(m_batch[r * m_cells.size() + static_cast<size_t>(m_epochCol)]); }
-    static bool sameEpoch(float a, float b) { return a == b || (a != a && b != b); }
 
     // Appends rows [begin, end) of the batch's column `col` to s (steps from m_stepCol).
     void appendRows(Series& s, size_t begin, size_t end, uint32_t col)
