@@ -197,7 +197,10 @@ private:
         }
     }
 
-    float epochOfRow(size_t r) const { return static_cast<float>(m_batch[r * m_cells.size() + static_cast<size_t>(m_epochCol)]); }
+    float epochOfRow(size_t r) const
+    {
+        return static_cast<float>(m_batch[r * m_cells.size() + static_cast<size_t>(m_epochCol)]);
+    }
 
     // Appends rows [begin, end) of the batch's column `col` to s (steps from m_stepCol).
     void appendRows(Series& s, size_t begin, size_t end, uint32_t col)

@@ -369,7 +369,8 @@ TEST(CsvLog, BatchedRowsGiveTheSamePointsAndMarks)
     for (const std::string header : {"step,epoch,loss,acc", "wall_time,step,epoch,loss", "epoch,loss,acc"}) {
         std::string plain = header + "\n", spaced = plain;
         const size_t cols = static_cast<size_t>(std::count(header.begin(), header.end(), ',')) + 1;
-        const auto epochCol = static_cast<size_t>(std::count(header.begin(), header.begin() + header.find("epoch"), ','));
+        const auto epochCol =
+            static_cast<size_t>(std::count(header.begin(), header.begin() + header.find("epoch"), ','));
         for (int i = 0; i < 1000; ++i) {
             std::vector<std::string> row;
             for (size_t c = 0; c < cols; ++c) row.push_back(std::to_string((i + 1) * (c + 1) * 0.37));
