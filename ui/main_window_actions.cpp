@@ -167,7 +167,10 @@ void MainWindow::writeAutosave()
     const Session s = currentSession();
     auto r = writeSessionFile(autosavePath(), s);
     if (!r) statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromStdString(r.error().toString())), 8000);
-    if (!m_sessionPath.isEmpty()) writeSessionFile(m_sessionPath, s);
+    if (m_sessionPath.isEmpty()) return;
+    if (auto saved = writeSessionFile(m_sessionPath, s); !saved)
+        statusBar()->showMessage(
+            tr("Saving the session failed: %1").arg(QString::fromStdString(saved.error().toString())), 8000);
 }
 
 void MainWindow::saveSession(bool askPath)

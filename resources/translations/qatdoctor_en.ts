@@ -45,13 +45,6 @@
     </message>
 </context>
 <context>
-    <name>qatdoctor::ui</name>
-    <message>
-        <source>This page is not available in this build yet.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>qatdoctor::ui::ArtifactsPage</name>
     <message>
         <source>Debug files</source>
@@ -1097,6 +1090,10 @@ accumulator overflows: %1</source>
     </message>
     <message>
         <source>About QAT Doctor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving the session failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

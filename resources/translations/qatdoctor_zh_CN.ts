@@ -45,13 +45,6 @@
     </message>
 </context>
 <context>
-    <name>qatdoctor::ui</name>
-    <message>
-        <source>This page is not available in this build yet.</source>
-        <translation>此版本尚未提供该页面。</translation>
-    </message>
-</context>
-<context>
     <name>qatdoctor::ui::ArtifactsPage</name>
     <message>
         <source>Debug files</source>
@@ -1083,6 +1076,10 @@ accumulator overflows: %1</source>
     <message>
         <source>About QAT Doctor</source>
         <translation>关于 QAT Doctor</translation>
+    </message>
+    <message>
+        <source>Saving the session failed: %1</source>
+        <translation>保存会话失败：%1</translation>
     </message>
 </context>
 <context>
