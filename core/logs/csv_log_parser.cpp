@@ -70,16 +70,15 @@ public:
                         uint64_t maxLines) override
     {
         if (!m_state.headerDone || !m_shape.valid() || m_cells.empty()) return b;
-        const size_t length = m_shape.length(), ncol = m_cells.size();
+        const size_t length = m_shape.length();
         for (uint64_t n = 0; n < maxLines && b < stopAt; ++n) {
             const char* le = b + length;
             if (le >= end) break;
             const char* nl = *le == '\r' ? le + 1 : le;  // CRLF rows have the '\r' after the shape
             if (nl >= end || *nl != '\n' || !LineShape::readable(le, m_readableEnd) ||
-                !m_shape.match(b, le, m_batch.data() + m_rows * ncol))
+                !m_shape.match(b, le, nextRow()))
                 break;
-            m_batchLines[m_rows] = static_cast<uint32_t>(++lineNo);
-            if (++m_rows == kBatchRows) flushPending();
+            keepRow(++lineNo);
             b = nl + 1;
         }
         return b;
@@ -135,7 +134,7 @@ private:
         const char d = m_state.delimiter;
         const char* p = text.data();
         const char* e = p + text.size();
-        double* cells = m_batch.data() + m_rows * ncol;
+        double* cells = nextRow();
         // Rows mostly keep the widths of the row before: then a word-wise shape check reads them.
         const bool wordsReadable = LineShape::readable(e, m_readableEnd);
         if (!(wordsReadable && m_shape.valid() && m_shape.match(p, e, cells))) {
@@ -155,9 +154,17 @@ private:
         }
         // (the state's last step is set when the batch is written: reading a cell back now
         // would wait for match()'s vector store)
+        keepRow(lineNo);
+        return true;
+    }
+
+    // The batch row the next plain row's cells go to; keepRow() takes it (a full batch is
+    // written to the series).
+    double* nextRow() { return m_batch.data() + m_rows * m_cells.size(); }
+    void keepRow(uint64_t lineNo)
+    {
         m_batchLines[m_rows] = static_cast<uint32_t>(lineNo);
         if (++m_rows == kBatchRows) flushPending();
-        return true;
     }
 
     void flushPending() override
