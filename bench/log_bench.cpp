@@ -94,7 +94,8 @@ void bench(const std::string& path, const char* formatId, unsigned threads)
             s.shrinkToFit();
             points += s.size();
             resident += s.bytes();
-            marks += s.bytes() - s.size() * (sizeof(double) + sizeof(float) + sizeof(uint32_t));
+            marks += s.files.capacity() * sizeof(s.files[0]) + s.epochs.capacity() * sizeof(s.epochs[0]) +
+                     s.wallTimes.capacity() * sizeof(s.wallTimes[0]);
             epochMarks += s.epochs.size();
             wallMarks += s.wallTimes.size();
         }
@@ -111,7 +112,7 @@ void bench(const std::string& path, const char* formatId, unsigned threads)
                 points ? static_cast<double>(resident) / static_cast<double>(points) : 0.0, wc, best / wc, bestCpu,
                 mb / bestCpu);
     std::printf("         measured: RssAnon grows %.2f bytes per point while the result is held\n", rssPerPoint);
-    std::printf("         marks and slack: %llu bytes (%llu epoch marks, %llu wall-time marks)\n",
+    std::printf("         run-length marks: %llu bytes (%llu epoch marks, %llu wall-time marks)\n",
                 static_cast<unsigned long long>(marks), static_cast<unsigned long long>(epochMarks),
                 static_cast<unsigned long long>(wallMarks));
     (void)set;

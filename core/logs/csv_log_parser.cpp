@@ -178,6 +178,7 @@ private:
             const uint32_t i = m_metricCols[pos];
             if (m_colSlot[i] == UINT32_MAX) m_colSlot[i] = slot(m_state.columns[i], false, pos);
         }
+        if (m_metricCols.empty()) return;  // counters only: no points
         if (m_stepCol < 0 || m_wallCol >= 0) {
             // steps by order, or wall-time marks: point by point
             for (size_t r = 0; r < rows; ++r) pointsOfRow(m_batch.data() + r * ncol, m_batchLines[r]);
@@ -195,10 +196,20 @@ private:
             } else {
                 end = rows;
             }
+            // The run's steps and lines are written once, for the first metric; the others
+            // share them (Column::appendFrom) or copy them when they no longer share.
+            const Series& first = seriesOf(m_colSlot[m_metricCols.front()]);
+            const size_t firstBase = first.size();
             for (const uint32_t i : m_metricCols) {
                 Series& s = seriesOf(m_colSlot[i]);
                 if (m_epochCol >= 0) s.markEpoch(epochOfRow(begin));
-                appendRows(s, begin, end, i);
+                if (&s == &first) {
+                    appendRowSteps(s, begin, end);
+                } else {
+                    s.step.appendFrom(first.step, firstBase, end - begin);
+                    s.line.appendFrom(first.line, firstBase, end - begin);
+                }
+                appendRowValues(s, begin, end, i);
             }
             begin = end;
         }
@@ -209,24 +220,23 @@ private:
         return static_cast<float>(m_batch[r * m_cells.size() + static_cast<size_t>(m_epochCol)]);
     }
 
-    // Appends rows [begin, end) of the batch's column `col` to s (steps from m_stepCol).
-    void appendRows(Series& s, size_t begin, size_t end, uint32_t col)
+    // Appends the steps (from m_stepCol) and lines of rows [begin, end) of the batch to s.
+    void appendRowSteps(Series& s, size_t begin, size_t end)
     {
-        const size_t ncol = m_cells.size();
-        const size_t base = s.size(), n = end - begin;
-        s.step.resize(base + n);
-        s.value.resize(base + n);
-        s.line.resize(base + n);
-        const double* row = m_batch.data() + begin * ncol;
-        double* step = s.step.data() + base;
-        float* value = s.value.data() + base;
-        uint32_t* line = s.line.data() + base;
-        const auto stepCol = static_cast<size_t>(m_stepCol);
-        for (size_t r = 0; r < n; ++r, row += ncol) {
-            step[r] = row[stepCol];
-            value[r] = static_cast<float>(row[col]);
-            line[r] = m_batchLines[begin + r];
-        }
+        const size_t ncol = m_cells.size(), n = end - begin;
+        const double* row = m_batch.data() + begin * ncol + static_cast<size_t>(m_stepCol);
+        double* step = s.step.grow(n);
+        for (size_t r = 0; r < n; ++r, row += ncol) step[r] = *row;
+        std::copy(m_batchLines + begin, m_batchLines + end, s.line.grow(n));
+    }
+
+    // Appends rows [begin, end) of the batch's column `col` to s's values.
+    void appendRowValues(Series& s, size_t begin, size_t end, uint32_t col)
+    {
+        const size_t ncol = m_cells.size(), n = end - begin;
+        const double* row = m_batch.data() + begin * ncol + col;
+        float* value = s.value.grow(n);
+        for (size_t r = 0; r < n; ++r, row += ncol) value[r] = static_cast<float>(*row);
     }
 
     // One row's points through LineParser::point (what step resolution and time marks need).

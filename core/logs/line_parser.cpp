@@ -87,6 +87,9 @@ uint32_t LineParser::slot(std::string_view key, bool validation, size_t position
             auto it = m_state.orderCount.find(name);
             s.orderBase = it == m_state.orderCount.end() ? 0 : it->second;
         }
+        // The metrics that appear together (a CSV's columns, the keys of one line) share their
+        // steps and lines while those agree (see Column).
+        if (!m_slots.empty()) m_out.series[s.series].shareRowsOf(m_out.series[m_slots.back().series]);
         m_slots.push_back(std::move(s));
         found = static_cast<uint32_t>(m_slots.size() - 1);
     }
@@ -200,16 +203,21 @@ void stitch(ParsedLog& b, const ParseState& sa, ParseState& sb)
     for (const PendingStep& p : b.pending) {
         Series& s = b.series[p.series];
         if (p.kind == PendingStep::Kind::LastStep && sa.lastStep) {
-            s.step[p.index] = *sa.lastStep;
+            s.step.set(p.index, *sa.lastStep);
         } else {
             auto it = sa.orderCount.find(b.names[p.series]);
-            s.step[p.index] += it == sa.orderCount.end() ? 0.0 : static_cast<double>(it->second);
+            s.step.set(p.index, s.step[p.index] + (it == sa.orderCount.end() ? 0.0 : static_cast<double>(it->second)));
         }
     }
     b.pending.clear();
+    // Each line buffer once: the series of one line share theirs.
     const auto lineShift = static_cast<uint32_t>(sa.line);
-    for (Series& s : b.series)
-        for (uint32_t& l : s.line) l += lineShift;
+    for (size_t i = 0; i < b.series.size(); ++i) {
+        Column<uint32_t>& lines = b.series[i].line;
+        const bool shifted = std::any_of(b.series.begin(), b.series.begin() + static_cast<std::ptrdiff_t>(i),
+                                         [&](const Series& o) { return o.line.sharesWith(lines); });
+        if (!shifted) lines.updateBuffer([&](uint32_t& l) { l += lineShift; });
+    }
     for (RunEvent& e : b.events) {
         e.line += static_cast<int64_t>(sa.line);
         if (!e.step) e.step = sa.lastStep;

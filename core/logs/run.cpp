@@ -126,14 +126,14 @@ void Series::append(const Series& other, uint32_t fileOffset)
 
 void Series::appendValuesAndLines(const Series& other)
 {
-    value.insert(value.end(), other.value.begin(), other.value.end());
-    line.insert(line.end(), other.line.begin(), other.line.end());
+    value.append(other.value);
+    line.append(other.line);
 }
 
 void Series::appendStepsAndMarks(const Series& other, uint32_t fileOffset)
 {
     const auto shift = static_cast<uint32_t>(step.size());
-    step.insert(step.end(), other.step.begin(), other.step.end());
+    step.append(other.step);
     if (other.files.empty() && (fileOffset != 0 || !files.empty())) {
         // other's points came from its file 0
         Series::Mark<uint32_t> m{0, 0};
@@ -150,21 +150,26 @@ namespace {
 constexpr size_t kReleaseBytes = 1u << 20;
 constexpr size_t kPage = 4096;
 
-// What a column keeps resident once shrunk: a big one its used pages, a small one its capacity.
+// What a column keeps resident once trimmed: a big buffer its used pages, a small one its
+// capacity; a shared buffer counts its share for each column holding it.
 template <class T>
-size_t residentBytes(const std::vector<T>& v)
+size_t residentBytes(const Column<T>& c)
 {
-    if (v.capacity() * sizeof(T) < kReleaseBytes) return v.capacity() * sizeof(T);
-    return (v.size() * sizeof(T) + kPage - 1) / kPage * kPage;
+    const size_t capacity = c.capacity() * sizeof(T);
+    const size_t used = c.bufferSize() * sizeof(T);
+    const size_t bytes = capacity < kReleaseBytes ? capacity : (used + kPage - 1) / kPage * kPage;
+    return c.sharers() > 1 ? bytes / static_cast<size_t>(c.sharers()) : bytes;
 }
 
-// Big columns keep their capacity and give its unused pages back (no copy of millions of
+// Big buffers keep their capacity and give its unused pages back (no copy of millions of
 // points); small ones are reallocated at their size.
 template <class T>
-void trimColumn(std::vector<T>& v)
+void trimColumn(Column<T>& c)
 {
-    if (v.capacity() * sizeof(T) >= kReleaseBytes) releaseUnusedTail(v.data(), v.size() * sizeof(T), v.capacity() * sizeof(T));
-    else v.shrink_to_fit();
+    if (c.capacity() * sizeof(T) >= kReleaseBytes)
+        releaseUnusedTail(c.bufferData(), c.bufferSize() * sizeof(T), c.capacity() * sizeof(T));
+    else
+        c.shrinkBuffer();
 }
 
 }  // namespace

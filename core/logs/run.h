@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/logs/column.h"
 
 namespace qatdoctor::core::logs {
 
@@ -28,7 +29,8 @@ struct PointSource {
 };
 
 // One metric over time, stored as parallel columns so ten million points stay compact
-// (16 bytes per point: step 8 + value 4 + line 4; file, epoch and wall time are run-length
+// (16 bytes per point: step 8 + value 4 + line 4, and 4 + the shares of the step and line when
+// the metrics of one line share them, see Column; file, epoch and wall time are run-length
 // marks because they change rarely).
 // Series names: the metric key as logged ("loss", "acc", "lr"); evaluation metrics get a "val/"
 // prefix ("val/acc", "val/loss") when the log marks them as validation (HAT prefixes *_val,
@@ -41,9 +43,9 @@ struct Series {
         T value{};
     };
 
-    std::vector<double> step;        // x: logged global step, else epoch*stepsPerEpoch+step, else order
-    std::vector<float> value;
-    std::vector<uint32_t> line;      // 1-based line, or record number for binary formats
+    Column<double> step;             // x: logged global step, else epoch*stepsPerEpoch+step, else order
+    Column<float> value;
+    Column<uint32_t> line;           // 1-based line, or record number for binary formats
     std::vector<Mark<uint32_t>> files;   // index into Run::files, from point `begin` on
     std::vector<Mark<float>> epochs;     // empty when the log has no epochs
     std::vector<Mark<double>> wallTimes; // seconds since 1970, sparse marks (see markWallTime)
@@ -63,6 +65,13 @@ struct Series {
         step.push_back(x);
         value.push_back(y);
         line.push_back(lineOrRecord);
+    }
+    // Shares o's step and line buffers while they agree (a metric logged on the same lines as
+    // o); only while this series is empty.
+    void shareRowsOf(Series& o)
+    {
+        step.adopt(o.step);
+        line.adopt(o.line);
     }
     void markFile(uint32_t file);     // from the next point on
     void markEpoch(float epoch)       // adds a mark only when the epoch changed

@@ -73,10 +73,11 @@ TEST(CurveData, PyramidDecimationMatchesTheLinearScanOnRealRuns)
                 bool nonFinite = false;
                 for (float v : s.value) nonFinite |= !std::isfinite(v);
                 withNonFinite += nonFinite;
-                comparisons += compareAll(x, s.value, what);
+                const std::vector<float> values(s.value.begin(), s.value.end());
+                comparisons += compareAll(x, values, what);
 
                 // the same real values with non-finite stretches, isolated points and edges
-                std::vector<float> y = s.value;
+                std::vector<float> y = values;
                 const size_t n = y.size();
                 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
                 y[0] = kNaN;

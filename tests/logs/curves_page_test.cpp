@@ -45,7 +45,8 @@ TEST(CurveData, DecimationKeepsExtremesAndGaps)
 
 TEST(CurveData, DebiasedEmaStartsAtTheFirstValue)
 {
-    const std::vector<float> s = smoothEma({1.f, 2.f, NAN, 3.f}, 0.6);
+    const std::vector<float> raw{1.f, 2.f, NAN, 3.f};
+    const std::vector<float> s = smoothEma(raw, 0.6);
     EXPECT_FLOAT_EQ(s[0], 1.f);               // debiased: no pull towards 0
     EXPECT_NEAR(s[1], (0.4 * 0.6 + 0.4 * 2) / (1 - 0.36), 1e-5);
     EXPECT_TRUE(std::isnan(s[2]));

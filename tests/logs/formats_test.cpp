@@ -364,6 +364,16 @@ TEST(CsvLog, PlainRowsParseLikeTheGeneralPath)
 // Plain rows are written to the series a batch at a time. Across batch boundaries, epochs
 // that change inside a batch (and a NaN epoch), a general row in between, a wall-time column
 // and a file without a step column, they must give exactly what the row-by-row path gives.
+TEST(CsvLog, ACsvOfCountersOnlyHasNoSeries)
+{
+    std::string csv = "step,epoch\n";
+    for (int i = 0; i < 600; ++i) csv += std::to_string(i) + "," + std::to_string(i / 100) + "\n";
+    auto parsed = parseLogBytes(*findLogFormat("csv"), csv, "counters.csv", {}, 1);
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_TRUE(parsed->names.empty());
+    EXPECT_EQ(parsed->points(), 0u);
+}
+
 TEST(CsvLog, BatchedRowsGiveTheSamePointsAndMarks)
 {
     for (const std::string header : {"step,epoch,loss,acc", "wall_time,step,epoch,loss", "epoch,loss,acc"}) {

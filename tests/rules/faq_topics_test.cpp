@@ -59,9 +59,9 @@ TEST(RuleFaqTopics, EveryFindingLinksTheTopicOfItsSeedQuestion)
     ASSERT_FALSE(headings.empty());
     // Produce every finding at least once and check its topic.
     testing::Pipeline p = testing::healthyPipeline();
-    p.qatRun.series["qat_train/loss"].value[0] = 5.0f;
-    p.qatRun.series["qat_train/loss"].value[3] = NAN;
-    p.qatRun.series["qat_train/loss"].value[9] = 900.0f;
+    p.qatRun.series["qat_train/loss"].value.set(0, 5.0f);
+    p.qatRun.series["qat_train/loss"].value.set(3, NAN);
+    p.qatRun.series["qat_train/loss"].value.set(9, 900.0f);
     p.qatRun.metadata["lr_scheduler"] = "OneCycleLR";
     p.qatRun.metadata.erase("march");
     p.qatRun.events.push_back({logs::RunEvent::Kind::Traceback, "Traceback\nValueError: x", 0, 99, 8.0});
@@ -81,7 +81,7 @@ TEST(RuleFaqTopics, EveryFindingLinksTheTopicOfItsSeedQuestion)
     q.qatRun.series["qat_val/acc"] = testing::makeSeries({0.8, 0.8, 0.8}, 63, 64, 1);
     q.quantizedRun.series["quantized_val/acc"] = testing::makeSeries({0.5});
     auto& loss = q.qatRun.series["qat_train/loss"].value;
-    for (size_t i = 0; i < loss.size(); ++i) loss[i] = static_cast<float>(0.1 * (1.0 + 0.1 * i));
+    for (size_t i = 0; i < loss.size(); ++i) loss.set(i, static_cast<float>(0.1 * (1.0 + 0.1 * i)));
     Analysis b = q.analysis();
     runTrainingRules(b, defaultThresholds());
     a.findings.insert(a.findings.end(), b.findings.begin(), b.findings.end());

@@ -57,7 +57,7 @@ TEST(Rules, HealthyPipelineIsClearAndEveryRuleWithDataRan)
 TEST(Rules, EveryRuleHasBilingualTextsAndAFaqTopic)
 {
     Pipeline p = healthyPipeline();
-    p.qatRun.series["qat_train/loss"].value[5] = NAN;
+    p.qatRun.series["qat_train/loss"].value.set(5, NAN);
     p.calibRun.metadata["world_size"] = "2";
     for (const Finding& f : run(p.analysis())) {
         EXPECT_TRUE(f.title.complete()) << f.id;
@@ -69,8 +69,8 @@ TEST(Rules, EveryRuleHasBilingualTextsAndAFaqTopic)
 TEST(Rules, NonfiniteLossNamesFirstStepAndLine)
 {
     Pipeline p = healthyPipeline();
-    p.qatRun.series["qat_train/loss"].value[4] = NAN;
-    p.qatRun.series["qat_train/loss"].value[6] = INFINITY;
+    p.qatRun.series["qat_train/loss"].value.set(4, NAN);
+    p.qatRun.series["qat_train/loss"].value.set(6, INFINITY);
     const auto findings = run(p.analysis());
     const Finding* f = find(findings, "loss.nonfinite");
     ASSERT_TRUE(f);
@@ -91,8 +91,8 @@ TEST(Rules, ExplodingLossIsAnError)
 {
     Pipeline p = healthyPipeline();
     auto& v = p.qatRun.series["qat_train/loss"].value;
-    v[10] = 15.0f;  // > 100x the early median ~0.09
-    v[11] = 40.0f;
+    v.set(10, 15.0f);  // > 100x the early median ~0.09
+    v.set(11, 40.0f);
     const auto fFindings = run(p.analysis());
     const Finding* f = find(fFindings, "loss.divergence");
     ASSERT_TRUE(f);
@@ -104,7 +104,7 @@ TEST(Rules, SteadilyRisingLossIsAWarning)
 {
     Pipeline p = healthyPipeline();
     auto& v = p.qatRun.series["qat_train/loss"].value;
-    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(0.1 * (1.0 + 0.4 * i));
+    for (size_t i = 0; i < v.size(); ++i) v.set(i, static_cast<float>(0.1 * (1.0 + 0.4 * i)));
     const auto findings = run(p.analysis());
     const Finding* f = find(findings, "loss.divergence");
     ASSERT_TRUE(f);
@@ -139,7 +139,7 @@ TEST(Rules, ErrorLineAfterAFinishedRunIsNotACrash)
 TEST(Rules, QatStartingFarAboveFloat)
 {
     Pipeline p = healthyPipeline();
-    p.qatRun.series["qat_train/loss"].value[0] = 1.2f;
+    p.qatRun.series["qat_train/loss"].value.set(0, 1.2f);
     const auto fFindings = run(p.analysis());
     const Finding* f = find(fFindings, "qat.start_loss_high");
     ASSERT_TRUE(f);
@@ -152,9 +152,9 @@ TEST(Rules, QatStartingFarAboveFloat)
 TEST(Rules, AccuracyComparisons)
 {
     Pipeline p = healthyPipeline();
-    p.calibRun.series["calib_val/acc"].value[0] = 0.70f;   // 23% below float
-    p.qatRun.series["qat_val/acc"].value[2] = 0.60f;        // below calibration
-    p.quantizedRun.series["quantized_val/acc"].value[0] = 0.50f;  // below QAT
+    p.calibRun.series["calib_val/acc"].value.set(0, 0.70f);   // 23% below float
+    p.qatRun.series["qat_val/acc"].value.set(2, 0.60f);        // below calibration
+    p.quantizedRun.series["quantized_val/acc"].value.set(0, 0.50f);  // below QAT
     const auto findings = run(p.analysis());
     EXPECT_EQ(problemIds(findings),
               (std::vector<std::string>{"calib.low_accuracy", "qat.quantized_gap", "qat.worse_than_calibration"}));
@@ -165,7 +165,7 @@ TEST(Rules, AccuracyComparisons)
 TEST(Rules, PercentAccuraciesAreComparedAsFractions)
 {
     Pipeline p = healthyPipeline();
-    p.quantizedRun.series["quantized_val/acc"].value[0] = 91.0f;  // percent, same as QAT's 0.9126
+    p.quantizedRun.series["quantized_val/acc"].value.set(0, 91.0f);  // percent, same as QAT's 0.9126
     EXPECT_FALSE(find(run(p.analysis()), "qat.quantized_gap"));
 }
 
@@ -186,7 +186,7 @@ TEST(Rules, FrozenQatIsNotLearning)
 {
     Pipeline p = healthyPipeline();
     auto& v = p.qatRun.series["qat_train/loss"].value;
-    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(0.12 + (i % 2 ? 0.01 : -0.01));
+    for (size_t i = 0; i < v.size(); ++i) v.set(i, static_cast<float>(0.12 + (i % 2 ? 0.01 : -0.01)));
     auto& acc = p.qatRun.series["qat_val/acc"].value;
     acc = {0.9111f, 0.9111f, 0.9111f};
     const auto fFindings = run(p.analysis());

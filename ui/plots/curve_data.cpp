@@ -38,7 +38,7 @@ std::vector<double> curveX(const core::logs::Series& s, XAxisMode mode, double o
     return x;
 }
 
-std::vector<float> smoothEma(const std::vector<float>& y, double weight)
+std::vector<float> smoothEma(std::span<const float> y, double weight)
 {
     std::vector<float> out(y.size());
     double last = 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -20,7 +21,7 @@ std::vector<double> curveX(const core::logs::Series& s, XAxisMode mode, double o
 
 // TensorBoard's debiased exponential moving average (weight in [0, 1)); NaN/Inf pass through
 // without entering the average.
-std::vector<float> smoothEma(const std::vector<float>& y, double weight);
+std::vector<float> smoothEma(std::span<const float> y, double weight);
 
 struct DecimatedCurve {
     std::vector<double> x, y;          // line points (NaN y = a gap)
