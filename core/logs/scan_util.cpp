@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <fast_float/fast_float.h>
 
@@ -44,6 +45,32 @@ const char* parseNumberSlow(const char* p, const char* end, double& out)
     auto r = fast_float::from_chars(p, end, out);
     if (r.ec != std::errc()) return nullptr;
     return r.ptr;
+}
+
+const char* parseLongDecimal(uint64_t m, int frac, bool neg, const char* p, const char* q, const char* end,
+                             double& out)
+{
+#if defined(__x86_64__)
+    // x87 extended precision holds m (< 10^19 < 2^64) and 10^frac (5^19 < 2^64) exactly, so the
+    // division gives m / 10^frac rounded once, to 64 bits. Rounding that to a double (53 bits) is
+    // the correctly rounded result unless the first rounding landed exactly on the midpoint
+    // between two doubles (the 11 bits below a double's last are then 100 0000 0000; rounding
+    // is monotonic, so no other case can cross a midpoint): those go to fast_float.
+    static_assert(std::numeric_limits<long double>::digits == 64);
+    static constexpr long double kPow10[] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L, 1e9L,
+                                             1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L};
+    const long double x = static_cast<long double>(m) / kPow10[frac];
+    uint64_t significand;
+    std::memcpy(&significand, &x, sizeof significand);  // the low 8 bytes of the 80-bit format
+    if ((significand & 0x7ff) != 0x400) {
+        const auto v = static_cast<double>(x);
+        out = neg ? -v : v;
+        return q;
+    }
+#else
+    (void)m, (void)frac, (void)neg, (void)q;
+#endif
+    return parseNumberSlow(p, end, out);
 }
 
 bool equalsNoCase(std::string_view a, std::string_view b)

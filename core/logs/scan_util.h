@@ -14,6 +14,11 @@ inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Everything parseNumber's inline fast path leaves: exponents, long mantissas, nan/inf (fast_float).
 const char* parseNumberSlow(const char* p, const char* end, double& out);
+// A plain decimal of 16 to 19 digits at p (m its digits, frac how many follow the point, q its
+// end): Python's repr of a float has 17. Returns q, or parseNumberSlow's answer where the fast
+// division cannot prove its rounding.
+const char* parseLongDecimal(uint64_t m, int frac, bool neg, const char* p, const char* q, const char* end,
+                             double& out);
 
 namespace detail {
 
@@ -99,6 +104,8 @@ inline const char* scanDigits(const char* q, const char* end, uint64_t& m, int& 
         out = neg ? -v : v;
         return q;
     }
+    if (digits > 15 && digits <= 19 && !(q < end && (*q == '.' || *q == 'e' || *q == 'E')))
+        return parseLongDecimal(m, frac, neg, p, q, end, out);
     return parseNumberSlow(p, end, out);
 }
 

@@ -4,7 +4,10 @@
 // so the sanitizer build catches an over-read).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -57,6 +60,42 @@ TEST(ParseNumber, AgreesWithStrtodOnRandomDecimals)
         }
     }
     EXPECT_GT(checked, 2500);
+}
+
+// Python's repr and %.17g print 16 to 19 digits: the extended-precision division must round
+// like strtod, also for the decimals nearest a midpoint between two doubles (the hard cases).
+TEST(ParseNumber, LongDecimalsRoundLikeStrtod)
+{
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<std::string> numbers;
+    char buf[64];
+    for (int i = 0; i < 200000; ++i) {
+        const double d = i % 3 == 0 ? unit(rng) : i % 3 == 1 ? unit(rng) * 10 : std::exp(unit(rng) * 30 - 15);
+        auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed);  // shortest round trip
+        numbers.emplace_back(buf, r.ptr);
+        // the decimals of 17 and 19 significant digits nearest the midpoint above d
+        const double mid = d + (std::nextafter(d, 2 * d + 1) - d) / 2;
+        for (int digits : {17, 19}) {
+            std::snprintf(buf, sizeof buf, "%.*f", std::max(0, digits - 1 - static_cast<int>(std::floor(std::log10(mid)))),
+                          mid);
+            numbers.emplace_back(buf);
+        }
+    }
+    // integers past 2^53, halfway ones among them (2^53 + 1 rounds to even)
+    for (uint64_t k = 0; k < 2000; ++k) numbers.push_back(std::to_string((uint64_t{1} << 53) + k * 3 + 1));
+    numbers.push_back("9999999999999999999");
+    int longOnes = 0;
+    for (const std::string& n : numbers) {
+        const Parsed p = parseExact(n + ",");
+        ASSERT_TRUE(p.ok) << n;
+        ASSERT_EQ(p.length, n.size()) << n;
+        const double want = std::strtod(n.c_str(), nullptr);
+        ASSERT_EQ(std::memcmp(&p.value, &want, sizeof want), 0) << n << " read " << p.value << " strtod " << want;
+        const size_t sig = static_cast<size_t>(std::count_if(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }));
+        longOnes += sig > 15 && sig <= 19;
+    }
+    EXPECT_GT(longOnes, 400000);
 }
 
 TEST(ParseNumber, SpecialValuesAndNonNumbers)
