@@ -7,33 +7,17 @@
 #include <utility>
 #include <vector>
 
+#include "core/common/no_init_allocator.h"
 #include "core/fixedpoint/conv_kernel.h"
 #include "core/fixedpoint/tensor.h"
 
 namespace qatdoctor::core::fixedpoint {
 
-// Leaves new elements uninitialised: every kernel writes all of its accumulators, and zeroing
-// megabytes per layer first was a measurable share of the integer mode's time.
-template <class T>
-struct NoInitAllocator : std::allocator<T> {
-    template <class U>
-    struct rebind {
-        using other = NoInitAllocator<U>;
-    };
-    NoInitAllocator() = default;
-    template <class U>
-    NoInitAllocator(const NoInitAllocator<U>&) noexcept {}
-    template <class U>
-    void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
-    template <class U, class... A>
-    void construct(U* p, A&&... a) { ::new (static_cast<void*>(p)) U(std::forward<A>(a)...); }
-};
-
 // Integer accumulators of one product: int32 when both operands are 8-bit (cannot overflow for
 // K < 33025), else int64. `overflows` counts results outside int32 (the int16 hazard).
 struct Accumulator {
     std::vector<int64_t> shape;
-    std::vector<int32_t, NoInitAllocator<int32_t>> acc32;
+    std::vector<int32_t, NoInitAllocator<int32_t>> acc32;  // every kernel writes all of them
     std::vector<int64_t> acc64;
     bool wide = false;
     int64_t overflows = 0;

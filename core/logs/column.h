@@ -9,34 +9,13 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
-#include <new>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
-namespace qatdoctor::core::logs {
+#include "core/common/no_init_allocator.h"
 
-// Lets a column grow without writing zeros first (grow() hands out elements the caller writes).
-template <class T>
-struct UninitializedAllocator : std::allocator<T> {
-    template <class U>
-    struct rebind {
-        using other = UninitializedAllocator<U>;
-    };
-    UninitializedAllocator() = default;
-    template <class U>
-    UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
-    template <class U>
-    void construct(U* p) noexcept
-    {
-        ::new (static_cast<void*>(p)) U;
-    }
-    template <class U, class... Args>
-    void construct(U* p, Args&&... args)
-    {
-        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-    }
-};
+namespace qatdoctor::core::logs {
 
 // Sharing is invisible to readers: a column always holds exactly what was appended to it.
 // - adopt(other) (while empty) starts sharing other's buffer. An append then either extends the
@@ -185,7 +164,7 @@ public:
     }
 
 private:
-    using Buffer = std::vector<T, UninitializedAllocator<T>>;
+    using Buffer = std::vector<T, NoInitAllocator<T>>;  // grow() leaves new elements to the caller
 
     static bool sameBits(const T* a, const T* b, size_t n) { return std::memcmp(a, b, n * sizeof(T)) == 0; }
     bool matchesNext(const T* p, size_t n) const
