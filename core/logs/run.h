@@ -60,7 +60,7 @@ struct Series {
     std::optional<double> wallTimeAt(size_t i) const;  // interpolated; nullopt before the first mark
 
     // Appends one point (file/epoch/time marks are added by the caller through the helpers).
-    void push(double x, float y, uint32_t lineOrRecord)
+    [[gnu::always_inline]] void push(double x, float y, uint32_t lineOrRecord)
     {
         step.push_back(x);
         value.push_back(y);
