@@ -112,7 +112,7 @@ public:
         }
         std::copy(p, p + n, grow(n));
     }
-    void append(const Column& o) { append(o.data(), o.size()); }
+    void append(const Column& o) { appendFrom(o, 0, o.size()); }  // o may share this buffer
     // Appends o's elements [from, from + n): when o shares this buffer and this column ends at
     // `from`, they are already there (the steps of a CSV row, written once for its first metric).
     void appendFrom(const Column& o, size_t from, size_t n)

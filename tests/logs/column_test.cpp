@@ -57,6 +57,19 @@ TEST(Column, AColumnAtTheEndOfASharedBufferExtendsItForTheOthersToMatch)
     EXPECT_EQ(values(a), (std::vector<double>{1, 2, 3, 4}));
 }
 
+TEST(Column, AppendingAColumnThatSharesTheBuffer)
+{
+    Column<double> a{1, 2, 3};
+    Column<double> b;
+    b.adopt(a);
+    b.append(a);  // a's elements are b's next ones: nothing copied
+    EXPECT_TRUE(b.sharesWith(a));
+    EXPECT_EQ(values(b), (std::vector<double>{1, 2, 3}));
+    a.append(a);  // from the buffer a grows (and may move): copied first
+    EXPECT_EQ(values(a), (std::vector<double>{1, 2, 3, 1, 2, 3}));
+    EXPECT_EQ(values(b), (std::vector<double>{1, 2, 3}));
+}
+
 TEST(Column, SameBitsNotEqualValuesDecideSharing)
 {
     Column<double> a{0.0, NAN};
