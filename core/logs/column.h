@@ -96,7 +96,7 @@ public:
                 ++m_size;
                 return;
             }
-            if (std::memcmp(b->data() + m_size, &v, sizeof(T)) == 0) {  // a sibling wrote it
+            if (sameBits(b->data() + m_size, &v, 1)) {  // a sibling wrote it
                 ++m_size;
                 return;
             }
@@ -117,15 +117,13 @@ public:
     // `from`, they are already there (the steps of a CSV row, written once for its first metric).
     void appendFrom(const Column& o, size_t from, size_t n)
     {
-        if (sharesWith(o) && m_size == from) {
+        if (!sharesWith(o)) return append(o.data() + from, n);
+        if (m_size == from) {
             m_size += n;
             return;
         }
-        if (sharesWith(o)) {
-            const std::vector<T> copy(o.data() + from, o.data() + from + n);  // grow() may move them
-            return append(copy.data(), n);
-        }
-        append(o.data() + from, n);
+        const std::vector<T> copy(o.data() + from, o.data() + from + n);  // grow() may move them
+        append(copy.data(), n);
     }
     // n more elements, not initialised: the caller writes all of them through the pointer
     // (valid until the next change of this column).
