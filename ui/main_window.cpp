@@ -15,6 +15,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
@@ -141,17 +142,25 @@ void MainWindow::buildPages()
     if (!showPage(current)) m_sidebar->setCurrentRow(kStartRow);
 }
 
-bool MainWindow::showPage(const QString& id)
+bool MainWindow::showPage(const QString& idAndTab)
 {
+    // "fixedpoint:3" shows the page's third tab too, so a screenshot can reach every tab.
+    const QString id = idAndTab.section(':', 0, 0);
+    const QString tab = idAndTab.section(':', 1);
     if (id == "start") {
         m_sidebar->setCurrentRow(kStartRow);
-        return true;
+        return tab.isEmpty();
     }
     for (int row = 1; row < m_sidebar->count(); ++row) {
-        if (m_sidebar->item(row)->data(Qt::UserRole).toString() == id) {
-            m_sidebar->setCurrentRow(row);
-            return true;
-        }
+        if (m_sidebar->item(row)->data(Qt::UserRole).toString() != id) continue;
+        m_sidebar->setCurrentRow(row);
+        if (tab.isEmpty()) return true;
+        bool isNumber = false;
+        const int index = tab.toInt(&isNumber) - 1;
+        auto* tabs = m_stack->widget(row)->findChild<QTabWidget*>();
+        if (!isNumber || !tabs || index < 0 || index >= tabs->count()) return false;
+        tabs->setCurrentIndex(index);
+        return true;
     }
     return false;
 }

@@ -39,7 +39,7 @@ public:
     void openDemo();
     bool openSession(const QString& path);
     void restoreAutosave();
-    bool showPage(const QString& id);
+    bool showPage(const QString& idAndTab);   // "model", or "fixedpoint:3" for its third tab
     QString currentPageId() const;
     bool isBusy() const;
 

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -134,6 +135,30 @@ TEST(ModelPageSession, HandEditedStateKeepsOnlyKnownDtypes)
     ctx.setAnalysis(std::make_shared<const core::Analysis>(std::move(*a)));
     ASSERT_TRUE(QTest::qWaitFor([&] { return findingOf(ctx.analysis(), "model.int16_not_applied") != nullptr; }, 30000));
     EXPECT_EQ(ctx.analysis()->expectedDtypes, *saved);
+}
+
+// --page NAME:N (screenshots of a page's tabs) goes through showPage: the Model page's second tab
+// is its graph; a tab it does not have, or a tab of the Start panel, is refused.
+TEST(ModelPageSession, ShowPageSelectsAPageTab)
+{
+    Language language;
+    MainWindow w(QATDOCTOR_SOURCE_DIR, &language);
+    w.setHeadless(true);
+    ModelPage* page = modelPage(w);
+    ASSERT_NE(page, nullptr);
+    auto* tabs = page->findChild<QTabWidget*>();
+    ASSERT_NE(tabs, nullptr);
+    ASSERT_EQ(tabs->currentIndex(), 0);
+    EXPECT_TRUE(w.showPage("model:2"));
+    EXPECT_EQ(w.currentPageId(), "model");
+    EXPECT_EQ(tabs->currentIndex(), 1);
+    EXPECT_TRUE(w.showPage("model"));
+    EXPECT_EQ(tabs->currentIndex(), 1);   // a plain page name leaves the tab alone
+    EXPECT_FALSE(w.showPage("model:3"));
+    EXPECT_FALSE(w.showPage("model:0"));
+    EXPECT_FALSE(w.showPage("model:graph"));
+    EXPECT_FALSE(w.showPage("start:1"));
+    EXPECT_FALSE(w.showPage("nosuchpage:1"));
 }
 
 }  // namespace qatdoctor::ui
