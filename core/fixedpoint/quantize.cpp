@@ -61,12 +61,17 @@ AxisLayout axisLayout(const std::vector<int64_t>& shape, int axis)
 template <class T>
 static void quantizeInto(const float* x, T* y, const QParams& p, const AxisLayout& l, RoundMode mode)
 {
+    // The 8-bit row kernel takes float bounds (exact for 8-bit ranges). The scalar path clamps
+    // in double: float(INT32_MAX) is 2^31, which casts to INT32_MIN (3e9 came out negative), and a
+    // float sum round(x/s) + zp loses the zero point's low bits beyond 2^24.
     const float lo = static_cast<float>(p.range.min), hi = static_cast<float>(p.range.max);
+    const double loD = static_cast<double>(p.range.min), hiD = static_cast<double>(p.range.max);
     int64_t i = 0;
     for (int64_t o = 0; o < l.outer; ++o)
         for (int64_t c = 0; c < l.channels; ++c) {
             const float s = p.scale(c);
             const float zp = static_cast<float>(p.zeroPoint(c));
+            const double zpD = static_cast<double>(p.zeroPoint(c));
             if constexpr (sizeof(T) == 1) {
                 if (mode == RoundMode::HalfToEven &&
                     quantizeRowX8(x + i, l.inner, s, zp, lo, hi, std::is_signed_v<T>, reinterpret_cast<uint8_t*>(y + i))) {
@@ -75,9 +80,11 @@ static void quantizeInto(const float* x, T* y, const QParams& p, const AxisLayou
                 }
             }
             for (int64_t k = 0; k < l.inner; ++k, ++i) {
-                float v = roundValue(x[i] / s, mode) + zp;
-                v = v < lo ? lo : (v > hi ? hi : v);   // NaN stays NaN -> cast below gives 0 via guard
-                y[i] = v == v ? static_cast<T>(v) : static_cast<T>(zp);
+                // the division and rounding in float as the specification says (a rounded float
+                // is an exact integer), the zero point added and the clamp done in double
+                double v = static_cast<double>(roundValue(x[i] / s, mode)) + zpD;
+                v = v < loD ? loD : (v > hiD ? hiD : v);   // NaN stays NaN: it gives the zero point
+                y[i] = v == v ? static_cast<T>(v) : static_cast<T>(p.zeroPoint(c));
             }
         }
 }

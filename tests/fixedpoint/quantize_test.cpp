@@ -39,6 +39,42 @@ TEST(Quantize, PerAxisInt8AndInt16)
     EXPECT_FALSE(makeQParams(DType::Int8, {1.0f, 2.0f, 3.0f}, {0}, 0, {2, 2}).ok());
 }
 
+// Wide types saturate at their own ends: float(INT32_MAX) is 2^31, so a float clamp followed by a
+// cast turned 3e9 into INT32_MIN; a float sum also dropped a large zero point's low bits.
+TEST(Quantize, Int32SaturatesAtBothEndsAndRoundsBothWays)
+{
+    auto p = makeQParams(DType::Int32, {1.0f}, {0}, -1, {7});
+    ASSERT_TRUE(p.ok());
+    // 2147483520 is the largest float below 2^31; 2147483647.0f rounds up to 2^31 itself
+    const Tensor x = Tensor::fromFloats({7}, {3e9f, -3e9f, 2147483520.0f, 100.5f, -100.5f, 2.5f, 2147483647.0f});
+    EXPECT_EQ(quantize(x, *p).toInts(),
+              (std::vector<int64_t>{2147483647, -2147483648ll, 2147483520, 100, -100, 2, 2147483647}));
+    EXPECT_EQ(quantize(x, *p, RoundMode::HalfAwayFromZero).toInts(),
+              (std::vector<int64_t>{2147483647, -2147483648ll, 2147483520, 101, -101, 3, 2147483647}));
+    // zero point 2^24 + 1 is not a float: 2 + zp must be 16777219, not 16777218
+    auto pz = makeQParams(DType::Int32, {0.5f}, {16777217}, -1, {3});
+    ASSERT_TRUE(pz.ok());
+    EXPECT_EQ(quantize(Tensor::fromFloats({3}, {1.0f, 1.25f, -2e9f}), *pz).toInts(),
+              (std::vector<int64_t>{16777219, 16777219, -2147483648ll}));
+    EXPECT_EQ(quantize(Tensor::fromFloats({3}, {1.0f, 1.25f, -2e9f}), *pz, RoundMode::HalfAwayFromZero).toInts(),
+              (std::vector<int64_t>{16777219, 16777220, -2147483648ll}));
+}
+
+TEST(Quantize, UInt16AndUInt32SaturateAndRoundBothWays)
+{
+    auto p = makeQParams(DType::UInt16, {0.5f}, {100}, -1, {6});
+    ASSERT_TRUE(p.ok());
+    // /0.5: 2.5, -200, 80000, 1.5, -98.5, 65434.5 (+100 each)
+    const Tensor x = Tensor::fromFloats({6}, {1.25f, -100.0f, 40000.0f, 0.75f, -49.25f, 32717.25f});
+    EXPECT_EQ(quantize(x, *p).toInts(), (std::vector<int64_t>{102, 0, 65535, 102, 2, 65534}));
+    EXPECT_EQ(quantize(x, *p, RoundMode::HalfAwayFromZero).toInts(),
+              (std::vector<int64_t>{103, 0, 65535, 102, 1, 65535}));
+    auto p32 = makeQParams(DType::UInt32, {1.0f}, {0}, -1, {4});
+    ASSERT_TRUE(p32.ok());
+    EXPECT_EQ(quantize(Tensor::fromFloats({4}, {5e9f, -1.0f, 4294967040.0f, 0.5f}), *p32).toInts(),
+              (std::vector<int64_t>{4294967295ll, 0, 4294967040ll, 0}));
+}
+
 TEST(Quantize, FixedPointMultiplierMatchesTflite)
 {
     const FixedMultiplier m = quantizeMultiplier(0.0037);
