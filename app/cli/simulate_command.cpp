@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <set>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "app/cli/args.h"
@@ -87,6 +87,21 @@ std::string fmt(double v, int prec)
     return o.str();
 }
 
+// "+14.38 dB", "-0.20 dB"; a gain that rounds to zero prints as "+0.00 dB", never "+-0.00".
+std::string signedDb(double v)
+{
+    std::string s = fmt(v, 2);
+    if (s == "-0.00") s = "0.00";
+    return (s[0] == '-' ? s : "+" + s) + " dB";
+}
+
+std::string joined(const std::set<std::string>& names)
+{
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
 std::string safeName(std::string s)
 {
     for (char& c : s)
@@ -139,7 +154,17 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
     if (!r.sensitivity.empty()) {
         out << "\nint16 sensitivity (output SQNR gain vs float):\n";
         for (size_t i = 0; i < r.sensitivity.size() && i < 10; ++i)
-            out << "  " << std::left << std::setw(30) << r.sensitivity[i].layer << std::right << "+" << fmt(r.sensitivity[i].gainDb, 2) << " dB\n";
+            out << "  " << std::left << std::setw(30) << r.sensitivity[i].layer << std::right << signedDb(r.sensitivity[i].gainDb) << "\n";
+    }
+    if (r.whatIf()) {
+        out << "\nWhat-if:";
+        if (!r.int16Layers.empty()) out << " int16 for " << joined(r.int16Layers) << ".";
+        if (!r.floatLayers.empty()) out << " float for " << joined(r.floatLayers) << ".";
+        const auto sq = r.outputSqnrDb();
+        if (sq && r.baselineOutputSqnrDb)
+            out << " Output SQNR (int vs float) " << fmt(*sq, 2) << " dB, unchanged model " << fmt(*r.baselineOutputSqnrDb, 2)
+                << " dB, gain " << signedDb(*sq - *r.baselineOutputSqnrDb) << ".";
+        out << "\n";
     }
     out << "\nFindings:\n";
     printFindings(out, r.findings, lang);

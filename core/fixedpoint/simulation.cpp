@@ -50,7 +50,20 @@ std::string fmt(double v, int prec = 3)
     return o.str();
 }
 
+// Final output 0's SQNR of an int run against the float run (0 when either is missing).
+double finalOutputSqnr(const std::vector<Tensor>& reference, const std::vector<Tensor>& outputs)
+{
+    return reference.empty() || outputs.empty() ? 0.0 : compareTensors(reference[0], outputs[0], 0).sqnrDb;
+}
+
 }  // namespace
+
+std::optional<double> SimulationResult::outputSqnrDb() const
+{
+    auto it = outputAgreement.find("float_int");
+    if (it == outputAgreement.end() || it->second.empty()) return std::nullopt;
+    return it->second.front().sqnrDb;
+}
 
 WeightStats weightStats(const std::string& layer, const Tensor& weight, const std::optional<QParams>& modelQuant)
 {
@@ -84,7 +97,13 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
     const bool extraRequant = options.compareRequant &&
                               std::find(options.modes.begin(), options.modes.end(), SimMode::Int) != options.modes.end();
     const size_t sensRuns = options.sensitivity ? r.layers.size() : 0;
-    const double totalRuns = double(options.modes.size() * size_t(repeat) + (extraRequant ? 1 : 0) + sensRuns);
+    r.int16Layers = options.int16Layers;
+    r.floatLayers = options.floatLayers;
+    const bool hasFloat = std::find(options.modes.begin(), options.modes.end(), SimMode::Float) != options.modes.end();
+    const bool hasInt = std::find(options.modes.begin(), options.modes.end(), SimMode::Int) != options.modes.end();
+    const bool baselineRun = r.whatIf() && hasFloat && hasInt;
+    const double totalRuns =
+        double(options.modes.size() * size_t(repeat) + (extraRequant ? 1 : 0) + sensRuns + (baselineRun ? 1 : 0));
     double doneRuns = 0;
     auto sub = [&](const char* stage) {
         return ProgressFn([&, stage](double f, std::string_view) {
@@ -178,11 +197,19 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
             r.weights.push_back(weightStats(L.name, w->values, w->quant));
         }
     }
+    if (baselineRun) {
+        RunOptions o = base;
+        o.keepLayerOutputs = false;
+        o.int16Layers.clear();
+        o.floatLayers.clear();
+        auto unchanged = interp.run(SimMode::Int, inputs, o, &pool, sub("int (unchanged model)"));
+        if (!unchanged) return unchanged.error();
+        doneRuns += 1;
+        r.baselineOutputSqnrDb = finalOutputSqnr(runs["float"].outputs, unchanged->outputs);
+    }
     if (options.sensitivity && runs.count("float")) {
         const auto& ref = runs["float"].outputs;
-        auto outputSqnr = [&](const std::vector<Tensor>& outs) {
-            return ref.empty() || outs.empty() ? 0.0 : compareTensors(ref[0], outs[0], 0).sqnrDb;
-        };
+        auto outputSqnr = [&](const std::vector<Tensor>& outs) { return finalOutputSqnr(ref, outs); };
         const double baseline = runs.count("int") ? outputSqnr(runs["int"].outputs) : 0.0;
         for (const LayerInfo& L : r.layers) {
             if (L.outputQuantizers.empty() && L.weightQuantizers.empty()) { doneRuns += 1; continue; }
@@ -267,7 +294,8 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
         f.evidence.push_back(layerEvidence(layer, "overflows", double(n), ""));
         out.push_back(f);
     }
-    if (r.requantDiffLsb && *r.requantDiffLsb > 1.0) {
+    // The step count is a quotient of dequantized floats: exactly one step can read 1.0000001.
+    if (r.requantDiffLsb && *r.requantDiffLsb > kRequantMismatchLsb + 1e-3) {
         Finding f;
         f.id = "simulation.requant_mismatch";
         f.severity = Severity::Info;

@@ -72,9 +72,21 @@ struct SimulationResult {
     std::vector<std::string> fallbacks;
     std::vector<WeightStats> weights;
     std::vector<SensitivityRow> sensitivity;    // best gain first
+    std::set<std::string> int16Layers;          // the what-if this run applied
+    std::set<std::string> floatLayers;
+    // A what-if run also runs the unchanged model in int mode, so its gain is known: the final
+    // output's SQNR (int vs float) of the unchanged model.
+    std::optional<double> baselineOutputSqnrDb;
     std::vector<Finding> findings;
     int threads = 1;
+
+    bool whatIf() const { return !int16Layers.empty() || !floatLayers.empty(); }
+    std::optional<double> outputSqnrDb() const;   // final output, int vs float
 };
+
+// More than this many output steps between the two requantizations is a finding: one step is
+// the ordinary double-rounding of a multiplier + shift.
+constexpr double kRequantMismatchLsb = 1.0;
 
 // Runs everything the options ask for. inputs follow interp.inputNames(). Errors: input shape
 // mismatches ("simulate.input"), kernel errors naming the node, kCancelledCode.

@@ -18,6 +18,18 @@ nlohmann::json agreementToJson(const Agreement& a)
             {"sqnr_db", num(a.sqnrDb)}, {"max_err_lsb", num(a.maxErrLsb)}, {"count", a.count}};
 }
 
+nlohmann::json whatIfToJson(const std::set<std::string>& int16Layers, const std::set<std::string>& floatLayers,
+                            const std::optional<double>& baselineOutputSqnrDb, const std::optional<double>& outputSqnrDb)
+{
+    auto optNum = [](const std::optional<double>& v) { return v ? num(*v) : nlohmann::json(); };
+    const bool both = baselineOutputSqnrDb && outputSqnrDb;
+    return {{"int16_layers", int16Layers},
+            {"float_layers", floatLayers},
+            {"baseline_output_sqnr_db", optNum(baselineOutputSqnrDb)},
+            {"output_sqnr_db", optNum(outputSqnrDb)},
+            {"gain_db", both ? num(*outputSqnrDb - *baselineOutputSqnrDb) : nlohmann::json()}};
+}
+
 nlohmann::json colourComparisonToJson(const ColourComparison& c)
 {
     nlohmann::json j;
@@ -89,6 +101,7 @@ nlohmann::json simulationToJson(const SimulationResult& r, Lang lang, RequantMod
                              {"mean_error", l.meanError}, {"max_error_lsb", l.maxErrorLsb}});
     j["overflows"] = r.overflows;
     j["fallbacks"] = r.fallbacks;
+    j["what_if"] = whatIfToJson(r.int16Layers, r.floatLayers, r.baselineOutputSqnrDb, r.outputSqnrDb());
     j["weights"] = nlohmann::json::array();
     for (const WeightStats& w : r.weights)
         j["weights"].push_back({{"layer", w.layer}, {"channels", w.channels}, {"count", w.count},

@@ -70,6 +70,7 @@ SimulationSummary summarizeSimulation(const SimulationResult& r, const Simulatio
     s.fallbacks = r.fallbacks;
     s.int16Layers = options.int16Layers;
     s.floatLayers = options.floatLayers;
+    s.baselineOutputSqnrDb = r.baselineOutputSqnrDb;
     for (const SensitivityRow& row : r.sensitivity) s.sensitivity.push_back({row.layer, row.outputSqnrDb, row.gainDb});
     s.findings = r.findings;
     return s;
@@ -111,9 +112,7 @@ json simulationSummaryToJson(const SimulationSummary& s, Lang lang)
                              {"input_min", num(l.inputMin)}, {"input_max", num(l.inputMax)}, {"max_error", num(l.maxError)},
                              {"mean_error", num(l.meanError)}, {"max_error_lsb", num(l.maxErrorLsb)}});
     j["fallbacks"] = s.fallbacks;
-    j["what_if"] = {{"int16_layers", s.int16Layers},
-                    {"float_layers", s.floatLayers},
-                    {"baseline_output_sqnr_db", optNum(s.baselineOutputSqnrDb)}};
+    j["what_if"] = whatIfToJson(s.int16Layers, s.floatLayers, s.baselineOutputSqnrDb, s.outputSqnrDb());
     j["sensitivity"] = json::array();
     for (const SensitivityEntry& e : s.sensitivity)
         j["sensitivity"].push_back({{"layer", e.layer}, {"output_sqnr_db", num(e.outputSqnrDb)}, {"gain_db", num(e.gainDb)}});

@@ -363,18 +363,17 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
     m_result = o->result;
     const fp::SimulationResult& r = *m_result;
     const double sq = outputSqnr(r);
-    if (!o->whatIf) m_baselineSqnr = sq;
     QString text;
     for (const auto& [mode, ms] : r.timingMs) text += QString("%1 %2 ms  ").arg(QString::fromStdString(mode)).arg(ms, 0, 'f', 1);
     text += "<br>" + (r.firstBadLayer.empty() ? tr("Fake-quant and integer agree on every layer.")
                                               : tr("<b>First layer where fake-quant and integer part: %1</b>")
                                                     .arg(QString::fromStdString(r.firstBadLayer)));
     if (std::isfinite(sq)) text += "<br>" + tr("Output SQNR, integer vs float: %1 dB").arg(sq, 0, 'f', 2);
-    if (o->whatIf && m_baselineSqnr && std::isfinite(*m_baselineSqnr))
+    if (r.baselineOutputSqnrDb && std::isfinite(*r.baselineOutputSqnrDb))
         text += tr(" (what-if with %1 layer(s) at int16; unchanged model %2 dB, gain %3 dB)")
                     .arg(ticked.size())
-                    .arg(*m_baselineSqnr, 0, 'f', 2)
-                    .arg(sq - *m_baselineSqnr, 0, 'f', 2);
+                    .arg(*r.baselineOutputSqnrDb, 0, 'f', 2)
+                    .arg(sq - *r.baselineOutputSqnrDb, 0, 'f', 2);
     if (r.requantDiffLsb) text += "<br>" + tr("Float vs fixed-point requantization: %1 LSB at the output").arg(*r.requantDiffLsb, 0, 'f', 2);
     if (!r.fallbacks.empty()) text += "<br>" + tr("%1 op(s) fell back to float in integer mode").arg(r.fallbacks.size());
     m_summary->setText(text);
@@ -415,7 +414,6 @@ void FixedpointPage::publishToAnalysis(const Outcome& o)
     const AnalysisPtr current = context()->analysis();
     if (!current || fp::simulatableModelPath(*current) != o.result->modelPath) return;
     fp::SimulationSummary summary = fp::summarizeSimulation(*o.result, o.options, o.inputSources);
-    if (o.whatIf) summary.baselineOutputSqnrDb = m_baselineSqnr;
     auto next = std::make_shared<core::Analysis>(*current);
     fp::attachSimulation(*next, std::move(summary));
     context()->setAnalysis(std::move(next));

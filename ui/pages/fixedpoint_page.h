@@ -109,7 +109,6 @@ private:
     QString m_autoRanFor;   // the model simulated on its own when the page was first shown
     std::shared_ptr<const core::fixedpoint::Interpreter> m_interp;
     std::shared_ptr<const core::fixedpoint::SimulationResult> m_result;
-    std::optional<double> m_baselineSqnr;   // output SQNR (float vs int) of the unchanged model
     QString m_pendingLayer;                 // focusOn before the results arrived
     QString m_restoredFor;                  // the model a session's settings were re-run for
     std::set<std::string> m_pendingInt16;   // what-if ticks from the session, set once layers show

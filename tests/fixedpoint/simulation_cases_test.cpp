@@ -1,0 +1,194 @@
+// simulate() on models built to go wrong (tests/gen/make_simulation_cases.py): an int16 layer whose
+// accumulator overflows, a 16-bit Tanh table too coarse for its data (the first bad layer), a layer
+// quantized 16x too coarsely (what the sensitivity ranking and the what-ifs must find), and the
+// agreement metrics and requantization finding on values worked out by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/fixedpoint/compare.h"
+#include "core/fixedpoint/sim_inputs.h"
+#include "core/fixedpoint/simulation.h"
+#include "core/fixedpoint/simulation_json.h"
+#include "core/model/onnx_file.h"
+
+using namespace qatdoctor::core;
+using namespace qatdoctor::core::fixedpoint;
+
+namespace {
+
+const std::string kCases = std::string(QATDOCTOR_TEST_DATA) + "/fixedpoint/sim_cases/";
+
+struct Case {
+    std::shared_ptr<const Interpreter> interp;
+    std::vector<Tensor> inputs;
+};
+
+Case load(const std::string& name)
+{
+    Case c;
+    auto m = model::readOnnxFile(kCases + name + ".onnx");
+    EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().toString());
+    if (!m) return c;
+    auto i = Interpreter::build(*m);
+    EXPECT_TRUE(i.ok()) << (i.ok() ? "" : i.error().toString());
+    if (!i) return c;
+    c.interp = *i;
+    InputSpec spec;
+    spec.files = {kCases + name + ".input_0.npy"};
+    auto in = prepareInputs(*c.interp, spec);
+    EXPECT_TRUE(in.ok()) << (in.ok() ? "" : in.error().toString());
+    if (in) c.inputs = in->tensors;
+    return c;
+}
+
+const Finding* findingOf(const SimulationResult& r, const std::string& id)
+{
+    for (const Finding& f : r.findings)
+        if (f.id == id) return &f;
+    return nullptr;
+}
+
+const Agreement& pairOf(const SimulationResult& r, const std::string& layer, const std::string& pair)
+{
+    static const Agreement none;
+    for (const auto& c : r.comparisons)
+        if (c.layer == layer && c.pairs.count(pair)) return c.pairs.at(pair);
+    ADD_FAILURE() << layer << " has no " << pair;
+    return none;
+}
+
+}  // namespace
+
+TEST(SimulationCases, AnInt16ConvWhoseSumsPassInt32IsReportedAsOverflowing)
+{
+    const Case c = load("overflow_int16");
+    ASSERT_TRUE(c.interp);
+    auto r = simulate(*c.interp, c.inputs, SimulationOptions{});
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    // 3x3 outputs, each the sum of 576 products 30000 * 30000 = 5.2e11 > 2^31 - 1
+    ASSERT_EQ(r->overflows.count("conv"), 1u);
+    EXPECT_EQ(r->overflows.at("conv"), 9);
+    ASSERT_EQ(r->comparisons.size(), 1u);
+    EXPECT_EQ(r->comparisons[0].overflows, 9);
+    const Finding* f = findingOf(*r, "simulation.accumulator_overflow");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->severity, Severity::Error);
+    ASSERT_EQ(f->evidence.size(), 1u);
+    EXPECT_EQ(f->evidence[0].layer, "conv");
+    EXPECT_EQ(f->evidence[0].value, 9.0);
+    const auto j = simulationToJson(*r, Lang::En, RequantMode::Float);
+    EXPECT_EQ(j["overflows"]["conv"], 9);
+    EXPECT_EQ(j["layers"][0]["overflows"], 9);
+}
+
+TEST(SimulationCases, ACoarse16BitTanhTableIsTheFirstBadLayer)
+{
+    const Case c = load("coarse_tanh");
+    ASSERT_TRUE(c.interp);
+    auto r = simulate(*c.interp, c.inputs, SimulationOptions{});
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    // the conv before it agrees to one step; the table with knots ~7.7 apart does not
+    EXPECT_LE(pairOf(*r, "conv", "fake_int").maxErrLsb, 1.001);
+    EXPECT_GT(pairOf(*r, "conv", "fake_int").cosine, 0.9999);
+    const Agreement& tanh = pairOf(*r, "tanh", "fake_int");
+    EXPECT_LT(tanh.cosine, 0.9);
+    EXPECT_LT(tanh.sqnrDb, 10.0);
+    EXPECT_GT(pairOf(*r, "tanh", "float_fake").cosine, 0.999);   // fake-quant itself is fine
+    EXPECT_EQ(r->firstBadLayer, "tanh");
+    EXPECT_TRUE(r->firstBadLayerFloat.empty());
+    ASSERT_EQ(r->luts.size(), 1u);
+    EXPECT_EQ(r->luts[0].inputBits, 16);
+    EXPECT_GT(r->luts[0].maxError, 0.5);
+    EXPECT_GT(r->luts[0].meanError, 0.1);
+    EXPECT_LE(r->luts[0].meanError, r->luts[0].maxError);
+    const Finding* f = findingOf(*r, "simulation.first_bad_layer");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(f->evidence.size(), 1u);
+    EXPECT_EQ(f->evidence[0].layer, "tanh");
+    EXPECT_NEAR(f->evidence[0].value.value_or(-1), tanh.cosine, 1e-12);
+    EXPECT_NE(findingOf(*r, "simulation.lut_error"), nullptr);
+    EXPECT_EQ(simulationToJson(*r, Lang::En, RequantMode::Float)["first_bad_layer"], "tanh");
+}
+
+TEST(SimulationCases, SensitivityRanksTheCoarselyQuantizedLayerFirst)
+{
+    const Case c = load("coarse_then_fine");
+    ASSERT_TRUE(c.interp);
+    SimulationOptions opt;
+    opt.sensitivity = true;
+    auto r = simulate(*c.interp, c.inputs, opt);
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    ASSERT_EQ(r->sensitivity.size(), 2u);
+    EXPECT_EQ(r->sensitivity[0].layer, "conv1");
+    EXPECT_GT(r->sensitivity[0].gainDb, 10.0);   // 4 wasted bits ~ 24 dB at conv1, less at the output
+    EXPECT_EQ(r->sensitivity[1].layer, "conv2");
+    EXPECT_LT(std::fabs(r->sensitivity[1].gainDb), 1.0);
+    // gain = the layer's output SQNR minus the unchanged model's
+    const auto sq = r->outputSqnrDb();
+    ASSERT_TRUE(sq.has_value());
+    EXPECT_NEAR(r->sensitivity[0].outputSqnrDb - r->sensitivity[0].gainDb, *sq, 1e-9);
+    EXPECT_FALSE(r->whatIf());
+    EXPECT_FALSE(r->baselineOutputSqnrDb.has_value());
+}
+
+TEST(SimulationCases, Int16AndFloatWhatIfsReportTheirGainOverTheUnchangedModel)
+{
+    const Case c = load("coarse_then_fine");
+    ASSERT_TRUE(c.interp);
+    auto unchanged = simulate(*c.interp, c.inputs, SimulationOptions{});
+    ASSERT_TRUE(unchanged.ok());
+    const double base = *unchanged->outputSqnrDb();
+    for (const char* kind : {"int16", "float"}) {
+        SimulationOptions opt;
+        (std::string(kind) == "int16" ? opt.int16Layers : opt.floatLayers).insert("conv1");
+        auto r = simulate(*c.interp, c.inputs, opt);
+        ASSERT_TRUE(r.ok()) << r.error().toString();
+        EXPECT_TRUE(r->whatIf());
+        ASSERT_TRUE(r->baselineOutputSqnrDb.has_value()) << kind;
+        EXPECT_DOUBLE_EQ(*r->baselineOutputSqnrDb, base) << kind;
+        EXPECT_GT(*r->outputSqnrDb(), base + 10.0) << kind;
+        // conv1 itself: its int result now follows float closely (24.6 dB before, 41.1 after)
+        EXPECT_GT(pairOf(*r, "conv1", "float_int").sqnrDb, pairOf(*unchanged, "conv1", "float_int").sqnrDb + 12.0) << kind;
+        const auto j = simulationToJson(*r, Lang::En, RequantMode::Float)["what_if"];
+        EXPECT_EQ(j[std::string(kind) + "_layers"], nlohmann::json::array({"conv1"})) << kind;
+        EXPECT_NEAR(j["gain_db"].get<double>(), *r->outputSqnrDb() - base, 1e-9) << kind;
+    }
+    const auto j = simulationToJson(*unchanged, Lang::En, RequantMode::Float)["what_if"];
+    EXPECT_TRUE(j["int16_layers"].empty());
+    EXPECT_TRUE(j["gain_db"].is_null());
+}
+
+TEST(SimulationCases, AgreementMetricsOfKnownTensors)
+{
+    const Tensor ref = Tensor::fromFloats({4}, {1, 2, 3, 4});
+    const Tensor other = Tensor::fromFloats({4}, {1, 2, 3, 5});
+    const Agreement g = compareTensors(ref, other, 0.5);
+    EXPECT_EQ(g.count, 4);
+    EXPECT_NEAR(g.cosine, 34.0 / std::sqrt(30.0 * 39.0), 1e-12);
+    EXPECT_NEAR(g.mse, 0.25, 1e-12);
+    EXPECT_NEAR(g.l1, 0.25, 1e-12);
+    EXPECT_NEAR(g.maxAbs, 1.0, 1e-12);
+    EXPECT_NEAR(g.sqnrDb, 10.0 * std::log10(30.0), 1e-9);
+    EXPECT_NEAR(g.maxErrLsb, 2.0, 1e-12);
+    EXPECT_EQ(compareTensors(ref, other, 0).maxErrLsb, 0.0);   // not quantized: no steps
+    EXPECT_TRUE(std::isinf(compareTensors(ref, ref, 0.5).sqnrDb));
+    EXPECT_TRUE(agreementBroken(g));   // cosine 0.9955 passes, SQNR 14.8 dB < 20 does not
+    AgreementThresholds loose;
+    loose.minSqnrDb = 10;
+    EXPECT_FALSE(agreementBroken(g, loose));
+}
+
+TEST(SimulationCases, RequantizationsPartingByOneStepIsNotAFinding)
+{
+    SimulationResult r;
+    r.modelPath = "m.onnx";
+    r.requantDiffLayer = "conv2";
+    r.requantDiffLsb = 1.0000001;   // one step, as a quotient of dequantized floats
+    EXPECT_TRUE(simulationFindings(r).empty());
+    r.requantDiffLsb = 2.0;
+    const auto f = simulationFindings(r);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].id, "simulation.requant_mismatch");
+    EXPECT_EQ(f[0].evidence[0].layer, "conv2");
+}
