@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
+#include "core/fixedpoint/broadcast.h"
 #include "core/fixedpoint/int_ops.h"
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/op_registry.h"
@@ -86,22 +88,69 @@ Outs qlinearConv(const OpCall& c)
     return std::vector<Tensor>{requantizeAcc(acc, real, g->m, P, c.in(7))};
 }
 
-// Shapes of a (possibly batched) integer MatMul: returns batch count; A is [.., M, K], B [K, N].
+// `count` elements of t from `offset`, as a tensor of `shape` (a batch of a batched product).
+Tensor sliceOf(const Tensor& t, int64_t offset, int64_t count, std::vector<int64_t> shape)
+{
+    Tensor o(t.dtype(), std::move(shape));
+    const size_t es = elementSize(t.dtype());
+    if (count > 0)
+        std::memcpy(o.data<uint8_t>(), t.data<uint8_t>() + static_cast<size_t>(offset) * es, static_cast<size_t>(count) * es);
+    return o;
+}
+
+// (A - aZero) x (B - bZero) with MatMul's shape rules (numpy matmul): a 1-D operand is promoted
+// to a matrix and its dimension dropped from the result, batch dimensions broadcast. bZero is
+// one value or one per column N. The accumulator's shape is the result's.
+Result<Accumulator> batchedMatmulInteger(const OpCall& c, const Tensor& a, int64_t aZero, const Tensor& b,
+                                         const std::vector<int64_t>& bZero)
+{
+    std::vector<int64_t> as = a.shape(), bs = b.shape();
+    if (as.empty() || bs.empty()) return opError(c.node, "scalar operands");
+    const bool aVec = as.size() == 1, bVec = bs.size() == 1;
+    if (aVec) as.insert(as.begin(), 1);
+    if (bVec) bs.push_back(1);
+    const int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
+    if (bs[bs.size() - 2] != K)
+        return opError(c.node, "inner dimensions differ: " + shapeString(a.shape()) + " x " + shapeString(b.shape()));
+    if (bZero.size() != 1 && static_cast<int64_t>(bZero.size()) != N) return opError(c.node, "B zero point size is not 1 or N");
+    const std::vector<int64_t> ab(as.begin(), as.end() - 2), bb(bs.begin(), bs.end() - 2);
+    auto batch = broadcastShapes({ab, bb});
+    if (!batch) return opError(c.node, "batch dimensions do not broadcast");
+    std::vector<int64_t> outShape = *batch;
+    if (!aVec) outShape.push_back(M);
+    if (!bVec) outShape.push_back(N);
+    Accumulator acc;
+    if (bb.empty()) {
+        // one B matrix: A's batch folds into the rows (one product, the fast path)
+        acc = matmulInteger(a, aZero, b.reshaped({K, N}), bZero, shapeSize(as) / K, K, N, c.pool);
+    } else {
+        bool first = true;
+        forEachBroadcast(*batch, {broadcastStrides(ab, *batch), broadcastStrides(bb, *batch)},
+                         [&](int64_t, const std::vector<int64_t>& o) {
+                             Accumulator part = matmulInteger(sliceOf(a, o[0] * M * K, M * K, {M, K}), aZero,
+                                                              sliceOf(b, o[1] * K * N, K * N, {K, N}), bZero, M, K, N, c.pool);
+                             if (first) acc.wide = part.wide;
+                             first = false;
+                             acc.overflows += part.overflows;
+                             if (part.wide) acc.acc64.insert(acc.acc64.end(), part.acc64.begin(), part.acc64.end());
+                             else acc.acc32.insert(acc.acc32.end(), part.acc32.begin(), part.acc32.end());
+                         });
+    }
+    acc.shape = outShape;
+    return acc;
+}
+
 Outs qlinearMatMul(const OpCall& c)
 {
-    const Tensor& a = c.in(0);
-    const Tensor& b = c.in(3);
-    if (a.rank() < 2 || b.rank() != 2) return unsupported(c.node, "only [..,M,K] x [K,N] is simulated");
-    const int64_t K = a.dim(a.rank() - 1), N = b.dim(1);
-    const int64_t M = a.size() / K;
-    auto acc = matmulInteger(a, c.in(2).atInt(0), b, c.in(5).toInts(), M, K, N, c.pool);
-    std::vector<int64_t> outShape = a.shape();
-    outShape.back() = N;
-    acc.shape = outShape;
+    if (c.in(1).size() != 1) return unsupported(c.node, "per-row A scales are not simulated");
+    if (c.in(2).size() != 1) return unsupported(c.node, "per-row A zero points are not simulated");
+    auto acc = batchedMatmulInteger(c, c.in(0), c.in(2).atInt(0), c.in(3), c.in(5).toInts());
+    if (!acc) return acc.error();
+    const int64_t N = c.in(3).rank() == 1 ? 1 : c.in(3).shape().back();
     const float as = c.in(1).toFloats()[0], ys = c.in(6).toFloats()[0];
     std::vector<float> real;
     for (float bs : c.in(4).toFloats()) real.push_back(as * bs / ys);
-    return std::vector<Tensor>{requantizeAcc(acc, real, N, 1, c.in(7))};
+    return std::vector<Tensor>{requantizeAcc(*acc, real, N, 1, c.in(7))};
 }
 
 Tensor accToInt32(const Accumulator& acc)
@@ -122,17 +171,11 @@ Outs convIntegerOp(const OpCall& c)
 
 Outs matMulIntegerOp(const OpCall& c)
 {
-    const Tensor& a = c.in(0);
-    const Tensor& b = c.in(1);
-    if (a.rank() < 2 || b.rank() != 2) return unsupported(c.node, "only [..,M,K] x [K,N] is simulated");
-    const int64_t K = a.dim(a.rank() - 1), N = b.dim(1), M = a.size() / K;
     const int64_t az = c.hasInput(2) ? c.in(2).atInt(0) : 0;
-    if (c.hasInput(2) && c.in(2).size() > 1) return opError(c.node, "per-row A zero points are not simulated");
-    auto acc = matmulInteger(a, az, b, c.hasInput(3) ? c.in(3).toInts() : std::vector<int64_t>{0}, M, K, N, c.pool);
-    std::vector<int64_t> outShape = a.shape();
-    outShape.back() = N;
-    acc.shape = outShape;
-    return std::vector<Tensor>{accToInt32(acc)};
+    if (c.hasInput(2) && c.in(2).size() > 1) return unsupported(c.node, "per-row A zero points are not simulated");
+    auto acc = batchedMatmulInteger(c, c.in(0), az, c.in(1), c.hasInput(3) ? c.in(3).toInts() : std::vector<int64_t>{0});
+    if (!acc) return acc.error();
+    return std::vector<Tensor>{accToInt32(*acc)};
 }
 
 Outs dynamicQuantize(const OpCall& c)

