@@ -4,6 +4,8 @@
 #include <cmath>
 #include <type_traits>
 
+#include "core/fixedpoint/node_attrs.h"
+
 namespace qatdoctor::core::fixedpoint {
 
 UnaryFn nonlinearFunction(const std::string& op, float alpha, float beta)
@@ -15,13 +17,35 @@ UnaryFn nonlinearFunction(const std::string& op, float alpha, float beta)
     if (op == "Sqrt") return [](double x) { return std::sqrt(x); };
     if (op == "Reciprocal") return [](double x) { return 1.0 / x; };
     if (op == "Erf") return [](double x) { return std::erf(x); };
-    if (op == "Gelu") return [](double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); };
+    if (op == "Gelu") return [](double x) { return gelu(x, false); };
     if (op == "Softplus") return [](double x) { return std::log1p(std::exp(x)); };
     if (op == "HardSwish") return [](double x) { return x * std::clamp(x / 6.0 + 0.5, 0.0, 1.0); };
     if (op == "HardSigmoid") return [alpha, beta](double x) { return std::clamp(alpha * x + beta, 0.0, 1.0); };
     if (op == "Elu") return [alpha](double x) { return x >= 0 ? x : alpha * (std::exp(x) - 1.0); };
     if (op == "SiLU") return [](double x) { return x / (1.0 + std::exp(-x)); };
     return {};
+}
+
+double gelu(double x, bool tanhForm)
+{
+    if (tanhForm) {
+        const double k = std::sqrt(2.0 / 3.14159265358979323846);
+        return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
+    }
+    return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+}
+
+UnaryFn nonlinearFunction(const onnx::NodeProto& node)
+{
+    NodeAttrs a(node);
+    const std::string& op = node.op_type();
+    if (op == "Gelu") {
+        const std::string approx = a.s("approximate", "none");
+        if (approx != "none" && approx != "tanh") return {};
+        const bool tanhForm = approx == "tanh";
+        return [tanhForm](double x) { return gelu(x, tanhForm); };
+    }
+    return nonlinearFunction(op, a.f("alpha", op == "HardSigmoid" ? 0.2f : 1.0f), a.f("beta", 0.5f));
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "core/fixedpoint/broadcast.h"
+#include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/op_registry.h"
 
@@ -233,7 +234,14 @@ Outs where(const OpCall& c)
     return std::vector<Tensor>{y};
 }
 
-double erfGelu(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
+// Gelu with its approximate attribute (opset 20); the integer mode's table uses the same gelu().
+Outs geluOp(const OpCall& c)
+{
+    const std::string approx = NodeAttrs(c.node).s("approximate", "none");
+    if (approx != "none" && approx != "tanh") return opError(c.node, "unknown approximate '" + approx + "'");
+    const bool tanhForm = approx == "tanh";
+    return unary(c, [tanhForm](double x) { return gelu(x, tanhForm); });
+}
 
 }  // namespace
 
@@ -303,7 +311,7 @@ void addMathOps(std::vector<OpEntry>& t)
     t.push_back({"Softplus", un([](double x) { return std::log1p(std::exp(x)); })});
     t.push_back({"Softsign", un([](double x) { return x / (1.0 + std::fabs(x)); })});
     t.push_back({"HardSwish", un([](double x) { return x * std::max(0.0, std::min(1.0, x / 6.0 + 0.5)); })});
-    t.push_back({"Gelu", un([](double x) { return erfGelu(x); })});
+    t.push_back({"Gelu", geluOp});
     t.push_back({"LeakyRelu", [](const OpCall& c) {
                      const double alpha = NodeAttrs(c.node).f("alpha", 0.01f);
                      return unary(c, [alpha](double x) { return x >= 0 ? x : double(float(alpha) * float(x)); });

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/op_registry.h"
 #include "core/fixedpoint/tensor.h"
 
@@ -95,4 +96,37 @@ TEST(SpecOps, QLinearMatMulBroadcastsBatchesLikeMatMul)
     ASSERT_EQ(mi.size(), 1u);
     EXPECT_EQ(mi[0].dtype(), DType::Int32);
     EXPECT_EQ(mi[0].toFloats(), f[0].toFloats());
+}
+
+// Gelu's two forms (opset 20) at known values (erf: 0.5 x (1 + erf(x / sqrt 2)); tanh:
+// 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))), and the integer mode's table function
+// picks the same form from the node.
+TEST(SpecOps, GeluExactAndTanhForms)
+{
+    const Tensor x = Tensor::fromFloats({5}, {1.0f, -1.0f, 0.5f, 3.0f, -2.0f});
+    const std::vector<float> erfWant = {0.8413447f, -0.1586553f, 0.3457312f, 2.9959503f, -0.0455003f};
+    const std::vector<float> tanhWant = {0.8411920f, -0.1588080f, 0.3457140f, 2.9963626f, -0.0454023f};
+    onnx::NodeProto exact = makeNode("Gelu"), approx = makeNode("Gelu"), explicitNone = makeNode("Gelu");
+    setString(approx, "approximate", "tanh");
+    setString(explicitNone, "approximate", "none");
+    const auto ye = run(exact, {x}, 20), yt = run(approx, {x}, 20), yn = run(explicitNone, {x}, 20);
+    ASSERT_EQ(ye.size(), 1u);
+    ASSERT_EQ(yt.size(), 1u);
+    ASSERT_EQ(yn.size(), 1u);
+    for (size_t i = 0; i < erfWant.size(); ++i) {
+        EXPECT_NEAR(ye[0].toFloats()[i], erfWant[i], 5e-7) << i;
+        EXPECT_NEAR(yt[0].toFloats()[i], tanhWant[i], 5e-7) << i;
+        EXPECT_EQ(yn[0].toFloats()[i], ye[0].toFloats()[i]) << i;
+    }
+    // the table function of each node gives the op's values (same float32 rounding)
+    const UnaryFn fe = nonlinearFunction(exact), ft = nonlinearFunction(approx);
+    ASSERT_TRUE(fe && ft);
+    for (size_t i = 0; i < erfWant.size(); ++i) {
+        const double v = x.toFloats()[i];
+        EXPECT_EQ(static_cast<float>(fe(v)), ye[0].toFloats()[i]) << i;
+        EXPECT_EQ(static_cast<float>(ft(v)), yt[0].toFloats()[i]) << i;
+    }
+    onnx::NodeProto bad = makeNode("Gelu");
+    setString(bad, "approximate", "sigmoid");
+    EXPECT_FALSE(nonlinearFunction(bad));
 }
