@@ -264,6 +264,16 @@ QParams widen(const QParams& p, int64_t& mul, int64_t& off)
 
 bool isPassThroughOfQuantizer(const std::string& op) { return op == "Clip" || op == "Identity" || op == "Cast"; }
 
+// Ops that only move or pick elements: in float they give what they would give on codes, so the
+// integer mode computing them in float is not a fallback worth listing.
+bool movesDataOnly(const std::string& op)
+{
+    static const std::set<std::string> kOps = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Slice",
+                                               "Gather", "Split", "Expand", "Tile", "Dropout", "Identity", "Shape",
+                                               "Size"};
+    return kOps.count(op) > 0;
+}
+
 }  // namespace
 
 Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inputs, const RunOptions& options,
@@ -289,6 +299,9 @@ Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inpu
                                                    ", the model wants " + shapeString(shape), m_model.path);
         values[static_cast<size_t>(impl.inputIds[i])].t = t;
     }
+    // per tensor id: a float value the integer mode computed from quantized data (a fallback's
+    // result), so the float ops after it are fallbacks too
+    std::vector<bool> fromQuantized(nt, false);
     std::vector<int> refs = impl.consumers;
     std::vector<bool> keep(nt, false);
     for (int id : impl.outputIds) keep[static_cast<size_t>(id)] = true;
@@ -331,6 +344,7 @@ Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inpu
         for (int id : node.inputs) in.push_back(valueOf(id));
         std::vector<Value> outs;
         bool handled = false;
+        bool intFallback = false;   // computed in float on quantized data in the integer mode
         const bool intMode = mode == SimMode::Int && !ctx.floatNode[ni];
 
         if (op == "QuantizeLinear") {
@@ -418,8 +432,10 @@ Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inpu
         if (!handled) {
             std::vector<Tensor> ins;
             bool quantizedInput = false;
-            for (const Value& v : in) {
-                quantizedInput = quantizedInput || v.kind != Value::Plain;
+            for (size_t k = 0; k < in.size(); ++k) {
+                const Value& v = in[k];
+                const int id = node.inputs[k];
+                quantizedInput = quantizedInput || v.kind != Value::Plain || (id >= 0 && fromQuantized[static_cast<size_t>(id)]);
                 ins.push_back(v.defined() ? materialize(v) : Tensor());
             }
             OpCall call{*node.proto, ins, impl.opset, pool, impl.folder};
@@ -435,12 +451,19 @@ Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inpu
                 o.t = std::move(t);
                 outs.push_back(std::move(o));
             }
-            if (mode == SimMode::Int && quantizedInput && ctx.layerOfNode[ni] >= 0)
-                result.fallbacks.push_back(node.proto->name() + " (" + op + ")");
+            intFallback = mode == SimMode::Int && !ctx.floatNode[ni] && quantizedInput;
+            // every op the integer mode computes in float on quantized data is listed, not only
+            // layers (a float Resize or pooling hides the same deployment difference)
+            if (intFallback && !movesDataOnly(op)) result.fallbacks.push_back(node.proto->name() + " (" + op + ")");
         }
+        bool derivedInput = intFallback;
+        for (int id : node.inputs) derivedInput = derivedInput || (id >= 0 && fromQuantized[static_cast<size_t>(id)]);
         for (size_t k = 0; k < node.outputs.size() && k < outs.size(); ++k) {
             const int id = node.outputs[k];
             if (id < 0) continue;
+            // float results carry the fallback on (shape outputs are integers, not data)
+            fromQuantized[static_cast<size_t>(id)] =
+                derivedInput && outs[k].kind == Value::Plain && outs[k].t.dtype() == DType::Float32;
             const int li = impl.observedLayer[static_cast<size_t>(id)];
             if (li >= 0 && options.keepLayerOutputs) {
                 Tensor f = materialize(outs[k]);
