@@ -424,18 +424,31 @@ Outs avgPool(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in, bool
             sumPool<T, int64_t>(*g, x.t.data<T>(), sums.data(), counts, includePad);
     });
     if (!ok || counts.empty()) return std::nullopt;
+    // padding is real 0, i.e. the zero point, but sumPool adds nothing for it: with
+    // count_include_pad the divisor counts the pads, the zero-point correction only the real taps
+    std::vector<int64_t> taps = counts;
+    if (includePad) {
+        std::vector<int64_t> scratch(sums.size());
+        taps.clear();
+        dispatchType(x.t.dtype(), [&](auto* tag) {
+            using T = std::remove_pointer_t<decltype(tag)>;
+            if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> || std::is_same_v<T, int16_t> ||
+                          std::is_same_v<T, uint16_t>)
+                sumPool<T, int64_t>(*g, x.t.data<T>(), scratch.data(), taps, false);
+        });
+    }
     const PoolGeometry geom = *g;
     const RequantMode mode = ctx.options.requant;
     auto p = std::make_shared<PendingValue>();
-    p->resolve = [x, sums, counts, geom, mode](const QParams& out) {
+    p->resolve = [x, sums, counts, taps, geom, mode](const QParams& out) {
         Tensor y(out.dtype, geom.outShape());
         const int64_t P = geom.outPixels();
         std::vector<Requantizer> rq;
         for (int64_t cnt : counts)
             rq.push_back(Requantizer::make(double(x.q.scales[0]) / (double(cnt) * out.scales[0]), zp0(out), out.range));
         for (int64_t i = 0; i < y.size(); ++i) {
-            const int64_t pix = i % P, cnt = counts[static_cast<size_t>(pix)];
-            y.setInt(i, rq[static_cast<size_t>(pix)].apply(sums[static_cast<size_t>(i)] - cnt * zp0(x.q), mode));
+            const auto pix = static_cast<size_t>(i % P);
+            y.setInt(i, rq[pix].apply(sums[static_cast<size_t>(i)] - taps[pix] * zp0(x.q), mode));
         }
         return y;
     };
