@@ -10,6 +10,7 @@
 #include <cstring>
 #include <set>
 
+#include "core/fixedpoint/broadcast.h"
 #include "core/fixedpoint/interpreter_impl.h"
 #include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/node_attrs.h"
@@ -297,10 +298,39 @@ Outs clampOp(const std::string& op, std::vector<Value>& in, int64_t opset, const
     return std::nullopt;
 }
 
-// Elementwise Add/Sub/Mul of two quantized tensors, rounded once into the output quantization.
-Outs binaryPending(RunContext& ctx, const std::string& op, std::vector<Value>& in)
+// Broadcasting or a per-channel operand (a scale tensor [1,C,1,1] quantized per channel, say):
+// the same arithmetic with each element's own input scale (binaryCodes).
+Outs broadcastPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
 {
-    if (!perTensorQ(in[0]) || !perTensorQ(in[1]) || in[0].t.shape() != in[1].t.shape()) return std::nullopt;
+    if (in[0].kind != Value::QReal || in[1].kind != Value::QReal) return std::nullopt;
+    const Value a = in[0], b = in[1];
+    const std::string op = node.proto->op_type();
+    const RequantMode mode = ctx.options.requant;
+    const auto shape = broadcastShapes({a.t.shape(), b.t.shape()});
+    if (!shape) return std::nullopt;
+    if (a.q.scales.size() > 1 && b.q.scales.size() > 1) return std::nullopt;   // both per channel
+    auto p = std::make_shared<PendingValue>();
+    p->resolve = [a, b, op, mode](const QParams& out) {
+        auto y = binaryCodes(op, a.t, a.q, b.t, b.q, out, mode);
+        return y ? *y : Tensor(out.dtype, {0});
+    };
+    p->shape = *shape;
+    p->toFloat = [a, b, np = &node, opset = ctx.impl.opset] {
+        std::vector<Tensor> ins{dequantize(a.t, a.q), dequantize(b.t, b.q)};
+        OpCall call{*np->proto, ins, opset, nullptr, {}};
+        return (*np->spec)(call).value()[0];
+    };
+    Value o;
+    o.kind = Value::Pending;
+    o.pend = p;
+    return one(o);
+}
+
+// Elementwise Add/Sub/Mul of two quantized tensors, rounded once into the output quantization.
+Outs binaryPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
+{
+    const std::string& op = node.proto->op_type();
+    if (!perTensorQ(in[0]) || !perTensorQ(in[1]) || in[0].t.shape() != in[1].t.shape()) return broadcastPending(ctx, node, in);
     const Value a = in[0], b = in[1];
     const RequantMode mode = ctx.options.requant;
     auto p = std::make_shared<PendingValue>();
@@ -582,7 +612,7 @@ std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t ni,
     if ((op == "Div" || op == "Mul" || op == "Add" || op == "Sub") && in.size() == 2 &&
         (in[0].kind == Value::Acc || in[1].kind == Value::Acc))
         return accAffine(op, in);
-    if ((op == "Add" || op == "Sub" || op == "Mul") && in.size() == 2) return binaryPending(ctx, op, in);
+    if ((op == "Add" || op == "Sub" || op == "Mul") && in.size() == 2) return binaryPending(ctx, node, in);
     if (op == "Concat") return concatPending(ctx, node, in);
     if (op == "AveragePool" || op == "GlobalAveragePool") return avgPool(ctx, node, in, op == "GlobalAveragePool");
     if (kLutOps.count(op)) return lutOp(ctx, ni, node, in);

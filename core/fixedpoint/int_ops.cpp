@@ -3,6 +3,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "core/fixedpoint/broadcast.h"
 #include "core/fixedpoint/quantize.h"
 
 namespace qatdoctor::core::fixedpoint {
@@ -81,6 +82,87 @@ Accumulator matmulInteger(const Tensor& A, int64_t aZero, const Tensor& B, const
         countOverflows(a);
     }
     return a;
+}
+
+namespace {
+
+// Scale and zero point of an operand's element by its offset in the operand's own buffer.
+struct OperandQ {
+    std::vector<double> scale;
+    std::vector<int64_t> zero;
+    int64_t inner = 1, channels = 1;
+
+    OperandQ(const Tensor& t, const QParams& q)
+    {
+        if (q.scales.size() > 1) {
+            const AxisLayout l = axisLayout(t.shape(), q.axis);
+            inner = l.inner;
+            channels = l.channels;
+        }
+        for (int64_t c = 0; c < channels; ++c) {
+            scale.push_back(q.scale(c));
+            zero.push_back(q.zeroPoint(c));
+        }
+    }
+    size_t channelOf(int64_t off) const { return channels == 1 ? 0 : static_cast<size_t>((off / inner) % channels); }
+};
+
+}  // namespace
+
+std::optional<Tensor> binaryCodes(const std::string& op, const Tensor& a, const QParams& qa, const Tensor& b,
+                                  const QParams& qb, const QParams& out, RequantMode mode)
+{
+    if (qa.scales.size() > 1 && qb.scales.size() > 1) return std::nullopt;
+    const auto shape = broadcastShapes({a.shape(), b.shape()});
+    if (!shape) return std::nullopt;
+    const OperandQ pa(a, qa), pb(b, qb);
+    if (static_cast<size_t>(pa.channels) != qa.scales.size() && qa.scales.size() > 1) return std::nullopt;
+    if (static_cast<size_t>(pb.channels) != qb.scales.size() && qb.scales.size() > 1) return std::nullopt;
+    const double so = out.scales[0];
+    const int64_t zo = out.zeroPoints[0];
+    const double sign = op == "Sub" ? -1.0 : 1.0;
+    // per channel of the per-channel operand (index ca + cb: the other one is always 0)
+    std::vector<Requantizer> mulRq;
+    std::vector<FixedMultiplier> ma, mb;
+    FixedMultiplier mo;
+    const int leftShift = (a.dtype() == DType::Int16 || a.dtype() == DType::UInt16) ? 15 : 20;
+    if (op == "Mul") {
+        for (int64_t c = 0; c < std::max(pa.channels, pb.channels); ++c)
+            mulRq.push_back(Requantizer::make(pa.scale[pa.channels == 1 ? 0 : static_cast<size_t>(c)] *
+                                                  pb.scale[pb.channels == 1 ? 0 : static_cast<size_t>(c)] / so,
+                                              zo, out.range));
+    } else if (mode == RequantMode::Fixed) {
+        double largest = 0;
+        for (double s : pa.scale) largest = std::max(largest, s);
+        for (double s : pb.scale) largest = std::max(largest, s);
+        const double twiceMax = 2.0 * largest;
+        for (double s : pa.scale) ma.push_back(quantizeMultiplier(s / twiceMax));
+        for (double s : pb.scale) mb.push_back(quantizeMultiplier(s / twiceMax));
+        mo = quantizeMultiplier(twiceMax / (double(int64_t{1} << leftShift) * so));
+    }
+    Tensor y(out.dtype, *shape);
+    auto element = [&](int64_t i, int64_t offA, int64_t offB) {
+        const size_t ca = pa.channelOf(offA), cb = pb.channelOf(offB);
+        const int64_t xa = a.atInt(offA) - pa.zero[ca], xb = b.atInt(offB) - pb.zero[cb];
+        if (op == "Mul") {
+            y.setInt(i, mulRq[ca + cb].apply(xa * xb, mode));
+        } else if (mode == RequantMode::Float) {
+            const double v = (pa.scale[ca] * double(xa) + sign * pb.scale[cb] * double(xb)) / so;
+            y.setInt(i, saturate(static_cast<int64_t>(std::nearbyint(v)) + zo, out.range));
+        } else {
+            const int64_t ra = multiplyByQuantizedMultiplier(xa * (int64_t{1} << leftShift), ma[ca]);
+            int64_t rb = multiplyByQuantizedMultiplier(xb * (int64_t{1} << leftShift), mb[cb]);
+            if (sign < 0) rb = -rb;
+            y.setInt(i, saturate(int64_t{multiplyByQuantizedMultiplier(ra + rb, mo)} + zo, out.range));
+        }
+    };
+    if (a.shape() == b.shape()) {
+        for (int64_t i = 0; i < y.size(); ++i) element(i, i, i);
+    } else {
+        forEachBroadcast(*shape, {broadcastStrides(a.shape(), *shape), broadcastStrides(b.shape(), *shape)},
+                         [&](int64_t i, const std::vector<int64_t>& offs) { element(i, offs[0], offs[1]); });
+    }
+    return y;
 }
 
 }  // namespace qatdoctor::core::fixedpoint

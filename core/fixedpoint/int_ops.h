@@ -4,11 +4,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "core/common/no_init_allocator.h"
 #include "core/fixedpoint/conv_kernel.h"
+#include "core/fixedpoint/quantize.h"
 #include "core/fixedpoint/tensor.h"
 
 namespace qatdoctor::core::fixedpoint {
@@ -38,5 +41,14 @@ Accumulator convInteger(const ConvGeometry& g, const Tensor& x, int64_t xZero, c
 // [M,K] x [K,N] with a zero point for A (per tensor) and B (per tensor or per column N).
 Accumulator matmulInteger(const Tensor& a, int64_t aZero, const Tensor& b, const std::vector<int64_t>& bZero,
                           int64_t M, int64_t K, int64_t N, ThreadPool* pool);
+
+// Elementwise Add / Sub / Mul of two quantized tensors with ONNX broadcasting, each per tensor
+// or per channel (at most one of them per channel), rounded once into `out` (per tensor).
+// Mul: zo + round((a - za) * (b - zb) * sa * sb / so). Add/Sub in Float mode: zo + round((sa (a -
+// za) +- sb (b - zb)) / so) in double; in Fixed mode TFLite's integer add (both inputs shifted
+// left by 20 (15 for 16-bit), rescaled to twice the larger scale, summed, one output multiplier).
+// nullopt when the shapes do not broadcast or both operands are per channel.
+std::optional<Tensor> binaryCodes(const std::string& op, const Tensor& a, const QParams& qa, const Tensor& b,
+                                  const QParams& qb, const QParams& out, RequantMode mode);
 
 }  // namespace qatdoctor::core::fixedpoint
