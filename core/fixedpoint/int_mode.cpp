@@ -15,6 +15,7 @@
 #include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/pool_kernel.h"
+#include "core/fixedpoint/resize_kernel.h"
 #include "core/fixedpoint/simd_ops.h"
 
 namespace qatdoctor::core::fixedpoint {
@@ -587,6 +588,38 @@ Outs softmaxOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Val
     return one(o);
 }
 
+// Linear Resize on 8-bit codes (resize_kernel.h): fixed-point weights, one rounding into the
+// output quantization; keeps the input's quantization when no quantizer follows.
+Outs resizeLinear(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
+{
+    if (!perTensorQ(in[0]) || !isNarrow(in[0].t.dtype())) return std::nullopt;
+    std::vector<Tensor> ins{Tensor()};
+    for (size_t k = 1; k < in.size(); ++k) {
+        if (in[k].defined() && in[k].kind != Value::Plain) return std::nullopt;   // scales/sizes from data
+        ins.push_back(in[k].t);
+    }
+    auto plan = linearResizePlan(*node.proto, ctx.impl.opset, node.proto->op_type() == "Upsample", in[0].t.shape(), ins);
+    if (!plan) return std::nullopt;
+    const Value x = in[0];
+    const RequantMode mode = ctx.options.requant;
+    auto p = std::make_shared<PendingValue>();
+    p->resolve = [x, plan = *plan, mode](const QParams& out) {
+        return resizeLinearCodes(plan, x.t, zp0(x.q), x.q.scales[0], out, mode);
+    };
+    p->toFloat = [x, ins, np = &node, opset = ctx.impl.opset] {
+        std::vector<Tensor> fin = ins;
+        fin[0] = dequantize(x.t, x.q);
+        OpCall call{*np->proto, fin, opset, nullptr, {}};
+        return (*np->spec)(call).value()[0];
+    };
+    p->defaultParams = x.q;
+    p->shape = plan->outShape;
+    Value o;
+    o.kind = Value::Pending;
+    o.pend = p;
+    return one(o);
+}
+
 const std::set<std::string> kCodeOps = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Slice", "Gather",
                                         "Split", "Expand", "Tile", "MaxPool", "GlobalMaxPool", "Dropout"};
 const std::set<std::string> kLutOps = {"Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Reciprocal", "Erf", "Gelu",
@@ -618,7 +651,8 @@ std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t ni,
     if (kLutOps.count(op)) return lutOp(ctx, ni, node, in);
     if (op == "Softmax") return softmaxOp(ctx, ni, node, in);
     if (op == "Resize" || op == "Upsample") {
-        if (!perTensorQ(in[0]) || NodeAttrs(*node.proto).s("mode", "nearest") != "nearest") return std::nullopt;
+        if (NodeAttrs(*node.proto).s("mode", "nearest") != "nearest") return resizeLinear(ctx, node, in);
+        if (!perTensorQ(in[0])) return std::nullopt;
     } else if (!kCodeOps.count(op)) {
         return std::nullopt;
     }

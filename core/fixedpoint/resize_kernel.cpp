@@ -1,0 +1,149 @@
+#include "core/fixedpoint/resize_kernel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/fixedpoint/node_attrs.h"
+
+namespace qatdoctor::core::fixedpoint {
+namespace {
+
+Error planError(const onnx::NodeProto& node, const std::string& what)
+{
+    return makeError("simulate.resize", "node '" + node.name() + "' (" + node.op_type() + "): " + what);
+}
+
+// Why these fraction widths: the sum of W * (x - xZero) must fit the int32 accumulator of the
+// hardware (and the int32 input of the fixed-point requantization). An 8-bit difference needs 9
+// bits with the sign, leaving 22 bits for the product of the D per-dimension weights, so each
+// gets 22 / D bits, at most 15 (Q15, the usual fraction width): one interpolated dimension Q15,
+// two (bilinear) Q11, three Q7. A weight rounded to F bits moves the sampled point by at most
+// 2^-(F+1) of a pixel per dimension, so the interpolated value moves by at most
+// D * 255 * 2^-(F+1) input steps: 0.125 for bilinear Q11, 0.004 for one dimension in Q15 (below
+// one output step at equal scales); the single rounding then gives at most one output step against
+// the exact value.
+int fractionBits(size_t interpolatedDims)
+{
+    if (interpolatedDims == 0) return 0;
+    return std::min(15, static_cast<int>(22 / interpolatedDims));
+}
+
+}  // namespace
+
+Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t opset, bool upsample,
+                                          const std::vector<int64_t>& inShape, const std::vector<Tensor>& inputs)
+{
+    NodeAttrs a(node);
+    const std::string mode = a.s("mode", "nearest");
+    if (mode != "linear" && mode != "bilinear") return planError(node, "mode '" + mode + "' is not linear");
+    const auto rank = static_cast<int64_t>(inShape.size());
+    auto has = [&](size_t i) { return i < inputs.size() && !inputs[i].empty() && inputs[i].size() > 0; };
+    // the same scales / sizes reading as the specification op (ops_nn.cpp resize)
+    const bool v10 = upsample || opset < 11;
+    const size_t scalesIdx = v10 ? 1 : 2, sizesIdx = 3;
+    const bool sizesGiven = !v10 && has(sizesIdx);
+    std::vector<double> scales(static_cast<size_t>(rank), 1.0);
+    LinearResizePlan plan;
+    plan.inShape = inShape;
+    plan.outShape = inShape;
+    if (sizesGiven) {
+        const auto sizes = inputs[sizesIdx].toInts();
+        if (static_cast<int64_t>(sizes.size()) != rank) return planError(node, "sizes rank mismatch");
+        for (size_t d = 0; d < sizes.size(); ++d) {
+            plan.outShape[d] = sizes[d];
+            scales[d] = double(float(sizes[d]) / float(inShape[d]));
+        }
+    } else {
+        std::vector<float> s;
+        if (has(scalesIdx)) s = inputs[scalesIdx].toFloats();
+        else if (upsample) s = a.floats("scales");
+        if (static_cast<int64_t>(s.size()) != rank) return planError(node, "needs scales or sizes of the input's rank");
+        for (size_t d = 0; d < s.size(); ++d) {
+            scales[d] = s[d];
+            plan.outShape[d] = static_cast<int64_t>(std::floor(double(inShape[d]) * double(s[d])));
+        }
+    }
+    const std::string ctm = v10 ? "asymmetric" : a.s("coordinate_transformation_mode", "half_pixel");
+    if (ctm == "tf_crop_and_resize") return planError(node, "tf_crop_and_resize is not simulated on codes");
+    auto source = [&](size_t d, int64_t o) {
+        const double s = scales[d], in = double(inShape[d]), out = double(plan.outShape[d]);
+        if (ctm == "asymmetric") return o / s;
+        if (ctm == "align_corners") {
+            const double len = sizesGiven ? out : in * s;
+            return len == 1 ? 0.0 : o * (in - 1) / (len - 1);
+        }
+        if (ctm == "pytorch_half_pixel") return out > 1 ? (o + 0.5) / s - 0.5 : 0.0;
+        if (ctm == "tf_half_pixel_for_nn") return (o + 0.5) / s;
+        if (ctm == "half_pixel_symmetric") {
+            const double adj = out / (s * in);
+            return in / 2.0 * (1 - adj) + (o + 0.5) / s - 0.5;
+        }
+        return (o + 0.5) / s - 0.5;   // half_pixel
+    };
+    // exact fractions first: they decide how many dimensions interpolate, hence the width
+    std::vector<std::vector<double>> fractions(static_cast<size_t>(rank));
+    plan.taps.resize(static_cast<size_t>(rank));
+    for (size_t d = 0; d < static_cast<size_t>(rank); ++d) {
+        bool interpolates = false;
+        for (int64_t o = 0; o < plan.outShape[d]; ++o) {
+            const double src = std::max(0.0, std::min(source(d, o), double(inShape[d] - 1)));
+            const auto i0 = static_cast<int64_t>(std::floor(src));
+            plan.taps[d].push_back({i0, std::min(i0 + 1, inShape[d] - 1), 0});
+            fractions[d].push_back(src - double(i0));
+            interpolates = interpolates || src != double(i0);
+        }
+        if (interpolates) plan.interpolated.push_back(static_cast<int>(d));
+    }
+    plan.fracBits = fractionBits(plan.interpolated.size());
+    const double one = std::ldexp(1.0, plan.fracBits);
+    for (int d : plan.interpolated)
+        for (size_t o = 0; o < plan.taps[static_cast<size_t>(d)].size(); ++o)
+            plan.taps[static_cast<size_t>(d)][o].w1 =
+                static_cast<int32_t>(std::clamp(std::nearbyint(fractions[static_cast<size_t>(d)][o] * one), 0.0, one));
+    return plan;
+}
+
+Tensor resizeLinearCodes(const LinearResizePlan& plan, const Tensor& x, int64_t xZero, double xScale,
+                         const QParams& out, RequantMode mode)
+{
+    const size_t rank = plan.inShape.size();
+    std::vector<int64_t> strides(rank, 1);
+    for (size_t d = rank; d-- > 1;) strides[d - 1] = strides[d] * plan.inShape[d];
+    const int64_t one = int64_t{1} << plan.fracBits;
+    const size_t D = plan.interpolated.size();
+    const Requantizer rq = Requantizer::make(xScale / (double(out.scales[0]) * std::ldexp(1.0, plan.totalBits())),
+                                             out.zeroPoints[0], out.range);
+    Tensor y(out.dtype, plan.outShape);
+    std::vector<int64_t> idx(rank, 0);
+    const auto* in8 = x.data<uint8_t>();
+    const bool s8 = x.dtype() == DType::Int8;
+    auto code = [&](int64_t off) -> int64_t { return s8 ? int64_t{static_cast<int8_t>(in8[off])} : int64_t{in8[off]}; };
+    for (int64_t i = 0; i < y.size(); ++i) {
+        int64_t base = 0;   // offset of the non-interpolated dimensions (their i0)
+        for (size_t d = 0; d < rank; ++d) base += plan.taps[d][static_cast<size_t>(idx[d])].i0 * strides[d];
+        int64_t acc = 0;
+        for (size_t corner = 0; corner < (size_t{1} << D); ++corner) {
+            int64_t w = 1, off = base;
+            for (size_t k = 0; k < D; ++k) {
+                const auto d = static_cast<size_t>(plan.interpolated[k]);
+                const LinearTap& t = plan.taps[d][static_cast<size_t>(idx[d])];
+                if ((corner >> k) & 1) {
+                    w *= t.w1;
+                    off += (t.i1 - t.i0) * strides[d];
+                } else {
+                    w *= one - t.w1;
+                }
+            }
+            if (w != 0) acc += w * (code(off) - xZero);
+        }
+        y.setInt(i, rq.apply(acc, mode));
+        for (size_t d = rank; d-- > 0;) {
+            if (++idx[d] < plan.outShape[d]) break;
+            idx[d] = 0;
+        }
+    }
+    return y;
+}
+
+}  // namespace qatdoctor::core::fixedpoint
