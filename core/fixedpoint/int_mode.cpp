@@ -227,6 +227,68 @@ Outs accAffine(const std::string& op, std::vector<Value>& in)
     return one(o);
 }
 
+// Add (or Sub) of an accumulator and a quantized tensor with no quantizer between them: the
+// residual add a deployment compiler fuses into the convolution. The other operand is rescaled
+// into the accumulator's scale per channel (sb / s[c], an integer multiplier in fixed mode, one
+// rounding of at most half an accumulator step), added to the int32 sums with the folded bias,
+// and the sum requantized once into the output quantization.
+Outs accAddQuantized(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
+{
+    const std::string& op = node.proto->op_type();
+    const bool accFirst = in[0].kind == Value::Acc;
+    const Value accV = accFirst ? in[0] : in[1];
+    const Value other = accFirst ? in[1] : in[0];
+    if (!(op == "Add" || (op == "Sub" && accFirst)) || !perTensorQ(other)) return std::nullopt;
+    const AccValue& a = *accV.acc;
+    if (std::isfinite(a.lo) || std::isfinite(a.hi)) return std::nullopt;
+    for (double sc : a.scale)
+        if (sc == 0) return std::nullopt;
+    const auto shape = broadcastShapes({a.acc->shape, other.t.shape()});
+    if (!shape || *shape != a.acc->shape) return std::nullopt;   // the sum keeps the accumulator's shape
+    const RequantMode mode = ctx.options.requant;
+    const int64_t sign = op == "Sub" ? -1 : 1;
+    auto p = std::make_shared<PendingValue>();
+    p->resolve = [acc = accV.acc, other, sign, mode](const QParams& out) {
+        const AccValue& a = *acc;
+        const Accumulator& sums = accSums(a);
+        const AxisLayout l = axisLayout(a.acc->shape, a.axis);
+        const double sb = other.q.scales[0];
+        const int64_t zb = zp0(other.q);
+        std::vector<Requantizer> rq;
+        std::vector<int64_t> biasQ;
+        std::vector<double> toAcc;
+        std::vector<FixedMultiplier> toAccFixed;
+        for (size_t c = 0; c < a.scale.size(); ++c) {
+            rq.push_back(Requantizer::make(a.scale[c] / out.scales[0], zp0(out), out.range));
+            biasQ.push_back(static_cast<int64_t>(std::nearbyint(a.bias[c] / a.scale[c])));
+            toAcc.push_back(sb / a.scale[c]);
+            toAccFixed.push_back(quantizeMultiplier(sb / a.scale[c]));
+        }
+        Tensor y(out.dtype, a.acc->shape);
+        forEachBroadcast(a.acc->shape, {broadcastStrides(other.t.shape(), a.acc->shape)},
+                         [&](int64_t i, const std::vector<int64_t>& offs) {
+                             const auto c = static_cast<size_t>((i / l.inner) % l.channels);
+                             const int64_t xb = other.t.atInt(offs[0]) - zb;
+                             const int64_t add = mode == RequantMode::Float
+                                                     ? static_cast<int64_t>(std::nearbyint(double(xb) * toAcc[c]))
+                                                     : int64_t{multiplyByQuantizedMultiplier(xb, toAccFixed[c])};
+                             y.setInt(i, rq[c].apply(sums.at(i) + biasQ[c] + sign * add, mode));
+                         });
+        return y;
+    };
+    p->shape = a.acc->shape;
+    p->toFloat = [accV, other, np = &node, accFirst, opset = ctx.impl.opset] {
+        std::vector<Tensor> ins{materialize(accV), dequantize(other.t, other.q)};
+        if (!accFirst) std::swap(ins[0], ins[1]);
+        OpCall call{*np->proto, ins, opset, nullptr, {}};
+        return (*np->spec)(call).value()[0];
+    };
+    Value o;
+    o.kind = Value::Pending;
+    o.pend = p;
+    return one(o);
+}
+
 Outs batchNorm(const NodeInfo& node, std::vector<Value>& in)
 {
     if (in[0].kind != Value::Acc || in[0].acc->axis != 1 || in.size() < 5) return std::nullopt;
@@ -643,8 +705,10 @@ std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t ni,
         return clampOp(op, in, ctx.impl.opset, node);
     }
     if ((op == "Div" || op == "Mul" || op == "Add" || op == "Sub") && in.size() == 2 &&
-        (in[0].kind == Value::Acc || in[1].kind == Value::Acc))
-        return accAffine(op, in);
+        (in[0].kind == Value::Acc || in[1].kind == Value::Acc)) {
+        if (auto r = accAffine(op, in)) return r;
+        return accAddQuantized(ctx, node, in);
+    }
     if ((op == "Add" || op == "Sub" || op == "Mul") && in.size() == 2) return binaryPending(ctx, node, in);
     if (op == "Concat") return concatPending(ctx, node, in);
     if (op == "AveragePool" || op == "GlobalAveragePool") return avgPool(ctx, node, in, op == "GlobalAveragePool");

@@ -108,7 +108,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"avgpool_nopad", 1}, Case{"global_avgpool", 1}, Case{"conv_grouped", 1},
                       Case{"conv_dilated", 1}, Case{"resize_nearest", 1}, Case{"resize_bilinear_half_pixel", 1},
                       Case{"resize_bilinear_align_corners", 1}, Case{"resize_bilinear_pytorch_half_pixel", 1},
-                      Case{"resize_bilinear_asymmetric", 1}, Case{"add_broadcast", 1}, Case{"mul_broadcast", 1}),
+                      Case{"resize_bilinear_asymmetric", 1}, Case{"add_broadcast", 1}, Case{"mul_broadcast", 1},
+                      Case{"conv_add_fused", 1}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
 // 2x2 -> 4x4 half_pixel bilinear, input and output scale 0.5, zero point 10. Input codes
@@ -186,6 +187,24 @@ TEST(IntOpsModel, PerChannelMulByHand)
         EXPECT_EQ(y->toInts(), (std::vector<int64_t>{18, 58, 0, 10})) << requantModeName(rq);
     }
     EXPECT_FALSE(binaryCodes("Mul", b, qb, b, qb, qo, RequantMode::Float).has_value());   // both per channel
+}
+
+// Conv (1x1, weight code 2 at 0.25, input at 0.5 / zero 0: sums 2 x, accumulator scale 0.125)
+// plus a tensor at 0.25 / zero 3 with no quantizer between, output 0.5 / zero 5. The operand is
+// rescaled into the accumulator (0.25 / 0.125 = 2 per step) and the sum requantized once:
+// x = 4, r = 5: 8 + 2 * 2 = 12 -> 12 * 0.25 = 3 -> code 8; x = 5, r = 3: 10 + 0 = 10 -> 2.5, a
+// half: 2 -> 7 in float requantization (and fake-quant), 3 -> 8 in fixed.
+TEST(IntOpsModel, ResidualAddOnTheAccumulatorByHand)
+{
+    Loaded l = load("conv_add_hand");
+    ASSERT_TRUE(l.interp);
+    l.inputs = {Tensor::fromFloats({1, 1, 1, 2}, floats({4, 5}, 0, 0.5f)),
+                Tensor::fromFloats({1, 1, 1, 2}, floats({5, 3}, 3, 0.25f))};
+    const RunResult f = run(l, SimMode::Int, RequantMode::Float);
+    EXPECT_TRUE(f.fallbacks.empty());
+    EXPECT_EQ(f.outputs[0].toFloats(), floats({8, 7}, 5, 0.5f));
+    EXPECT_EQ(run(l, SimMode::Int, RequantMode::Fixed).outputs[0].toFloats(), floats({8, 8}, 5, 0.5f));
+    EXPECT_EQ(run(l, SimMode::Fake).outputs[0].toFloats(), floats({8, 7}, 5, 0.5f));
 }
 
 // Div of two quantized activations has no integer kernel (a deployment compiler needs a
