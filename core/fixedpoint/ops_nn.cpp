@@ -1,4 +1,4 @@
-// Conv, Gemm, MatMul, pooling and Resize of the specification table (float32 arithmetic).
+// Conv, ConvTranspose, Gemm, MatMul, pooling and Resize of the specification table (float32 arithmetic).
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
@@ -6,6 +6,7 @@
 
 #include "core/fixedpoint/broadcast.h"
 #include "core/fixedpoint/conv_kernel.h"
+#include "core/fixedpoint/conv_transpose.h"
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/op_registry.h"
 #include "core/fixedpoint/pool_kernel.h"
@@ -30,6 +31,30 @@ Outs conv(const OpCall& c)
     convolve<float, float>(*g, x.data<float>(), w.data<float>(), y.data<float>(), c.pool);
     if (c.hasInput(2)) {
         const Tensor b = asFloat(c.in(2));
+        const int64_t P = g->outPixels();
+        float* py = y.data<float>();
+        for (int64_t n = 0; n < g->n; ++n)
+            for (int64_t m = 0; m < g->m; ++m) {
+                float* row = py + (n * g->m + m) * P;
+                const float bv = b.data<float>()[m];
+                for (int64_t p = 0; p < P; ++p) row[p] += bv;
+            }
+    }
+    return std::vector<Tensor>{y};
+}
+
+// ConvTranspose of any spatial rank (float32, the sums in the runtimes' GEMM + col2im order).
+Outs convTransposeOp(const OpCall& c)
+{
+    if (!c.hasInput(0) || !c.hasInput(1)) return opError(c.node, "needs X and W");
+    const Tensor x = asFloat(c.in(0)), w = asFloat(c.in(1));
+    auto g = convTransposeGeometry(c.node, x.shape(), w.shape());
+    if (!g) return g.error();
+    Tensor y(DType::Float32, g->outShape());
+    convTranspose<float, float>(*g, x.data<float>(), w.data<float>(), y.data<float>(), c.pool);
+    if (c.hasInput(2)) {
+        const Tensor b = asFloat(c.in(2));
+        if (b.size() != g->m) return opError(c.node, "bias size differs from the output channels");
         const int64_t P = g->outPixels();
         float* py = y.data<float>();
         for (int64_t n = 0; n < g->n; ++n)
@@ -257,6 +282,7 @@ Outs resize(const OpCall& c, bool upsample)
 void addNnOps(std::vector<OpEntry>& t)
 {
     t.push_back({"Conv", conv});
+    t.push_back({"ConvTranspose", convTransposeOp});
     t.push_back({"Gemm", gemmOp});
     t.push_back({"MatMul", matmul});
     t.push_back({"MaxPool", [](const OpCall& c) { return maxPoolOp(c, false); }});

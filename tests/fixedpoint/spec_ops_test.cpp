@@ -130,3 +130,71 @@ TEST(SpecOps, GeluExactAndTanhForms)
     setString(bad, "approximate", "sigmoid");
     EXPECT_FALSE(nonlinearFunction(bad));
 }
+
+namespace {
+
+// ConvTranspose straight from the specification's definition: every input pixel scatters
+// x * w into y at i * stride + k * dilation - pad_begin (2-D, integer-valued floats: exact).
+std::vector<float> scatterConvTranspose(const Tensor& x, const Tensor& w, int64_t group, std::vector<int64_t> s,
+                                        std::vector<int64_t> d, std::vector<int64_t> padBegin, std::vector<int64_t> out)
+{
+    const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3);
+    const int64_t mg = w.dim(1), M = mg * group, KH = w.dim(2), KW = w.dim(3), cg = C / group;
+    std::vector<float> y(static_cast<size_t>(N * M * out[0] * out[1]), 0.0f);
+    const auto xv = x.toFloats(), wv = w.toFloats();
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t m = 0; m < mg; ++m)
+                for (int64_t i = 0; i < H; ++i)
+                    for (int64_t j = 0; j < W; ++j)
+                        for (int64_t ki = 0; ki < KH; ++ki)
+                            for (int64_t kj = 0; kj < KW; ++kj) {
+                                const int64_t oi = i * s[0] + ki * d[0] - padBegin[0], oj = j * s[1] + kj * d[1] - padBegin[1];
+                                if (oi < 0 || oi >= out[0] || oj < 0 || oj >= out[1]) continue;
+                                const int64_t om = (c / cg) * mg + m;
+                                y[static_cast<size_t>(((n * M + om) * out[0] + oi) * out[1] + oj)] +=
+                                    xv[static_cast<size_t>(((n * C + c) * H + i) * W + j)] *
+                                    wv[static_cast<size_t>(((c * mg + m) * KH + ki) * KW + kj)];
+                            }
+    return y;
+}
+
+Tensor smallInts(std::vector<int64_t> shape, int64_t step)
+{
+    std::vector<float> v(static_cast<size_t>(shapeSize(shape)));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((static_cast<int64_t>(i) * step + 5) % 9 - 4);
+    return Tensor::fromFloats(std::move(shape), v);
+}
+
+}  // namespace
+
+// Groups, strides, dilations, asymmetric pads, output_padding and SAME_LOWER together (the
+// conformance cases have one group and one feature at a time), against the direct scatter.
+TEST(SpecOps, ConvTransposeMatchesTheSpecificationsScatter)
+{
+    const Tensor x = smallInts({2, 4, 3, 4}, 7), w = smallInts({4, 3, 3, 2}, 5);   // group 2: M = 6
+    onnx::NodeProto n = makeNode("ConvTranspose");
+    auto* g = n.add_attribute();
+    g->set_name("group");
+    g->set_type(onnx::AttributeProto::INT);
+    g->set_i(2);
+    setInts(n, "strides", {2, 3});
+    setInts(n, "dilations", {2, 1});
+    setInts(n, "pads", {1, 0, 2, 1});
+    setInts(n, "output_padding", {1, 2});
+    const auto y = run(n, {x, w});
+    ASSERT_EQ(y.size(), 1u);
+    // H: 2 * 2 + 1 + 2 * 2 + 1 - 1 - 2 = 7; W: 3 * 3 + 2 + 1 + 1 - 0 - 1 = 12
+    EXPECT_EQ(y[0].shape(), (std::vector<int64_t>{2, 6, 7, 12}));
+    EXPECT_EQ(y[0].toFloats(), scatterConvTranspose(x, w, 2, {2, 3}, {2, 1}, {1, 0}, {7, 12}));
+    // SAME_LOWER: output = input * stride, the odd padding unit at the beginning
+    onnx::NodeProto same = makeNode("ConvTranspose");
+    setString(same, "auto_pad", "SAME_LOWER");
+    setInts(same, "strides", {2, 2});
+    const Tensor w1 = smallInts({4, 2, 3, 3}, 4);
+    const auto ys = run(same, {x, w1});
+    ASSERT_EQ(ys.size(), 1u);
+    EXPECT_EQ(ys[0].shape(), (std::vector<int64_t>{2, 2, 6, 8}));
+    // full extents 2 * 2 + 3 = 7 and 2 * 3 + 3 = 9: one unit of padding, at the beginning
+    EXPECT_EQ(ys[0].toFloats(), scatterConvTranspose(x, w1, 1, {2, 2}, {1, 1}, {1, 1}, {6, 8}));
+}

@@ -1,0 +1,155 @@
+#include "core/fixedpoint/conv_transpose.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+
+#include "core/fixedpoint/conv_kernel.h"
+#include "core/fixedpoint/node_attrs.h"
+#include "core/fixedpoint/op_registry.h"
+
+namespace qatdoctor::core::fixedpoint {
+namespace {
+
+int64_t product(const std::vector<int64_t>& v)
+{
+    int64_t p = 1;
+    for (int64_t d : v) p *= d;
+    return p;
+}
+
+}  // namespace
+
+int64_t ConvTransposeGeometry::inPixels() const { return product(in); }
+int64_t ConvTransposeGeometry::kernelPixels() const { return product(kernel); }
+int64_t ConvTransposeGeometry::outPixels() const { return product(out); }
+
+std::vector<int64_t> ConvTransposeGeometry::outShape() const
+{
+    std::vector<int64_t> s = {n, m};
+    s.insert(s.end(), out.begin(), out.end());
+    return s;
+}
+
+Result<ConvTransposeGeometry> convTransposeGeometry(const onnx::NodeProto& node, const std::vector<int64_t>& xs,
+                                                    const std::vector<int64_t>& ws)
+{
+    if (xs.size() < 3 || xs.size() != ws.size())
+        return opError(node, "X " + shapeString(xs) + " and W " + shapeString(ws) + " need the same rank, at least 3");
+    const size_t r = xs.size() - 2;
+    NodeAttrs a(node);
+    ConvTransposeGeometry g;
+    g.n = xs[0];
+    g.c = xs[1];
+    g.group = a.i("group", 1);
+    if (g.group <= 0 || ws[0] != g.c || g.c % g.group) return opError(node, "channels do not match group");
+    g.m = ws[1] * g.group;
+    g.in.assign(xs.begin() + 2, xs.end());
+    g.kernel.assign(ws.begin() + 2, ws.end());
+    const auto ks = a.ints("kernel_shape");
+    if (!ks.empty() && ks != g.kernel) return opError(node, "kernel_shape differs from the weight's shape");
+    g.strides = a.ints("strides", std::vector<int64_t>(r, 1));
+    g.dilations = a.ints("dilations", std::vector<int64_t>(r, 1));
+    auto outPad = a.ints("output_padding", std::vector<int64_t>(r, 0));
+    auto pads = a.ints("pads");
+    auto outShape = a.ints("output_shape");
+    if (outShape.size() == r + 2) outShape.erase(outShape.begin(), outShape.begin() + 2);   // [N, M, ...] form
+    const std::string autoPad = a.s("auto_pad", "NOTSET");
+    if (g.strides.size() != r || g.dilations.size() != r || outPad.size() != r || (!pads.empty() && pads.size() != 2 * r) ||
+        (!outShape.empty() && outShape.size() != r))
+        return opError(node, "attribute sizes do not match the " + std::to_string(r) + " spatial axes");
+    for (size_t i = 0; i < r; ++i)
+        if (g.strides[i] <= 0 || g.dilations[i] <= 0) return opError(node, "strides and dilations must be positive");
+    const bool same = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
+    if (autoPad != "NOTSET" && autoPad != "VALID" && !same) return opError(node, "unknown auto_pad '" + autoPad + "'");
+    // the full (unpadded) extent of each axis
+    std::vector<int64_t> full(r);
+    for (size_t i = 0; i < r; ++i)
+        full[i] = g.strides[i] * (g.in[i] - 1) + outPad[i] + (g.kernel[i] - 1) * g.dilations[i] + 1;
+    g.out.assign(r, 0);
+    g.padBegin.assign(r, 0);
+    if (!outShape.empty() || same) {
+        // output_shape given (pads ignored) or SAME (output = input * stride): the padding is
+        // derived, its odd unit at the end for SAME_UPPER and at the beginning otherwise
+        for (size_t i = 0; i < r; ++i) {
+            g.out[i] = !outShape.empty() ? outShape[i] : g.in[i] * g.strides[i];
+            // total is negative when output_shape asks for more than the full extent: halves
+            // floor as in the specification's (Python) formula, the extra rows go at the end
+            const int64_t total = full[i] - g.out[i];
+            const int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+            g.padBegin[i] = autoPad == "SAME_UPPER" ? half : total - half;
+        }
+    } else {
+        if (autoPad == "VALID" || pads.empty()) pads.assign(2 * r, 0);
+        for (size_t i = 0; i < r; ++i) {
+            g.padBegin[i] = pads[i];
+            g.out[i] = full[i] - pads[i] - pads[i + r];
+        }
+    }
+    for (size_t i = 0; i < r; ++i)
+        if (g.out[i] <= 0) return opError(node, "empty output");
+    return g;
+}
+
+template <class T, class Acc>
+void convTranspose(const ConvTransposeGeometry& g, const T* x, const T* w, Acc* y, ThreadPool* pool)
+{
+    const size_t r = g.in.size();
+    const int64_t cg = g.c / g.group, mg = g.m / g.group;
+    const int64_t P = g.inPixels(), K = g.kernelPixels(), O = g.outPixels();
+    const int64_t rows = mg * K;   // one row per (output channel, tap)
+    std::fill(y, y + g.n * g.m * O, Acc{});
+    // per axis, tap k and input index i -> output index (or -1 outside)
+    std::vector<std::vector<int64_t>> target(r);
+    for (size_t d = 0; d < r; ++d) {
+        target[d].resize(static_cast<size_t>(g.kernel[d] * g.in[d]));
+        for (int64_t k = 0; k < g.kernel[d]; ++k)
+            for (int64_t i = 0; i < g.in[d]; ++i) {
+                const int64_t o = i * g.strides[d] + k * g.dilations[d] - g.padBegin[d];
+                target[d][static_cast<size_t>(k * g.in[d] + i)] = o >= 0 && o < g.out[d] ? o : -1;
+            }
+    }
+    std::vector<T> wt(static_cast<size_t>(rows * cg));   // W^T of one group: [mg * K][cg]
+    std::vector<Acc> col(static_cast<size_t>(rows * P));
+    std::vector<int64_t> tap(r), idx(r);
+    for (int64_t gi = 0; gi < g.group; ++gi) {
+        const T* wg = w + gi * cg * rows;
+        for (int64_t c = 0; c < cg; ++c)
+            for (int64_t j = 0; j < rows; ++j) wt[static_cast<size_t>(j * cg + c)] = wg[c * rows + j];
+        for (int64_t n = 0; n < g.n; ++n) {
+            gemm<T, Acc>(rows, P, cg, wt.data(), x + (n * g.c + gi * cg) * P, col.data(), false, pool);
+            // col2im: row (m, tap) adds its input pixels at their output positions
+            for (int64_t j = 0; j < rows; ++j) {
+                const int64_t m = j / K;
+                int64_t t = j % K;
+                for (size_t d = r; d-- > 0;) {
+                    tap[d] = t % g.kernel[d];
+                    t /= g.kernel[d];
+                }
+                Acc* ym = y + (n * g.m + gi * mg + m) * O;
+                const Acc* cj = col.data() + j * P;
+                std::fill(idx.begin(), idx.end(), 0);
+                for (int64_t p = 0; p < P; ++p) {
+                    int64_t off = 0;
+                    bool inside = true;
+                    for (size_t d = 0; d < r && inside; ++d) {
+                        const int64_t o = target[d][static_cast<size_t>(tap[d] * g.in[d] + idx[d])];
+                        inside = o >= 0;
+                        off = off * g.out[d] + o;
+                    }
+                    if (inside) ym[off] += cj[p];
+                    for (size_t d = r; d-- > 0;) {
+                        if (++idx[d] < g.in[d]) break;
+                        idx[d] = 0;
+                    }
+                }
+            }
+        }
+    }
+}
+
+template void convTranspose<float, float>(const ConvTransposeGeometry&, const float*, const float*, float*, ThreadPool*);
+template void convTranspose<int16_t, int32_t>(const ConvTransposeGeometry&, const int16_t*, const int16_t*, int32_t*, ThreadPool*);
+template void convTranspose<int32_t, int64_t>(const ConvTransposeGeometry&, const int32_t*, const int32_t*, int64_t*, ThreadPool*);
+
+}  // namespace qatdoctor::core::fixedpoint
