@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "core/fixedpoint/conv_transpose_int.h"
 #include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/op_registry.h"
 #include "core/fixedpoint/tensor.h"
@@ -197,4 +198,60 @@ TEST(SpecOps, ConvTransposeMatchesTheSpecificationsScatter)
     EXPECT_EQ(ys[0].shape(), (std::vector<int64_t>{2, 2, 6, 8}));
     // full extents 2 * 2 + 3 = 7 and 2 * 3 + 3 = 9: one unit of padding, at the beginning
     EXPECT_EQ(ys[0].toFloats(), scatterConvTranspose(x, w1, 1, {2, 2}, {1, 1}, {1, 1}, {6, 8}));
+}
+
+// The integer ConvTranspose kernel against the float op on the same integers (code minus zero
+// point, exact in float32 at these magnitudes): 8-bit codes with per-channel weight zero points
+// (int32 sums), 16-bit codes (int64 sums), and an int16 sum beyond int32 counted as overflow.
+TEST(SpecOps, IntegerConvTransposeEqualsTheFloatOpOnIntegers)
+{
+    onnx::NodeProto n = makeNode("ConvTranspose");
+    auto* g = n.add_attribute();
+    g->set_name("group");
+    g->set_type(onnx::AttributeProto::INT);
+    g->set_i(2);
+    setInts(n, "strides", {2, 1});
+    setInts(n, "pads", {0, 1, 1, 0});
+    setInts(n, "output_padding", {1, 0});
+    const Tensor x = codes(DType::UInt8, {2, 4, 3, 5}, 60, 140, 11);   // codes 60..199, zero point 128
+    const Tensor w = codes(DType::Int8, {4, 3, 2, 3}, -90, 180, 13);   // per-channel (axis 1) zero points
+    const std::vector<int64_t> wz = {3, -5, 0};
+    auto geom = convTransposeGeometry(n, x.shape(), w.shape());
+    ASSERT_TRUE(geom.ok());
+    auto acc = convTransposeInteger(*geom, x, 128, w, wz, nullptr);
+    ASSERT_TRUE(acc.ok()) << acc.error().message;
+    EXPECT_FALSE(acc->wide);
+    EXPECT_EQ(acc->overflows, 0);
+    // the float op on (x - 128) and (w - wz[axis 1])
+    std::vector<float> wf = w.toFloats();
+    for (size_t i = 0; i < wf.size(); ++i) wf[i] -= static_cast<float>(wz[(i / 6) % 3]);
+    const auto y = run(n, {minus(x, 128), Tensor::fromFloats(w.shape(), wf)});
+    ASSERT_EQ(y.size(), 1u);
+    ASSERT_EQ(acc->shape, y[0].shape());
+    ASSERT_EQ(acc->size(), y[0].size());
+    for (int64_t i = 0; i < acc->size(); ++i) ASSERT_EQ(static_cast<float>(acc->at(i)), y[0].toFloats()[static_cast<size_t>(i)]) << i;
+
+    // 16-bit codes: int64 sums, still exact
+    const Tensor x16 = codes(DType::Int16, {1, 4, 3, 5}, -300, 600, 17), w16 = codes(DType::Int16, {4, 3, 2, 3}, -200, 400, 7);
+    auto geom16 = convTransposeGeometry(n, x16.shape(), w16.shape());
+    ASSERT_TRUE(geom16.ok());
+    auto acc16 = convTransposeInteger(*geom16, x16, 0, w16, {0}, nullptr);
+    ASSERT_TRUE(acc16.ok());
+    EXPECT_TRUE(acc16->wide);
+    const auto y16 = run(n, {minus(x16, 0), minus(w16, 0)});
+    ASSERT_EQ(y16.size(), 1u);
+    for (int64_t i = 0; i < acc16->size(); ++i) ASSERT_EQ(static_cast<float>(acc16->at(i)), y16[0].toFloats()[static_cast<size_t>(i)]) << i;
+
+    // 4 channels x 9 taps x 30000^2 = 3.24e10 at the centre: beyond int32, kept and counted
+    onnx::NodeProto plain = makeNode("ConvTranspose");
+    std::vector<int64_t> big(4 * 3 * 3, 30000), bigW(4 * 1 * 3 * 3, 30000);
+    const Tensor xb = Tensor::fromInts(DType::Int16, {1, 4, 3, 3}, big), wb = Tensor::fromInts(DType::Int16, {4, 1, 3, 3}, bigW);
+    auto geomB = convTransposeGeometry(plain, xb.shape(), wb.shape());
+    ASSERT_TRUE(geomB.ok());
+    auto accB = convTransposeInteger(*geomB, xb, 0, wb, {0}, nullptr);
+    ASSERT_TRUE(accB.ok());
+    EXPECT_EQ(accB->shape, (std::vector<int64_t>{1, 1, 5, 5}));
+    EXPECT_EQ(accB->at(12), 4ll * 9 * 30000 * 30000);
+    EXPECT_EQ(accB->overflows, 25);   // every output has at least one tap: >= 3.6e9
+    EXPECT_FALSE(convTransposeInteger(*geom, x, 128, w, {1, 2}, nullptr).ok());   // 2 zero points for 3 channels
 }
