@@ -7,6 +7,7 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QListWidget>
+#include <QSpinBox>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTabWidget>
@@ -19,12 +20,17 @@
 #include "ui/common/app_context.h"
 #include "ui/common/background_job.h"
 #include "ui/pages/fixedpoint/colour_panel.h"
+#include "ui/pages/fixedpoint/layer_table.h"
 #include "ui/pages/fixedpoint_page.h"
 #include "ui/plots/fixedpoint_layer_plot.h"
+#include "ui/plots/fixedpoint_lut_plot.h"
 #include "ui/plots/weight_histogram.h"
+#include "ui/plots/weight_view.h"
 
 namespace qatdoctor::ui {
 namespace {
+
+using Col = FixedpointLayerTable::Column;
 
 std::shared_ptr<core::Analysis> analysisWith(const std::string& model)
 {
@@ -80,8 +86,19 @@ TEST(FixedpointPage, SimulatesThePrimaryModelInTheBackground)
     EXPECT_TRUE(done.takeFirst().at(0).toBool()) << page.summary()->text().toStdString();
     EXPECT_GT(progress.count(), 0);
     ASSERT_EQ(page.layerModel()->rowCount(), 4);
-    EXPECT_EQ(page.layerModel()->item(0, 1)->text(), "conv1");
-    EXPECT_EQ(page.layerModel()->item(3, 1)->text(), "fc");
+    EXPECT_EQ(page.layerModel()->item(0, Col::ColLayer)->text(), "conv1");
+    EXPECT_EQ(page.layerModel()->item(3, Col::ColLayer)->text(), "fc");
+    // the table shows every figure of the chosen pair: fake vs int first, then float vs fake
+    const auto& fcFakeInt = page.result()->comparisons[3].pairs.at("fake_int");
+    EXPECT_EQ(page.layerModel()->item(3, Col::ColCosine)->data(Qt::UserRole).toDouble(), fcFakeInt.cosine);
+    EXPECT_EQ(page.layerModel()->item(3, Col::ColMse)->data(Qt::UserRole).toDouble(), fcFakeInt.mse);
+    EXPECT_EQ(page.layerModel()->item(3, Col::ColLsb)->data(Qt::UserRole).toDouble(), fcFakeInt.maxErrLsb);
+    page.layerTable()->setPair("float_fake");
+    const auto& fcFloatFake = page.result()->comparisons[3].pairs.at("float_fake");
+    EXPECT_EQ(page.layerModel()->item(3, Col::ColL1)->data(Qt::UserRole).toDouble(), fcFloatFake.l1);
+    EXPECT_EQ(page.layerModel()->item(3, Col::ColMaxAbs)->data(Qt::UserRole).toDouble(), fcFloatFake.maxAbs);
+    EXPECT_NE(fcFloatFake.maxAbs, fcFakeInt.maxAbs);
+    page.layerTable()->setPair("fake_int");
     EXPECT_EQ(page.layerPlot()->pointCount(), 4);
     EXPECT_EQ(page.layerPlot()->markedLayer(), -1);   // fake and int agree on this model
     EXPECT_TRUE(page.layerPlot()->hoverText(0).contains("conv1"));
@@ -89,6 +106,20 @@ TEST(FixedpointPage, SimulatesThePrimaryModelInTheBackground)
     EXPECT_EQ(page.sensitivityModel()->rowCount(), 4);
     EXPECT_EQ(page.weightList()->count(), 3);
     EXPECT_GT(page.weightHistogram()->gridLineCount(), 0);
+    // per-channel weights: one channel at a time, with that channel's scale for the grid
+    const auto& conv1 = page.result()->weights[0];
+    ASSERT_EQ(conv1.layer, "conv1");
+    QSpinBox* channel = page.weightView()->channelPicker();
+    EXPECT_FALSE(channel->isHidden());
+    EXPECT_EQ(channel->maximum(), conv1.channels - 1);
+    EXPECT_EQ(page.weightHistogram()->valueCount(), conv1.count / conv1.channels);   // 3x3x3 of channel 0
+    const double scale0 = page.weightHistogram()->gridScale();
+    channel->setValue(5);
+    EXPECT_EQ(page.weightHistogram()->valueCount(), conv1.count / conv1.channels);
+    EXPECT_GT(page.weightHistogram()->gridScale(), 0.0);
+    EXPECT_NE(page.weightHistogram()->gridScale(), scale0);
+    // no LUT op in this model: the tab says so instead of showing empty axes
+    EXPECT_TRUE(page.lutPlot()->message().contains("No look-up-table op"));
     EXPECT_TRUE(page.summary()->text().contains("int"));
 
     // what-if: fc at int16 re-runs and reports the gain against the unchanged model
@@ -99,7 +130,20 @@ TEST(FixedpointPage, SimulatesThePrimaryModelInTheBackground)
     EXPECT_TRUE(done.takeFirst().at(0).toBool());
     EXPECT_TRUE(page.summary()->text().contains("gain")) << page.summary()->text().toStdString();
     ASSERT_NE(page.result(), nullptr);
-    EXPECT_EQ(page.layerModel()->item(3, 0)->checkState(), Qt::Checked);
+    EXPECT_EQ(page.layerModel()->item(3, Col::ColInt16)->checkState(), Qt::Checked);
+    EXPECT_EQ(page.result()->int16Layers, std::set<std::string>{"fc"});
+
+    // float what-if: ticking float for fc unticks its int16 (one or the other), and the run says so
+    page.layerModel()->item(3, Col::ColFloat)->setCheckState(Qt::Checked);
+    EXPECT_EQ(page.layerModel()->item(3, Col::ColInt16)->checkState(), Qt::Unchecked);
+    EXPECT_EQ(page.layerTable()->layersAt(FixedpointLayerTable::WhatIf::Float), std::set<std::string>{"fc"});
+    EXPECT_TRUE(page.layerTable()->layersAt(FixedpointLayerTable::WhatIf::Int16).empty());
+    ASSERT_TRUE(page.runSimulation());
+    ASSERT_TRUE(waitFinished(page, done));
+    EXPECT_TRUE(done.takeFirst().at(0).toBool());
+    EXPECT_EQ(page.result()->floatLayers, std::set<std::string>{"fc"});
+    EXPECT_TRUE(page.summary()->text().contains("1 in float")) << page.summary()->text().toStdString();
+    EXPECT_EQ(ctx.pageState("fixedpoint").value("float").toArray(), QJsonArray{"fc"});
 
     if (qEnvironmentVariableIsSet("QATDOCTOR_SHOT_DIR")) {
         page.resize(1200, 800);
@@ -182,6 +226,28 @@ TEST(FixedpointPage, ReportsAnUnreadableModel)
     EXPECT_TRUE(page.summary()->text().contains("not_onnx.onnx")) << page.summary()->text().toStdString();
 }
 
+// A model built to part at its 16-bit Tanh table (tests/gen/make_simulation_cases.py): the chart
+// marks that layer, the table colours it, and the LUT tab draws its table against the function.
+TEST(FixedpointPage, MarksTheFirstBadLayerAndDrawsItsTable)
+{
+    AppContext ctx;
+    FixedpointPage page(&ctx);
+    ctx.setAnalysis(analysisWith("../fixedpoint/sim_cases/coarse_tanh.onnx"));
+    page.setInputFile(QString(QATDOCTOR_TEST_DATA) + "/fixedpoint/sim_cases/coarse_tanh.input_0.npy");
+    QSignalSpy done(&page, &FixedpointPage::simulationFinished);
+    ASSERT_TRUE(page.runSimulation());
+    ASSERT_TRUE(waitFinished(page, done));
+    EXPECT_TRUE(done.takeFirst().at(0).toBool()) << page.summary()->text().toStdString();
+    ASSERT_EQ(page.layerModel()->rowCount(), 2);
+    EXPECT_EQ(page.layerPlot()->markedLayer(), 1);
+    EXPECT_TRUE(page.layerPlot()->hoverText(1).contains("tanh"));
+    EXPECT_EQ(page.layerModel()->item(1, Col::ColLayer)->foreground().color(), QColor(200, 0, 0));
+    EXPECT_NE(page.layerModel()->item(0, Col::ColLayer)->foreground().color(), QColor(200, 0, 0));
+    EXPECT_TRUE(page.summary()->text().contains("tanh")) << page.summary()->text().toStdString();
+    EXPECT_GT(page.lutPlot()->sampleCount(), 10);
+    EXPECT_TRUE(page.lutPlot()->message().isEmpty());
+}
+
 // The last simulation's settings live in the page state (the session); a fresh context that
 // restores them simulates the same model again on its own, unshown, and ticks the what-if layers.
 TEST(FixedpointPage, SessionStateSimulatesAgainWithTheSameSettings)
@@ -194,7 +260,7 @@ TEST(FixedpointPage, SessionStateSimulatesAgainWithTheSameSettings)
         QSignalSpy done(&page, &FixedpointPage::simulationFinished);
         ASSERT_TRUE(page.runSimulation());
         ASSERT_TRUE(waitFinished(page, done));
-        const QString layer = page.layerModel()->item(1, 1)->text();
+        const QString layer = page.layerModel()->item(1, Col::ColLayer)->text();
         page.setLayerTicked(layer, true);
         done.clear();
         ASSERT_TRUE(page.runSimulation());  // the what-if
@@ -213,9 +279,9 @@ TEST(FixedpointPage, SessionStateSimulatesAgainWithTheSameSettings)
     const QString ticked = saved.value("int16").toArray().at(0).toString();
     bool found = false;
     for (int r = 0; r < page.layerModel()->rowCount(); ++r)
-        if (page.layerModel()->item(r, 1)->text() == ticked) {
+        if (page.layerModel()->item(r, Col::ColLayer)->text() == ticked) {
             found = true;
-            EXPECT_EQ(page.layerModel()->item(r, 0)->checkState(), Qt::Checked);
+            EXPECT_EQ(page.layerModel()->item(r, Col::ColInt16)->checkState(), Qt::Checked);
         }
     EXPECT_TRUE(found);
     // a state saved for another model does nothing

@@ -27,10 +27,12 @@
 #include "core/model/onnx_file.h"
 #include "ui/common/background_job.h"
 #include "ui/pages/fixedpoint/colour_panel.h"
+#include "ui/pages/fixedpoint/layer_table.h"
 #include "ui/pages/fixedpoint/simulation_settings.h"
 #include "ui/plots/fixedpoint_layer_plot.h"
 #include "ui/plots/fixedpoint_lut_plot.h"
 #include "ui/plots/weight_histogram.h"
+#include "ui/plots/weight_view.h"
 
 namespace qatdoctor::ui {
 
@@ -46,8 +48,6 @@ struct FixedpointPage::Outcome {
 };
 
 namespace {
-
-enum Column { ColInt16, ColLayer, ColOp, ColCosFloatFake, ColCosFakeInt, ColSqnrFakeInt, ColLsbFakeInt, ColOverflow, ColCount };
 
 QString num(double v, int prec)
 {
@@ -79,15 +79,15 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
       m_threads(new QSpinBox(this)),
       m_rankSensitivity(new QCheckBox(tr("Rank layers for int16"), this)),
       m_run(new QPushButton(tr("Simulate"), this)),
-      m_whatIf(new QPushButton(tr("Re-run with ticked layers at int16"), this)),
+      m_whatIf(new QPushButton(tr("Re-run with the ticked layers"), this)),
       m_summary(new QLabel(this)),
       m_tabs(new QTabWidget(this)),
       m_plot(new FixedpointLayerPlot(this)),
-      m_table(new QTableView(this)),
-      m_layers(new QStandardItemModel(this)),
+      m_layerTable(new FixedpointLayerTable(this)),
       m_sensitivity(new QStandardItemModel(this)),
+      m_sensitivityHint(new QLabel(this)),
       m_weightList(new QListWidget(this)),
-      m_histogram(new WeightHistogram(this)),
+      m_weightView(new WeightView(this)),
       m_weightStats(new QLabel(this)),
       m_lutList(new QListWidget(this)),
       m_lutPlot(new FixedpointLutPlot(this)),
@@ -119,34 +119,34 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     controls->addWidget(m_rankSensitivity);
     controls->addWidget(m_run);
 
-    m_table->setModel(m_layers);
-    m_table->setSortingEnabled(true);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_layers->setSortRole(Qt::UserRole);
     auto* layersTab = new QWidget(this);
     auto* lt = new QVBoxLayout(layersTab);
     auto* split = new QSplitter(Qt::Vertical, layersTab);
     split->addWidget(m_plot);
-    split->addWidget(m_table);
+    split->addWidget(m_layerTable);
     lt->addWidget(split, 1);
     auto* whatIfRow = new QHBoxLayout;
-    whatIfRow->addWidget(new QLabel(tr("What-if: tick layers in the first column, then"), layersTab));
+    whatIfRow->addWidget(new QLabel(tr("What-if: tick layers at int16 or in float, then"), layersTab));
     whatIfRow->addWidget(m_whatIf);
     whatIfRow->addStretch(1);
     lt->addLayout(whatIfRow);
     m_tabs->addTab(layersTab, tr("Layers"));
 
-    auto* sensView = new QTableView(this);
-    sensView->setModel(m_sensitivity);
-    sensView->horizontalHeader()->setStretchLastSection(true);
-    m_tabs->addTab(sensView, tr("int16 sensitivity"));
+    auto* sensTab = new QWidget(this);
+    auto* sensLayout = new QVBoxLayout(sensTab);
+    sensLayout->addWidget(m_sensitivityHint);
+    m_sensitivityView = new QTableView(sensTab);
+    m_sensitivityView->setModel(m_sensitivity);
+    m_sensitivityView->verticalHeader()->hide();
+    sensLayout->addWidget(m_sensitivityView, 1);
+    m_sensitivityHint->setWordWrap(true);
+    m_tabs->addTab(sensTab, tr("int16 sensitivity"));
 
     auto* weightsTab = new QSplitter(Qt::Horizontal, this);
     weightsTab->addWidget(m_weightList);
     auto* wRight = new QWidget(weightsTab);
     auto* wl = new QVBoxLayout(wRight);
-    wl->addWidget(m_histogram, 1);
+    wl->addWidget(m_weightView, 1);
     wl->addWidget(m_weightStats);
     weightsTab->addWidget(wRight);
     weightsTab->setStretchFactor(1, 3);
@@ -188,12 +188,14 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
             m_lutPlot->showLut(m_result->luts[static_cast<size_t>(row)]);
     });
     connect(m_plot, &FixedpointLayerPlot::layerClicked, this, [this](int i) {
-        for (int r = 0; r < m_layers->rowCount(); ++r)
-            if (m_layers->item(r, ColLayer)->data(Qt::UserRole + 1).toInt() == i) m_table->selectRow(r);
+        if (m_result && i >= 0 && i < static_cast<int>(m_result->layers.size()))
+            m_layerTable->selectLayer(QString::fromStdString(m_result->layers[static_cast<size_t>(i)].name));
     });
     setInputFile({});
     onAnalysisChanged();
 }
+
+WeightHistogram* FixedpointPage::weightHistogram() const { return m_weightView->histogram(); }
 
 QString FixedpointPage::modelPath() const
 {
@@ -229,7 +231,7 @@ void FixedpointPage::onAnalysisChanged()
     restoreSettings();
 }
 
-void FixedpointPage::saveSettings(const std::set<std::string>& int16)
+void FixedpointPage::saveSettings()
 {
     SimulationSettings s;
     s.model = QString::fromStdString(m_result->modelPath);
@@ -238,7 +240,8 @@ void FixedpointPage::saveSettings(const std::set<std::string>& int16)
     s.colour = m_colour->currentData().toInt();
     s.threads = m_threads->value();
     s.sensitivity = m_rankSensitivity->isChecked();
-    for (const std::string& layer : int16) s.int16 << QString::fromStdString(layer);
+    for (const std::string& layer : m_result->int16Layers) s.int16 << QString::fromStdString(layer);
+    for (const std::string& layer : m_result->floatLayers) s.floatLayers << QString::fromStdString(layer);
     const QJsonObject state = s.toJson();
     if (context()->pageState(id()) != state) context()->setPageState(id(), state);
 }
@@ -259,8 +262,9 @@ void FixedpointPage::restoreSettings()
     select(m_colour, s->colour);
     m_threads->setValue(s->threads);
     m_rankSensitivity->setChecked(s->sensitivity);
-    m_pendingInt16.clear();
-    for (const QString& layer : s->int16) m_pendingInt16.insert(layer.toStdString());
+    m_layerTable->clearWhatIf();
+    for (const QString& layer : s->int16) m_layerTable->setWhatIf(layer.toStdString(), FixedpointLayerTable::WhatIf::Int16);
+    for (const QString& layer : s->floatLayers) m_layerTable->setWhatIf(layer.toStdString(), FixedpointLayerTable::WhatIf::Float);
     QTimer::singleShot(0, this, [this] { runSimulation(); });
 }
 
@@ -286,10 +290,9 @@ bool FixedpointPage::runSimulation()
     opt.requant = fp::RequantMode(m_requant->currentData().toInt());
     opt.threads = m_threads->value();
     opt.sensitivity = m_rankSensitivity->isChecked();
-    for (int r = 0; r < m_layers->rowCount(); ++r)
-        if (m_layers->item(r, ColInt16)->checkState() == Qt::Checked)
-            opt.int16Layers.insert(m_layers->item(r, ColLayer)->text().toStdString());
-    const bool whatIf = !opt.int16Layers.empty();
+    opt.int16Layers = m_layerTable->layersAt(FixedpointLayerTable::WhatIf::Int16);
+    opt.floatLayers = m_layerTable->layersAt(FixedpointLayerTable::WhatIf::Float);
+    const bool whatIf = !opt.int16Layers.empty() || !opt.floatLayers.empty();
     fp::InputSpec spec;
     QImage image;
     const auto colour = fp::ColourFormat(m_colour->currentData().toInt());
@@ -356,10 +359,6 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
         return;
     }
     m_interp = o->interp;
-    std::set<std::string> ticked = std::move(m_pendingInt16);
-    m_pendingInt16.clear();
-    for (int r = 0; r < m_layers->rowCount(); ++r)
-        if (m_layers->item(r, ColInt16)->checkState() == Qt::Checked) ticked.insert(m_layers->item(r, ColLayer)->text().toStdString());
     m_result = o->result;
     const fp::SimulationResult& r = *m_result;
     const double sq = outputSqnr(r);
@@ -370,23 +369,27 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
                                                     .arg(QString::fromStdString(r.firstBadLayer)));
     if (std::isfinite(sq)) text += "<br>" + tr("Output SQNR, integer vs float: %1 dB").arg(sq, 0, 'f', 2);
     if (r.baselineOutputSqnrDb && std::isfinite(*r.baselineOutputSqnrDb))
-        text += tr(" (what-if with %1 layer(s) at int16; unchanged model %2 dB, gain %3 dB)")
-                    .arg(ticked.size())
+        text += tr(" (what-if: %1 layer(s) at int16, %2 in float; unchanged model %3 dB, gain %4 dB)")
+                    .arg(r.int16Layers.size())
+                    .arg(r.floatLayers.size())
                     .arg(*r.baselineOutputSqnrDb, 0, 'f', 2)
                     .arg(sq - *r.baselineOutputSqnrDb, 0, 'f', 2);
     if (r.requantDiffLsb) text += "<br>" + tr("Float vs fixed-point requantization: %1 LSB at the output").arg(*r.requantDiffLsb, 0, 'f', 2);
     if (!r.fallbacks.empty()) text += "<br>" + tr("%1 op(s) fell back to float in integer mode").arg(r.fallbacks.size());
     m_summary->setText(text);
-    fillLayers();
-    for (int row = 0; row < m_layers->rowCount(); ++row)
-        if (ticked.count(m_layers->item(row, ColLayer)->text().toStdString()))
-            m_layers->item(row, ColInt16)->setCheckState(Qt::Checked);
+    m_layerTable->setResult(r);
     m_plot->setResult(r);
     m_sensitivity->clear();
     m_sensitivity->setHorizontalHeaderLabels({tr("Layer"), tr("Output SQNR at int16 (dB)"), tr("Gain (dB)")});
     for (const auto& s : r.sensitivity)
         m_sensitivity->appendRow({new QStandardItem(QString::fromStdString(s.layer)), numberItem(s.outputSqnrDb, 2),
                                   numberItem(s.gainDb, 2)});
+    m_sensitivityHint->setText(
+        r.sensitivity.empty()
+            ? tr("Not ranked in this run. Tick \"Rank layers for int16\" and simulate: every layer is run once more "
+                 "at int16, and the layers are ranked by the output SQNR that gains.")
+            : tr("Each layer alone at int16, best gain first: the layers worth 16 bits on the board."));
+    m_sensitivityView->resizeColumnsToContents();
     fillWeights();
     fillLuts();
     QString f;
@@ -397,7 +400,7 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
     m_findings->setHtml(f.isEmpty() ? tr("No findings.") : f);
     publishToAnalysis(*o);   // before enabling the what-if: analysisChanged resets the buttons
     m_whatIf->setEnabled(true);
-    saveSettings(ticked);
+    saveSettings();
     if (!m_pendingLayer.isEmpty()) {
         NavigationTarget t;
         t.layer = m_pendingLayer;
@@ -419,44 +422,12 @@ void FixedpointPage::publishToAnalysis(const Outcome& o)
     context()->setAnalysis(std::move(next));
 }
 
-void FixedpointPage::fillLayers()
-{
-    const fp::SimulationResult& r = *m_result;
-    m_layers->clear();
-    m_layers->setHorizontalHeaderLabels({tr("int16"), tr("Layer"), tr("Op"), tr("cos float/fake"), tr("cos fake/int"),
-                                         tr("SQNR fake/int (dB)"), tr("max err fake/int (LSB)"), tr("overflows")});
-    for (size_t i = 0; i < r.layers.size(); ++i) {
-        QList<QStandardItem*> row;
-        auto* tick = new QStandardItem;
-        tick->setCheckable(true);
-        tick->setEditable(false);
-        row << tick;
-        auto* name = new QStandardItem(QString::fromStdString(r.layers[i].name));
-        name->setData(name->text(), Qt::UserRole);
-        name->setData(int(i), Qt::UserRole + 1);
-        name->setEditable(false);
-        if (r.layers[i].name == r.firstBadLayer) name->setForeground(QColor(200, 0, 0));
-        row << name;
-        auto* op = new QStandardItem(QString::fromStdString(r.layers[i].op));
-        op->setData(op->text(), Qt::UserRole);
-        op->setEditable(false);
-        row << op;
-        const auto& c = r.comparisons[i].pairs;
-        auto get = [&](const char* pair) { auto it = c.find(pair); return it == c.end() ? fp::Agreement{} : it->second; };
-        const fp::Agreement ff = get("float_fake"), fi = get("fake_int");
-        row << numberItem(ff.cosine, 4) << numberItem(fi.cosine, 4) << numberItem(fi.sqnrDb, 1) << numberItem(fi.maxErrLsb, 1)
-            << numberItem(double(r.comparisons[i].overflows), 0);
-        m_layers->appendRow(row);
-    }
-    m_table->resizeColumnsToContents();
-}
-
 void FixedpointPage::fillWeights()
 {
     m_weightList->clear();
     for (const auto& w : m_result->weights) m_weightList->addItem(QString::fromStdString(w.layer));
     if (m_weightList->count()) m_weightList->setCurrentRow(0);
-    else m_histogram->showMessage(tr("No layer with a constant weight."));
+    else m_weightView->showMessage(tr("No layer with a constant weight."));
 }
 
 void FixedpointPage::showWeight(int row)
@@ -467,17 +438,21 @@ void FixedpointPage::showWeight(int row)
         if (L.name != s.layer) continue;
         auto w = m_interp->layerWeight(L);
         if (!w) {
-            m_histogram->showMessage(QString::fromStdString(w.error().message));
+            m_weightView->showMessage(QString::fromStdString(w.error().message));
             return;
         }
-        core::model::QuantParams q;
+        std::optional<core::model::QuantParams> q;
         if (w->quant) {
-            q.dtype = w->quant->dtype;
-            q.scales = w->quant->scales;
-            q.zeroPoints = w->quant->zeroPoints;
-            q.axis = w->quant->axis;
+            q.emplace();
+            q->dtype = w->quant->dtype;
+            q->scales = w->quant->scales;
+            q->zeroPoints = w->quant->zeroPoints;
+            q->axis = w->quant->axis;
         }
-        m_histogram->showWeights(w->values.toFloats(), w->quant ? &q : nullptr, 0);
+        auto values = std::make_shared<core::model::LayerWeights>();
+        values->values = w->values.toFloats();
+        values->dims = w->values.shape();
+        m_weightView->showWeights(std::move(values), std::move(q));
     }
     m_weightStats->setText(tr("Weight SQNR: int8 per-tensor %1 dB, int8 per-channel %2 dB, int16 per-channel %3 dB%4")
                                .arg(num(s.sqnrInt8PerTensor, 1), num(s.sqnrInt8PerChannel, 1), num(s.sqnrInt16PerChannel, 1),
@@ -491,14 +466,16 @@ void FixedpointPage::fillLuts()
         m_lutList->addItem(QString("%1 (%2): max %3 LSB").arg(QString::fromStdString(l.layer), QString::fromStdString(l.op))
                                .arg(l.maxErrorLsb, 0, 'f', 2));
     if (m_lutList->count()) m_lutList->setCurrentRow(0);
+    else m_lutPlot->showMessage(tr("No look-up-table op in this model (Sigmoid, Tanh, Exp, Softmax, Gelu, ...):\n"
+                                   "nothing here turns into a table on export."));
 }
 
 void FixedpointPage::setLayerTicked(const QString& layer, bool ticked)
 {
-    for (int r = 0; r < m_layers->rowCount(); ++r)
-        if (m_layers->item(r, ColLayer)->text() == layer)
-            m_layers->item(r, ColInt16)->setCheckState(ticked ? Qt::Checked : Qt::Unchecked);
+    m_layerTable->setWhatIf(layer.toStdString(), ticked ? FixedpointLayerTable::WhatIf::Int16 : FixedpointLayerTable::WhatIf::None);
 }
+
+QStandardItemModel* FixedpointPage::layerModel() const { return m_layerTable->model(); }
 
 void FixedpointPage::focusOn(const NavigationTarget& target)
 {
@@ -508,8 +485,7 @@ void FixedpointPage::focusOn(const NavigationTarget& target)
         return;
     }
     m_tabs->setCurrentIndex(0);
-    for (int r = 0; r < m_layers->rowCount(); ++r)
-        if (m_layers->item(r, ColLayer)->text() == target.layer) m_table->selectRow(r);
+    m_layerTable->selectLayer(target.layer);
 }
 
 }  // namespace qatdoctor::ui

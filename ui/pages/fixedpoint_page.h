@@ -28,9 +28,11 @@ namespace qatdoctor::ui {
 
 class BackgroundJob;
 class FixedpointColourPanel;
+class FixedpointLayerTable;
 class FixedpointLayerPlot;
 class FixedpointLutPlot;
 class WeightHistogram;
+class WeightView;
 
 class FixedpointPage : public Page {
     Q_OBJECT
@@ -47,11 +49,13 @@ public:
     void setInputFile(const QString& path);   // "" = seeded random input
 
     // For tests.
-    QStandardItemModel* layerModel() const { return m_layers; }
+    QStandardItemModel* layerModel() const;   // FixedpointLayerTable::Column columns
+    FixedpointLayerTable* layerTable() const { return m_layerTable; }
     QStandardItemModel* sensitivityModel() const { return m_sensitivity; }
     FixedpointLayerPlot* layerPlot() const { return m_plot; }
     FixedpointLutPlot* lutPlot() const { return m_lutPlot; }
-    WeightHistogram* weightHistogram() const { return m_histogram; }
+    WeightHistogram* weightHistogram() const;
+    WeightView* weightView() const { return m_weightView; }
     QListWidget* weightList() const { return m_weightList; }
     QTabWidget* tabs() const { return m_tabs; }
     QLabel* summary() const { return m_summary; }
@@ -72,14 +76,13 @@ private:
     void onAnalysisChanged();
     void onFinished(std::shared_ptr<Outcome> outcome);
     void publishToAnalysis(const Outcome& outcome);
-    void fillLayers();
     void fillWeights();
     void fillLuts();
     void showWeight(int row);
     QString modelPath() const;
     // Session: the last simulation's settings go to the page state; a restored state whose
     // model is loaded is simulated again with them (once).
-    void saveSettings(const std::set<std::string>& int16);
+    void saveSettings();
     void restoreSettings();
 
     QLabel* m_header;
@@ -93,11 +96,12 @@ private:
     QLabel* m_summary;
     QTabWidget* m_tabs;
     FixedpointLayerPlot* m_plot;
-    QTableView* m_table;
-    QStandardItemModel* m_layers;
+    FixedpointLayerTable* m_layerTable;
     QStandardItemModel* m_sensitivity;
+    QLabel* m_sensitivityHint;
+    QTableView* m_sensitivityView = nullptr;
     QListWidget* m_weightList;
-    WeightHistogram* m_histogram;
+    WeightView* m_weightView;
     QLabel* m_weightStats;
     QListWidget* m_lutList;
     FixedpointLutPlot* m_lutPlot;
@@ -111,7 +115,6 @@ private:
     std::shared_ptr<const core::fixedpoint::SimulationResult> m_result;
     QString m_pendingLayer;                 // focusOn before the results arrived
     QString m_restoredFor;                  // the model a session's settings were re-run for
-    std::set<std::string> m_pendingInt16;   // what-if ticks from the session, set once layers show
 };
 
 }  // namespace qatdoctor::ui

@@ -10,11 +10,35 @@ FixedpointLutPlot::FixedpointLutPlot(QWidget* parent) : QCustomPlot(parent)
     yAxis2->setVisible(true);
     yAxis2->setLabel(tr("|table - function|"));
     legend->setVisible(true);
+    m_message = new QCPItemText(this);
+    m_message->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_message->position->setCoords(0.5, 0.5);
+    m_message->setVisible(false);
 }
+
+void FixedpointLutPlot::setAxesVisible(bool on)
+{
+    for (QCPAxis* a : {xAxis, yAxis, yAxis2}) a->setVisible(on);
+    legend->setVisible(on);
+}
+
+void FixedpointLutPlot::showMessage(const QString& text)
+{
+    clearGraphs();
+    m_samples = 0;
+    setAxesVisible(false);
+    m_message->setText(text);
+    m_message->setVisible(true);
+    replot();
+}
+
+QString FixedpointLutPlot::message() const { return m_message->visible() ? m_message->text() : QString(); }
 
 void FixedpointLutPlot::showLut(const core::fixedpoint::LutReport& lut)
 {
     clearGraphs();
+    m_message->setVisible(false);
+    setAxesVisible(true);
     const QVector<double> x(lut.curveX.begin(), lut.curveX.end());
     QCPGraph* exact = addGraph();
     exact->setName(tr("float function"));

@@ -13,10 +13,15 @@ class FixedpointLutPlot : public QCustomPlot {
 public:
     explicit FixedpointLutPlot(QWidget* parent = nullptr);
     void showLut(const core::fixedpoint::LutReport& lut);
+    void showMessage(const QString& text);   // no table to show: the reason, centered, no axes
     int sampleCount() const { return m_samples; }
+    QString message() const;
 
 private:
+    void setAxesVisible(bool on);
+
     int m_samples = 0;
+    QCPItemText* m_message = nullptr;
 };
 
 }  // namespace qatdoctor::ui

@@ -61,6 +61,8 @@ void WeightHistogram::showMessage(const QString& text)
     m_grid->data()->clear();
     m_bounds->data()->clear();
     m_gridLines = 0;
+    m_values = 0;
+    m_gridScale = 0;
     m_message->setText(text);
     m_message->setVisible(true);
     legend->setVisible(false);
@@ -75,6 +77,8 @@ void WeightHistogram::showWeights(const std::vector<float>& values, const core::
     m_grid->data()->clear();
     m_bounds->data()->clear();
     m_gridLines = 0;
+    m_gridScale = 0;
+    m_values = static_cast<int>(values.size());
     if (values.empty()) {
         showMessage(tr("no weight values"));
         return;
@@ -102,6 +106,7 @@ void WeightHistogram::showWeights(const std::vector<float>& values, const core::
         const double rangeLo = (static_cast<double>(qlo) - zp) * scale;
         const double rangeHi = (static_cast<double>(qhi) - zp) * scale;
         if (scale > 0) {
+            m_gridScale = scale;
             // Grid values inside the data range (plus the clip bounds), thinned to stay readable.
             const int64_t kLo = std::max<int64_t>(qlo, static_cast<int64_t>(std::floor(lo / scale + zp)));
             const int64_t kHi = std::min<int64_t>(qhi, static_cast<int64_t>(std::ceil(hi / scale + zp)));

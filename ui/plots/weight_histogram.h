@@ -20,6 +20,8 @@ public:
     void showMessage(const QString& text);
 
     int gridLineCount() const { return m_gridLines; }  // drawn grid lines (tests)
+    int valueCount() const { return m_values; }        // weights in the histogram (tests)
+    double gridScale() const { return m_gridScale; }   // the scale the grid is drawn with, 0 = none
 
 private:
     QCPBars* m_bars = nullptr;
@@ -27,6 +29,8 @@ private:
     QCPGraph* m_bounds = nullptr;
     QCPItemText* m_message = nullptr;
     int m_gridLines = 0;
+    int m_values = 0;
+    double m_gridScale = 0;
 };
 
 }  // namespace qatdoctor::ui

@@ -10,7 +10,7 @@ QJsonObject SimulationSettings::toJson() const
 {
     return {{"model", model},         {"input", input},      {"requant", requant},
             {"colour", colour},       {"threads", threads},  {"sensitivity", sensitivity},
-            {"int16", QJsonArray::fromStringList(int16)}};
+            {"int16", QJsonArray::fromStringList(int16)}, {"float", QJsonArray::fromStringList(floatLayers)}};
 }
 
 std::optional<SimulationSettings> SimulationSettings::fromJson(const QJsonObject& state)
@@ -25,6 +25,8 @@ std::optional<SimulationSettings> SimulationSettings::fromJson(const QJsonObject
     s.sensitivity = state.value("sensitivity").toBool();
     for (const QJsonValue& v : state.value("int16").toArray())
         if (v.isString() && !v.toString().isEmpty()) s.int16 << v.toString();
+    for (const QJsonValue& v : state.value("float").toArray())
+        if (v.isString() && !v.toString().isEmpty() && !s.int16.contains(v.toString())) s.floatLayers << v.toString();
     return s;
 }
 

@@ -18,6 +18,7 @@ struct SimulationSettings {
     int threads = 1;
     bool sensitivity = false;
     QStringList int16;      // layers ticked for the int16 what-if
+    QStringList floatLayers;   // layers ticked for the float what-if
 
     QJsonObject toJson() const;
     // nullopt for a state without a model (never simulated, or hand-edited into nonsense).

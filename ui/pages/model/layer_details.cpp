@@ -1,14 +1,11 @@
 #include "ui/pages/model/layer_details.h"
 
-#include <QHBoxLayout>
-#include <QLabel>
-#include <QSpinBox>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include "ui/common/app_context.h"
 #include "ui/common/background_job.h"
-#include "ui/plots/weight_histogram.h"
+#include "ui/plots/weight_view.h"
 
 namespace qatdoctor::ui {
 namespace {
@@ -44,27 +41,23 @@ QString quantHtml(const core::model::QuantParams& q)
 }  // namespace
 
 LayerDetails::LayerDetails(AppContext* context, QWidget* parent)
-    : QWidget(parent), m_context(context), m_text(new QTextBrowser(this)), m_channelLabel(new QLabel(tr("Channel"), this)),
-      m_channel(new QSpinBox(this)), m_histogram(new WeightHistogram(this)), m_job(new BackgroundJob(this))
+    : QWidget(parent), m_context(context), m_text(new QTextBrowser(this)), m_weightView(new WeightView(this)),
+      m_job(new BackgroundJob(this))
 {
     m_text->setOpenLinks(false);
     connect(m_text, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         if (url.scheme() == QLatin1String("faq")) emit wizardRequested(url.path());
     });
-    auto* channelRow = new QHBoxLayout;
-    channelRow->addWidget(m_channelLabel);
-    channelRow->addWidget(m_channel);
-    channelRow->addStretch();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_text, 3);
-    layout->addLayout(channelRow);
-    layout->addWidget(m_histogram, 2);
-    m_histogram->setMinimumHeight(180);
-    connect(m_channel, qOverload<int>(&QSpinBox::valueChanged), this, [this] { renderHistogram(); });
+    layout->addWidget(m_weightView, 2);
+    connect(m_weightView, &WeightView::weightsShown, this, &LayerDetails::weightsShown);
     if (m_context) m_context->announceJob(m_job);
     showLayer(nullptr, nullptr, nullptr);
 }
+
+WeightHistogram* LayerDetails::histogram() const { return m_weightView->histogram(); }
 
 void LayerDetails::showLayer(std::shared_ptr<const core::Analysis> analysis, const core::model::LayerTable* table,
                              const core::model::Layer* layer)
@@ -72,25 +65,17 @@ void LayerDetails::showLayer(std::shared_ptr<const core::Analysis> analysis, con
     m_analysis = std::move(analysis);
     m_table = table;
     m_layer = layer;
-    m_weights.reset();
     m_job->cancel();
     renderText();
-    const bool perChannel = layer && layer->weightQuant && layer->weightQuant->perChannel();
-    m_channel->blockSignals(true);
-    m_channel->setRange(0, perChannel ? static_cast<int>(layer->weightQuant->scales.size()) - 1 : 0);
-    m_channel->setValue(0);
-    m_channel->blockSignals(false);
-    m_channel->setVisible(perChannel);
-    m_channelLabel->setVisible(perChannel);
     if (!layer || layer->weightDtype == core::model::DType::Unknown) {
-        m_histogram->showMessage(layer ? tr("this layer has no weight") : QString());
+        m_weightView->showMessage(layer ? tr("this layer has no weight") : QString());
         return;
     }
     if (!table || !table->graph) {
-        m_histogram->showMessage(tr("weights are not available for this source"));
+        m_weightView->showMessage(tr("weights are not available for this source"));
         return;
     }
-    m_histogram->showMessage(tr("reading weights…"));
+    m_weightView->showMessage(tr("reading weights…"));
     auto keep = m_analysis;
     const core::model::LayerTable* t = table;
     const core::model::Layer* l = layer;
@@ -101,11 +86,12 @@ void LayerDetails::showLayer(std::shared_ptr<const core::Analysis> analysis, con
         },
         [this](WeightsResult r) {
             if (!r->ok()) {
-                m_histogram->showMessage(QString::fromStdString(r->error().message));
+                m_weightView->showMessage(QString::fromStdString(r->error().message));
                 return;
             }
-            m_weights = std::make_shared<const core::model::LayerWeights>(std::move(r->value()));
-            renderHistogram();
+            if (!m_layer) return;
+            m_weightView->showWeights(std::make_shared<const core::model::LayerWeights>(std::move(r->value())),
+                                      m_layer->weightQuant);
         });
 }
 
@@ -145,18 +131,6 @@ void LayerDetails::renderText()
                 }
     }
     m_text->setHtml(html);
-}
-
-void LayerDetails::renderHistogram()
-{
-    if (!m_weights || !m_layer) return;
-    const core::model::QuantParams* q = m_layer->weightQuant ? &*m_layer->weightQuant : nullptr;
-    const int channel = m_channel->value();
-    if (q && q->perChannel())
-        m_histogram->showWeights(core::model::channelValues(*m_weights, *q, channel), q, channel);
-    else
-        m_histogram->showWeights(m_weights->values, q, 0);
-    emit weightsShown();
 }
 
 }  // namespace qatdoctor::ui

@@ -9,8 +9,6 @@
 #include "core/analysis.h"
 #include "core/model/layer_weights.h"
 
-class QLabel;
-class QSpinBox;
 class QTextBrowser;
 
 namespace qatdoctor::ui {
@@ -18,6 +16,7 @@ namespace qatdoctor::ui {
 class AppContext;
 class BackgroundJob;
 class WeightHistogram;
+class WeightView;
 
 class LayerDetails : public QWidget {
     Q_OBJECT
@@ -27,7 +26,7 @@ public:
     // analysis keeps table and layer alive; layer null clears the pane.
     void showLayer(std::shared_ptr<const core::Analysis> analysis, const core::model::LayerTable* table,
                    const core::model::Layer* layer);
-    WeightHistogram* histogram() const { return m_histogram; }
+    WeightHistogram* histogram() const;
     BackgroundJob* job() const { return m_job; }
 
 signals:
@@ -36,18 +35,14 @@ signals:
 
 private:
     void renderText();
-    void renderHistogram();
 
     AppContext* m_context;
     QTextBrowser* m_text;
-    QLabel* m_channelLabel;
-    QSpinBox* m_channel;
-    WeightHistogram* m_histogram;
+    WeightView* m_weightView;
     BackgroundJob* m_job;
     std::shared_ptr<const core::Analysis> m_analysis;
     const core::model::LayerTable* m_table = nullptr;
     const core::model::Layer* m_layer = nullptr;
-    std::shared_ptr<const core::model::LayerWeights> m_weights;
 };
 
 }  // namespace qatdoctor::ui
