@@ -466,6 +466,85 @@ accumulator overflows: %1</source>
     </message>
 </context>
 <context>
+    <name>qatdoctor::ui::FixedpointLayerTable</name>
+    <message>
+        <source>fake-quant vs integer (what deployment changes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float vs fake-quant (what quantization costs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float vs integer (both)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>int16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MSE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>L1 (mean |err|)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max abs err</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max err (LSB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>overflows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>largest error in steps of the layer&apos;s output scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>integer-mode outputs whose accumulator passed int32</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>what-if: this layer&apos;s quantizers at 16 bits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>what-if: this layer computed in float</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>qatdoctor::ui::FixedpointLutPlot</name>
     <message>
         <source>input (real)</source>
@@ -507,10 +586,6 @@ accumulator overflows: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Re-run with ticked layers at int16</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>float multiply (reference runtimes)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -528,10 +603,6 @@ accumulator overflows: %1</source>
     </message>
     <message>
         <source>Random input</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What-if: tick layers in the first column, then</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -595,10 +666,6 @@ accumulator overflows: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source> (what-if with %1 layer(s) at int16; unchanged model %2 dB, gain %3 dB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Float vs fixed-point requantization: %1 LSB at the output</source>
         <translation type="unfinished"></translation>
     </message>
@@ -620,34 +687,6 @@ accumulator overflows: %1</source>
     </message>
     <message>
         <source>No findings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>int16</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Op</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cos float/fake</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cos fake/int</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>SQNR fake/int (dB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>max err fake/int (LSB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>overflows</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -692,6 +731,31 @@ accumulator overflows: %1</source>
     </message>
     <message>
         <source>RGB vs YUV444</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-run with the ticked layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What-if: tick layers at int16 or in float, then</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (what-if: %1 layer(s) at int16, %2 in float; unchanged model %3 dB, gain %4 dB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not ranked in this run. Tick &quot;Rank layers for int16&quot; and simulate: every layer is run once more at int16, and the layers are ranked by the output SQNR that gains.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each layer alone at int16, best gain first: the layers worth 16 bits on the board.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No look-up-table op in this model (Sigmoid, Tanh, Exp, Softmax, Gelu, ...):
+nothing here turns into a table on export.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -781,10 +845,6 @@ accumulator overflows: %1</source>
 </context>
 <context>
     <name>qatdoctor::ui::LayerDetails</name>
-    <message>
-        <source>Channel</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>this layer has no weight</source>
         <translation type="unfinished"></translation>
@@ -1512,6 +1572,17 @@ accumulator overflows: %1</source>
     </message>
     <message>
         <source>quantization grid, 1 line per %1 values (scale %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::WeightView</name>
+    <message>
+        <source>Output channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>of %1, scale %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -463,6 +463,85 @@ accumulator overflows: %1</source>
     </message>
 </context>
 <context>
+    <name>qatdoctor::ui::FixedpointLayerTable</name>
+    <message>
+        <source>fake-quant vs integer (what deployment changes)</source>
+        <translation>伪量化 vs 整数（部署带来的变化）</translation>
+    </message>
+    <message>
+        <source>float vs fake-quant (what quantization costs)</source>
+        <translation>浮点 vs 伪量化（量化带来的损失）</translation>
+    </message>
+    <message>
+        <source>float vs integer (both)</source>
+        <translation>浮点 vs 整数（两者合计）</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>int16</source>
+        <translation>int16</translation>
+    </message>
+    <message>
+        <source>float</source>
+        <translation>浮点</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation>余弦</translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation>SQNR (dB)</translation>
+    </message>
+    <message>
+        <source>MSE</source>
+        <translation>MSE</translation>
+    </message>
+    <message>
+        <source>L1 (mean |err|)</source>
+        <translation>L1（平均 |误差|）</translation>
+    </message>
+    <message>
+        <source>max abs err</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>max err (LSB)</source>
+        <translation>最大误差（LSB）</translation>
+    </message>
+    <message>
+        <source>overflows</source>
+        <translation>溢出</translation>
+    </message>
+    <message>
+        <source>largest error in steps of the layer's output scale</source>
+        <translation>以该层输出 scale 为单位的最大误差</translation>
+    </message>
+    <message>
+        <source>integer-mode outputs whose accumulator passed int32</source>
+        <translation>整数模式下累加值超出 int32 的输出个数</translation>
+    </message>
+    <message>
+        <source>what-if: this layer's quantizers at 16 bits</source>
+        <translation>假设分析：该层量化器改为 16 位</translation>
+    </message>
+    <message>
+        <source>what-if: this layer computed in float</source>
+        <translation>假设分析：该层以浮点计算</translation>
+    </message>
+</context>
+<context>
     <name>qatdoctor::ui::FixedpointLutPlot</name>
     <message>
         <source>input (real)</source>
@@ -504,10 +583,6 @@ accumulator overflows: %1</source>
         <translation>开始仿真</translation>
     </message>
     <message>
-        <source>Re-run with ticked layers at int16</source>
-        <translation>将勾选的层改为 int16 后重新仿真</translation>
-    </message>
-    <message>
         <source>float multiply (reference runtimes)</source>
         <translation>浮点乘法（参考运行时）</translation>
     </message>
@@ -526,10 +601,6 @@ accumulator overflows: %1</source>
     <message>
         <source>Random input</source>
         <translation>随机输入</translation>
-    </message>
-    <message>
-        <source>What-if: tick layers in the first column, then</source>
-        <translation>假设分析：在第一列勾选层，然后</translation>
     </message>
     <message>
         <source>Layers</source>
@@ -592,10 +663,6 @@ accumulator overflows: %1</source>
         <translation>输出 SQNR（定点 vs 浮点）：%1 dB</translation>
     </message>
     <message>
-        <source> (what-if with %1 layer(s) at int16; unchanged model %2 dB, gain %3 dB)</source>
-        <translation>（假设 %1 层改为 int16；原模型 %2 dB，提升 %3 dB）</translation>
-    </message>
-    <message>
         <source>Float vs fixed-point requantization: %1 LSB at the output</source>
         <translation>浮点与定点重量化之差：输出处 %1 LSB</translation>
     </message>
@@ -618,34 +685,6 @@ accumulator overflows: %1</source>
     <message>
         <source>No findings.</source>
         <translation>未发现问题。</translation>
-    </message>
-    <message>
-        <source>int16</source>
-        <translation>int16</translation>
-    </message>
-    <message>
-        <source>Op</source>
-        <translation>算子</translation>
-    </message>
-    <message>
-        <source>cos float/fake</source>
-        <translation>余弦 浮点/伪量化</translation>
-    </message>
-    <message>
-        <source>cos fake/int</source>
-        <translation>余弦 伪量化/定点</translation>
-    </message>
-    <message>
-        <source>SQNR fake/int (dB)</source>
-        <translation>SQNR 伪量化/定点 (dB)</translation>
-    </message>
-    <message>
-        <source>max err fake/int (LSB)</source>
-        <translation>最大误差 伪量化/定点 (LSB)</translation>
-    </message>
-    <message>
-        <source>overflows</source>
-        <translation>溢出</translation>
     </message>
     <message>
         <source>No layer with a constant weight.</source>
@@ -690,6 +729,32 @@ accumulator overflows: %1</source>
     <message>
         <source>RGB vs YUV444</source>
         <translation>RGB 与 YUV444</translation>
+    </message>
+    <message>
+        <source>Re-run with the ticked layers</source>
+        <translation>按勾选的层重新运行</translation>
+    </message>
+    <message>
+        <source>What-if: tick layers at int16 or in float, then</source>
+        <translation>假设分析：勾选设为 int16 或浮点的层，然后</translation>
+    </message>
+    <message>
+        <source> (what-if: %1 layer(s) at int16, %2 in float; unchanged model %3 dB, gain %4 dB)</source>
+        <translation>（假设分析：%1 层 int16，%2 层浮点；原模型 %3 dB，提升 %4 dB）</translation>
+    </message>
+    <message>
+        <source>Not ranked in this run. Tick "Rank layers for int16" and simulate: every layer is run once more at int16, and the layers are ranked by the output SQNR that gains.</source>
+        <translation>本次运行未排序。勾选“评估各层改用 int16 的收益”后仿真：每层单独以 int16 再运行一次，并按输出 SQNR 的提升排序。</translation>
+    </message>
+    <message>
+        <source>Each layer alone at int16, best gain first: the layers worth 16 bits on the board.</source>
+        <translation>每层单独设为 int16，收益最大者在前：这些层值得在板端使用 16 位。</translation>
+    </message>
+    <message>
+        <source>No look-up-table op in this model (Sigmoid, Tanh, Exp, Softmax, Gelu, ...):
+nothing here turns into a table on export.</source>
+        <translation>该模型没有查表算子（Sigmoid、Tanh、Exp、Softmax、Gelu 等）：
+导出时没有算子会变成查找表。</translation>
     </message>
 </context>
 <context>
@@ -775,10 +840,6 @@ accumulator overflows: %1</source>
 </context>
 <context>
     <name>qatdoctor::ui::LayerDetails</name>
-    <message>
-        <source>Channel</source>
-        <translation>通道</translation>
-    </message>
     <message>
         <source>this layer has no weight</source>
         <translation>该层没有权重</translation>
@@ -1486,6 +1547,17 @@ accumulator overflows: %1</source>
     <message>
         <source>quantization grid, 1 line per %1 values (scale %2)</source>
         <translation>量化网格，每 %1 个值画一条线（scale %2）</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::WeightView</name>
+    <message>
+        <source>Output channel</source>
+        <translation>输出通道</translation>
+    </message>
+    <message>
+        <source>of %1, scale %2</source>
+        <translation>共 %1 个，scale %2</translation>
     </message>
 </context>
 <context>
