@@ -124,6 +124,49 @@ TEST(SimulateCli, ModeRequantAndInt16)
     EXPECT_EQ(outputValues(base, "float"), outputValues(wide, "float"));
 }
 
+// The same input three ways: the committed .npy, a batch of four whose first sample it is (the
+// others differ), and raw float32 bytes with --shape. All three give the same outputs; the batch
+// says which sample it took.
+TEST(SimulateCli, BatchedNpyAndRawInputsGiveTheSameRun)
+{
+    const std::string model = kModels + "qat_qdq.onnx", input = kModels + "qat_qdq.input_0.npy";
+    const fp::Tensor one = readTensor(input);
+    ASSERT_EQ(one.dim(0), 1);
+    std::vector<int64_t> shape = one.shape();
+    shape[0] = 4;
+    std::vector<float> values = one.toFloats();
+    const size_t n = values.size();
+    for (size_t k = 1; k < 4; ++k)
+        for (size_t i = 0; i < n; ++i) values.push_back(values[i] * float(k + 1) - 0.25f);
+    const fs::path dir = freshDir("batch");
+    fs::create_directories(dir);
+    const std::string batch = (dir / "batch4.npy").string(), raw = (dir / "one.raw").string();
+    ASSERT_TRUE(qatdoctor::core::writeFileAtomic(batch, fp::writeNpy(fp::Tensor::fromFloats(shape, values)), true).ok());
+    const std::vector<float> first = one.toFloats();
+    ASSERT_TRUE(qatdoctor::core::writeFileAtomic(
+                    raw, std::string(reinterpret_cast<const char*>(first.data()), first.size() * sizeof(float)), true).ok());
+    std::string dims;
+    for (int64_t d : one.shape()) dims += (dims.empty() ? "" : ",") + std::to_string(d);
+
+    const auto fromNpy = runJson({model, "--input", input});
+    const auto fromBatch = runJson({model, "--input", batch});
+    const auto fromRaw = runJson({model, "--input", raw, "--shape", dims});
+    for (const char* m : {"float", "fake", "int"}) {
+        ASSERT_FALSE(outputValues(fromNpy, m).empty()) << m;
+        EXPECT_EQ(outputValues(fromBatch, m), outputValues(fromNpy, m)) << m;
+        EXPECT_EQ(outputValues(fromRaw, m), outputValues(fromNpy, m)) << m;
+    }
+    ASSERT_EQ(fromBatch["notes"].size(), 1u);
+    EXPECT_NE(fromBatch["notes"][0].get<std::string>().find("took the first 1 of a batch of 4"), std::string::npos)
+        << fromBatch["notes"][0];
+    EXPECT_TRUE(fromNpy["notes"].empty());
+    // a raw file whose size does not match the shape is refused, naming it
+    const CliRun bad = cli({"simulate", model, "--input", raw, "--shape", "1,3,8,9"});
+    EXPECT_EQ(bad.code, kExitUsage);
+    EXPECT_NE(bad.err.find("one.raw"), std::string::npos) << bad.err;
+    fs::remove_all(dir);
+}
+
 TEST(SimulateCli, SaveOutputsWritesEachModeInItsOwnDtype)
 {
     // QuantizeLinear node test: three graph inputs from input_0..2.pb, a uint8 graph output
