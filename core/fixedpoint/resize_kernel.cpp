@@ -29,6 +29,71 @@ int fractionBits(size_t interpolatedDims)
     return std::min(15, static_cast<int>(22 / interpolatedDims));
 }
 
+// The leading dimensions pass through unchanged (no interpolation, no resizing).
+bool leadingIdentity(const LinearResizePlan& plan)
+{
+    const size_t rank = plan.inShape.size();
+    if (rank < 2) return false;
+    for (int d : plan.interpolated)
+        if (static_cast<size_t>(d) + 2 < rank) return false;
+    for (size_t d = 0; d + 2 < rank; ++d) {
+        if (plan.outShape[d] != plan.inShape[d]) return false;
+        for (size_t o = 0; o < plan.taps[d].size(); ++o)
+            if (plan.taps[d][o].i0 != static_cast<int64_t>(o)) return false;
+    }
+    return true;
+}
+
+// Per output index of one of the last two dimensions: source indices and both weights (a
+// dimension that does not interpolate weighs its one source 1, as in the general loop).
+struct AxisTaps {
+    std::vector<int64_t> i0, i1;
+    std::vector<int64_t> w0, w1;
+};
+
+AxisTaps axisTaps(const LinearResizePlan& plan, size_t d)
+{
+    const bool interp = std::find(plan.interpolated.begin(), plan.interpolated.end(), static_cast<int>(d)) != plan.interpolated.end();
+    const int64_t one = int64_t{1} << plan.fracBits;
+    AxisTaps t;
+    for (const LinearTap& tap : plan.taps[d]) {
+        t.i0.push_back(tap.i0);
+        t.i1.push_back(interp ? tap.i1 : tap.i0);
+        t.w0.push_back(interp ? one - tap.w1 : 1);
+        t.w1.push_back(interp ? tap.w1 : 0);
+    }
+    return t;
+}
+
+// The usual case, images resized in H and W: plane by plane, the same sums as the general loop
+// (sum W q - xZero * 2^totalBits = sum W (q - xZero), the weights summing to 2^totalBits).
+template <class T>
+void resizePlanes(const LinearResizePlan& plan, const T* x, int64_t xZero, const Requantizer& rq, RequantMode mode,
+                  Tensor& y)
+{
+    const size_t rank = plan.inShape.size();
+    const int64_t H = plan.inShape[rank - 2], W = plan.inShape[rank - 1];
+    const int64_t OH = plan.outShape[rank - 2], OW = plan.outShape[rank - 1];
+    const int64_t planes = H * W ? shapeSize(plan.inShape) / (H * W) : 0;
+    const AxisTaps ty = axisTaps(plan, rank - 2), tx = axisTaps(plan, rank - 1);
+    const int64_t zeroSum = xZero << plan.totalBits();
+    for (int64_t p = 0; p < planes; ++p) {
+        const T* in = x + p * H * W;
+        const int64_t outBase = p * OH * OW;
+        for (int64_t oy = 0; oy < OH; ++oy) {
+            const T* r0 = in + ty.i0[static_cast<size_t>(oy)] * W;
+            const T* r1 = in + ty.i1[static_cast<size_t>(oy)] * W;
+            const int64_t wy0 = ty.w0[static_cast<size_t>(oy)], wy1 = ty.w1[static_cast<size_t>(oy)];
+            for (int64_t ox = 0; ox < OW; ++ox) {
+                const auto k = static_cast<size_t>(ox);
+                const int64_t x0 = tx.i0[k], x1 = tx.i1[k], wx0 = tx.w0[k], wx1 = tx.w1[k];
+                const int64_t acc = wy0 * (wx0 * r0[x0] + wx1 * r0[x1]) + wy1 * (wx0 * r1[x0] + wx1 * r1[x1]) - zeroSum;
+                y.setInt(outBase + oy * OW + ox, rq.apply(acc, mode));
+            }
+        }
+    }
+}
+
 }  // namespace
 
 Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t opset, bool upsample,
@@ -115,6 +180,11 @@ Tensor resizeLinearCodes(const LinearResizePlan& plan, const Tensor& x, int64_t 
     const Requantizer rq = Requantizer::make(xScale / (double(out.scales[0]) * std::ldexp(1.0, plan.totalBits())),
                                              out.zeroPoints[0], out.range);
     Tensor y(out.dtype, plan.outShape);
+    if (leadingIdentity(plan)) {
+        if (x.dtype() == DType::Int8) resizePlanes(plan, x.data<int8_t>(), xZero, rq, mode, y);
+        else resizePlanes(plan, x.data<uint8_t>(), xZero, rq, mode, y);
+        return y;
+    }
     std::vector<int64_t> idx(rank, 0);
     const auto* in8 = x.data<uint8_t>();
     const bool s8 = x.dtype() == DType::Int8;

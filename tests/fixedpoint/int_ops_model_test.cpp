@@ -99,6 +99,11 @@ TEST_P(IntOpsModel, RunsInIntegersWithinBoundOfFakeQuant)
         std::cout << c.name << " int(" << requantModeName(rq) << ") vs fake: max " << maxLsb << " LSB, " << differing
                   << " of " << in.outputs[0].size() << " codes differ\n";
         EXPECT_LE(maxLsb, c.boundLsb + 1e-3) << c.name << " " << requantModeName(rq);
+        // with float requantization codes part only where fake-quant's value lies next to a
+        // rounding boundary (at most 3 of 144 measured); a bias of a step parts most of them.
+        // (Fixed requantization rounds twice, TFLite's way, and parts up to 1 in 7 here.)
+        if (rq == RequantMode::Float)
+            EXPECT_LE(differing, std::max<int64_t>(2, in.outputs[0].size() / 20)) << c.name;
     }
 }
 
@@ -108,8 +113,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"avgpool_nopad", 1}, Case{"global_avgpool", 1}, Case{"conv_grouped", 1},
                       Case{"conv_dilated", 1}, Case{"resize_nearest", 1}, Case{"resize_bilinear_half_pixel", 1},
                       Case{"resize_bilinear_align_corners", 1}, Case{"resize_bilinear_pytorch_half_pixel", 1},
-                      Case{"resize_bilinear_asymmetric", 1}, Case{"add_broadcast", 1}, Case{"mul_broadcast", 1},
-                      Case{"conv_add_fused", 1}),
+                      Case{"resize_bilinear_asymmetric", 1}, Case{"resize_linear_channels", 1},
+                      Case{"add_broadcast", 1}, Case{"mul_broadcast", 1}, Case{"conv_add_fused", 1}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
 // 2x2 -> 4x4 half_pixel bilinear, input and output scale 0.5, zero point 10. Input codes

@@ -170,6 +170,8 @@ def main():
     b.nodes.append(h.make_node("DequantizeLinear", ["conv_w", "conv_ws", "conv_wz"], ["conv_wdq"], name="conv_wDQ", axis=0))
     y = b.op("Conv", [x, "conv_wdq"], "conv", kernel_shape=[1, 1])
     b.save("conv_add_hand", b.qdq("out", b.op("Add", [y, r], "add"), 0.5, 5))
+    # interpolation along a leading dimension (channels): the general loop, not the plane one
+    resize("resize_linear_channels", [1, 3, 4, 5], "half_pixel", scales=[1, 2, 1, 1])
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print(f"wrote {len(os.listdir(OUT))} files, {total} bytes to {os.path.normpath(OUT)}")
 
