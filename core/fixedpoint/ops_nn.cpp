@@ -160,7 +160,32 @@ Outs avgPoolOp(const OpCall& c, bool global)
     return std::vector<Tensor>{y};
 }
 
-// Resize (opset 10-19 subset) and Upsample: nearest and (multi)linear.
+// Cubic convolution taps of one output coordinate (the specification's reference): the four
+// pixels around src with Keys' coefficients for parameter A, indices clamped to the edge (edge
+// padding), or with exclude_outside the outside taps dropped and the rest renormalised. An
+// integral src takes the pixel on its left as the base (ratio 1), as the reference does.
+std::vector<std::pair<int64_t, double>> cubicTaps(double src, int64_t inD, double A, bool excludeOutside)
+{
+    const double fl = std::floor(src);
+    const double ratio = src == fl ? 1.0 : src - fl;
+    const int64_t base = static_cast<int64_t>(fl - (ratio == 1.0 ? 1.0 : 0.0)) - 1;
+    const double r1 = ratio + 1, q = 1 - ratio, q1 = q + 1;
+    const double coef[4] = {((A * r1 - 5 * A) * r1 + 8 * A) * r1 - 4 * A, ((A + 2) * ratio - (A + 3)) * ratio * ratio + 1,
+                            ((A + 2) * q - (A + 3)) * q * q + 1, ((A * q1 - 5 * A) * q1 + 8 * A) * q1 - 4 * A};
+    std::vector<std::pair<int64_t, double>> taps;
+    double sum = 0;
+    for (int j = 0; j < 4; ++j) {
+        const int64_t i = base + j;
+        if (excludeOutside && (i < 0 || i >= inD)) continue;
+        taps.push_back({std::clamp<int64_t>(i, 0, inD - 1), coef[j]});
+        sum += coef[j];
+    }
+    if (excludeOutside && sum != 0)
+        for (auto& t : taps) t.second /= sum;
+    return taps;
+}
+
+// Resize (opset 10-19 subset) and Upsample: nearest, (multi)linear and cubic.
 Outs resize(const OpCall& c, bool upsample)
 {
     NodeAttrs a(c.node);
@@ -195,9 +220,18 @@ Outs resize(const OpCall& c, bool upsample)
         return opError(c.node, "needs scales or sizes");
     }
     const std::string mode = a.s("mode", "nearest");
-    if (mode != "nearest" && mode != "linear" && mode != "bilinear") return unsupported(c.node, "mode '" + mode + "' not simulated");
+    if (mode != "nearest" && mode != "linear" && mode != "bilinear" && mode != "cubic")
+        return unsupported(c.node, "mode '" + mode + "' not simulated");
     const std::string ctm = v10 ? "asymmetric" : a.s("coordinate_transformation_mode", "half_pixel");
-    if (ctm == "tf_crop_and_resize") return unsupported(c.node, "tf_crop_and_resize not simulated");
+    // tf_crop_and_resize: sample the box roi = [starts, ends] (fractions of the input extent);
+    // an output outside the input takes extrapolation_value
+    const bool crop = ctm == "tf_crop_and_resize";
+    std::vector<double> roi;
+    if (crop) {
+        if (!c.hasInput(1) || c.in(1).size() != 2 * rank) return opError(c.node, "tf_crop_and_resize needs roi of 2 x rank values");
+        roi = c.in(1).toDoubles();
+    }
+    const double extrapolation = a.f("extrapolation_value", 0.0f);
     const std::string nearestMode = v10 ? "floor" : a.s("nearest_mode", "round_prefer_floor");
     auto source = [&](int64_t d, int64_t o) {
         const double s = scales[static_cast<size_t>(d)];
@@ -207,7 +241,11 @@ Outs resize(const OpCall& c, bool upsample)
             const double len = sizesGiven ? out : in * s;   // the specification's length_resized
             return len == 1 ? 0.0 : o * (in - 1) / (len - 1);
         }
-        if (ctm == "pytorch_half_pixel") return out > 1 ? (o + 0.5) / s - 0.5 : 0.0;
+        if (ctm == "pytorch_half_pixel") return out > 1 ? (o + 0.5) / s - 0.5 : -0.5;   // -0.5 clamps to 0 for linear
+        if (crop) {
+            const double r0 = roi[static_cast<size_t>(d)], r1 = roi[static_cast<size_t>(d + rank)];
+            return out > 1 ? r0 * (in - 1) + o * (r1 - r0) * (in - 1) / (out - 1) : 0.5 * (r0 + r1) * (in - 1);
+        }
         if (ctm == "tf_half_pixel_for_nn") return (o + 0.5) / s;
         if (ctm == "half_pixel_symmetric") {
             const double adj = out / (s * in);
@@ -218,6 +256,68 @@ Outs resize(const OpCall& c, bool upsample)
         return (o + 0.5) / s - 0.5;   // half_pixel
     };
     Tensor y(x.dtype(), outShape);
+    const bool flt = x.dtype() == DType::Float32;
+    // per dimension, per output index: outside the crop box (tf_crop_and_resize only)
+    std::vector<std::vector<char>> outside(static_cast<size_t>(rank));
+    for (int64_t d = 0; d < rank; ++d)
+        for (int64_t o = 0; o < outShape[static_cast<size_t>(d)]; ++o) {
+            const double src = source(d, o);
+            outside[static_cast<size_t>(d)].push_back(crop && (src < 0 || src > double(x.dim(d) - 1)));
+        }
+    auto isOutside = [&](const std::vector<int64_t>& idx) {
+        if (!crop) return false;
+        for (int64_t d = 0; d < rank; ++d)
+            if (outside[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])]) return true;
+        return false;
+    };
+    if (mode == "cubic") {
+        const double A = a.f("cubic_coeff_a", -0.75f);
+        const bool exclude = a.i("exclude_outside", 0) != 0;
+        std::vector<std::vector<std::vector<std::pair<int64_t, double>>>> taps(static_cast<size_t>(rank));
+        for (int64_t d = 0; d < rank; ++d)
+            for (int64_t o = 0; o < outShape[static_cast<size_t>(d)]; ++o) {
+                auto t = cubicTaps(source(d, o), x.dim(d), A, exclude);
+                std::erase_if(t, [](const auto& p) { return p.second == 0.0; });   // unscaled axes: one tap
+                taps[static_cast<size_t>(d)].push_back(std::move(t));
+            }
+        std::vector<int64_t> inStrides(static_cast<size_t>(rank), 1);
+        for (int64_t d = rank - 2; d >= 0; --d) inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
+        std::vector<int64_t> idx(static_cast<size_t>(rank), 0), pick(static_cast<size_t>(rank), 0);
+        for (int64_t i = 0; i < y.size(); ++i) {
+            double acc = 0;
+            if (isOutside(idx)) {
+                acc = extrapolation;
+            } else {
+                // every combination of the dimensions' taps (odometer over pick)
+                std::fill(pick.begin(), pick.end(), 0);
+                for (;;) {
+                    double w = 1;
+                    int64_t off = 0;
+                    for (int64_t d = 0; d < rank; ++d) {
+                        const auto& t = taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])]
+                                            [static_cast<size_t>(pick[static_cast<size_t>(d)])];
+                        w *= t.second;
+                        off += t.first * inStrides[static_cast<size_t>(d)];
+                    }
+                    acc += w * x.at(off);
+                    int64_t d = rank - 1;
+                    for (; d >= 0; --d) {
+                        const auto& list = taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])];
+                        if (++pick[static_cast<size_t>(d)] < static_cast<int64_t>(list.size())) break;
+                        pick[static_cast<size_t>(d)] = 0;
+                    }
+                    if (d < 0) break;
+                }
+            }
+            if (flt) y.data<float>()[i] = static_cast<float>(acc);
+            else y.set(i, std::nearbyint(acc));
+            for (int64_t d = rank - 1; d >= 0; --d) {
+                if (++idx[static_cast<size_t>(d)] < outShape[static_cast<size_t>(d)]) break;
+                idx[static_cast<size_t>(d)] = 0;
+            }
+        }
+        return std::vector<Tensor>{y};
+    }
     const bool linear = mode != "nearest";
     // per dimension, per output index: (index0, index1, weight of index1)
     struct Tap { int64_t i0, i1; double w; };
@@ -245,9 +345,11 @@ Outs resize(const OpCall& c, bool upsample)
     std::vector<int64_t> inStrides(static_cast<size_t>(rank), 1);
     for (int64_t d = rank - 2; d >= 0; --d) inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
     std::vector<int64_t> idx(static_cast<size_t>(rank), 0);
-    const bool flt = x.dtype() == DType::Float32;
     for (int64_t i = 0; i < y.size(); ++i) {
-        if (!linear) {
+        if (isOutside(idx)) {
+            if (flt) y.data<float>()[i] = static_cast<float>(extrapolation);
+            else y.set(i, extrapolation);
+        } else if (!linear) {
             int64_t off = 0;
             for (int64_t d = 0; d < rank; ++d) off += taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])].i0 * inStrides[static_cast<size_t>(d)];
             if (flt) y.data<float>()[i] = x.data<float>()[off];
