@@ -12,6 +12,9 @@
 
 #include "core/fixedpoint/int_ops.h"
 #include "core/fixedpoint/interpreter.h"
+#include "core/fixedpoint/simulation.h"
+#include "core/fixedpoint/simulation_json.h"
+#include "core/fixedpoint/simulation_summary.h"
 #include "core/fixedpoint/tensor_io.h"
 #include "core/model/onnx_file.h"
 
@@ -231,4 +234,18 @@ TEST(IntOpsModel, FallbacksThatAreNoLayersAreListedToo)
     Loaded l = load("reduce_fallback");
     ASSERT_TRUE(l.interp);
     EXPECT_EQ(run(l, SimMode::Int).fallbacks, (std::vector<std::string>{"reducemean (ReduceMean)", "leakyrelu (LeakyRelu)"}));
+}
+
+// The list reaches what the CLI's JSON and the Fixed-point page's summary read.
+TEST(IntOpsModel, FallbacksReachTheJsonAndTheSummary)
+{
+    Loaded l = load("reduce_fallback");
+    ASSERT_TRUE(l.interp);
+    SimulationOptions opt;
+    auto r = simulate(*l.interp, l.inputs, opt);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const std::vector<std::string> expect{"reducemean (ReduceMean)", "leakyrelu (LeakyRelu)"};
+    EXPECT_EQ(r->fallbacks, expect);
+    EXPECT_EQ(simulationToJson(*r, Lang::En, opt.requant)["fallbacks"].get<std::vector<std::string>>(), expect);
+    EXPECT_EQ(summarizeSimulation(*r, opt, {"input_0.npy"}).fallbacks, expect);
 }
