@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/fixedpoint/broadcast.h"
 #include "core/fixedpoint/conv_kernel.h"
@@ -125,10 +126,65 @@ Outs matmul(const OpCall& c)
     return std::vector<Tensor>{y};
 }
 
+// MaxPool's optional Indices output: per window the flat index of its first maximum in the whole
+// input (padding never counted), spatial axes row-major (storage_order 0) or column-major (1).
+Tensor maxPoolIndices(const PoolGeometry& g, const Tensor& x, bool columnMajor)
+{
+    Tensor idx(DType::Int64, g.outShape());
+    const int first = 3 - g.rank;   // the geometry's axes are right-aligned in [3]
+    const int64_t P = g.inPixels(), O = g.outPixels();
+    const std::vector<double> xv = x.toDoubles();
+    int64_t* out = idx.data<int64_t>();
+    int64_t o[3] = {0, 0, 0};
+    for (int64_t plane = 0; plane < g.n * g.c; ++plane) {
+        const double* xp = xv.data() + plane * P;
+        for (int64_t op = 0; op < O; ++op) {
+            o[0] = op / (g.out[1] * g.out[2]);
+            o[1] = (op / g.out[2]) % g.out[1];
+            o[2] = op % g.out[2];
+            double best = -std::numeric_limits<double>::infinity();
+            int64_t at[3] = {0, 0, 0};
+            bool found = false;
+            for (int64_t t0 = 0; t0 < g.k[0]; ++t0) {
+                const int64_t i0 = o[0] * g.s[0] - g.pb[0] + t0 * g.d[0];
+                if (i0 < 0 || i0 >= g.in[0]) continue;
+                for (int64_t t1 = 0; t1 < g.k[1]; ++t1) {
+                    const int64_t i1 = o[1] * g.s[1] - g.pb[1] + t1 * g.d[1];
+                    if (i1 < 0 || i1 >= g.in[1]) continue;
+                    for (int64_t t2 = 0; t2 < g.k[2]; ++t2) {
+                        const int64_t i2 = o[2] * g.s[2] - g.pb[2] + t2 * g.d[2];
+                        if (i2 < 0 || i2 >= g.in[2]) continue;
+                        const double v = xp[(i0 * g.in[1] + i1) * g.in[2] + i2];
+                        if (!found || v > best) {
+                            best = v;
+                            at[0] = i0;
+                            at[1] = i1;
+                            at[2] = i2;
+                            found = true;
+                        }
+                    }
+                }
+            }
+            int64_t flat = 0;
+            if (columnMajor) {
+                int64_t stride = 1;
+                for (int j = first; j < 3; ++j) {
+                    flat += at[j] * stride;
+                    stride *= g.in[j];
+                }
+            } else {
+                flat = (at[0] * g.in[1] + at[1]) * g.in[2] + at[2];
+            }
+            out[plane * O + op] = plane * P + flat;
+        }
+    }
+    return idx;
+}
+
 Outs maxPoolOp(const OpCall& c, bool global)
 {
     const Tensor x = c.in(0);
-    if (c.node.output_size() > 1) return unsupported(c.node, "the Indices output");
+    const bool wantIndices = c.node.output_size() > 1 && !c.node.output(1).empty();
     auto g = poolGeometry(c.node, x.shape(), global);
     if (!g) return g.error();
     Tensor y(x.dtype(), g->outShape());
@@ -139,6 +195,7 @@ Outs maxPoolOp(const OpCall& c, bool global)
             maxPool<T>(*g, x.data<T>(), y.data<T>());
     });
     if (!ok) return opError(c.node, "unsupported type");
+    if (wantIndices) return std::vector<Tensor>{y, maxPoolIndices(*g, x, NodeAttrs(c.node).i("storage_order", 0) != 0)};
     return std::vector<Tensor>{y};
 }
 
