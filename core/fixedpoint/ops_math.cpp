@@ -151,16 +151,38 @@ Outs batchNorm(const OpCall& c)
 {
     if (c.inputs.size() < 5) return opError(c.node, "needs 5 inputs");
     const Tensor& x = c.in(0);
-    if (NodeAttrs(c.node).i("training_mode", 0) || c.node.output_size() > 1) return unsupported(c.node, "training mode");
-    const double eps = NodeAttrs(c.node).f("epsilon", 1e-5f);
+    NodeAttrs a(c.node);
+    // training_mode (opset 14+): normalise with the batch's statistics and output the running
+    // ones (Y, running_mean, running_var); older opsets' training outputs are not modelled
+    const bool training = a.i("training_mode", 0) != 0;
+    if (training ? c.opset < 14 : c.node.output_size() > 1) return unsupported(c.node, "training mode");
+    const double eps = a.f("epsilon", 1e-5f);
     const int64_t channels = x.rank() > 1 ? x.dim(1) : 1;
     int64_t inner = 1;
     for (int64_t i = 2; i < x.rank(); ++i) inner *= x.dim(i);
+    const int64_t batches = channels * inner ? x.size() / (channels * inner) : 0;
+    std::vector<double> batchMean, batchVar;   // population variance, as the reference's np.var
+    if (training) {
+        for (int64_t ch = 0; ch < channels; ++ch) {
+            double sum = 0, sq = 0;
+            for (int64_t n = 0; n < batches; ++n)
+                for (int64_t k = 0; k < inner; ++k) sum += x.at((n * channels + ch) * inner + k);
+            const double count = double(batches * inner), mean = count ? sum / count : 0.0;
+            for (int64_t n = 0; n < batches; ++n)
+                for (int64_t k = 0; k < inner; ++k) {
+                    const double dv = x.at((n * channels + ch) * inner + k) - mean;
+                    sq += dv * dv;
+                }
+            batchMean.push_back(mean);
+            batchVar.push_back(count ? sq / count : 0.0);
+        }
+    }
     Tensor y(x.dtype(), x.shape());
     // float32 like the runtimes: scale = gamma / sqrt(var + eps), y = x * scale + (beta - mean * scale)
     for (int64_t ch = 0; ch < channels; ++ch) {
         const float g = static_cast<float>(c.in(1).at(ch)), b = static_cast<float>(c.in(2).at(ch));
-        const float m = static_cast<float>(c.in(3).at(ch)), v = static_cast<float>(c.in(4).at(ch));
+        const float m = static_cast<float>(training ? batchMean[static_cast<size_t>(ch)] : c.in(3).at(ch));
+        const float v = static_cast<float>(training ? batchVar[static_cast<size_t>(ch)] : c.in(4).at(ch));
         const float scale = g / std::sqrt(v + static_cast<float>(eps));
         const float shift = b - m * scale;
         for (int64_t n = 0; n < (channels ? x.size() / (channels * inner) : 0); ++n)
@@ -169,7 +191,14 @@ Outs batchNorm(const OpCall& c)
                 y.set(i, static_cast<float>(x.at(i)) * scale + shift);
             }
     }
-    return std::vector<Tensor>{y};
+    if (!training) return std::vector<Tensor>{y};
+    const double momentum = a.f("momentum", 0.9f);
+    Tensor runMean(c.in(3).dtype(), c.in(3).shape()), runVar(c.in(4).dtype(), c.in(4).shape());
+    for (int64_t ch = 0; ch < channels; ++ch) {
+        runMean.set(ch, c.in(3).at(ch) * momentum + batchMean[static_cast<size_t>(ch)] * (1 - momentum));
+        runVar.set(ch, c.in(4).at(ch) * momentum + batchVar[static_cast<size_t>(ch)] * (1 - momentum));
+    }
+    return std::vector<Tensor>{y, runMean, runVar};
 }
 
 Outs reduce(const OpCall& c, int kind)
