@@ -650,17 +650,18 @@ Outs softmaxOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Val
     return one(o);
 }
 
-// Linear Resize on 8-bit codes (resize_kernel.h): fixed-point weights, one rounding into the
+// Linear Resize on 8- or 16-bit codes (resize_kernel.h): fixed-point weights, one rounding into the
 // output quantization; keeps the input's quantization when no quantizer follows.
 Outs resizeLinear(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
 {
-    if (!perTensorQ(in[0]) || !isNarrow(in[0].t.dtype())) return std::nullopt;
+    const DType type = perTensorQ(in[0]) ? in[0].t.dtype() : DType::Float32;
+    if (!isNarrow(type) && type != DType::Int16 && type != DType::UInt16) return std::nullopt;
     std::vector<Tensor> ins{Tensor()};
     for (size_t k = 1; k < in.size(); ++k) {
         if (in[k].defined() && in[k].kind != Value::Plain) return std::nullopt;   // scales/sizes from data
         ins.push_back(in[k].t);
     }
-    auto plan = linearResizePlan(*node.proto, ctx.impl.opset, node.proto->op_type() == "Upsample", in[0].t.shape(), ins);
+    auto plan = linearResizePlan(*node.proto, ctx.impl.opset, node.proto->op_type() == "Upsample", in[0].t.shape(), ins, type);
     if (!plan) return std::nullopt;
     const Value x = in[0];
     const RequantMode mode = ctx.options.requant;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "core/fixedpoint/node_attrs.h"
 
@@ -14,19 +15,38 @@ Error planError(const onnx::NodeProto& node, const std::string& what)
     return makeError("simulate.resize", "node '" + node.name() + "' (" + node.op_type() + "): " + what);
 }
 
-// Why these fraction widths: the sum of W * (x - xZero) must fit the int32 accumulator of the
-// hardware (and the int32 input of the fixed-point requantization). An 8-bit difference needs 9
-// bits with the sign, leaving 22 bits for the product of the D per-dimension weights, so each
-// gets 22 / D bits, at most 15 (Q15, the usual fraction width): one interpolated dimension Q15,
-// two (bilinear) Q11, three Q7. A weight rounded to F bits moves the sampled point by at most
-// 2^-(F+1) of a pixel per dimension, so the interpolated value moves by at most
-// D * 255 * 2^-(F+1) input steps: 0.125 for bilinear Q11, 0.004 for one dimension in Q15 (below
-// one output step at equal scales); the single rounding then gives at most one output step against
-// the exact value.
-int fractionBits(size_t interpolatedDims)
+// Why these fraction widths: the sum of W * (x - xZero) must fit the accumulator, int32 for
+// 8-bit data as in the hardware (and the int32 input of the fixed-point requantization). An 8-bit
+// difference needs 9 bits with the sign, leaving 22 bits for the product of the D per-dimension
+// weights, so each gets 22 / D bits, at most 15 (Q15, the usual fraction width): one interpolated
+// dimension Q15, two (bilinear) Q11, three Q7. 16-bit data (17-bit differences) accumulate in
+// int64 with Q15 (the weights stay 16-bit) for up to three dimensions. A weight rounded to F bits moves the sampled point
+// by at most 2^-(F+1) of a pixel per dimension, so the interpolated value moves by at most
+// D * range * 2^-(F+1) input steps: 0.125 for 8-bit bilinear Q11, 0.004 for one dimension in Q15,
+// 2 for 16-bit bilinear Q15 (of 65535 steps: 0.003%); below one output step at equal 8-bit scales,
+// the single rounding then gives at most one output step against the exact value.
+int fractionBits(size_t interpolatedDims, bool wide)
 {
     if (interpolatedDims == 0) return 0;
-    return std::min(15, static_cast<int>(22 / interpolatedDims));
+    return std::min(15, static_cast<int>((wide ? 46 : 22) / interpolatedDims));
+}
+
+// Requantization of the int64 sums of 16-bit data: in double (float mode), or the integer
+// multiplier and shift of the 8-bit pipeline without its int32 saturation (fixed mode), rounding
+// halves away from zero as its rounding shift does.
+int64_t requantWide(int64_t acc, const Requantizer& rq, RequantMode mode)
+{
+    int64_t r;
+    if (mode == RequantMode::Float) {
+        r = static_cast<int64_t>(std::nearbyint(static_cast<double>(acc) * rq.real));
+    } else {
+        const int n = 31 - rq.fixed.shift;   // acc * multiplier / 2^n
+        const bool negative = (acc < 0) != rq.fixed.negative;
+        const __int128 p = static_cast<__int128>(acc < 0 ? -acc : acc) * rq.fixed.multiplier;
+        const __int128 q = n > 0 ? (n < 127 ? (p + (static_cast<__int128>(1) << (n - 1))) >> n : 0) : p << -n;
+        r = static_cast<int64_t>(negative ? -q : q);
+    }
+    return saturate(r + rq.zeroPoint, rq.range);
 }
 
 // The leading dimensions pass through unchanged (no interpolation, no resizing).
@@ -67,14 +87,13 @@ AxisTaps axisTaps(const LinearResizePlan& plan, size_t d)
 
 // The usual case, images resized in H and W: plane by plane, the same sums as the general loop
 // (sum W q - xZero * 2^totalBits = sum W (q - xZero), the weights summing to 2^totalBits).
-template <class T>
-void resizePlanes(const LinearResizePlan& plan, const T* x, int64_t xZero, const Requantizer& rq, RequantMode mode,
-                  Tensor& y)
+template <class T, class Requant>
+void resizePlanes(const LinearResizePlan& plan, const T* x, int64_t xZero, const Requant& requant, Tensor& y)
 {
     const size_t rank = plan.inShape.size();
     const int64_t H = plan.inShape[rank - 2], W = plan.inShape[rank - 1];
     const int64_t OH = plan.outShape[rank - 2], OW = plan.outShape[rank - 1];
-    const int64_t planes = H * W ? shapeSize(plan.inShape) / (H * W) : 0;
+    const int64_t planes = H * W != 0 ? shapeSize(plan.inShape) / (H * W) : 0;
     const AxisTaps ty = axisTaps(plan, rank - 2), tx = axisTaps(plan, rank - 1);
     const int64_t zeroSum = xZero << plan.totalBits();
     for (int64_t p = 0; p < planes; ++p) {
@@ -88,7 +107,7 @@ void resizePlanes(const LinearResizePlan& plan, const T* x, int64_t xZero, const
                 const auto k = static_cast<size_t>(ox);
                 const int64_t x0 = tx.i0[k], x1 = tx.i1[k], wx0 = tx.w0[k], wx1 = tx.w1[k];
                 const int64_t acc = wy0 * (wx0 * r0[x0] + wx1 * r0[x1]) + wy1 * (wx0 * r1[x0] + wx1 * r1[x1]) - zeroSum;
-                y.setInt(outBase + oy * OW + ox, rq.apply(acc, mode));
+                y.setInt(outBase + oy * OW + ox, requant(acc));
             }
         }
     }
@@ -97,7 +116,8 @@ void resizePlanes(const LinearResizePlan& plan, const T* x, int64_t xZero, const
 }  // namespace
 
 Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t opset, bool upsample,
-                                          const std::vector<int64_t>& inShape, const std::vector<Tensor>& inputs)
+                                          const std::vector<int64_t>& inShape, const std::vector<Tensor>& inputs,
+                                          DType inType)
 {
     NodeAttrs a(node);
     const std::string mode = a.s("mode", "nearest");
@@ -160,7 +180,7 @@ Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t o
         }
         if (interpolates) plan.interpolated.push_back(static_cast<int>(d));
     }
-    plan.fracBits = fractionBits(plan.interpolated.size());
+    plan.fracBits = fractionBits(plan.interpolated.size(), inType == DType::Int16 || inType == DType::UInt16);
     const double one = std::ldexp(1.0, plan.fracBits);
     for (int d : plan.interpolated)
         for (size_t o = 0; o < plan.taps[static_cast<size_t>(d)].size(); ++o)
@@ -169,26 +189,15 @@ Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t o
     return plan;
 }
 
-Tensor resizeLinearCodes(const LinearResizePlan& plan, const Tensor& x, int64_t xZero, double xScale,
-                         const QParams& out, RequantMode mode)
+template <class T, class Requant>
+void resizeGeneral(const LinearResizePlan& plan, const T* x, int64_t xZero, const Requant& requant, Tensor& y)
 {
     const size_t rank = plan.inShape.size();
     std::vector<int64_t> strides(rank, 1);
     for (size_t d = rank; d-- > 1;) strides[d - 1] = strides[d] * plan.inShape[d];
     const int64_t one = int64_t{1} << plan.fracBits;
     const size_t D = plan.interpolated.size();
-    const Requantizer rq = Requantizer::make(xScale / (double(out.scales[0]) * std::ldexp(1.0, plan.totalBits())),
-                                             out.zeroPoints[0], out.range);
-    Tensor y(out.dtype, plan.outShape);
-    if (leadingIdentity(plan)) {
-        if (x.dtype() == DType::Int8) resizePlanes(plan, x.data<int8_t>(), xZero, rq, mode, y);
-        else resizePlanes(plan, x.data<uint8_t>(), xZero, rq, mode, y);
-        return y;
-    }
     std::vector<int64_t> idx(rank, 0);
-    const auto* in8 = x.data<uint8_t>();
-    const bool s8 = x.dtype() == DType::Int8;
-    auto code = [&](int64_t off) -> int64_t { return s8 ? int64_t{static_cast<int8_t>(in8[off])} : int64_t{in8[off]}; };
     for (int64_t i = 0; i < y.size(); ++i) {
         int64_t base = 0;   // offset of the non-interpolated dimensions (their i0)
         for (size_t d = 0; d < rank; ++d) base += plan.taps[d][static_cast<size_t>(idx[d])].i0 * strides[d];
@@ -205,13 +214,36 @@ Tensor resizeLinearCodes(const LinearResizePlan& plan, const Tensor& x, int64_t 
                     w *= one - t.w1;
                 }
             }
-            if (w != 0) acc += w * (code(off) - xZero);
+            if (w != 0) acc += w * (int64_t{x[off]} - xZero);
         }
-        y.setInt(i, rq.apply(acc, mode));
+        y.setInt(i, requant(acc));
         for (size_t d = rank; d-- > 0;) {
             if (++idx[d] < plan.outShape[d]) break;
             idx[d] = 0;
         }
+    }
+}
+
+Tensor resizeLinearCodes(const LinearResizePlan& plan, const Tensor& x, int64_t xZero, double xScale,
+                         const QParams& out, RequantMode mode)
+{
+    const Requantizer rq = Requantizer::make(xScale / (double(out.scales[0]) * std::ldexp(1.0, plan.totalBits())),
+                                             out.zeroPoints[0], out.range);
+    Tensor y(out.dtype, plan.outShape);
+    const bool planes = leadingIdentity(plan);
+    auto run = [&](auto* tag, const auto& requant) {
+        using T = std::remove_pointer_t<decltype(tag)>;
+        if (planes) resizePlanes(plan, x.data<T>(), xZero, requant, y);
+        else resizeGeneral(plan, x.data<T>(), xZero, requant, y);
+    };
+    const auto narrow = [&](int64_t acc) { return rq.apply(acc, mode); };
+    const auto wide = [&](int64_t acc) { return requantWide(acc, rq, mode); };
+    switch (x.dtype()) {
+    case DType::Int8: run(static_cast<int8_t*>(nullptr), narrow); break;
+    case DType::UInt8: run(static_cast<uint8_t*>(nullptr), narrow); break;
+    case DType::Int16: run(static_cast<int16_t*>(nullptr), wide); break;
+    case DType::UInt16: run(static_cast<uint16_t*>(nullptr), wide); break;
+    default: break;
     }
     return y;
 }

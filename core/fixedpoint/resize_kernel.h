@@ -31,13 +31,16 @@ struct LinearResizePlan {
 };
 
 // The plan of a Resize (opset 10+) or Upsample node in mode linear/bilinear. `inputs` are the
-// node's inputs as tensors (X may be empty: only its shape `inShape` is used). Errors for modes
-// and coordinate transformations it does not cover (the caller then falls back).
+// node's inputs as tensors (X may be empty: only its shape `inShape` is used); inType (8 or 16
+// bits) sets the fraction width. Errors for modes and coordinate transformations it does not
+// cover (the caller then falls back).
 Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t opset, bool upsample,
-                                          const std::vector<int64_t>& inShape, const std::vector<Tensor>& inputs);
+                                          const std::vector<int64_t>& inShape, const std::vector<Tensor>& inputs,
+                                          DType inType = DType::UInt8);
 
-// 8-bit codes x (zero point xZero, scale xScale) resized by `plan` and requantized to `out`:
-// code = zo + round(xScale / (so * 2^totalBits) * sum(W * (x - xZero))), one rounding.
+// 8- or 16-bit codes x (zero point xZero, scale xScale) resized by `plan` (made for x's type) and
+// requantized to `out`: code = zo + round(xScale / (so * 2^totalBits) * sum(W * (x - xZero))), one
+// rounding; int32 sums for 8-bit data, int64 for 16-bit.
 Tensor resizeLinearCodes(const LinearResizePlan& plan, const Tensor& x, int64_t xZero, double xScale,
                          const QParams& out, RequantMode mode);
 

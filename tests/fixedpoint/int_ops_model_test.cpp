@@ -72,9 +72,12 @@ std::vector<float> floats(std::initializer_list<int> codes, int zero, float scal
 // Bound in output steps of |int - fake| per model. 1 everywhere: every kernel rounds once from a
 // value within a small fraction of a step of fake-quant's (bilinear: the Q11 weights move the
 // interpolated value by at most 2 * 255 * 2^-12 = 0.125 input steps, resize_kernel.cpp).
+// 16-bit bilinear keeps Q15 weights (16-bit weight registers): their rounding moves the value by
+// up to 2 * 65535 * 2^-16 = 2 input steps worst case; 32 of 234 codes part by one step here.
 struct Case {
     const char* name;
     double boundLsb;
+    double partingFloat = 0.05;   // share of codes allowed to part with float requantization
 };
 
 class IntOpsModel : public ::testing::TestWithParam<Case> {};
@@ -104,9 +107,11 @@ TEST_P(IntOpsModel, RunsInIntegersWithinBoundOfFakeQuant)
         EXPECT_LE(maxLsb, c.boundLsb + 1e-3) << c.name << " " << requantModeName(rq);
         // with float requantization codes part only where fake-quant's value lies next to a
         // rounding boundary (at most 3 of 144 measured); a bias of a step parts most of them.
-        // (Fixed requantization rounds twice, TFLite's way, and parts up to 1 in 7 here.)
-        if (rq == RequantMode::Float)
-            EXPECT_LE(differing, std::max<int64_t>(2, in.outputs[0].size() / 20)) << c.name;
+        // Fixed requantization rounds twice, TFLite's way, and parts up to 7 of 48 here (small
+        // multipliers keep few bits after the first rounding); truncating instead parts half.
+        const double share = rq == RequantMode::Float ? c.partingFloat : std::max(c.partingFloat, 0.2);
+        EXPECT_LE(differing, std::max<int64_t>(2, static_cast<int64_t>(share * double(in.outputs[0].size()))))
+            << c.name << " " << requantModeName(rq);
     }
 }
 
@@ -116,7 +121,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"avgpool_nopad", 1}, Case{"global_avgpool", 1}, Case{"conv_grouped", 1},
                       Case{"conv_dilated", 1}, Case{"resize_nearest", 1}, Case{"resize_bilinear_half_pixel", 1},
                       Case{"resize_bilinear_align_corners", 1}, Case{"resize_bilinear_pytorch_half_pixel", 1},
-                      Case{"resize_bilinear_asymmetric", 1}, Case{"resize_linear_channels", 1},
+                      Case{"resize_bilinear_asymmetric", 1}, Case{"resize_linear_channels", 1}, Case{"resize_bilinear_int16", 1, 0.2},
                       Case{"add_broadcast", 1}, Case{"mul_broadcast", 1}, Case{"conv_add_fused", 1}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 

@@ -58,12 +58,13 @@ class Builder:
         self.nodes.append(h.make_node(op, ins, [name], name=name, **attrs))
         return name
 
-    def save(self, model, out, opset=13):
+    def save(self, model, out, opset=13, ir_version=8):
         outputs = [h.make_tensor_value_info(out, T.FLOAT, None)]
         g = h.make_graph(self.nodes, model, self.inputs, outputs, self.inits)
         m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)], producer_name="make_int_ops_models.py")
-        m.ir_version = 8
-        onnx.shape_inference.infer_shapes(m, check_type=True, strict_mode=True)   # validates the graph
+        m.ir_version = ir_version
+        if opset <= onnx.defs.onnx_opset_version():   # Debian's onnx 1.12 knows opset 17 at most
+            onnx.shape_inference.infer_shapes(m, check_type=True, strict_mode=True)   # validates the graph
         onnx.save(m, os.path.join(OUT, model + ".onnx"))
         for i, inp in enumerate(self.inputs):
             np.save(os.path.join(OUT, f"{model}.input_{i}.npy"), self.feeds[inp.name])
@@ -172,6 +173,15 @@ def main():
     b.save("conv_add_hand", b.qdq("out", b.op("Add", [y, r], "add"), 0.5, 5))
     # interpolation along a leading dimension (channels): the general loop, not the plane one
     resize("resize_linear_channels", [1, 3, 4, 5], "half_pixel", scales=[1, 2, 1, 1])
+    # 16-bit activations (int16 QuantizeLinear needs opset 21, IR 10): int64 sums with Q15 weights
+    b = Builder()
+    b.inputs.append(h.make_tensor_value_info("x0", T.FLOAT, [1, 2, 5, 7]))
+    b.feeds["x0"] = rng.uniform(-2.3, 3.1, [1, 2, 5, 7]).astype(np.float32)
+    x = b.qdq("x0", "x0", 0.0001, 0, dtype=np.int16)
+    roi = b.const("roi", np.zeros(0, np.float32))
+    sz = b.const("sizes", np.array([1, 2, 9, 13], np.int64))   # fractions not exact in Q15
+    y = b.op("Resize", [x, roi, "", sz], "resize", mode="linear", coordinate_transformation_mode="half_pixel")
+    b.save("resize_bilinear_int16", b.qdq("out", y, 0.00011, 3, dtype=np.int16), opset=21, ir_version=10)
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print(f"wrote {len(os.listdir(OUT))} files, {total} bytes to {os.path.normpath(OUT)}")
 
