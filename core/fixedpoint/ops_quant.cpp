@@ -61,7 +61,7 @@ Tensor requantizeAcc(const Accumulator& acc, const std::vector<float>& real, int
     for (int64_t i = 0; i < acc.size(); ++i) {
         const int64_t ch = (i / inner) % channels;
         const float v = static_cast<float>(acc.at(i)) * real[real.size() == 1 ? 0 : static_cast<size_t>(ch)];
-        y.setInt(i, saturate(static_cast<int64_t>(std::nearbyintf(v)) + zp, r));
+        y.setInt(i, saturate(roundToInt64(v) + zp, r));
     }
     return y;
 }

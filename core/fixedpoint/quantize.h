@@ -32,6 +32,16 @@ QRange qrange(DType t);
 
 inline int64_t saturate(int64_t v, QRange r) { return v < r.min ? r.min : (v > r.max ? r.max : v); }
 
+// round(v) (half to even) as an integer for a following saturate(): clamped to +-2^62 first,
+// since casting a double beyond int64 is undefined (x86 gives INT64_MIN, so a huge positive
+// product saturated to the type's minimum). NaN gives 0.
+inline int64_t roundToInt64(double v)
+{
+    if (v != v) return 0;
+    v = std::nearbyint(v);
+    return static_cast<int64_t>(v < -0x1p62 ? -0x1p62 : (v > 0x1p62 ? 0x1p62 : v));
+}
+
 // Scales and zero points of one tensor: scales.size() == 1 (per tensor) or the size of `axis`.
 struct QParams {
     DType dtype = DType::UInt8;
@@ -93,8 +103,7 @@ struct Requantizer {
     {
         int64_t r;
         if (mode == RequantMode::Float)
-            r = static_cast<int64_t>(std::nearbyint(static_cast<double>(static_cast<float>(acc) *
-                                                                        static_cast<float>(real))));
+            r = roundToInt64(static_cast<double>(static_cast<float>(acc) * static_cast<float>(real)));
         else
             r = multiplyByQuantizedMultiplier(acc, fixed);
         return saturate(r + zeroPoint, range);

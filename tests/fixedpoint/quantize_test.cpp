@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/quantize.h"
 
@@ -73,6 +75,21 @@ TEST(Quantize, UInt16AndUInt32SaturateAndRoundBothWays)
     ASSERT_TRUE(p32.ok());
     EXPECT_EQ(quantize(Tensor::fromFloats({4}, {5e9f, -1.0f, 4294967040.0f, 0.5f}), *p32).toInts(),
               (std::vector<int64_t>{4294967295ll, 0, 4294967040ll, 0}));
+}
+
+// A requantization product beyond int64 saturates at the right end (the cast of 1e23 to int64
+// is undefined; on x86 it gave INT64_MIN, so a large positive sum came out as the minimum).
+TEST(Quantize, HugeRequantizationProductsSaturateAtTheRightEnd)
+{
+    const Requantizer r = Requantizer::make(1e20, 0, qrange(DType::Int8));
+    EXPECT_EQ(r.apply(1000, RequantMode::Float), 127);
+    EXPECT_EQ(r.apply(-1000, RequantMode::Float), -128);
+    EXPECT_EQ(r.apply(0, RequantMode::Float), 0);
+    EXPECT_EQ(roundToInt64(2.5), 2);
+    EXPECT_EQ(roundToInt64(-3.5), -4);
+    EXPECT_EQ(roundToInt64(1e30), int64_t{1} << 62);
+    EXPECT_EQ(roundToInt64(-1e30), -(int64_t{1} << 62));
+    EXPECT_EQ(roundToInt64(std::nan("")), 0);
 }
 
 TEST(Quantize, FixedPointMultiplierMatchesTflite)
