@@ -556,10 +556,14 @@ Outs avgPool(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in, bool
 Outs lutOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& in)
 {
     if (!perTensorQ(in[0])) return std::nullopt;
-    NodeAttrs a(*node.proto);
     const std::string& op = node.proto->op_type();
-    const float alpha = a.f("alpha", op == "HardSigmoid" ? 0.2f : 1.0f), beta = a.f("beta", 0.5f);
-    UnaryFn f = nonlinearFunction(op, alpha, beta);
+    // the node's attributes (Gelu's approximate form, alpha/beta); LeakyRelu is a table as well
+    // (an integer slope would round differently for every alpha)
+    UnaryFn f = nonlinearFunction(*node.proto);
+    if (op == "LeakyRelu") {
+        const double alpha = NodeAttrs(*node.proto).f("alpha", 0.01f);
+        f = [alpha](double x) { return x >= 0 ? x : alpha * x; };
+    }
     if (!f) return std::nullopt;
     const Value x = in[0];
     const std::string layer = layerName(ctx, ni);
@@ -686,7 +690,7 @@ Outs resizeLinear(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
 const std::set<std::string> kCodeOps = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Slice", "Gather",
                                         "Split", "Expand", "Tile", "MaxPool", "GlobalMaxPool", "Dropout"};
 const std::set<std::string> kLutOps = {"Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Reciprocal", "Erf", "Gelu",
-                                       "Softplus", "HardSwish", "HardSigmoid", "Elu"};
+                                       "Softplus", "HardSwish", "HardSigmoid", "Elu", "LeakyRelu"};
 
 }  // namespace
 

@@ -182,6 +182,7 @@ def main():
     sz = b.const("sizes", np.array([1, 2, 9, 13], np.int64))   # fractions not exact in Q15
     y = b.op("Resize", [x, roi, "", sz], "resize", mode="linear", coordinate_transformation_mode="half_pixel")
     b.save("resize_bilinear_int16", b.qdq("out", y, 0.00011, 3, dtype=np.int16), opset=21, ir_version=10)
+    one_op("leaky_relu", "LeakyRelu", 1, [1, 3, 5, 5], 0.015, 30, {"alpha": 0.1})
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print(f"wrote {len(os.listdir(OUT))} files, {total} bytes to {os.path.normpath(OUT)}")
 
