@@ -95,7 +95,7 @@ void resizePlanes(const LinearResizePlan& plan, const T* x, int64_t xZero, const
     const int64_t OH = plan.outShape[rank - 2], OW = plan.outShape[rank - 1];
     const int64_t planes = H * W != 0 ? shapeSize(plan.inShape) / (H * W) : 0;
     const AxisTaps ty = axisTaps(plan, rank - 2), tx = axisTaps(plan, rank - 1);
-    const int64_t zeroSum = xZero << plan.totalBits();
+    const int64_t zeroSum = xZero * (int64_t{1} << plan.totalBits());
     for (int64_t p = 0; p < planes; ++p) {
         const T* in = x + p * H * W;
         const int64_t outBase = p * OH * OW;
