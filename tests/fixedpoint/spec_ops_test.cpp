@@ -10,6 +10,7 @@
 #include "core/fixedpoint/conv_transpose_int.h"
 #include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/op_registry.h"
+#include "core/fixedpoint/quantize.h"
 #include "core/fixedpoint/tensor.h"
 
 using namespace qatdoctor::core;
@@ -254,4 +255,33 @@ TEST(SpecOps, IntegerConvTransposeEqualsTheFloatOpOnIntegers)
     EXPECT_EQ(accB->at(12), 4ll * 9 * 30000 * 30000);
     EXPECT_EQ(accB->overflows, 25);   // every output has at least one tap: >= 3.6e9
     EXPECT_FALSE(convTransposeInteger(*geom, x, 128, w, {1, 2}, nullptr).ok());   // 2 zero points for 3 channels
+}
+
+// The integer mode's 8-bit Gelu table built from the node follows the node's form: each table
+// is the output quantization of the specification op on the dequantized input codes, and the two
+// forms' tables differ (by one code at most: the forms are within 1e-3 of each other).
+TEST(SpecOps, GeluTableFollowsTheNodesForm)
+{
+    const QParams in = *makeQParams(DType::Int8, {0.03f}, {0}, -1, {});
+    const QParams out = *makeQParams(DType::Int8, {0.004f}, {-86}, -1, {});
+    Tensor x(DType::Int8, {256});
+    for (int i = 0; i < 256; ++i) x.setInt(i, i - 128);
+    onnx::NodeProto exact = makeNode("Gelu"), approx = makeNode("Gelu");
+    setString(approx, "approximate", "tanh");
+    int differing = 0;
+    std::vector<Tensor> tables;
+    for (const onnx::NodeProto* node : {&exact, &approx}) {
+        LutReport rep;
+        const Tensor table = applyLut(x, in, out, nonlinearFunction(*node), rep);
+        const auto spec = run(*node, {dequantize(x, in)}, 20);
+        ASSERT_EQ(spec.size(), 1u);
+        EXPECT_EQ(table.toInts(), quantize(spec[0], out).toInts()) << node->attribute_size();
+        tables.push_back(table);
+    }
+    for (int i = 0; i < 256; ++i) {
+        const int64_t d = std::llabs(tables[0].atInt(i) - tables[1].atInt(i));
+        EXPECT_LE(d, 1) << i;
+        differing += d != 0;
+    }
+    EXPECT_GT(differing, 0);
 }
