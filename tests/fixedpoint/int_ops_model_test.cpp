@@ -121,8 +121,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"avgpool_nopad", 1}, Case{"global_avgpool", 1}, Case{"conv_grouped", 1},
                       Case{"conv_dilated", 1}, Case{"resize_nearest", 1}, Case{"resize_bilinear_half_pixel", 1},
                       Case{"resize_bilinear_align_corners", 1}, Case{"resize_bilinear_pytorch_half_pixel", 1},
-                      Case{"resize_bilinear_asymmetric", 1}, Case{"resize_linear_channels", 1}, Case{"resize_bilinear_int16", 1, 0.2},
-                      Case{"add_broadcast", 1}, Case{"mul_broadcast", 1}, Case{"conv_add_fused", 1}, Case{"leaky_relu", 1}),
+                      Case{"resize_bilinear_asymmetric", 1}, Case{"resize_linear_channels", 1},
+                      Case{"resize_bilinear_int16", 1, 0.2}, Case{"resize_bilinear_int8", 1}, Case{"add_broadcast", 1},
+                      Case{"mul_broadcast", 1}, Case{"conv_add_fused", 1}, Case{"leaky_relu", 1}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
 // 2x2 -> 4x4 half_pixel bilinear, input and output scale 0.5, zero point 10. Input codes

@@ -183,6 +183,15 @@ def main():
     y = b.op("Resize", [x, roi, "", sz], "resize", mode="linear", coordinate_transformation_mode="half_pixel")
     b.save("resize_bilinear_int16", b.qdq("out", y, 0.00011, 3, dtype=np.int16), opset=21, ir_version=10)
     one_op("leaky_relu", "LeakyRelu", 1, [1, 3, 5, 5], 0.015, 30, {"alpha": 0.1})
+    # int8 activations with a negative zero point
+    b = Builder()
+    b.inputs.append(h.make_tensor_value_info("x0", T.FLOAT, [1, 2, 5, 7]))
+    b.feeds["x0"] = rng.uniform(-1.0, 4.0, [1, 2, 5, 7]).astype(np.float32)
+    x = b.qdq("x0", "x0", 0.02, -50, dtype=np.int8)
+    roi = b.const("roi", np.zeros(0, np.float32))
+    sc = b.const("scales", np.array([1, 1, 2, 2], np.float32))
+    y = b.op("Resize", [x, roi, sc], "resize", mode="linear", coordinate_transformation_mode="align_corners")
+    b.save("resize_bilinear_int8", b.qdq("out", y, 0.021, -45, dtype=np.int8))
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print(f"wrote {len(os.listdir(OUT))} files, {total} bytes to {os.path.normpath(OUT)}")
 
