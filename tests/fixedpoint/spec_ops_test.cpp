@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/fixedpoint/conv_transpose_int.h"
+#include "core/fixedpoint/interpreter.h"
 #include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/op_registry.h"
 #include "core/fixedpoint/quantize.h"
@@ -284,4 +285,102 @@ TEST(SpecOps, GeluTableFollowsTheNodesForm)
         differing += d != 0;
     }
     EXPECT_GT(differing, 0);
+}
+
+namespace {
+
+void addInitializer(onnx::GraphProto& g, const std::string& name, const Tensor& t)
+{
+    auto* p = g.add_initializer();
+    p->set_name(name);
+    for (int64_t d : t.shape()) p->add_dims(d);
+    if (t.dtype() == DType::Float32) {
+        p->set_data_type(onnx::TensorProto::FLOAT);
+        for (float v : t.toFloats()) p->add_float_data(v);
+    } else {
+        p->set_data_type(t.dtype() == DType::Int8 ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8);
+        for (int64_t v : t.toInts()) p->add_int32_data(static_cast<int32_t>(v));
+    }
+}
+
+void addNode(onnx::GraphProto& g, const std::string& op, const std::string& name, std::vector<std::string> ins,
+             const std::string& out)
+{
+    auto* n = g.add_node();
+    n->set_op_type(op);
+    n->set_name(name);
+    for (const auto& i : ins) n->add_input(i);
+    n->add_output(out);
+}
+
+}  // namespace
+
+// A QDQ model with a ConvTranspose (an upsampling decoder's layer) builds and runs in the three
+// modes: the layer is found with its weight, fake mode is the specification ops in sequence,
+// the integer mode computes it in float (listed as a fallback) on the same dequantized input.
+TEST(SpecOps, QdqConvTransposeModelRunsInEveryMode)
+{
+    auto proto = std::make_shared<onnx::ModelProto>();
+    proto->set_ir_version(8);
+    auto* opset = proto->add_opset_import();
+    opset->set_version(13);
+    onnx::GraphProto& g = *proto->mutable_graph();
+    g.set_name("decoder");
+    auto* in = g.add_input();
+    in->set_name("x");
+    in->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : {1, 4, 5, 5}) in->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+    g.add_output()->set_name("y");
+    const Tensor wq = codes(DType::Int8, {4, 3, 4, 4}, -100, 200, 37);
+    addInitializer(g, "x_s", Tensor::scalar(0.02f));
+    addInitializer(g, "x_z", Tensor::fromInts(DType::UInt8, {}, {128}));
+    addInitializer(g, "w_q", wq);
+    addInitializer(g, "w_s", Tensor::scalar(0.01f));
+    addInitializer(g, "w_z", Tensor::fromInts(DType::Int8, {}, {0}));
+    addInitializer(g, "b", Tensor::fromFloats({3}, {0.25f, -0.5f, 0.125f}));
+    addInitializer(g, "y_s", Tensor::scalar(0.05f));
+    addInitializer(g, "y_z", Tensor::fromInts(DType::UInt8, {}, {128}));
+    addNode(g, "QuantizeLinear", "/in/Q", {"x", "x_s", "x_z"}, "xq");
+    addNode(g, "DequantizeLinear", "/in/DQ", {"xq", "x_s", "x_z"}, "xd");
+    addNode(g, "DequantizeLinear", "/up/w_DQ", {"w_q", "w_s", "w_z"}, "wd");
+    addNode(g, "ConvTranspose", "/up/ConvTranspose", {"xd", "wd", "b"}, "ct");
+    setInts(*g.mutable_node(3), "strides", {2, 2});
+    setInts(*g.mutable_node(3), "pads", {1, 1, 1, 1});
+    addNode(g, "QuantizeLinear", "/up/Q", {"ct", "y_s", "y_z"}, "yq");
+    addNode(g, "DequantizeLinear", "/up/DQ", {"yq", "y_s", "y_z"}, "y");
+    model::OnnxModel m;
+    m.proto = proto;
+    m.path = "decoder.onnx";
+    m.opset = 13;
+    auto interp = Interpreter::build(m);
+    ASSERT_TRUE(interp.ok()) << interp.error().message;
+    ASSERT_EQ((*interp)->layers().size(), 1u);
+    const LayerInfo& layer = (*interp)->layers()[0];
+    EXPECT_EQ(layer.op, "ConvTranspose");
+    EXPECT_EQ(layer.name, "up");
+    EXPECT_EQ(layer.weight, "w_q");
+    EXPECT_FLOAT_EQ(layer.outputScale, 0.05f);
+
+    std::vector<float> xv(100);
+    for (size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>((static_cast<int>(i) * 13) % 41 - 20) * 0.07f;
+    const Tensor x = Tensor::fromFloats({1, 4, 5, 5}, xv);
+    const QParams px = *makeQParams(DType::UInt8, {0.02f}, {128}, -1, {}), pw = *makeQParams(DType::Int8, {0.01f}, {0}, -1, {});
+    const QParams py = *makeQParams(DType::UInt8, {0.05f}, {128}, -1, {});
+    const onnx::NodeProto& ctNode = g.node(3);
+    const Tensor b = Tensor::fromFloats({3}, {0.25f, -0.5f, 0.125f});
+    const auto fakeWant = run(ctNode, {fakeQuantize(x, px), dequantize(wq, pw), b});
+    const auto floatWant = run(ctNode, {x, dequantize(wq, pw), b});
+    ASSERT_EQ(fakeWant.size(), 1u);
+    ASSERT_EQ(floatWant.size(), 1u);
+
+    auto fake = (*interp)->run(SimMode::Fake, {x}, RunOptions{}, nullptr);
+    auto flt = (*interp)->run(SimMode::Float, {x}, RunOptions{}, nullptr);
+    auto integer = (*interp)->run(SimMode::Int, {x}, RunOptions{}, nullptr);
+    ASSERT_TRUE(fake.ok() && flt.ok() && integer.ok());
+    EXPECT_EQ(fake->outputs[0].shape(), (std::vector<int64_t>{1, 3, 10, 10}));   // 2 * (5 - 1) + 4 - 2
+    EXPECT_EQ(fake->outputs[0].toFloats(), fakeQuantize(fakeWant[0], py).toFloats());
+    EXPECT_EQ(flt->outputs[0].toFloats(), floatWant[0].toFloats());
+    EXPECT_EQ(integer->outputs[0].toFloats(), fake->outputs[0].toFloats());
+    ASSERT_EQ(integer->fallbacks.size(), 1u);
+    EXPECT_NE(integer->fallbacks[0].find("ConvTranspose"), std::string::npos);
 }
