@@ -384,3 +384,50 @@ TEST(SpecOps, QdqConvTransposeModelRunsInEveryMode)
     ASSERT_EQ(integer->fallbacks.size(), 1u);
     EXPECT_NE(integer->fallbacks[0].find("ConvTranspose"), std::string::npos);
 }
+
+// MaxPool's Indices in 1-D and 3-D (the conformance cases are 2-D): every index points at its
+// window's maximum in the flat input, and storage_order 1 gives the same element column-major.
+TEST(SpecOps, MaxPoolIndicesPointAtTheMaximumInEveryRank)
+{
+    for (const std::vector<int64_t>& shape : {std::vector<int64_t>{2, 3, 11}, std::vector<int64_t>{1, 2, 5, 6, 7}}) {
+        const int r = static_cast<int>(shape.size()) - 2;
+        std::vector<float> xv(static_cast<size_t>(shapeSize(shape)));
+        for (size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>((static_cast<int64_t>(i) * 37 + 11) % 101);
+        const Tensor x = Tensor::fromFloats(shape, xv);
+        std::vector<Tensor> outs[2];
+        for (int order = 0; order < 2; ++order) {
+            onnx::NodeProto n = makeNode("MaxPool");
+            n.add_output("y");
+            n.add_output("indices");
+            setInts(n, "kernel_shape", std::vector<int64_t>(static_cast<size_t>(r), 3));
+            setInts(n, "strides", std::vector<int64_t>(static_cast<size_t>(r), 2));
+            setInts(n, "pads", std::vector<int64_t>(static_cast<size_t>(2 * r), 1));
+            auto* so = n.add_attribute();
+            so->set_name("storage_order");
+            so->set_type(onnx::AttributeProto::INT);
+            so->set_i(order);
+            outs[order] = run(n, {x});
+            ASSERT_EQ(outs[order].size(), 2u);
+            EXPECT_EQ(outs[order][1].dtype(), DType::Int64);
+        }
+        const std::vector<int64_t> rowMajor = outs[0][1].toInts(), colMajor = outs[1][1].toInts();
+        const std::vector<float> y = outs[0][0].toFloats();
+        std::vector<int64_t> spatial(shape.begin() + 2, shape.end());
+        const int64_t plane = shapeSize(spatial);
+        for (size_t i = 0; i < y.size(); ++i) {
+            ASSERT_EQ(xv[static_cast<size_t>(rowMajor[i])], y[i]) << i;
+            // the row-major position's coordinates, recombined first-axis-fastest
+            int64_t rest = rowMajor[i] % plane, col = 0, stride = 1;
+            std::vector<int64_t> coord(spatial.size());
+            for (size_t d = spatial.size(); d-- > 0;) {
+                coord[d] = rest % spatial[d];
+                rest /= spatial[d];
+            }
+            for (size_t d = 0; d < spatial.size(); ++d) {
+                col += coord[d] * stride;
+                stride *= spatial[d];
+            }
+            EXPECT_EQ(colMajor[i], rowMajor[i] - rowMajor[i] % plane + col) << i;
+        }
+    }
+}
