@@ -115,6 +115,8 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
     for (size_t i = 0; i < in.sources.size(); ++i)
         out << "Input " << i << ": " << in.sources[i] << "  " << fp::shapeString(in.tensors[i].shape()) << "\n";
     for (const std::string& n : in.notes) out << "  note: " << n << "\n";
+    if (r.samples > 1)
+        out << "Figures cover " << r.samples << " input samples; outputs, timing and the sensitivity ranking are the first's.\n";
     out << "Timing (ms):";
     for (const auto& [m, ms] : r.timingMs) out << "  " << m << " " << fmt(ms, 2);
     out << "\n\n";
@@ -344,7 +346,7 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         inputs->tensors[0] = t;
         inputs->sources[0] = image + " (" + fp::colourFormatName(colour) + ")";
     }
-    auto result = fp::simulate(**interp, inputs->tensors, opt);
+    auto result = fp::simulate(**interp, *inputs, opt);
     if (!result) {
         io.err << "simulate: " << result.error().toString() << "\n";
         return kExitUsage;

@@ -29,7 +29,7 @@ Result<void> simulateAnalysisModel(Analysis& analysis, const SimulationOptions& 
     if (!interp) return interp.error();
     Result<PreparedInputs> inputs = prepareInputs(**interp, input);
     if (!inputs) return inputs.error();
-    Result<SimulationResult> result = simulate(**interp, inputs->tensors, options, progress);
+    Result<SimulationResult> result = simulate(**interp, *inputs, options, progress);
     if (!result) return result.error();
     attachSimulation(analysis, summarizeSimulation(*result, options, inputs->sources));
     return Ok{};

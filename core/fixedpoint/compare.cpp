@@ -1,9 +1,26 @@
 #include "core/fixedpoint/compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace qatdoctor::core::fixedpoint {
+namespace {
+
+// cosine, MSE, L1 and SQNR from count and sums
+Agreement withFigures(Agreement a)
+{
+    const auto& s = a.sums;
+    const double n = static_cast<double>(a.count);
+    a.cosine = (s.refSq == 0 && s.otherSq == 0) ? 1.0 : (s.refSq == 0 || s.otherSq == 0 ? 0.0 : s.dot / std::sqrt(s.refSq * s.otherSq));
+    a.mse = s.errSq / n;
+    a.l1 = s.absErr / n;
+    a.sqnrDb = s.errSq == 0 ? std::numeric_limits<double>::infinity()
+                            : (s.refSq == 0 ? -std::numeric_limits<double>::infinity() : 10.0 * std::log10(s.refSq / s.errSq));
+    return a;
+}
+
+}  // namespace
 
 Agreement compareTensors(const Tensor& ref, const Tensor& other, double outputScale)
 {
@@ -22,15 +39,24 @@ Agreement compareTensors(const Tensor& ref, const Tensor& other, double outputSc
         ae += std::fabs(e);
         mx = std::max(mx, std::fabs(e));
     }
-    const double n = static_cast<double>(ref.size());
     a.count = ref.size();
-    a.cosine = (nr == 0 && no == 0) ? 1.0 : (nr == 0 || no == 0 ? 0.0 : dot / std::sqrt(nr * no));
-    a.mse = se / n;
-    a.l1 = ae / n;
+    a.sums = {dot, nr, no, se, ae};
     a.maxAbs = mx;
-    a.sqnrDb = se == 0 ? std::numeric_limits<double>::infinity() : (nr == 0 ? -std::numeric_limits<double>::infinity() : 10.0 * std::log10(nr / se));
     a.maxErrLsb = outputScale > 0 ? mx / outputScale : 0.0;
-    return a;
+    return withFigures(a);
+}
+
+Agreement mergeAgreements(const Agreement& a, const Agreement& b)
+{
+    if (b.count == 0) return a;
+    if (a.count == 0) return b;
+    Agreement m;
+    m.count = a.count + b.count;
+    m.sums = {a.sums.dot + b.sums.dot, a.sums.refSq + b.sums.refSq, a.sums.otherSq + b.sums.otherSq,
+              a.sums.errSq + b.sums.errSq, a.sums.absErr + b.sums.absErr};
+    m.maxAbs = std::max(a.maxAbs, b.maxAbs);
+    m.maxErrLsb = std::max(a.maxErrLsb, b.maxErrLsb);
+    return withFigures(m);
 }
 
 // Cosine 0.99 is the similarity below which toolchain per-layer comparisons flag a layer;

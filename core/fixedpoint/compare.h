@@ -15,10 +15,17 @@ struct Agreement {
     double sqnrDb = 0;        // 10 log10(sum ref^2 / sum err^2); +inf when identical
     double maxErrLsb = 0;     // maxAbs / output scale (0 when the tensor is not quantized)
     int64_t count = 0;
+    // The sums behind the figures, so agreements over several samples merge exactly.
+    struct Sums {
+        double dot = 0, refSq = 0, otherSq = 0, errSq = 0, absErr = 0;
+    } sums;
 };
 
 // ref is the reference side (the first mode of the pair). Shapes must match (else count = 0).
 Agreement compareTensors(const Tensor& ref, const Tensor& other, double outputScale);
+
+// The agreement over both tensor sets, as if compareTensors had seen them concatenated.
+Agreement mergeAgreements(const Agreement& a, const Agreement& b);
 
 // Thresholds for "agreement breaks" (defaults explained in compare.cpp).
 struct AgreementThresholds {

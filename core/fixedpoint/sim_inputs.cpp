@@ -1,5 +1,6 @@
 #include "core/fixedpoint/sim_inputs.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 
@@ -9,27 +10,35 @@
 namespace qatdoctor::core::fixedpoint {
 namespace {
 
-// Fits a tensor to the model's declared shape: adds a missing batch dimension, or takes the
-// first sample of a larger batch (the simulator compares one sample at a time).
-Result<Tensor> fitShape(Tensor t, const std::vector<int64_t>& want, const std::string& source,
-                        std::vector<std::string>& notes)
+// Fits a tensor to the model's declared shape: adds a missing batch dimension, or splits a larger
+// batch into samples of the model's batch size (the simulator compares one sample at a time).
+Result<std::vector<Tensor>> fitShape(Tensor t, const std::vector<int64_t>& want, const std::string& source,
+                                     std::vector<std::string>& notes)
 {
-    if (want.empty()) return t;
+    if (want.empty()) return std::vector<Tensor>{t};
     if (t.rank() + 1 == static_cast<int64_t>(want.size())) {
         std::vector<int64_t> s = t.shape();
         s.insert(s.begin(), 1);
-        return t.reshaped(s);
+        return std::vector<Tensor>{t.reshaped(s)};
     }
-    if (t.rank() == static_cast<int64_t>(want.size()) && want[0] >= 1 && t.dim(0) > want[0]) {
-        std::vector<int64_t> s = t.shape();
-        const int64_t per = t.size() / t.dim(0);
-        s[0] = want[0];
+    if (t.rank() != static_cast<int64_t>(want.size()) || want[0] < 1 || t.dim(0) <= want[0]) return std::vector<Tensor>{t};
+    std::vector<int64_t> s = t.shape();
+    const int64_t whole = t.dim(0) / want[0];
+    const int64_t kept = std::min<int64_t>(whole, static_cast<int64_t>(kMaxSamples));
+    const size_t bytes = static_cast<size_t>(t.size() / t.dim(0) * want[0]) * elementSize(t.dtype());
+    s[0] = want[0];
+    std::vector<Tensor> samples;
+    for (int64_t k = 0; k < kept; ++k) {
         Tensor one(t.dtype(), s);
-        std::memcpy(one.data<uint8_t>(), t.data<uint8_t>(), static_cast<size_t>(per * want[0]) * elementSize(t.dtype()));
-        notes.push_back(source + ": took the first " + std::to_string(want[0]) + " of a batch of " + std::to_string(t.dim(0)));
-        return one;
+        std::memcpy(one.data<uint8_t>(), t.data<uint8_t>() + static_cast<size_t>(k) * bytes, bytes);
+        samples.push_back(std::move(one));
     }
-    return t;
+    std::string note = source + ": a batch of " + std::to_string(t.dim(0)) + "; ";
+    if (kept == 1) note += "took the first " + std::to_string(want[0]);
+    else note += std::to_string(kept) + " samples of " + std::to_string(want[0]) + " simulated one after another, the figures cover them all";
+    if (kept * want[0] < t.dim(0)) note += " (" + std::to_string(t.dim(0) - kept * want[0]) + " left out)";
+    notes.push_back(note);
+    return samples;
 }
 
 }  // namespace
@@ -51,6 +60,7 @@ Result<PreparedInputs> prepareInputs(const Interpreter& interp, const InputSpec&
     if (!files.empty() && files.size() != n)
         return makeError("simulate.input", interp.path() + " has " + std::to_string(n) + " inputs, " +
                                                std::to_string(files.size()) + " input files given");
+    std::vector<std::vector<Tensor>> perInput;   // per graph input: its samples
     for (size_t i = 0; i < n; ++i) {
         const auto& want = interp.inputShapes()[i];
         if (files.empty()) {
@@ -58,7 +68,7 @@ Result<PreparedInputs> prepareInputs(const Interpreter& interp, const InputSpec&
             for (int64_t& d : shape)
                 if (d < 0) d = 1;
             const DType t = interp.inputTypes()[i] == DType::Unknown ? DType::Float32 : interp.inputTypes()[i];
-            out.tensors.push_back(randomTensor(t, shape, spec.seed + i));
+            perInput.push_back({randomTensor(t, shape, spec.seed + i)});
             out.sources.push_back("random(seed=" + std::to_string(spec.seed + i) + ")");
             continue;
         }
@@ -75,16 +85,29 @@ Result<PreparedInputs> prepareInputs(const Interpreter& interp, const InputSpec&
             t = parseRaw(*bytes, spec.rawDtype, spec.rawShape, f);
         }
         if (!t) return t.error();
-        auto fitted = fitShape(*t, want, f, out.notes);
-        if (!fitted) return fitted.error();
-        bool fits = want.empty() || fitted->rank() == static_cast<int64_t>(want.size());
-        for (size_t d = 0; fits && d < want.size(); ++d) fits = want[d] < 0 || want[d] == fitted->dim(static_cast<int64_t>(d));
+        auto samples = fitShape(*t, want, f, out.notes);
+        if (!samples) return samples.error();
+        const Tensor& fitted = samples->front();
+        bool fits = want.empty() || fitted.rank() == static_cast<int64_t>(want.size());
+        for (size_t d = 0; fits && d < want.size(); ++d) fits = want[d] < 0 || want[d] == fitted.dim(static_cast<int64_t>(d));
         if (!fits)
             return makeError("simulate.input", f + ": shape " + shapeString(t->shape()) + " does not fit input '" +
                                                    interp.inputNames()[i] + "' of " + interp.path() + " (" +
                                                    shapeString(want) + ")", f);
-        out.tensors.push_back(*fitted);
+        perInput.push_back(std::move(*samples));
         out.sources.push_back(f);
+    }
+    // Sample k takes each input's k-th sample; an input of one sample is shared by all. Inputs
+    // with different batch sizes keep the common count.
+    size_t count = 0;
+    for (const auto& samples : perInput)
+        if (samples.size() > 1) count = count ? std::min(count, samples.size()) : samples.size();
+    count = std::max<size_t>(count, 1);
+    for (size_t k = 0; k < count; ++k) {
+        std::vector<Tensor> set;
+        for (const auto& samples : perInput) set.push_back(samples.size() > 1 ? samples[k] : samples[0]);
+        if (k == 0) out.tensors = std::move(set);
+        else out.moreSamples.push_back(std::move(set));
     }
     return out;
 }

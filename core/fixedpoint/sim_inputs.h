@@ -21,12 +21,20 @@ struct InputSpec {
 };
 
 struct PreparedInputs {
-    std::vector<Tensor> tensors;
+    std::vector<Tensor> tensors;         // the first sample: one tensor per graph input
+    // A file holding a batch of several of the model's inputs (a .npy of 8 images for a model
+    // of batch 1) gives the later samples here, each a full set like tensors; the simulation
+    // runs every sample and its figures cover all of them.
+    std::vector<std::vector<Tensor>> moreSamples;
     std::vector<std::string> sources;    // per input: the file, or "random(seed=N)"
-    std::vector<std::string> notes;      // e.g. "took sample 0 of a batch of 8"
+    std::vector<std::string> notes;      // e.g. "a batch of 8 samples: each is simulated"
+
+    size_t sampleCount() const { return tensors.empty() ? 0 : 1 + moreSamples.size(); }
 };
 
-// Errors name the file: unreadable, wrong element count, shape the model cannot take.
+// Errors name the file: unreadable, wrong element count, shape the model cannot take. At most
+// kMaxSamples samples of a batch are kept (a note says so).
+constexpr size_t kMaxSamples = 64;
 Result<PreparedInputs> prepareInputs(const Interpreter& interp, const InputSpec& spec);
 
 }  // namespace qatdoctor::core::fixedpoint

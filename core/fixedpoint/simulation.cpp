@@ -155,10 +155,6 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
             const Agreement ag = compareTensors(a.layerOutputs[li], b.layerOutputs[li], r.layers[li].outputScale);
             if (ag.count == 0) continue;
             r.comparisons[li].pairs[pair] = ag;
-            if (pair == "fake_int" && r.firstBadLayer.empty() && agreementBroken(ag, options.thresholds))
-                r.firstBadLayer = r.layers[li].name;
-            if (pair == "float_fake" && r.firstBadLayerFloat.empty() && agreementBroken(ag, options.thresholds))
-                r.firstBadLayerFloat = r.layers[li].name;
         }
         for (size_t o = 0; o < a.outputs.size() && o < b.outputs.size(); ++o) {
             double scale = 0;
@@ -205,7 +201,11 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
         auto unchanged = interp.run(SimMode::Int, inputs, o, &pool, sub("int (unchanged model)"));
         if (!unchanged) return unchanged.error();
         doneRuns += 1;
-        r.baselineOutputSqnrDb = finalOutputSqnr(runs["float"].outputs, unchanged->outputs);
+        const auto& ref = runs["float"].outputs;
+        if (!ref.empty() && !unchanged->outputs.empty()) {
+            r.baselineOutputAgreement = compareTensors(ref[0], unchanged->outputs[0], 0);
+            r.baselineOutputSqnrDb = r.baselineOutputAgreement->sqnrDb;
+        }
     }
     if (options.sensitivity && runs.count("float")) {
         const auto& ref = runs["float"].outputs;
@@ -225,9 +225,21 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
         std::stable_sort(r.sensitivity.begin(), r.sensitivity.end(),
                          [](const SensitivityRow& a, const SensitivityRow& b) { return a.gainDb > b.gainDb; });
     }
+    markFirstBadLayers(r, options.thresholds);
     r.findings = simulationFindings(r);
     reportProgress(progress, 1.0, "done");
     return r;
+}
+
+void markFirstBadLayers(SimulationResult& r, const AgreementThresholds& thresholds)
+{
+    r.firstBadLayer.clear();
+    r.firstBadLayerFloat.clear();
+    for (const LayerComparison& c : r.comparisons) {
+        auto broken = [&](const char* pair) { return c.pairs.count(pair) && agreementBroken(c.pairs.at(pair), thresholds); };
+        if (r.firstBadLayer.empty() && broken("fake_int")) r.firstBadLayer = c.layer;
+        if (r.firstBadLayerFloat.empty() && broken("float_fake")) r.firstBadLayerFloat = c.layer;
+    }
 }
 
 std::vector<Finding> simulationFindings(const SimulationResult& r)

@@ -14,6 +14,7 @@
 #include "core/common/result.h"
 #include "core/fixedpoint/compare.h"
 #include "core/fixedpoint/interpreter.h"
+#include "core/fixedpoint/sim_inputs.h"
 
 namespace qatdoctor::core::fixedpoint {
 
@@ -77,8 +78,10 @@ struct SimulationResult {
     // A what-if run also runs the unchanged model in int mode, so its gain is known: the final
     // output's SQNR (int vs float) of the unchanged model.
     std::optional<double> baselineOutputSqnrDb;
+    std::optional<Agreement> baselineOutputAgreement;   // the same as an agreement (merges over samples)
     std::vector<Finding> findings;
     int threads = 1;
+    size_t samples = 1;                         // input samples the figures cover
 
     bool whatIf() const { return !int16Layers.empty() || !floatLayers.empty(); }
     std::optional<double> outputSqnrDb() const;   // final output, int vs float
@@ -92,6 +95,20 @@ constexpr double kRequantMismatchLsb = 1.0;
 // mismatches ("simulate.input"), kernel errors naming the node, kCancelledCode.
 Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<Tensor>& inputs,
                                   const SimulationOptions& options, const ProgressFn& progress = {});
+
+// Every sample of inputs, one after another (a batch file gives several): per-layer and output
+// agreement, overflows, look-up-table errors, fallbacks, the requantization difference and the
+// what-if gain cover them all (agreements merge their sums exactly); outputs, timing, weights
+// and the sensitivity ranking are the first sample's.
+Result<SimulationResult> simulate(const Interpreter& interp, const PreparedInputs& inputs,
+                                  const SimulationOptions& options, const ProgressFn& progress = {});
+
+// Folds one more sample's result into r (same model and options), then marks the first bad
+// layers and the findings again. sampleIndex counts from 1 for the second sample.
+void mergeSample(SimulationResult& r, const SimulationResult& more, size_t sampleIndex, const AgreementThresholds& thresholds);
+
+// The first layers (in execution order) whose fake-vs-int and float-vs-fake agreement breaks.
+void markFirstBadLayers(SimulationResult& r, const AgreementThresholds& thresholds);
 
 // Weight SQNR of one float weight (output channels on axis 0).
 WeightStats weightStats(const std::string& layer, const Tensor& weight, const std::optional<QParams>& modelQuant);

@@ -57,6 +57,7 @@ nlohmann::json simulationToJson(const SimulationResult& r, Lang lang, RequantMod
     nlohmann::json j;
     j["model"] = r.modelPath;
     j["threads"] = r.threads;
+    j["samples"] = r.samples;
     j["requant"] = requantModeName(requant);
     j["modes"] = nlohmann::json::array();
     for (SimMode m : r.modes) j["modes"].push_back(simModeName(m));

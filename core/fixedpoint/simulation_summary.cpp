@@ -46,6 +46,7 @@ SimulationSummary summarizeSimulation(const SimulationResult& r, const Simulatio
     for (SimMode m : r.modes) s.modes.push_back(simModeName(m));
     s.requant = requantModeName(options.requant);
     s.threads = r.threads;
+    s.samples = r.samples;
     s.timingMs = r.timingMs;
     for (size_t i = 0; i < r.layers.size(); ++i) {
         LayerAgreementRow row;
@@ -85,6 +86,7 @@ json simulationSummaryToJson(const SimulationSummary& s, Lang lang)
     j["modes"] = s.modes;
     j["requant"] = s.requant;
     j["threads"] = s.threads;
+    j["samples"] = s.samples;
     j["timing_ms"] = json::object();
     for (const auto& [mode, ms] : s.timingMs) j["timing_ms"][mode] = num(ms);
     j["first_bad_layer"] = optStr(s.firstBadLayer);

@@ -57,6 +57,7 @@ struct SimulationSummary {
     std::vector<std::string> modes;            // "float", "fake", "int"
     std::string requant = "float";             // "float" | "fixed"
     int threads = 1;
+    size_t samples = 1;   // input samples the figures cover
     std::map<std::string, double> timingMs;    // mode -> median ms
     std::vector<LayerAgreementRow> layers;     // execution order
     std::string firstBadLayer;                 // fake vs int breaks here ("" = nowhere)

@@ -125,8 +125,8 @@ TEST(SimulateCli, ModeRequantAndInt16)
 }
 
 // The same input three ways: the committed .npy, a batch of four whose first sample it is (the
-// others differ), and raw float32 bytes with --shape. All three give the same outputs; the batch
-// says which sample it took.
+// others differ), and raw float32 bytes with --shape. All three give the same outputs (the first
+// sample's); the batch's figures cover its four samples.
 TEST(SimulateCli, BatchedNpyAndRawInputsGiveTheSameRun)
 {
     const std::string model = kModels + "qat_qdq.onnx", input = kModels + "qat_qdq.input_0.npy";
@@ -157,9 +157,17 @@ TEST(SimulateCli, BatchedNpyAndRawInputsGiveTheSameRun)
         EXPECT_EQ(outputValues(fromRaw, m), outputValues(fromNpy, m)) << m;
     }
     ASSERT_EQ(fromBatch["notes"].size(), 1u);
-    EXPECT_NE(fromBatch["notes"][0].get<std::string>().find("took the first 1 of a batch of 4"), std::string::npos)
+    EXPECT_NE(fromBatch["notes"][0].get<std::string>().find("a batch of 4; 4 samples of 1 simulated"), std::string::npos)
         << fromBatch["notes"][0];
     EXPECT_TRUE(fromNpy["notes"].empty());
+    // the outputs are the first sample's; the figures cover all four
+    EXPECT_EQ(fromNpy["samples"], 1);
+    EXPECT_EQ(fromBatch["samples"], 4);
+    const auto& oneLayer = fromNpy["layers"][0]["fake_int"];
+    const auto& fourLayers = fromBatch["layers"][0]["fake_int"];
+    EXPECT_EQ(fourLayers["count"].get<int64_t>(), 4 * oneLayer["count"].get<int64_t>());
+    EXPECT_GE(fourLayers["max_abs"].get<double>(), oneLayer["max_abs"].get<double>());
+    EXPECT_NE(fourLayers["mse"].get<double>(), oneLayer["mse"].get<double>());
     // a raw file whose size does not match the shape is refused, naming it
     const CliRun bad = cli({"simulate", model, "--input", raw, "--shape", "1,3,8,9"});
     EXPECT_EQ(bad.code, kExitUsage);

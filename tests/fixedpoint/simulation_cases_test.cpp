@@ -192,3 +192,56 @@ TEST(SimulationCases, RequantizationsPartingByOneStepIsNotAFinding)
     EXPECT_EQ(f[0].id, "simulation.requant_mismatch");
     EXPECT_EQ(f[0].evidence[0].layer, "conv2");
 }
+
+// Agreements merge their sums: two halves merged equal the whole compared at once.
+TEST(SimulationCases, MergedAgreementsEqualTheWholeComparedAtOnce)
+{
+    const Tensor refA = Tensor::fromFloats({3}, {1, -2, 3}), refB = Tensor::fromFloats({2}, {0.5f, 4});
+    const Tensor othA = Tensor::fromFloats({3}, {1.5f, -2, 2}), othB = Tensor::fromFloats({2}, {0.25f, 4.5f});
+    const Agreement whole = compareTensors(Tensor::fromFloats({5}, {1, -2, 3, 0.5f, 4}),
+                                           Tensor::fromFloats({5}, {1.5f, -2, 2, 0.25f, 4.5f}), 0.25);
+    const Agreement merged = mergeAgreements(compareTensors(refA, othA, 0.25), compareTensors(refB, othB, 0.25));
+    EXPECT_EQ(merged.count, 5);
+    EXPECT_NEAR(merged.cosine, whole.cosine, 1e-15);
+    EXPECT_NEAR(merged.mse, whole.mse, 1e-15);
+    EXPECT_NEAR(merged.l1, whole.l1, 1e-15);
+    EXPECT_NEAR(merged.sqnrDb, whole.sqnrDb, 1e-12);
+    EXPECT_EQ(merged.maxAbs, 1.0);
+    EXPECT_EQ(merged.maxErrLsb, 4.0);
+    EXPECT_EQ(mergeAgreements(Agreement{}, whole).mse, whole.mse);
+}
+
+// A batch of two samples: the per-layer figures are those of both samples together, the
+// outputs the first sample's, and a what-if's baseline covers both too.
+TEST(SimulationCases, SamplesOfABatchAreSimulatedOneAfterAnother)
+{
+    const Case c = load("coarse_then_fine");
+    ASSERT_TRUE(c.interp);
+    std::vector<float> second = c.inputs[0].toFloats();
+    for (float& v : second) v = -0.5f * v + 0.3f;
+    PreparedInputs both;
+    both.tensors = c.inputs;
+    both.moreSamples.push_back({Tensor::fromFloats(c.inputs[0].shape(), second)});
+    SimulationOptions opt;
+    opt.int16Layers = {"conv2"};
+    auto a = simulate(*c.interp, c.inputs, opt);
+    auto b = simulate(*c.interp, both.moreSamples[0], opt);
+    auto r = simulate(*c.interp, both, opt);
+    ASSERT_TRUE(a.ok() && b.ok() && r.ok());
+    EXPECT_EQ(r->samples, 2u);
+    for (size_t li = 0; li < r->comparisons.size(); ++li)
+        for (const char* pair : {"float_fake", "fake_int", "float_int"}) {
+            const Agreement want = mergeAgreements(a->comparisons[li].pairs.at(pair), b->comparisons[li].pairs.at(pair));
+            const Agreement& got = r->comparisons[li].pairs.at(pair);
+            EXPECT_EQ(got.count, want.count);
+            EXPECT_DOUBLE_EQ(got.mse, want.mse) << li << pair;
+            EXPECT_DOUBLE_EQ(got.cosine, want.cosine) << li << pair;
+        }
+    EXPECT_NE(r->comparisons[0].pairs.at("float_fake").mse, a->comparisons[0].pairs.at("float_fake").mse);
+    EXPECT_EQ(r->outputs.at("int")[0].toFloats(), a->outputs.at("int")[0].toFloats());
+    ASSERT_TRUE(r->baselineOutputSqnrDb.has_value());
+    EXPECT_DOUBLE_EQ(*r->baselineOutputSqnrDb,
+                     mergeAgreements(*a->baselineOutputAgreement, *b->baselineOutputAgreement).sqnrDb);
+    EXPECT_DOUBLE_EQ(*r->outputSqnrDb(), mergeAgreements(a->outputAgreement.at("float_int")[0],
+                                                         b->outputAgreement.at("float_int")[0]).sqnrDb);
+}

@@ -341,7 +341,7 @@ bool FixedpointPage::runSimulation()
                 in->sources[0] = imagePath + " (" + fp::colourFormatName(colour) + ")";
             }
             out->inputSources = in->sources;
-            auto r = fp::simulate(*out->interp, in->tensors, opt, progress);
+            auto r = fp::simulate(*out->interp, *in, opt, progress);
             if (!r) { out->error = QString::fromStdString(r.error().toString()); return out; }
             out->result = std::make_shared<fp::SimulationResult>(std::move(*r));
             return out;
@@ -375,6 +375,8 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
                     .arg(*r.baselineOutputSqnrDb, 0, 'f', 2)
                     .arg(sq - *r.baselineOutputSqnrDb, 0, 'f', 2);
     if (r.requantDiffLsb) text += "<br>" + tr("Float vs fixed-point requantization: %1 LSB at the output").arg(*r.requantDiffLsb, 0, 'f', 2);
+    if (r.samples > 1)
+        text += "<br>" + tr("Figures cover %1 input samples of the batch; the sensitivity ranking is the first sample's.").arg(r.samples);
     if (!r.fallbacks.empty()) text += "<br>" + tr("%1 op(s) fell back to float in integer mode").arg(r.fallbacks.size());
     m_summary->setText(text);
     m_layerTable->setResult(r);
