@@ -99,6 +99,7 @@ void convTranspose(const ConvTransposeGeometry& g, const T* x, const T* w, Acc* 
     const int64_t P = g.inPixels(), K = g.kernelPixels(), O = g.outPixels();
     const int64_t rows = mg * K;   // one row per (output channel, tap)
     std::fill(y, y + g.n * g.m * O, Acc{});
+    if (P == 0) return;
     // per axis, tap k and input index i -> output index (or -1 outside)
     std::vector<std::vector<int64_t>> target(r);
     for (size_t d = 0; d < r; ++d) {
@@ -112,13 +113,18 @@ void convTranspose(const ConvTransposeGeometry& g, const T* x, const T* w, Acc* 
     std::vector<T> wt(static_cast<size_t>(rows * cg));   // W^T of one group: [mg * K][cg]
     std::vector<Acc> col(static_cast<size_t>(rows * P));
     std::vector<int64_t> tap(r), idx(r);
+    const size_t last = r - 1;
+    const int64_t inL = g.in[last], outL = g.out[last], sL = g.strides[last];
+    const int64_t outerRows = P / inL;   // input rows along the last axis
     for (int64_t gi = 0; gi < g.group; ++gi) {
         const T* wg = w + gi * cg * rows;
         for (int64_t c = 0; c < cg; ++c)
             for (int64_t j = 0; j < rows; ++j) wt[static_cast<size_t>(j * cg + c)] = wg[c * rows + j];
         for (int64_t n = 0; n < g.n; ++n) {
             gemm<T, Acc>(rows, P, cg, wt.data(), x + (n * g.c + gi * cg) * P, col.data(), false, pool);
-            // col2im: row (m, tap) adds its input pixels at their output positions
+            // col2im: row (m, tap) adds its input pixels at their output positions. Along the
+            // last axis the positions of one input row are a strided run, so the inner loop is
+            // a plain strided add over the run's valid range.
             for (int64_t j = 0; j < rows; ++j) {
                 const int64_t m = j / K;
                 int64_t t = j % K;
@@ -126,19 +132,27 @@ void convTranspose(const ConvTransposeGeometry& g, const T* x, const T* w, Acc* 
                     tap[d] = t % g.kernel[d];
                     t /= g.kernel[d];
                 }
+                const int64_t o0 = tap[last] * g.dilations[last] - g.padBegin[last];   // o = o0 + i * sL
+                const int64_t iLo = o0 >= 0 ? 0 : (-o0 + sL - 1) / sL;
+                const int64_t iHi = outL - 1 - o0 < 0 ? 0 : std::min(inL, (outL - 1 - o0) / sL + 1);
+                if (iLo >= iHi) continue;
                 Acc* ym = y + (n * g.m + gi * mg + m) * O;
                 const Acc* cj = col.data() + j * P;
                 std::fill(idx.begin(), idx.end(), 0);
-                for (int64_t p = 0; p < P; ++p) {
+                for (int64_t q = 0; q < outerRows; ++q) {
                     int64_t off = 0;
                     bool inside = true;
-                    for (size_t d = 0; d < r && inside; ++d) {
+                    for (size_t d = 0; d < last && inside; ++d) {
                         const int64_t o = target[d][static_cast<size_t>(tap[d] * g.in[d] + idx[d])];
                         inside = o >= 0;
                         off = off * g.out[d] + o;
                     }
-                    if (inside) ym[off] += cj[p];
-                    for (size_t d = r; d-- > 0;) {
+                    if (inside) {
+                        Acc* dst = ym + off * outL;
+                        const Acc* src = cj + q * inL;
+                        for (int64_t i = iLo; i < iHi; ++i) dst[o0 + i * sL] += src[i];
+                    }
+                    for (size_t d = last; d-- > 0;) {
                         if (++idx[d] < g.in[d]) break;
                         idx[d] = 0;
                     }
