@@ -36,6 +36,22 @@ Value qreal(Tensor t, const QParams& q)
 
 Outs one(Value v) { return Result<std::vector<Value>>(std::vector<Value>{std::move(v)}); }
 
+// A value whose integer result waits for the quantizer that follows it (p->resolve).
+Outs pendingOut(std::shared_ptr<PendingValue> p)
+{
+    Value o;
+    o.kind = Value::Pending;
+    o.pend = std::move(p);
+    return one(o);
+}
+
+// The node's specification op on these inputs: the float view of a pending node.
+Tensor runSpec(const NodeInfo& node, std::vector<Tensor> ins, int64_t opset)
+{
+    OpCall call{*node.proto, ins, opset, nullptr, {}};
+    return (*node.spec)(call).value()[0];
+}
+
 int64_t zp0(const QParams& p) { return p.zeroPoints[0]; }
 
 // Runs the specification op on integer codes (shape ops, MaxPool, nearest Resize).
@@ -280,13 +296,9 @@ Outs accAddQuantized(RunContext& ctx, const NodeInfo& node, std::vector<Value>& 
     p->toFloat = [accV, other, np = &node, accFirst, opset = ctx.impl.opset] {
         std::vector<Tensor> ins{materialize(accV), dequantize(other.t, other.q)};
         if (!accFirst) std::swap(ins[0], ins[1]);
-        OpCall call{*np->proto, ins, opset, nullptr, {}};
-        return (*np->spec)(call).value()[0];
+        return runSpec(*np, ins, opset);
     };
-    Value o;
-    o.kind = Value::Pending;
-    o.pend = p;
-    return one(o);
+    return pendingOut(p);
 }
 
 Outs batchNorm(const NodeInfo& node, std::vector<Value>& in)
@@ -352,10 +364,7 @@ Outs clampOp(const std::string& op, std::vector<Value>& in, int64_t opset, const
             for (int64_t i = 0; i < f.size(); ++i) f.data<float>()[i] = std::max(0.0f, f.data<float>()[i]);
             return f;
         };
-        Value o;
-        o.kind = Value::Pending;
-        o.pend = p;
-        return one(o);
+        return pendingOut(p);
     }
     if (perTensorQ(in[0])) return one(clampCodes(in[0], lo, hi));
     return std::nullopt;
@@ -380,13 +389,9 @@ Outs broadcastPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>&
     p->shape = *shape;
     p->toFloat = [a, b, np = &node, opset = ctx.impl.opset] {
         std::vector<Tensor> ins{dequantize(a.t, a.q), dequantize(b.t, b.q)};
-        OpCall call{*np->proto, ins, opset, nullptr, {}};
-        return (*np->spec)(call).value()[0];
+        return runSpec(*np, ins, opset);
     };
-    Value o;
-    o.kind = Value::Pending;
-    o.pend = p;
-    return one(o);
+    return pendingOut(p);
 }
 
 // Elementwise Add/Sub/Mul of two quantized tensors, rounded once into the output quantization.
@@ -452,10 +457,7 @@ Outs binaryPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in
         }
         return y;
     };
-    Value o;
-    o.kind = Value::Pending;
-    o.pend = p;
-    return one(o);
+    return pendingOut(p);
 }
 
 Outs concatPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
@@ -478,14 +480,12 @@ Outs concatPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in
             for (int64_t i = 0; i < t.size(); ++i) t.setInt(i, r.apply(v.t.atInt(i) - zp0(v.q), mode));
             parts.push_back(t);
         }
-        OpCall call{*np->proto, parts, opset, nullptr, {}};
-        return (*np->spec)(call).value()[0];
+        return runSpec(*np, parts, opset);
     };
     p->toFloat = [ins, np, opset] {
         std::vector<Tensor> parts;
         for (const Value& v : ins) parts.push_back(dequantize(v.t, v.q));
-        OpCall call{*np->proto, parts, opset, nullptr, {}};
-        return (*np->spec)(call).value()[0];
+        return runSpec(*np, parts, opset);
     };
     if (same) p->defaultParams = in[0].q;
     {
@@ -547,10 +547,7 @@ Outs avgPool(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in, bool
     };
     p->defaultParams = x.q;
     p->shape = geom.outShape();
-    Value o;
-    o.kind = Value::Pending;
-    o.pend = p;
-    return one(o);
+    return pendingOut(p);
 }
 
 Outs lutOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& in)
@@ -583,10 +580,7 @@ Outs lutOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>&
         for (int64_t i = 0; i < fx.size(); ++i) fx.data<float>()[i] = static_cast<float>(f(fx.data<float>()[i]));
         return fx;
     };
-    Value o;
-    o.kind = Value::Pending;
-    o.pend = p;
-    return one(o);
+    return pendingOut(p);
 }
 
 // Softmax on codes: exp(s * (q - max)) from a table in Q16, integer sums, one rounding.
@@ -642,16 +636,8 @@ Outs softmaxOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Val
         return y;
     };
     p->shape = x.t.shape();
-    p->toFloat = [x, axis, np = &node] {
-        std::vector<Tensor> ins{dequantize(x.t, x.q)};
-        OpCall call{*np->proto, ins, 13, nullptr, {}};
-        (void)axis;
-        return (*np->spec)(call).value()[0];
-    };
-    Value o;
-    o.kind = Value::Pending;
-    o.pend = p;
-    return one(o);
+    p->toFloat = [x, np = &node, opset = ctx.impl.opset] { return runSpec(*np, {dequantize(x.t, x.q)}, opset); };
+    return pendingOut(p);
 }
 
 // Linear Resize on 8- or 16-bit codes (resize_kernel.h): fixed-point weights, one rounding into the
@@ -676,15 +662,11 @@ Outs resizeLinear(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
     p->toFloat = [x, ins, np = &node, opset = ctx.impl.opset] {
         std::vector<Tensor> fin = ins;
         fin[0] = dequantize(x.t, x.q);
-        OpCall call{*np->proto, fin, opset, nullptr, {}};
-        return (*np->spec)(call).value()[0];
+        return runSpec(*np, fin, opset);
     };
     p->defaultParams = x.q;
     p->shape = plan->outShape;
-    Value o;
-    o.kind = Value::Pending;
-    o.pend = p;
-    return one(o);
+    return pendingOut(p);
 }
 
 const std::set<std::string> kCodeOps = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Slice", "Gather",
