@@ -112,7 +112,6 @@ void convTranspose(const ConvTransposeGeometry& g, const T* x, const T* w, Acc* 
     }
     std::vector<T> wt(static_cast<size_t>(rows * cg));   // W^T of one group: [mg * K][cg]
     std::vector<Acc> col(static_cast<size_t>(rows * P));
-    std::vector<int64_t> tap(r), idx(r);
     const size_t last = r - 1;
     const int64_t inL = g.in[last], outL = g.out[last], sL = g.strides[last];
     const int64_t outerRows = P / inL;   // input rows along the last axis
@@ -124,40 +123,44 @@ void convTranspose(const ConvTransposeGeometry& g, const T* x, const T* w, Acc* 
             gemm<T, Acc>(rows, P, cg, wt.data(), x + (n * g.c + gi * cg) * P, col.data(), false, pool);
             // col2im: row (m, tap) adds its input pixels at their output positions. Along the
             // last axis the positions of one input row are a strided run, so the inner loop is
-            // a plain strided add over the run's valid range.
-            for (int64_t j = 0; j < rows; ++j) {
-                const int64_t m = j / K;
-                int64_t t = j % K;
-                for (size_t d = r; d-- > 0;) {
-                    tap[d] = t % g.kernel[d];
-                    t /= g.kernel[d];
+            // a plain strided add over the run's valid range. Output channels in parallel: each
+            // writes only its own plane, its taps in order (results independent of threads).
+            parallelFor(pool, mg, [&](int64_t mBegin, int64_t mEnd) {
+                std::vector<int64_t> tap(r), idx(r);
+                for (int64_t j = mBegin * K; j < mEnd * K; ++j) {
+                    const int64_t m = j / K;
+                    int64_t t = j % K;
+                    for (size_t d = r; d-- > 0;) {
+                        tap[d] = t % g.kernel[d];
+                        t /= g.kernel[d];
+                    }
+                    const int64_t o0 = tap[last] * g.dilations[last] - g.padBegin[last];   // o = o0 + i * sL
+                    const int64_t iLo = o0 >= 0 ? 0 : (-o0 + sL - 1) / sL;
+                    const int64_t iHi = outL - 1 - o0 < 0 ? 0 : std::min(inL, (outL - 1 - o0) / sL + 1);
+                    if (iLo >= iHi) continue;
+                    Acc* ym = y + (n * g.m + gi * mg + m) * O;
+                    const Acc* cj = col.data() + j * P;
+                    std::fill(idx.begin(), idx.end(), 0);
+                    for (int64_t q = 0; q < outerRows; ++q) {
+                        int64_t off = 0;
+                        bool inside = true;
+                        for (size_t d = 0; d < last && inside; ++d) {
+                            const int64_t o = target[d][static_cast<size_t>(tap[d] * g.in[d] + idx[d])];
+                            inside = o >= 0;
+                            off = off * g.out[d] + o;
+                        }
+                        if (inside) {
+                            Acc* dst = ym + off * outL;
+                            const Acc* src = cj + q * inL;
+                            for (int64_t i = iLo; i < iHi; ++i) dst[o0 + i * sL] += src[i];
+                        }
+                        for (size_t d = last; d-- > 0;) {
+                            if (++idx[d] < g.in[d]) break;
+                            idx[d] = 0;
+                        }
+                    }
                 }
-                const int64_t o0 = tap[last] * g.dilations[last] - g.padBegin[last];   // o = o0 + i * sL
-                const int64_t iLo = o0 >= 0 ? 0 : (-o0 + sL - 1) / sL;
-                const int64_t iHi = outL - 1 - o0 < 0 ? 0 : std::min(inL, (outL - 1 - o0) / sL + 1);
-                if (iLo >= iHi) continue;
-                Acc* ym = y + (n * g.m + gi * mg + m) * O;
-                const Acc* cj = col.data() + j * P;
-                std::fill(idx.begin(), idx.end(), 0);
-                for (int64_t q = 0; q < outerRows; ++q) {
-                    int64_t off = 0;
-                    bool inside = true;
-                    for (size_t d = 0; d < last && inside; ++d) {
-                        const int64_t o = target[d][static_cast<size_t>(tap[d] * g.in[d] + idx[d])];
-                        inside = o >= 0;
-                        off = off * g.out[d] + o;
-                    }
-                    if (inside) {
-                        Acc* dst = ym + off * outL;
-                        const Acc* src = cj + q * inL;
-                        for (int64_t i = iLo; i < iHi; ++i) dst[o0 + i * sL] += src[i];
-                    }
-                    for (size_t d = last; d-- > 0;) {
-                        if (++idx[d] < g.in[d]) break;
-                        idx[d] = 0;
-                    }
-                }
-            }
+            });
         }
     }
 }
