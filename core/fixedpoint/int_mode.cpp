@@ -11,6 +11,7 @@
 #include <set>
 
 #include "core/fixedpoint/broadcast.h"
+#include "core/fixedpoint/conv_transpose_int.h"
 #include "core/fixedpoint/interpreter_impl.h"
 #include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/node_attrs.h"
@@ -147,6 +148,31 @@ Outs conv(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& 
     }
     auto a = newAcc(std::move(acc), 1, in[0].q, in[1].q, g->m);
     a->deferred = std::move(deferred);
+    if (in.size() > 2 && !addBias(*a, in[2])) return std::nullopt;
+    return accValue(ctx, ni, a);
+}
+
+// ConvTranspose (upsampling decoders) on codes: exact integer sums (conv_transpose_int.h) into an
+// accumulator like Conv's, so bias, BatchNormalization and Relu fold and the next quantizer
+// requantizes once. Per-channel weights run along W's axis 1 (M / group channels, shared by the
+// same channel of every group).
+Outs convTransposeOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& in)
+{
+    if (!perTensorQ(in[0]) || in.size() < 2 || in[1].kind != Value::QReal || in[1].t.rank() < 3) return std::nullopt;
+    const QParams& wq = in[1].q;
+    if (wq.scales.size() > 1 && wq.axis != 1) return std::nullopt;
+    auto g = convTransposeGeometry(*node.proto, in[0].t.shape(), in[1].t.shape());
+    if (!g) return Result<std::vector<Value>>(g.error());
+    auto acc = convTransposeInteger(*g, in[0].t, zp0(in[0].q), in[1].t, wq.zeroPoints, ctx.pool);
+    if (!acc) return std::nullopt;
+    auto a = std::make_shared<AccValue>();
+    a->acc = std::make_shared<const Accumulator>(std::move(*acc));
+    a->axis = 1;
+    const int64_t perGroup = in[1].t.dim(1);
+    for (int64_t m = 0; m < g->m; ++m) {
+        a->scale.push_back(double(in[0].q.scales[0]) * double(wq.scale(wq.scales.size() == 1 ? 0 : m % perGroup)));
+        a->bias.push_back(0.0);
+    }
     if (in.size() > 2 && !addBias(*a, in[2])) return std::nullopt;
     return accValue(ctx, ni, a);
 }
@@ -684,6 +710,7 @@ std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t ni,
     if (op != "Relu")
         for (Value& v : in) v = settle(v);
     if (op == "Conv") return conv(ctx, ni, node, in);
+    if (op == "ConvTranspose") return convTransposeOp(ctx, ni, node, in);
     if (op == "Gemm") return gemm(ctx, ni, node, in, true);
     if (op == "MatMul") return gemm(ctx, ni, node, in, false);
     if (op == "BatchNormalization") return batchNorm(node, in);
