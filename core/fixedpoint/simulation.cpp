@@ -20,23 +20,32 @@ double sqnr(const std::vector<float>& ref, const std::vector<float>& q)
     return e == 0 ? 200.0 : 10.0 * std::log10(std::max(s, 1e-30) / e);
 }
 
-// Symmetric max-abs fake quantization, per tensor or per output channel (axis 0).
-std::vector<float> symmetricFake(const Tensor& w, int bits, bool perChannel)
+// Symmetric max-abs fake quantization, per tensor or per output channel (along axis).
+std::vector<float> symmetricFake(const Tensor& w, int bits, bool perChannel, int64_t axis)
 {
     const auto v = w.toFloats();
-    const int64_t channels = perChannel && w.rank() > 0 ? w.dim(0) : 1;
-    const int64_t inner = channels ? static_cast<int64_t>(v.size()) / channels : 0;
+    const bool split = perChannel && axis >= 0 && axis < w.rank();
+    int64_t outer = 1, channels = 1, inner = static_cast<int64_t>(v.size());
+    if (split) {
+        channels = w.dim(axis);
+        outer = 1;
+        for (int64_t d = 0; d < axis; ++d) outer *= w.dim(d);
+        inner = channels && outer ? static_cast<int64_t>(v.size()) / (channels * outer) : 0;
+    }
     const double qmax = double((int64_t{1} << (bits - 1)) - 1);
     std::vector<float> out(v.size());
+    auto at = [&](int64_t o, int64_t c, int64_t k) { return static_cast<size_t>((o * channels + c) * inner + k); };
     for (int64_t c = 0; c < channels; ++c) {
         double m = 0;
-        for (int64_t k = 0; k < inner; ++k) m = std::max(m, std::fabs(double(v[static_cast<size_t>(c * inner + k)])));
+        for (int64_t o = 0; o < outer; ++o)
+            for (int64_t k = 0; k < inner; ++k) m = std::max(m, std::fabs(double(v[at(o, c, k)])));
         const float s = static_cast<float>(m > 0 ? m / qmax : 1.0);
-        for (int64_t k = 0; k < inner; ++k) {
-            const size_t i = static_cast<size_t>(c * inner + k);
-            const float q = std::clamp(std::nearbyintf(v[i] / s), float(-qmax - 1), float(qmax));
-            out[i] = q * s;
-        }
+        for (int64_t o = 0; o < outer; ++o)
+            for (int64_t k = 0; k < inner; ++k) {
+                const size_t i = at(o, c, k);
+                const float q = std::clamp(std::nearbyintf(v[i] / s), float(-qmax - 1), float(qmax));
+                out[i] = q * s;
+            }
     }
     return out;
 }
@@ -65,16 +74,17 @@ std::optional<double> SimulationResult::outputSqnrDb() const
     return it->second.front().sqnrDb;
 }
 
-WeightStats weightStats(const std::string& layer, const Tensor& weight, const std::optional<QParams>& modelQuant)
+WeightStats weightStats(const std::string& layer, const Tensor& weight, const std::optional<QParams>& modelQuant,
+                        int64_t channelAxis)
 {
     WeightStats s;
     s.layer = layer;
-    s.channels = weight.rank() > 0 ? weight.dim(0) : 1;
+    s.channels = weight.rank() > channelAxis ? weight.dim(channelAxis) : 1;
     s.count = weight.size();
     const auto ref = weight.toFloats();
-    s.sqnrInt8PerTensor = sqnr(ref, symmetricFake(weight, 8, false));
-    s.sqnrInt8PerChannel = sqnr(ref, symmetricFake(weight, 8, true));
-    s.sqnrInt16PerChannel = sqnr(ref, symmetricFake(weight, 16, true));
+    s.sqnrInt8PerTensor = sqnr(ref, symmetricFake(weight, 8, false, channelAxis));
+    s.sqnrInt8PerChannel = sqnr(ref, symmetricFake(weight, 8, true, channelAxis));
+    s.sqnrInt16PerChannel = sqnr(ref, symmetricFake(weight, 16, true, channelAxis));
     if (modelQuant) s.sqnrModel = sqnr(ref, fakeQuantize(weight, *modelQuant).toFloats());
     return s;
 }
@@ -190,7 +200,9 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
             if (L.weight.empty()) continue;
             auto w = interp.layerWeight(L);
             if (!w) continue;
-            r.weights.push_back(weightStats(L.name, w->values, w->quant));
+            // output channels: axis 0 of Conv/Gemm weights, axis 1 of ConvTranspose's [C, M/group, k...]
+            const int64_t axis = w->quant && w->quant->scales.size() > 1 ? w->quant->axis : (L.op == "ConvTranspose" ? 1 : 0);
+            r.weights.push_back(weightStats(L.name, w->values, w->quant, axis));
         }
     }
     if (baselineRun) {

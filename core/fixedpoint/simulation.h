@@ -110,8 +110,10 @@ void mergeSample(SimulationResult& r, const SimulationResult& more, size_t sampl
 // The first layers (in execution order) whose fake-vs-int and float-vs-fake agreement breaks.
 void markFirstBadLayers(SimulationResult& r, const AgreementThresholds& thresholds);
 
-// Weight SQNR of one float weight (output channels on axis 0).
-WeightStats weightStats(const std::string& layer, const Tensor& weight, const std::optional<QParams>& modelQuant);
+// Weight SQNR of one float weight, its output channels along channelAxis (0 for Conv and Gemm
+// weights, 1 for ConvTranspose's).
+WeightStats weightStats(const std::string& layer, const Tensor& weight, const std::optional<QParams>& modelQuant,
+                        int64_t channelAxis = 0);
 
 // Findings from a finished simulation (also stored in SimulationResult::findings).
 std::vector<Finding> simulationFindings(const SimulationResult& r);

@@ -245,3 +245,21 @@ TEST(SimulationCases, SamplesOfABatchAreSimulatedOneAfterAnother)
     EXPECT_DOUBLE_EQ(*r->outputSqnrDb(), mergeAgreements(a->outputAgreement.at("float_int")[0],
                                                          b->outputAgreement.at("float_int")[0]).sqnrDb);
 }
+
+// ConvTranspose weights are [C, M/group, k...]: their output channels are axis 1, and the weight
+// analysis quantizes per channel along it (axis 0 would be the input channels).
+TEST(SimulationCases, WeightAnalysisTakesOutputChannelsOnTheGivenAxis)
+{
+    // column 1 is small: only a per-column (axis 1) scale keeps it
+    const Tensor w = Tensor::fromFloats({2, 2, 1, 1}, {1.0f, 0.013f, -0.8f, 0.0021f});
+    const WeightStats byRow = weightStats("up", w, std::nullopt, 0);
+    const WeightStats byColumn = weightStats("up", w, std::nullopt, 1);
+    EXPECT_EQ(byRow.channels, 2);
+    EXPECT_EQ(byColumn.channels, 2);
+    EXPECT_EQ(byColumn.count, 4);
+    EXPECT_DOUBLE_EQ(byRow.sqnrInt8PerTensor, byColumn.sqnrInt8PerTensor);
+    // per row, 0.013 and 0.0021 share a scale with 1.0 / 0.8 (steps of ~0.008 / 0.006); per
+    // column they get their own and come out almost exact
+    EXPECT_GT(byColumn.sqnrInt8PerChannel, byRow.sqnrInt8PerChannel);
+    EXPECT_GT(byColumn.sqnrInt8PerChannel, 40.0);
+}
