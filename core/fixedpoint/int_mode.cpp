@@ -729,7 +729,11 @@ std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t ni,
     if (kLutOps.count(op)) return lutOp(ctx, ni, node, in);
     if (op == "Softmax") return softmaxOp(ctx, ni, node, in);
     if (op == "Resize" || op == "Upsample") {
-        if (NodeAttrs(*node.proto).s("mode", "nearest") != "nearest") return resizeLinear(ctx, node, in);
+        const NodeAttrs attrs(*node.proto);
+        if (attrs.s("mode", "nearest") != "nearest") return resizeLinear(ctx, node, in);
+        // outside its crop box tf_crop_and_resize writes extrapolation_value, a real value that
+        // the spec op on codes would store as a raw code: such a Resize runs in float
+        if (attrs.s("coordinate_transformation_mode", "half_pixel") == "tf_crop_and_resize") return std::nullopt;
         if (!perTensorQ(in[0])) return std::nullopt;
     } else if (!kCodeOps.count(op)) {
         return std::nullopt;

@@ -11,6 +11,7 @@
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/op_registry.h"
 #include "core/fixedpoint/pool_kernel.h"
+#include "core/fixedpoint/resize_coords.h"
 
 namespace qatdoctor::core::fixedpoint {
 namespace {
@@ -293,24 +294,11 @@ Outs resize(const OpCall& c, bool upsample)
     auto source = [&](int64_t d, int64_t o) {
         const double s = scales[static_cast<size_t>(d)];
         const double in = double(x.dim(d)), out = double(outShape[static_cast<size_t>(d)]);
-        if (ctm == "asymmetric") return o / s;
-        if (ctm == "align_corners") {
-            const double len = sizesGiven ? out : in * s;   // the specification's length_resized
-            return len == 1 ? 0.0 : o * (in - 1) / (len - 1);
-        }
-        if (ctm == "pytorch_half_pixel") return out > 1 ? (o + 0.5) / s - 0.5 : -0.5;   // -0.5 clamps to 0 for linear
         if (crop) {
             const double r0 = roi[static_cast<size_t>(d)], r1 = roi[static_cast<size_t>(d + rank)];
             return out > 1 ? r0 * (in - 1) + o * (r1 - r0) * (in - 1) / (out - 1) : 0.5 * (r0 + r1) * (in - 1);
         }
-        if (ctm == "tf_half_pixel_for_nn") return (o + 0.5) / s;
-        if (ctm == "half_pixel_symmetric") {
-            const double adj = out / (s * in);
-            const double center = in / 2.0;
-            const double offset = center * (1 - adj);
-            return offset + (o + 0.5) / s - 0.5;
-        }
-        return (o + 0.5) / s - 0.5;   // half_pixel
+        return resizeSourceCoordinate(ctm, o, s, in, out, sizesGiven);
     };
     Tensor y(x.dtype(), outShape);
     const bool flt = x.dtype() == DType::Float32;

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "core/fixedpoint/node_attrs.h"
+#include "core/fixedpoint/resize_coords.h"
 
 namespace qatdoctor::core::fixedpoint {
 namespace {
@@ -123,6 +124,7 @@ Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t o
     const std::string mode = a.s("mode", "nearest");
     if (mode != "linear" && mode != "bilinear") return planError(node, "mode '" + mode + "' is not linear");
     const auto rank = static_cast<int64_t>(inShape.size());
+    if (rank == 0) return planError(node, "needs an input of rank 1 or more");
     auto has = [&](size_t i) { return i < inputs.size() && !inputs[i].empty() && inputs[i].size() > 0; };
     // the same scales / sizes reading as the specification op (ops_nn.cpp resize)
     const bool v10 = upsample || opset < 11;
@@ -152,19 +154,7 @@ Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t o
     const std::string ctm = v10 ? "asymmetric" : a.s("coordinate_transformation_mode", "half_pixel");
     if (ctm == "tf_crop_and_resize") return planError(node, "tf_crop_and_resize is not simulated on codes");
     auto source = [&](size_t d, int64_t o) {
-        const double s = scales[d], in = double(inShape[d]), out = double(plan.outShape[d]);
-        if (ctm == "asymmetric") return o / s;
-        if (ctm == "align_corners") {
-            const double len = sizesGiven ? out : in * s;
-            return len == 1 ? 0.0 : o * (in - 1) / (len - 1);
-        }
-        if (ctm == "pytorch_half_pixel") return out > 1 ? (o + 0.5) / s - 0.5 : 0.0;
-        if (ctm == "tf_half_pixel_for_nn") return (o + 0.5) / s;
-        if (ctm == "half_pixel_symmetric") {
-            const double adj = out / (s * in);
-            return in / 2.0 * (1 - adj) + (o + 0.5) / s - 0.5;
-        }
-        return (o + 0.5) / s - 0.5;   // half_pixel
+        return resizeSourceCoordinate(ctm, o, scales[d], double(inShape[d]), double(plan.outShape[d]), sizesGiven);
     };
     // exact fractions first: they decide how many dimensions interpolate, hence the width
     std::vector<std::vector<double>> fractions(static_cast<size_t>(rank));
@@ -193,6 +183,8 @@ template <class T, class Requant>
 void resizeGeneral(const LinearResizePlan& plan, const T* x, int64_t xZero, const Requant& requant, Tensor& y)
 {
     const size_t rank = plan.inShape.size();
+    if (rank == 0) return;   // Resize needs a rank >= 1 (the plan refuses less); also quiets GCC 12's
+                             // -Wfree-nonheap-object false positive on the empty vectors below
     std::vector<int64_t> strides(rank, 1);
     for (size_t d = rank; d-- > 1;) strides[d - 1] = strides[d] * plan.inShape[d];
     const int64_t one = int64_t{1} << plan.fracBits;
