@@ -23,6 +23,20 @@ Tensor asFloat(const Tensor& t)
     return t.dtype() == DType::Float32 ? t : Tensor::fromFloats(t.shape(), t.toFloats());
 }
 
+// y [n, m, pixels] += bias[m]; false when the bias is not one value per output channel.
+bool addChannelBias(Tensor& y, const Tensor& bias, int64_t n, int64_t m, int64_t pixels)
+{
+    if (bias.size() != m) return false;
+    float* py = y.data<float>();
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t c = 0; c < m; ++c) {
+            float* row = py + (i * m + c) * pixels;
+            const float bv = bias.data<float>()[c];
+            for (int64_t p = 0; p < pixels; ++p) row[p] += bv;
+        }
+    return true;
+}
+
 Outs conv(const OpCall& c)
 {
     if (!c.hasInput(0) || !c.hasInput(1)) return opError(c.node, "needs X and W");
@@ -31,17 +45,8 @@ Outs conv(const OpCall& c)
     if (!g) return g.error();
     Tensor y(DType::Float32, g->outShape());
     convolve<float, float>(*g, x.data<float>(), w.data<float>(), y.data<float>(), c.pool);
-    if (c.hasInput(2)) {
-        const Tensor b = asFloat(c.in(2));
-        const int64_t P = g->outPixels();
-        float* py = y.data<float>();
-        for (int64_t n = 0; n < g->n; ++n)
-            for (int64_t m = 0; m < g->m; ++m) {
-                float* row = py + (n * g->m + m) * P;
-                const float bv = b.data<float>()[m];
-                for (int64_t p = 0; p < P; ++p) row[p] += bv;
-            }
-    }
+    if (c.hasInput(2) && !addChannelBias(y, asFloat(c.in(2)), g->n, g->m, g->outPixels()))
+        return opError(c.node, "bias size differs from the output channels");
     return std::vector<Tensor>{y};
 }
 
@@ -54,18 +59,8 @@ Outs convTransposeOp(const OpCall& c)
     if (!g) return g.error();
     Tensor y(DType::Float32, g->outShape());
     convTranspose<float, float>(*g, x.data<float>(), w.data<float>(), y.data<float>(), c.pool);
-    if (c.hasInput(2)) {
-        const Tensor b = asFloat(c.in(2));
-        if (b.size() != g->m) return opError(c.node, "bias size differs from the output channels");
-        const int64_t P = g->outPixels();
-        float* py = y.data<float>();
-        for (int64_t n = 0; n < g->n; ++n)
-            for (int64_t m = 0; m < g->m; ++m) {
-                float* row = py + (n * g->m + m) * P;
-                const float bv = b.data<float>()[m];
-                for (int64_t p = 0; p < P; ++p) row[p] += bv;
-            }
-    }
+    if (c.hasInput(2) && !addChannelBias(y, asFloat(c.in(2)), g->n, g->m, g->outPixels()))
+        return opError(c.node, "bias size differs from the output channels");
     return std::vector<Tensor>{y};
 }
 
