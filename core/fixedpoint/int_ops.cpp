@@ -125,7 +125,10 @@ std::optional<Tensor> binaryCodes(const std::string& op, const Tensor& a, const 
     std::vector<Requantizer> mulRq;
     std::vector<FixedMultiplier> ma, mb;
     FixedMultiplier mo;
-    const int leftShift = (a.dtype() == DType::Int16 || a.dtype() == DType::UInt16) ? 15 : 20;
+    // headroom as TFLite's Add: 20 bits for 8-bit codes, 15 when either operand is 16-bit, so a
+    // shifted code still fits the int32 the fixed multiplier takes
+    auto wide = [](DType t) { return t == DType::Int16 || t == DType::UInt16; };
+    const int leftShift = wide(a.dtype()) || wide(b.dtype()) ? 15 : 20;
     if (op == "Mul") {
         for (int64_t c = 0; c < std::max(pa.channels, pb.channels); ++c)
             mulRq.push_back(Requantizer::make(pa.scale[pa.channels == 1 ? 0 : static_cast<size_t>(c)] *
