@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "core/fixedpoint/compare.h"
+#include "core/fixedpoint/int_ops.h"
+#include "core/fixedpoint/quantize.h"
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/fixedpoint/simulation.h"
 #include "core/fixedpoint/simulation_json.h"
@@ -262,4 +264,26 @@ TEST(SimulationCases, WeightAnalysisTakesOutputChannelsOnTheGivenAxis)
     // column they get their own and come out almost exact
     EXPECT_GT(byColumn.sqnrInt8PerChannel, byRow.sqnrInt8PerChannel);
     EXPECT_GT(byColumn.sqnrInt8PerChannel, 40.0);
+}
+
+// An int16 tensor plus a uint8 one in fixed-point requantization: both are shifted with 16-bit
+// headroom, so the sum stays within one step of the exact (float-requantized) one. With 8-bit
+// headroom for the int16 side the shifted codes saturate and the sums collapse.
+TEST(SimulationCases, FixedPointAddOfInt16AndUint8CodesKeepsItsRange)
+{
+    std::vector<int64_t> av, bv;
+    for (int64_t i = 0; i < 64; ++i) {
+        av.push_back(-32768 + i * 1040);
+        bv.push_back((i * 37) % 256);
+    }
+    const Tensor a = Tensor::fromInts(DType::Int16, {64}, av), b = Tensor::fromInts(DType::UInt8, {64}, bv);
+    const QParams qa = *makeQParams(DType::Int16, {1.0f / 4096}, {0}, -1, {});
+    const QParams qb = *makeQParams(DType::UInt8, {0.02f}, {128}, -1, {});
+    const QParams qo = *makeQParams(DType::Int16, {1.0f / 2048}, {0}, -1, {});
+    // the uint8 operand first: its dtype alone used to pick the headroom
+    const auto exact = binaryCodes("Add", b, qb, a, qa, qo, RequantMode::Float);
+    const auto fixed = binaryCodes("Add", b, qb, a, qa, qo, RequantMode::Fixed);
+    ASSERT_TRUE(exact && fixed);
+    for (int64_t i = 0; i < 64; ++i) EXPECT_LE(std::abs(exact->atInt(i) - fixed->atInt(i)), 1) << i;
+    EXPECT_EQ(exact->atInt(0), -16384 + static_cast<int64_t>(std::nearbyint(-128 * 0.02 * 2048)));
 }
