@@ -112,8 +112,9 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
     const bool hasFloat = std::find(options.modes.begin(), options.modes.end(), SimMode::Float) != options.modes.end();
     const bool hasInt = std::find(options.modes.begin(), options.modes.end(), SimMode::Int) != options.modes.end();
     const bool baselineRun = r.whatIf() && hasFloat && hasInt;
+    const size_t runsPerMode = repeat > 1 ? size_t(repeat) + 1 : 1;
     const double totalRuns =
-        double(options.modes.size() * size_t(repeat) + (extraRequant ? 1 : 0) + sensRuns + (baselineRun ? 1 : 0));
+        double(options.modes.size() * runsPerMode + (extraRequant ? 1 : 0) + sensRuns + (baselineRun ? 1 : 0));
     double doneRuns = 0;
     auto sub = [&](const char* stage) {
         return ProgressFn([&, stage](double f, std::string_view) {
@@ -123,14 +124,17 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
     std::map<std::string, RunResult> runs;
     for (SimMode mode : options.modes) {
         std::vector<double> times;
-        for (int k = 0; k < repeat; ++k) {
+        // Run 0 keeps every layer's output for the comparisons. With --repeat N it is not timed:
+        // N more runs without that copying are, so timing_ms is the inference alone.
+        const int runsOfMode = repeat > 1 ? repeat + 1 : 1;
+        for (int k = 0; k < runsOfMode; ++k) {
             RunOptions o = base;
             o.keepLayerOutputs = k == 0;
             const auto t0 = std::chrono::steady_clock::now();
             auto res = interp.run(mode, inputs, o, &pool, sub(simModeName(mode)));
             const auto t1 = std::chrono::steady_clock::now();
             if (!res) return res.error();
-            times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            if (k > 0 || runsOfMode == 1) times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
             if (k == 0) runs[simModeName(mode)] = std::move(*res);
             doneRuns += 1;
         }
