@@ -37,31 +37,36 @@ bool addChannelBias(Tensor& y, const Tensor& bias, int64_t n, int64_t m, int64_t
     return true;
 }
 
-Outs conv(const OpCall& c)
+// Conv and ConvTranspose alike: float32 operands, the op's geometry and kernel, then the bias.
+template <class Geometry, class Kernel>
+Outs convolution(const OpCall& c, Geometry geometry, Kernel kernel)
 {
     if (!c.hasInput(0) || !c.hasInput(1)) return opError(c.node, "needs X and W");
     const Tensor x = asFloat(c.in(0)), w = asFloat(c.in(1));
-    auto g = convGeometry(c.node, x.shape(), w.shape());
+    auto g = geometry(c.node, x.shape(), w.shape());
     if (!g) return g.error();
     Tensor y(DType::Float32, g->outShape());
-    convolve<float, float>(*g, x.data<float>(), w.data<float>(), y.data<float>(), c.pool);
+    kernel(*g, x.data<float>(), w.data<float>(), y.data<float>(), c.pool);
     if (c.hasInput(2) && !addChannelBias(y, asFloat(c.in(2)), g->n, g->m, g->outPixels()))
         return opError(c.node, "bias size differs from the output channels");
     return std::vector<Tensor>{y};
 }
 
+Outs conv(const OpCall& c)
+{
+    return convolution(
+        c, [](const auto& node, const auto& xs, const auto& ws) { return convGeometry(node, xs, ws); },
+        [](const auto& g, const float* x, const float* w, float* y, ThreadPool* pool) { convolve<float, float>(g, x, w, y, pool); });
+}
+
 // ConvTranspose of any spatial rank (float32, the sums in the runtimes' GEMM + col2im order).
 Outs convTransposeOp(const OpCall& c)
 {
-    if (!c.hasInput(0) || !c.hasInput(1)) return opError(c.node, "needs X and W");
-    const Tensor x = asFloat(c.in(0)), w = asFloat(c.in(1));
-    auto g = convTransposeGeometry(c.node, x.shape(), w.shape());
-    if (!g) return g.error();
-    Tensor y(DType::Float32, g->outShape());
-    convTranspose<float, float>(*g, x.data<float>(), w.data<float>(), y.data<float>(), c.pool);
-    if (c.hasInput(2) && !addChannelBias(y, asFloat(c.in(2)), g->n, g->m, g->outPixels()))
-        return opError(c.node, "bias size differs from the output channels");
-    return std::vector<Tensor>{y};
+    return convolution(
+        c, [](const auto& node, const auto& xs, const auto& ws) { return convTransposeGeometry(node, xs, ws); },
+        [](const auto& g, const float* x, const float* w, float* y, ThreadPool* pool) {
+            convTranspose<float, float>(g, x, w, y, pool);
+        });
 }
 
 Tensor transpose2d(const Tensor& t)
