@@ -4,6 +4,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 #include <qcustomplot.h>
+#include <string_view>
 
 namespace qatdoctor::ui {
 
@@ -85,7 +86,10 @@ void FixedpointLayerPlot::setResult(const core::fixedpoint::SimulationResult& r)
         if (xs.isEmpty()) continue;
         QCPGraph* g = m_plot->addGraph();
         g->setName(s.name);
-        g->setPen(QPen(s.color, 2));
+        // float vs int is drawn last and dashed: where it lies on float vs fake (integer arithmetic
+        // adds nothing to the quantization error) the blue line still shows between the dashes
+        const bool dashed = std::string_view(s.pair) == "float_int";
+        g->setPen(QPen(s.color, dashed ? 1.5 : 2, dashed ? Qt::DashLine : Qt::SolidLine));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
         g->setData(xs, ys, true);
         m_points = std::max(m_points, static_cast<int>(xs.size()));
