@@ -160,7 +160,8 @@ Outs batchNorm(const OpCall& c)
     const int64_t channels = x.rank() > 1 ? x.dim(1) : 1;
     int64_t inner = 1;
     for (int64_t i = 2; i < x.rank(); ++i) inner *= x.dim(i);
-    const int64_t batches = channels * inner ? x.size() / (channels * inner) : 0;
+    const int64_t perBatch = channels * inner;
+    const int64_t batches = perBatch != 0 ? x.size() / perBatch : 0;
     std::vector<double> batchMean, batchVar;   // population variance, as the reference's np.var
     if (training) {
         for (int64_t ch = 0; ch < channels; ++ch) {
