@@ -249,34 +249,12 @@ Outs resize(const OpCall& c, bool upsample)
     NodeAttrs a(c.node);
     const Tensor& x = c.in(0);
     const int64_t rank = x.rank();
-    std::vector<double> scales(static_cast<size_t>(rank), 1.0);
-    std::vector<int64_t> outShape = x.shape();
     const bool v10 = upsample || c.opset < 11;
-    const size_t scalesIdx = v10 ? 1 : 2, sizesIdx = 3;
-    const bool sizesGiven = c.hasInput(sizesIdx) && c.in(sizesIdx).size() > 0;
-    if (sizesGiven) {
-        auto sizes = c.in(sizesIdx).toInts();
-        if (static_cast<int64_t>(sizes.size()) != rank) return opError(c.node, "sizes rank mismatch");
-        for (int64_t i = 0; i < rank; ++i) {
-            outShape[static_cast<size_t>(i)] = sizes[static_cast<size_t>(i)];
-            scales[static_cast<size_t>(i)] = double(float(sizes[static_cast<size_t>(i)]) / float(x.dim(i)));
-        }
-    } else if (c.hasInput(scalesIdx) && c.in(scalesIdx).size() > 0) {
-        auto s = c.in(scalesIdx).toFloats();
-        if (static_cast<int64_t>(s.size()) != rank) return opError(c.node, "scales rank mismatch");
-        for (int64_t i = 0; i < rank; ++i) {
-            scales[static_cast<size_t>(i)] = s[static_cast<size_t>(i)];
-            outShape[static_cast<size_t>(i)] = static_cast<int64_t>(std::floor(double(x.dim(i)) * double(s[static_cast<size_t>(i)])));
-        }
-    } else if (upsample && a.has("scales")) {
-        auto s = a.floats("scales");
-        for (int64_t i = 0; i < rank; ++i) {
-            scales[static_cast<size_t>(i)] = s[static_cast<size_t>(i)];
-            outShape[static_cast<size_t>(i)] = static_cast<int64_t>(std::floor(double(x.dim(i)) * double(s[static_cast<size_t>(i)])));
-        }
-    } else {
-        return opError(c.node, "needs scales or sizes");
-    }
+    auto shape = resizeShape(c.node, c.opset, upsample, x.shape(), c.inputs);
+    if (!shape) return shape.error();
+    const std::vector<double>& scales = shape->scales;
+    const std::vector<int64_t>& outShape = shape->outShape;
+    const bool sizesGiven = shape->sizesGiven;
     const std::string mode = a.s("mode", "nearest");
     if (mode != "nearest" && mode != "linear" && mode != "bilinear" && mode != "cubic")
         return unsupported(c.node, "mode '" + mode + "' not simulated");

@@ -125,32 +125,14 @@ Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t o
     if (mode != "linear" && mode != "bilinear") return planError(node, "mode '" + mode + "' is not linear");
     const auto rank = static_cast<int64_t>(inShape.size());
     if (rank == 0) return planError(node, "needs an input of rank 1 or more");
-    auto has = [&](size_t i) { return i < inputs.size() && !inputs[i].empty() && inputs[i].size() > 0; };
-    // the same scales / sizes reading as the specification op (ops_nn.cpp resize)
     const bool v10 = upsample || opset < 11;
-    const size_t scalesIdx = v10 ? 1 : 2, sizesIdx = 3;
-    const bool sizesGiven = !v10 && has(sizesIdx);
-    std::vector<double> scales(static_cast<size_t>(rank), 1.0);
+    auto shape = resizeShape(node, opset, upsample, inShape, inputs);
+    if (!shape) return shape.error();
+    const std::vector<double>& scales = shape->scales;
+    const bool sizesGiven = shape->sizesGiven;
     LinearResizePlan plan;
     plan.inShape = inShape;
-    plan.outShape = inShape;
-    if (sizesGiven) {
-        const auto sizes = inputs[sizesIdx].toInts();
-        if (static_cast<int64_t>(sizes.size()) != rank) return planError(node, "sizes rank mismatch");
-        for (size_t d = 0; d < sizes.size(); ++d) {
-            plan.outShape[d] = sizes[d];
-            scales[d] = double(float(sizes[d]) / float(inShape[d]));
-        }
-    } else {
-        std::vector<float> s;
-        if (has(scalesIdx)) s = inputs[scalesIdx].toFloats();
-        else if (upsample) s = a.floats("scales");
-        if (static_cast<int64_t>(s.size()) != rank) return planError(node, "needs scales or sizes of the input's rank");
-        for (size_t d = 0; d < s.size(); ++d) {
-            scales[d] = s[d];
-            plan.outShape[d] = static_cast<int64_t>(std::floor(double(inShape[d]) * double(s[d])));
-        }
-    }
+    plan.outShape = shape->outShape;
     const std::string ctm = v10 ? "asymmetric" : a.s("coordinate_transformation_mode", "half_pixel");
     if (ctm == "tf_crop_and_resize") return planError(node, "tf_crop_and_resize is not simulated on codes");
     auto source = [&](size_t d, int64_t o) {
