@@ -7,22 +7,12 @@
 #include "core/fixedpoint/conv_kernel.h"
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/op_registry.h"
+#include "core/fixedpoint/tensor.h"
 
 namespace qatdoctor::core::fixedpoint {
-namespace {
-
-int64_t product(const std::vector<int64_t>& v)
-{
-    int64_t p = 1;
-    for (int64_t d : v) p *= d;
-    return p;
-}
-
-}  // namespace
-
-int64_t ConvTransposeGeometry::inPixels() const { return product(in); }
-int64_t ConvTransposeGeometry::kernelPixels() const { return product(kernel); }
-int64_t ConvTransposeGeometry::outPixels() const { return product(out); }
+int64_t ConvTransposeGeometry::inPixels() const { return shapeSize(in); }
+int64_t ConvTransposeGeometry::kernelPixels() const { return shapeSize(kernel); }
+int64_t ConvTransposeGeometry::outPixels() const { return shapeSize(out); }
 
 std::vector<int64_t> ConvTransposeGeometry::outShape() const
 {

@@ -1,7 +1,5 @@
 #include "core/fixedpoint/conv_transpose_int.h"
 
-#include <limits>
-
 namespace qatdoctor::core::fixedpoint {
 namespace {
 
@@ -27,10 +25,8 @@ Result<Accumulator> convTransposeInteger(const ConvTransposeGeometry& g, const T
     Accumulator a;
     a.shape = g.outShape();
     const auto n = static_cast<size_t>(shapeSize(a.shape));
-    const int64_t terms = (g.c / g.group) * g.kernelPixels();
-    a.wide = !(isNarrow(x.dtype()) && isNarrow(w.dtype()) && terms < 33025);
+    a.wide = !narrowSumsFit(x.dtype(), w.dtype(), (g.c / g.group) * g.kernelPixels());
     if (!a.wide) {
-        // |x - zx|, |w - zw| <= 255: 33024 products of at most 65025 stay inside int32
         const auto xv = offsetValues<int16_t>(x, {xZero}, -1);
         const auto wv = offsetValues<int16_t>(w, wZero, 1);
         a.acc32.resize(n);
@@ -40,8 +36,7 @@ Result<Accumulator> convTransposeInteger(const ConvTransposeGeometry& g, const T
         const auto wv = offsetValues<int32_t>(w, wZero, 1);
         a.acc64.resize(n);
         convTranspose<int32_t, int64_t>(g, xv.data(), wv.data(), a.acc64.data(), pool);
-        for (int64_t v : a.acc64)
-            if (v > std::numeric_limits<int32_t>::max() || v < std::numeric_limits<int32_t>::min()) ++a.overflows;
+        countOverflows(a);
     }
     return a;
 }

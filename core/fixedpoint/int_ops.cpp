@@ -32,7 +32,9 @@ std::vector<T> offsetValues(const Tensor& x, const std::vector<int64_t>& zps, in
 template std::vector<int16_t> offsetValues<int16_t>(const Tensor&, const std::vector<int64_t>&, int);
 template std::vector<int32_t> offsetValues<int32_t>(const Tensor&, const std::vector<int64_t>&, int);
 
-static void countOverflows(Accumulator& a)
+bool narrowSumsFit(DType a, DType b, int64_t terms) { return isNarrow(a) && isNarrow(b) && terms < 33025; }
+
+void countOverflows(Accumulator& a)
 {
     if (!a.wide) return;
     for (int64_t v : a.acc64)
@@ -45,7 +47,7 @@ Accumulator convInteger(const ConvGeometry& g, const Tensor& x, int64_t xZero, c
     Accumulator a;
     a.shape = g.outShape();
     const int64_t n = shapeSize(a.shape);
-    a.wide = !(isNarrow(x.dtype()) && isNarrow(w.dtype()) && g.kernelSize() < 33025);
+    a.wide = !narrowSumsFit(x.dtype(), w.dtype(), g.kernelSize());
     if (!a.wide) {
         auto xv = offsetValues<int16_t>(x, {xZero}, -1);
         auto wv = offsetValues<int16_t>(w, wZero, 0);
@@ -66,7 +68,7 @@ Accumulator matmulInteger(const Tensor& A, int64_t aZero, const Tensor& B, const
 {
     Accumulator a;
     a.shape = {M, N};
-    a.wide = !(isNarrow(A.dtype()) && isNarrow(B.dtype()) && K < 33025);
+    a.wide = !narrowSumsFit(A.dtype(), B.dtype(), K);
     // B is [K, N]: per-column zero points run along axis 1
     const Tensor b2 = B.reshaped({K, N});
     if (!a.wide) {

@@ -30,6 +30,11 @@ struct Accumulator {
 };
 
 bool isNarrow(DType t);   // int8 / uint8
+// Sums of `terms` products of two codes (zero points taken off) stay inside int32: both 8-bit and
+// terms < 33025 (255 * 255 * 33024 < 2^31). Otherwise the kernels accumulate in int64.
+bool narrowSumsFit(DType a, DType b, int64_t terms);
+// For a wide accumulator: counts the results outside int32 (what int32 hardware would overflow on).
+void countOverflows(Accumulator& a);
 
 // (x - zp) as T; zp per channel along `axis` (or one value when zps.size() == 1).
 template <class T>
