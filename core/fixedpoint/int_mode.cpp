@@ -404,15 +404,10 @@ Outs broadcastPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>&
     const Value a = in[0], b = in[1];
     const std::string op = node.proto->op_type();
     const RequantMode mode = ctx.options.requant;
-    const auto shape = broadcastShapes({a.t.shape(), b.t.shape()});
-    if (!shape) return std::nullopt;
-    if (a.q.scales.size() > 1 && b.q.scales.size() > 1) return std::nullopt;   // both per channel
+    if (!binaryCodesFit(a.t, a.q, b.t, b.q)) return std::nullopt;   // float; listed as a fallback
     auto p = std::make_shared<PendingValue>();
-    p->resolve = [a, b, op, mode](const QParams& out) {
-        auto y = binaryCodes(op, a.t, a.q, b.t, b.q, out, mode);
-        return y ? *y : Tensor(out.dtype, {0});
-    };
-    p->shape = *shape;
+    p->resolve = [a, b, op, mode](const QParams& out) { return *binaryCodes(op, a.t, a.q, b.t, b.q, out, mode); };
+    p->shape = *broadcastShapes({a.t.shape(), b.t.shape()});
     p->toFloat = [a, b, np = &node, opset = ctx.impl.opset] {
         std::vector<Tensor> ins{dequantize(a.t, a.q), dequantize(b.t, b.q)};
         return runSpec(*np, ins, opset);

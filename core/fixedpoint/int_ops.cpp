@@ -111,15 +111,22 @@ struct OperandQ {
 
 }  // namespace
 
+bool binaryCodesFit(const Tensor& a, const QParams& qa, const Tensor& b, const QParams& qb)
+{
+    if (qa.scales.size() > 1 && qb.scales.size() > 1) return false;
+    if (!broadcastShapes({a.shape(), b.shape()})) return false;
+    auto axisFits = [](const Tensor& t, const QParams& q) {
+        return q.scales.size() <= 1 || static_cast<size_t>(OperandQ(t, q).channels) == q.scales.size();
+    };
+    return axisFits(a, qa) && axisFits(b, qb);
+}
+
 std::optional<Tensor> binaryCodes(const std::string& op, const Tensor& a, const QParams& qa, const Tensor& b,
                                   const QParams& qb, const QParams& out, RequantMode mode)
 {
-    if (qa.scales.size() > 1 && qb.scales.size() > 1) return std::nullopt;
+    if (!binaryCodesFit(a, qa, b, qb)) return std::nullopt;
     const auto shape = broadcastShapes({a.shape(), b.shape()});
-    if (!shape) return std::nullopt;
     const OperandQ pa(a, qa), pb(b, qb);
-    if (static_cast<size_t>(pa.channels) != qa.scales.size() && qa.scales.size() > 1) return std::nullopt;
-    if (static_cast<size_t>(pb.channels) != qb.scales.size() && qb.scales.size() > 1) return std::nullopt;
     const double so = out.scales[0];
     const int64_t zo = out.zeroPoints[0];
     const double sign = op == "Sub" ? -1.0 : 1.0;

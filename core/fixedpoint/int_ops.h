@@ -49,10 +49,13 @@ Accumulator matmulInteger(const Tensor& a, int64_t aZero, const Tensor& b, const
 
 // Elementwise Add / Sub / Mul of two quantized tensors with ONNX broadcasting, each per tensor
 // or per channel (at most one of them per channel), rounded once into `out` (per tensor).
+// Whether binaryCodes can take these operands: their shapes broadcast, at most one is per channel,
+// and its scales match its channel axis.
+bool binaryCodesFit(const Tensor& a, const QParams& qa, const Tensor& b, const QParams& qb);
 // Mul: zo + round((a - za) * (b - zb) * sa * sb / so). Add/Sub in Float mode: zo + round((sa (a -
 // za) +- sb (b - zb)) / so) in double; in Fixed mode TFLite's integer add (both inputs shifted
 // left by 20 (15 for 16-bit), rescaled to twice the larger scale, summed, one output multiplier).
-// nullopt when the shapes do not broadcast or both operands are per channel.
+// nullopt when binaryCodesFit says no.
 std::optional<Tensor> binaryCodes(const std::string& op, const Tensor& a, const QParams& qa, const Tensor& b,
                                   const QParams& qb, const QParams& out, RequantMode mode);
 
