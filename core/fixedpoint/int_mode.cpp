@@ -530,27 +530,16 @@ Outs avgPool(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in, bool
     const bool includePad = NodeAttrs(*node.proto).i("count_include_pad", 0) != 0;
     const Value x = in[0];
     std::vector<int64_t> sums(static_cast<size_t>(g->n * g->c * g->outPixels()));
-    std::vector<int64_t> counts;
+    // padding is real 0, i.e. the zero point, but sumPool adds nothing for it: with
+    // count_include_pad the divisor counts the pads, the zero-point correction only the real taps
+    std::vector<int64_t> counts, taps;
     bool ok = dispatchType(x.t.dtype(), [&](auto* tag) {
         using T = std::remove_pointer_t<decltype(tag)>;
         if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> || std::is_same_v<T, int16_t> ||
                       std::is_same_v<T, uint16_t>)
-            sumPool<T, int64_t>(*g, x.t.data<T>(), sums.data(), counts, includePad);
+            sumPool<T, int64_t>(*g, x.t.data<T>(), sums.data(), counts, includePad, &taps);
     });
     if (!ok || counts.empty()) return std::nullopt;
-    // padding is real 0, i.e. the zero point, but sumPool adds nothing for it: with
-    // count_include_pad the divisor counts the pads, the zero-point correction only the real taps
-    std::vector<int64_t> taps = counts;
-    if (includePad) {
-        std::vector<int64_t> scratch(sums.size());
-        taps.clear();
-        dispatchType(x.t.dtype(), [&](auto* tag) {
-            using T = std::remove_pointer_t<decltype(tag)>;
-            if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> || std::is_same_v<T, int16_t> ||
-                          std::is_same_v<T, uint16_t>)
-                sumPool<T, int64_t>(*g, x.t.data<T>(), scratch.data(), taps, false);
-        });
-    }
     const PoolGeometry geom = *g;
     const RequantMode mode = ctx.options.requant;
     auto p = std::make_shared<PendingValue>();

@@ -201,17 +201,21 @@ void maxPool(const PoolGeometry& g, const T* x, T* y)
 }
 
 template <class T, class Acc>
-void sumPool(const PoolGeometry& g, const T* x, Acc* sums, std::vector<int64_t>& counts, bool includePad)
+void sumPool(const PoolGeometry& g, const T* x, Acc* sums, std::vector<int64_t>& counts, bool includePad,
+             std::vector<int64_t>* validTaps)
 {
     const int64_t inP = g.inPixels(), outP = g.outPixels();
     counts.assign(static_cast<size_t>(outP), 0);
+    if (validTaps) validTaps->assign(static_cast<size_t>(outP), 0);
     for (int64_t plane = 0; plane < g.n * g.c; ++plane) {
         const T* xp = x + plane * inP;
         Acc* sp = sums + plane * outP;
         std::fill(sp, sp + outP, Acc{});
         windows(g, [&](int64_t p, int64_t i) { sp[p] += static_cast<Acc>(xp[i]); },
                 [&](int64_t p, int64_t padCount, int64_t valid) {
-                    if (plane == 0) counts[static_cast<size_t>(p)] = includePad ? padCount : valid;
+                    if (plane != 0) return;
+                    counts[static_cast<size_t>(p)] = includePad ? padCount : valid;
+                    if (validTaps) (*validTaps)[static_cast<size_t>(p)] = valid;
                 });
     }
 }
@@ -222,10 +226,10 @@ template void maxPool<int8_t>(const PoolGeometry&, const int8_t*, int8_t*);
 template void maxPool<int16_t>(const PoolGeometry&, const int16_t*, int16_t*);
 template void maxPool<uint16_t>(const PoolGeometry&, const uint16_t*, uint16_t*);
 template void maxPool<int32_t>(const PoolGeometry&, const int32_t*, int32_t*);
-template void sumPool<float, double>(const PoolGeometry&, const float*, double*, std::vector<int64_t>&, bool);
-template void sumPool<uint8_t, int64_t>(const PoolGeometry&, const uint8_t*, int64_t*, std::vector<int64_t>&, bool);
-template void sumPool<int8_t, int64_t>(const PoolGeometry&, const int8_t*, int64_t*, std::vector<int64_t>&, bool);
-template void sumPool<int16_t, int64_t>(const PoolGeometry&, const int16_t*, int64_t*, std::vector<int64_t>&, bool);
-template void sumPool<uint16_t, int64_t>(const PoolGeometry&, const uint16_t*, int64_t*, std::vector<int64_t>&, bool);
+template void sumPool<float, double>(const PoolGeometry&, const float*, double*, std::vector<int64_t>&, bool, std::vector<int64_t>*);
+template void sumPool<uint8_t, int64_t>(const PoolGeometry&, const uint8_t*, int64_t*, std::vector<int64_t>&, bool, std::vector<int64_t>*);
+template void sumPool<int8_t, int64_t>(const PoolGeometry&, const int8_t*, int64_t*, std::vector<int64_t>&, bool, std::vector<int64_t>*);
+template void sumPool<int16_t, int64_t>(const PoolGeometry&, const int16_t*, int64_t*, std::vector<int64_t>&, bool, std::vector<int64_t>*);
+template void sumPool<uint16_t, int64_t>(const PoolGeometry&, const uint16_t*, int64_t*, std::vector<int64_t>&, bool, std::vector<int64_t>*);
 
 }  // namespace qatdoctor::core::fixedpoint

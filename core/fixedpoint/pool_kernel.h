@@ -31,8 +31,10 @@ Result<PoolGeometry> poolGeometry(const onnx::NodeProto& node, const std::vector
 template <class T>
 void maxPool(const PoolGeometry& g, const T* x, T* y);
 // sums[i] = sum over each window of x (Acc = double for float data, int64 for integers);
-// counts[p] = divisor of output pixel p (per count_include_pad).
+// counts[p] = divisor of output pixel p (per count_include_pad); validTaps, when given, the
+// number of real (not padding) taps of each window.
 template <class T, class Acc>
-void sumPool(const PoolGeometry& g, const T* x, Acc* sums, std::vector<int64_t>& counts, bool countIncludePad);
+void sumPool(const PoolGeometry& g, const T* x, Acc* sums, std::vector<int64_t>& counts, bool countIncludePad,
+             std::vector<int64_t>* validTaps = nullptr);
 
 }  // namespace qatdoctor::core::fixedpoint
