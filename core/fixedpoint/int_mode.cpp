@@ -564,13 +564,7 @@ Outs lutOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>&
 {
     if (!perTensorQ(in[0])) return std::nullopt;
     const std::string& op = node.proto->op_type();
-    // the node's attributes (Gelu's approximate form, alpha/beta); LeakyRelu is a table as well
-    // (an integer slope would round differently for every alpha)
-    UnaryFn f = nonlinearFunction(*node.proto);
-    if (op == "LeakyRelu") {
-        const double alpha = NodeAttrs(*node.proto).f("alpha", 0.01f);
-        f = [alpha](double x) { return x >= 0 ? x : alpha * x; };
-    }
+    const UnaryFn f = nonlinearFunction(*node.proto);   // with the node's attributes (Gelu's form, alpha, beta)
     if (!f) return std::nullopt;
     const Value x = in[0];
     const std::string layer = layerName(ctx, ni);

@@ -22,6 +22,8 @@ UnaryFn nonlinearFunction(const std::string& op, float alpha, float beta)
     if (op == "HardSwish") return [](double x) { return x * std::clamp(x / 6.0 + 0.5, 0.0, 1.0); };
     if (op == "HardSigmoid") return [alpha, beta](double x) { return std::clamp(alpha * x + beta, 0.0, 1.0); };
     if (op == "Elu") return [alpha](double x) { return x >= 0 ? x : alpha * (std::exp(x) - 1.0); };
+    // a table too: an integer slope would round differently for every alpha
+    if (op == "LeakyRelu") return [alpha](double x) { return x >= 0 ? x : alpha * x; };
     if (op == "SiLU") return [](double x) { return x / (1.0 + std::exp(-x)); };
     return {};
 }
@@ -45,7 +47,8 @@ UnaryFn nonlinearFunction(const onnx::NodeProto& node)
         const bool tanhForm = approx == "tanh";
         return [tanhForm](double x) { return gelu(x, tanhForm); };
     }
-    return nonlinearFunction(op, a.f("alpha", op == "HardSigmoid" ? 0.2f : 1.0f), a.f("beta", 0.5f));
+    const float alphaDefault = op == "HardSigmoid" ? 0.2f : op == "LeakyRelu" ? 0.01f : 1.0f;
+    return nonlinearFunction(op, a.f("alpha", alphaDefault), a.f("beta", 0.5f));
 }
 
 namespace {
