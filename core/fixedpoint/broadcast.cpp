@@ -32,4 +32,27 @@ std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& shape, const s
     return strides;
 }
 
+Result<MatMulShape> matmulShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b)
+{
+    if (a.empty() || b.empty()) return makeError("simulate.op", "scalar operands");
+    std::vector<int64_t> as = a, bs = b;
+    const bool aVec = as.size() == 1, bVec = bs.size() == 1;
+    if (aVec) as.insert(as.begin(), 1);
+    if (bVec) bs.push_back(1);
+    MatMulShape s;
+    s.m = as[as.size() - 2];
+    s.k = as.back();
+    s.n = bs.back();
+    if (bs[bs.size() - 2] != s.k) return makeError("simulate.op", "inner dimensions differ");
+    s.aBatch.assign(as.begin(), as.end() - 2);
+    s.bBatch.assign(bs.begin(), bs.end() - 2);
+    auto batch = broadcastShapes({s.aBatch, s.bBatch});
+    if (!batch) return makeError("simulate.op", "batch dimensions do not broadcast");
+    s.batch = *batch;
+    s.out = s.batch;
+    if (!aVec) s.out.push_back(s.m);
+    if (!bVec) s.out.push_back(s.n);
+    return s;
+}
+
 }  // namespace qatdoctor::core::fixedpoint

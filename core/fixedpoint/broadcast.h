@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/common/result.h"
+
 namespace qatdoctor::core::fixedpoint {
 
 // The broadcast shape of several shapes, or nullopt when they are incompatible.
@@ -12,6 +14,17 @@ std::optional<std::vector<int64_t>> broadcastShapes(const std::vector<std::vecto
 
 // Element strides of `shape` seen as `outShape` (0 on broadcast dimensions).
 std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& shape, const std::vector<int64_t>& outShape);
+
+// A MatMul's shapes by numpy's matmul rules: a 1-D operand is promoted to a matrix and its
+// dimension dropped from the result; the batch dimensions (all but the last two) broadcast.
+struct MatMulShape {
+    int64_t m = 0, k = 0, n = 0;
+    std::vector<int64_t> aBatch, bBatch, batch;   // each operand's batch dimensions, and theirs broadcast
+    std::vector<int64_t> out;                     // the result's shape
+};
+// Errors (the message says what is wrong; callers name the node): scalar operands, inner
+// dimensions that differ, batch dimensions that do not broadcast.
+Result<MatMulShape> matmulShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
 
 // Calls f(outIndex, offsets) for every output element in order; offsets[k] indexes input k.
 template <class F>

@@ -106,21 +106,12 @@ Outs gemmOp(const OpCall& c)
 Outs matmul(const OpCall& c)
 {
     Tensor A = asFloat(c.in(0)), B = asFloat(c.in(1));
-    std::vector<int64_t> as = A.shape(), bs = B.shape();
-    const bool aVec = as.size() == 1, bVec = bs.size() == 1;
-    if (aVec) as.insert(as.begin(), 1);
-    if (bVec) bs.push_back(1);
-    const int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
-    if (bs[bs.size() - 2] != K) return opError(c.node, "inner dimensions differ");
-    std::vector<int64_t> ab(as.begin(), as.end() - 2), bb(bs.begin(), bs.end() - 2);
-    auto batch = broadcastShapes({ab, bb});
-    if (!batch) return opError(c.node, "batch dimensions do not broadcast");
-    std::vector<int64_t> outShape = *batch;
-    if (!aVec) outShape.push_back(M);
-    if (!bVec) outShape.push_back(N);
-    Tensor y(DType::Float32, outShape);
-    auto sa = broadcastStrides(ab, *batch), sb = broadcastStrides(bb, *batch);
-    forEachBroadcast(*batch, {sa, sb}, [&](int64_t i, const std::vector<int64_t>& o) {
+    auto shape = matmulShape(A.shape(), B.shape());
+    if (!shape) return opError(c.node, shape.error().message);
+    const int64_t M = shape->m, K = shape->k, N = shape->n;
+    Tensor y(DType::Float32, shape->out);
+    auto sa = broadcastStrides(shape->aBatch, shape->batch), sb = broadcastStrides(shape->bBatch, shape->batch);
+    forEachBroadcast(shape->batch, {sa, sb}, [&](int64_t i, const std::vector<int64_t>& o) {
         gemm<float, float>(M, N, K, A.data<float>() + o[0] * M * K, B.data<float>() + o[1] * K * N,
                            y.data<float>() + i * M * N, false, c.pool);
     });

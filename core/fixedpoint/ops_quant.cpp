@@ -104,28 +104,18 @@ Tensor sliceOf(const Tensor& t, int64_t offset, int64_t count, std::vector<int64
 Result<Accumulator> batchedMatmulInteger(const OpCall& c, const Tensor& a, int64_t aZero, const Tensor& b,
                                          const std::vector<int64_t>& bZero)
 {
-    std::vector<int64_t> as = a.shape(), bs = b.shape();
-    if (as.empty() || bs.empty()) return opError(c.node, "scalar operands");
-    const bool aVec = as.size() == 1, bVec = bs.size() == 1;
-    if (aVec) as.insert(as.begin(), 1);
-    if (bVec) bs.push_back(1);
-    const int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
-    if (bs[bs.size() - 2] != K)
-        return opError(c.node, "inner dimensions differ: " + shapeString(a.shape()) + " x " + shapeString(b.shape()));
+    auto shape = matmulShape(a.shape(), b.shape());
+    if (!shape)
+        return opError(c.node, shape.error().message + ": " + shapeString(a.shape()) + " x " + shapeString(b.shape()));
+    const int64_t M = shape->m, K = shape->k, N = shape->n;
     if (bZero.size() != 1 && static_cast<int64_t>(bZero.size()) != N) return opError(c.node, "B zero point size is not 1 or N");
-    const std::vector<int64_t> ab(as.begin(), as.end() - 2), bb(bs.begin(), bs.end() - 2);
-    auto batch = broadcastShapes({ab, bb});
-    if (!batch) return opError(c.node, "batch dimensions do not broadcast");
-    std::vector<int64_t> outShape = *batch;
-    if (!aVec) outShape.push_back(M);
-    if (!bVec) outShape.push_back(N);
     Accumulator acc;
-    if (bb.empty()) {
+    if (shape->bBatch.empty()) {
         // one B matrix: A's batch folds into the rows (one product, the fast path)
-        acc = matmulInteger(a, aZero, b.reshaped({K, N}), bZero, shapeSize(as) / K, K, N, c.pool);
+        acc = matmulInteger(a, aZero, b.reshaped({K, N}), bZero, K ? a.size() / K : 0, K, N, c.pool);
     } else {
         bool first = true;
-        forEachBroadcast(*batch, {broadcastStrides(ab, *batch), broadcastStrides(bb, *batch)},
+        forEachBroadcast(shape->batch, {broadcastStrides(shape->aBatch, shape->batch), broadcastStrides(shape->bBatch, shape->batch)},
                          [&](int64_t, const std::vector<int64_t>& o) {
                              Accumulator part = matmulInteger(sliceOf(a, o[0] * M * K, M * K, {M, K}), aZero,
                                                               sliceOf(b, o[1] * K * N, K * N, {K, N}), bZero, M, K, N, c.pool);
@@ -136,7 +126,7 @@ Result<Accumulator> batchedMatmulInteger(const OpCall& c, const Tensor& a, int64
                              else acc.acc32.insert(acc.acc32.end(), part.acc32.begin(), part.acc32.end());
                          });
     }
-    acc.shape = outShape;
+    acc.shape = shape->out;
     return acc;
 }
 
