@@ -186,7 +186,7 @@ Outs batchNorm(const OpCall& c)
         const float v = static_cast<float>(training ? batchVar[static_cast<size_t>(ch)] : c.in(4).at(ch));
         const float scale = g / std::sqrt(v + static_cast<float>(eps));
         const float shift = b - m * scale;
-        for (int64_t n = 0; n < (channels ? x.size() / (channels * inner) : 0); ++n)
+        for (int64_t n = 0; n < batches; ++n)
             for (int64_t k = 0; k < inner; ++k) {
                 const int64_t i = (n * channels + ch) * inner + k;
                 y.set(i, static_cast<float>(x.at(i)) * scale + shift);
