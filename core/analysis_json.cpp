@@ -114,7 +114,7 @@ json logSetToJson(const logs::LogSet& set)
         jr["role_reason"] = r.roleReason;
         jr["files"] = json::array();
         for (const logs::RunFile& f : r.files)
-            jr["files"].push_back({{"path", f.path}, {"format", f.format}, {"size", f.size}});
+            jr["files"].push_back({{"path", f.path}, {"format", f.format}, {"layout", f.layout}, {"size", f.size}});
         jr["metadata"] = r.metadata;
         jr["series"] = json::object();
         for (const auto& [name, s] : r.series) {

@@ -42,7 +42,8 @@ std::string pad(std::string s, size_t w)
 void printRun(std::ostream& out, const core::logs::Run& r)
 {
     out << "Run " << r.name << "  role=" << core::logs::roleName(r.role) << "  (" << r.roleReason << ")\n";
-    for (const auto& f : r.files) out << "  file " << f.path << "  [" << f.format << ", " << f.size << " bytes]\n";
+    for (const auto& f : r.files)
+        out << "  file " << f.path << "  [" << f.layout << ", " << f.size << " bytes]\n";
     if (!r.metadata.empty()) {
         out << "  metadata:";
         for (const auto& [k, v] : r.metadata) out << " " << k << "=" << v;

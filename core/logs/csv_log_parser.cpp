@@ -1,5 +1,9 @@
 #include "core/logs/csv_log_parser.h"
 
+#include <algorithm>
+#include <optional>
+#include <vector>
+
 #include "core/logs/line_parser.h"
 #include "core/logs/line_shape.h"
 #include "core/logs/metric_names.h"
@@ -119,9 +123,13 @@ private:
             case KeyKind::Epoch: m_epochCol = c; break;
             case KeyKind::WallTime: m_wallCol = c; break;
             case KeyKind::Metric: break;
+            case KeyKind::System: break;
             }
         }
         if (m_stepCol < 0) m_stepCol = firstStep;
+        // A per-epoch file (no step column): its epoch is the step.
+        m_stepIsEpoch = m_stepCol < 0 && m_epochCol >= 0 && m_state.epochIsStep;
+        if (m_stepIsEpoch) m_stepCol = m_epochCol;
     }
 
     // The common row: a plain number in every cell, no spaces or quotes. Returns false for
@@ -173,7 +181,7 @@ private:
         if (rows == 0) return;
         m_rows = 0;
         const size_t ncol = m_cells.size();
-        if (m_stepCol >= 0) m_state.lastStep = m_batch[(rows - 1) * ncol + static_cast<size_t>(m_stepCol)];
+        if (m_stepCol >= 0) m_state.lastStep = m_batch[(rows - 1) * ncol + static_cast<size_t>(m_stepCol)] + stepOffset();
         for (size_t pos = 0; pos < m_metricCols.size(); ++pos) {
             const uint32_t i = m_metricCols[pos];
             if (m_colSlot[i] == UINT32_MAX) m_colSlot[i] = slot(m_state.columns[i], false, pos);
@@ -226,7 +234,8 @@ private:
         const size_t ncol = m_cells.size(), n = end - begin;
         const double* row = m_batch.data() + begin * ncol + static_cast<size_t>(m_stepCol);
         double* step = s.step.grow(n);
-        for (size_t r = 0; r < n; ++r, row += ncol) step[r] = *row;
+        const double offset = stepOffset();
+        for (size_t r = 0; r < n; ++r, row += ncol) step[r] = *row + offset;
         std::copy(m_batchLines + begin, m_batchLines + end, s.line.grow(n));
     }
 
@@ -247,7 +256,7 @@ private:
         if (m_epochCol >= 0) epoch = static_cast<float>(cells[m_epochCol]);
         if (m_wallCol >= 0) wall = cells[m_wallCol];
         const bool hasStep = m_stepCol >= 0;
-        const double step = hasStep ? cells[m_stepCol] : 0.0;
+        const double step = hasStep ? cells[m_stepCol] + stepOffset() : 0.0;
         for (const uint32_t i : m_metricCols)
             point(m_colSlot[i], step, hasStep ? StepFrom::Counter : StepFrom::Order, static_cast<float>(cells[i]),
                   lineNo, epoch, wall);
@@ -307,8 +316,10 @@ private:
             case KeyKind::Epoch: epoch = static_cast<float>(m_cells[i]); break;
             case KeyKind::WallTime: wall = m_cells[i]; break;
             case KeyKind::Metric: break;
+            case KeyKind::System: break;
             }
         }
+        if (!step && epoch && m_stepIsEpoch) step = *epoch + m_state.epochStepOffset;
         if (step) m_state.lastStep = step;
         for (size_t pos = 0; pos < m_metricCols.size(); ++pos) {
             const uint32_t i = m_metricCols[pos];
@@ -321,7 +332,10 @@ private:
         return true;
     }
 
+    double stepOffset() const { return m_stepIsEpoch ? m_state.epochStepOffset : 0.0; }
+
     std::vector<KeyKind> m_kinds;
+    bool m_stepIsEpoch = false;
     std::vector<double> m_cells;
     std::vector<char> m_have;
     std::vector<uint32_t> m_colSlot;  // series slot per column, looked up once
@@ -367,6 +381,46 @@ int probeCsvLog(std::string_view name, std::string_view head)
     return counter ? 35 : 0;
 }
 
+namespace {
+
+// Whether the rows are one per epoch (the first two data rows' epoch cells are e and e + 1, in a
+// file with no step column), and then the epoch the file starts from. Decided before the rows are
+// split between threads: every row needs the answer.
+std::optional<double> firstEpochOfPerEpochRows(std::string_view rows, const ParseState& state)
+{
+    int epochCol = -1;
+    for (size_t i = 0; i < state.columns.size(); ++i) {
+        const KeyKind k = classifyKey(state.columns[i]);
+        if (k == KeyKind::Step || k == KeyKind::GlobalStep) return std::nullopt;
+        if (k == KeyKind::Epoch && epochCol < 0) epochCol = static_cast<int>(i);
+    }
+    if (epochCol < 0) return std::nullopt;
+    std::vector<double> epochs;
+    for (size_t b = 0; b < rows.size() && epochs.size() < 2;) {
+        const size_t nl = std::min(rows.find('\n', b), rows.size());
+        const std::string_view row = rows.substr(b, nl - b);
+        b = nl + 1;
+        if (row.empty() || row[0] == '#') continue;
+        size_t col = 0, f = 0;
+        for (size_t i = 0; i <= row.size(); ++i) {
+            if (i < row.size() && row[i] != state.delimiter) continue;
+            if (col++ == static_cast<size_t>(epochCol)) {
+                const std::string_view cell = trimField(row.substr(f, i - f));
+                double v = 0;
+                const char* r = cell.empty() ? nullptr : parseNumber(cell.data(), cell.data() + cell.size(), v);
+                if (r != cell.data() + cell.size()) return std::nullopt;
+                epochs.push_back(v);
+                break;
+            }
+            f = i + 1;
+        }
+    }
+    if (epochs.size() < 2 || epochs[1] != epochs[0] + 1) return std::nullopt;
+    return epochs[0];
+}
+
+}  // namespace
+
 bool parseCsvLog(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
                  std::vector<ParsedLog>& parts)
 {
@@ -388,6 +442,10 @@ bool parseCsvLog(std::string_view bytes, const std::string& path, ParseState& st
             start = nl + 1;
         }
         if (!state.headerDone) return true;
+        if (const auto first = firstEpochOfPerEpochRows(bytes.substr(start), state)) {
+            state.epochIsStep = true;
+            state.epochStepOffset = *first == 0 ? 1.0 : 0.0;
+        }
         return parseLines(bytes.substr(start), path, state, options, factory, parts);
     }
     return parseLines(bytes, path, state, options, factory, parts);

@@ -1,5 +1,6 @@
 #include "core/logs/jsonl_log_parser.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "core/logs/line_parser.h"
@@ -218,7 +219,7 @@ private:
         std::optional<double> step, global, wall;
         std::optional<float> epoch;
         size_t metrics = 0;
-        bool hyper = false;
+        bool hyper = false, validation = false, iterInEpoch = false;
         size_t idx = 0;
         const auto& entries = m_reader.entries();
         if (m_entryKinds.size() < entries.size() + 1) m_entryKinds.resize(entries.size() + 1);
@@ -227,6 +228,8 @@ private:
             ++idx;
             if (!en.isNumber) {
                 if (isHyperParameter(k)) hyper = true;
+                // mmdet's .log.json: {"mode": "val", "epoch": 1, "iter": 625, "bbox_mAP": ..}
+                if (k == "mode" && isValidationWord(en.text)) validation = true;
                 if (m_hints < 2 && (k == "stage" || k == "training_step" || k == "role")) {
                     if (auto r = stageOfWord(en.text)) {
                         ++m_hints;
@@ -238,13 +241,23 @@ private:
             }
             switch (m_entryKinds[idx] = kindOf(k, idx)) {
             case KeyKind::GlobalStep: global = en.number; break;
-            case KeyKind::Step: step = en.number; break;
+            case KeyKind::Step:
+                // "iter" beside "epoch" counts within the epoch (mmdet); "step" is global
+                if (!step || !equalsNoCase(k, "step")) iterInEpoch = !equalsNoCase(k, "step");
+                if (!step || equalsNoCase(k, "step")) step = en.number;
+                break;
             case KeyKind::Epoch: epoch = static_cast<float>(en.number); break;
             case KeyKind::WallTime: wall = en.number; break;
             case KeyKind::Metric: ++metrics; break;
+            case KeyKind::System: break;
             }
         }
-        if (global) step = global;
+        if (global) {
+            step = global;
+        } else if (step && epoch && iterInEpoch) {
+            step = inEpochStep(*epoch, *step, validation);
+        }
+        if (validation) step.reset();  // an evaluation sits at the last training step
         if (!step && !epoch) {
             for (const auto& en : m_reader.entries()) hyper = hyper || isHyperParameter(m_reader.key(en));
             if (hyper) {
@@ -264,10 +277,26 @@ private:
             ++idx;
             if (!en.isNumber || m_entryKinds[idx] != KeyKind::Metric) continue;  // kinds from the first pass
             const std::string_view k = m_reader.key(en);
-            const uint32_t s = slot(k, false, position++);
+            if (validation && isLearningRateKey(k)) continue;  // the training lr, repeated on the eval line
+            const uint32_t s = slot(k, validation, position++);
             point(s, step.value_or(0), step ? StepFrom::Counter : StepFrom::LastStep, static_cast<float>(en.number),
                   static_cast<uint32_t>(lineNo), epoch, wall);
         }
+    }
+
+    // mmdet's (epoch, iter) lines: iterations restart every epoch, and the log does not say how
+    // many an epoch has; the largest iteration logged in each earlier epoch stands for it (at most
+    // one logging interval short), so the steps keep growing across epochs.
+    double inEpochStep(float epoch, double iter, bool validation)
+    {
+        ParseState& st = m_state;
+        if (!st.iterEpoch || epoch != *st.iterEpoch) {
+            if (st.iterEpoch && epoch > *st.iterEpoch) st.iterEpochBase += st.iterEpochMax;
+            st.iterEpoch = epoch;
+            st.iterEpochMax = 0;
+        }
+        if (!validation) st.iterEpochMax = std::max(st.iterEpochMax, iter);
+        return st.iterEpochBase + iter;
     }
 
     // After a full read: when the line is all numbers with a step and metrics, keep its layout
@@ -291,11 +320,14 @@ private:
             case KeyKind::Epoch: m_plan.epoch = index; break;
             case KeyKind::WallTime: m_plan.wall = index; break;
             case KeyKind::Metric: m_plan.metrics.emplace_back(index, slot(m_reader.key(en), false, position++)); break;
+            case KeyKind::System: break;
             }
             m_spans.push_back({en.numBegin, en.numEnd, false});
         }
         m_plan.step = global >= 0 ? global : step;
         if (m_plan.step < 0 || m_plan.metrics.empty()) return;
+        // (epoch, iter) steps depend on the epochs before: those lines take use()
+        if (global < 0 && m_plan.epoch >= 0 && !equalsNoCase(m_reader.key(entries[static_cast<size_t>(step)]), "step")) return;
         if (!m_layout.build(text.data(), text.data() + text.size(), m_spans)) return;
         m_values.resize(entries.size());
     }
@@ -355,12 +387,17 @@ int probeJsonlLog(std::string_view name, std::string_view head)
     size_t b = 0;
     while (b < head.size() && (head[b] == ' ' || head[b] == '\n' || head[b] == '\r')) ++b;
     if (b >= head.size() || head[b] != '{') return 0;
-    const size_t nl = head.find('\n', b);
-    if (nl == std::string_view::npos) return jsonlName ? 30 : 0;
+    // The first lines must be objects; one of them must hold a number (mmdet's .log.json opens
+    // with a line of strings: its environment and config).
     JsonObjectReader r;
-    if (!r.read(head.substr(b, nl - b))) return jsonlName ? 10 : 0;
     bool number = false;
-    for (const auto& en : r.entries()) number |= en.isNumber;
+    for (int lines = 0; lines < 8 && b < head.size() && !number; ++lines) {
+        const size_t nl = head.find('\n', b);
+        if (nl == std::string_view::npos) return lines == 0 ? (jsonlName ? 30 : 0) : (jsonlName ? 20 : 0);
+        if (!r.read(head.substr(b, nl - b))) return lines == 0 ? (jsonlName ? 10 : 0) : (jsonlName ? 20 : 0);
+        for (const auto& en : r.entries()) number |= en.isNumber;
+        b = nl + 1;
+    }
     if (!number) return jsonlName ? 20 : 0;
     return jsonlName ? 80 : 40;
 }
@@ -368,8 +405,13 @@ int probeJsonlLog(std::string_view name, std::string_view head)
 bool parseJsonlLog(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
                    std::vector<ParsedLog>& parts)
 {
+    // (epoch, iter) steps depend on every line before them: such a file is read in one piece
+    LoadOptions opts = options;
+    const std::string_view head = bytes.substr(0, 64 * 1024);
+    if (head.find("\"iter\"") != std::string_view::npos && head.find("\"epoch\"") != std::string_view::npos)
+        opts.threads = 1;
     return parseLines(
-        bytes, path, state, options,
+        bytes, path, state, opts,
         [](ParsedLog& out, ParseState& st, const std::string& p) { return std::make_unique<JsonlLineParser>(out, st, p); },
         parts);
 }

@@ -1,5 +1,6 @@
 // The one table of training-log formats. A new dialect is a new row (and its parser file).
 #include "core/logs/csv_log_parser.h"
+#include "core/logs/json_history_parser.h"
 #include "core/logs/jsonl_log_parser.h"
 #include "core/logs/parsed_log.h"
 #include "core/logs/text_log_parser.h"
@@ -11,6 +12,7 @@ const std::vector<LogFormat>& logFormats()
 {
     static const std::vector<LogFormat> kFormats = {
         {"tfevents", {""}, probeTfEvents, parseTfEvents},
+        {"json_history", {".json"}, probeJsonHistory, parseJsonHistory},
         {"jsonl", {".jsonl", ".ndjson", ".json"}, probeJsonlLog, parseJsonlLog},
         {"csv", {".csv", ".tsv"}, probeCsvLog, parseCsvLog},
         {"text", {".log", ".txt", ".out"}, probeTextLog, parseTextLog},

@@ -9,9 +9,11 @@
 
 #include "core/common/file_io.h"
 #include "core/logs/line_parser.h"
+#include "core/logs/log_layouts.h"
 #include "core/logs/log_reader.h"
 #include "core/logs/mapped_file.h"
 #include "core/logs/role_guess.h"
+#include "core/logs/run_config.h"
 #include "core/logs/scan_util.h"
 
 namespace qatdoctor::core::logs {
@@ -37,6 +39,12 @@ bool hasLogExtension(const std::string& name)
         for (const char* ext : f.extensions)
             if (*ext && (lower.ends_with(ext) || lower.find(std::string(ext) + ".") != std::string::npos)) return true;
     return false;
+}
+
+bool isCheckpointFolder(const std::string& name)
+{
+    if (!name.starts_with("checkpoint-") || name.size() == 11) return false;
+    return std::all_of(name.begin() + 11, name.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // TensorBoard writers often use a sub-folder of the run ("qat/tb/events..."): those files
@@ -68,7 +76,7 @@ FileId statFile(const std::string& path)
 // the script computed, TensorBoard stores float32, text logs round to 4 places.
 int formatRank(const std::string& format)
 {
-    if (format == "csv") return 0;
+    if (format == "csv" || format == "json_history") return 0;
     if (format == "jsonl") return 1;
     if (format == "tfevents") return 2;
     return 3;
@@ -109,6 +117,7 @@ struct LogTailer::Tracked {
     std::string runKey;
     std::string runName;           // resumed files: the loaded run they belong to
     const LogFormat* format = nullptr;
+    std::string layout;            // log_layouts.h id, from the head read when the file was found
     ParseState state;
     ParseState checkpoint;         // state after the last complete line (what a resume starts from)
     bool partialTail = false;      // the one-shot read consumed a partial last line
@@ -154,17 +163,27 @@ void LogTailer::scan(std::vector<std::string>& added)
         t->name = name;
         t->runKey = runKey;
         t->format = f;
+        t->layout = detectLayout(f->id, name, *head).id;
         m_files.push_back(std::move(t));
         added.push_back(path);
     };
     if (m_rootIsFile) {
         track(m_root, fs::path(m_root).filename().string(), "", true);
+        // the settings files beside a log opened alone are its run's too
+        m_configFiles.clear();
+        std::error_code dirEc;
+        for (const auto& e : fs::directory_iterator(fs::path(m_root).parent_path().empty() ? fs::path(".")
+                                                                                              : fs::path(m_root).parent_path(),
+                                                    dirEc))
+            if (isRunConfigFile(e.path().filename().string()) && e.is_regular_file(dirEc))
+                m_configFiles.emplace_back("", e.path().string());
         return;
     }
     std::error_code ec;
     m_folders.clear();
     m_folders.push_back(m_root);
     m_otherFiles.clear();
+    m_configFiles.clear();
     size_t seen = 0;
     fs::recursive_directory_iterator it(m_root, fs::directory_options::skip_permission_denied, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
@@ -186,6 +205,14 @@ void LogTailer::scan(std::vector<std::string>& added)
         if (runKey == ".") runKey.clear();
         if (name.find("tfevents") != std::string::npos && isTensorBoardFolder(rel.filename().string()))
             runKey = rel.parent_path().generic_string();
+        // HF Trainer copies trainer_state.json into every checkpoint-N/ of its output folder:
+        // earlier prefixes of the same history (mergeCopies keeps each point once)
+        if (isCheckpointFolder(rel.filename().string())) runKey = rel.parent_path().generic_string();
+        if (runKey == ".") runKey.clear();
+        if (isRunConfigFile(name)) {
+            m_configFiles.emplace_back(runKey, e.path().string());
+            continue;
+        }
         if (isCheckpointName(name) && !hasLogExtension(name)) {
             m_otherFiles.emplace_back(runKey, name);
             continue;
@@ -321,7 +348,7 @@ void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, st
     for (Tracked* t : files) {
         uint32_t index = 0;
         while (index < run.files.size() && run.files[index].path != t->path) ++index;
-        if (index == run.files.size()) run.files.push_back({t->path, t->format->id, 0});
+        if (index == run.files.size()) run.files.push_back({t->path, t->format->id, 0, t->layout});
         run.files[index].size = t->state.offset;
         names.push_back(t->name);
         for (const auto& [k, v] : t->parsed.metadata) run.metadata.emplace(k, v);
@@ -379,6 +406,9 @@ void LogTailer::rebuild()
         addFiles(run, files, set, names, hints, move);
         for (const auto& [k, n] : m_otherFiles)
             if (k == key) names.push_back(n);
+        for (const auto& [k, p] : m_configFiles)
+            if (k == key)
+                for (auto& [name, value] : readRunConfig(p)) run.metadata.emplace(name, value);
         const RoleGuess g = guessRole(folders, names, hints);
         run.role = g.role;
         run.roleReason = g.reason;
@@ -438,6 +468,7 @@ std::shared_ptr<const TailCheckpoint> LogTailer::makeCheckpoint() const
         f.runKey = t->runKey;
         f.runName = runNameOf(t->runKey);
         f.format = t->format->id;
+        f.layout = t->layout;
         f.state = t->checkpoint;
         f.size = t->id.size;
         f.inode = t->id.inode;
@@ -464,6 +495,7 @@ LogTailer LogTailer::resume(std::shared_ptr<const LogSet> loaded, ReadOptions op
         tr->runKey = f.runKey;
         tr->runName = f.runName;
         tr->format = format;
+        tr->layout = f.layout;
         tr->state = f.state;
         tr->checkpoint = f.state;
         tr->id = FileId{f.size, f.inode, true};

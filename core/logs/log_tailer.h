@@ -22,7 +22,7 @@ namespace qatdoctor::core::logs {
 // appended afterwards. Made by the reader, kept in LogSet::checkpoint.
 struct TailCheckpoint {
     struct File {
-        std::string path, name, runKey, runName, format;
+        std::string path, name, runKey, runName, format, layout;
         ParseState state;            // after the last complete line (a partial last line is re-read)
         uint64_t size = 0, inode = 0;
         bool partialTail = false;    // the load warned about a partial last line
@@ -80,6 +80,7 @@ private:
     std::vector<std::unique_ptr<Tracked>> m_files;
     std::vector<std::string> m_folders;
     std::vector<std::pair<std::string, std::string>> m_otherFiles;  // (run key, name): checkpoints
+    std::vector<std::pair<std::string, std::string>> m_configFiles;  // (run key, path): hparams.yaml, opt.yaml
     // Files turned down (not a log, or another reader's), with (size, inode, mtime ns) then.
     std::map<std::string, std::tuple<uint64_t, uint64_t, int64_t>> m_rejected;
     LogSet m_set;

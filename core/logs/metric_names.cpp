@@ -53,8 +53,35 @@ bool isStageOrSplit(std::string_view p, bool& val)
 
 }  // namespace
 
+namespace {
+
+// Keys (the last path component, case-insensitive) that the frameworks log beside their metrics
+// but that measure the job: mmdet/mmengine (eta, time, data_time, memory), torchvision
+// (img/s, max mem), HF Trainer (*_runtime, *_per_second, total_flos), Detectron2 (eta_seconds,
+// rank_data_time), skorch (dur, batches), HAT (Speed, Cost Time), YOLO (GPU_mem, Instances, Size).
+bool isSystemKey(std::string_view key)
+{
+    const size_t slash = key.rfind('/');
+    const std::string_view last = slash == std::string_view::npos ? key : key.substr(slash + 1);
+    static constexpr std::string_view kExact[] = {
+        "eta", "eta_seconds", "time", "data_time", "rank_data_time", "memory", "mem", "max mem", "max_mem",
+        "gpu_mem", "img/s", "dur", "batches", "speed", "cost time", "cost_time", "remaining step percent",
+        "total_flos", "samples/s", "samples_per_sec", "instances", "size", "node", "rank", "iter_time",
+        "epoch_time", "batch_time", "train_samples_per_second", "train_steps_per_second"};
+    for (std::string_view k : kExact)
+        if (equalsNoCase(last, k) || equalsNoCase(key, k)) return true;
+    static constexpr std::string_view kSuffix[] = {"_runtime", "_per_second", "_flos", "_best", "_time_s",
+                                                   "_copypaste"};  // mmdet's bbox_mAP_copypaste: a list, not a value
+    for (std::string_view suf : kSuffix)
+        if (last.size() > suf.size() && equalsNoCase(last.substr(last.size() - suf.size()), suf)) return true;
+    return false;
+}
+
+}  // namespace
+
 KeyKind classifyKey(std::string_view key)
 {
+    if (isSystemKey(key)) return KeyKind::System;
     if (key.size() > 12 || key.size() < 2) return KeyKind::Metric;
     switch (key[0] | 0x20) {
     case 'g':
@@ -97,6 +124,12 @@ bool isHyperParameter(std::string_view key)
     return false;
 }
 
+bool isLearningRateKey(std::string_view key)
+{
+    return equalsNoCase(key, "lr") || equalsNoCase(key, "base_lr") || equalsNoCase(key, "learning_rate") ||
+           (key.size() == 3 && startsWithNoCase(key, "lr") && isDigit(key[2]));
+}
+
 bool isValidationWord(std::string_view word)
 {
     for (std::string_view t : tokens(word))
@@ -120,47 +153,104 @@ std::optional<RunRole> stageOfWord(std::string_view word)
     return std::nullopt;
 }
 
+namespace {
+
+// Which split a name component marks.
+enum class Split { None, Train, Val, Test };
+
+Split splitOf(std::string_view t)
+{
+    if (equalsNoCase(t, "train") || equalsNoCase(t, "training")) return Split::Train;
+    if (equalsNoCase(t, "test") || equalsNoCase(t, "testing")) return Split::Test;
+    if (isValToken(t) || equalsNoCase(t, "metrics")) return Split::Val;  // YOLO's metrics/* are its evaluation
+    return Split::None;
+}
+
+bool isEvaluationTask(std::string_view t)
+{
+    for (std::string_view w : {"bbox", "segm", "keypoints", "sem_seg", "panoptic_seg", "coco"})
+        if (equalsNoCase(t, w)) return true;
+    return false;
+}
+
+// A '.' splits a key into components only between letters ("train.loss"), never inside a
+// number ("mAP_0.5", "mAP_0.5:0.95").
+bool isComponentDot(std::string_view key, size_t i)
+{
+    return i > 0 && i + 1 < key.size() && isAlpha(key[i - 1]) && isAlpha(key[i + 1]);
+}
+
+}  // namespace
+
 std::string seriesName(std::string_view key, bool validation)
 {
+    // Lightning's LearningRateMonitor names the optimizer: "lr-SGD", "lr-AdamW/pg1" are the lr
+    if (key.size() > 3 && key.starts_with("lr-") && key[3] >= 'A' && key[3] <= 'Z') {
+        size_t end = 3;
+        while (end < key.size() && (isAlpha(key[end]) || isDigit(key[end]))) ++end;
+        return seriesName("lr" + std::string(key.substr(end)), validation);
+    }
     // Fast path: a plain key ("loss", "acc", "lr") is its own name.
     bool plain = true;
     for (char c : key)
         if (c == '/' || c == '.' || c == '_') { plain = false; break; }
-    if (plain && !isValToken(key)) return validation ? "val/" + std::string(key) : std::string(key);
+    if (plain && splitOf(key) == Split::None) return validation ? "val/" + std::string(key) : std::string(key);
 
     std::vector<std::string_view> parts;
     size_t b = 0;
     for (size_t i = 0; i <= key.size(); ++i) {
-        if (i == key.size() || key[i] == '/' || key[i] == '.') {
+        if (i == key.size() || key[i] == '/' || (key[i] == '.' && isComponentDot(key, i))) {
             if (i > b) parts.push_back(key.substr(b, i - b));
             b = i + 1;
         }
     }
-    bool val = validation;
+    Split split = validation ? Split::Val : Split::None;
+    auto mark = [&split](Split s) {
+        if (s == Split::Val || s == Split::Test) split = s;
+    };
     std::string rest;
     for (size_t pi = 0; pi < parts.size(); ++pi) {
         std::string_view p = parts[pi];
-        if (equalsNoCase(p, "train") || equalsNoCase(p, "training")) continue;
-        if (isValToken(p)) { val = true; continue; }
+        const Split whole = splitOf(p);
+        if (whole != Split::None && pi + 1 < parts.size()) {
+            mark(whole);
+            continue;
+        }
+        if (whole != Split::None && parts.size() == 1) mark(whole);
+        // COCO-style evaluators name the task: Detectron2's "bbox/AP", "segm/AP50" are results
+        if (pi == 0 && pi + 1 < parts.size() && isEvaluationTask(p)) mark(Split::Val);
+        // YOLOv5 files its learning rates under "x/" ("x/lr0"): the group says nothing
+        if (pi == 0 && pi + 1 < parts.size() && p == "x") continue;
         // a folder-like component made only of stage / split words ("qat_train", "float_val",
         // "calibration") says where the metric comes from, not what it is
-        if (pi + 1 < parts.size() && isStageOrSplit(p, val)) continue;
-        // "val_acc", "test_loss", "acc_val": the validation word as a prefix or suffix token
-        const size_t us = p.find('_');
-        if (us != std::string_view::npos && isValToken(p.substr(0, us))) {
-            val = true;
-            p = p.substr(us + 1);
-        } else if (const size_t ls = p.rfind('_'); ls != std::string_view::npos && ls > 0 && isValToken(p.substr(ls + 1))) {
-            val = true;
-            p = p.substr(0, ls);
-        } else if (startsWithNoCase(p, "train_")) {
-            p = p.substr(6);
+        bool val = false;
+        if (pi + 1 < parts.size() && isStageOrSplit(p, val)) {
+            if (val) mark(containsNoCase(p, "test") ? Split::Test : Split::Val);
+            continue;
         }
+        // "val_acc", "test_loss", "eval_loss", "acc_val", "train_loss": the split word as a
+        // prefix or suffix token
+        const size_t us = p.find('_');
+        const size_t ls = p.rfind('_');
+        if (us != std::string_view::npos && splitOf(p.substr(0, us)) != Split::None) {
+            mark(splitOf(p.substr(0, us)));
+            p = p.substr(us + 1);
+        } else if (ls != std::string_view::npos && ls > 0 && splitOf(p.substr(ls + 1)) != Split::None) {
+            mark(splitOf(p.substr(ls + 1)));
+            p = p.substr(0, ls);
+        }
+        // Lightning logs a metric per step and per epoch: "train_loss_step" is the curve
+        if (p.size() > 5 && p.ends_with("_step")) p.remove_suffix(5);
         if (!rest.empty()) rest += '/';
         rest += p;
     }
     if (rest.empty()) rest = std::string(key);
-    return val ? "val/" + rest : rest;
+    if (equalsNoCase(rest, "learning_rate") || equalsNoCase(rest, "event_lr")) rest = "lr";  // HF, skorch
+    switch (split) {
+    case Split::Val: return "val/" + rest;
+    case Split::Test: return "test/" + rest;
+    default: return rest;
+    }
 }
 
 }  // namespace qatdoctor::core::logs

@@ -11,15 +11,21 @@
 
 namespace qatdoctor::core::logs {
 
-enum class KeyKind { Metric, GlobalStep, Step, Epoch, WallTime };
+// System: a number that describes the machine or the progress of the job, not the model
+// (eta, time, data_time, memory, throughput, runtimes): never a series.
+enum class KeyKind { Metric, GlobalStep, Step, Epoch, WallTime, System };
 
 // How a key is used (case-insensitive): global_step/GlobalStep, step/iter/iteration,
-// epoch, wall_time/timestamp; everything else is a metric.
+// epoch, wall_time/timestamp, a system field; everything else is a metric.
 KeyKind classifyKey(std::string_view key);
 
 // batch_size, lr, world_size, march, epochs, optimizer, ... (kept as Run::metadata when they
 // appear outside metric lines).
 bool isHyperParameter(std::string_view key);
+
+// lr, base_lr, learning_rate, lr0...: an evaluation line repeats the training lr, which is no
+// result of the evaluation.
+bool isLearningRateKey(std::string_view key);
 
 // A word that marks evaluation results: val, valid, validation, eval, test, *_val, val_*.
 bool isValidationWord(std::string_view word);

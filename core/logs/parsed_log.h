@@ -36,6 +36,16 @@ struct ParseState {
     std::vector<std::string> columns;
     char delimiter = ',';
     bool headerDone = false;
+    // CSV without a step column whose rows are one per epoch (the first two rows' epochs follow
+    // each other): the epoch column is the step, plus epochStepOffset (1 when the file counts
+    // epochs from 0, as YOLOv5's results.csv does, so that its steps agree with the console's).
+    bool epochIsStep = false;
+    double epochStepOffset = 0;
+    // JSON lines with (epoch, iter) counters (mmdet): the epoch being read, the steps of the
+    // epochs before it and its largest iteration so far (see the JSONL parser's inEpochStep).
+    std::optional<float> iterEpoch;
+    double iterEpochBase = 0;
+    double iterEpochMax = 0;
     // Warning counters (a damaged file yields one warning per kind plus a count, not millions).
     std::map<std::string, uint64_t> warningCounts;
 };

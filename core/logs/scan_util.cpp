@@ -44,6 +44,8 @@ const char* parseNumberSlow(const char* p, const char* end, double& out)
         return nullptr;
     auto r = fast_float::from_chars(p, end, out);
     if (r.ec != std::errc()) return nullptr;
+    // "nan"/"inf" only as a whole word: the "INF" of log_level='INFO' or "info" is no number.
+    if (!std::isfinite(out) && r.ptr < end && (isAlpha(*r.ptr) || isDigit(*r.ptr) || *r.ptr == '_')) return nullptr;
     return r.ptr;
 }
 

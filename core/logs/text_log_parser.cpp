@@ -43,6 +43,11 @@ struct Field {
     double total = 0;      // `[3/90]`: 90
     bool isNumber = false;
     bool hasTotal = false;
+    // mmdet/mmengine counters: "Epoch [1][50/7330]", "Epoch(train) [1][ 50/1221]" count epochs
+    // and iterations from 1 (the iteration's "[i/N]" follows the epoch's "]" directly; torchvision's
+    // "Epoch: [0]  [ 120/5004]", spaced, counts both from 0).
+    bool adjacent = false;
+    bool evalMode = false;  // "Epoch(val)", "Iter(test)": the line is an evaluation's
     char sep = 0;          // '[', ':', '='
     // where the number and the total are on the line (for the line template)
     const char* numBegin = nullptr;
@@ -53,6 +58,11 @@ struct Field {
 
 constexpr size_t kMaxFields = 48;
 constexpr size_t kMaxNumbers = 2 * kMaxFields + 2;  // a number and a total per field, the bare step
+
+bool counterWithMode(std::string_view key)
+{
+    return equalsNoCase(key, "epoch") || equalsNoCase(key, "iter") || equalsNoCase(key, "iteration");
+}
 
 std::string_view rawValue(const char* p, const char* e)
 {
@@ -71,6 +81,7 @@ std::string_view rawValue(const char* p, const char* e)
 size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& out, bool& bareStep, Field& bare,
                   bool& suspicious)
 {
+    const char* const lineBegin = p;
     size_t n = 0;
     bareStep = false;
     uint8_t seen = 0;
@@ -92,6 +103,8 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
                 double t;
                 const char* r2 = parseNumber(r + 1, e, t);
                 if (r2 && r2 < e && *r2 == ']') {
+                    bare = Field{};
+                    bare.adjacent = p > lineBegin && p[-1] == ']';
                     bare.number = v;
                     bare.total = t;
                     bare.numBegin = q;
@@ -117,8 +130,22 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
         const char* ke = p;
         while (ke > ks && (ke[-1] == '.' || ke[-1] == '-' || ke[-1] == '/')) --ke;  // "loss." / "lr-"
         const char* q = p;
+        bool evalMode = false;
+        if (q < e && *q == '(' && counterWithMode(std::string_view(ks, static_cast<size_t>(ke - ks)))) {
+            // mmengine's "Epoch(train)", "Iter(val)": the mode in parentheses
+            const char* close = static_cast<const char*>(std::memchr(q, ')', static_cast<size_t>(std::min<ptrdiff_t>(e - q, 16))));
+            if (close) {
+                evalMode = isValidationWord(std::string_view(q + 1, static_cast<size_t>(close - q - 1)));
+                q = close + 1;
+                p = q;
+            }
+        }
         if (q < e && (*q == '\'' || *q == '"')) ++q;
-        if (q < e && *q == ' ' && q + 1 < e && (q[1] == '[' || q[1] == ':' || q[1] == '=')) ++q;
+        if (q < e && *q == ' ') {  // "Epoch [1]", "Epoch(train)  [1]", "loss : 0.5"
+            const char* r = q;
+            while (r < e && *r == ' ') ++r;
+            if (r < e && (*r == '[' || ((*r == ':' || *r == '=') && r == q + 1))) q = r;
+        }
         if (q >= e) break;
         const char sep = *q;
         if (sep != '[' && sep != ':' && sep != '=') continue;
@@ -137,6 +164,7 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
         f = Field{};
         f.key = std::string_view(ks, static_cast<size_t>(ke - ks));
         f.sep = sep;
+        f.evalMode = evalMode;
         ++q;
         while (q < e && *q == ' ') ++q;
         if (sep == ':' && q < e && *q == '[') {  // "Epoch: [0]" (a counter; "Test: [0/10]" is a prefix)
@@ -149,9 +177,10 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
             ++q;
             f.sep = '[';
         }
-        if (q < e && (*q == '\'' || *q == '"') && sep != '[') ++q;
+        const bool quoted = q < e && (*q == '\'' || *q == '"') && sep != '[';
         double v;
-        const char* r = parseNumber(q, e, v);
+        // a quoted value is text, whatever it spells ('INFO', '1e-3' in a config dump)
+        const char* r = quoted ? nullptr : parseNumber(q, e, v);
         if (r && !(r < e && *r == ':' && sep == ':')) {  // "eta: 0:10:22" is a time, not a value
             f.isNumber = true;
             f.number = v;
@@ -223,6 +252,8 @@ public:
             }
             if (wall) p += used;
         }
+        if (!m_sawMetricLine && m_state.stepKnown && !m_state.lastStep && configLine(text, lineNo, wall.has_value()))
+            return;
         bool bareStep = false, suspicious = false;
         size_t n;
         double values[kMaxNumbers];
@@ -240,6 +271,8 @@ public:
             n = m_template.fields;
             bareStep = m_template.bareStep;
         } else {
+            // pycocotools' summary table repeats the bbox_mAP line's results as a table
+            if (std::string_view(p, static_cast<size_t>(e - p)).find("@[ IoU=") != std::string_view::npos) return;
             n = scanFields(p, e, m_fields, bareStep, m_bare, suspicious);
             if (suspicious && rejectDamaged(text, lineNo, offset)) return;
         }
@@ -251,6 +284,7 @@ public:
         size_t metrics = 0;
         for (size_t i = 0; i < n; ++i) {
             const Field& f = fields[i];
+            validation |= f.evalMode;
             if (!f.isNumber) {
                 if (!templated && f.sep == ':' && !f.key.empty()) validation |= prefixWord(f.key, f.raw, lineNo);
                 continue;
@@ -267,13 +301,15 @@ public:
                 break;
             case KeyKind::WallTime: wall = f.number; break;
             case KeyKind::Metric: ++metrics; break;
+            case KeyKind::System: break;
             }
         }
         bool zeroBasedStep = false;
-        if (bareStep && !step) {  // torchvision's "[ 120/5004]" counts from 0
+        const bool mmCounters = bareStep && bare.adjacent;
+        if (bareStep && !step) {  // torchvision's "[ 120/5004]" counts from 0, mmdet's "[1][50/7330]" from 1
             step = bare.number;
             stepTotal = bare.total;
-            zeroBasedStep = true;
+            zeroBasedStep = !mmCounters;
         }
         const bool counters = global || step || epoch;
         // A warning or error before the first counter line is an event, not configuration: the
@@ -303,7 +339,8 @@ public:
             return;
         }
         std::optional<float> epochValue;
-        if (epoch) epochValue = static_cast<float>(fromZero(*epoch, epochTotal.has_value()));
+        const bool epochFromOne = epochTotal.has_value() || mmCounters;
+        if (epoch) epochValue = static_cast<float>(fromZero(*epoch, epochFromOne));
         double x = 0;
         StepFrom from = StepFrom::Counter;
         if (global) {
@@ -311,7 +348,7 @@ public:
         } else if (validation) {
             from = StepFrom::LastStep;  // an evaluation's own batch counter is not a training step
         } else if (step && stepTotal && epoch) {
-            x = fromZero(*epoch, epochTotal.has_value()) * *stepTotal + fromZero(*step, !zeroBasedStep);
+            x = fromZero(*epoch, epochFromOne) * *stepTotal + fromZero(*step, !zeroBasedStep) + (mmCounters ? 1 : 0);
         } else if (step) {
             x = *step;
         } else {
@@ -327,6 +364,7 @@ public:
         for (size_t i = 0; i < n; ++i) {
             const Field& f = fields[i];
             if (!f.isNumber || m_kinds[i] != KeyKind::Metric) continue;
+            if (validation && isLearningRateKey(f.key)) continue;  // the training lr, repeated
             const uint32_t s = templated ? m_template.slots[i] : (m_slotOf[i] = slot(f.key, validation, position++));
             point(s, x, from, static_cast<float>(f.number), static_cast<uint32_t>(lineNo), epochValue, wall);
         }
@@ -359,6 +397,7 @@ private:
             bool fast = false;
             int global = -1, step = -1, stepTotal = -1, epoch = -1, epochTotal = -1, wall = -1;
             bool zeroBasedStep = false;
+            bool mmCounters = false;  // "[e][i/N]": epoch and iteration count from 1
             std::vector<std::pair<int, uint32_t>> metrics;  // number index, series slot
         } plan;
     };
@@ -426,12 +465,14 @@ private:
                 break;
             case KeyKind::WallTime: plan.wall = indexOf(&f.number); break;
             case KeyKind::Metric: plan.metrics.emplace_back(indexOf(&f.number), t.slots[i]); break;
+            case KeyKind::System: break;
             }
         }
+        plan.mmCounters = t.bareStep && t.bare.adjacent;
         if (t.bareStep && plan.step < 0) {
             plan.step = indexOf(&t.bare.number);
             plan.stepTotal = indexOf(&t.bare.total);
-            plan.zeroBasedStep = true;
+            plan.zeroBasedStep = !plan.mmCounters;
         }
         bool found = true;
         for (const auto& m : plan.metrics) found &= m.first >= 0;
@@ -445,15 +486,17 @@ private:
     {
         const LineTemplate::Plan& plan = m_template.plan;
         double x;
+        const bool epochFromOne = plan.epochTotal >= 0 || plan.mmCounters;
         if (plan.global >= 0) {
             x = v[plan.global];
         } else if (plan.stepTotal >= 0 && plan.epoch >= 0) {
-            x = fromZero(v[plan.epoch], plan.epochTotal >= 0) * v[plan.stepTotal] + fromZero(v[plan.step], !plan.zeroBasedStep);
+            x = fromZero(v[plan.epoch], epochFromOne) * v[plan.stepTotal] + fromZero(v[plan.step], !plan.zeroBasedStep) +
+                (plan.mmCounters ? 1 : 0);
         } else {
             x = v[plan.step];
         }
         std::optional<float> epochValue;
-        if (plan.epoch >= 0) epochValue = static_cast<float>(fromZero(v[plan.epoch], plan.epochTotal >= 0));
+        if (plan.epoch >= 0) epochValue = static_cast<float>(fromZero(v[plan.epoch], epochFromOne));
         if (plan.wall >= 0) wall = v[plan.wall];
         m_state.lastStep = x;
         for (const auto& [index, slotIndex] : plan.metrics)
@@ -480,6 +523,60 @@ private:
         m_lastPrefixIsVal = isValidationWord(key);
         noteStageWord(key, value, lineNo);
         return m_lastPrefixIsVal;
+    }
+
+    // The configuration a script prints before it trains: mmdet/mmengine's "Config:" block (the
+    // Python config file, many lines, until the next log record), Python assignments and dict
+    // literals, an argparse Namespace(...). Its numbers are settings, never points: top-level
+    // "name = value" lines become metadata, the rest is skipped. true = the line was config.
+    bool configLine(std::string_view text, uint64_t lineNo, bool logRecord)
+    {
+        std::string_view t = text;
+        while (!t.empty() && (t.back() == ' ' || t.back() == '\r')) t.remove_suffix(1);
+        // a timestamped record or a training line ends the dump
+        // (config lines start with a name, a bracket or indentation, never with a date)
+        if (m_inConfig && (logRecord || (!t.empty() && isDigit(t[0])) || startsWithNoCase(t, "epoch") ||
+                           startsWithNoCase(t, "iter")))
+            m_inConfig = false;
+        if (!m_inConfig && (t.ends_with("Config:") || t.ends_with("config:"))) {
+            m_inConfig = true;
+            headerHint(text, lineNo);
+            return true;
+        }
+        const bool python = t.find("dict(") != std::string_view::npos || t.find("Namespace(") != std::string_view::npos;
+        if (!m_inConfig && !python && !isAssignment(t)) return false;
+        if (isAssignment(t)) {
+            const size_t eq = t.find(" = ");
+            std::string_view value = t.substr(eq + 3);
+            if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front())
+                value = value.substr(1, value.size() - 2);
+            if (value.size() <= 200) m_out.metadata.emplace(std::string(t.substr(0, eq)), std::string(value));
+        } else if (python && !m_inConfig && t.find("Namespace(") != std::string_view::npos) {
+            namespaceArguments(t);
+        }
+        headerHint(text, lineNo);
+        return true;
+    }
+
+    // "name = value" at the start of a line (a Python assignment, as config dumps print them).
+    static bool isAssignment(std::string_view t)
+    {
+        size_t i = 0;
+        while (i < t.size() && (isAlpha(t[i]) || t[i] == '_' || (i > 0 && isDigit(t[i])))) ++i;
+        return i > 0 && t.substr(i).starts_with(" = ");
+    }
+
+    // argparse's Namespace(lr=0.1, batch_size=32, ...): its keyword arguments are settings.
+    void namespaceArguments(std::string_view t)
+    {
+        const size_t open = t.find("Namespace(");
+        std::array<Field, kMaxFields> fields;
+        bool bare = false, suspicious = false;
+        Field bf;
+        const size_t n = scanFields(t.data() + open + 10, t.data() + t.size(), fields, bare, bf, suspicious);
+        for (size_t i = 0; i < n; ++i)
+            if (fields[i].sep == '=' && !fields[i].raw.empty())
+                m_out.metadata.emplace(std::string(fields[i].key), std::string(fields[i].raw));
     }
 
     void headerHint(std::string_view text, uint64_t lineNo)
@@ -571,6 +668,7 @@ private:
     std::vector<Span> m_spans;
     std::vector<NumberSpan> m_numberSpans;
     bool m_sawMetricLine = false;
+    bool m_inConfig = false;  // inside a "Config:" dump (see configLine)
     bool m_tsValid = false;
     std::array<char, 20> m_tsPrefix{};  // kSecondPrefix bytes
     double m_tsBase = 0;
@@ -611,7 +709,7 @@ int probeTextLog(std::string_view name, std::string_view head)
             if (!fields[i].isNumber) continue;
             const KeyKind k = classifyKey(fields[i].key);
             if (k == KeyKind::Metric) metric = true;
-            else if (k != KeyKind::WallTime) counter = true;
+            else if (k != KeyKind::WallTime && k != KeyKind::System) counter = true;
         }
         metricLines += metric;
         counterLines += counter && metric;

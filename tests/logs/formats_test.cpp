@@ -16,7 +16,7 @@ TEST(LogFormats, TableHasOneRowPerFormat)
 {
     std::vector<std::string> ids;
     for (const LogFormat& f : logFormats()) ids.push_back(f.id);
-    EXPECT_EQ(ids, (std::vector<std::string>{"tfevents", "jsonl", "csv", "text"}));
+    EXPECT_EQ(ids, (std::vector<std::string>{"tfevents", "json_history", "jsonl", "csv", "text"}));
 }
 
 TEST(LogFormats, Crc32cKnownValue)

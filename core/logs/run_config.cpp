@@ -1,0 +1,40 @@
+#include "core/logs/run_config.h"
+
+#include "core/common/file_io.h"
+#include "core/logs/scan_util.h"
+
+namespace qatdoctor::core::logs {
+
+bool isRunConfigFile(std::string_view name)
+{
+    for (std::string_view n : {"hparams.yaml", "opt.yaml", "hyp.yaml", "args.yaml"})
+        if (name == n) return true;
+    return false;
+}
+
+std::map<std::string, std::string> readRunConfig(const std::string& path)
+{
+    constexpr size_t kMaxBytes = 1u << 20;
+    std::map<std::string, std::string> out;
+    auto text = readFileHead(path, kMaxBytes + 1);
+    if (!text || text->size() > kMaxBytes) return out;
+    std::string_view rest = *text;
+    while (!rest.empty()) {
+        const size_t nl = rest.find('\n');
+        std::string_view line = rest.substr(0, nl);
+        rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+        if (line.empty() || !(isAlpha(line[0]) || line[0] == '_')) continue;  // indented, comment, list item
+        const size_t colon = line.find(": ");
+        if (colon == std::string_view::npos) continue;
+        std::string_view value = line.substr(colon + 2);
+        while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+        if (value.empty() || value[0] == '|' || value[0] == '>' || value[0] == '!' || value[0] == '&') continue;
+        if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front())
+            value = value.substr(1, value.size() - 2);
+        if (value.size() <= 200) out.emplace(std::string(line.substr(0, colon)), std::string(value));
+    }
+    return out;
+}
+
+}  // namespace qatdoctor::core::logs
