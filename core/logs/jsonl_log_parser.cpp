@@ -6,6 +6,7 @@
 #include "core/logs/line_parser.h"
 #include "core/logs/metric_names.h"
 #include "core/logs/number_layout.h"
+#include "core/logs/run_config.h"
 #include "core/logs/scan_util.h"
 
 namespace qatdoctor::core::logs {
@@ -257,12 +258,26 @@ private:
         } else if (step && epoch && iterInEpoch) {
             step = inEpochStep(*epoch, *step, validation);
         }
+        // mmengine's scalars.json writes its evaluation rows at "step": <epoch>; a row of only
+        // evaluation results under a plain "step" is an evaluation, placed like one
+        if (!validation && step && !global && !iterInEpoch && metrics > 0 && m_state.lastStep) {
+            bool allEval = true;
+            for (const auto& en : entries)
+                if (en.isNumber && classifyKey(m_reader.key(en)) == KeyKind::Metric)
+                    allEval = allEval && isEvaluationName(seriesName(m_reader.key(en), false));
+            validation = allEval;
+        }
         if (validation) step.reset();  // an evaluation sits at the last training step
         if (!step && !epoch) {
             for (const auto& en : m_reader.entries()) hyper = hyper || isHyperParameter(m_reader.key(en));
             if (hyper) {
                 for (const auto& en : m_reader.entries()) {
                     const std::string_view k = m_reader.key(en);
+                    // mmdet's first line carries the whole Python config as one string
+                    if (!en.isNumber && k == "config" && en.text.find("\\n") != std::string_view::npos) {
+                        readPythonAssignments(unescapeNewlines(en.text), m_out.metadata);
+                        continue;
+                    }
                     m_out.metadata.emplace(std::string(k), en.isNumber ? std::string(numberText(en.number))
                                                                       : std::string(en.text));
                 }
@@ -283,6 +298,24 @@ private:
                   static_cast<uint32_t>(lineNo), epoch, wall);
         }
     }
+
+    // A JSON string's "\n" escapes as line breaks and "\'" / "\"" as quotes (enough for a config dump).
+    static std::string unescapeNewlines(std::string_view s)
+    {
+        std::string out;
+        out.reserve(s.size());
+        for (size_t i = 0; i < s.size(); ++i) {
+            if (s[i] == '\\' && i + 1 < s.size()) {
+                const char c = s[++i];
+                out += c == 'n' ? '\n' : c == 't' ? '\t' : c;
+            } else {
+                out += s[i];
+            }
+        }
+        return out;
+    }
+
+    static bool isEvaluationName(std::string_view name) { return name.starts_with("val/") || name.starts_with("test/"); }
 
     // mmdet's (epoch, iter) lines: iterations restart every epoch, and the log does not say how
     // many an epoch has; the largest iteration logged in each earlier epoch stands for it (at most

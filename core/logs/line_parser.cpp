@@ -77,7 +77,8 @@ uint32_t LineParser::slot(std::string_view key, bool validation, size_t position
         Slot s;
         s.key = std::string(key);
         s.validation = validation;
-        const std::string name = seriesName(key, validation);
+        std::string name = seriesName(key, validation);
+        if (m_state.stage) name = std::string(roleName(*m_state.stage)) + "/" + name;
         s.series = m_out.seriesIndex(name);
         if (m_lastWall.size() <= s.series) {
             m_lastWall.resize(s.series + 1, NAN);
@@ -98,6 +99,14 @@ uint32_t LineParser::slot(std::string_view key, bool validation, size_t position
         m_byPosition[position] = found;
     }
     return found;
+}
+
+void LineParser::enterStage(RunRole stage)
+{
+    if (m_state.stage == stage) return;
+    m_state.stage = stage;
+    m_slots.clear();
+    m_byPosition.clear();
 }
 
 double LineParser::resolveStep(const Slot& sl, const Series& s, StepFrom from)

@@ -53,6 +53,8 @@ public:
 protected:
     // Series index for a raw key (+ validation flag), cached by the key's position on the line.
     uint32_t slot(std::string_view key, bool validation, size_t position);
+    // The log entered another stage: series names change from here on, so cached slots go.
+    void enterStage(RunRole stage);
     // Inline: called for every point; the rare step kinds go through resolveStep().
     [[gnu::always_inline]] void point(uint32_t slotIndex, double step, StepFrom from, float value, uint32_t line,
                                       const std::optional<float>& epoch, const std::optional<double>& wallTime)

@@ -207,7 +207,9 @@ void LogTailer::scan(std::vector<std::string>& added)
             runKey = rel.parent_path().generic_string();
         // HF Trainer copies trainer_state.json into every checkpoint-N/ of its output folder:
         // earlier prefixes of the same history (mergeCopies keeps each point once)
-        if (isCheckpointFolder(rel.filename().string())) runKey = rel.parent_path().generic_string();
+        // ... and mmengine keeps its scalars in <timestamp>/vis_data/ beside <timestamp>.log
+        if (isCheckpointFolder(rel.filename().string()) || rel.filename() == "vis_data")
+            runKey = rel.parent_path().generic_string();
         if (runKey == ".") runKey.clear();
         if (isRunConfigFile(name)) {
             m_configFiles.emplace_back(runKey, e.path().string());
@@ -409,7 +411,8 @@ void LogTailer::rebuild()
         for (const auto& [k, p] : m_configFiles)
             if (k == key)
                 for (auto& [name, value] : readRunConfig(p)) run.metadata.emplace(name, value);
-        const RoleGuess g = guessRole(folders, names, hints);
+        const std::optional<RoleGuess> stage = settleStages(run, hints);
+        const RoleGuess g = guessRole(folders, names, hints, stage);
         run.role = g.role;
         run.roleReason = g.reason;
         set.runs.push_back(std::move(run));
@@ -447,7 +450,8 @@ void LogTailer::rebuildOnBase()
         if (run.series.empty() && run.events.empty()) continue;
         std::vector<std::string> folders;
         for (const auto& part : fs::path(files.front()->runKey)) folders.push_back(part.string());
-        const RoleGuess g = guessRole(folders, runNames, runHints);
+        const std::optional<RoleGuess> stage = settleStages(run, runHints);
+        const RoleGuess g = guessRole(folders, runNames, runHints, stage);
         run.role = g.role;
         run.roleReason = g.reason;
         set.runs.push_back(std::move(run));

@@ -66,12 +66,12 @@ bool isSystemKey(std::string_view key)
     static constexpr std::string_view kExact[] = {
         "eta", "eta_seconds", "time", "data_time", "rank_data_time", "memory", "mem", "max mem", "max_mem",
         "gpu_mem", "img/s", "dur", "batches", "speed", "cost time", "cost_time", "remaining step percent",
-        "total_flos", "samples/s", "samples_per_sec", "instances", "size", "node", "rank", "iter_time",
+        "total_flos", "percent", "data", "iou_thr", "batch_count", "samples/s", "samples_per_sec", "instances", "size", "node", "rank", "iter_time",
         "epoch_time", "batch_time", "train_samples_per_second", "train_steps_per_second"};
     for (std::string_view k : kExact)
         if (equalsNoCase(last, k) || equalsNoCase(key, k)) return true;
     static constexpr std::string_view kSuffix[] = {"_runtime", "_per_second", "_flos", "_best", "_time_s",
-                                                   "_copypaste"};  // mmdet's bbox_mAP_copypaste: a list, not a value
+                                                   "_copypaste", "_batch_count"};  // mmdet's bbox_mAP_copypaste: a list, not a value
     for (std::string_view suf : kSuffix)
         if (last.size() > suf.size() && equalsNoCase(last.substr(last.size() - suf.size()), suf)) return true;
     return false;
@@ -173,12 +173,6 @@ bool isEvaluationTask(std::string_view t)
     return false;
 }
 
-// A '.' splits a key into components only between letters ("train.loss"), never inside a
-// number ("mAP_0.5", "mAP_0.5:0.95").
-bool isComponentDot(std::string_view key, size_t i)
-{
-    return i > 0 && i + 1 < key.size() && isAlpha(key[i - 1]) && isAlpha(key[i + 1]);
-}
 
 }  // namespace
 
@@ -193,13 +187,13 @@ std::string seriesName(std::string_view key, bool validation)
     // Fast path: a plain key ("loss", "acc", "lr") is its own name.
     bool plain = true;
     for (char c : key)
-        if (c == '/' || c == '.' || c == '_') { plain = false; break; }
+        if (c == '/' || c == '.' || c == '_' || c == ' ') { plain = false; break; }
     if (plain && splitOf(key) == Split::None) return validation ? "val/" + std::string(key) : std::string(key);
 
     std::vector<std::string_view> parts;
     size_t b = 0;
     for (size_t i = 0; i <= key.size(); ++i) {
-        if (i == key.size() || key[i] == '/' || (key[i] == '.' && isComponentDot(key, i))) {
+        if (i == key.size() || key[i] == '/') {
             if (i > b) parts.push_back(key.substr(b, i - b));
             b = i + 1;
         }
@@ -230,8 +224,8 @@ std::string seriesName(std::string_view key, bool validation)
         }
         // "val_acc", "test_loss", "eval_loss", "acc_val", "train_loss": the split word as a
         // prefix or suffix token
-        const size_t us = p.find('_');
-        const size_t ls = p.rfind('_');
+        const size_t us = p.find_first_of("_ ");
+        const size_t ls = p.find_last_of("_ ");
         if (us != std::string_view::npos && splitOf(p.substr(0, us)) != Split::None) {
             mark(splitOf(p.substr(0, us)));
             p = p.substr(us + 1);

@@ -30,6 +30,10 @@ struct ParseState {
     bool stepKnown = true;              // false: a chunk whose predecessor is parsed in parallel
     std::optional<double> lastStep;     // the last step seen (epoch-end and counter-less lines)
     std::optional<float> lastEpoch;
+    // The stage the log says it is in ("BEGIN QAT STAGE", "--stage calibration"): the series
+    // read from then on are named "<stage>/<name>" until the next stage (the reader strips the
+    // prefix of the run's own stage, see settleStages).
+    std::optional<RunRole> stage;
     std::optional<double> lastWallTime;
     std::map<std::string, uint64_t> orderCount;  // points per series (the "line order" step)
     // CSV: the header, read once.

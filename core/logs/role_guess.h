@@ -4,6 +4,7 @@
 // CLI's --role let the user override the guess.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,16 @@ struct RoleGuess {
     std::string reason;
 };
 
+// A run whose log names its stages (ParseState::stage) has series "<stage>/<name>". The stage
+// with the most points is the run's own: its series lose the prefix, the others keep it
+// ("calibration/val/acc" in a QAT run: the calibration result the QAT script printed). Returns
+// that stage, with the reason, when the log named any.
+std::optional<RoleGuess> settleStages(Run& run, const std::vector<RoleHint>& hints);
+
 // folders: the run's folder path components, outermost first (the opened folder's own name
 // included when the run is the opened folder). files: names of the files in the run's folder.
+// contentStage: what settleStages found in the log itself, the surest evidence.
 RoleGuess guessRole(const std::vector<std::string>& folders, const std::vector<std::string>& files,
-                    const std::vector<RoleHint>& hints);
+                    const std::vector<RoleHint>& hints, const std::optional<RoleGuess>& contentStage = std::nullopt);
 
 }  // namespace qatdoctor::core::logs

@@ -7,7 +7,7 @@ namespace qatdoctor::core::logs {
 
 bool isRunConfigFile(std::string_view name)
 {
-    for (std::string_view n : {"hparams.yaml", "opt.yaml", "hyp.yaml", "args.yaml"})
+    for (std::string_view n : {"hparams.yaml", "opt.yaml", "hyp.yaml", "args.yaml", "config.py"})
         if (name == n) return true;
     return false;
 }
@@ -18,6 +18,10 @@ std::map<std::string, std::string> readRunConfig(const std::string& path)
     std::map<std::string, std::string> out;
     auto text = readFileHead(path, kMaxBytes + 1);
     if (!text || text->size() > kMaxBytes) return out;
+    if (path.ends_with(".py")) {
+        readPythonAssignments(*text, out);
+        return out;
+    }
     std::string_view rest = *text;
     while (!rest.empty()) {
         const size_t nl = rest.find('\n');
@@ -35,6 +39,23 @@ std::map<std::string, std::string> readRunConfig(const std::string& path)
         if (value.size() <= 200) out.emplace(std::string(line.substr(0, colon)), std::string(value));
     }
     return out;
+}
+
+void readPythonAssignments(std::string_view text, std::map<std::string, std::string>& into)
+{
+    while (!text.empty()) {
+        const size_t nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+        size_t i = 0;
+        while (i < line.size() && (isAlpha(line[i]) || line[i] == '_' || (i > 0 && isDigit(line[i])))) ++i;
+        if (i == 0 || !line.substr(i).starts_with(" = ")) continue;
+        std::string_view value = line.substr(i + 3);
+        if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front())
+            value = value.substr(1, value.size() - 2);
+        if (!value.empty() && value.size() <= 200) into.emplace(std::string(line.substr(0, i)), std::string(value));
+    }
 }
 
 }  // namespace qatdoctor::core::logs

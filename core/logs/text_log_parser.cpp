@@ -8,6 +8,7 @@
 #include "core/logs/line_parser.h"
 #include "core/logs/metric_names.h"
 #include "core/logs/number_layout.h"
+#include "core/logs/run_config.h"
 #include "core/logs/scan_util.h"
 
 namespace qatdoctor::core::logs {
@@ -48,6 +49,7 @@ struct Field {
     // "Epoch: [0]  [ 120/5004]", spaced, counts both from 0).
     bool adjacent = false;
     bool evalMode = false;  // "Epoch(val)", "Iter(test)": the line is an evaluation's
+    bool spaceSep = false;  // "Epoch 1/3": a word and its number, no separator
     char sep = 0;          // '[', ':', '='
     // where the number and the total are on the line (for the line template)
     const char* numBegin = nullptr;
@@ -58,6 +60,16 @@ struct Field {
 
 constexpr size_t kMaxFields = 48;
 constexpr size_t kMaxNumbers = 2 * kMaxFields + 2;  // a number and a total per field, the bare step
+
+bool looksLikeMetric(std::string_view key);
+
+// "Val Loss: 0.3", "Test Acc: 0.9": a split word and the metric's name, one key.
+bool isSplitWord(std::string_view w)
+{
+    for (std::string_view s : {"val", "valid", "validation", "test", "train", "eval"})
+        if (equalsNoCase(w, s)) return true;
+    return false;
+}
 
 bool counterWithMode(std::string_view key)
 {
@@ -127,6 +139,11 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
         }
         const char* ks = p;
         while (p < e && (classOf(*p) & kKeyChar)) ++p;
+        if (p + 1 < e && *p == ' ' && isKeyStart(p[1]) && isSplitWord(std::string_view(ks, static_cast<size_t>(p - ks)))) {
+            const char* w = p + 1;
+            while (w < e && (classOf(*w) & kKeyChar)) ++w;
+            if (w < e && (*w == ':' || *w == '=')) p = w;  // "Val Loss:" is one key
+        }
         const char* ke = p;
         while (ke > ks && (ke[-1] == '.' || ke[-1] == '-' || ke[-1] == '/')) --ke;  // "loss." / "lr-"
         const char* q = p;
@@ -141,13 +158,20 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
             }
         }
         if (q < e && (*q == '\'' || *q == '"')) ++q;
+        bool spaceSep = false;
         if (q < e && *q == ' ') {  // "Epoch [1]", "Epoch(train)  [1]", "loss : 0.5"
             const char* r = q;
             while (r < e && *r == ' ') ++r;
             if (r < e && (*r == '[' || ((*r == ':' || *r == '=') && r == q + 1))) q = r;
+            // "Epoch 1/3", "step 400/1354", torchvision's "Acc@1 0.500": a counter or a metric
+            // word, one space, a number
+            else if (r == q + 1 && r < e && (isDigit(*r) || (*r == '-' && r + 1 < e && isDigit(r[1])))) {
+                const std::string_view k(ks, static_cast<size_t>(ke - ks));
+                spaceSep = classifyKey(k) != KeyKind::Metric ? classifyKey(k) != KeyKind::System : looksLikeMetric(k);
+            }
         }
         if (q >= e) break;
-        const char sep = *q;
+        const char sep = spaceSep ? ':' : *q;
         if (sep != '[' && sep != ':' && sep != '=') continue;
         if (sep == '=' && q + 1 < e && q[1] == '=') {  // "==== config ====", "a == b": not a setting
             p = q + 1;
@@ -165,6 +189,7 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
         f.key = std::string_view(ks, static_cast<size_t>(ke - ks));
         f.sep = sep;
         f.evalMode = evalMode;
+        f.spaceSep = spaceSep;
         ++q;
         while (q < e && *q == ' ') ++q;
         if (sep == ':' && q < e && *q == '[') {  // "Epoch: [0]" (a counter; "Test: [0/10]" is a prefix)
@@ -178,10 +203,13 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
             f.sep = '[';
         }
         const bool quoted = q < e && (*q == '\'' || *q == '"') && sep != '[';
+        // HAT prints a tensor metric as its repr: "MeanIOU[tensor(0.4762, device='cuda:0')]"
+        if (sep == '[' && e - q > 7 && std::string_view(q, 7) == "tensor(") q += 7;
         double v;
         // a quoted value is text, whatever it spells ('INFO', '1e-3' in a config dump)
         const char* r = quoted ? nullptr : parseNumber(q, e, v);
-        if (r && !(r < e && *r == ':' && sep == ':')) {  // "eta: 0:10:22" is a time, not a value
+        // "eta: 0:10:22" is a time, "elapsed: 11s", "GPU_mem 3.2G" carry a unit: no values
+        if (r && !(r < e && *r == ':' && sep == ':') && !(r < e && isAlpha(*r))) {
             f.isNumber = true;
             f.number = v;
             f.numBegin = q;
@@ -201,7 +229,8 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
             p = r;
         } else {
             f.raw = rawValue(q, e);
-            p = q;
+            // past a quoted value: "device='cuda:0'" holds no "cuda: 0" field
+            p = quoted ? std::min(e, f.raw.data() + f.raw.size() + 1) : q;
         }
         ++n;
     }
@@ -212,8 +241,9 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
     return n;
 }
 
-// "[3/90]" counters count from 1 (except torchvision's bare step); HAT's from 0. The counter as
-// counted from 0.
+// Epoch counters: "[3/90]" and mmdet's "[3][i/N]" count from 1, torchvision's "Epoch: [0]" and
+// HAT's from 0. The epoch as counted from 0. (A step within an epoch is the number of iterations
+// done, as logged: the global step is epoch_from_0 * N + i, torchvision's 0-based i included.)
 inline double fromZero(double counter, bool countsFromOne) { return countsFromOne && counter >= 1 ? counter - 1 : counter; }
 
 bool looksLikeMetric(std::string_view key)
@@ -258,6 +288,7 @@ public:
         size_t n;
         double values[kMaxNumbers];
         const bool templated = m_template.valid && m_template.layout.match(p, e, values, m_readableEnd);
+        bool validationWord = false;
         if (templated && m_template.plan.fast) {
             plannedLine(values, lineNo, wall);
             return;
@@ -271,16 +302,21 @@ public:
             n = m_template.fields;
             bareStep = m_template.bareStep;
         } else {
+            const std::string_view rest(p, static_cast<size_t>(e - p));
             // pycocotools' summary table repeats the bbox_mAP line's results as a table
-            if (std::string_view(p, static_cast<size_t>(e - p)).find("@[ IoU=") != std::string_view::npos) return;
+            if (rest.find("@[ IoU=") != std::string_view::npos) return;
+            stageMarker(rest, lineNo);
             n = scanFields(p, e, m_fields, bareStep, m_bare, suspicious);
+            // HAT's "Epoch[0] Validation <task>: acc[0.7]": the word before the prefix
+            validationWord = rest.find(" Validation ") != std::string_view::npos;
             if (suspicious && rejectDamaged(text, lineNo, offset)) return;
         }
 
         // counters and the evaluation marker
         std::optional<double> global, step, stepTotal, epoch, epochTotal;
-        bool validation = templated && m_template.validation;
+        bool validation = (templated && m_template.validation) || validationWord;
         bool hyper = false;
+        bool proseCounters = true;  // every counter on the line was a "word number" pair
         size_t metrics = 0;
         for (size_t i = 0; i < n; ++i) {
             const Field& f = fields[i];
@@ -303,13 +339,22 @@ public:
             case KeyKind::Metric: ++metrics; break;
             case KeyKind::System: break;
             }
+            if (m_kinds[i] != KeyKind::Metric && m_kinds[i] != KeyKind::System && m_kinds[i] != KeyKind::WallTime)
+                proseCounters = proseCounters && f.spaceSep;
         }
-        bool zeroBasedStep = false;
+        // Counters written as words ("Epoch 1/3", "from epoch 0") make a metric line only with
+        // metric words: "Start loop from epoch 0, num_epochs=1" is prose.
+        if (!templated && proseCounters && (global || step || epoch))
+            for (size_t i = 0; i < n; ++i)
+                if (fields[i].isNumber && m_kinds[i] == KeyKind::Metric && !looksLikeMetric(fields[i].key) &&
+                    !isLearningRateKey(fields[i].key)) {
+                    m_kinds[i] = KeyKind::System;
+                    --metrics;
+                }
         const bool mmCounters = bareStep && bare.adjacent;
         if (bareStep && !step) {  // torchvision's "[ 120/5004]" counts from 0, mmdet's "[1][50/7330]" from 1
             step = bare.number;
             stepTotal = bare.total;
-            zeroBasedStep = !mmCounters;
         }
         const bool counters = global || step || epoch;
         // A warning or error before the first counter line is an event, not configuration: the
@@ -348,7 +393,7 @@ public:
         } else if (validation) {
             from = StepFrom::LastStep;  // an evaluation's own batch counter is not a training step
         } else if (step && stepTotal && epoch) {
-            x = fromZero(*epoch, epochFromOne) * *stepTotal + fromZero(*step, !zeroBasedStep) + (mmCounters ? 1 : 0);
+            x = fromZero(*epoch, epochFromOne) * *stepTotal + *step;
         } else if (step) {
             x = *step;
         } else {
@@ -396,7 +441,6 @@ private:
         struct Plan {
             bool fast = false;
             int global = -1, step = -1, stepTotal = -1, epoch = -1, epochTotal = -1, wall = -1;
-            bool zeroBasedStep = false;
             bool mmCounters = false;  // "[e][i/N]": epoch and iteration count from 1
             std::vector<std::pair<int, uint32_t>> metrics;  // number index, series slot
         } plan;
@@ -472,7 +516,6 @@ private:
         if (t.bareStep && plan.step < 0) {
             plan.step = indexOf(&t.bare.number);
             plan.stepTotal = indexOf(&t.bare.total);
-            plan.zeroBasedStep = !plan.mmCounters;
         }
         bool found = true;
         for (const auto& m : plan.metrics) found &= m.first >= 0;
@@ -490,8 +533,7 @@ private:
         if (plan.global >= 0) {
             x = v[plan.global];
         } else if (plan.stepTotal >= 0 && plan.epoch >= 0) {
-            x = fromZero(v[plan.epoch], epochFromOne) * v[plan.stepTotal] + fromZero(v[plan.step], !plan.zeroBasedStep) +
-                (plan.mmCounters ? 1 : 0);
+            x = fromZero(v[plan.epoch], epochFromOne) * v[plan.stepTotal] + v[plan.step];
         } else {
             x = v[plan.step];
         }
@@ -525,6 +567,32 @@ private:
         return m_lastPrefixIsVal;
     }
 
+    // A line that says which stage runs from here on: HAT's "=====BEGIN QAT STAGE=====" and
+    // "BEGIN INT_INFER PREDICT" banners, a "--stage calibration" command line.
+    void stageMarker(std::string_view rest, uint64_t lineNo)
+    {
+        std::string_view word;
+        if (const size_t b = rest.find("BEGIN "); b != std::string_view::npos) {
+            const size_t end = rest.find_first_of("= ", b + 6);
+            const std::string_view tail = end == std::string_view::npos ? std::string_view() : rest.substr(end);
+            if (tail.starts_with(" STAGE") || tail.starts_with(" PREDICT")) word = rest.substr(b + 6, end - b - 6);
+        } else if (const size_t s = rest.find("--stage"); s != std::string_view::npos) {
+            size_t v = s + 7;
+            while (v < rest.size() && (rest[v] == ' ' || rest[v] == '=')) ++v;
+            size_t end = v;
+            while (end < rest.size() && rest[end] != ' ') ++end;
+            word = rest.substr(v, end - v);
+        }
+        if (word.empty()) return;
+        const std::optional<RunRole> stage = stageOfWord(word);
+        if (!stage || m_state.stage == stage) return;
+        enterStage(*stage);
+        m_template.valid = false;  // its slots name the previous stage's series
+        if (m_out.roleHints.size() < 8)
+            m_out.roleHints.push_back({*stage, "stage marker '" + std::string(rest.substr(0, 80)) + "' (line " +
+                                                   std::to_string(lineNo) + ")"});
+    }
+
     // The configuration a script prints before it trains: mmdet/mmengine's "Config:" block (the
     // Python config file, many lines, until the next log record), Python assignments and dict
     // literals, an argparse Namespace(...). Its numbers are settings, never points: top-level
@@ -546,11 +614,7 @@ private:
         const bool python = t.find("dict(") != std::string_view::npos || t.find("Namespace(") != std::string_view::npos;
         if (!m_inConfig && !python && !isAssignment(t)) return false;
         if (isAssignment(t)) {
-            const size_t eq = t.find(" = ");
-            std::string_view value = t.substr(eq + 3);
-            if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front())
-                value = value.substr(1, value.size() - 2);
-            if (value.size() <= 200) m_out.metadata.emplace(std::string(t.substr(0, eq)), std::string(value));
+            readPythonAssignments(t, m_out.metadata);
         } else if (python && !m_inConfig && t.find("Namespace(") != std::string_view::npos) {
             namespaceArguments(t);
         }
@@ -723,7 +787,12 @@ int probeTextLog(std::string_view name, std::string_view head)
 bool parseTextLog(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
                   std::vector<ParsedLog>& parts)
 {
-    return parseLines(bytes, path, state, options,
+    // A log that names its stages names them for everything after: read it in one piece so no
+    // line is read without the stage before it (the markers come near the top).
+    LoadOptions opts = options;
+    const std::string_view head = bytes.substr(0, 64 * 1024);
+    if (head.find("--stage") != std::string_view::npos || head.find(" STAGE") != std::string_view::npos) opts.threads = 1;
+    return parseLines(bytes, path, state, opts,
                [](ParsedLog& out, ParseState& st, const std::string& p) {
                    return std::make_unique<TextLineParser>(out, st, p);
                },

@@ -98,10 +98,10 @@ TEST(TextLog, KeyValueFormsCountersAndScientific)
 {
     const LogSet set = readOne("logs/mixed/qat_run/train.log");
     const logs::Run& r = set.runs.at(0);
-    // "Epoch [e/3] Step [s/4]" (1-based) -> step (e-1)*4 + s-1
+    // "Epoch [e/3] Step [s/4]" (1-based) -> step (e-1)*4 + s: the iterations done
     const Series& loss = seriesOf(r, "loss");
     ASSERT_EQ(loss.size(), 12u);
-    for (size_t i = 0; i < loss.size(); ++i) EXPECT_EQ(loss.step[i], static_cast<double>(i));
+    for (size_t i = 0; i < loss.size(); ++i) EXPECT_EQ(loss.step[i], static_cast<double>(i + 1));
     const Series& top1 = seriesOf(r, "top1");  // 'top1': 50.5
     EXPECT_FLOAT_EQ(top1.value.front(), 50.5f);
     const Series& g = seriesOf(r, "grad_norm");  // grad_norm=1.0e-06
