@@ -127,7 +127,22 @@ struct LogTailer::Tracked {
     bool emptyWarned = false;
 };
 
-LogTailer::LogTailer(std::string root, ReadOptions options) : m_root(std::move(root)), m_options(options) {}
+namespace {
+
+// "runs/float/" (tab completion's slash), "./runs//float": the same folder, the same run names.
+std::string normalRoot(std::string root)
+{
+    if (root.empty()) return root;
+    std::string normal = fs::path(root).lexically_normal().generic_string();
+    while (normal.size() > 1 && normal.back() == '/') normal.pop_back();
+    return normal.empty() ? root : normal;
+}
+
+}  // namespace
+
+LogTailer::LogTailer(std::string root, ReadOptions options) : m_root(normalRoot(std::move(root))), m_options(options)
+{
+}
 LogTailer::~LogTailer() = default;
 LogTailer::LogTailer(LogTailer&&) noexcept = default;
 LogTailer& LogTailer::operator=(LogTailer&&) noexcept = default;
@@ -147,17 +162,21 @@ void LogTailer::scan(std::vector<std::string>& added)
             auto it = m_rejected.find(path);
             if (it != m_rejected.end() && id.ok && it->second == id.stamp()) return;
         }
-        auto reject = [&] {
+        auto reject = [&](const char* why) {
             if (!mustTake && id.ok) m_rejected[path] = id.stamp();
+            if (why) m_skipped[path] = why;
         };
-        if (!mustTake && m_options.skipFile && m_options.skipFile(path)) return reject();
+        if (!mustTake && m_options.skipFile && m_options.skipFile(path)) return reject(nullptr);  // another reader's
         auto head = readFileHead(path, kProbeBytes);
         if (!head) return;
         int score = 0;
         const LogFormat* f = probeLogFormat(name, *head, &score);
         if (!f && mustTake) f = findLogFormat("text");
-        if (!f || (!mustTake && score < kMinFolderScore)) return reject();
+        if (!f || (!mustTake && score < kMinFolderScore))
+            return reject("not read as a training log: its first 64 KiB hold no metric lines (key: value, key[value], "
+                          "CSV columns or JSON records with numbers)");
         m_rejected.erase(path);
+        m_skipped.erase(path);
         auto t = std::make_unique<Tracked>();
         t->path = path;
         t->name = name;
@@ -389,6 +408,7 @@ void LogTailer::rebuild()
     const std::string rootName = fs::path(m_root).filename().string();
     LogSet set;
     set.root = m_root;
+    for (const auto& [path, why] : m_skipped) set.warnings.push_back(makeError("logs.skipped", why, path));
     for (auto& [key, files] : byRun) {
         // Text logs first: their header lines hold the metadata users expect to see.
         std::stable_sort(files.begin(), files.end(), [](const Tracked* a, const Tracked* b) {

@@ -83,6 +83,7 @@ private:
     std::vector<std::pair<std::string, std::string>> m_configFiles;  // (run key, path): hparams.yaml, opt.yaml
     // Files turned down (not a log, or another reader's), with (size, inode, mtime ns) then.
     std::map<std::string, std::tuple<uint64_t, uint64_t, int64_t>> m_rejected;
+    std::map<std::string, std::string> m_skipped;  // path -> why: log-named files not read
     LogSet m_set;
     std::shared_ptr<const LogSet> m_base;  // resumed: the loaded runs; trackers hold what came after
     std::vector<Warning> m_baseWarnings;

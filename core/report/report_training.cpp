@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/report/report_sections.h"
+#include "core/rules/metrics.h"
 
 namespace qatdoctor::core::report::detail {
 namespace {
@@ -147,10 +148,15 @@ Section trainingSection(BuildContext& c)
         s.blocks.push_back(note(tr(c, "No training logs were loaded.", "没有加载训练日志。")));
         return s;
     }
+    // the Curves page's headline metrics first (training loss, main evaluation metric), then by rank
+    const std::vector<std::string> headline = rules::headlineMetrics(runs);
     std::map<std::string, int> metrics;
     for (const logs::Run& r : runs)
         for (const auto& [name, series] : r.series)
-            if (!series.empty()) metrics[name] = metricRank(name);
+            if (!series.empty()) {
+                const auto h = std::find(headline.begin(), headline.end(), name);
+                metrics[name] = h != headline.end() ? -10 + static_cast<int>(h - headline.begin()) : metricRank(name);
+            }
     std::vector<std::string> order;
     for (const auto& [name, rank] : metrics) order.push_back(name);
     std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) { return metrics[a] < metrics[b]; });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 
 namespace qatdoctor::core::rules {
 namespace {
@@ -105,6 +106,43 @@ MetricRef findMetric(const logs::Run& run, MetricKind kind, bool eval, bool quan
 }
 
 MetricRef learningRate(const logs::Run& r) { return findMetric(r, MetricKind::LearningRate, false); }
+
+std::vector<std::string> headlineMetrics(const std::vector<logs::Run>& runs)
+{
+    // points per name over every run, and the most canonical name of each wanted kind
+    std::map<std::string, size_t> points;
+    for (const logs::Run& r : runs)
+        for (const auto& [name, s] : r.series) points[name] += s.size();
+    auto best = [&](MetricKind kind, bool eval) -> std::string {
+        std::string chosen;
+        int chosenPref = 1 << 30;
+        for (const auto& [name, n] : points) {
+            const MetricName m = classifyMetric(name);
+            if (m.kind != kind || m.eval != eval || m.quantized || n < 2) continue;
+            if (m.preference < chosenPref || (m.preference == chosenPref && n > points[chosen])) {
+                chosen = name;
+                chosenPref = m.preference;
+            }
+        }
+        return chosen;
+    };
+    std::vector<std::string> out;
+    for (const auto& [kind, eval] : {std::pair{MetricKind::Loss, false}, std::pair{MetricKind::Accuracy, true},
+                                     std::pair{MetricKind::Loss, true}, std::pair{MetricKind::Accuracy, false}}) {
+        if (out.size() == 2) break;
+        std::string name = best(kind, eval);
+        if (!name.empty()) out.push_back(std::move(name));
+    }
+    if (out.empty()) {  // nothing named like a loss or an accuracy: the longest curve that is no lr
+        std::string longest;
+        for (const auto& [name, n] : points)
+            if (classifyMetric(name).kind != MetricKind::LearningRate && (longest.empty() || n > points[longest]))
+                longest = name;
+        if (longest.empty() && !points.empty()) longest = points.begin()->first;
+        if (!longest.empty()) out.push_back(longest);
+    }
+    return out;
+}
 
 Points finitePoints(const logs::Series& s)
 {

@@ -42,6 +42,10 @@ inline MetricRef trainAccuracy(const logs::Run& r) { return findMetric(r, Metric
 inline MetricRef evalAccuracy(const logs::Run& r) { return findMetric(r, MetricKind::Accuracy, true); }
 MetricRef learningRate(const logs::Run& r);
 
+// The series a user looks at first across runs (what the Curves page opens on): the training
+// loss, then the main evaluation metric; never the lr or a one-point series while a curve exists.
+std::vector<std::string> headlineMetrics(const std::vector<logs::Run>& runs);
+
 // Finite values of a series, with their point indices.
 struct Points {
     std::vector<double> value;

@@ -1,6 +1,10 @@
 // Folder reading: runs grouped by folder, side-by-side files merged without duplicates, roles
 // guessed with reasons, the input-table rows.
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include "core/analysis.h"
 #include "core/analysis_json.h"
@@ -40,6 +44,42 @@ TEST(LogFolder, HatStagesBecomeRunsWithRoles)
     EXPECT_FLOAT_EQ(q.value.at(0), 0.65f);
     EXPECT_FLOAT_EQ(seriesOf(runNamed(*set, "quantized"), "val/loss").value.at(0), 1.1f);
     EXPECT_TRUE(set->warnings.empty());
+}
+
+TEST(LogFolder, TrailingSlashAndDotGiveTheSameRuns)
+{
+    // what tab completion and copy-paste hand over: "hat/", "./hat", "hat//qat/.."
+    auto plain = readLogFolder(fixture("logs/hat"));
+    ASSERT_TRUE(plain.ok());
+    for (const std::string& form : {fixture("logs/hat") + "/", fixture("logs/hat") + "//", fixture("logs/hat/qat/..")}) {
+        auto other = readLogFolder(form);
+        ASSERT_TRUE(other.ok()) << form;
+        ASSERT_EQ(other->runs.size(), plain->runs.size()) << form;
+        for (size_t i = 0; i < plain->runs.size(); ++i) {
+            EXPECT_EQ(other->runs[i].name, plain->runs[i].name) << form;
+            EXPECT_EQ(other->runs[i].role, plain->runs[i].role) << form;
+        }
+    }
+    // a run folder given with its slash keeps its name (and the role its name gives)
+    auto run = readLogFolder(fixture("logs/hat/float") + "/");
+    ASSERT_TRUE(run.ok());
+    ASSERT_EQ(run->runs.size(), 1u);
+    EXPECT_EQ(run->runs[0].name, "float");
+    EXPECT_EQ(run->runs[0].role, RunRole::Float);
+}
+
+TEST(LogFolder, LogNamedFilesThatAreNoLogsAreListedAsSkipped)
+{
+    const auto dir = std::filesystem::temp_directory_path() / ("qatdoctor_skip_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "run");
+    std::ofstream(dir / "run" / "train.log") << "epoch: 1 loss: 0.5\nepoch: 2 loss: 0.4\nepoch: 3 loss: 0.3\n";
+    std::ofstream(dir / "run" / "notes.txt") << "remember to try a lower learning rate\nand a bigger batch\n";
+    auto set = readLogFolder(dir.string());
+    ASSERT_TRUE(set.ok());
+    ASSERT_EQ(set->warnings.size(), 1u);
+    EXPECT_EQ(set->warnings[0].code, "logs.skipped");
+    EXPECT_EQ(set->warnings[0].file, (dir / "run" / "notes.txt").string());
+    std::filesystem::remove_all(dir);
 }
 
 TEST(LogFolder, SideBySideFilesMergeIntoOneRun)

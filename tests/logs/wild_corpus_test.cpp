@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis.h"
+#include "core/rules/metrics.h"
 #include "tests/logs/test_util.h"
 
 namespace qatdoctor::core::logs::test {
@@ -128,6 +129,9 @@ TEST_P(WildLogs, EveryEntryPointReadsTheManifest)
         expectRun(*b, expected, "analyze DIR " + name);
     }
     EXPECT_EQ(logsDir->runs.size(), runs.size()) << "logs DIR runs: " << runNames(logsDir->runs);
+    // what the Curves page and the report open on
+    if (m.contains("headline"))
+        EXPECT_EQ(rules::headlineMetrics(logsDir->runs), m["headline"].get<std::vector<std::string>>());
 
     for (const json& f : m.value("files", json::array())) {
         const std::string file = dir + "/" + f["file"].get<std::string>();

@@ -15,6 +15,7 @@
 #include <set>
 
 #include "core/folder_input.h"
+#include "core/rules/metrics.h"
 #include "ui/common/background_job.h"
 #include "ui/plots/curve_plot.h"
 
@@ -24,15 +25,12 @@ using core::logs::RunRole;
 
 namespace {
 
-// Metrics chosen first when nothing was chosen yet: what users look at first.
-QStringList defaultMetrics(const std::set<std::string>& all)
+// Metrics chosen first when nothing was chosen yet: the training loss, then the main
+// evaluation metric (core::rules::headlineMetrics, so the report opens on the same).
+QStringList defaultMetrics(const std::vector<core::logs::Run>& runs)
 {
     QStringList out;
-    for (const char* m : {"loss", "val/acc", "acc", "val/top1", "top1", "lr"}) {
-        if (all.count(m)) out << QString::fromLatin1(m);
-        if (out.size() == 2) break;
-    }
-    if (out.isEmpty() && !all.empty()) out << QString::fromStdString(*all.begin());
+    for (const std::string& m : core::rules::headlineMetrics(runs)) out << QString::fromStdString(m);
     return out;
 }
 
@@ -200,7 +198,7 @@ void CurvesPage::fillMetrics()
     QStringList chosen;
     for (const QString& m : previous)
         if (all.count(m.toStdString())) chosen << m;
-    if (chosen.isEmpty()) chosen = defaultMetrics(all);
+    if (chosen.isEmpty() && m_logs) chosen = defaultMetrics(m_logs->runs);
     m_filling = true;
     m_metricList->clear();
     for (const std::string& name : all) {
