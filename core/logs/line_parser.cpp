@@ -299,6 +299,9 @@ bool parseLines(std::string_view bytes, const std::string& path, ParseState& sta
         s2.columns = state.columns;
         s2.delimiter = state.delimiter;
         s2.headerDone = state.headerDone;
+        s2.epochIsStep = state.epochIsStep;
+        s2.epochStepOffset = state.epochStepOffset;
+        s2.layout = state.layout;
         std::atomic<size_t> secondDone{0};
         std::atomic<bool> stop{false};
         std::mutex mutex;

@@ -12,8 +12,8 @@ const std::vector<LogLayout>& logLayouts()
         {"mmengine_text", "text", "mmengine / mmdetection 3.x text log", nullptr, {"Iter(train)"}},
         {"mmdet2_text", "text", "mmdetection 2.x text log", nullptr, {"Epoch [", "]["}},
         {"torchvision_metric_logger", "text", "torchvision reference scripts' MetricLogger", nullptr, {"Epoch: [", "eta:"}},
-        {"yolo_console", "text", "YOLOv5 / Ultralytics console output", nullptr, {"Epoch", "GPU_mem"}},
-        {"skorch_table", "text", "skorch's printed epoch table", nullptr, {"epoch", "dur", "-------"}},
+        {"yolo_console", "text", "YOLOv5 / Ultralytics console output", nullptr, {"Epoch", "GPU_mem"}, true},
+        {"skorch_table", "text", "skorch's printed epoch table", nullptr, {"epoch", "dur", "-------"}, true},
         {"python_logging", "text", "Python logging", nullptr, {" - INFO - "}},
         {"python_logging", "text", "Python logging", nullptr, {"INFO:"}},
         {"text", "text", "text log (key: value lines)", nullptr, {}},
@@ -31,6 +31,13 @@ const std::vector<LogLayout>& logLayouts()
         {"tensorboard", "tfevents", "TensorBoard event file", nullptr, {}},
     };
     return kLayouts;
+}
+
+const LogLayout* findLayout(std::string_view id)
+{
+    for (const LogLayout& l : logLayouts())
+        if (id == l.id) return &l;
+    return nullptr;
 }
 
 const LogLayout& detectLayout(std::string_view format, std::string_view name, std::string_view head)

@@ -16,9 +16,15 @@ struct LogLayout {
     const char* format;     // the format row that reads it ("text", "csv", "jsonl", ...)
     const char* framework;  // for people: "mmdetection 2.x text log"
     const char* fileName;   // exact file name it must have, or nullptr
-    // every one of these must occur in the first bytes (nullptr ends the list)
+    // every one of these must occur in the first bytes
     std::vector<const char*> needles;
+    // console output whose metrics are its printed tables only (YOLO, skorch): the key: value
+    // text around them ("CUDA:0", "0 corrupt: 100%") is prose, never a point
+    bool tablesOnly = false;
 };
+
+// The row with that id (the first, for ids with several rows), or nullptr.
+const LogLayout* findLayout(std::string_view id);
 
 const std::vector<LogLayout>& logLayouts();
 

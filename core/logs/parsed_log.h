@@ -36,6 +36,9 @@ struct ParseState {
     std::optional<RunRole> stage;
     std::optional<double> lastWallTime;
     std::map<std::string, uint64_t> orderCount;  // points per series (the "line order" step)
+    // The layout family (log_layouts.h) the file's first bytes showed, for parsers whose reading
+    // depends on it (text: tablesOnly).
+    std::string layout;
     // CSV: the header, read once.
     std::vector<std::string> columns;
     char delimiter = ',';

@@ -5,7 +5,9 @@
 #include <cstring>
 #include <vector>
 
+#include "core/logs/console_table.h"
 #include "core/logs/line_parser.h"
+#include "core/logs/log_layouts.h"
 #include "core/logs/metric_names.h"
 #include "core/logs/number_layout.h"
 #include "core/logs/run_config.h"
@@ -256,7 +258,11 @@ bool looksLikeMetric(std::string_view key)
 
 class TextLineParser final : public LineParser {
 public:
-    using LineParser::LineParser;
+    TextLineParser(ParsedLog& out, ParseState& state, const std::string& path) : LineParser(out, state, path)
+    {
+        const LogLayout* layout = findLayout(state.layout);
+        m_tablesOnly = layout && layout->tablesOnly;
+    }
 
     void line(std::string_view text, uint64_t lineNo, uint64_t offset) override
     {
@@ -302,7 +308,17 @@ public:
             n = m_template.fields;
             bareStep = m_template.bareStep;
         } else {
+            // progress bars redraw with '\r', colours come as ESC codes: read the line as drawn
+            if (hasConsoleCodes(text) && !m_cleaning) {
+                m_cleaning = true;
+                line(consoleText(text, m_consoleBuffer), lineNo, offset);
+                m_cleaning = false;
+                return;
+            }
             const std::string_view rest(p, static_cast<size_t>(e - p));
+            bool tableLine = false;
+            if (auto row = m_tables.line(rest, tableLine)) return tableRow(*row, lineNo);
+            if (tableLine) return;
             // pycocotools' summary table repeats the bbox_mAP line's results as a table
             if (rest.find("@[ IoU=") != std::string_view::npos) return;
             stageMarker(rest, lineNo);
@@ -336,7 +352,10 @@ public:
                 if (f.hasTotal) epochTotal = f.total;
                 break;
             case KeyKind::WallTime: wall = f.number; break;
-            case KeyKind::Metric: ++metrics; break;
+            case KeyKind::Metric:
+                if (m_tablesOnly) m_kinds[i] = KeyKind::System;  // prose around the tables
+                else ++metrics;
+                break;
             case KeyKind::System: break;
             }
             if (m_kinds[i] != KeyKind::Metric && m_kinds[i] != KeyKind::System && m_kinds[i] != KeyKind::WallTime)
@@ -567,6 +586,18 @@ private:
         return m_lastPrefixIsVal;
     }
 
+    // One row of a console table: its metrics at the row's epoch.
+    void tableRow(const ConsoleTables::Row& row, uint64_t lineNo)
+    {
+        m_state.lastStep = row.step;
+        m_sawMetricLine = true;
+        size_t position = 0;
+        const std::optional<float> epoch = static_cast<float>(row.step);
+        for (const auto& [key, value] : row.cells)
+            point(slot(key, row.evaluation, position++), row.step, StepFrom::Counter, static_cast<float>(value),
+                  static_cast<uint32_t>(lineNo), epoch, std::nullopt);
+    }
+
     // A line that says which stage runs from here on: HAT's "=====BEGIN QAT STAGE=====" and
     // "BEGIN INT_INFER PREDICT" banners, a "--stage calibration" command line.
     void stageMarker(std::string_view rest, uint64_t lineNo)
@@ -733,6 +764,10 @@ private:
     std::vector<NumberSpan> m_numberSpans;
     bool m_sawMetricLine = false;
     bool m_inConfig = false;  // inside a "Config:" dump (see configLine)
+    ConsoleTables m_tables;
+    bool m_tablesOnly = false;  // the layout's metrics are its tables (LogLayout::tablesOnly)
+    std::string m_consoleBuffer;  // a console line as drawn (consoleText)
+    bool m_cleaning = false;
     bool m_tsValid = false;
     std::array<char, 20> m_tsPrefix{};  // kSecondPrefix bytes
     double m_tsBase = 0;
@@ -752,6 +787,7 @@ int probeTextLog(std::string_view name, std::string_view head)
 {
     // Count lines of the head that carry a counter and a numeric metric.
     int metricLines = 0, counterLines = 0, lines = 0;
+    std::string cleaned;
     std::array<Field, kMaxFields> fields;
     size_t b = 0;
     while (b < head.size() && lines < 400) {
@@ -760,7 +796,12 @@ int probeTextLog(std::string_view name, std::string_view head)
         std::string_view l = head.substr(b, nl - b);
         b = nl + 1;
         ++lines;
+        if (hasConsoleCodes(l)) l = consoleText(l, cleaned);
         if (checkLine(l).binary) return 0;
+        if (ConsoleTables::isHeader(l)) {  // skorch's / YOLO's epoch table: the rows follow
+            counterLines += 2;
+            continue;
+        }
         bool bare = false;
         Field bf;
         const char* p = l.data();
@@ -792,6 +833,12 @@ bool parseTextLog(std::string_view bytes, const std::string& path, ParseState& s
     LoadOptions opts = options;
     const std::string_view head = bytes.substr(0, 64 * 1024);
     if (head.find("--stage") != std::string_view::npos || head.find(" STAGE") != std::string_view::npos) opts.threads = 1;
+    if (state.offset == 0) {
+        const size_t slash = path.find_last_of('/');
+        state.layout = detectLayout("text", slash == std::string::npos ? path : path.substr(slash + 1), head).id;
+    }
+    // a printed table's header comes once (skorch): its rows need it, so one piece too
+    if (const LogLayout* layout = findLayout(state.layout); layout && layout->tablesOnly) opts.threads = 1;
     return parseLines(bytes, path, state, opts,
                [](ParsedLog& out, ParseState& st, const std::string& p) {
                    return std::make_unique<TextLineParser>(out, st, p);

@@ -1,0 +1,213 @@
+#include "core/logs/console_table.h"
+
+#include <span>
+
+#include "core/logs/metric_names.h"
+#include "core/logs/scan_util.h"
+
+namespace qatdoctor::core::logs {
+namespace {
+
+struct Token {
+    std::string_view text;
+    size_t begin = 0;
+    size_t end = 0;
+};
+
+// Whitespace-separated tokens with their positions; stops at the first token ending in ':'
+// (YOLO's "640:" / "mAP50-95):" before its progress bar), which is kept without the ':'.
+std::vector<Token> tokens(std::string_view s)
+{
+    std::vector<Token> out;
+    size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+        const size_t b = i;
+        while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
+        if (i == b) break;
+        std::string_view t = s.substr(b, i - b);
+        const bool last = t.size() > 1 && t.back() == ':';
+        if (last) t.remove_suffix(1);
+        out.push_back({t, b, b + t.size()});
+        if (last || out.size() > 64) break;
+    }
+    return out;
+}
+
+std::optional<double> numberOf(std::string_view t)
+{
+    double v = 0;
+    const char* r = t.empty() ? nullptr : parseNumber(t.data(), t.data() + t.size(), v);
+    if (r != t.data() + t.size()) return std::nullopt;
+    return v;
+}
+
+// "3/100" (YOLO's epoch of epochs) or "3"
+std::optional<double> epochOf(std::string_view t)
+{
+    const size_t slash = t.find('/');
+    return numberOf(slash == std::string_view::npos ? t : t.substr(0, slash));
+}
+
+// The evaluation table's short names as YOLO's results.csv spells them (so that a run folder
+// holding both gives one series per quantity): YOLOv5 "mAP50" = "mAP_0.5"; Ultralytics adds the
+// task suffix, "mAP50(B)".
+std::string evaluationName(std::string_view column, const std::string& suffix)
+{
+    static const std::pair<std::string_view, std::string_view> kV5[] = {
+        {"P", "precision"}, {"R", "recall"}, {"mAP50", "mAP_0.5"}, {"mAP50-95", "mAP_0.5:0.95"}};
+    static const std::pair<std::string_view, std::string_view> kV8[] = {
+        {"P", "precision"}, {"R", "recall"}, {"mAP50", "mAP50"}, {"mAP50-95", "mAP50-95"}};
+    for (const auto& [shortName, name] : suffix.empty() ? std::span(kV5) : std::span(kV8))
+        if (column == shortName) return std::string(name) + suffix;
+    return std::string(column) + suffix;
+}
+
+// Whether the tokens sit under the table's columns: every token up to the last column ends where
+// a column ends (right-aligned cells), and at least three do (or every column of a smaller table).
+bool alignedUnder(const std::vector<Token>& t, const std::vector<size_t>& ends)
+{
+    size_t matched = 0;
+    for (const Token& k : t) {
+        if (k.begin >= ends.back()) break;  // past the table: a progress bar, a comment
+        bool under = false;
+        for (size_t e : ends) under = under || e == k.end;
+        if (!under) return false;
+        ++matched;
+    }
+    return matched >= std::min<size_t>(3, ends.size());
+}
+
+}  // namespace
+
+bool hasConsoleCodes(std::string_view line)
+{
+    const size_t cr = line.find('\r');
+    return line.find('\x1b') != std::string_view::npos || (cr != std::string_view::npos && cr + 1 < line.size());
+}
+
+std::string_view consoleText(std::string_view line, std::string& buffer)
+{
+    while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (const size_t cr = line.rfind('\r'); cr != std::string_view::npos) line = line.substr(cr + 1);
+    if (line.find('\x1b') == std::string_view::npos) return line;
+    buffer.clear();
+    for (size_t i = 0; i < line.size(); ++i) {
+        if (line[i] != '\x1b') {
+            buffer += line[i];
+            continue;
+        }
+        // ESC [ parameters final-letter (CSI); anything else: drop the ESC alone
+        if (i + 1 < line.size() && line[i + 1] == '[') {
+            size_t j = i + 2;
+            while (j < line.size() && !isAlpha(line[j])) ++j;
+            i = j;
+        }
+    }
+    return buffer;
+}
+
+bool ConsoleTables::isHeader(std::string_view text)
+{
+    const std::vector<Token> t = tokens(text);
+    if (t.size() < 3) return false;
+    const bool epochs = equalsNoCase(t[0].text, "epoch");
+    const bool eval = t[0].text == "Class";
+    if (!epochs && !eval) return false;
+    for (const Token& k : t)
+        if (numberOf(k.text) || epochOf(k.text)) return false;
+    return true;
+}
+
+std::vector<size_t> ConsoleTables::ends(const Table& table)
+{
+    std::vector<size_t> out;
+    for (const Column& c : table.columns) out.push_back(c.end);
+    return out;
+}
+
+bool ConsoleTables::mayBeHeader(std::string_view text)
+{
+    size_t i = 0;
+    while (i < text.size() && text[i] == ' ') ++i;
+    const std::string_view w = text.substr(i, 5);
+    return equalsNoCase(w, "epoch") || w == "Class";
+}
+
+std::optional<ConsoleTables::Row> ConsoleTables::line(std::string_view text, bool& consumed)
+{
+    consumed = false;
+    if (m_epochs.columns.empty() && m_eval.columns.empty() && !mayBeHeader(text)) return std::nullopt;
+    if (mayBeHeader(text) && isHeader(text)) {
+        consumed = true;
+        const std::vector<Token> t = tokens(text);
+        Table table;
+        table.evaluation = t[0].text == "Class";
+        for (const Token& k : t) {
+            std::string name(k.text);
+            // "Box(P" opens Ultralytics' box metrics, "Mask(P" its mask metrics; ")" closes them
+            if (const size_t open = name.find('('); open != std::string::npos && table.evaluation) {
+                table.suffix = "(" + name.substr(0, 1) + ")";
+                name = name.substr(open + 1);
+            }
+            if (!name.empty() && name.back() == ')') name.pop_back();
+            table.columns.push_back({name, k.end});
+        }
+        m_inEpochs = !table.evaluation;
+        (table.evaluation ? m_eval : m_epochs) = std::move(table);
+        return std::nullopt;
+    }
+    if (!m_epochs.columns.empty() && m_inEpochs) {
+        if (auto row = epochRow(text)) {
+            consumed = true;
+            return row;
+        }
+    }
+    if (!m_eval.columns.empty() && !m_inEpochs) return evaluationRow(text, consumed);
+    return std::nullopt;
+}
+
+std::optional<ConsoleTables::Row> ConsoleTables::epochRow(std::string_view text)
+{
+    const std::vector<Token> t = tokens(text);
+    if (t.empty() || t[0].end != m_epochs.columns[0].end || !alignedUnder(t, ends(m_epochs))) return std::nullopt;
+    const std::optional<double> epoch = epochOf(t[0].text);
+    if (!epoch) return std::nullopt;
+    if (!m_epochBase) m_epochBase = *epoch == 0 ? 1.0 : 0.0;
+    Row row;
+    row.step = *epoch + *m_epochBase;
+    for (const Token& k : t) {
+        for (const Column& c : m_epochs.columns) {
+            if (&c == &m_epochs.columns[0] || c.end != k.end) continue;
+            if (classifyKey(c.name) != KeyKind::Metric) break;  // GPU_mem, Instances, Size, dur
+            if (const auto v = numberOf(k.text)) row.cells.emplace_back(c.name, *v);
+            break;
+        }
+    }
+    m_lastEpoch = row.step;
+    m_evalTaken = false;
+    return row;
+}
+
+std::optional<ConsoleTables::Row> ConsoleTables::evaluationRow(std::string_view text, bool& consumed)
+{
+    const std::vector<Token> t = tokens(text);
+    if (t.size() < 3 || t[0].end != m_eval.columns[0].end || !alignedUnder(t, ends(m_eval))) return std::nullopt;
+    consumed = true;
+    // per-class rows ("helmet  60  98  0.71 ...") follow "all": part of the table, no metrics;
+    // an "all" row with no epoch row since the last is the final re-validation of best.pt
+    if (t[0].text != "all" || m_evalTaken || !m_lastEpoch) return std::nullopt;
+    Row row;
+    row.step = *m_lastEpoch;
+    row.evaluation = true;
+    for (const Token& k : t)
+        for (const Column& c : m_eval.columns) {
+            if (c.end != k.end || c.name == "Class" || c.name == "Images" || c.name == "Instances" || c.name == "Labels")
+                continue;
+            if (const auto v = numberOf(k.text)) row.cells.emplace_back(evaluationName(c.name, m_eval.suffix), *v);
+        }
+    m_evalTaken = true;
+    return row;
+}
+
+}  // namespace qatdoctor::core::logs
