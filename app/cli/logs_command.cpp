@@ -9,6 +9,9 @@
 #include "app/cli/cli_command.h"
 #include "app/cli/text_output.h"
 #include "core/analysis_json.h"
+#include <nlohmann/json.hpp>
+
+#include "core/logs/explain.h"
 #include "core/logs/log_reader.h"
 #include "core/logs/series_stats.h"
 
@@ -16,12 +19,15 @@ namespace qatdoctor::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "Usage: qatdoctor-cli logs PATH [--json] [--role RUN=ROLE]...\n\n"
+    "Usage: qatdoctor-cli logs PATH [--json] [--explain] [--role RUN=ROLE]...\n\n"
     "Reads a training log folder (recursively; a folder = a run) or one log file (HAT/Python\n"
     "text logs, CSV/TSV, JSON lines, TensorBoard events) and prints the runs, their guessed\n"
     "roles, formats, metadata, per-series point counts, first/last/min/max values and the\n"
     "first non-finite step, and warnings with file and line.\n"
     "  --json            print {\"runs\": [...], \"warnings\": [...]} (schema in README.md)\n"
+    "  --explain         per series: the layout family and file that produced it and the source\n"
+    "                    lines (file:line) of its first and last points; with --json, an\n"
+    "                    \"explain\" array per run\n"
     "  --role RUN=ROLE   override a run's guessed role (float|calibration|qat|quantized)\n";
 
 std::string num(double v)
@@ -78,9 +84,22 @@ void printRun(std::ostream& out, const core::logs::Run& r)
     }
 }
 
+nlohmann::json explanationJson(const core::logs::Run& r)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const core::logs::SeriesExplanation& e : core::logs::explainRun(r)) {
+        nlohmann::json samples = nlohmann::json::array();
+        for (const core::logs::SourceLine& l : e.samples)
+            samples.push_back({{"file", l.file}, {"line", l.line}, {"text", l.text}});
+        out.push_back({{"series", e.series}, {"layout", e.layout}, {"framework", e.framework}, {"points", e.points},
+                       {"first_step", e.firstStep}, {"last_step", e.lastStep}, {"samples", samples}});
+    }
+    return out;
+}
+
 int runLogs(const std::vector<std::string>& argv, CommandIo io)
 {
-    Args args(argv, {"role"}, {"json"});
+    Args args(argv, {"role"}, {"json", "explain"});
     if (!args.ok() || args.positionals().size() != 1) {
         io.err << "logs: " << (args.ok() ? "give exactly one PATH" : args.error()) << "\n" << kUsage;
         return kExitUsage;
@@ -106,11 +125,16 @@ int runLogs(const std::vector<std::string>& argv, CommandIo io)
             }
     }
     if (args.has("json")) {
-        io.out << core::logSetToJson(*set).dump(2) << "\n";
+        nlohmann::json j = core::logSetToJson(*set);
+        if (args.has("explain"))
+            for (size_t i = 0; i < set->runs.size() && i < j["runs"].size(); ++i)
+                j["runs"][i]["explain"] = explanationJson(set->runs[i]);
+        io.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         return kExitOk;
     }
     for (const auto& run : set->runs) {
-        printRun(io.out, run);
+        if (args.has("explain")) io.out << core::logs::explanationText(run);
+        else printRun(io.out, run);
         io.out << "\n";
     }
     printWarnings(io.out, set->warnings);

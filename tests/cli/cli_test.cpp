@@ -47,3 +47,23 @@ TEST(Cli, UnknownOptionIsUsageError)
     EXPECT_EQ(r.code, kExitUsage);
     EXPECT_NE(r.err.find("--frob"), std::string::npos);
 }
+
+TEST(Cli, LogsExplainNamesTheLayoutAndTheSourceLines)
+{
+    const std::string dir = std::string(QATDOCTOR_SOURCE_DIR) + "/tests/data/logs/wild/mmdet2_text";
+    CliRun r = cli({"logs", dir, "--explain"});
+    ASSERT_EQ(r.code, kExitOk) << r.err;
+    // the training loss: both ends, each with its file:line and the line as written
+    EXPECT_NE(r.out.find("loss: 8 points, steps 50..430, read as mmdet2_text (mmdetection 2.x text log)"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("20240312_091544.log:31: 2024-03-12 09:16:15,902 - mmdet - INFO - Epoch [1][50/230]"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("20240312_091544.log:56: "), std::string::npos) << r.out;
+    // the JSON carries the same, per run
+    CliRun j = cli({"logs", dir, "--explain", "--json"});
+    ASSERT_EQ(j.code, kExitOk) << j.err;
+    EXPECT_NE(j.out.find("\"layout\": \"mmdet2_text\""), std::string::npos);
+    EXPECT_NE(j.out.find("\"line\": 31"), std::string::npos);
+}

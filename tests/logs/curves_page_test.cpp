@@ -90,6 +90,27 @@ TEST(CurvesPage, DemoLogs)
     }
 }
 
+TEST(CurvesPage, OpensOnTheLossAndExplainsAReading)
+{
+    AppContext context;
+    CurvesPage page(&context);
+    page.resize(1200, 800);
+    // a HAT float log: its loss is "loss", lr is logged too; the page must open on the loss
+    context.setAnalysis(loadLogs(std::string(QATDOCTOR_TEST_DATA) + "/logs/wild/hat_float_neutral"));
+    EXPECT_EQ(page.metrics(), (QStringList{"loss", "val/accuracy"}));
+    // mmdetection (a fresh page: a page keeps the user's choice across analyses): loss, then
+    // the detection metric, never lr
+    AppContext other;
+    CurvesPage mmdet(&other);
+    other.setAnalysis(loadLogs(std::string(QATDOCTOR_TEST_DATA) + "/logs/wild/mmdet2_text"));
+    EXPECT_EQ(mmdet.metrics(), (QStringList{"loss", "val/bbox_mAP"}));
+    // the run's details: the layout and the lines its points came from
+    mmdet.explainRun(0);
+    QTRY_VERIFY_WITH_TIMEOUT(!mmdet.lastExplanation().isEmpty(), 10000);
+    EXPECT_NE(mmdet.lastExplanation().indexOf("read as mmdet2_text"), -1) << mmdet.lastExplanation().toStdString();
+    EXPECT_NE(mmdet.lastExplanation().indexOf("20240312_091544.log:31: "), -1);
+}
+
 TEST(CurvesPage, LiveWatchingPicksUpAppendedLines)
 {
     QTemporaryDir dir;

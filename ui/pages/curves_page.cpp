@@ -2,6 +2,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialog>
+#include <QFontDatabase>
+#include <QMenu>
+#include <QPlainTextEdit>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -15,6 +19,7 @@
 #include <set>
 
 #include "core/folder_input.h"
+#include "core/logs/explain.h"
 #include "core/rules/metrics.h"
 #include "ui/common/background_job.h"
 #include "ui/plots/curve_plot.h"
@@ -41,6 +46,7 @@ CurvesPage::CurvesPage(AppContext* context, QWidget* parent) : Page(context, par
     buildUi();
     m_job = new BackgroundJob(this);
     context->announceJob(m_job);
+    m_explainJob = new BackgroundJob(this);
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(300);
     connect(&m_debounce, &QTimer::timeout, this, &CurvesPage::pollTailer);
@@ -93,6 +99,14 @@ void CurvesPage::buildUi()
     m_runs->horizontalHeader()->setStretchLastSection(true);
     m_runs->verticalHeader()->hide();
     m_runs->setSelectionMode(QAbstractItemView::NoSelection);
+    m_runs->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_runs, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        const int row = m_runs->rowAt(at.y());
+        if (row < 0) return;
+        QMenu menu(this);
+        menu.addAction(tr("Explain this reading…"), this, [this, row] { explainRun(row); });
+        menu.exec(m_runs->viewport()->mapToGlobal(at));
+    });
     m_metricList = new QListWidget;
     m_metricList->setToolTip(tr("Each checked metric is one plot; the plots share the x axis"));
     auto* left = new QWidget;
@@ -164,6 +178,30 @@ void CurvesPage::setLogs(std::shared_ptr<const core::logs::LogSet> logs, bool ke
                                : QString());
 }
 
+void CurvesPage::explainRun(int row)
+{
+    if (!m_logs || row < 0 || row >= static_cast<int>(m_logs->runs.size())) return;
+    const std::shared_ptr<const core::logs::LogSet> logs = m_logs;
+    const auto index = static_cast<size_t>(row);
+    m_explainJob->start<std::string>(
+        tr("Reading the source lines…"),
+        [logs, index](const core::ProgressFn&) { return core::logs::explanationText(logs->runs[index]); },
+        [this](std::string text) {
+            m_lastExplanation = QString::fromUtf8(text.data(), static_cast<int>(text.size()));
+            auto* dialog = new QDialog(this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->setWindowTitle(tr("How this run was read"));
+            auto* layout = new QVBoxLayout(dialog);
+            auto* view = new QPlainTextEdit(m_lastExplanation);
+            view->setReadOnly(true);
+            view->setLineWrapMode(QPlainTextEdit::NoWrap);
+            view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+            layout->addWidget(view);
+            dialog->resize(900, 500);
+            dialog->show();
+        });
+}
+
 void CurvesPage::fillRuns()
 {
     m_runs->setRowCount(0);
@@ -174,7 +212,11 @@ void CurvesPage::fillRuns()
         const QString name = QString::fromStdString(run.name);
         auto* item = new QTableWidgetItem(name);
         item->setForeground(roleColor(run.role));
-        item->setToolTip(QString::fromStdString(run.roleReason));
+        QString tip = QString::fromStdString(run.roleReason);
+        for (const auto& f : run.files)
+            tip += QStringLiteral("\n") + QString::fromStdString(f.path) + QStringLiteral("  [") +
+                   QString::fromStdString(f.layout) + QStringLiteral("]");
+        item->setToolTip(tip + QStringLiteral("\n") + tr("Right-click: explain this reading"));
         m_runs->setItem(row, 0, item);
         auto* combo = new QComboBox;
         for (const char* r : {"float", "calibration", "qat", "quantized", "unknown"}) combo->addItem(QString::fromLatin1(r));

@@ -40,6 +40,10 @@ public:
     QStringList metrics() const;
     void setLiveWatching(bool on);
     bool exportPlot(const QString& path);
+    // How the run's series were read (layout, file, source lines): computed off the GUI thread,
+    // then shown in a window (the CLI's `logs --explain` text). For tests: the window's text.
+    void explainRun(int row);
+    QString lastExplanation() const { return m_lastExplanation; }
 
 private:
     void buildUi();
@@ -71,6 +75,8 @@ private:
     QFileSystemWatcher m_watcher;
     QTimer m_debounce;
     BackgroundJob* m_job = nullptr;
+    BackgroundJob* m_explainJob = nullptr;
+    QString m_lastExplanation;
 };
 
 }  // namespace qatdoctor::ui
