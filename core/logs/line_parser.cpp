@@ -62,13 +62,15 @@ void LineParser::reserveFor(double scale)
 
 uint32_t LineParser::slot(std::string_view key, bool validation, size_t position)
 {
+    const std::optional<RunRole> stageOfName = m_lineStage ? m_lineStage : m_state.stage;
+    const int stage = stageOfName ? static_cast<int>(*stageOfName) : -1;
     if (position < m_byPosition.size()) {
         const Slot& s = m_slots[m_byPosition[position]];
-        if (s.validation == validation && sameKey(s.key, key)) return m_byPosition[position];
+        if (s.validation == validation && s.stage == stage && sameKey(s.key, key)) return m_byPosition[position];
     }
     uint32_t found = UINT32_MAX;
     for (size_t i = 0; i < m_slots.size(); ++i) {
-        if (m_slots[i].validation == validation && m_slots[i].key == key) {
+        if (m_slots[i].validation == validation && m_slots[i].stage == stage && m_slots[i].key == key) {
             found = static_cast<uint32_t>(i);
             break;
         }
@@ -77,8 +79,9 @@ uint32_t LineParser::slot(std::string_view key, bool validation, size_t position
         Slot s;
         s.key = std::string(key);
         s.validation = validation;
+        s.stage = stage;
         std::string name = seriesName(key, validation);
-        if (m_state.stage) name = std::string(roleName(*m_state.stage)) + "/" + name;
+        if (stageOfName) name = std::string(roleName(*stageOfName)) + "/" + name;
         s.series = m_out.seriesIndex(name);
         if (m_lastWall.size() <= s.series) {
             m_lastWall.resize(s.series + 1, NAN);

@@ -55,6 +55,9 @@ protected:
     uint32_t slot(std::string_view key, bool validation, size_t position);
     // The log entered another stage: series names change from here on, so cached slots go.
     void enterStage(RunRole stage);
+    // The stage the current line names itself ("calib_val: acc[0.64]" in a QAT log), over the
+    // log's stage for that line's series; reset for every line by the parser.
+    std::optional<RunRole> m_lineStage;
     // Inline: called for every point; the rare step kinds go through resolveStep().
     [[gnu::always_inline]] void point(uint32_t slotIndex, double step, StepFrom from, float value, uint32_t line,
                                       const std::optional<float>& epoch, const std::optional<double>& wallTime)
@@ -92,6 +95,7 @@ private:
     struct Slot {
         std::string key;
         bool validation = false;
+        int stage = -1;  // the RunRole its name was prefixed with, -1 none
         uint32_t series = 0;
         uint64_t orderBase = 0;
     };

@@ -4,6 +4,7 @@
 
 #include "core/common/file_io.h"
 #include "core/logs/line_parser.h"
+#include "core/logs/role_guess.h"
 
 namespace qatdoctor::core::logs {
 namespace fs = std::filesystem;
@@ -24,7 +25,10 @@ Result<ParsedLog> parseLogBytes(const LogFormat& format, std::string_view bytes,
 {
     ParseState state;
     auto r = parseBlocks(format, bytes, path, state, progress, threads, atEnd);
-    if (r) flushWarningCounts(*r, state, path);
+    if (r) {
+        flushWarningCounts(*r, state, path);
+        settleStages({&*r});  // named as the reader names a one-file run
+    }
     return r;
 }
 

@@ -423,6 +423,13 @@ void LogTailer::rebuild()
         } else {
             folders.push_back(fs::path(m_root).parent_path().filename().string());
         }
+        std::vector<ParsedLog*> parsed;
+        std::vector<std::string> fileNames;
+        for (Tracked* t : files) {
+            parsed.push_back(&t->parsed);
+            fileNames.push_back(t->name);
+        }
+        const std::optional<RoleGuess> stage = settleStages(parsed, fileNames);
         std::vector<std::string> names;
         std::vector<RoleHint> hints;
         addFiles(run, files, set, names, hints, move);
@@ -431,7 +438,6 @@ void LogTailer::rebuild()
         for (const auto& [k, p] : m_configFiles)
             if (k == key)
                 for (auto& [name, value] : readRunConfig(p)) run.metadata.emplace(name, value);
-        const std::optional<RoleGuess> stage = settleStages(run, hints);
         const RoleGuess g = guessRole(folders, names, hints, stage);
         run.role = g.role;
         run.roleReason = g.reason;
@@ -455,6 +461,8 @@ void LogTailer::rebuildOnBase()
         Run run = loaded;
         auto it = byName.find(run.name);
         if (it != byName.end()) {
+            for (Tracked* t : it->second)
+                if (run.role != RunRole::Unknown) stripStagePrefix(t->parsed, run.role);
             addFiles(run, it->second, set, names, hints, false);
             byName.erase(it);
         }
@@ -464,13 +472,19 @@ void LogTailer::rebuildOnBase()
     for (auto& [name, files] : byName) {
         Run run;
         run.name = name;
+        std::vector<ParsedLog*> parsed;
+        std::vector<std::string> fileNames;
+        for (Tracked* t : files) {
+            parsed.push_back(&t->parsed);
+            fileNames.push_back(t->name);
+        }
+        const std::optional<RoleGuess> stage = settleStages(parsed, fileNames);
         std::vector<std::string> runNames;
         std::vector<RoleHint> runHints;
         addFiles(run, files, set, runNames, runHints, false);
         if (run.series.empty() && run.events.empty()) continue;
         std::vector<std::string> folders;
         for (const auto& part : fs::path(files.front()->runKey)) folders.push_back(part.string());
-        const std::optional<RoleGuess> stage = settleStages(run, runHints);
         const RoleGuess g = guessRole(folders, runNames, runHints, stage);
         run.role = g.role;
         run.roleReason = g.reason;

@@ -6,33 +6,31 @@
 
 namespace qatdoctor::core::logs {
 
-std::optional<RoleGuess> settleStages(Run& run, const std::vector<RoleHint>& hints)
+void stripStagePrefix(ParsedLog& log, RunRole stage)
+{
+    const std::string prefix = std::string(roleName(stage)) + "/";
+    for (std::string& name : log.names)
+        if (name.starts_with(prefix)) name = name.substr(prefix.size());
+}
+
+std::optional<RoleGuess> settleStages(const std::vector<ParsedLog*>& files, const std::vector<std::string>& names)
 {
     constexpr RunRole kStages[] = {RunRole::Float, RunRole::Calibration, RunRole::Qat, RunRole::Quantized};
     std::map<RunRole, size_t> points;
-    for (const auto& [name, s] : run.series)
-        for (RunRole r : kStages)
-            if (name.starts_with(std::string(roleName(r)) + "/")) points[r] += s.size();
+    for (const ParsedLog* f : files)
+        for (size_t i = 0; i < f->names.size(); ++i)
+            for (RunRole r : kStages)
+                if (f->names[i].starts_with(std::string(roleName(r)) + "/")) points[r] += f->series[i].size();
     if (points.empty()) return std::nullopt;
     RunRole own = points.begin()->first;
     for (const auto& [r, n] : points)
         if (n > points[own]) own = r;
-    const std::string prefix = std::string(roleName(own)) + "/";
-    std::map<std::string, Series> renamed;
-    for (auto& [name, s] : run.series) {
-        std::string n = name.starts_with(prefix) ? name.substr(prefix.size()) : name;
-        auto it = renamed.find(n);
-        if (it == renamed.end()) renamed.emplace(std::move(n), std::move(s));
-        else it->second.append(s);  // the same metric logged before any stage marker and after
-    }
-    run.series = std::move(renamed);
-    std::string reason = std::string("the log names its stage ") + roleName(own);
-    for (const RoleHint& h : hints)
-        if (h.role == own && h.reason.find("stage marker") != std::string::npos) {
-            reason = h.reason;
-            break;
-        }
-    return RoleGuess{own, reason};
+    for (ParsedLog* f : files) stripStagePrefix(*f, own);
+    // the evidence: the log's own words for that stage (a banner, a --stage line, a log prefix)
+    for (size_t i = 0; i < files.size(); ++i)
+        for (const RoleHint& h : files[i]->roleHints)
+            if (h.role == own) return RoleGuess{own, (i < names.size() ? names[i] + ": " : std::string()) + h.reason};
+    return RoleGuess{own, std::string("the log's lines name the stage ") + roleName(own)};
 }
 
 RoleGuess guessRole(const std::vector<std::string>& folders, const std::vector<std::string>& files,

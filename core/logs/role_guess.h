@@ -17,11 +17,16 @@ struct RoleGuess {
     std::string reason;
 };
 
-// A run whose log names its stages (ParseState::stage) has series "<stage>/<name>". The stage
-// with the most points is the run's own: its series lose the prefix, the others keep it
-// ("calibration/val/acc" in a QAT run: the calibration result the QAT script printed). Returns
-// that stage, with the reason, when the log named any.
-std::optional<RoleGuess> settleStages(Run& run, const std::vector<RoleHint>& hints);
+// The files of a run whose logs name their stages (a banner, a --stage line, a log prefix such as
+// "calib_val:") have series "<stage>/<name>". The stage with the most points is the run's own:
+// its series lose the prefix (before the files' copies of a metric are merged), the others keep
+// it ("calibration/val/acc" in a QAT run: the calibration result the QAT script printed).
+// Returns that stage, with the log's words for it, when any was named.
+// names: the files' names, parallel to files, for the reason ("train.log: stage marker ...").
+std::optional<RoleGuess> settleStages(const std::vector<ParsedLog*>& files, const std::vector<std::string>& names = {});
+
+// Drops "<stage>/" from the log's series names (a live update of a run whose stage is known).
+void stripStagePrefix(ParsedLog& log, RunRole stage);
 
 // folders: the run's folder path components, outermost first (the opened folder's own name
 // included when the run is the opened folder). files: names of the files in the run's folder.

@@ -332,13 +332,18 @@ public:
         std::optional<double> global, step, stepTotal, epoch, epochTotal;
         bool validation = (templated && m_template.validation) || validationWord;
         bool hyper = false;
+        // a log prefix naming a stage ("calib_val:", "qat_train:"): its series are that stage's
+        std::optional<RunRole> lineStage = templated ? m_template.stage : std::nullopt;
         bool proseCounters = true;  // every counter on the line was a "word number" pair
         size_t metrics = 0;
         for (size_t i = 0; i < n; ++i) {
             const Field& f = fields[i];
             validation |= f.evalMode;
             if (!f.isNumber) {
-                if (!templated && f.sep == ':' && !f.key.empty()) validation |= prefixWord(f.key, f.raw, lineNo);
+                if (!templated && f.sep == ':' && !f.key.empty()) {
+                    validation |= prefixWord(f.key, f.raw, lineNo);
+                    if (m_lastPrefixStage) lineStage = m_lastPrefixStage;
+                }
                 continue;
             }
             switch (m_kinds[i] = templated ? m_template.kinds[i] : kindOf(f.key, i)) {
@@ -425,6 +430,7 @@ public:
         }
         m_sawMetricLine = true;
         size_t position = 0;
+        m_lineStage = lineStage;
         for (size_t i = 0; i < n; ++i) {
             const Field& f = fields[i];
             if (!f.isNumber || m_kinds[i] != KeyKind::Metric) continue;
@@ -432,7 +438,8 @@ public:
             const uint32_t s = templated ? m_template.slots[i] : (m_slotOf[i] = slot(f.key, validation, position++));
             point(s, x, from, static_cast<float>(f.number), static_cast<uint32_t>(lineNo), epochValue, wall);
         }
-        if (!templated) buildTemplate(p, e, n, bareStep, validation);
+        m_lineStage.reset();
+        if (!templated) buildTemplate(p, e, n, bareStep, validation, lineStage);
     }
 
 private:
@@ -453,6 +460,7 @@ private:
         std::array<KeyKind, kMaxFields> kinds{};  // what those fields were found to be
         std::array<uint32_t, kMaxFields> slots{};
         bool validation = false;
+        std::optional<RunRole> stage;  // the line's log prefix named this stage
         NumberLayout layout;
         std::vector<double*> targets;            // where each number goes (fieldsOf / bare)
         // Where the counters are among the numbers (indices in line order, -1 = absent), for
@@ -465,10 +473,12 @@ private:
         } plan;
     };
 
-    void buildTemplate(const char* p, const char* e, size_t n, bool bareStep, bool validation)
+    void buildTemplate(const char* p, const char* e, size_t n, bool bareStep, bool validation,
+                       std::optional<RunRole> stage)
     {
         LineTemplate& t = m_template;
         t.valid = false;
+        t.stage = stage;
         t.layout.clear();
         t.targets.clear();
         if (n >= kMaxFields) return;
@@ -582,6 +592,7 @@ private:
         if (sameKey(key, m_lastPrefix)) return m_lastPrefixIsVal;
         m_lastPrefix.assign(key);
         m_lastPrefixIsVal = isValidationWord(key);
+        m_lastPrefixStage = value.empty() || isKeyStart(value[0]) ? stageOfWord(key) : std::nullopt;
         noteStageWord(key, value, lineNo);
         return m_lastPrefixIsVal;
     }
@@ -779,6 +790,7 @@ private:
     int m_hints = 0;
     std::string m_lastPrefix;
     bool m_lastPrefixIsVal = false;
+    std::optional<RunRole> m_lastPrefixStage;  // the stage the last prefix names
 };
 
 }  // namespace

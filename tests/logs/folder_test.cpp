@@ -29,7 +29,10 @@ TEST(LogFolder, HatStagesBecomeRunsWithRoles)
     ASSERT_TRUE(set.ok()) << set.error().toString();
     ASSERT_EQ(set->runs.size(), 4u);
     EXPECT_EQ(runNamed(*set, "float").role, RunRole::Float);
-    EXPECT_EQ(runNamed(*set, "float").roleReason, "folder name 'float'");
+    // the log's own words come before the folder's name
+    EXPECT_EQ(runNamed(*set, "float").roleReason,
+              "train.log: header line '2026-11-01 08:00:00,000 - INFO - HAT_TRAINING_STEP=float batch_size=64 world_siz' "
+              "(line 1)");
     EXPECT_EQ(runNamed(*set, "calibration").role, RunRole::Calibration);
     EXPECT_EQ(runNamed(*set, "qat").role, RunRole::Qat);
     EXPECT_EQ(runNamed(*set, "quantized").role, RunRole::Quantized);
@@ -79,6 +82,29 @@ TEST(LogFolder, LogNamedFilesThatAreNoLogsAreListedAsSkipped)
     ASSERT_EQ(set->warnings.size(), 1u);
     EXPECT_EQ(set->warnings[0].code, "logs.skipped");
     EXPECT_EQ(set->warnings[0].file, (dir / "run" / "notes.txt").string());
+    std::filesystem::remove_all(dir);
+}
+
+TEST(LogFolder, AStageNamedByItsLogPrefixKeepsItsOwnSeries)
+{
+    // a QAT script that evaluates the calibrated model first, with its own log prefix
+    const auto dir = std::filesystem::temp_directory_path() / ("qatdoctor_stage_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "exp");
+    std::ofstream(dir / "exp" / "train.log") << "Epoch[0] calib_val: acc[0.6400] \n"
+                                                "Epoch[0] Step[0] GlobalStep[0] qat_train: loss[1.2000] \n"
+                                                "Epoch[0] Step[1] GlobalStep[1] qat_train: loss[1.1000] \n"
+                                                "Epoch[0] Step[2] GlobalStep[2] qat_train: loss[1.0500] \n"
+                                                "Epoch[0] qat_val: acc[0.7000] \n";
+    auto set = readLogFolder(dir.string());
+    ASSERT_TRUE(set.ok());
+    ASSERT_EQ(set->runs.size(), 1u);
+    const logs::Run& run = set->runs[0];
+    EXPECT_EQ(run.role, RunRole::Qat) << run.roleReason;  // from the content: the folder says nothing
+    EXPECT_EQ(seriesOf(run, "loss").size(), 3u);
+    ASSERT_EQ(seriesOf(run, "val/acc").size(), 1u);
+    EXPECT_FLOAT_EQ(seriesOf(run, "val/acc").value[0], 0.70f);
+    ASSERT_EQ(seriesOf(run, "calibration/val/acc").size(), 1u);
+    EXPECT_FLOAT_EQ(seriesOf(run, "calibration/val/acc").value[0], 0.64f);
     std::filesystem::remove_all(dir);
 }
 
