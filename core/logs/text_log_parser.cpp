@@ -52,6 +52,7 @@ struct Field {
     bool adjacent = false;
     bool evalMode = false;  // "Epoch(val)", "Iter(test)": the line is an evaluation's
     bool spaceSep = false;  // "Epoch 1/3": a word and its number, no separator
+    bool hasUnit = false;   // "0.233s": the number is followed by a unit
     char sep = 0;          // '[', ':', '='
     // where the number and the total are on the line (for the line template)
     const char* numBegin = nullptr;
@@ -210,9 +211,12 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
         double v;
         // a quoted value is text, whatever it spells ('INFO', '1e-3' in a config dump)
         const char* r = quoted ? nullptr : parseNumber(q, e, v);
-        // "eta: 0:10:22" is a time, "elapsed: 11s", "GPU_mem 3.2G" carry a unit: no values
-        if (r && !(r < e && *r == ':' && sep == ':') && !(r < e && isAlpha(*r))) {
+        // "eta: 0:10:22" is a time, not a value
+        if (r && !(r < e && *r == ':' && sep == ':')) {
             f.isNumber = true;
+            // "elapsed: 11s", "time: 0.233s", "GPU_mem 3.2G" carry a unit: a measurement of the
+            // job, never a metric (still a number, so the line's template holds)
+            f.hasUnit = r < e && isAlpha(*r);
             f.number = v;
             f.numBegin = q;
             f.numEnd = r;
@@ -346,7 +350,7 @@ public:
                 }
                 continue;
             }
-            switch (m_kinds[i] = templated ? m_template.kinds[i] : kindOf(f.key, i)) {
+            switch (m_kinds[i] = templated ? m_template.kinds[i] : (f.hasUnit ? KeyKind::System : kindOf(f.key, i))) {
             case KeyKind::GlobalStep: global = f.number; break;
             case KeyKind::Step:
                 step = f.number;
@@ -824,7 +828,7 @@ int probeTextLog(std::string_view name, std::string_view head)
         bool counter = false, metric = false;
         for (size_t i = 0; i < n; ++i) {
             if (!fields[i].isNumber) continue;
-            const KeyKind k = classifyKey(fields[i].key);
+            const KeyKind k = fields[i].hasUnit ? KeyKind::System : classifyKey(fields[i].key);
             if (k == KeyKind::Metric) metric = true;
             else if (k != KeyKind::WallTime && k != KeyKind::System) counter = true;
         }
