@@ -201,7 +201,10 @@ public:
             return;
         }
         use(lineNo);
-        buildLayout(text);
+        // an evaluation row's step is not its own (it sits at the last training step): such rows
+        // always take use(), never the layout's straight read
+        if (!m_lastRowWasEvaluation) buildLayout(text);
+        else m_layout.clear();
     }
 
     void partialLastLine(std::string_view text, uint64_t lineNo, uint64_t offset) override
@@ -267,6 +270,7 @@ private:
                     allEval = allEval && isEvaluationName(seriesName(m_reader.key(en), false));
             validation = allEval;
         }
+        m_lastRowWasEvaluation = validation;
         if (validation) step.reset();  // an evaluation sits at the last training step
         if (!step && !epoch) {
             for (const auto& en : m_reader.entries()) hyper = hyper || isHyperParameter(m_reader.key(en));
@@ -409,6 +413,7 @@ private:
     std::vector<double> m_values;
     std::vector<KeyKind> m_entryKinds;  // per entry of the current line (numbers only)
     int m_hints = 0;
+    bool m_lastRowWasEvaluation = false;
     std::vector<std::pair<std::string, KeyKind>> m_kindCache;
 };
 

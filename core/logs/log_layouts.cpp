@@ -10,6 +10,7 @@ const std::vector<LogLayout>& logLayouts()
         {"hat_text", "text", "HAT (Horizon) text log", nullptr, {"GlobalStep["}},
         {"mmengine_text", "text", "mmengine / mmdetection 3.x text log", nullptr, {"Epoch(train)"}},
         {"mmengine_text", "text", "mmengine / mmdetection 3.x text log", nullptr, {"Iter(train)"}},
+        {"mmengine_text", "text", "mmengine / mmdetection 3.x text log", nullptr, {" - mmengine - "}},
         {"mmdet2_text", "text", "mmdetection 2.x text log", nullptr, {"Epoch [", "]["}},
         {"torchvision_metric_logger", "text", "torchvision reference scripts' MetricLogger", nullptr, {"Epoch: [", "eta:"}},
         {"yolo_console", "text", "YOLOv5 / Ultralytics console output", nullptr, {"Epoch", "GPU_mem"}, true},

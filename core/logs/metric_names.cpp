@@ -168,7 +168,7 @@ Split splitOf(std::string_view t)
 
 bool isEvaluationTask(std::string_view t)
 {
-    for (std::string_view w : {"bbox", "segm", "keypoints", "sem_seg", "panoptic_seg", "coco"})
+    for (std::string_view w : {"bbox", "segm", "keypoints", "sem_seg", "panoptic_seg", "coco", "pascal_voc"})
         if (equalsNoCase(t, w)) return true;
     return false;
 }

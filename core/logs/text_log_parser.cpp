@@ -66,6 +66,16 @@ constexpr size_t kMaxNumbers = 2 * kMaxFields + 2;  // a number and a total per 
 
 bool looksLikeMetric(std::string_view key);
 
+// A metric's whole name, as "Loss 0.5" or torchvision's "Acc@1 0.5" print it without a separator
+// (a word that merely contains one, "CUDA Runtime 11.3", is prose).
+bool isMetricWord(std::string_view key)
+{
+    for (std::string_view w : {"loss", "acc", "accuracy", "acc@1", "acc@5", "acc1", "acc5", "top1", "top5", "map",
+                               "miou", "iou", "f1", "lr", "precision", "recall", "psnr", "ppl"})
+        if (equalsNoCase(key, w)) return true;
+    return false;
+}
+
 // "Val Loss: 0.3", "Test Acc: 0.9": a split word and the metric's name, one key.
 bool isSplitWord(std::string_view w)
 {
@@ -170,7 +180,7 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
             // word, one space, a number
             else if (r == q + 1 && r < e && (isDigit(*r) || (*r == '-' && r + 1 < e && isDigit(r[1])))) {
                 const std::string_view k(ks, static_cast<size_t>(ke - ks));
-                spaceSep = classifyKey(k) != KeyKind::Metric ? classifyKey(k) != KeyKind::System : looksLikeMetric(k);
+                spaceSep = classifyKey(k) != KeyKind::Metric ? classifyKey(k) != KeyKind::System : isMetricWord(k);
             }
         }
         if (q >= e) break;
