@@ -26,7 +26,7 @@ json seriesSummary(const logs::Series& s)
     for (size_t i = 0; i < s.size(); ++i) {
         const double v = s.value[i];
         if (!std::isfinite(v)) {
-            if (firstNonFinite.is_null()) firstNonFinite = number(s.step[i]);
+            if (firstNonFinite.is_null()) firstNonFinite = jsonCount(s.step[i]);
             continue;
         }
         lo = std::min(lo, v);
@@ -35,8 +35,8 @@ json seriesSummary(const logs::Series& s)
     j["min"] = std::isfinite(lo) ? json(lo) : json(nullptr);
     j["max"] = std::isfinite(hi) ? json(hi) : json(nullptr);
     j["first_nonfinite_step"] = firstNonFinite;
-    j["first_step"] = number(s.step.front());
-    j["last_step"] = number(s.step.back());
+    j["first_step"] = jsonCount(s.step.front());
+    j["last_step"] = jsonCount(s.step.back());
     return j;
 }
 
@@ -136,7 +136,7 @@ json logSetToJson(const logs::LogSet& set)
         for (const logs::RunEvent& e : r.events) {
             json je{{"kind", eventKindName(e.kind)}, {"text", e.text}, {"line", e.line}};
             je["file"] = e.file < r.files.size() ? json(r.files[e.file].path) : json(nullptr);
-            je["step"] = e.step ? number(*e.step) : json(nullptr);
+            je["step"] = e.step ? jsonCount(*e.step) : json(nullptr);
             jr["events"].push_back(std::move(je));
         }
         runs.push_back(std::move(jr));

@@ -5,12 +5,13 @@
 #include <ostream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "app/cli/args.h"
 #include "app/cli/cli_command.h"
 #include "app/cli/text_output.h"
 #include "core/analysis_json.h"
-#include <nlohmann/json.hpp>
-
+#include "core/common/finding_json.h"
 #include "core/logs/explain.h"
 #include "core/logs/log_reader.h"
 #include "core/logs/series_stats.h"
@@ -92,7 +93,8 @@ nlohmann::json explanationJson(const core::logs::Run& r)
         for (const core::logs::SourceLine& l : e.samples)
             samples.push_back({{"file", l.file}, {"line", l.line}, {"text", l.text}});
         out.push_back({{"series", e.series}, {"layout", e.layout}, {"framework", e.framework}, {"points", e.points},
-                       {"first_step", e.firstStep}, {"last_step", e.lastStep}, {"samples", samples}});
+                       {"first_step", core::jsonCount(e.firstStep)}, {"last_step", core::jsonCount(e.lastStep)},
+                       {"samples", samples}});
     }
     return out;
 }

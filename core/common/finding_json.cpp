@@ -23,6 +23,13 @@ json jsonNumber(double v)
     return v;
 }
 
+json jsonCount(double v)
+{
+    constexpr double kExact = 9007199254740992.0;  // 2^53: every integer below is a double exactly
+    if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < kExact) return static_cast<int64_t>(v);
+    return jsonNumber(v);
+}
+
 std::optional<double> numberFromJson(const json& j)
 {
     if (j.is_number()) return j.get<double>();
@@ -38,7 +45,7 @@ json evidenceToJson(const Evidence& e)
     if (!e.run.empty()) j["run"] = e.run;
     if (!e.file.empty()) j["file"] = e.file;
     if (e.line > 0) j["line"] = e.line;
-    if (e.step) j["step"] = jsonNumber(*e.step);
+    if (e.step) j["step"] = jsonCount(*e.step);
     if (!e.metric.empty()) j["metric"] = e.metric;
     if (e.value) j["value"] = jsonNumber(*e.value);
     if (!e.layer.empty()) j["layer"] = e.layer;

@@ -12,6 +12,9 @@
 namespace qatdoctor::core {
 
 nlohmann::json jsonNumber(double v);
+// A step, line or count: an integer when it is one (steps are stored as doubles, but a step 100
+// prints as 100, not 100.0); otherwise as jsonNumber.
+nlohmann::json jsonCount(double v);
 // A number, or one of the three strings; anything else is nullopt.
 std::optional<double> numberFromJson(const nlohmann::json& j);
 

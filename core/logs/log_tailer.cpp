@@ -399,6 +399,17 @@ void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, st
         }
 }
 
+std::optional<RoleGuess> LogTailer::settleStagesOf(const std::vector<Tracked*>& files)
+{
+    std::vector<ParsedLog*> parsed;
+    std::vector<std::string> names;
+    for (Tracked* t : files) {
+        parsed.push_back(&t->parsed);
+        names.push_back(t->name);
+    }
+    return settleStages(parsed, names);
+}
+
 void LogTailer::rebuild()
 {
     if (m_base) return rebuildOnBase();
@@ -423,13 +434,7 @@ void LogTailer::rebuild()
         } else {
             folders.push_back(fs::path(m_root).parent_path().filename().string());
         }
-        std::vector<ParsedLog*> parsed;
-        std::vector<std::string> fileNames;
-        for (Tracked* t : files) {
-            parsed.push_back(&t->parsed);
-            fileNames.push_back(t->name);
-        }
-        const std::optional<RoleGuess> stage = settleStages(parsed, fileNames);
+        const std::optional<RoleGuess> stage = settleStagesOf(files);
         std::vector<std::string> names;
         std::vector<RoleHint> hints;
         addFiles(run, files, set, names, hints, move);
@@ -472,13 +477,7 @@ void LogTailer::rebuildOnBase()
     for (auto& [name, files] : byName) {
         Run run;
         run.name = name;
-        std::vector<ParsedLog*> parsed;
-        std::vector<std::string> fileNames;
-        for (Tracked* t : files) {
-            parsed.push_back(&t->parsed);
-            fileNames.push_back(t->name);
-        }
-        const std::optional<RoleGuess> stage = settleStages(parsed, fileNames);
+        const std::optional<RoleGuess> stage = settleStagesOf(files);
         std::vector<std::string> runNames;
         std::vector<RoleHint> runHints;
         addFiles(run, files, set, runNames, runHints, false);

@@ -15,6 +15,7 @@
 #include "core/common/progress.h"
 #include "core/common/result.h"
 #include "core/logs/parsed_log.h"
+#include "core/logs/role_guess.h"
 
 namespace qatdoctor::core::logs {
 
@@ -72,6 +73,8 @@ private:
     void addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, std::vector<std::string>& names,
                   std::vector<RoleHint>& hints, bool move);
     std::string runNameOf(const std::string& key) const;
+    // role_guess.h's settleStages over the files of one run (their parsed series renamed)
+    static std::optional<RoleGuess> settleStagesOf(const std::vector<Tracked*>& files);
     std::shared_ptr<const TailCheckpoint> makeCheckpoint() const;
 
     std::string m_root;

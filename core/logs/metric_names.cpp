@@ -51,10 +51,6 @@ bool isStageOrSplit(std::string_view p, bool& val)
     return true;
 }
 
-}  // namespace
-
-namespace {
-
 // Keys (the last path component, case-insensitive) that the frameworks log beside their metrics
 // but that measure the job: mmdet/mmengine (eta, time, data_time, memory), torchvision
 // (img/s, max mem), HF Trainer (*_runtime, *_per_second, total_flos), Detectron2 (eta_seconds,
@@ -64,14 +60,15 @@ bool isSystemKey(std::string_view key)
     const size_t slash = key.rfind('/');
     const std::string_view last = slash == std::string_view::npos ? key : key.substr(slash + 1);
     static constexpr std::string_view kExact[] = {
-        "eta", "eta_seconds", "time", "data_time", "rank_data_time", "memory", "mem", "max mem", "max_mem",
-        "gpu_mem", "img/s", "dur", "batches", "speed", "cost time", "cost_time", "remaining step percent",
-        "total_flos", "percent", "data", "iou_thr", "batch_count", "samples/s", "samples_per_sec", "instances", "size", "node", "rank", "iter_time",
-        "epoch_time", "batch_time", "train_samples_per_second", "train_steps_per_second"};
+        "eta", "eta_seconds", "time", "data_time", "rank_data_time", "data", "memory", "mem", "max mem", "max_mem",
+        "gpu_mem", "img/s", "samples/s", "samples_per_sec", "dur", "batches", "batch_count", "speed", "cost time",
+        "cost_time", "remaining step percent", "percent", "total_flos", "iou_thr", "instances", "size", "node",
+        "rank", "iter_time", "epoch_time", "batch_time"};
     for (std::string_view k : kExact)
         if (equalsNoCase(last, k) || equalsNoCase(key, k)) return true;
+    // (mmdet's bbox_mAP_copypaste is the results again, as a list; skorch flags *_best)
     static constexpr std::string_view kSuffix[] = {"_runtime", "_per_second", "_flos", "_best", "_time_s",
-                                                   "_copypaste", "_batch_count"};  // mmdet's bbox_mAP_copypaste: a list, not a value
+                                                   "_copypaste", "_batch_count"};
     for (std::string_view suf : kSuffix)
         if (last.size() > suf.size() && equalsNoCase(last.substr(last.size() - suf.size()), suf)) return true;
     return false;
@@ -172,7 +169,6 @@ bool isEvaluationTask(std::string_view t)
         if (equalsNoCase(t, w)) return true;
     return false;
 }
-
 
 }  // namespace
 

@@ -66,4 +66,7 @@ TEST(Cli, LogsExplainNamesTheLayoutAndTheSourceLines)
     ASSERT_EQ(j.code, kExitOk) << j.err;
     EXPECT_NE(j.out.find("\"layout\": \"mmdet2_text\""), std::string::npos);
     EXPECT_NE(j.out.find("\"line\": 31"), std::string::npos);
+    // steps are integers when they are ones (not 50.0)
+    EXPECT_NE(j.out.find("\"first_step\": 50,"), std::string::npos);
+    EXPECT_EQ(j.out.find("\"first_step\": 50.0"), std::string::npos);
 }
