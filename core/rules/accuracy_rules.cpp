@@ -102,8 +102,10 @@ RuleOutcome checkQatQuantizedGap(const Analysis& a, const Thresholds& t)
         const double drop = (acc->value - qacc->value) / acc->value;
         if (drop <= t.quantizedGapMaxDrop) continue;
         const std::string what = pct(qacc->value) + " vs QAT " + pct(acc->value);
+        // a small gap is a mismatch to look into; a collapse is a model that must not ship
+        const Severity severity = drop > t.quantizedGapErrorDrop ? Severity::Error : Severity::Warning;
         Finding f = makeFinding(
-            "qat.quantized_gap", Severity::Warning, Stage::Export,
+            "qat.quantized_gap", severity, Stage::Export,
             {"quantized 模型精度明显低于 QAT（" + what + "）",
              "Quantized model clearly below QAT (" + what + ")"},
             {"QAT 阶段无法完全模拟定点计算，导出、convert 或查表转定点也会引入误差。QAT 精度正常而 quantized "

@@ -30,6 +30,7 @@ constexpr Field kFields[] = {
     {"trend.late_fraction", &Thresholds::trendLateFraction},
     {"qat_vs_calib.min_drop", &Thresholds::qatVsCalibMinDrop},
     {"quantized_gap.max_drop", &Thresholds::quantizedGapMaxDrop},
+    {"quantized_gap.error_drop", &Thresholds::quantizedGapErrorDrop},
     {"calib_low.max_drop", &Thresholds::calibLowMaxDrop},
     {"not_learning.max_relative_change", &Thresholds::notLearningMaxRelativeChange},
     {"not_learning.max_accuracy_change", &Thresholds::notLearningMaxAccuracyChange},

@@ -21,6 +21,7 @@ struct Thresholds {
     double trendLateFraction = 0;
     double qatVsCalibMinDrop = 0;
     double quantizedGapMaxDrop = 0;
+    double quantizedGapErrorDrop = 0;
     double calibLowMaxDrop = 0;
     double notLearningMaxRelativeChange = 0;
     double notLearningMaxAccuracyChange = 0;

@@ -60,10 +60,24 @@ bool observedInRuns(const Finding& f)
     return false;
 }
 
+// Whether trouble at stage `a` is upstream of trouble at `b` that it commonly causes: a float or
+// calibration problem explains what QAT then does (a poor calibration, then a QAT NaN).
+bool upstreamCause(Stage a, Stage b)
+{
+    return (a == Stage::Float || a == Stage::Calibration) && b == Stage::Qat;
+}
+
+// The damage first: an error (a quantized model at chance, a NaN loss) leads the warnings, so a
+// harmless note about an earlier stage (a batch/lr remark on a QAT run that reached float's
+// accuracy) never hides a broken model; except a float or calibration problem, which leads the
+// QAT trouble it explains. Among equals, the root-most stage: what goes wrong first explains
+// what follows.
 bool leads(const Finding& f, const Finding& than)
 {
-    if (verdictRank(f.stage) != verdictRank(than.stage)) return verdictRank(f.stage) < verdictRank(than.stage);
+    if (upstreamCause(f.stage, than.stage)) return true;
+    if (upstreamCause(than.stage, f.stage)) return false;
     if (f.severity != than.severity) return f.severity > than.severity;
+    if (verdictRank(f.stage) != verdictRank(than.stage)) return verdictRank(f.stage) < verdictRank(than.stage);
     return observedInRuns(f) && !observedInRuns(than);
 }
 
