@@ -271,7 +271,9 @@ private:
             validation = allEval;
         }
         m_lastRowWasEvaluation = validation;
-        if (validation) step.reset();  // an evaluation sits at the last training step
+        // an evaluation sits at the last training step; in an evaluation-only log (mmcls's
+        // {"mode": "val", "epoch": 3, ...}), at its epoch
+        if (validation) step = !m_state.lastStep && m_state.stepKnown && epoch ? std::optional<double>(*epoch) : std::nullopt;
         if (!step && !epoch) {
             for (const auto& en : m_reader.entries()) hyper = hyper || isHyperParameter(m_reader.key(en));
             if (hyper) {
@@ -289,7 +291,7 @@ private:
             }
         }
         if (metrics == 0) return;
-        if (step) m_state.lastStep = step;
+        if (step && !validation) m_state.lastStep = step;
         size_t position = 0;
         idx = 0;
         for (const auto& en : entries) {
@@ -328,7 +330,10 @@ private:
     {
         ParseState& st = m_state;
         if (!st.iterEpoch || epoch != *st.iterEpoch) {
-            if (st.iterEpoch && epoch > *st.iterEpoch) st.iterEpochBase += st.iterEpochMax;
+            if (st.iterEpoch && epoch > *st.iterEpoch) {
+                st.iterEpochBase += st.iterEpochMax;
+                st.stepsEstimated = true;  // the largest logged iteration may fall short of the epoch
+            }
             st.iterEpoch = epoch;
             st.iterEpochMax = 0;
         }

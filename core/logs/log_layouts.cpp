@@ -12,7 +12,9 @@ const std::vector<LogLayout>& logLayouts()
         {"mmengine_text", "text", "mmengine / mmdetection 3.x text log", nullptr, {"Iter(train)"}},
         {"mmengine_text", "text", "mmengine / mmdetection 3.x text log", nullptr, {" - mmengine - "}},
         {"mmdet2_text", "text", "mmdetection 2.x text log", nullptr, {"Epoch [", "]["}},
+        {"mmdet2_text", "text", "mmdetection 2.x text log", nullptr, {"Epoch(val) ["}},  // mmcv 1.x, evaluation only
         {"torchvision_metric_logger", "text", "torchvision reference scripts' MetricLogger", nullptr, {"Epoch: [", "eta:"}},
+        {"pytorch_examples_progress", "text", "PyTorch examples' ProgressMeter (imagenet)", nullptr, {"Epoch: [", "]["}},
         {"yolo_console", "text", "YOLOv5 / Ultralytics console output", nullptr, {"Epoch", "GPU_mem"}, true},
         {"skorch_table", "text", "skorch's printed epoch table", nullptr, {"epoch", "dur", "-------"}, true},
         {"python_logging", "text", "Python logging", nullptr, {" - INFO - "}},
@@ -21,6 +23,7 @@ const std::vector<LogLayout>& logLayouts()
         {"mmengine_scalars", "jsonl", "mmengine vis_data/scalars.json", "scalars.json", {}},
         {"detectron2_metrics", "jsonl", "Detectron2 metrics.json", "metrics.json", {"\"iteration\""}},
         {"mmdet2_json", "jsonl", "mmdetection 2.x .log.json", nullptr, {"\"mode\": \"train\"", "\"iter\""}},
+        {"mmdet2_json", "jsonl", "mmdetection 2.x .log.json", nullptr, {"\"mode\": \"val\"", "\"epoch\""}}, 
         {"jsonl", "jsonl", "JSON lines", nullptr, {}},
         {"yolov5_results_csv", "csv", "YOLOv5 results.csv", nullptr, {"metrics/mAP_0.5"}},
         {"ultralytics_results_csv", "csv", "Ultralytics (YOLOv8+) results.csv", nullptr, {"metrics/mAP50"}},

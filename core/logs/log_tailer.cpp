@@ -73,9 +73,12 @@ FileId statFile(const std::string& path)
 }
 
 // When two files hold the same points, the one with more digits wins: CSV and JSONL keep what
-// the script computed, TensorBoard stores float32, text logs round to 4 places.
-int formatRank(const std::string& format)
+// the script computed, TensorBoard stores float32, text logs round to 4 places; but a file whose
+// steps are estimates (mmdet's .log.json does not say how long an epoch is; its .log does) loses.
+int formatRank(const RunFile& file)
 {
+    if (file.stepsEstimated) return 4;
+    const std::string& format = file.format;
     if (format == "csv" || format == "json_history") return 0;
     if (format == "jsonl") return 1;
     if (format == "tfevents") return 2;
@@ -98,7 +101,7 @@ Series mergeCopies(std::vector<std::pair<uint32_t, Series*>>& copies, const std:
         if (!kept.empty() && c.second->step.front() <= kept.back().second->step.back()) {
             auto& prev = kept.back();
             if (c.second->size() > prev.second->size() ||
-                (c.second->size() == prev.second->size() && formatRank(files[c.first].format) < formatRank(files[prev.first].format)))
+                (c.second->size() == prev.second->size() && formatRank(files[c.first]) < formatRank(files[prev.first])))
                 prev = c;
             continue;
         }
@@ -172,9 +175,12 @@ void LogTailer::scan(std::vector<std::string>& added)
         int score = 0;
         const LogFormat* f = probeLogFormat(name, *head, &score);
         if (!f && mustTake) f = findLogFormat("text");
+        // (a JSON document that is no history is a config, a tokenizer, a summary: no warning)
         if (!f || (!mustTake && score < kMinFolderScore))
-            return reject("not read as a training log: its first 64 KiB hold no metric lines (key: value, key[value], "
-                          "CSV columns or JSON records with numbers)");
+            return reject(name.ends_with(".json")
+                              ? nullptr
+                              : "not read as a training log: its first 64 KiB hold no metric lines (key: value, "
+                                "key[value], CSV columns with a step or epoch, JSON records with numbers)");
         m_rejected.erase(path);
         m_skipped.erase(path);
         auto t = std::make_unique<Tracked>();
@@ -371,6 +377,7 @@ void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, st
         while (index < run.files.size() && run.files[index].path != t->path) ++index;
         if (index == run.files.size()) run.files.push_back({t->path, t->format->id, 0, t->layout});
         run.files[index].size = t->state.offset;
+        run.files[index].stepsEstimated = t->state.stepsEstimated;
         names.push_back(t->name);
         for (const auto& [k, v] : t->parsed.metadata) run.metadata.emplace(k, v);
         for (const RoleHint& h : t->parsed.roleHints) hints.push_back({h.role, t->name + ": " + h.reason});

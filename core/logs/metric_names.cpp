@@ -25,7 +25,7 @@ std::vector<std::string_view> tokens(std::string_view s)
 
 bool isValToken(std::string_view t)
 {
-    for (std::string_view w : {"val", "valid", "validation", "eval", "evaluation", "test"})
+    for (std::string_view w : {"val", "valid", "validation", "validate", "validating", "eval", "evaluation", "test"})
         if (equalsNoCase(t, w)) return true;
     return false;
 }

@@ -53,6 +53,7 @@ struct ParseState {
     std::optional<float> iterEpoch;
     double iterEpochBase = 0;
     double iterEpochMax = 0;
+    bool stepsEstimated = false;  // a step was formed from an estimated epoch length
     // Warning counters (a damaged file yields one warning per kind plus a count, not millions).
     std::map<std::string, uint64_t> warningCounts;
 };

@@ -139,6 +139,7 @@ struct RunFile {
     std::string format;              // format id from the registry: "text", "csv", "jsonl", "tfevents"
     uint64_t size = 0;
     std::string layout;              // layout family (log_layouts.h): "mmdet2_text", "hf_trainer_state", ...
+    bool stepsEstimated = false;     // some steps rest on an estimate (ParseState::stepsEstimated)
 };
 
 struct Run {

@@ -54,6 +54,9 @@ void readPythonAssignments(std::string_view text, std::map<std::string, std::str
         std::string_view value = line.substr(i + 3);
         if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front())
             value = value.substr(1, value.size() - 2);
+        // "model = dict(" opens a block over many lines: no value of its own
+        const char last = value.empty() ? '\0' : value.back();
+        if (last == '(' || last == '[' || last == '{' || last == ',') continue;
         if (!value.empty() && value.size() <= 200) into.emplace(std::string(line.substr(0, i)), std::string(value));
     }
 }

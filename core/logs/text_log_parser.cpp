@@ -53,6 +53,10 @@ struct Field {
     bool evalMode = false;  // "Epoch(val)", "Iter(test)": the line is an evaluation's
     bool spaceSep = false;  // "Epoch 1/3": a word and its number, no separator
     bool hasUnit = false;   // "0.233s": the number is followed by a unit
+    double avg = 0;         // "5.0359 (5.1047)": the running average after the value
+    bool hasAvg = false;
+    const char* avgBegin = nullptr;
+    const char* avgEnd = nullptr;
     char sep = 0;          // '[', ':', '='
     // where the number and the total are on the line (for the line template)
     const char* numBegin = nullptr;
@@ -176,11 +180,12 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
             const char* r = q;
             while (r < e && *r == ' ') ++r;
             if (r < e && (*r == '[' || ((*r == ':' || *r == '=') && r == q + 1))) q = r;
-            // "Epoch 1/3", "step 400/1354", torchvision's "Acc@1 0.500": a counter or a metric
-            // word, one space, a number
-            else if (r == q + 1 && r < e && (isDigit(*r) || (*r == '-' && r + 1 < e && isDigit(r[1])))) {
+            // "Epoch 1/3", "step 400/1354", torchvision's "Acc@1 0.500": a counter and one space,
+            // or a metric word and any spaces ("Acc@1   0.00 (  0.00)"), then a number
+            else if (r < e && (isDigit(*r) || (*r == '-' && r + 1 < e && isDigit(r[1])))) {
                 const std::string_view k(ks, static_cast<size_t>(ke - ks));
-                spaceSep = classifyKey(k) != KeyKind::Metric ? classifyKey(k) != KeyKind::System : isMetricWord(k);
+                const KeyKind kind = classifyKey(k);
+                spaceSep = kind == KeyKind::Metric ? isMetricWord(k) : r == q + 1 && kind != KeyKind::System;
             }
         }
         if (q >= e) break;
@@ -243,6 +248,20 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
             }
             f.raw = std::string_view(q, static_cast<size_t>(r - q));
             p = r;
+            // "Loss 5.0359 (5.1047)", "loss: 2.39 (2.41)": the value, then its running average
+            if (r + 1 < e && *r == ' ' && r[1] == '(') {
+                const char* a = r + 2;
+                while (a < e && *a == ' ') ++a;
+                double avg;
+                const char* ae = parseNumber(a, e, avg);
+                if (ae && ae < e && *ae == ')') {
+                    f.avg = avg;
+                    f.hasAvg = true;
+                    f.avgBegin = a;
+                    f.avgEnd = ae;
+                    p = ae + 1;
+                }
+            }
         } else {
             f.raw = rawValue(q, e);
             // past a quoted value: "device='cuda:0'" holds no "cuda: 0" field
@@ -416,7 +435,12 @@ public:
             for (size_t i = 0; i < n; ++i) {
                 const Field& f = fields[i];
                 if (f.raw.empty() || f.sep == '[' || (f.sep != '=' && !header && !isHyperParameter(f.key))) continue;
-                m_out.metadata.emplace(std::string(f.key), std::string(f.raw));
+                // "PyTorch: 1.6.0", "NVCC: Cuda compilation tools, release 11.6": a lone "key: value"
+                // line's value is the rest of the line; a version number keeps its tail ("1.6.0")
+                std::string value = n == 1 && f.sep == ':' && !f.isNumber ? restOfLine(f.raw, e)
+                                    : f.isNumber           ? std::string(rawValue(f.numBegin, e))
+                                                           : std::string(f.raw);
+                m_out.metadata.emplace(std::string(f.key), std::move(value));
             }
             headerHint(text, lineNo);
             return;
@@ -428,6 +452,8 @@ public:
         StepFrom from = StepFrom::Counter;
         if (global) {
             x = *global;
+        } else if (validation && !m_state.lastStep && m_state.stepKnown && epoch) {
+            x = *epoch;  // an evaluation-only log (mmcls Epoch(val) [e][n]): the epoch as logged
         } else if (validation) {
             from = StepFrom::LastStep;  // an evaluation's own batch counter is not a training step
         } else if (step && stepTotal && epoch) {
@@ -437,7 +463,7 @@ public:
         } else {
             from = StepFrom::LastStep;
         }
-        if (from == StepFrom::Counter) m_state.lastStep = x;
+        if (from == StepFrom::Counter && !validation) m_state.lastStep = x;  // evaluations set no training step
         if (metrics == 0) {
             event(text, lineNo);
             return;
@@ -450,7 +476,12 @@ public:
             if (!f.isNumber || m_kinds[i] != KeyKind::Metric) continue;
             if (validation && isLearningRateKey(f.key)) continue;  // the training lr, repeated
             const uint32_t s = templated ? m_template.slots[i] : (m_slotOf[i] = slot(f.key, validation, position++));
-            point(s, x, from, static_cast<float>(f.number), static_cast<uint32_t>(lineNo), epochValue, wall);
+            // an evaluation printed batch by batch ("Validate: [56/56] ... Acc@1 0.00 (11.51)"): its
+            // result is the running average, and its last line at the step is the one that counts
+            const float value = static_cast<float>(validation && f.hasAvg ? f.avg : f.number);
+            if (validation && from == StepFrom::LastStep && m_state.lastStep && replaceLast(s, *m_state.lastStep, value, lineNo))
+                continue;
+            point(s, x, from, value, static_cast<uint32_t>(lineNo), epochValue, wall);
         }
         m_lineStage.reset();
         if (!templated) buildTemplate(p, e, n, bareStep, validation, lineStage);
@@ -508,6 +539,7 @@ private:
             if (!f.isNumber) continue;
             spans.push_back({{f.numBegin, f.numEnd, false}, &f.number});
             if (f.hasTotal) spans.push_back({{f.totalBegin, f.totalEnd, false}, &f.total});
+            if (f.hasAvg) spans.push_back({{f.avgBegin, f.avgEnd, false}, &f.avg});
         }
         if (bareStep) {
             spans.push_back({{t.bare.numBegin, t.bare.numEnd, true}, &t.bare.number});
@@ -609,6 +641,25 @@ private:
         m_lastPrefixStage = value.empty() || isKeyStart(value[0]) ? stageOfWord(key) : std::nullopt;
         noteStageWord(key, value, lineNo);
         return m_lastPrefixIsVal;
+    }
+
+    static std::string restOfLine(std::string_view raw, const char* lineEnd)
+    {
+        std::string_view rest(raw.data(), static_cast<size_t>(lineEnd - raw.data()));
+        while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\r')) rest.remove_suffix(1);
+        const char before = raw.data()[-1];  // within the line: raw follows "key: "
+        if ((before == '\'' || before == '"') && !rest.empty() && rest.back() == before) rest.remove_suffix(1);
+        return std::string(rest.substr(0, 200));
+    }
+
+    // Overwrites the series' last point when it sits at step (a later line of the same evaluation).
+    bool replaceLast(uint32_t slotIndex, double step, float value, uint64_t lineNo)
+    {
+        Series& s = seriesOf(slotIndex);
+        if (s.empty() || s.step.back() != step) return false;
+        s.value.set(s.size() - 1, value);
+        s.line.set(s.size() - 1, static_cast<uint32_t>(lineNo));
+        return true;
     }
 
     // One row of a console table: its metrics at the row's epoch.
