@@ -1,6 +1,7 @@
 // GUI test (offscreen): the demo logs in the Training-curves page; real point counts, the NaN
 // marker of the diverging run, decimation keeping the shape, export.
 #include <QApplication>
+#include <QDialog>
 #include <QDir>
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -109,6 +110,9 @@ TEST(CurvesPage, OpensOnTheLossAndExplainsAReading)
     QTRY_VERIFY_WITH_TIMEOUT(!mmdet.lastExplanation().isEmpty(), 10000);
     EXPECT_NE(mmdet.lastExplanation().indexOf("read as mmdet2_text"), -1) << mmdet.lastExplanation().toStdString();
     EXPECT_NE(mmdet.lastExplanation().indexOf("20240312_091544.log:31: "), -1);
+    // QATDOCTOR_CURVES_SHOT=path.png also saves the explanation window (to look at it)
+    if (const QString shot = qEnvironmentVariable("QATDOCTOR_CURVES_SHOT"); !shot.isEmpty())
+        for (QDialog* d : mmdet.findChildren<QDialog*>()) d->grab().save(QString(shot).replace(".png", "_explain.png"));
 }
 
 TEST(CurvesPage, LiveWatchingPicksUpAppendedLines)
