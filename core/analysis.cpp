@@ -109,6 +109,7 @@ void runChecks(Analysis& analysis)
 {
     analysis.findings.clear();
     analysis.checksRun.clear();
+    analysis.checksSkipped.clear();
     for (const Check& check : checks())
         check.run(analysis);
     sortFindings(analysis.findings);

@@ -44,6 +44,12 @@ struct Analysis {
     std::vector<DataTable> tables;           // toolchain debug tables (similarity, sensitivity, ...)
     std::vector<Finding> findings;           // sorted by sortFindings()
     std::set<std::string> checksRun;         // check ids that had the data to run (found or clear)
+    // checks that could not run, with what they needed: "not checked", never "clear"
+    struct SkippedCheck {
+        std::string id;
+        Text reason;
+    };
+    std::vector<SkippedCheck> checksSkipped;
     std::vector<Warning> warnings;           // damaged-but-usable input, with file and place
     std::map<std::string, std::string> expectedDtypes;  // module -> dtype (for model.int16_not_applied)
     std::string thresholdsPath;              // rules' threshold override file ("" = built-in defaults)

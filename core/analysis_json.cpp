@@ -222,6 +222,9 @@ json analysisToJson(const Analysis& a, Lang lang)
     j["findings"] = json::array();
     for (const Finding& f : a.findings) j["findings"].push_back(findingToJson(f, lang));
     j["checks_run"] = a.checksRun;
+    j["checks_skipped"] = json::array();
+    for (const Analysis::SkippedCheck& s : a.checksSkipped)
+        j["checks_skipped"].push_back({{"id", s.id}, {"reason", s.reason.in(lang)}});
     j["simulation"] = a.simulation ? fixedpoint::simulationSummaryToJson(*a.simulation, lang) : json(nullptr);
     j["warnings"] = std::move(logs["warnings"]);
     for (const Warning& w : a.warnings) j["warnings"].push_back(warningToJson(w));

@@ -18,6 +18,9 @@ struct Rule {
     const char* id;                  // the finding id the rule produces, e.g. "loss.nonfinite"
     Stage stage;                     // the stage its findings usually point at
     RuleOutcome (*check)(const Analysis& analysis, const Thresholds& thresholds);
+    // What the rule needs from the logs, for people: a rule that could not run is listed as
+    // "not checked" with it (Analysis::checksSkipped), never taken for "clear".
+    Text needs;
 };
 
 // All training rules, in the order they run (defined in rule_table.cpp).

@@ -8,23 +8,23 @@ namespace qatdoctor::core::rules {
 const std::vector<Rule>& trainingRules()
 {
     static const std::vector<Rule> kRules = {
-        {"loss.nonfinite", Stage::Qat, checkLossNonfinite},
-        {"loss.divergence", Stage::Qat, checkLossDivergence},
-        {"run.crashed", Stage::Qat, checkRunCrashed},
-        {"env.no_gpu", Stage::Environment, checkEnvNoGpu},
-        {"float.not_converged", Stage::Float, checkFloatNotConverged},
-        {"float.overfit", Stage::Float, checkFloatOverfit},
-        {"calib.low_accuracy", Stage::Calibration, checkCalibLowAccuracy},
-        {"calib.multi_gpu", Stage::Calibration, checkCalibMultiGpu},
-        {"qat.start_loss_high", Stage::Qat, checkQatStartLossHigh},
-        {"qat.trend_mismatch", Stage::Qat, checkQatTrendMismatch},
-        {"qat.not_learning", Stage::Qat, checkQatNotLearning},
-        {"qat.worse_than_calibration", Stage::Qat, checkQatWorseThanCalibration},
-        {"qat.quantized_gap", Stage::Export, checkQatQuantizedGap},
-        {"qat.no_quantized_eval", Stage::Qat, checkQatNoQuantizedEval},
-        {"train.batch_scaled_lr_unchanged", Stage::Qat, checkBatchScaledLrUnchanged},
-        {"train.aggressive_lr_schedule", Stage::Qat, checkAggressiveLrSchedule},
-        {"config.march", Stage::Qat, checkConfigMarch},
+        {"loss.nonfinite", Stage::Qat, checkLossNonfinite, {"一条 loss 曲线", "a loss series"}},
+        {"loss.divergence", Stage::Qat, checkLossDivergence, {"一条足够长的训练 loss 曲线", "a training loss series long enough to judge its trend"}},
+        {"run.crashed", Stage::Qat, checkRunCrashed, {"一个训练日志", "a training log"}},
+        {"env.no_gpu", Stage::Environment, checkEnvNoGpu, {"一个训练日志", "a training log"}},
+        {"float.not_converged", Stage::Float, checkFloatNotConverged, {"浮点运行的 loss 或评测精度", "the float run's loss or evaluation accuracy"}},
+        {"float.overfit", Stage::Float, checkFloatOverfit, {"浮点运行的训练精度和评测精度", "the float run's training and evaluation accuracy"}},
+        {"calib.low_accuracy", Stage::Calibration, checkCalibLowAccuracy, {"浮点和 calibration 的评测精度", "the float and the calibration evaluation accuracy"}},
+        {"calib.multi_gpu", Stage::Calibration, checkCalibMultiGpu, {"calibration 运行记录的卡数（world_size）", "the calibration run's logged world size"}},
+        {"qat.start_loss_high", Stage::Qat, checkQatStartLossHigh, {"浮点和 QAT 的训练 loss", "the float and the QAT training loss"}},
+        {"qat.trend_mismatch", Stage::Qat, checkQatTrendMismatch, {"浮点和 QAT 的训练 loss", "the float and the QAT training loss"}},
+        {"qat.not_learning", Stage::Qat, checkQatNotLearning, {"QAT 运行的多次评测或足够长的 loss", "several QAT evaluations or a long enough QAT loss"}},
+        {"qat.worse_than_calibration", Stage::Qat, checkQatWorseThanCalibration, {"calibration 和 QAT 的评测精度", "the calibration and the QAT evaluation accuracy"}},
+        {"qat.quantized_gap", Stage::Export, checkQatQuantizedGap, {"QAT 和 quantized 模型的评测精度", "the QAT and the quantized model's evaluation accuracy"}},
+        {"qat.no_quantized_eval", Stage::Qat, checkQatNoQuantizedEval, {"一个 QAT 运行", "a QAT run"}},
+        {"train.batch_scaled_lr_unchanged", Stage::Qat, checkBatchScaledLrUnchanged, {"两个运行记录的 batch size 和学习率", "the batch size and lr logged by two runs"}},
+        {"train.aggressive_lr_schedule", Stage::Qat, checkAggressiveLrSchedule, {"浮点和 QAT 的学习率", "the float and the QAT learning rate"}},
+        {"config.march", Stage::Qat, checkConfigMarch, {"QAT 运行的配置", "a QAT run's settings"}},
     };
     return kRules;
 }
@@ -33,7 +33,10 @@ void runTrainingRules(Analysis& analysis, const Thresholds& thresholds)
 {
     for (const Rule& rule : trainingRules()) {
         RuleOutcome outcome = rule.check(analysis, thresholds);
-        if (!outcome.ran) continue;
+        if (!outcome.ran) {
+            analysis.checksSkipped.push_back({rule.id, {"未检查：需要" + rule.needs.zh, "not checked: needs " + rule.needs.en}});
+            continue;
+        }
         analysis.checksRun.insert(rule.id);
         for (Finding& f : outcome.findings) analysis.findings.push_back(std::move(f));
     }

@@ -158,17 +158,20 @@ def _calib_acc(runs, qat):
 
 
 def conditions(runs):
-    """{finding id: {"holds": bool, "why": text with the numbers}} for every id that had data."""
+    """{finding id: {"holds": bool, "borderline": bool, "why": text with the numbers}} for every
+    id that had data; borderline: does not hold, but a second reasonable reading of the numbers
+    (named in why) crosses the threshold."""
     out = {}
 
-    def put(fid, holds, why):
+    def put(fid, holds, why, borderline=False):
         holds = bool(holds)
         if fid in out and out[fid]["holds"] and not holds:
             return
         if fid in out and out[fid]["holds"] == holds:
             out[fid]["why"] += "; " + why
+            out[fid]["borderline"] |= borderline
             return
-        out[fid] = {"holds": holds, "why": why}
+        out[fid] = {"holds": holds, "borderline": borderline and not holds, "why": why}
 
     floats, qats = _by_role(runs, "float"), _by_role(runs, "qat")
     fl = floats[0] if floats else None
@@ -246,10 +249,14 @@ def conditions(runs):
         qfin = _finite([p["loss"] for p in q["train"]])
         if fl and qfin:
             ffin = _finite([p["loss"] for p in fl["train"]])
-            q0, f1 = qfin[0], ffin[-1]
-            put("qat.start_loss_high",
-                q0 >= T["qat_start.loss_ratio"] * f1 and q0 - f1 >= T["qat_start.min_loss_delta"],
-                "%s first loss %.4f vs float's last %.4f (%.2fx)" % (q["name"], q0, f1, q0 / f1))
+            # float's end: its last logged point, or the median of its last 5 (one noisy window
+            # should not decide); when the two readings disagree the case is borderline
+            q0, f1, f5 = qfin[0], ffin[-1], _med(ffin[-5:])
+            high = [q0 >= T["qat_start.loss_ratio"] * f and q0 - f >= T["qat_start.min_loss_delta"]
+                    for f in (f1, f5)]
+            put("qat.start_loss_high", all(high),
+                "%s first loss %.4f vs float's last %.4f (%.2fx) / median of its last 5 %.4f (%.2fx)"
+                % (q["name"], q0, f1, q0 / f1, f5, q0 / f5), borderline=any(high) and not all(high))
             if len(qfin) >= 4 and len(ffin) >= 4:
                 qq = _quarters(qfin)
                 rise_q = (_med(qq[3]) - _med(qq[0])) / _med(qq[0])

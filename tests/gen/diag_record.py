@@ -16,7 +16,6 @@ Three small hooks, all through stages.py's and tiny_qat.py's module attributes:
 """
 import contextlib
 import hashlib
-import math
 import os
 import traceback
 
@@ -192,7 +191,3 @@ def run_pipeline(float_result, plan, seed):
                 raise ValueError(st["role"])
             records.append(_stage_record(Recorder.created[-1], st["name"], st["role"], st["cfg"]))
     return records
-
-
-def finite(v):
-    return v is not None and math.isfinite(v)

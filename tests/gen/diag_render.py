@@ -291,17 +291,17 @@ def write_lightning(case_dir, folder, v, n, version=0):
     rows = []
     training = bool(v["points"]) and v["role"] != "calibration"
     if training:
-        pts = {p["gstep"]: p for p in view_points(v)}
+        pts = {p["gstep"]: p for p in v["points"]}
         vals = {x["epoch"]: x for x in v["val"]}
         epoch_means = {p["epoch"]: p for p in v["epochs"]}
         last_step = {}
-        for p in view_points(v):
+        for p in v["points"]:
             last_step[p["epoch"]] = p["gstep"]
         for ep in sorted(epoch_means):
             for g, p in sorted(pts.items()):
                 if p["epoch"] != ep:
                     continue
-                rows.append({"lr-SGD": _csv_num(p["lr"]), "step": str(g)})
+                rows.append({"lr-SGD": repr(float(p["lr"])), "step": str(g)})  # a float, no tensor
                 rows.append({"epoch": str(ep), "step": str(g), "train_acc_step": _csv_num(p["acc"]),
                              "train_loss_step": _csv_num(p["loss"])})
             if ep in vals:
@@ -331,7 +331,7 @@ def write_lightning(case_dir, folder, v, n, version=0):
         for k in sorted(hp):
             f.write("%s: %s\n" % (k, hp[k]))
     shown_train = ([{"epoch": p["epoch"], "gstep": p["gstep"], "loss": f32(p["loss"]),
-                     "acc": f32(p["acc"]), "lr": f32(p["lr"])} for p in view_points(v)]
+                     "acc": f32(p["acc"]), "lr": p["lr"]} for p in v["points"]]
                    if training else [])
     vals = [{"epoch": x["epoch"], "gstep": x["gstep"] if training else 0,
              "acc": f32(x["metrics"]["acc"]), "loss": f32(x["metrics"]["loss"])}
@@ -343,10 +343,6 @@ def write_lightning(case_dir, folder, v, n, version=0):
         out["train_epoch"] = [{"epoch": p["epoch"], "gstep": p["gstep"], "loss": f32(p["loss"]),
                                "acc": f32(p["acc"])} for p in v["epochs"]]
     return out
-
-
-def view_points(v):
-    return v["points"]
 
 
 # --- TensorBoard --------------------------------------------------------------------------

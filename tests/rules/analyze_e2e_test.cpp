@@ -1,6 +1,9 @@
 // `qatdoctor-cli analyze <case> --json` on the real runs, in-process through cli::runCli:
 // finding ids, the verdict, and the exit codes of --fail-on.
+#include <unistd.h>
+
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -52,6 +55,43 @@ TEST_F(AnalyzeE2e, HealthyIsClearAndExitsZero)
     EXPECT_TRUE(doc["checks_run"].size() >= 15u);
     for (const char* id : {"loss.nonfinite", "qat.quantized_gap", "calib.low_accuracy"})
         EXPECT_NE(std::find(doc["checks_run"].begin(), doc["checks_run"].end(), id), doc["checks_run"].end()) << id;
+}
+
+TEST_F(AnalyzeE2e, WhatCouldNotBeCheckedIsListedNotCleared)
+{
+    // one QAT log with no float, calibration or quantized run, and no march in its settings
+    const CliResult r = test_support::cli(
+        {"analyze", std::string(QATDOCTOR_TEST_DATA) + "/logs/wild/hat_crashed", "--json", "--fail-on", "warning"});
+    const json doc = json::parse(r.out);
+    std::map<std::string, std::string> skipped;
+    for (const json& s : doc["checks_skipped"]) skipped[s["id"].get<std::string>()] = s["reason"].get<std::string>();
+    EXPECT_EQ(skipped["qat.quantized_gap"], "not checked: needs the QAT and the quantized model's evaluation accuracy");
+    EXPECT_EQ(skipped["calib.low_accuracy"], "not checked: needs the float and the calibration evaluation accuracy");
+    for (const auto& [id, reason] : skipped)  // never both run and skipped
+        EXPECT_EQ(std::find(doc["checks_run"].begin(), doc["checks_run"].end(), id), doc["checks_run"].end()) << id;
+}
+
+TEST_F(AnalyzeE2e, AMarchThatIsNotLoggedIsAHintNotTheVerdict)
+{
+    // a healthy QAT log whose settings do not mention the march
+    const auto dir = std::filesystem::temp_directory_path() / ("qatdoctor_march_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "qat");
+    std::ofstream log(dir / "qat" / "train.log");
+    log << "batch_size=32 lr=0.001 world_size=1\n";
+    for (int s = 0; s < 20; ++s)
+        log << "Epoch[0] Step[" << s << "] GlobalStep[" << s << "] qat_train: loss[" << 1.0 - 0.01 * s << "] \n";
+    log.close();
+    const CliResult r = test_support::cli({"analyze", dir.string(), "--json"});
+    const json doc = json::parse(r.out);
+    bool hinted = false;
+    for (const json& f : doc["findings"])
+        if (f["id"] == "config.march") {
+            hinted = true;
+            EXPECT_EQ(f["severity"], "info");
+        }
+    EXPECT_TRUE(hinted);
+    EXPECT_NE(doc["verdict"]["finding"], "config.march") << doc["verdict"]["text"];
+    std::filesystem::remove_all(dir);
 }
 
 TEST_F(AnalyzeE2e, NanLossIsAnErrorWithEvidence)
