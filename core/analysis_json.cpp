@@ -216,7 +216,9 @@ json analysisToJson(const Analysis& a, Lang lang)
     }
     const rules::Verdict verdict = rules::computeVerdict(a);
     j["verdict"] = {{"clear", verdict.clear},
-                    {"stage", verdict.clear ? json(nullptr) : json(stageName(verdict.stage))},
+                    {"stage", verdict.clear          ? json(nullptr)
+                              : verdict.stageUnknown ? json("training")
+                                                     : json(stageName(verdict.stage))},
                     {"finding", verdict.findingId.empty() ? json(nullptr) : json(verdict.findingId)},
                     {"text", verdict.text.in(lang)}};
     j["findings"] = json::array();

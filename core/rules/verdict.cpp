@@ -60,25 +60,40 @@ bool observedInRuns(const Finding& f)
     return false;
 }
 
-// Whether trouble at stage `a` is upstream of trouble at `b` that it commonly causes: a float or
-// calibration problem explains what QAT then does (a poor calibration, then a QAT NaN).
-bool upstreamCause(Stage a, Stage b)
+// Whether every run the finding's evidence names has no known stage (and it names one at least).
+bool onlyInRunsOfUnknownStage(const Finding& f, const Analysis& analysis)
 {
-    return (a == Stage::Float || a == Stage::Calibration) && b == Stage::Qat;
+    bool any = false;
+    for (const Evidence& e : f.evidence) {
+        if (e.run.empty()) continue;
+        const logs::Run* run = nullptr;
+        for (const logs::Run& r : analysis.logs.runs)
+            if (r.name == e.run) run = &r;
+        if (!run || run->role != logs::RunRole::Unknown) return false;
+        any = true;
+    }
+    return any;
 }
 
 // The damage first: an error (a quantized model at chance, a NaN loss) leads the warnings, so a
 // harmless note about an earlier stage (a batch/lr remark on a QAT run that reached float's
-// accuracy) never hides a broken model; except a float or calibration problem, which leads the
-// QAT trouble it explains. Among equals, the root-most stage: what goes wrong first explains
-// what follows.
+// accuracy) never hides a broken model. Among equals, the root-most stage: what goes wrong first
+// explains what follows.
 bool leads(const Finding& f, const Finding& than)
 {
-    if (upstreamCause(f.stage, than.stage)) return true;
-    if (upstreamCause(than.stage, f.stage)) return false;
     if (f.severity != than.severity) return f.severity > than.severity;
     if (verdictRank(f.stage) != verdictRank(than.stage)) return verdictRank(f.stage) < verdictRank(than.stage);
     return observedInRuns(f) && !observedInRuns(than);
+}
+
+// A float or calibration problem explains the QAT trouble that follows it (a poor calibration,
+// then a QAT NaN): when QAT trouble leads, the root-most of those leads instead.
+bool upstreamOfQat(const Finding& f) { return f.stage == Stage::Float || f.stage == Stage::Calibration; }
+
+bool leadsUpstream(const Finding& f, const Finding& than)
+{
+    if (verdictRank(f.stage) != verdictRank(than.stage)) return verdictRank(f.stage) < verdictRank(than.stage);
+    return leads(f, than);
 }
 
 }  // namespace
@@ -92,6 +107,13 @@ Verdict computeVerdict(const Analysis& analysis)
         if (f.severity == Severity::Info) continue;
         ++problems;
         if (!lead || leads(f, *lead)) lead = &f;
+    }
+    if (lead && lead->stage == Stage::Qat) {
+        const Finding* upstream = nullptr;
+        for (const Finding& f : analysis.findings)
+            if (f.severity != Severity::Info && upstreamOfQat(f) && (!upstream || leadsUpstream(f, *upstream)))
+                upstream = &f;
+        if (upstream) lead = upstream;
     }
     if (!lead) {
         const bool anything = !analysis.checksRun.empty();
@@ -108,7 +130,11 @@ Verdict computeVerdict(const Analysis& analysis)
     v.clear = false;
     v.stage = lead->stage;
     v.findingId = lead->id;
-    const Text where = stagePhrase(lead->stage);
+    // A training-stage finding seen only in runs of no known stage cannot say "QAT training"
+    const bool trainingStage =
+        lead->stage == Stage::Float || lead->stage == Stage::Calibration || lead->stage == Stage::Qat;
+    v.stageUnknown = trainingStage && onlyInRunsOfUnknownStage(*lead, analysis);
+    const Text where = v.stageUnknown ? Text{"训练阶段（阶段未知）", "training (stage unknown)"} : stagePhrase(lead->stage);
     const Text side = sideAdvice(lead->stage);
     std::string othersZh, othersEn;
     if (problems > 1) {

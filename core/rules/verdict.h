@@ -13,14 +13,17 @@ struct Verdict {
     bool clear = true;        // no warning or error among the findings
     Stage stage = Stage::Qat; // meaningful when !clear
     std::string findingId;    // the finding the sentence names ("" when clear)
+    bool stageUnknown = false;  // a training finding seen only in runs of no known stage
     Text text;
 };
 
-// Looks at warnings and errors only. The earliest pipeline stage with one wins (float ->
-// calibration -> QAT -> export -> deployment; upstream trouble explains downstream symptoms),
-// environment findings only when nothing else is wrong. Within the stage, the most severe
-// finding is named; at equal severity one observed in the training runs (evidence naming a run)
-// before a model or toolchain lint, then the first in sorted order.
+// Looks at warnings and errors only. The most severe finding leads (an error, such as a quantized
+// model at chance, before any warning), except that a float or calibration problem leads the QAT
+// trouble it explains; among equals the earliest pipeline stage wins (float -> calibration -> QAT
+// -> export -> deployment; upstream trouble explains downstream symptoms), environment findings
+// only when nothing else is wrong; then one observed in the training runs (evidence naming a run)
+// before a model or toolchain lint, then the first in sorted order. A training finding seen only
+// in runs of no known stage is said to start in "training (stage unknown)".
 Verdict computeVerdict(const Analysis& analysis);
 
 }  // namespace qatdoctor::core::rules

@@ -17,6 +17,7 @@ Three small hooks, all through stages.py's and tiny_qat.py's module attributes:
 import contextlib
 import hashlib
 import os
+import sys
 import traceback
 
 import torch
@@ -53,7 +54,11 @@ class Recorder:
         self._add("warning", msg=msg, src=src)
 
     def exception(self, msg, src=hat_log.SRC_CRASH):
-        tb = traceback.format_exc().rstrip("\n").replace(REPO_ROOT + os.sep, "")
+        # as logging.exception formats it, minus the frame of this module's train_loop wrapper
+        te = traceback.TracebackException(*sys.exc_info())
+        te.stack = traceback.StackSummary.from_list(
+            [f for f in te.stack if os.path.basename(f.filename) != "diag_record.py"])
+        tb = "".join(te.format()).rstrip("\n").replace(REPO_ROOT + os.sep, "")
         self._add("exception", msg=msg, src=src, tb=tb)
 
     def config(self, items):

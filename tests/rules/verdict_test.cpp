@@ -59,6 +59,36 @@ TEST(Verdict, EarliestStageWinsEnvironmentLast)
     EXPECT_EQ(computeVerdict(onlyEnv).stage, Stage::Environment);
 }
 
+TEST(Verdict, AnErrorLeadsAWarningOfAnEarlierStageUnlessItIsUpstream)
+{
+    Analysis a;
+    a.findings.push_back(finding("train.batch_scaled_lr_unchanged", Severity::Warning, Stage::Qat));
+    a.findings.push_back(finding("qat.quantized_gap", Severity::Error, Stage::Export));
+    EXPECT_EQ(computeVerdict(a).findingId, "qat.quantized_gap");  // a broken model is not hidden by a note
+    a.findings.push_back(finding("calib.low_accuracy", Severity::Warning, Stage::Calibration));
+    a.findings.push_back(finding("loss.nonfinite", Severity::Error, Stage::Qat));
+    EXPECT_EQ(computeVerdict(a).findingId, "calib.low_accuracy");  // ... but calibration explains QAT's NaN
+}
+
+TEST(Verdict, ATrainingProblemInARunOfNoKnownStageSaysSo)
+{
+    Analysis a;
+    logs::Run run;
+    run.name = "exp7";
+    a.logs.runs.push_back(run);
+    Finding f = finding("run.crashed", Severity::Error, Stage::Qat);
+    f.evidence.push_back(Evidence{"exp7"});
+    a.findings.push_back(f);
+    Verdict v = computeVerdict(a);
+    EXPECT_TRUE(v.stageUnknown);
+    EXPECT_NE(v.text.en.find("starts in training (stage unknown)"), std::string::npos) << v.text.en;
+    EXPECT_EQ(v.text.en.find("QAT"), std::string::npos) << v.text.en;
+    a.logs.runs[0].role = logs::RunRole::Qat;  // once the run is known to be QAT, the text says so
+    v = computeVerdict(a);
+    EXPECT_FALSE(v.stageUnknown);
+    EXPECT_NE(v.text.en.find("QAT training"), std::string::npos);
+}
+
 TEST(Verdict, ExportOnlyPointsAtExportConsistency)
 {
     Analysis a;
