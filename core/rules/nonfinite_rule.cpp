@@ -33,6 +33,25 @@ bool earlier(const logs::Run& run, const FirstBad& a, const FirstBad& b)
     return a.metric.name < b.metric.name;
 }
 
+// How bad the non-finite values are: in a training series, or an evaluation loss that never
+// recovers, the run is broken (error); an evaluation loss that is finite again at its next
+// evaluation is a warning; an evaluation score such as COCO's APs is NaN by design when a
+// category is empty (info).
+Severity nonFiniteSeverity(const std::vector<FirstBad>& bad)
+{
+    Severity worst = Severity::Info;
+    for (const FirstBad& b : bad) {
+        const MetricName m = classifyMetric(b.metric.name);
+        const logs::Series& s = *b.metric.series;
+        const bool recovered = std::isfinite(s.value[s.size() - 1]);
+        Severity here = Severity::Info;
+        if (!m.eval || (m.kind == MetricKind::Loss && !recovered)) here = Severity::Error;
+        else if (m.kind == MetricKind::Loss) here = Severity::Warning;
+        worst = std::max(worst, here);
+    }
+    return worst;
+}
+
 }  // namespace
 
 RuleOutcome checkLossNonfinite(const Analysis& a, const Thresholds&)
@@ -50,15 +69,19 @@ RuleOutcome checkLossNonfinite(const Analysis& a, const Thresholds&)
             }
         }
         if (bad.empty()) continue;
+        const Severity severity = nonFiniteSeverity(bad);
         std::sort(bad.begin(), bad.end(),
                   [&](const FirstBad& x, const FirstBad& y) { return earlier(run, x, y); });
         const FirstBad& first = bad.front();
         const double step = first.metric.series->step[first.index];
         const std::string where = run.name + ", " + first.metric.name + " = " +
                                   fmt(first.metric.series->value[first.index]) + " at step " + fmt(step);
+        const bool training = severity == Severity::Error;
         Finding f = makeFinding(
-            "loss.nonfinite", Severity::Error, stageForRole(run.role),
-            {"训练中出现 NAN / INF（" + where + "）", "NaN/Inf during training (" + where + ")"},
+            "loss.nonfinite", severity, stageForRole(run.role),
+            training ? Text{"训练中出现 NAN / INF（" + where + "）", "NaN/Inf during training (" + where + ")"}
+                     : Text{"评测结果中出现 NAN / INF，训练本身保持有限值（" + where + "）",
+                            "NaN/Inf in an evaluation, training itself stays finite (" + where + ")"},
             {"从该步起损失或指标变为 NAN / INF。可能原因：输入数据本身存在 NAN、浮点模型尚未收敛、"
              "未正确执行 Calibration 初始化、学习率过大或 fake quant / observer 状态异常。"
              "建议先确认输入数据没有异常值，再确认浮点模型已经收敛、已完成 Calibration 并正确加载其参数；"
