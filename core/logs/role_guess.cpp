@@ -11,6 +11,11 @@ void stripStagePrefix(ParsedLog& log, RunRole stage)
     const std::string prefix = std::string(roleName(stage)) + "/";
     for (std::string& name : log.names)
         if (name.starts_with(prefix)) name = name.substr(prefix.size());
+    // the run's own settings too (the other stages' keep their prefix)
+    std::map<std::string, std::string> metadata;
+    for (auto& [key, value] : log.metadata)
+        metadata.emplace(key.starts_with(prefix) ? key.substr(prefix.size()) : key, std::move(value));
+    log.metadata = std::move(metadata);
 }
 
 std::optional<RoleGuess> settleStages(const std::vector<ParsedLog*>& files, const std::vector<std::string>& names)

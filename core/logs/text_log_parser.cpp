@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <map>
 #include <vector>
 
 #include "core/logs/console_table.h"
@@ -440,7 +441,7 @@ public:
                 std::string value = n == 1 && f.sep == ':' && !f.isNumber ? restOfLine(f.raw, e)
                                     : f.isNumber           ? std::string(rawValue(f.numBegin, e))
                                                            : std::string(f.raw);
-                m_out.metadata.emplace(std::string(f.key), std::move(value));
+                m_out.metadata.emplace(metadataKey(f.key), std::move(value));
             }
             headerHint(text, lineNo);
             return;
@@ -674,6 +675,12 @@ private:
                   static_cast<uint32_t>(lineNo), epoch, std::nullopt);
     }
 
+    // A setting's key, named by the stage the log is in ("calibration/world_size"), as series are.
+    std::string metadataKey(std::string_view key) const
+    {
+        return m_state.stage ? std::string(roleName(*m_state.stage)) + "/" + std::string(key) : std::string(key);
+    }
+
     // A line that says which stage runs from here on: HAT's "=====BEGIN QAT STAGE=====" and
     // "BEGIN INT_INFER PREDICT" banners, a "--stage calibration" command line.
     void stageMarker(std::string_view rest, uint64_t lineNo)
@@ -695,6 +702,10 @@ private:
         if (!stage || m_state.stage == stage) return;
         enterStage(*stage);
         m_template.valid = false;  // its slots name the previous stage's series
+        // a new stage is a new script: its settings block comes before its training lines again
+        m_sawMetricLine = false;
+        m_state.lastStep.reset();
+        m_inConfig = false;
         if (m_out.roleHints.size() < 8)
             m_out.roleHints.push_back({*stage, "stage marker '" + std::string(rest.substr(0, 80)) + "' (line " +
                                                    std::to_string(lineNo) + ")"});
@@ -721,7 +732,9 @@ private:
         const bool python = t.find("dict(") != std::string_view::npos || t.find("Namespace(") != std::string_view::npos;
         if (!m_inConfig && !python && !isAssignment(t)) return false;
         if (isAssignment(t)) {
-            readPythonAssignments(t, m_out.metadata);
+            std::map<std::string, std::string> assigned;
+            readPythonAssignments(t, assigned);
+            for (auto& [k, v] : assigned) m_out.metadata.emplace(metadataKey(k), std::move(v));
         } else if (python && !m_inConfig && t.find("Namespace(") != std::string_view::npos) {
             namespaceArguments(t);
         }
@@ -747,7 +760,7 @@ private:
         const size_t n = scanFields(t.data() + open + 10, t.data() + t.size(), fields, bare, bf, suspicious);
         for (size_t i = 0; i < n; ++i)
             if (fields[i].sep == '=' && !fields[i].raw.empty())
-                m_out.metadata.emplace(std::string(fields[i].key), std::string(fields[i].raw));
+                m_out.metadata.emplace(metadataKey(fields[i].key), std::string(fields[i].raw));
     }
 
     void headerHint(std::string_view text, uint64_t lineNo)

@@ -29,10 +29,60 @@ const std::vector<Rule>& trainingRules()
     return kRules;
 }
 
+namespace {
+
+// The runs as the rules see them: a run holding another stage's series ("calibration/val/acc"
+// printed by a QAT script, every stage of a one-file pipeline) is that stage's run too, under the
+// same name (evidence points into the real run: the series keep their names), with that stage's
+// settings; the run itself keeps the rest. So every rule reads a stage's facts wherever they
+// were logged.
+std::vector<logs::Run> stageViews(const std::vector<logs::Run>& runs)
+{
+    constexpr logs::RunRole kStages[] = {logs::RunRole::Float, logs::RunRole::Calibration, logs::RunRole::Qat,
+                                         logs::RunRole::Quantized};
+    std::vector<logs::Run> out;
+    for (const logs::Run& run : runs) {
+        logs::Run own = run;
+        std::vector<logs::Run> views;
+        for (logs::RunRole stage : kStages) {
+            const std::string prefix = std::string(logs::roleName(stage)) + "/";
+            logs::Run view;
+            for (auto it = own.series.begin(); it != own.series.end();) {
+                if (!it->first.starts_with(prefix)) {
+                    ++it;
+                    continue;
+                }
+                view.series.insert(*it);
+                it = own.series.erase(it);
+            }
+            if (view.series.empty()) continue;
+            view.name = run.name;
+            view.role = stage;
+            view.roleReason = run.roleReason;
+            view.files = run.files;
+            for (const auto& [key, value] : run.metadata)
+                if (key.starts_with(prefix)) view.metadata[key.substr(prefix.size())] = value;
+            for (const auto& [key, value] : run.metadata)
+                if (key.find('/') == std::string::npos) view.metadata.emplace(key, value);
+            views.push_back(std::move(view));
+        }
+        out.push_back(std::move(own));
+        for (logs::Run& v : views) out.push_back(std::move(v));
+    }
+    return out;
+}
+
+}  // namespace
+
 void runTrainingRules(Analysis& analysis, const Thresholds& thresholds)
 {
+    // the rules read only the logs: a light analysis holding the stage views
+    Analysis view;
+    view.logs.root = analysis.logs.root;
+    view.logs.warnings = analysis.logs.warnings;
+    view.logs.runs = stageViews(analysis.logs.runs);
     for (const Rule& rule : trainingRules()) {
-        RuleOutcome outcome = rule.check(analysis, thresholds);
+        RuleOutcome outcome = rule.check(view, thresholds);
         if (!outcome.ran) {
             analysis.checksSkipped.push_back({rule.id, {"未检查：需要" + rule.needs.zh, "not checked: needs " + rule.needs.en}});
             continue;

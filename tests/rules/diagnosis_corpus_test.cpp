@@ -1,0 +1,30 @@
+// The diagnosis on the planted-problem corpus (tests/data/diagnosis): today's figures, pinned. A
+// rule change that loses recall on an id, raises a false alarm, or clouds a healthy verdict
+// fails here; one that gains lets the pins rise (diagnosis_bench prints the full table).
+#include <gtest/gtest.h>
+
+#include "tests/rules/diagnosis_score.h"
+
+namespace qatdoctor::core::test {
+namespace {
+
+// Today's figures (diagnosis_bench): 45 of the 50 expected ids, no false alarm, 11 of the 12
+// healthy runs clear (healthy_val_nan_recovers keeps its warning: a validation NaN that recovers).
+constexpr size_t PINNED_TRUE_POSITIVES = 45;
+constexpr size_t PINNED_HEALTHY_CLEAR = 11;
+
+TEST(DiagnosisCorpus, RecallAndPrecisionDoNotFallBelowTodays)
+{
+    const DiagnosisScore s = scoreDiagnosisCorpus(std::string(QATDOCTOR_TEST_DATA) + "/diagnosis");
+    ASSERT_GE(s.cases, 62u);
+    std::string misses;
+    for (const std::string& m : s.misses) misses += "\n  " + m;
+    // expected ids found, of all expected (the README of the corpus lists the cases)
+    EXPECT_GE(s.truePositives(), PINNED_TRUE_POSITIVES) << misses;
+    // no warning or error fires where the manifest neither expects nor allows it
+    for (const auto& [id, sc] : s.byId) EXPECT_EQ(sc.falsePositives, 0u) << id << misses;
+    EXPECT_GE(s.healthyClear, PINNED_HEALTHY_CLEAR) << misses;
+}
+
+}  // namespace
+}  // namespace qatdoctor::core::test
