@@ -132,6 +132,7 @@ struct RunEvent {
     uint32_t file = 0;               // index into Run::files
     int64_t line = 0;                // 1-based first line
     std::optional<double> step;      // last step seen before the event
+    std::optional<RunRole> stage;    // the stage the log was in (ParseState::stage), when it named one
 };
 
 struct RunFile {

@@ -805,7 +805,8 @@ private:
         RunEvent::Kind kind;
         if (containsNoCase(text, "Traceback (most recent call last)")) {
             m_inTraceback = true;
-            m_traceback = RunEvent{RunEvent::Kind::Traceback, std::string(text), 0, static_cast<int64_t>(lineNo), m_state.lastStep};
+            m_traceback = RunEvent{RunEvent::Kind::Traceback, std::string(text), 0, static_cast<int64_t>(lineNo),
+                                   m_state.lastStep, m_state.stage};
             return;
         }
         if (containsNoCase(text, "ERROR") || containsNoCase(text, "CRITICAL") || containsNoCase(text, "Exception") ||
@@ -820,7 +821,8 @@ private:
             return;
         }
         if (m_out.events.size() >= kMaxEvents) return;
-        m_out.events.push_back({kind, std::string(text.substr(0, 2000)), 0, static_cast<int64_t>(lineNo), m_state.lastStep});
+        m_out.events.push_back(
+            {kind, std::string(text.substr(0, 2000)), 0, static_cast<int64_t>(lineNo), m_state.lastStep, m_state.stage});
     }
 
     // true = the line belonged to the traceback

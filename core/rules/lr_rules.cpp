@@ -26,7 +26,7 @@ std::string squash(std::string s)
 
 std::string describe(const BatchLr& b)
 {
-    const double world = metadataNumber(*b.run, {"world_size", "num_gpus", "gpus", "nproc_per_node"}).value_or(1);
+    const double world = worldSize(*b.run).value_or(1);
     return "effective batch " + fmt(b.batch) + " (world_size " + fmt(world) + "), lr " + fmt(b.lr);
 }
 

@@ -228,9 +228,13 @@ std::optional<double> effectiveBatch(const logs::Run& run)
     auto batch = metadataNumber(run, {"batch_size", "batch_size_per_gpu", "per_device_batch_size",
                                       "train_batch_size", "batch"});
     if (!batch || *batch <= 0) return std::nullopt;
-    const double world = metadataNumber(run, {"world_size", "num_gpus", "gpus", "nproc_per_node"})
-                             .value_or(1.0);
+    const double world = worldSize(run).value_or(1.0);
     return *batch * std::max(1.0, world);
+}
+
+std::optional<double> worldSize(const logs::Run& run)
+{
+    return metadataNumber(run, {"world_size", "WORLD_SIZE", "num_gpus", "gpus", "nproc_per_node", "devices"});
 }
 
 std::optional<double> baseLearningRate(const logs::Run& run)

@@ -78,6 +78,9 @@ std::optional<FinalValue> finalQuantizedAccuracy(const logs::Run& run);
 
 // A numeric metadata value under any of the given keys (first found).
 std::optional<double> metadataNumber(const logs::Run& run, std::initializer_list<const char*> keys);
+// How many GPUs (processes) a run trained on, under the names scripts give it (Lightning's
+// Trainer says devices, torchrun nproc_per_node, HAT world_size).
+std::optional<double> worldSize(const logs::Run& run);
 std::optional<std::string> metadataText(const logs::Run& run, std::initializer_list<const char*> keys);
 
 // Effective batch = batch size x world size (world size 1 when not logged).

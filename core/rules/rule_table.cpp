@@ -1,6 +1,8 @@
 // The one table of training rules. Adding a rule = one check function + one row here.
 #include "core/rules/rule.h"
 
+#include <algorithm>
+
 #include "core/rules/rule_checks.h"
 
 namespace qatdoctor::core::rules {
@@ -60,12 +62,19 @@ std::vector<logs::Run> stageViews(const std::vector<logs::Run>& runs)
             view.role = stage;
             view.roleReason = run.roleReason;
             view.files = run.files;
+            for (const logs::RunEvent& e : run.events)
+                if (e.stage == stage) view.events.push_back(e);
             for (const auto& [key, value] : run.metadata)
                 if (key.starts_with(prefix)) view.metadata[key.substr(prefix.size())] = value;
             for (const auto& [key, value] : run.metadata)
                 if (key.find('/') == std::string::npos) view.metadata.emplace(key, value);
             views.push_back(std::move(view));
         }
+        // the run keeps the events of its own stage and those of no named stage
+        std::erase_if(own.events, [&](const logs::RunEvent& e) {
+            return e.stage && *e.stage != run.role &&
+                   std::any_of(views.begin(), views.end(), [&](const logs::Run& v) { return v.role == *e.stage; });
+        });
         out.push_back(std::move(own));
         for (logs::Run& v : views) out.push_back(std::move(v));
     }

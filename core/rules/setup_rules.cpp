@@ -70,7 +70,7 @@ RuleOutcome checkCalibMultiGpu(const Analysis& a, const Thresholds&)
 {
     RuleOutcome out;
     for (const logs::Run* run : runsWithRole(a, logs::RunRole::Calibration)) {
-        auto world = metadataNumber(*run, {"world_size", "num_gpus", "gpus", "nproc_per_node", "WORLD_SIZE"});
+        auto world = worldSize(*run);
         if (!world) continue;
         out.ran = true;
         if (*world <= 1) continue;
