@@ -22,13 +22,15 @@ const Text kAdvice = {
 RuleOutcome checkLossDivergence(const Analysis& a, const Thresholds& t)
 {
     RuleOutcome out;
-    const size_t early = std::max<size_t>(1, static_cast<size_t>(t.divergenceEarlyPoints));
+    const size_t earlyMax = std::max<size_t>(1, static_cast<size_t>(t.divergenceEarlyPoints));
     for (const logs::Run& run : a.logs.runs) {
         MetricRef loss = trainLoss(run);
         if (!loss) loss = evalLoss(run);
         if (!loss) continue;
         const Points p = finitePoints(*loss.series);
-        if (p.size() < early + 1) continue;
+        // the early window is at most a quarter of the points: a 5-epoch per-epoch log has one
+        const size_t early = std::min(earlyMax, std::max<size_t>(1, p.size() / 4));
+        if (p.size() < early + 1 || p.size() < 3) continue;
         out.ran = true;
         const double level = medianOf(p.value, 0, early);
         if (!(level > 0)) continue;
