@@ -81,6 +81,34 @@ std::vector<logs::Run> stageViews(const std::vector<logs::Run>& runs)
     return out;
 }
 
+// One finding per cause: the same finding raised for several runs (three QAT runs of a sweep,
+// each with the same aggressive schedule) is one, with the evidence of every run. Same cause =
+// same id, severity and explanation; the title keeps the first run's figures and counts the rest.
+std::vector<Finding> groupRepeats(std::vector<Finding> findings)
+{
+    std::vector<Finding> out;
+    std::vector<size_t> repeats;
+    for (Finding& f : findings) {
+        auto same = std::find_if(out.begin(), out.end(), [&](const Finding& g) {
+            return g.id == f.id && g.severity == f.severity && g.stage == f.stage && g.message.en == f.message.en;
+        });
+        if (same == out.end()) {
+            out.push_back(std::move(f));
+            repeats.push_back(0);
+            continue;
+        }
+        for (Evidence& e : f.evidence) same->evidence.push_back(std::move(e));
+        ++repeats[static_cast<size_t>(same - out.begin())];
+    }
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (repeats[i] == 0) continue;
+        const std::string n = std::to_string(repeats[i]);
+        out[i].title.zh += "（另有 " + n + " 个运行）";
+        out[i].title.en += " (and " + n + " more run" + (repeats[i] > 1 ? "s" : "") + ")";
+    }
+    return out;
+}
+
 }  // namespace
 
 void runTrainingRules(Analysis& analysis, const Thresholds& thresholds)
@@ -97,7 +125,7 @@ void runTrainingRules(Analysis& analysis, const Thresholds& thresholds)
             continue;
         }
         analysis.checksRun.insert(rule.id);
-        for (Finding& f : outcome.findings) analysis.findings.push_back(std::move(f));
+        for (Finding& f : groupRepeats(std::move(outcome.findings))) analysis.findings.push_back(std::move(f));
     }
 }
 

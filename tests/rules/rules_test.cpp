@@ -2,6 +2,7 @@
 // with its evidence. (The same symptoms on real logs: manifest_test.cpp.)
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -109,6 +110,30 @@ TEST(Rules, NonfiniteSeverityFollowsWhereItIs)
     f = find(run(q.analysis()), "loss.nonfinite");
     ASSERT_TRUE(f);
     EXPECT_EQ(f->severity, Severity::Info);
+}
+
+TEST(Rules, TheSameCauseInSeveralRunsIsOneFinding)
+{
+    // a sweep: two QAT runs, both with the same aggressive OneCycle schedule
+    Pipeline p = healthyPipeline();
+    p.qatRun.metadata["lr_scheduler"] = "OneCycleLR";
+    Analysis a = p.analysis();
+    logs::Run second = p.qatRun;
+    second.name = "qat_lr2";
+    a.logs.runs.push_back(second);
+    size_t count = 0;
+    const auto findings = run(a);
+    const Finding* f = nullptr;
+    for (const Finding& g : findings)
+        if (g.id == "train.aggressive_lr_schedule") {
+            ++count;
+            f = &g;
+        }
+    ASSERT_EQ(count, 1u);
+    std::set<std::string> runs;
+    for (const Evidence& e : f->evidence) runs.insert(e.run);
+    EXPECT_EQ(runs, (std::set<std::string>{"qat", "qat_lr2"}));
+    EXPECT_NE(f->title.en.find("(and 1 more run)"), std::string::npos) << f->title.en;
 }
 
 TEST(Rules, ExplodingLossIsAnError)
