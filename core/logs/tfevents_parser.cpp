@@ -158,10 +158,10 @@ bool parseTfEvents(std::string_view bytes, const std::string& path, ParseState& 
             state.lastStep = step;
         } else if (event.has_session_log() && !event.session_log().checkpoint_path().empty()) {
             out.events.push_back({RunEvent::Kind::Checkpoint, "checkpoint " + event.session_log().checkpoint_path(), 0,
-                                  record, step});
+                                  record, step, std::nullopt});
         } else if (event.has_log_message() && event.log_message().level() >= 30) {
             out.events.push_back({event.log_message().level() >= 40 ? RunEvent::Kind::Error : RunEvent::Kind::Warning,
-                                  event.log_message().message(), 0, record, step});
+                                  event.log_message().message(), 0, record, step, std::nullopt});
         }
     }
     if (options.atEnd && p < bytes.size()) {
