@@ -94,20 +94,23 @@ TEST(Rules, NonfiniteSeverityFollowsWhereItIs)
     Pipeline p = healthyPipeline();
     p.qatRun.series["qat_val/loss"] = p.qatRun.series["qat_val/acc"];
     p.qatRun.series["qat_val/loss"].value.set(1, NAN);
-    const Finding* f = find(run(p.analysis()), "loss.nonfinite");
+    const std::vector<Finding> recovered = run(p.analysis());
+    const Finding* f = find(recovered, "loss.nonfinite");
     ASSERT_TRUE(f);
     EXPECT_EQ(f->severity, Severity::Warning);
     EXPECT_NE(f->title.en.find("training itself stays finite"), std::string::npos) << f->title.en;
     // ... that stays NaN to the end: the run is broken
     p.qatRun.series["qat_val/loss"].value.set(2, NAN);
-    f = find(run(p.analysis()), "loss.nonfinite");
+    const std::vector<Finding> broken = run(p.analysis());
+    f = find(broken, "loss.nonfinite");
     ASSERT_TRUE(f);
     EXPECT_EQ(f->severity, Severity::Error);
     // an evaluation score NaN (COCO's APs with no small object): a note
     Pipeline q = healthyPipeline();
     q.qatRun.series["qat_val/APs"] = q.qatRun.series["qat_val/acc"];
     q.qatRun.series["qat_val/APs"].value.set(2, NAN);
-    f = find(run(q.analysis()), "loss.nonfinite");
+    const std::vector<Finding> score = run(q.analysis());
+    f = find(score, "loss.nonfinite");
     ASSERT_TRUE(f);
     EXPECT_EQ(f->severity, Severity::Info);
 }
