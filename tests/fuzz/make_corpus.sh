@@ -30,7 +30,8 @@ files() { find "$@" -type f 2>/dev/null | LC_ALL=C sort; }
 for cut in 000 200 377; do
   for f in $(files "$data/logs" "$data/logs_bad" "$data/runs" -name '*.log'); do seed fuzz_log_text "$f" $cut; done
   for f in $(files "$data/logs" "$data/logs_bad" "$data/runs" \( -name '*.csv' -o -name '*.tsv' \)); do seed fuzz_log_csv "$f" $cut; done
-  for f in $(files "$data/logs" "$data/logs_bad" "$data/runs" -name '*.jsonl'); do seed fuzz_log_jsonl "$f" $cut; done
+  for f in $(files "$data/logs" "$data/logs_bad" "$data/runs" \( -name '*.jsonl' -o -name '*.log.json' -o -name 'metrics.json' -o -name 'scalars.json' \)); do seed fuzz_log_jsonl "$f" $cut; done
+  for f in $(files "$data/logs" \( -name 'trainer_state.json' -o -name 'history.json' \)); do seed fuzz_log_json_history "$f" $cut; done
   for f in $(files "$data" "$src/resources/demo" -name 'events.out.tfevents*'); do seed fuzz_log_tfevents "$f" $cut; done
 done
 
