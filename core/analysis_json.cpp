@@ -47,6 +47,7 @@ const char* eventKindName(logs::RunEvent::Kind k)
     case logs::RunEvent::Kind::Error: return "error";
     case logs::RunEvent::Kind::Traceback: return "traceback";
     case logs::RunEvent::Kind::Checkpoint: return "checkpoint";
+    case logs::RunEvent::Kind::Parameters: return "parameters";
     case logs::RunEvent::Kind::Info: break;
     }
     return "info";
@@ -101,6 +102,16 @@ json findingToJson(const Finding& f, Lang lang)
     j["evidence"] = json::array();
     for (const Evidence& e : f.evidence) j["evidence"].push_back(evidenceToJson(e));
     j["faq"] = f.faq.empty() ? json(nullptr) : json(f.faq);
+    if (f.strength) {
+        const Strength& s = *f.strength;
+        j["strength"] = {{"measure", s.measure.in(lang)},
+                         {"value", jsonNumber(s.value)},
+                         {"threshold", jsonNumber(s.threshold)},
+                         {"holds_when", s.above ? "above" : "below"},
+                         {"margin", jsonNumber(s.margin())},
+                         {"text", strengthText(s, lang)}};
+    }
+    if (f.recovered) j["recovered"] = true;
     return j;
 }
 

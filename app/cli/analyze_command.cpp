@@ -71,6 +71,10 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
     out << "\nVerdict: " << core::rules::computeVerdict(a).text.in(lang) << "\n";
     out << "\nFindings:\n";
     printFindings(out, a.findings, lang);
+    if (!a.checksSkipped.empty()) {
+        out << (lang == core::Lang::Zh ? "\n未检查（结果未知，并非通过）：\n" : "\nNot checked (unknown, not clear):\n");
+        for (const core::Analysis::SkippedCheck& s : a.checksSkipped) out << "  " << s.id << ": " << s.reason.in(lang) << "\n";
+    }
     std::vector<core::Warning> warnings = a.logs.warnings;
     warnings.insert(warnings.end(), a.warnings.begin(), a.warnings.end());
     for (const auto& m : a.models) warnings.insert(warnings.end(), m.warnings.begin(), m.warnings.end());

@@ -35,6 +35,10 @@ void printFindings(std::ostream& out, const std::vector<core::Finding>& findings
     for (const core::Finding& f : findings) {
         out << "[" << core::severityName(f.severity) << "] " << f.id << " (" << core::stageName(f.stage)
             << "): " << f.title.in(lang) << "\n";
+        const bool zh = lang == core::Lang::Zh;
+        if (f.strength) out << (zh ? "    强度：" : "    strength: ") << core::strengthText(*f.strength, lang) << "\n";
+        if (f.recovered)
+            out << (zh ? "    数据已自行恢复：不计入结论。\n" : "    recovered by itself: not counted in the verdict\n");
         if (!f.message.in(lang).empty()) out << "    " << f.message.in(lang) << "\n";
         for (const core::Evidence& e : f.evidence) out << "    - " << evidenceLine(e) << "\n";
         if (!f.faq.empty()) out << "    FAQ: " << f.faq << "\n";

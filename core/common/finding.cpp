@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/common/number_text.h"
+
 namespace qatdoctor::core {
 
 const char* severityName(Severity s)
@@ -33,6 +35,17 @@ std::optional<Severity> parseSeverity(const std::string& name)
     if (name == "warning") return Severity::Warning;
     if (name == "info") return Severity::Info;
     return std::nullopt;
+}
+
+std::string strengthText(const Strength& s, Lang lang)
+{
+    const auto number = [&](double v) { return s.percent ? percentText(v) : shortNumber(v); };
+    const std::string margin = number(s.margin());
+    if (lang == Lang::Zh)
+        return s.measure.zh + " " + number(s.value) + "（阈值 " + number(s.threshold) + "，" +
+               (s.above ? "超出 " : "低于阈值 ") + margin + "）";
+    return s.measure.en + " " + number(s.value) + " (threshold " + number(s.threshold) + ", " + margin +
+           (s.above ? " above it)" : " below it)");
 }
 
 void sortFindings(std::vector<Finding>& findings)

@@ -29,6 +29,23 @@ struct Evidence {
     std::string detail;              // short free text ("first loss 4.2 vs float end 0.31")
 };
 
+// How far past its threshold a measured finding is, so that a borderline call reads apart from
+// a clear one (the FAQ's "clearly below" made a number). Facts (a traceback, a missing setting)
+// have none.
+struct Strength {
+    Text measure;              // what value is: "relative accuracy drop"
+    double value = 0;          // as measured
+    double threshold = 0;      // the threshold crossed (resources/thresholds.json)
+    bool above = true;         // the finding holds above the threshold (false: below it)
+    bool percent = false;      // value and threshold are fractions, shown as percent
+
+    // How far past the threshold, in value's units (>= 0 when the finding holds).
+    double margin() const { return above ? value - threshold : threshold - value; }
+};
+
+// "relative accuracy drop 73.0% (threshold 10.0%, 63.0% above it)"
+std::string strengthText(const Strength& s, Lang lang);
+
 struct Finding {
     std::string id;                  // stable check id, e.g. "loss.nonfinite"
     Severity severity = Severity::Warning;
@@ -37,6 +54,10 @@ struct Finding {
     Text message;                    // explanation + the FAQ's advice in short
     std::vector<Evidence> evidence;
     std::string faq;                 // FAQ topic id to open in the wizard ("" = none)
+    std::optional<Strength> strength;
+    // The data recovered by itself (one evaluation's loss NaN, finite again at the next): listed
+    // as found, but a glitch that training never saw is not where trouble starts (no verdict).
+    bool recovered = false;
 };
 
 const char* severityName(Severity s);        // "error" | "warning" | "info"

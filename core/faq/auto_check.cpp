@@ -32,6 +32,9 @@ AutoAnswer evaluateCheck(const Analysis& analysis, const std::string& checkId)
     }
     // A finding wins over "ran": a check that ran and found something is Found, never Clear.
     if (out.outcome == AutoOutcome::Unknown && analysis.checksRun.count(checkId)) out.outcome = AutoOutcome::Clear;
+    if (out.outcome == AutoOutcome::Unknown)
+        for (const Analysis::SkippedCheck& s : analysis.checksSkipped)
+            if (s.id == checkId) out.notChecked = s.reason;
     return out;
 }
 

@@ -3,6 +3,7 @@
 // check ran (id in Analysis::checksRun) and found nothing; unknown = no data, the user answers.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct AutoAnswer {
     std::vector<Evidence> evidence;    // of every finding with that id (found only)
     std::vector<Text> findingTitles;   // their titles, for the UI
     const Answer* answer = nullptr;    // the answer marked with the outcome; null when unknown
+    // Unknown because the check could not run: what it needed (Analysis::checksSkipped), so the
+    // question can say why it is left to the user ("not checked: needs ...").
+    std::optional<Text> notChecked;
 };
 
 // Evaluates a check id against an analysis.

@@ -126,7 +126,8 @@ struct Series {
 
 // A notable line that is not a metric: an error, a traceback, a warning, a checkpoint saved.
 struct RunEvent {
-    enum class Kind { Info, Warning, Error, Traceback, Checkpoint };
+    // Parameters: a fingerprint of the weights (parameter_fingerprint.h)
+    enum class Kind { Info, Warning, Error, Traceback, Checkpoint, Parameters };
     Kind kind = Kind::Info;
     std::string text;                // the line (tracebacks: all lines joined with '\n')
     uint32_t file = 0;               // index into Run::files

@@ -11,6 +11,7 @@
 #include "core/logs/log_layouts.h"
 #include "core/logs/metric_names.h"
 #include "core/logs/number_layout.h"
+#include "core/logs/parameter_fingerprint.h"
 #include "core/logs/run_config.h"
 #include "core/logs/scan_util.h"
 
@@ -322,7 +323,8 @@ public:
             }
             if (wall) p += used;
         }
-        if (!m_sawMetricLine && m_state.stepKnown && !m_state.lastStep && configLine(text, lineNo, wall.has_value()))
+        if (!m_sawMetricLine && m_state.stepKnown && !m_state.lastStep &&
+            (parameterLine(text, lineNo) || configLine(text, lineNo, wall.has_value())))
             return;
         bool bareStep = false, suspicious = false;
         size_t n;
@@ -421,6 +423,7 @@ public:
             event(text, lineNo);
             return;
         }
+        if (!counters && parameterLine(text, lineNo)) return;
         if (!counters) {
             for (size_t i = 0; i < n && !hyper; ++i) hyper = isHyperParameter(fields[i].key);
         }
@@ -823,6 +826,17 @@ private:
         if (m_out.events.size() >= kMaxEvents) return;
         m_out.events.push_back(
             {kind, std::string(text.substr(0, 2000)), 0, static_cast<int64_t>(lineNo), m_state.lastStep, m_state.stage});
+    }
+
+    // A fingerprint of the weights ("parameters after training: norm 15.48 sha1 c9881e5e"): an
+    // event the not-learning rule compares, never a setting or a series.
+    bool parameterLine(std::string_view text, uint64_t lineNo)
+    {
+        if (!parameterFingerprint(text)) return false;
+        if (m_out.events.size() < kMaxEvents)
+            m_out.events.push_back({RunEvent::Kind::Parameters, std::string(text.substr(0, 2000)), 0,
+                                    static_cast<int64_t>(lineNo), m_state.lastStep, m_state.stage});
+        return true;
     }
 
     // true = the line belonged to the traceback

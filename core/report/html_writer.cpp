@@ -48,6 +48,8 @@ void writeFindings(std::string& o, const std::vector<FindingItem>& items)
         o += "<div class=\"finding " + e(f.severity) + "\" id=\"finding-" + e(f.id) + "\">";
         o += "<h4>" + e(f.severityLabel) + " \u00b7 " + e(f.title) + "</h4>";
         o += "<div class=\"meta\"><span class=\"id\">" + e(f.id) + "</span> \u00b7 " + e(f.stage) + "</div>";
+        if (!f.strength.empty()) o += "<p class=\"strength\">" + e(f.strength) + "</p>";
+        if (!f.recoveredNote.empty()) o += "<p class=\"recovered\">" + e(f.recoveredNote) + "</p>";
         o += "<p>" + e(f.message) + "</p>";
         if (!f.evidence.empty()) {
             o += "<ul class=\"evidence\">";

@@ -62,6 +62,8 @@ struct FindingItem {
     std::string stage;               // localised stage name
     std::string title;
     std::string message;
+    std::string strength;                // "accuracy drop relative to QAT 72.9% (threshold 50.0%, ...)", "" = a fact
+    std::string recoveredNote;           // localised "recovered by itself, not counted in the verdict", "" = not
     std::vector<std::string> evidence;   // one line each, already formatted
     std::vector<std::string> advice;     // from the FAQ topic's results
     std::string faqTopic;                // topic id, "" = none

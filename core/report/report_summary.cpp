@@ -68,6 +68,10 @@ Section summarySection(BuildContext& c)
             item.stage = stageLabel(f.stage, c.lang);
             item.title = f.title.in(c.lang);
             item.message = f.message.in(c.lang);
+            if (f.strength) item.strength = strengthText(*f.strength, c.lang);
+            if (f.recovered)
+                item.recoveredNote = tr(c, "The data recovered by itself: listed, but not counted in the verdict.",
+                                        "数据已自行恢复：列出供参考，不计入结论。");
             for (size_t i = 0; i < f.evidence.size() && i < kMaxEvidencePerFinding; ++i)
                 item.evidence.push_back(evidenceLine(f.evidence[i], c.lang));
             if (f.evidence.size() > kMaxEvidencePerFinding)

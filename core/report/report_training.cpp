@@ -83,6 +83,7 @@ const char* eventKindLabel(logs::RunEvent::Kind k, Lang lang)
     case logs::RunEvent::Kind::Traceback: return zh ? "异常栈" : "traceback";
     case logs::RunEvent::Kind::Warning: return zh ? "警告" : "warning";
     case logs::RunEvent::Kind::Checkpoint: return zh ? "检查点" : "checkpoint";
+    case logs::RunEvent::Kind::Parameters: return zh ? "参数指纹" : "parameters";
     case logs::RunEvent::Kind::Info: break;
     }
     return zh ? "信息" : "info";
@@ -122,7 +123,9 @@ void addEvents(BuildContext& c, Section& s)
     size_t total = 0;
     for (const logs::Run& r : c.analysis.logs.runs) {
         for (const logs::RunEvent& e : r.events) {
-            if (e.kind == logs::RunEvent::Kind::Info || e.kind == logs::RunEvent::Kind::Checkpoint) continue;
+            if (e.kind != logs::RunEvent::Kind::Warning && e.kind != logs::RunEvent::Kind::Error &&
+                e.kind != logs::RunEvent::Kind::Traceback)
+                continue;
             ++total;
             if (t.rows.size() >= kMaxEventRows) continue;
             const std::string file = e.file < r.files.size() ? r.files[e.file].path : "";

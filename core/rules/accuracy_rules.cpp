@@ -51,6 +51,7 @@ RuleOutcome checkCalibLowAccuracy(const Analysis& a, const Thresholds& t)
              "quantization-unfriendly structures such as high-risk operators, shared modules or inputs "
              "with very different distributions) rather than hoping QAT will fix it."},
             "qat.calibration_low");
+        f.strength = measuredAbove({"相对浮点的精度下降", "accuracy drop relative to float"}, drop, t.calibLowMaxDrop, true);
         f.evidence.push_back(accEvidence({r, *acc}, "calibration"));
         f.evidence.push_back(accEvidence(*fl, "float"));
         out.findings.push_back(std::move(f));
@@ -81,6 +82,8 @@ RuleOutcome checkQatWorseThanCalibration(const Analysis& a, const Thresholds& t)
              "fixed or keep updating) instead of training longer; also check whether the quantized "
              "model's accuracy drops as well."},
             "qat.accuracy_drops");
+        f.strength = measuredAbove({"相对 Calibration 的精度下降", "accuracy drop relative to calibration"}, drop,
+                                   t.qatVsCalibMinDrop, true);
         f.evidence.push_back(accEvidence({r, *acc}, "QAT"));
         f.evidence.push_back(accEvidence(*calib, "calibration"));
         out.findings.push_back(std::move(f));
@@ -116,6 +119,8 @@ RuleOutcome checkQatQuantizedGap(const Analysis& a, const Thresholds& t)
              "treat it as an export-consistency problem (pre_export tells whether the look-up tables "
              "cause it; compare per layer, e.g. compare_per_layer_out.txt) rather than training longer."},
             "qat.quantized_mismatch");
+        f.strength = measuredAbove({"相对 QAT 的精度下降", "accuracy drop relative to QAT"}, drop,
+                                   severity == Severity::Error ? t.quantizedGapErrorDrop : t.quantizedGapMaxDrop, true);
         f.evidence.push_back(accEvidence({&q, *qacc}, "quantized"));
         f.evidence.push_back(accEvidence({qatRun, *acc}, "QAT"));
         out.findings.push_back(std::move(f));

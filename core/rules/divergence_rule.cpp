@@ -44,6 +44,8 @@ RuleOutcome checkLossDivergence(const Analysis& a, const Thresholds& t)
             Finding f = makeFinding("loss.divergence", Severity::Error, stageForRole(run.role),
                                     {"损失爆炸（" + what + "）", "Loss explodes (" + what + ")"},
                                     kAdvice, "qat.nan_loss");
+            f.strength = measuredAbove({"相对早期水平的倍数", "times the early level"}, p.value[boom] / level,
+                                       t.divergenceGrowthFactor);
             f.evidence.push_back(pointEvidence(run, loss, p.index[boom],
                                                "first point above " + fmt(t.divergenceGrowthFactor) +
                                                    "x the early level " + fmt(level)));
@@ -66,6 +68,8 @@ RuleOutcome checkLossDivergence(const Analysis& a, const Thresholds& t)
         Finding f = makeFinding("loss.divergence", Severity::Warning, stageForRole(run.role),
                                 {"损失持续上升（" + what + "）", "Loss keeps rising (" + what + ")"},
                                 kAdvice, "qat.nan_loss");
+        f.strength = measuredAbove({"最后四分之一中位数相对早期水平的倍数", "last-quarter median over the early level"},
+                                   last / level, t.divergenceRisingRatio);
         f.evidence.push_back(pointEvidence(run, loss, p.index[0], "early level " + fmt(level)));
         f.evidence.push_back(pointEvidence(run, loss, p.index.back(),
                                            "median of the last quarter " + fmt(last)));

@@ -33,6 +33,8 @@ RuleOutcome checkFloatNotConverged(const Analysis& a, const Thresholds& t)
                                             {"浮点模型尚未收敛（" + what + "）",
                                              "Float model had not converged (" + what + ")"},
                                             kNotConvergedAdvice, "qat.nan_loss");
+                    f.strength = measuredAbove({"最后一次评测的相对精度提升", "relative accuracy gain of the last evaluation"},
+                                               gain, t.floatConvergedMinLastGain, true);
                     f.evidence.push_back(pointEvidence(*run, acc, p.index.back(), "last evaluation"));
                     f.evidence.push_back(pointEvidence(*run, acc, p.index[p.size() - 2], "previous evaluation"));
                     out.findings.push_back(std::move(f));
@@ -40,22 +42,27 @@ RuleOutcome checkFloatNotConverged(const Analysis& a, const Thresholds& t)
                 continue;
             }
         }
+        // One evaluation or none (a run stopped within its first epochs): the training loss says
+        // whether it was still falling when it stopped.
         MetricRef loss = trainLoss(*run);
         if (!loss) continue;
         const Points p = finitePoints(*loss.series);
-        if (p.size() < 20) continue;
+        if (p.size() < static_cast<size_t>(t.floatConvergedMinLossPoints)) continue;
         out.ran = true;
-        const size_t tenth = p.size() / 10;
-        const double before = medianOf(p.value, p.size() - 2 * tenth, p.size() - tenth);
-        const double last = medianOf(p.value, p.size() - tenth, p.size());
-        const double drop = before > 0 ? (before - last) / before : 0.0;
-        if (drop <= t.floatConvergedLossLateDrop) continue;
-        const std::string what = "loss " + fmt(before) + " -> " + fmt(last) + ", -" + pct(drop);
+        const LateTrend trend = lateTrend(p.value);
+        if (!(trend.dropPerTenth > t.floatConvergedLossLateDrop)) continue;
+        const std::string what = "loss still falling " + pct(trend.dropPerTenth) + " per tenth of the run, " +
+                                 fmt(p.value.front()) + " -> " + fmt(p.value.back());
         Finding f = makeFinding("float.not_converged", Severity::Warning, Stage::Float,
-                                {"浮点模型尚未收敛（" + what + "）",
+                                {"浮点模型尚未收敛（loss 在结束时每十分之一训练仍下降 " + pct(trend.dropPerTenth) + "，" +
+                                     fmt(p.value.front()) + " -> " + fmt(p.value.back()) + "）",
                                  "Float model had not converged (" + what + ")"},
                                 kNotConvergedAdvice, "qat.nan_loss");
-        f.evidence.push_back(pointEvidence(*run, loss, p.index.back(), "median of the last tenth " + fmt(last)));
+        f.strength = measuredAbove({"loss 末段每十分之一训练的下降", "loss fall per tenth of the run at its end"},
+                                   trend.dropPerTenth, t.floatConvergedLossLateDrop, true);
+        f.evidence.push_back(pointEvidence(*run, loss, p.index[p.size() - trend.fitted],
+                                           "start of the fitted end, line at " + fmt(trend.fittedFrom)));
+        f.evidence.push_back(pointEvidence(*run, loss, p.index.back(), "last point, line at " + fmt(trend.fittedTo)));
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -85,6 +92,8 @@ RuleOutcome checkFloatOverfit(const Analysis& a, const Thresholds& t)
              "is amplified. Check whether outputs change a lot for slightly changed inputs and whether "
              "weights or activations are very large; fix the overfitting before continuing with QAT."},
             "model.float_overfit");
+        f.strength = measuredAbove({"训练精度高出评测精度", "training accuracy above evaluation accuracy"}, gap,
+                                   t.overfitMaxGap, true);
         f.evidence.push_back(pointEvidence(*run, train, p.index.back(), "final training accuracy " + pct(trainAcc)));
         f.evidence.push_back(pointEvidence(*run, val->metric, val->index, "final evaluation accuracy " + pct(val->value)));
         out.findings.push_back(std::move(f));

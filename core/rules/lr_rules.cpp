@@ -10,6 +10,10 @@
 namespace qatdoctor::core::rules {
 namespace {
 
+// Two learning rates this close are the same setting (a schedule's first logged value can sit a
+// rounding step off the configured one).
+constexpr double kSameLrTolerance = 1.05;
+
 struct BatchLr {
     const logs::Run* run;
     double batch;
@@ -64,6 +68,8 @@ RuleOutcome checkBatchScaledLrUnchanged(const Analysis& a, const Thresholds& t)
                      "Adjust the lr and related hyper-parameters together with the batch (e.g. scale "
                      "the lr linearly or by the square root of the batch factor) instead of reusing them."},
                     "qat.multi_node");
+                f.strength = measuredBelow({"学习率倍数（batch 为 " + fmt(k) + " 倍）", "lr factor (batch " + fmt(k) + "x)"},
+                                           big.lr / small.lr, t.batchScaleLrTolerance);
                 f.evidence.push_back(runEvidence(*big.run, describe(big)));
                 f.evidence.push_back(runEvidence(*small.run, describe(small)));
                 out.findings.push_back(std::move(f));
@@ -76,16 +82,22 @@ RuleOutcome checkBatchScaledLrUnchanged(const Analysis& a, const Thresholds& t)
 RuleOutcome checkAggressiveLrSchedule(const Analysis& a, const Thresholds& t)
 {
     RuleOutcome out;
-    std::optional<double> floatPeak;
+    std::optional<double> floatPeak, floatFinal;
     for (const logs::Run* r : runsWithRole(a, logs::RunRole::Float))
-        if ((floatPeak = peakLearningRate(*r))) break;
+        if ((floatPeak = peakLearningRate(*r))) {
+            floatFinal = finalLearningRate(*r);
+            break;
+        }
     for (const logs::Run* run : runsWithRole(a, logs::RunRole::Qat)) {
         const auto scheduler = metadataText(*run, {"lr_scheduler", "scheduler", "lr_policy", "lr_schedule"});
         const auto peak = peakLearningRate(*run);
         if (!scheduler && !(peak && floatPeak)) continue;
         out.ran = true;
         const bool oneCycle = scheduler && squash(*scheduler).find("onecycle") != std::string::npos;
-        const bool atFloatPeak = peak && floatPeak && *floatPeak > 0 &&
+        // QAT going on at the lr float ended with is the usual practice, not aggressive: with a
+        // constant float lr, float's peak is that same lr
+        const bool atFloatEnd = peak && floatFinal && *peak <= *floatFinal * kSameLrTolerance;
+        const bool atFloatPeak = peak && floatPeak && *floatPeak > 0 && !atFloatEnd &&
                                  *peak >= t.aggressiveLrPeakRatio * *floatPeak;
         if (!oneCycle && !atFloatPeak) continue;
         std::string what;
@@ -103,6 +115,9 @@ RuleOutcome checkAggressiveLrSchedule(const Analysis& a, const Thresholds& t)
              "float training used a strong schedule such as OneCycle, QAT usually does better with a "
              "steadier SGD schedule first."},
             "qat.nan_loss");
+        if (atFloatPeak)
+            f.strength = measuredAbove({"QAT 峰值学习率与浮点峰值之比", "QAT peak lr over float's peak"},
+                                       *peak / *floatPeak, t.aggressiveLrPeakRatio);
         MetricRef lr = learningRate(*run);
         if (lr) {
             const Points p = finitePoints(*lr.series);

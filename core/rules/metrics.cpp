@@ -174,6 +174,33 @@ double medianOf(const std::vector<double>& values, size_t begin, size_t end)
                                       values.begin() + static_cast<std::ptrdiff_t>(end)));
 }
 
+LateTrend lateTrend(const std::vector<double>& values)
+{
+    LateTrend t;
+    const size_t n = values.size();
+    const size_t m = std::max<size_t>(3, static_cast<size_t>(std::lround(0.3 * static_cast<double>(n))));
+    if (n < 3 || m > n) return t;
+    double meanX = 0, meanY = 0;
+    for (size_t i = 0; i < m; ++i) {
+        meanX += static_cast<double>(i);
+        meanY += values[n - m + i];
+    }
+    meanX /= static_cast<double>(m);
+    meanY /= static_cast<double>(m);
+    double sxy = 0, sxx = 0;
+    for (size_t i = 0; i < m; ++i) {
+        const double dx = static_cast<double>(i) - meanX;
+        sxy += dx * (values[n - m + i] - meanY);
+        sxx += dx * dx;
+    }
+    const double slope = sxy / sxx;
+    t.fitted = m;
+    t.fittedFrom = meanY - slope * meanX;
+    t.fittedTo = meanY + slope * (static_cast<double>(m - 1) - meanX);
+    if (t.fittedTo > 0) t.dropPerTenth = -slope * (static_cast<double>(n) / 10.0) / t.fittedTo;
+    return t;
+}
+
 std::optional<size_t> lastFinite(const logs::Series& s)
 {
     for (size_t i = s.size(); i-- > 0;)
@@ -256,6 +283,15 @@ std::optional<double> peakLearningRate(const logs::Run& run)
         if (!p.empty()) return *std::max_element(p.value.begin(), p.value.end());
     }
     return metadataNumber(run, {"max_lr", "lr", "base_lr", "learning_rate"});
+}
+
+std::optional<double> finalLearningRate(const logs::Run& run)
+{
+    MetricRef lr = learningRate(run);
+    if (!lr) return std::nullopt;
+    const auto last = lastFinite(*lr.series);
+    if (!last) return std::nullopt;
+    return lr.series->value[*last];
 }
 
 std::optional<std::pair<double, double>> wallTimeSpan(const logs::Run& run)

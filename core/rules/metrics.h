@@ -5,6 +5,7 @@
 // (as a prefix "val/acc", "qat_val/acc", or a suffix "acc_val") marks an evaluation metric.
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,6 +60,17 @@ double median(std::vector<double> v);  // NaN for an empty vector
 // Median of values[begin, end) clamped to the range.
 double medianOf(const std::vector<double>& values, size_t begin, size_t end);
 
+// How steeply a series still falls at its end, robust to batch noise: a least-squares line
+// through its last 30% of points (at least 3), its fall per tenth of the series relative to the
+// line's value at the last point (0.15 = still falling 15% of its level every tenth of the run;
+// negative when rising). NaN for fewer than 3 values or a line ending at or below 0.
+struct LateTrend {
+    double dropPerTenth = NAN;
+    double fittedFrom = NAN, fittedTo = NAN;  // the line at the first and last point it fits
+    size_t fitted = 0;                        // how many points it fits
+};
+LateTrend lateTrend(const std::vector<double>& values);
+
 // Index of the last finite point, or nullopt.
 std::optional<size_t> lastFinite(const logs::Series& s);
 
@@ -90,6 +102,8 @@ std::optional<double> effectiveBatch(const logs::Run& run);
 std::optional<double> baseLearningRate(const logs::Run& run);
 // The largest learning rate the run used: the maximum of its lr series, else metadata max_lr or lr.
 std::optional<double> peakLearningRate(const logs::Run& run);
+// The learning rate a run ended with: the last finite point of its lr series (nullopt without one).
+std::optional<double> finalLearningRate(const logs::Run& run);
 
 // Time span of a run from any series' wall times (nullopt when no wall time was logged).
 std::optional<std::pair<double, double>> wallTimeSpan(const logs::Run& run);

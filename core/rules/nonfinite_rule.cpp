@@ -33,6 +33,28 @@ bool earlier(const logs::Run& run, const FirstBad& a, const FirstBad& b)
     return a.metric.name < b.metric.name;
 }
 
+const Text kTrainingAdvice = {
+    "从该步起损失或指标变为 NAN / INF。可能原因：输入数据本身存在 NAN、浮点模型尚未收敛、"
+    "未正确执行 Calibration 初始化、学习率过大或 fake quant / observer 状态异常。"
+    "建议先确认输入数据没有异常值，再确认浮点模型已经收敛、已完成 Calibration 并正确加载其参数；"
+    "如果学习率过大，可优先调低学习率，必要时增加梯度裁剪。",
+    "From this step on a loss or metric is NaN/Inf. Likely causes: NaN in the input data, "
+    "a float model that has not converged, calibration not run or not loaded, a too large "
+    "learning rate, or wrong fake-quant / observer states. First make sure the input data "
+    "holds no abnormal values, then that the float model converged and the calibration "
+    "parameters are loaded; if the learning rate is too large, lower it and add gradient "
+    "clipping if needed."};
+
+const Text kEvaluationAdvice = {
+    "评测结果中出现 NAN / INF，但训练 loss 始终为有限值，且下一次评测恢复正常：通常是该次评测读到的数据有异常"
+    "（例如图片在读取时被改写、标注为空），而不是训练本身的问题。建议检查该次评测所用的验证数据中是否存在 NAN "
+    "等异常值；若每次评测都出现，再按 NAN 问题排查输入数据。",
+    "An evaluation's loss or score is NaN/Inf while the training loss stays finite and the next "
+    "evaluation is finite again: usually the data read for that one evaluation was abnormal (an "
+    "image rewritten while it was read, an empty annotation), not the training itself. Check the "
+    "validation data of that evaluation for NaN or other abnormal values; if every evaluation "
+    "shows it, treat it as a NaN problem in the input data."};
+
 // How bad the non-finite values are: in a training series, or an evaluation loss that never
 // recovers, the run is broken (error); an evaluation loss that is finite again at its next
 // evaluation is a warning; an evaluation score such as COCO's APs is NaN by design when a
@@ -82,17 +104,10 @@ RuleOutcome checkLossNonfinite(const Analysis& a, const Thresholds&)
             training ? Text{"训练中出现 NAN / INF（" + where + "）", "NaN/Inf during training (" + where + ")"}
                      : Text{"评测结果中出现 NAN / INF，训练本身保持有限值（" + where + "）",
                             "NaN/Inf in an evaluation, training itself stays finite (" + where + ")"},
-            {"从该步起损失或指标变为 NAN / INF。可能原因：输入数据本身存在 NAN、浮点模型尚未收敛、"
-             "未正确执行 Calibration 初始化、学习率过大或 fake quant / observer 状态异常。"
-             "建议先确认输入数据没有异常值，再确认浮点模型已经收敛、已完成 Calibration 并正确加载其参数；"
-             "如果学习率过大，可优先调低学习率，必要时增加梯度裁剪。",
-             "From this step on a loss or metric is NaN/Inf. Likely causes: NaN in the input data, "
-             "a float model that has not converged, calibration not run or not loaded, a too large "
-             "learning rate, or wrong fake-quant / observer states. First make sure the input data "
-             "holds no abnormal values, then that the float model converged and the calibration "
-             "parameters are loaded; if the learning rate is too large, lower it and add gradient "
-             "clipping if needed."},
-            "qat.nan_loss");
+            training ? kTrainingAdvice : kEvaluationAdvice, "qat.nan_loss");
+        // finite again at the next evaluation, and training never saw it: a glitch in the data
+        // read for that one evaluation, not where trouble starts
+        f.recovered = !training;
         for (size_t i = 0; i < bad.size() && i < 4; ++i)
             f.evidence.push_back(pointEvidence(run, bad[i].metric, bad[i].index,
                                                i == 0 ? "first non-finite value" : ""));

@@ -2,10 +2,14 @@
 // calibration" (prepare after the optimizer, fake-quant / observer states, training flag).
 // Frozen weights give the same evaluation accuracy epoch after epoch, which is the strong sign;
 // the training loss still wiggles with the batches, so it is only used when too few
-// evaluations were logged.
+// evaluations were logged. Stronger than both: the script's own fingerprints of the weights
+// (a norm or checksum printed before and after), identical when nothing was learnt.
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 
+#include "core/logs/parameter_fingerprint.h"
 #include "core/rules/rule_checks.h"
 #include "core/rules/rule_support.h"
 
@@ -31,12 +35,45 @@ Finding notLearning(const logs::Run& run, const std::string& what)
                        kAdvice, "qat.weights_not_updating");
 }
 
+// The first and the last weight fingerprint a run logged (parameter_fingerprint.h), when it
+// logged two or more.
+struct Fingerprints {
+    const logs::RunEvent* first = nullptr;
+    const logs::RunEvent* last = nullptr;
+    std::string before, after;
+};
+
+std::optional<Fingerprints> fingerprintsOf(const logs::Run& run)
+{
+    Fingerprints f;
+    for (const logs::RunEvent& e : run.events) {
+        if (e.kind != logs::RunEvent::Kind::Parameters) continue;
+        if (!f.first) f.first = &e;
+        f.last = &e;
+    }
+    if (!f.first || f.first == f.last) return std::nullopt;
+    f.before = logs::parameterFingerprint(f.first->text).value_or("");
+    f.after = logs::parameterFingerprint(f.last->text).value_or("");
+    return f;
+}
+
 }  // namespace
 
 RuleOutcome checkQatNotLearning(const Analysis& a, const Thresholds& t)
 {
     RuleOutcome out;
     for (const logs::Run* run : runsWithRole(a, logs::RunRole::Qat)) {
+        // The script's own fingerprints of the weights settle it either way: weights that moved
+        // are learning, however flat the evaluation looks.
+        if (const auto prints = fingerprintsOf(*run)) {
+            out.ran = true;
+            if (prints->before != prints->after) continue;
+            Finding f = notLearning(*run, run->name + ", the same weight fingerprint before and after: " + prints->before);
+            f.evidence.push_back(eventEvidence(*run, *prints->first));
+            f.evidence.push_back(eventEvidence(*run, *prints->last));
+            out.findings.push_back(std::move(f));
+            continue;
+        }
         if (MetricRef acc = evalAccuracy(*run)) {
             const Points ap = finitePoints(*acc.series);
             if (ap.size() >= static_cast<size_t>(std::max(2.0, t.notLearningMinEvaluations))) {
@@ -46,6 +83,8 @@ RuleOutcome checkQatNotLearning(const Analysis& a, const Thresholds& t)
                 if (spread > t.notLearningMaxAccuracyChange) continue;
                 Finding f = notLearning(*run, run->name + ", " + std::to_string(ap.size()) +
                                                   " evaluations at " + fmt(ap.value.front()));
+                f.strength = measuredBelow({"评测精度的变化幅度", "spread of the evaluation accuracy"}, spread,
+                                           t.notLearningMaxAccuracyChange, true);
                 f.evidence.push_back(pointEvidence(*run, acc, ap.index.front(), "first evaluation"));
                 f.evidence.push_back(pointEvidence(*run, acc, ap.index.back(),
                                                    "last evaluation, spread " + fmt(spread)));
@@ -63,6 +102,8 @@ RuleOutcome checkQatNotLearning(const Analysis& a, const Thresholds& t)
         const double last = medianOf(p.value, p.size() - q, p.size());
         if (!(first > 0) || std::fabs(last - first) / first >= t.notLearningMaxRelativeChange) continue;
         Finding f = notLearning(*run, run->name + ", loss " + fmt(first) + " -> " + fmt(last));
+        f.strength = measuredBelow({"loss 的相对变化", "relative change of the loss"}, std::fabs(last - first) / first,
+                                   t.notLearningMaxRelativeChange, true);
         f.evidence.push_back(pointEvidence(*run, loss, p.index.front(), "first-quarter median " + fmt(first)));
         f.evidence.push_back(pointEvidence(*run, loss, p.index.back(), "last-quarter median " + fmt(last)));
         out.findings.push_back(std::move(f));

@@ -80,6 +80,8 @@ RuleOutcome checkQatStartLossHigh(const Analysis& a, const Thresholds& t)
              "model had not converged. Run calibration and load its parameters first, for stable "
              "initial scales."},
             "qat.nan_loss");
+        f.strength = measuredAbove({"QAT 初始 loss 与 float 末期之比", "QAT's first loss over float's final"},
+                                   start / floatEnd, t.qatStartLossRatio);
         f.evidence.push_back(pointEvidence(*run, loss, qp.index.front(), "first QAT loss"));
         f.evidence.push_back(pointEvidence(*p.floatRun, p.floatLoss, fp.index.back(),
                                            "float's final loss level (median of last " +
@@ -121,6 +123,8 @@ RuleOutcome checkQatTrendMismatch(const Analysis& a, const Thresholds& t)
              "calibration parameters were loaded and that the model was not changed after prepare, "
              "before tuning many hyper-parameters."},
             "qat.behaviour_vs_float");
+        f.strength = measuredAbove({"QAT loss 变化减去 float 末期变化", "QAT's loss change minus float's late change"},
+                                   qatChange - floatChange, t.trendMaxRise, true);
         const size_t q = std::max<size_t>(1, qp.size() / 4);
         f.evidence.push_back(pointEvidence(*run, loss, qp.index.front(),
                                            "QAT first-quarter median " + fmt(medianOf(qp.value, 0, q))));

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/common/number_text.h"
+
 namespace qatdoctor::core::rules {
 
 Stage stageForRole(logs::RunRole role)
@@ -72,20 +74,18 @@ Evidence runEvidence(const logs::Run& run, std::string detail)
     return e;
 }
 
-std::string fmt(double v)
+std::string fmt(double v) { return shortNumber(v); }
+
+std::string pct(double fraction) { return percentText(fraction); }
+
+Strength measuredAbove(Text measure, double value, double threshold, bool percent)
 {
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
+    return Strength{std::move(measure), value, threshold, true, percent};
 }
 
-std::string pct(double fraction)
+Strength measuredBelow(Text measure, double value, double threshold, bool percent)
 {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100.0);
-    return buf;
+    return Strength{std::move(measure), value, threshold, false, percent};
 }
 
 Finding makeFinding(const char* id, Severity severity, Stage stage, Text title, Text message,

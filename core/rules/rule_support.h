@@ -26,6 +26,11 @@ std::string fmt(double v);
 // "81.2%" for a fraction.
 std::string pct(double fraction);
 
+// The strength of a finding that holds when value is above threshold (measuredAbove) or below
+// it (measuredBelow); percent: both are fractions shown as percent.
+Strength measuredAbove(Text measure, double value, double threshold, bool percent = false);
+Strength measuredBelow(Text measure, double value, double threshold, bool percent = false);
+
 Finding makeFinding(const char* id, Severity severity, Stage stage, Text title, Text message,
                     const char* faq);
 

@@ -20,13 +20,13 @@ const std::vector<Rule>& trainingRules()
         {"calib.multi_gpu", Stage::Calibration, checkCalibMultiGpu, {"calibration 运行记录的卡数（world_size）", "the calibration run's logged world size"}},
         {"qat.start_loss_high", Stage::Qat, checkQatStartLossHigh, {"浮点和 QAT 的训练 loss", "the float and the QAT training loss"}},
         {"qat.trend_mismatch", Stage::Qat, checkQatTrendMismatch, {"浮点和 QAT 的训练 loss", "the float and the QAT training loss"}},
-        {"qat.not_learning", Stage::Qat, checkQatNotLearning, {"QAT 运行的多次评测或足够长的 loss", "several QAT evaluations or a long enough QAT loss"}},
+        {"qat.not_learning", Stage::Qat, checkQatNotLearning, {"QAT 运行前后的权重指纹、多次评测或足够长的 loss", "weight fingerprints before and after QAT, several QAT evaluations or a long enough QAT loss"}},
         {"qat.worse_than_calibration", Stage::Qat, checkQatWorseThanCalibration, {"calibration 和 QAT 的评测精度", "the calibration and the QAT evaluation accuracy"}},
         {"qat.quantized_gap", Stage::Export, checkQatQuantizedGap, {"QAT 和 quantized 模型的评测精度", "the QAT and the quantized model's evaluation accuracy"}},
         {"qat.no_quantized_eval", Stage::Qat, checkQatNoQuantizedEval, {"一个 QAT 运行", "a QAT run"}},
         {"train.batch_scaled_lr_unchanged", Stage::Qat, checkBatchScaledLrUnchanged, {"两个运行记录的 batch size 和学习率", "the batch size and lr logged by two runs"}},
         {"train.aggressive_lr_schedule", Stage::Qat, checkAggressiveLrSchedule, {"浮点和 QAT 的学习率", "the float and the QAT learning rate"}},
-        {"config.march", Stage::Qat, checkConfigMarch, {"QAT 运行的配置", "a QAT run's settings"}},
+        {"config.march", Stage::Qat, checkConfigMarch, {"QAT 运行日志中记录的 march", "the march logged in the QAT run's settings"}},
     };
     return kRules;
 }
@@ -120,11 +120,11 @@ void runTrainingRules(Analysis& analysis, const Thresholds& thresholds)
     view.logs.runs = stageViews(analysis.logs.runs);
     for (const Rule& rule : trainingRules()) {
         RuleOutcome outcome = rule.check(view, thresholds);
-        if (!outcome.ran) {
+        // a check that could not run may still leave a hint (config.march_not_logged)
+        if (!outcome.ran)
             analysis.checksSkipped.push_back({rule.id, {"未检查：需要" + rule.needs.zh, "not checked: needs " + rule.needs.en}});
-            continue;
-        }
-        analysis.checksRun.insert(rule.id);
+        else
+            analysis.checksRun.insert(rule.id);
         for (Finding& f : groupRepeats(std::move(outcome.findings))) analysis.findings.push_back(std::move(f));
     }
 }

@@ -1,5 +1,6 @@
 // Set-up facts read from log lines and run metadata: env.no_gpu (CUDA unavailable),
-// calib.multi_gpu (calibration on several GPUs) and config.march (march missing or mismatched).
+// calib.multi_gpu (calibration on several GPUs) and config.march (runs set different marches;
+// config.march_not_logged is the hint that a QAT run's log does not say).
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -104,7 +105,10 @@ RuleOutcome checkConfigMarch(const Analysis& a, const Thresholds&)
     }
     const bool anyQat = !runsWithRole(a, logs::RunRole::Qat).empty();
     if (!anyQat || (byMarch.empty() && missing.empty())) return out;
-    out.ran = true;
+    // Checked when the logged marches can be compared: two that differ, or every QAT run's own.
+    // A QAT run that does not log its march leaves the question open (not checked), whatever
+    // the other runs say.
+    out.ran = byMarch.size() > 1 || (!byMarch.empty() && missing.empty());
     const Text advice = {
         "march 与实际部署处理器不一致可能导致模型编译失败或部署精度不一致。请根据目标处理器选择正确的 BPU 架构，"
         "并在 Calibration、QAT 和导出各阶段保持一致，例如 J6 需要使用 Nash：horizon.march.set_march(\"nash-e\")。",
@@ -115,7 +119,7 @@ RuleOutcome checkConfigMarch(const Analysis& a, const Thresholds&)
     if (!missing.empty()) {
         std::string names;
         for (const logs::Run* run : missing) names += (names.empty() ? "" : ", ") + run->name;
-        Finding f = makeFinding("config.march", Severity::Info, Stage::Qat,
+        Finding f = makeFinding("config.march_not_logged", Severity::Info, Stage::Qat,
                                 {"QAT 运行的日志未记录 march（" + names + "），无法核对",
                                  "The QAT run's log does not record its march (" + names + "): not checked"},
                                 advice, "settings.march");

@@ -38,6 +38,7 @@ constexpr Field kFields[] = {
     {"not_learning.min_points", &Thresholds::notLearningMinPoints},
     {"float_converged.min_last_gain", &Thresholds::floatConvergedMinLastGain},
     {"float_converged.loss_late_drop", &Thresholds::floatConvergedLossLateDrop},
+    {"float_converged.min_loss_points", &Thresholds::floatConvergedMinLossPoints},
     {"overfit.max_gap", &Thresholds::overfitMaxGap},
     {"batch_scale.min_factor", &Thresholds::batchScaleMinFactor},
     {"batch_scale.lr_tolerance", &Thresholds::batchScaleLrTolerance},

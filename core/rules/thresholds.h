@@ -29,6 +29,7 @@ struct Thresholds {
     double notLearningMinPoints = 0;
     double floatConvergedMinLastGain = 0;
     double floatConvergedLossLateDrop = 0;
+    double floatConvergedMinLossPoints = 0;
     double overfitMaxGap = 0;
     double batchScaleMinFactor = 0;
     double batchScaleLrTolerance = 0;

@@ -1,5 +1,7 @@
 #include "core/rules/verdict.h"
 
+#include <cmath>
+
 namespace qatdoctor::core::rules {
 namespace {
 
@@ -79,11 +81,22 @@ bool onlyInRunsOfUnknownStage(const Finding& f, const Analysis& analysis)
 // harmless note about an earlier stage (a batch/lr remark on a QAT run that reached float's
 // accuracy) never hides a broken model. Among equals, the root-most stage: what goes wrong first
 // explains what follows.
+// How far past its threshold a finding is, relative to the threshold (a drop of 0.73 against
+// 0.1 is 6.3); facts without a strength count as just past it.
+double relativeStrength(const Finding& f)
+{
+    if (!f.strength) return 0;
+    const double threshold = std::fabs(f.strength->threshold);
+    const double margin = f.strength->margin();
+    return threshold > 0 ? margin / threshold : margin;
+}
+
 bool leads(const Finding& f, const Finding& than)
 {
     if (f.severity != than.severity) return f.severity > than.severity;
     if (verdictRank(f.stage) != verdictRank(than.stage)) return verdictRank(f.stage) < verdictRank(than.stage);
-    return observedInRuns(f) && !observedInRuns(than);
+    if (observedInRuns(f) != observedInRuns(than)) return observedInRuns(f);
+    return relativeStrength(f) > relativeStrength(than);
 }
 
 // A float or calibration problem explains the QAT trouble that follows it (a poor calibration,
@@ -103,15 +116,21 @@ Verdict computeVerdict(const Analysis& analysis)
     Verdict v;
     const Finding* lead = nullptr;
     size_t problems = 0;
+    size_t recovered = 0;
     for (const Finding& f : analysis.findings) {
         if (f.severity == Severity::Info) continue;
+        if (f.recovered) {
+            ++recovered;
+            continue;
+        }
         ++problems;
         if (!lead || leads(f, *lead)) lead = &f;
     }
     if (lead && lead->stage == Stage::Qat) {
         const Finding* upstream = nullptr;
         for (const Finding& f : analysis.findings)
-            if (f.severity != Severity::Info && upstreamOfQat(f) && (!upstream || leadsUpstream(f, *upstream)))
+            if (f.severity != Severity::Info && !f.recovered && upstreamOfQat(f) &&
+                (!upstream || leadsUpstream(f, *upstream)))
                 upstream = &f;
         if (upstream) lead = upstream;
     }
@@ -125,6 +144,12 @@ Verdict computeVerdict(const Analysis& analysis)
                      : Text{"没有可检查的数据：请加载训练日志文件夹、模型或工具链输出文件。",
                             "Nothing could be checked: load a training log folder, a model or "
                             "toolchain output files."};
+        if (recovered > 0) {
+            v.text.zh += "另有 " + std::to_string(recovered) + " 处数据异常已自行恢复，列在发现中。";
+            v.text.en += " " + std::to_string(recovered) + " passing glitch" + (recovered > 1 ? "es" : "") +
+                         " in the data recovered by " + (recovered > 1 ? "themselves" : "itself") +
+                         " (listed among the findings).";
+        }
         return v;
     }
     v.clear = false;

@@ -10,7 +10,7 @@
 namespace qatdoctor::core::rules {
 
 struct Verdict {
-    bool clear = true;        // no warning or error among the findings
+    bool clear = true;        // no warning or error among the findings (recovered ones aside)
     Stage stage = Stage::Qat; // meaningful when !clear
     std::string findingId;    // the finding the sentence names ("" when clear)
     bool stageUnknown = false;  // a training finding seen only in runs of no known stage
@@ -22,8 +22,11 @@ struct Verdict {
 // trouble it explains; among equals the earliest pipeline stage wins (float -> calibration -> QAT
 // -> export -> deployment; upstream trouble explains downstream symptoms), environment findings
 // only when nothing else is wrong; then one observed in the training runs (evidence naming a run)
-// before a model or toolchain lint, then the first in sorted order. A training finding seen only
-// in runs of no known stage is said to start in "training (stage unknown)".
+// before a model or toolchain lint, then the one furthest past its threshold (Finding::strength),
+// then the first in sorted order. A training finding seen only
+// in runs of no known stage is said to start in "training (stage unknown)". A finding the data
+// recovered from by itself (Finding::recovered) is never the verdict; the clear sentence then
+// says it is listed.
 Verdict computeVerdict(const Analysis& analysis);
 
 }  // namespace qatdoctor::core::rules

@@ -274,6 +274,22 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
         <source>Watching %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Explain this reading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the source lines…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How this run was read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right-click: explain this reading</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::FindingsModel</name>
@@ -756,6 +772,10 @@ accumulator overflows: %1</source>
     <message>
         <source>No look-up-table op in this model (Sigmoid, Tanh, Exp, Softmax, Gelu, ...):
 nothing here turns into a table on export.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Figures cover %1 input samples of the batch; the sensitivity ranking is the first sample&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1274,6 +1294,29 @@ nothing here turns into a table on export.</source>
         <source>FAQ topic %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>%n check(s) not run: see what they need</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Strength:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The data recovered by itself: listed, but not counted in the verdict.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not checked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These checks had no data to run on: their answer is unknown, not clear. Load what each needs to have it checked.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::PasteModelDialog</name>
@@ -1329,6 +1372,10 @@ nothing here turns into a table on export.</source>
     </message>
     <message>
         <source>Press %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown from your data, %1 (automatic check: %2). Load it, or answer by hand.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1,4 +1,4 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
@@ -72,7 +72,9 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
     </message>
     <message numerus="yes">
         <source>%n warning(s) while reading this file:</source>
-        <translation><numerusform>读取该文件时有 %n 条警告：</numerusform></translation>
+        <translation>
+            <numerusform>读取该文件时有 %n 条警告：</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -179,7 +181,7 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
         <translation>QAT 接在 float 之后</translation>
     </message>
     <message>
-        <source>x axis; "QAT after float" places QAT's step 0 at float's last step</source>
+        <source>x axis; &quot;QAT after float&quot; places QAT&apos;s step 0 at float&apos;s last step</source>
         <translation>横轴；“QAT 接在 float 之后”把 QAT 的第 0 步放在 float 的最后一步</translation>
     </message>
     <message>
@@ -187,7 +189,7 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
         <translation>对数纵轴</translation>
     </message>
     <message>
-        <source>Smoothing (TensorBoard's debiased exponential moving average); the raw curve stays faint behind</source>
+        <source>Smoothing (TensorBoard&apos;s debiased exponential moving average); the raw curve stays faint behind</source>
         <translation>平滑（TensorBoard 的去偏指数滑动平均）；原始曲线以浅色显示在后面</translation>
     </message>
     <message>
@@ -252,7 +254,9 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
     </message>
     <message numerus="yes">
         <source>%n warning(s) while reading the logs (see Overview)</source>
-        <translation><numerusform>读取日志时有 %n 条警告（见概览）</numerusform></translation>
+        <translation>
+            <numerusform>读取日志时有 %n 条警告（见概览）</numerusform>
+        </translation>
     </message>
     <message>
         <source>Guessed from: %1</source>
@@ -269,6 +273,22 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
     <message>
         <source>Watching %1</source>
         <translation>正在监视 %1</translation>
+    </message>
+    <message>
+        <source>Explain this reading…</source>
+        <translation>解释此读取结果…</translation>
+    </message>
+    <message>
+        <source>Reading the source lines…</source>
+        <translation>正在读取源行…</translation>
+    </message>
+    <message>
+        <source>How this run was read</source>
+        <translation>此运行是如何读取的</translation>
+    </message>
+    <message>
+        <source>Right-click: explain this reading</source>
+        <translation>右键：解释此读取结果</translation>
     </message>
 </context>
 <context>
@@ -349,7 +369,7 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
         <translation>伪量化（QAT）</translation>
     </message>
     <message>
-        <source>Pixels (0..255, or -128..127 for centered YUV) are multiplied by this before the model, as the training normalization did; 1/128 is horizon's convention for centered YUV444.</source>
+        <source>Pixels (0..255, or -128..127 for centered YUV) are multiplied by this before the model, as the training normalization did; 1/128 is horizon&apos;s convention for centered YUV444.</source>
         <translation>像素值（0..255，居中 YUV 为 -128..127）在送入模型前乘以此系数，与训练时的归一化一致；1/128 是地平线居中 YUV444 的约定。</translation>
     </message>
     <message>
@@ -525,7 +545,7 @@ accumulator overflows: %1</source>
         <translation>溢出</translation>
     </message>
     <message>
-        <source>largest error in steps of the layer's output scale</source>
+        <source>largest error in steps of the layer&apos;s output scale</source>
         <translation>以该层输出 scale 为单位的最大误差</translation>
     </message>
     <message>
@@ -533,7 +553,7 @@ accumulator overflows: %1</source>
         <translation>整数模式下累加值超出 int32 的输出个数</translation>
     </message>
     <message>
-        <source>what-if: this layer's quantizers at 16 bits</source>
+        <source>what-if: this layer&apos;s quantizers at 16 bits</source>
         <translation>假设分析：该层量化器改为 16 位</translation>
     </message>
     <message>
@@ -695,7 +715,7 @@ accumulator overflows: %1</source>
         <translation>权重 SQNR：int8 逐张量 %1 dB，int8 逐通道 %2 dB，int16 逐通道 %3 dB%4</translation>
     </message>
     <message>
-        <source>, the model's own quantizer %1 dB</source>
+        <source>, the model&apos;s own quantizer %1 dB</source>
         <translation>，模型自身量化器 %1 dB</translation>
     </message>
     <message>
@@ -743,7 +763,7 @@ accumulator overflows: %1</source>
         <translation>（假设分析：%1 层 int16，%2 层浮点；原模型 %3 dB，提升 %4 dB）</translation>
     </message>
     <message>
-        <source>Not ranked in this run. Tick "Rank layers for int16" and simulate: every layer is run once more at int16, and the layers are ranked by the output SQNR that gains.</source>
+        <source>Not ranked in this run. Tick &quot;Rank layers for int16&quot; and simulate: every layer is run once more at int16, and the layers are ranked by the output SQNR that gains.</source>
         <translation>本次运行未排序。勾选“评估各层改用 int16 的收益”后仿真：每层单独以 int16 再运行一次，并按输出 SQNR 的提升排序。</translation>
     </message>
     <message>
@@ -755,6 +775,10 @@ accumulator overflows: %1</source>
 nothing here turns into a table on export.</source>
         <translation>该模型没有查表算子（Sigmoid、Tanh、Exp、Softmax、Gelu 等）：
 导出时没有算子会变成查找表。</translation>
+    </message>
+    <message>
+        <source>Figures cover %1 input samples of the batch; the sensitivity ranking is the first sample&apos;s.</source>
+        <translation>数值覆盖该批次的 %1 个输入样本；敏感度排序取自第一个样本。</translation>
     </message>
 </context>
 <context>
@@ -808,7 +832,9 @@ nothing here turns into a table on export.</source>
     <name>qatdoctor::ui::InputsModel</name>
     <message numerus="yes">
         <source>%n layer(s)</source>
-        <translation><numerusform>%n 层</numerusform></translation>
+        <translation>
+            <numerusform>%n 层</numerusform>
+        </translation>
     </message>
     <message>
         <source>Input</source>
@@ -968,7 +994,9 @@ nothing here turns into a table on export.</source>
     </message>
     <message numerus="yes">
         <source>Loading %n input(s)…</source>
-        <translation><numerusform>正在加载 %n 个输入…</numerusform></translation>
+        <translation>
+            <numerusform>正在加载 %n 个输入…</numerusform>
+        </translation>
     </message>
     <message>
         <source>Cannot open</source>
@@ -980,7 +1008,9 @@ nothing here turns into a table on export.</source>
     </message>
     <message numerus="yes">
         <source>Loaded %n input(s), %1 finding(s).</source>
-        <translation><numerusform>已加载 %n 个输入，发现 %1 个问题。</numerusform></translation>
+        <translation>
+            <numerusform>已加载 %n 个输入，发现 %1 个问题。</numerusform>
+        </translation>
     </message>
     <message>
         <source>nothing open</source>
@@ -988,7 +1018,9 @@ nothing here turns into a table on export.</source>
     </message>
     <message numerus="yes">
         <source>%n input(s)</source>
-        <translation><numerusform>%n 个输入</numerusform></translation>
+        <translation>
+            <numerusform>%n 个输入</numerusform>
+        </translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1202,7 +1234,7 @@ nothing here turns into a table on export.</source>
         <translation>不是 JSON 对象：%1</translation>
     </message>
     <message>
-        <source>Unknown dtype for %1: '%2'</source>
+        <source>Unknown dtype for %1: &apos;%2&apos;</source>
         <translation>%1 的数据类型未知：“%2”</translation>
     </message>
     <message>
@@ -1260,6 +1292,28 @@ nothing here turns into a table on export.</source>
         <source>FAQ topic %1</source>
         <translation>常见问题专题 %1</translation>
     </message>
+    <message numerus="yes">
+        <source>%n check(s) not run: see what they need</source>
+        <translation>
+            <numerusform>%n 项检查未运行：查看它们需要什么</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Strength:</source>
+        <translation>强度：</translation>
+    </message>
+    <message>
+        <source>The data recovered by itself: listed, but not counted in the verdict.</source>
+        <translation>数据已自行恢复：列出供参考，不计入结论。</translation>
+    </message>
+    <message>
+        <source>Not checked</source>
+        <translation>未检查</translation>
+    </message>
+    <message>
+        <source>These checks had no data to run on: their answer is unknown, not clear. Load what each needs to have it checked.</source>
+        <translation>这些检查没有可用的数据：结果未知，并非通过。加载各项所需的数据即可检查。</translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::PasteModelDialog</name>
@@ -1289,7 +1343,9 @@ nothing here turns into a table on export.</source>
     </message>
     <message numerus="yes">
         <source>%n layer(s) read, %1 with quantizers.</source>
-        <translation><numerusform>读取了 %n 层，其中 %1 层带量化器。</numerusform></translation>
+        <translation>
+            <numerusform>读取了 %n 层，其中 %1 层带量化器。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Warning: %1</source>
@@ -1313,6 +1369,10 @@ nothing here turns into a table on export.</source>
     <message>
         <source>Press %1</source>
         <translation>按 %1</translation>
+    </message>
+    <message>
+        <source>Unknown from your data, %1 (automatic check: %2). Load it, or answer by hand.</source>
+        <translation>无法从已加载的数据判断，%1（自动检查：%2）。请加载所需数据，或手动回答。</translation>
     </message>
 </context>
 <context>
@@ -1347,7 +1407,9 @@ nothing here turns into a table on export.</source>
     </message>
     <message numerus="yes">
         <source>%n page(s)</source>
-        <translation><numerusform>%n 页</numerusform></translation>
+        <translation>
+            <numerusform>%n 页</numerusform>
+        </translation>
     </message>
     <message>
         <source>Export report</source>
@@ -1499,7 +1561,9 @@ nothing here turns into a table on export.</source>
     </message>
     <message numerus="yes">
         <source>%n topic(s); the most common symptoms first.</source>
-        <translation><numerusform>共 %n 个专题；最常见的现象排在前面。</numerusform></translation>
+        <translation>
+            <numerusform>共 %n 个专题；最常见的现象排在前面。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Most common</source>
@@ -1511,7 +1575,9 @@ nothing here turns into a table on export.</source>
     </message>
     <message numerus="yes">
         <source>%n matching topic(s), best first.</source>
-        <translation><numerusform>%n 个匹配的专题，最相关的在前。</numerusform></translation>
+        <translation>
+            <numerusform>%n 个匹配的专题，最相关的在前。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1563,7 +1629,7 @@ nothing here turns into a table on export.</source>
 <context>
     <name>qatdoctor::ui::WelcomePanel</name>
     <message>
-        <source>Open the folder your training wrote (float, calibration and QAT runs), an exported ONNX model, or the toolchain's debug text files. QAT Doctor reads them, flags what is off, and walks you through the FAQ with the answers your data can give.</source>
+        <source>Open the folder your training wrote (float, calibration and QAT runs), an exported ONNX model, or the toolchain&apos;s debug text files. QAT Doctor reads them, flags what is off, and walks you through the FAQ with the answers your data can give.</source>
         <translation>打开训练输出的文件夹（float、calibration 和 QAT 运行）、导出的 ONNX 模型或工具链的调试文本文件。QAT Doctor 会读取它们、标出异常，并用你的数据能给出的答案带你走完常见问题排查。</translation>
     </message>
     <message>
@@ -1615,7 +1681,9 @@ nothing here turns into a table on export.</source>
     </message>
     <message numerus="yes">
         <source>The FAQ folder %1 has %n problem(s); the wizard shows what loaded.</source>
-        <translation><numerusform>常见问题文件夹 %1 中有 %n 处问题；向导仅显示成功加载的内容。</numerusform></translation>
+        <translation>
+            <numerusform>常见问题文件夹 %1 中有 %n 处问题；向导仅显示成功加载的内容。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Symptoms</source>

@@ -122,6 +122,18 @@ TEST(WizardSession, AutoAnswerClearAndUnknown)
     const AutoAnswer unknown = autoAnswerFor(*s.current(), none);
     EXPECT_EQ(unknown.outcome, AutoOutcome::Unknown);
     EXPECT_EQ(unknown.answer, nullptr);
+    EXPECT_FALSE(unknown.notChecked);
+
+    // a check that could not run: still unknown (never "no"), and the question can say why
+    core::Analysis skipped;
+    skipped.checksSkipped.push_back({"loss.nonfinite", {"未检查：需要训练 loss", "not checked: needs a training loss"}});
+    ASSERT_TRUE(s.start("demo.loss").ok());
+    EXPECT_EQ(s.autoAdvance(skipped), 0);
+    const AutoAnswer why = autoAnswerFor(*s.current(), skipped);
+    EXPECT_EQ(why.outcome, AutoOutcome::Unknown);
+    EXPECT_EQ(why.answer, nullptr);
+    ASSERT_TRUE(why.notChecked);
+    EXPECT_EQ(why.notChecked->en, "not checked: needs a training loss");
 }
 
 TEST(WizardSession, OverrideMakesTheQuestionManual)

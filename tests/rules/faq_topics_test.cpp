@@ -50,6 +50,7 @@ const std::map<std::string, std::string> kExpectedHeading = {
     {"calib.multi_gpu", "Calibration 过程使用多卡。"},
     {"env.no_gpu", "Docker 容器无法使用 Nvidia 资源？"},
     {"config.march", "没有正确设置 march，会带来什么问题？"},
+    {"config.march_not_logged", "没有正确设置 march，会带来什么问题？"},
     {"float.overfit", "浮点模型过拟合会影响 QAT 吗？"},
 };
 
@@ -73,6 +74,7 @@ TEST(RuleFaqTopics, EveryFindingLinksTheTopicOfItsSeedQuestion)
     logs::Run wide = p.qatRun;
     wide.name = "qat_4gpu";
     wide.metadata["world_size"] = "4";
+    wide.metadata["march"] = "bayes";  // against float's nash-e: config.march
     Analysis a = testing::analysisOf({p.floatRun, p.calibRun, p.qatRun, wide});
     runTrainingRules(a, defaultThresholds());
     // A second pipeline for the accuracy comparisons, the trend and the frozen QAT run.
@@ -100,7 +102,7 @@ TEST(RuleFaqTopics, EveryFindingLinksTheTopicOfItsSeedQuestion)
     }
     for (const char* id : {"loss.nonfinite", "loss.divergence", "run.crashed", "qat.start_loss_high",
                            "qat.no_quantized_eval", "calib.low_accuracy", "calib.multi_gpu",
-                           "env.no_gpu", "config.march", "train.aggressive_lr_schedule",
+                           "env.no_gpu", "config.march", "config.march_not_logged", "train.aggressive_lr_schedule",
                            "train.batch_scaled_lr_unchanged", "float.overfit", "float.not_converged",
                            "qat.trend_mismatch", "qat.worse_than_calibration", "qat.quantized_gap",
                            "qat.not_learning"})

@@ -1,4 +1,6 @@
 // Metric identification by name: the one place the rules learn what a series is.
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "core/rules/metrics.h"
@@ -69,6 +71,25 @@ TEST(Metrics, MediansAndScales)
     logs::Series pctSeries;
     pctSeries.push(0, 81.5f, 1);
     EXPECT_DOUBLE_EQ(accuracyScale(pctSeries), 0.01);
+}
+
+TEST(Metrics, LateTrendIsTheFittedFallPerTenthOfTheRun)
+{
+    // 10 points falling 0.1 a point to 0.1: the last 3 fitted exactly, slope -0.1 per point, one
+    // point per tenth, so the line falls 0.1 per tenth against its end level 0.1
+    std::vector<double> v;
+    for (int i = 0; i < 10; ++i) v.push_back(1.0 - 0.1 * i);
+    LateTrend t = lateTrend(v);
+    EXPECT_EQ(t.fitted, 3u);
+    EXPECT_NEAR(t.fittedTo, 0.1, 1e-12);
+    EXPECT_NEAR(t.fittedFrom, 0.3, 1e-12);
+    EXPECT_NEAR(t.dropPerTenth, 1.0, 1e-9);
+    // flat: no fall; rising: negative
+    EXPECT_NEAR(lateTrend(std::vector<double>(20, 0.5)).dropPerTenth, 0.0, 1e-12);
+    EXPECT_LT(lateTrend({0.1, 0.2, 0.3, 0.4, 0.5, 0.6}).dropPerTenth, 0.0);
+    // too short, or a line ending at or below zero: not measured
+    EXPECT_TRUE(std::isnan(lateTrend({1.0, 0.5}).dropPerTenth));
+    EXPECT_TRUE(std::isnan(lateTrend({0.4, 0.1, -0.2}).dropPerTenth));
 }
 
 }  // namespace

@@ -35,6 +35,41 @@ TEST(Verdict, ClearWhenOnlyInfo)
     EXPECT_EQ(v.text.en, "No problem found: 2 checks ran on the loaded data.");
 }
 
+TEST(Verdict, AGlitchTheDataRecoveredFromIsListedButNotTheVerdict)
+{
+    Analysis a;
+    a.checksRun = {"loss.nonfinite"};
+    Finding nan = finding("loss.nonfinite", Severity::Warning, Stage::Float);
+    nan.recovered = true;
+    a.findings.push_back(nan);
+    Verdict v = computeVerdict(a);
+    EXPECT_TRUE(v.clear);
+    EXPECT_EQ(v.text.en, "No problem found: 1 checks ran on the loaded data. 1 passing glitch in the data "
+                         "recovered by itself (listed among the findings).");
+    EXPECT_TRUE(v.text.complete());
+    // a real problem elsewhere still leads, and the glitch does not count among its others
+    a.findings.push_back(finding("qat.not_learning", Severity::Warning, Stage::Qat));
+    v = computeVerdict(a);
+    EXPECT_FALSE(v.clear);
+    EXPECT_EQ(v.findingId, "qat.not_learning");
+    EXPECT_EQ(v.text.en.find("more finding"), std::string::npos) << v.text.en;
+}
+
+TEST(Verdict, AmongEqualsTheFindingFurthestPastItsThresholdLeads)
+{
+    Analysis a;
+    Finding near = finding("qat.worse_than_calibration", Severity::Warning, Stage::Qat);
+    near.strength = Strength{{"下降", "drop"}, 0.06, 0.05, true, true};
+    near.evidence.push_back({.run = "qat"});
+    Finding far = finding("qat.start_loss_high", Severity::Warning, Stage::Qat);
+    far.strength = Strength{{"倍数", "ratio"}, 9.0, 3.0, true, false};
+    far.evidence.push_back({.run = "qat"});
+    a.findings = {near, far};
+    EXPECT_EQ(computeVerdict(a).findingId, "qat.start_loss_high");
+    a.findings = {far, near};
+    EXPECT_EQ(computeVerdict(a).findingId, "qat.start_loss_high");
+}
+
 TEST(Verdict, EarliestStageWinsEnvironmentLast)
 {
     Analysis a;

@@ -61,6 +61,8 @@ void OverviewPage::buildUi()
     m_verdict->setObjectName(QStringLiteral("overviewVerdict"));
     layout->addWidget(m_verdict);
     m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::RichText);
+    connect(m_summary, &QLabel::linkActivated, this, [this] { showSkippedChecks(); });
     layout->addWidget(m_summary);
 
     auto* vertical = new QSplitter(Qt::Vertical, this);
@@ -161,9 +163,16 @@ void OverviewPage::updateVerdict()
         warnings += f.severity == core::Severity::Warning;
         infos += f.severity == core::Severity::Info;
     }
-    m_summary->setText(tr("%1 error(s), %2 warning(s), %3 note(s); %4 check(s) ran on %5 run(s) and %6 model(s).")
-                           .arg(errors).arg(warnings).arg(infos)
-                           .arg(a->checksRun.size()).arg(a->logs.runs.size()).arg(a->models.size()));
+    QString summary = tr("%1 error(s), %2 warning(s), %3 note(s); %4 check(s) ran on %5 run(s) and %6 model(s).")
+                          .arg(errors).arg(warnings).arg(infos)
+                          .arg(a->checksRun.size()).arg(a->logs.runs.size()).arg(a->models.size())
+                          .toHtmlEscaped();
+    // what could not be checked is unknown, not clear: say so where the counts are
+    if (!a->checksSkipped.empty())
+        summary += QStringLiteral(" <a href=\"skipped\">%1</a>")
+                       .arg(tr("%n check(s) not run: see what they need", nullptr,
+                               static_cast<int>(a->checksSkipped.size())).toHtmlEscaped());
+    m_summary->setText(summary);
 }
 
 void OverviewPage::updateDetails()
@@ -177,15 +186,40 @@ void OverviewPage::updateDetails()
         return;
     }
     const core::Lang lang = context()->lang();
-    QString html = QStringLiteral("<h3>%1</h3><p>%2</p><p><b>%3</b></p><ul>")
-                       .arg(QString::fromStdString(f->title.in(lang)).toHtmlEscaped(),
-                            QString::fromStdString(f->message.in(lang)).toHtmlEscaped(), tr("Evidence"));
+    QString html = QStringLiteral("<h3>%1</h3>").arg(QString::fromStdString(f->title.in(lang)).toHtmlEscaped());
+    if (f->strength)
+        html += QStringLiteral("<p><b>%1</b> %2</p>")
+                    .arg(tr("Strength:"), QString::fromStdString(core::strengthText(*f->strength, lang)).toHtmlEscaped());
+    if (f->recovered)
+        html += QStringLiteral("<p><i>%1</i></p>")
+                    .arg(tr("The data recovered by itself: listed, but not counted in the verdict."));
+    html += QStringLiteral("<p>%1</p><p><b>%2</b></p><ul>")
+                .arg(QString::fromStdString(f->message.in(lang)).toHtmlEscaped(), tr("Evidence"));
     for (const core::Evidence& e : f->evidence)
         html += QStringLiteral("<li>%1</li>").arg(FindingsModel::evidenceText(e).toHtmlEscaped());
     html += QStringLiteral("</ul><p><small>%1 · %2</small></p>")
                 .arg(QString::fromStdString(f->id),
                      f->faq.empty() ? tr("no FAQ topic") : tr("FAQ topic %1").arg(QString::fromStdString(f->faq)));
     m_details->setHtml(html);
+}
+
+void OverviewPage::showSkippedChecks()
+{
+    const AnalysisPtr a = context()->analysis();
+    if (!a) return;
+    m_findingsView->clearSelection();
+    m_findingsView->setCurrentIndex({});
+    const core::Lang lang = context()->lang();
+    QString html = QStringLiteral("<h3>%1</h3><p>%2</p><ul>")
+                       .arg(tr("Not checked"), tr("These checks had no data to run on: their answer is unknown, "
+                                                  "not clear. Load what each needs to have it checked."));
+    for (const core::Analysis::SkippedCheck& s : a->checksSkipped)
+        html += QStringLiteral("<li><b>%1</b>: %2</li>")
+                    .arg(QString::fromStdString(s.id).toHtmlEscaped(),
+                         QString::fromStdString(s.reason.in(lang)).toHtmlEscaped());
+    m_details->setHtml(html + QStringLiteral("</ul>"));
+    m_showButton->setEnabled(false);
+    m_wizardButton->setEnabled(false);
 }
 
 QString OverviewPage::verdictText() const { return m_verdict->text(); }

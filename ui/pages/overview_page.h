@@ -40,6 +40,9 @@ public:
     void showEvidence(const QModelIndex& index);
     // Open the FAQ topic of the selected finding in the wizard.
     void openInWizard();
+    // Lists the checks that could not run, with what each needed, in the details pane (the
+    // summary line's "not checked" link).
+    void showSkippedChecks();
 
 private:
     void buildUi();

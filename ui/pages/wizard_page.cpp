@@ -8,6 +8,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include "core/faq/auto_check.h"
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session.h"
 #include "core/faq/wizard_session_json.h"
@@ -244,7 +245,11 @@ void WizardPage::render()
         m_nodeViews->setCurrentWidget(m_result);
         m_result->setFocus();
     } else {
-        m_question->showQuestion(*node, lang, m_session->isOverridden(m_session->topic()->id, node->id));
+        QString notChecked;
+        if (const AnalysisPtr analysis = context()->analysis(); analysis && !node->autoCheck.empty())
+            if (const auto reason = core::faq::evaluateCheck(*analysis, node->autoCheck).notChecked)
+                notChecked = QString::fromStdString(reason->in(lang));
+        m_question->showQuestion(*node, lang, m_session->isOverridden(m_session->topic()->id, node->id), notChecked);
         m_nodeViews->setCurrentWidget(m_question);
         m_question->focusFirstAnswer();
     }

@@ -145,8 +145,9 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         if (!isEvidence && index.column() == SeverityColumn) return QBrush(severityColor(f->severity));
         return {};
     case Qt::ToolTipRole:
-        return isEvidence ? (e ? evidenceText(*e) : QString())
-                          : QString::fromStdString(f->message.in(m_lang));
+        if (isEvidence) return e ? evidenceText(*e) : QString();
+        return f->strength ? QString::fromStdString(core::strengthText(*f->strength, m_lang) + "\n\n" + f->message.in(m_lang))
+                           : QString::fromStdString(f->message.in(m_lang));
     case Qt::DisplayRole:
         break;
     default:

@@ -44,7 +44,8 @@ QuestionView::QuestionView(QWidget* parent)
     }
 }
 
-void QuestionView::showQuestion(const core::faq::Node& question, core::Lang lang, bool overridden)
+void QuestionView::showQuestion(const core::faq::Node& question, core::Lang lang, bool overridden,
+                                const QString& notChecked)
 {
     m_text->setText(QString::fromStdString(question.text.in(lang)));
     m_help->setText(QString::fromStdString(question.help.in(lang)));
@@ -52,11 +53,16 @@ void QuestionView::showQuestion(const core::faq::Node& question, core::Lang lang
     if (question.autoCheck.empty()) {
         m_autoHint->hide();
     } else {
-        m_autoHint->setText(overridden ? tr("You chose to answer this yourself (automatic check: %1).")
-                                             .arg(QString::fromStdString(question.autoCheck))
-                                       : tr("Your loaded data cannot answer this yet (automatic check: %1). "
-                                            "Load the logs or model it needs, or answer by hand.")
-                                             .arg(QString::fromStdString(question.autoCheck)));
+        const QString check = QString::fromStdString(question.autoCheck);
+        if (overridden)
+            m_autoHint->setText(tr("You chose to answer this yourself (automatic check: %1).").arg(check));
+        else if (!notChecked.isEmpty())
+            m_autoHint->setText(tr("Unknown from your data, %1 (automatic check: %2). Load it, or answer by hand.")
+                                    .arg(notChecked, check));
+        else
+            m_autoHint->setText(tr("Your loaded data cannot answer this yet (automatic check: %1). "
+                                   "Load the logs or model it needs, or answer by hand.")
+                                    .arg(check));
         m_autoHint->show();
     }
     // deleteLater: this may run inside the clicked() of one of these buttons.

@@ -22,7 +22,10 @@ class QuestionView : public QWidget {
 public:
     explicit QuestionView(QWidget* parent = nullptr);
 
-    void showQuestion(const core::faq::Node& question, core::Lang lang, bool overridden);
+    // notChecked: why the loaded data could not answer it (the check's "not checked: needs ..."),
+    // empty when nothing says.
+    void showQuestion(const core::faq::Node& question, core::Lang lang, bool overridden,
+                      const QString& notChecked = {});
     void focusFirstAnswer();
 
 signals:
