@@ -5,12 +5,12 @@
 
 namespace qatdoctor::core {
 
-std::string shortNumber(double v)
+std::string numberText(double v, int significantDigits)
 {
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*g", significantDigits, v);
     return buf;
 }
 

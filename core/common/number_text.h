@@ -6,8 +6,11 @@
 
 namespace qatdoctor::core {
 
-// "0.3123", "1.2e+04", "nan", "inf": four significant digits.
-std::string shortNumber(double v);
+// v with the given significant digits (%g): "0.3123", "1.2e+04"; non-finite values are "nan",
+// "inf" and "-inf", as JSON spells them (finding_json.h).
+std::string numberText(double v, int significantDigits);
+// The short form of titles and details: four significant digits.
+inline std::string shortNumber(double v) { return numberText(v, 4); }
 // "81.2%" for the fraction 0.812.
 std::string percentText(double fraction);
 

@@ -84,6 +84,15 @@ Section appendixSection(BuildContext& c)
     for (const std::string& id : c.analysis.checksRun) checks += (checks.empty() ? "" : ", ") + id;
     s.blocks.push_back(paragraph(checks.empty() ? tr(c, "None.", "无。") : checks));
 
+    // unknown, not clear: a reader of the report must not take a missing check for a passed one
+    if (!c.analysis.checksSkipped.empty()) {
+        s.blocks.push_back(heading(tr(c, "Checks that could not run", "无法运行的检查")));
+        TableBlock t;
+        t.columns = {tr(c, "Check", "检查"), tr(c, "What it needed", "所需数据")};
+        for (const Analysis::SkippedCheck& k : c.analysis.checksSkipped) t.rows.push_back({k.id, k.reason.in(c.lang)});
+        s.blocks.push_back(table(std::move(t)));
+    }
+
     s.blocks.push_back(heading(tr(c, "Warnings met while reading files", "读取文件时遇到的警告")));
     const std::vector<Warning> warnings = allWarnings(c.analysis);
     if (warnings.empty() && c.notes.empty()) {

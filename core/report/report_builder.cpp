@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "core/common/number_text.h"
 #include "core/common/version.h"
 #include "core/report/report_sections.h"
 
@@ -107,14 +108,7 @@ Result<ReportDocument> buildReport(const Analysis& analysis, const ReportOptions
 
 namespace detail {
 
-std::string formatNumber(double v)
-{
-    if (std::isnan(v)) return "NaN";
-    if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
+std::string formatNumber(double v) { return numberText(v, 6); }
 
 std::string formatBytes(uint64_t bytes)
 {

@@ -50,7 +50,9 @@ Section summarySection(BuildContext& c)
                                   {severityLabel(Severity::Warning, c.lang), std::to_string(counts[1])},
                                   {severityLabel(Severity::Info, c.lang), std::to_string(counts[0])},
                                   {tr(c, "Checks that had data", "有数据可检查的项"),
-                                   std::to_string(c.analysis.checksRun.size())}}));
+                                   std::to_string(c.analysis.checksRun.size())},
+                                  {tr(c, "Checks that could not run (Appendix)", "无法运行的检查（见附录）"),
+                                   std::to_string(c.analysis.checksSkipped.size())}}));
     if (c.analysis.findings.empty()) {
         s.blocks.push_back(note(tr(c, "No findings: every check that had data passed.",
                                    "没有发现问题：所有有数据的检查均通过。")));

@@ -156,6 +156,35 @@ TEST_F(ReportFixture, SummaryHasEveryFindingWithEvidenceAndAdvice)
     EXPECT_TRUE(anyAdvice);
 }
 
+TEST(ReportStrength, FindingsCarryTheirStrengthAndTheAppendixWhatWasNotChecked)
+{
+    // the demo: the quantized model at chance is an error past its threshold; one QAT run per
+    // batch size elsewhere, so nothing is skipped there; a QAT-only folder skips what needs float
+    const std::string demo = sourceDir("resources/demo");
+    const core::Analysis a = analyzeOrDie({demo + "/logs"});
+    ReportOptions o;
+    o.hashInputs = false;
+    const auto doc = buildReport(a, o);
+    ASSERT_TRUE(doc);
+    const FindingItem* gap = nullptr;
+    for (const Block& b : doc->section("summary")->blocks)
+        for (const FindingItem& f : b.findings)
+            if (f.id == "qat.quantized_gap") gap = &f;
+    ASSERT_NE(gap, nullptr);
+    EXPECT_EQ(gap->severity, "error");
+    EXPECT_EQ(gap->strength, "accuracy drop relative to QAT 72.9% (threshold 10.0%, 62.9% above it)");
+
+    const core::Analysis qatOnly = analyzeOrDie({testData("logs/wild/hat_crashed")});
+    ASSERT_FALSE(qatOnly.checksSkipped.empty());
+    const auto appendix = buildReport(qatOnly, o);
+    ASSERT_TRUE(appendix);
+    std::set<std::string> listed;
+    for (const Block& b : appendix->section("appendix")->blocks)
+        for (const auto& row : b.table.rows)
+            if (row.size() == 2 && row[1].starts_with("not checked: needs")) listed.insert(row[0]);
+    for (const core::Analysis::SkippedCheck& k : qatOnly.checksSkipped) EXPECT_TRUE(listed.count(k.id)) << k.id;
+}
+
 TEST_F(ReportFixture, TrainingPlotsKeepAndMarkNonFiniteValues)
 {
     const ReportDocument doc = build(core::Lang::En);
