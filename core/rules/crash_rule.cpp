@@ -58,8 +58,7 @@ RuleOutcome checkRunCrashed(const Analysis& a, const Thresholds&)
             if (e.kind == Kind::Error && !error) error = &e;
         }
         if (!traceback && !error) continue;
-        const auto planned = metadataNumber(run, {"epochs", "num_epochs", "max_epoch", "max_epochs",
-                                                  "total_epochs"});
+        const auto planned = plannedEpochs(run);
         const auto done = completedEpochs(run);
         const bool known = planned && done;
         if (known && *done >= static_cast<int>(*planned)) continue;  // finished: a logged, survived error

@@ -15,6 +15,10 @@ const Text kNotConvergedAdvice = {
     "unconverged float model, small quantization errors can turn into large swings, a high initial "
     "QAT loss or even NaN. Train the float model to convergence before calibration and QAT."};
 
+// Below this share of its planned steps a run stopped early (logging every few steps leaves
+// the last logged one a little short of the end).
+constexpr double kStoppedEarlyShare = 0.9;
+
 }  // namespace
 
 RuleOutcome checkFloatNotConverged(const Analysis& a, const Thresholds& t)
@@ -63,6 +67,11 @@ RuleOutcome checkFloatNotConverged(const Analysis& a, const Thresholds& t)
         f.evidence.push_back(pointEvidence(*run, loss, p.index[p.size() - trend.fitted],
                                            "start of the fitted end, line at " + fmt(trend.fittedFrom)));
         f.evidence.push_back(pointEvidence(*run, loss, p.index.back(), "last point, line at " + fmt(trend.fittedTo)));
+        // a run stopped well before the steps its settings plan was cut short, not finished
+        const double lastStep = loss.series->step[p.index.back()];
+        if (const auto planned = plannedSteps(*run); planned && lastStep + 1 < kStoppedEarlyShare * *planned)
+            f.evidence.push_back(runEvidence(*run, "stopped at step " + fmt(lastStep + 1) + " of the " + fmt(*planned) +
+                                                       " its settings plan"));
         out.findings.push_back(std::move(f));
     }
     return out;

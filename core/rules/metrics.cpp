@@ -285,6 +285,19 @@ std::optional<double> peakLearningRate(const logs::Run& run)
     return metadataNumber(run, {"max_lr", "lr", "base_lr", "learning_rate"});
 }
 
+std::optional<double> plannedEpochs(const logs::Run& run)
+{
+    return metadataNumber(run, {"epochs", "num_epochs", "max_epoch", "max_epochs", "total_epochs"});
+}
+
+std::optional<double> plannedSteps(const logs::Run& run)
+{
+    const auto epochs = plannedEpochs(run);
+    const auto perEpoch = metadataNumber(run, {"steps_per_epoch", "iters_per_epoch", "num_batches", "num_training_batches"});
+    if (!epochs || !perEpoch || !(*epochs > 0) || !(*perEpoch > 0)) return std::nullopt;
+    return *epochs * *perEpoch;
+}
+
 std::optional<double> finalLearningRate(const logs::Run& run)
 {
     MetricRef lr = learningRate(run);

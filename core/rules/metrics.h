@@ -102,6 +102,11 @@ std::optional<double> effectiveBatch(const logs::Run& run);
 std::optional<double> baseLearningRate(const logs::Run& run);
 // The largest learning rate the run used: the maximum of its lr series, else metadata max_lr or lr.
 std::optional<double> peakLearningRate(const logs::Run& run);
+// The epochs a run's settings plan (epochs, num_epochs, max_epochs, ...).
+std::optional<double> plannedEpochs(const logs::Run& run);
+// The training steps its settings plan: planned epochs x steps per epoch, when both are logged.
+std::optional<double> plannedSteps(const logs::Run& run);
+
 // The learning rate a run ended with: the last finite point of its lr series (nullopt without one).
 std::optional<double> finalLearningRate(const logs::Run& run);
 

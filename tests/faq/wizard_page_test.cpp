@@ -198,6 +198,25 @@ TEST(WizardPage, AutoAnswerShowsEvidenceAndCanBeOverridden)
     EXPECT_FALSE(page.session().path()[0].automatic);
 }
 
+TEST(WizardPage, AQuestionItsCheckCouldNotAnswerSaysWhatItNeeded)
+{
+    AppContext ctx;
+    setUp(ctx, core::Lang::En);
+    auto a = std::make_shared<core::Analysis>();
+    a->checksSkipped.push_back({"loss.nonfinite", {"未检查：需要训练 loss", "not checked: needs a training loss"}});
+    ctx.setAnalysis(a);
+    WizardPage page(&ctx);
+    page.resize(1100, 760);
+    page.show();
+    page.focusOn(NavigationTarget{.page = "wizard", .faqTopic = "qat.nan_loss"});
+    EXPECT_TRUE(page.session().path().empty());  // unknown: never answered for the user
+    EXPECT_EQ(page.session().current()->id, "q_nonfinite");
+    const QStringList hint = visibleTexts(page, "questionAutoHint");
+    ASSERT_EQ(hint.size(), 1);
+    EXPECT_TRUE(hint[0].contains("not checked: needs a training loss")) << hint[0].toStdString();
+    EXPECT_TRUE(hint[0].contains("loss.nonfinite")) << hint[0].toStdString();
+}
+
 // Grabs question and result pages in both languages for a human to look at.
 TEST(WizardPage, Screenshots)
 {

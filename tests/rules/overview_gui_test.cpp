@@ -79,6 +79,25 @@ TEST_F(OverviewPageTest, ModelsPassTheTesterAndShowTheFindings)
     EXPECT_TRUE(page.verdictText().contains("未发现问题")) << page.verdictText().toStdString();
 }
 
+TEST_F(OverviewPageTest, StrengthRecoveryAndWhatWasNotChecked)
+{
+    AppContext ctx;
+    OverviewPage page(&ctx);
+    const std::string corpus = std::string(QATDOCTOR_TEST_DATA) + "/diagnosis/";
+    // a glitch the data recovered from: a clear verdict, the finding listed and marked
+    ctx.setAnalysis(analyzed({corpus + "healthy_val_nan_recovers"}));
+    EXPECT_TRUE(page.verdictText().startsWith("No problem found")) << page.verdictText().toStdString();
+    EXPECT_TRUE(page.detailsText().contains("recovered by itself")) << page.detailsText().toStdString();
+    // a measured finding shows how far past its threshold it is
+    ctx.setAnalysis(analyzed({corpus + "quantized_gap_folders"}));
+    EXPECT_TRUE(page.detailsText().contains("Strength: accuracy drop relative to QAT")) << page.detailsText().toStdString();
+    // one QAT run: the batch comparison could not run, and the page lists it with its need
+    ctx.setAnalysis(analyzed({corpus + "healthy_short"}));
+    page.showSkippedChecks();
+    EXPECT_TRUE(page.detailsText().contains("train.batch_scaled_lr_unchanged: not checked: needs"))
+        << page.detailsText().toStdString();
+}
+
 TEST_F(OverviewPageTest, FindingNavigatesToCurveAndWizard)
 {
     AppContext ctx;

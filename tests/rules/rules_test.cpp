@@ -288,11 +288,16 @@ TEST(Rules, FloatStoppedWhileItsLossStillFell)
     std::vector<double> loss;
     for (int i = 0; i < 16; ++i) loss.push_back(1.45 - 0.055 * i);
     p.floatRun.series["float_train/loss"] = testing::makeSeries(loss, 1, 2);
+    p.floatRun.metadata["epochs"] = "2";
+    p.floatRun.metadata["steps_per_epoch"] = "32";
     auto findings = run(p.analysis());
     const Finding* f = find(findings, "float.not_converged");
     ASSERT_TRUE(f);
     ASSERT_TRUE(f->strength);
     EXPECT_GT(f->strength->value, 0.1);
+    // steps 1..31 of the 64 its settings plan: cut short, and the evidence says so
+    ASSERT_EQ(f->evidence.size(), 3u);
+    EXPECT_EQ(f->evidence[2].detail, "stopped at step 32 of the 64 its settings plan");
     // the same number of points, flat at the end: converged
     for (int i = 10; i < 16; ++i) loss[static_cast<size_t>(i)] = loss[9];
     p.floatRun.series["float_train/loss"] = testing::makeSeries(loss, 1, 2);
