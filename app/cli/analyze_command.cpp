@@ -20,7 +20,7 @@ namespace {
 constexpr const char* kUsage =
     "Usage: qatdoctor-cli analyze PATH... [--model FILE] [--expect FILE] [--role RUN=ROLE]...\n"
     "                             [--json] [--lang zh|en] [--fail-on error|warning|info]\n"
-    "                             [--simulate [--seed N] [--sim-input FILE]... [--sensitivity]]\n"
+    "                             [--simulate [--seed N] [--sim-input FILE]... [--sensitivity] [--max-memory SIZE]]\n"
     "                             [--report FILE [--wizard FILE] [--force]]\n\n"
     "PATH may be a training log folder, a log file, an ONNX model, a printed model (.txt)\n"
     "or a toolchain debug text file (model_check_result.txt, compare_per_layer_out.txt, ...).\n"
@@ -40,7 +40,9 @@ constexpr const char* kUsage =
     "                    findings and the report's Fixed-point section\n"
     "  --seed N          random input seed for --simulate (default 0)\n"
     "  --sim-input FILE  a real input for --simulate instead (.npy or .pb; once per graph input)\n"
-    "  --sensitivity     with --simulate: rank layers by the output gain of int16 (one run per layer)\n";
+    "  --sensitivity     with --simulate: rank layers by the output gain of int16 (one run per layer)\n"
+    "  --max-memory SIZE with --simulate: largest tensor it may allocate, e.g. 2G (default: a quarter\n"
+    "                    of physical memory)\n";
 
 void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
 {
@@ -94,7 +96,7 @@ bool isSimulationUsageError(const std::string& code)
 
 int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
 {
-    Args args(argv, {"model", "expect", "role", "lang", "fail-on", "report", "thresholds", "wizard", "seed", "sim-input"},
+    Args args(argv, {"model", "expect", "role", "lang", "fail-on", "report", "thresholds", "wizard", "seed", "sim-input", "max-memory"},
               {"json", "force", "simulate", "sensitivity"});
     if (!args.ok()) {
         io.err << "analyze: " << args.error() << "\n" << kUsage;
@@ -148,8 +150,13 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
     }
     const bool simulate = args.has("simulate");
     core::fixedpoint::InputSpec simInput;
-    if (!simulate && (args.has("sensitivity") || args.value("seed") || args.value("sim-input"))) {
-        io.err << "analyze: --seed, --sim-input and --sensitivity go with --simulate\n";
+    if (!simulate && (args.has("sensitivity") || args.value("seed") || args.value("sim-input") || args.value("max-memory"))) {
+        io.err << "analyze: --seed, --sim-input, --sensitivity and --max-memory go with --simulate\n";
+        return kExitUsage;
+    }
+    std::optional<uint64_t> maxMemory;
+    if (auto m = args.value("max-memory"); m && !(maxMemory = parseByteSize(*m))) {
+        io.err << "analyze: --max-memory wants a size such as 512M or 2G\n";
         return kExitUsage;
     }
     try {
@@ -167,6 +174,7 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
     if (simulate) {
         core::fixedpoint::SimulationOptions simOptions;
         simOptions.sensitivity = args.has("sensitivity");
+        simOptions.maxTensorBytes = maxMemory.value_or(0);
         core::Result<void> ran = core::fixedpoint::simulateAnalysisModel(*analysis, simOptions, simInput);
         if (!ran && isSimulationUsageError(ran.error().code)) {
             io.err << "analyze: --simulate: " << ran.error().toString() << "\n";

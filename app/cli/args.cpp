@@ -1,5 +1,8 @@
 #include "app/cli/args.h"
 
+#include <cctype>
+#include <cstdlib>
+
 namespace qatdoctor::cli {
 
 Args::Args(std::vector<std::string> argv, std::set<std::string> valueOptions, std::set<std::string> flags)
@@ -59,6 +62,26 @@ std::vector<std::string> Args::values(const std::string& name) const
     for (const auto& [n, v] : m_options)
         if (n == name) out.push_back(v);
     return out;
+}
+
+std::optional<uint64_t> parseByteSize(const std::string& text)
+{
+    char* end = nullptr;
+    const double number = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || !(number > 0)) return std::nullopt;
+    std::string unit(end);
+    for (char& ch : unit) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (unit.size() > 1 && unit.back() == 'b') unit.pop_back();             // "gb", "gib"
+    if (unit.size() > 1 && unit.back() == 'i') unit.pop_back();             // "gi"
+    static const std::pair<const char*, double> kUnits[] = {{"", 1}, {"k", 1024.0}, {"m", 1048576.0}, {"g", 1073741824.0},
+                                                            {"t", 1099511627776.0}};
+    for (const auto& [name, factor] : kUnits)
+        if (unit == name) {
+            const double bytes = number * factor;
+            if (bytes < 1 || bytes > 4.6e18) return std::nullopt;
+            return static_cast<uint64_t>(bytes);
+        }
+    return std::nullopt;
 }
 
 }  // namespace qatdoctor::cli

@@ -2,6 +2,7 @@
 // "--flag", and positionals. Unknown options are usage errors (exit code 2).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -27,5 +28,9 @@ private:
     std::vector<std::string> m_positionals;
     std::string m_error;
 };
+
+// "512M", "2G", "1.5GiB", "4000000" (bytes): a size for options such as --max-memory; nullopt
+// for anything else, zero or past 2^62.
+std::optional<uint64_t> parseByteSize(const std::string& text);
 
 }  // namespace qatdoctor::cli

@@ -30,7 +30,7 @@ namespace fp = core::fixedpoint;
 constexpr const char* kUsage =
     "Usage: qatdoctor-cli simulate MODEL [--input FILE]... [--inputs DIR] [--mode all|float|fake|int]\n"
     "                              [--requant float|fixed] [--int16 LAYER,...] [--float LAYER,...]\n"
-    "                              [--json] [--save-outputs DIR] [--repeat N] [--threads N]\n"
+    "                              [--json] [--save-outputs DIR] [--repeat N] [--threads N] [--max-memory SIZE]\n"
     "                              [--seed N] [--shape D,D,..] [--dtype T] [--sensitivity] [--lang zh|en]\n"
     "                              [--image FILE [--color rgb|bgr|yuv444] [--compare-color TRAINED,FED]\n"
     "                               [--pixel-scale S]]\n\n"
@@ -50,6 +50,8 @@ constexpr const char* kUsage =
     "  --force             replace .npy files already in the --save-outputs folder\n"
     "  --repeat N          timing_ms is the median of N runs per mode (loading excluded)\n"
     "  --threads N         kernel threads (default 1)\n"
+    "  --max-memory SIZE   largest tensor the simulation may allocate, e.g. 512M or 2G (default: a\n"
+    "                      quarter of physical memory); a model that needs more stops with an error\n"
     "  --image FILE        an image (png/jpg/bmp/ppm; GUI build), scaled to the model's HxW, fed as\n"
     "                      --color (rgb default; yuv444 = centered BT.601 YUV444, what the board takes)\n"
     "  --compare-color T,F run the image in colour form T (what the model was trained on) and F (what\n"
@@ -177,7 +179,7 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
 int runSimulate(const std::vector<std::string>& argv, CommandIo io)
 {
     Args args(argv, {"input", "inputs", "mode", "requant", "int16", "float", "save-outputs", "repeat", "threads", "seed",
-                     "shape", "dtype", "lang", "image", "color", "compare-color", "pixel-scale"},
+                     "shape", "dtype", "lang", "image", "color", "compare-color", "pixel-scale", "max-memory"},
               {"json", "sensitivity", "force"});
     if (!args.ok() || args.positionals().size() != 1) {
         io.err << "simulate: " << (args.ok() ? "give exactly one MODEL" : args.error()) << "\n" << kUsage;
@@ -211,6 +213,14 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
     if (opt.repeat < 1 || opt.threads < 1 || opt.threads > 256) {
         io.err << "simulate: --repeat and --threads must be at least 1\n";
         return kExitUsage;
+    }
+    if (auto m = args.value("max-memory")) {
+        const auto bytes = parseByteSize(*m);
+        if (!bytes) {
+            io.err << "simulate: --max-memory wants a size such as 512M or 2G\n";
+            return kExitUsage;
+        }
+        opt.maxTensorBytes = *bytes;
     }
     fp::InputSpec spec;
     spec.files = args.values("input");

@@ -2,6 +2,7 @@
 // place, so "0.3123" and "81.2%" read the same in the GUI, the CLI and the report.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace qatdoctor::core {
@@ -11,6 +12,8 @@ namespace qatdoctor::core {
 std::string numberText(double v, int significantDigits);
 // The short form of titles and details: four significant digits.
 inline std::string shortNumber(double v) { return numberText(v, 4); }
+// "512 B", "1.5 KiB", "6.0 MiB", "2.00 GiB".
+std::string byteSizeText(uint64_t bytes);
 // "81.2%" for the fraction 0.812.
 std::string percentText(double fraction);
 

@@ -10,6 +10,7 @@
 #include <immintrin.h>
 #endif
 
+#include "core/fixedpoint/kernel_checks.h"
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/op_registry.h"
 
@@ -40,9 +41,20 @@ Result<ConvGeometry> convGeometry(const onnx::NodeProto& node, const std::vector
     g.kw = ws.back();
     if (g.group <= 0 || g.c % g.group || g.m % g.group || ws[1] * g.group != g.c)
         return opError(node, "channels do not match group");
-    auto strides = a.ints("strides", std::vector<int64_t>(static_cast<size_t>(g.spatialRank), 1));
-    auto dil = a.ints("dilations", std::vector<int64_t>(static_cast<size_t>(g.spatialRank), 1));
-    auto pads = a.ints("pads", std::vector<int64_t>(static_cast<size_t>(2 * g.spatialRank), 0));
+    const auto spatial = static_cast<size_t>(g.spatialRank);
+    auto strides = a.ints("strides", std::vector<int64_t>(spatial, 1));
+    auto dil = a.ints("dilations", std::vector<int64_t>(spatial, 1));
+    auto pads = a.ints("pads", std::vector<int64_t>(2 * spatial, 0));
+    // a crafted model's window attributes are checked before they index or divide
+    checkLength(strides, spatial, "strides");
+    checkLength(dil, spatial, "dilations");
+    checkLength(pads, 2 * spatial, "pads");
+    checkAtLeast(strides, 1, "strides");
+    checkAtLeast(dil, 1, "dilations");
+    checkAtLeast(pads, 0, "pads");
+    if (a.has("kernel_shape") && a.ints("kernel_shape") != std::vector<int64_t>(ws.begin() + 2, ws.end()))
+        return opError(node, "kernel_shape does not match the weight's " + shapeString({ws.begin() + 2, ws.end()}));
+    if (g.kh <= 0 || g.kw <= 0) return opError(node, "the weight has an empty window");
     g.sh = one ? 1 : strides[0];
     g.sw = strides.back();
     g.dh = one ? 1 : dil[0];

@@ -27,6 +27,17 @@ const char* simModeName(SimMode m)
 
 namespace {
 
+// A node's specification kernel, whatever it throws (a tensor past the budget, an axis out of
+// range, bad_alloc) turned into an error naming the node.
+Result<std::vector<Tensor>> callKernel(const NodeInfo& n, const OpCall& call)
+{
+    try {
+        return (*n.spec)(call);
+    } catch (const std::exception& e) {
+        return opError(*n.proto, e.what());
+    }
+}
+
 bool isDefaultDomain(const onnx::NodeProto& n) { return n.domain().empty() || n.domain() == "ai.onnx"; }
 
 DType valueInfoType(const onnx::ValueInfoProto& v)
@@ -45,6 +56,16 @@ std::vector<int64_t> valueInfoShape(const onnx::ValueInfoProto& v)
 }  // namespace
 
 Result<std::shared_ptr<Interpreter>> Interpreter::build(const model::OnnxModel& model)
+{
+    // building folds constants through the kernels: the same guard as run()
+    try {
+        return buildGraph(model);
+    } catch (const std::exception& e) {
+        return makeError("simulate.kernel", model.path + ": while preparing the graph: " + e.what(), model.path);
+    }
+}
+
+Result<std::shared_ptr<Interpreter>> Interpreter::buildGraph(const model::OnnxModel& model)
 {
     if (!model.proto) return makeError("simulate.model", "no model", model.path);
     const onnx::GraphProto& g = model.proto->graph();
@@ -138,7 +159,7 @@ Result<std::shared_ptr<Interpreter>> Interpreter::build(const model::OnnxModel& 
         }
         if (!allConst) continue;
         OpCall call{*n.proto, ins, impl->opset, nullptr, model.folder};
-        auto outs = (*n.spec)(call);
+        auto outs = callKernel(n, call);
         if (!outs) return makeError("simulate.model", model.path + ": " + outs.error().message, model.path);
         for (size_t k = 0; k < n.outputs.size() && k < outs->size(); ++k)
             if (n.outputs[k] >= 0) impl->constants[static_cast<size_t>(n.outputs[k])] = (*outs)[k];
@@ -158,7 +179,7 @@ Result<std::shared_ptr<Interpreter>> Interpreter::build(const model::OnnxModel& 
         }
         if (!allConst) continue;
         OpCall call{*n.proto, ins, impl->opset, nullptr, model.folder};
-        auto outs = (*n.spec)(call);
+        auto outs = callKernel(n, call);   // an error shows again when the node runs
         if (outs && !outs->empty()) impl->constQuant[ni] = (*outs)[0];
     }
     impl->consumers.assign(nt, 0);
@@ -279,6 +300,25 @@ bool movesDataOnly(const std::string& op)
 Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inputs, const RunOptions& options,
                                    ThreadPool* pool, const ProgressFn& progress) const
 {
+    // A hostile model reaches the kernels with any shape and attribute: whatever a kernel throws
+    // (a tensor past the budget, a bad view, bad_alloc) is an error naming the node, never an abort.
+    const TensorBudgetScope budget(options.maxTensorBytes);
+    size_t currentNode = SIZE_MAX;
+    try {
+        return runNodes(mode, inputs, options, pool, progress, currentNode);
+    } catch (const std::exception& e) {
+        std::string where = "the model's inputs";
+        if (currentNode < m_impl->nodes.size()) {
+            const onnx::NodeProto& n = *m_impl->nodes[currentNode].proto;
+            where = "node '" + n.name() + "' (" + n.op_type() + ")";
+        }
+        return makeError("simulate.kernel", m_model.path + ": " + where + ": " + e.what(), m_model.path);
+    }
+}
+
+Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>& inputs, const RunOptions& options,
+                                        ThreadPool* pool, const ProgressFn& progress, size_t& currentNode) const
+{
     const Impl& impl = *m_impl;
     RunResult result;
     result.mode = mode;
@@ -336,6 +376,7 @@ Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inpu
     for (size_t ni = 0; ni < nn; ++ni) {
         const NodeInfo& node = impl.nodes[ni];
         if (node.folded) continue;
+        currentNode = ni;
         if ((ni & 7) == 0 && !reportProgress(progress, double(ni) / double(nn), node.proto->op_type()))
             return makeError(kCancelledCode, "simulation cancelled");
         const std::string& op = node.proto->op_type();
@@ -439,12 +480,7 @@ Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inpu
                 ins.push_back(v.defined() ? materialize(v) : Tensor());
             }
             OpCall call{*node.proto, ins, impl.opset, pool, impl.folder};
-            Result<std::vector<Tensor>> r = std::vector<Tensor>{};
-            try {
-                r = (*node.spec)(call);
-            } catch (const std::exception& e) {   // e.g. bad_alloc from a shape read out of the data
-                r = opError(*node.proto, std::string("kernel failed: ") + e.what());
-            }
+            Result<std::vector<Tensor>> r = callKernel(node, call);
             if (!r) return makeError(r.error().code, m_model.path + ": " + r.error().message, m_model.path);
             for (Tensor& t : *r) {
                 Value o;
@@ -476,6 +512,7 @@ Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inpu
             if (id >= 0 && --refs[static_cast<size_t>(id)] == 0 && !keep[static_cast<size_t>(id)])
                 values[static_cast<size_t>(id)] = Value{};
     }
+    currentNode = SIZE_MAX;
     for (int id : impl.outputIds) {
         Value v = valueOf(id);
         result.outputs.push_back(v.kind == Value::Plain ? v.t : materialize(v));

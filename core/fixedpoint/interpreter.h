@@ -60,6 +60,7 @@ struct RunOptions {
     std::set<std::string> int16Layers;   // layer names whose quantizers become 16-bit
     std::set<std::string> floatLayers;   // layer names computed in float (quantizers removed)
     bool keepLayerOutputs = true;
+    uint64_t maxTensorBytes = 0;         // largest tensor a kernel may allocate (0 = tensorByteBudget())
 };
 
 struct RunResult {
@@ -100,6 +101,11 @@ public:
 
 private:
     Interpreter() = default;
+    static Result<std::shared_ptr<Interpreter>> buildGraph(const model::OnnxModel& model);
+    // run() without its guard; currentNode follows the node being computed, so that an
+    // exception from a kernel can be reported against it.
+    Result<RunResult> runNodes(SimMode mode, const std::vector<Tensor>& inputs, const RunOptions& options,
+                               ThreadPool* pool, const ProgressFn& progress, size_t& currentNode) const;
     model::OnnxModel m_model;
     std::vector<LayerInfo> m_layers;
     std::vector<std::string> m_inputs, m_outputs;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/fixedpoint/kernel_checks.h"
 #include "core/fixedpoint/tensor.h"
 #include "core/fixedpoint/thread_pool.h"
 
@@ -25,7 +26,13 @@ struct OpCall {
     std::string folder;                  // for Constant tensors with external data
 
     bool hasInput(size_t i) const { return i < inputs.size() && !inputs[i].empty(); }
-    const Tensor& in(size_t i) const { return inputs[i]; }
+    // Input i, which the op requires: a node that does not give it (a crafted model may drop any
+    // input) throws KernelInputError, reported against the node by the interpreter.
+    const Tensor& in(size_t i) const
+    {
+        if (!hasInput(i)) throw KernelInputError("input " + std::to_string(i) + " is missing");
+        return inputs[i];
+    }
 };
 
 using OpFn = std::function<Result<std::vector<Tensor>>(const OpCall& call)>;

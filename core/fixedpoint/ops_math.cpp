@@ -11,6 +11,7 @@
 
 #include "core/fixedpoint/broadcast.h"
 #include "core/fixedpoint/lut.h"
+#include "core/fixedpoint/kernel_checks.h"
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/op_registry.h"
 
@@ -122,8 +123,7 @@ Outs softmax(const OpCall& c, bool logOut)
 {
     const Tensor& x = c.in(0);
     NodeAttrs a(c.node);
-    int64_t axis = a.i("axis", c.opset >= 13 ? -1 : 1);
-    if (axis < 0) axis += x.rank();
+    const int64_t axis = checkedAxis(a.i("axis", c.opset >= 13 ? -1 : 1), std::max<int64_t>(1, x.rank()));
     // opset < 13 flattens to 2-D at axis; 13+ works along one axis
     int64_t outer = 1, n = 1, inner = 1;
     for (int64_t i = 0; i < x.rank(); ++i) {
@@ -158,6 +158,10 @@ Outs batchNorm(const OpCall& c)
     if (training ? c.opset < 14 : c.node.output_size() > 1) return unsupported(c.node, "training mode");
     const double eps = a.f("epsilon", 1e-5f);
     const int64_t channels = x.rank() > 1 ? x.dim(1) : 1;
+    for (size_t k = 1; k < 5; ++k)
+        if (c.in(k).size() != channels)
+            return opError(c.node, "input " + std::to_string(k) + " has " + std::to_string(c.in(k).size()) + " values for " +
+                                       std::to_string(channels) + " channels");
     int64_t inner = 1;
     for (int64_t i = 2; i < x.rank(); ++i) inner *= x.dim(i);
     const int64_t perBatch = channels * inner;
@@ -211,7 +215,7 @@ Outs reduce(const OpCall& c, int kind)
     const bool keep = a.i("keepdims", 1) != 0;
     if (axes.empty() && a.i("noop_with_empty_axes", 0)) return std::vector<Tensor>{x};
     std::vector<bool> reduced(static_cast<size_t>(x.rank()), axes.empty());
-    for (int64_t ax : axes) reduced[static_cast<size_t>(ax < 0 ? ax + x.rank() : ax)] = true;
+    for (int64_t ax : axes) reduced[static_cast<size_t>(checkedAxis(ax, x.rank(), "axes"))] = true;
     std::vector<int64_t> outShape, keptShape;
     for (int64_t i = 0; i < x.rank(); ++i) {
         keptShape.push_back(reduced[static_cast<size_t>(i)] ? 1 : x.dim(i));

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 
 #include "core/fixedpoint/broadcast.h"
+#include "core/fixedpoint/kernel_checks.h"
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/op_registry.h"
 #include "core/fixedpoint/tensor_io.h"
@@ -16,7 +18,8 @@ namespace {
 
 using Outs = Result<std::vector<Tensor>>;
 
-int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
+// Every axis a shape op reads from a node is range-checked (kernel_checks.h).
+int64_t normAxis(int64_t axis, int64_t rank) { return checkedAxis(axis, rank); }
 
 // Copies element blocks: generic gather by source offsets.
 Tensor gatherOffsets(const Tensor& x, std::vector<int64_t> shape, const std::vector<int64_t>& offsets)
@@ -36,7 +39,11 @@ Outs reshape(const OpCall& c)
     const bool allowZero = NodeAttrs(c.node).i("allowzero", 0) != 0;
     int64_t known = 1, inferAt = -1;
     for (size_t i = 0; i < target.size(); ++i) {
-        if (target[i] == 0 && !allowZero) target[i] = x.dim(static_cast<int64_t>(i));
+        if (target[i] == 0 && !allowZero) {
+            if (static_cast<int64_t>(i) >= x.rank()) return opError(c.node, "shape copies dimension " + std::to_string(i) + " the input lacks");
+            target[i] = x.dim(static_cast<int64_t>(i));
+        }
+        if (target[i] < -1 || (target[i] == -1 && inferAt >= 0)) return opError(c.node, "shape " + shapeString(target) + " is not a shape");
         if (target[i] == -1) inferAt = static_cast<int64_t>(i);
         else known *= target[i];
     }
@@ -48,7 +55,9 @@ Outs reshape(const OpCall& c)
 Outs flatten(const OpCall& c)
 {
     const Tensor& x = c.in(0);
-    const int64_t axis = normAxis(NodeAttrs(c.node).i("axis", 1), x.rank());
+    // Flatten's axis may be the rank itself (everything in the outer dimension)
+    int64_t axis = NodeAttrs(c.node).i("axis", 1);
+    if (axis != x.rank()) axis = checkedAxis(axis, x.rank());
     int64_t outer = 1;
     for (int64_t i = 0; i < axis; ++i) outer *= x.dim(i);
     return std::vector<Tensor>{x.reshaped({outer, outer ? x.size() / outer : 0})};
@@ -62,6 +71,7 @@ Outs transpose(const OpCall& c)
         perm.resize(static_cast<size_t>(x.rank()));
         std::iota(perm.rbegin(), perm.rend(), 0);
     }
+    checkPermutation(perm, x.rank());
     std::vector<int64_t> outShape, inStrides(static_cast<size_t>(x.rank()), 1), strides;
     for (int64_t d = x.rank() - 2; d >= 0; --d) inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
     for (int64_t p : perm) {
@@ -118,6 +128,10 @@ Outs concat(const OpCall& c)
     shape[static_cast<size_t>(axis)] = 0;
     for (const Tensor* t : ins) {
         if (t->rank() != rank) return opError(c.node, "input ranks differ");
+        for (int64_t d = 0; d < rank; ++d)
+            if (d != axis && t->dim(d) != ins[0]->dim(d))
+                return opError(c.node, "inputs differ outside the concatenated axis (" + shapeString(t->shape()) + " vs " +
+                                           shapeString(ins[0]->shape()) + ")");
         shape[static_cast<size_t>(axis)] += t->dim(axis);
     }
     Tensor y(ins[0]->dtype(), shape);
@@ -144,9 +158,17 @@ Outs split(const OpCall& c)
     const auto outs = static_cast<int64_t>(c.node.output_size());
     if (parts.empty()) {
         const int64_t n = a.has("num_outputs") ? a.i("num_outputs", outs) : outs;
+        if (n <= 0 || n > std::max<int64_t>(1, x.dim(axis))) return opError(c.node, "cannot split into " + std::to_string(n) + " parts");
         const int64_t each = (x.dim(axis) + n - 1) / n;
         for (int64_t i = 0, left = x.dim(axis); i < n; ++i, left -= each) parts.push_back(std::min(each, left));
     }
+    int64_t total = 0;
+    for (int64_t len : parts) {
+        if (len < 0) return opError(c.node, "split sizes must not be negative");
+        total += len;
+    }
+    if (total != x.dim(axis))
+        return opError(c.node, "split sizes add up to " + std::to_string(total) + ", the axis has " + std::to_string(x.dim(axis)));
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= x.dim(d);
     for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
@@ -187,6 +209,8 @@ Outs slice(const OpCall& c)
         std::iota(axes.begin(), axes.end(), 0);
     }
     if (steps.empty()) steps.assign(starts.size(), 1);
+    if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+        return opError(c.node, "starts, ends, axes and steps differ in length");
     const int64_t rank = x.rank();
     std::vector<int64_t> st(static_cast<size_t>(rank), 0), step(static_cast<size_t>(rank), 1), shape = x.shape();
     for (size_t i = 0; i < axes.size(); ++i) {
@@ -232,6 +256,7 @@ Outs gather(const OpCall& c)
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= x.dim(d);
     for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
+    checkTensorBudget(shape, DType::Int64);   // the offsets table below
     std::vector<int64_t> offsets;
     const auto ids = idx.toInts();
     for (int64_t o = 0; o < outer; ++o)
@@ -246,8 +271,11 @@ Outs gather(const OpCall& c)
 Outs expand(const OpCall& c)
 {
     const Tensor& x = c.in(0);
-    auto shape = broadcastShapes({x.shape(), c.in(1).toInts()});
+    const std::vector<int64_t> target = c.in(1).toInts();
+    checkAtLeast(target, 0, "the shape (a negative dimension)");
+    auto shape = broadcastShapes({x.shape(), target});
     if (!shape) return opError(c.node, "shape does not broadcast");
+    checkTensorBudget(*shape, DType::Int64);   // the offsets table below
     std::vector<int64_t> offsets;
     forEachBroadcast(*shape, {broadcastStrides(x.shape(), *shape)}, [&](int64_t, const std::vector<int64_t>& o) { offsets.push_back(o[0]); });
     return std::vector<Tensor>{gatherOffsets(x, *shape, offsets)};
@@ -257,8 +285,15 @@ Outs tile(const OpCall& c)
 {
     const Tensor& x = c.in(0);
     const auto reps = c.in(1).toInts();
+    checkLength(reps, static_cast<size_t>(x.rank()), "repeats");
+    checkAtLeast(reps, 0, "repeats (a negative count)");
     std::vector<int64_t> shape;
-    for (int64_t d = 0; d < x.rank(); ++d) shape.push_back(x.dim(d) * reps[static_cast<size_t>(d)]);
+    for (int64_t d = 0; d < x.rank(); ++d) {
+        const int64_t r = reps[static_cast<size_t>(d)];
+        if (r > 0 && x.dim(d) > std::numeric_limits<int64_t>::max() / r) return opError(c.node, "repeats overflow the shape");
+        shape.push_back(x.dim(d) * r);
+    }
+    checkTensorBudget(shape, DType::Int64);   // the offsets table below
     std::vector<int64_t> idx(static_cast<size_t>(x.rank()), 0), offsets;
     for (int64_t i = 0; i < shapeSize(shape); ++i) {
         int64_t off = 0;
@@ -341,6 +376,7 @@ Outs pad(const OpCall& c)
     std::vector<int64_t> axes;
     if (c.hasInput(3)) axes = c.in(3).toInts();
     std::vector<int64_t> pb(static_cast<size_t>(rank), 0), pe(static_cast<size_t>(rank), 0);
+    checkLength(pads, 2 * (axes.empty() ? static_cast<size_t>(rank) : axes.size()), "pads");
     if (axes.empty()) {
         for (int64_t d = 0; d < rank; ++d) {
             pb[static_cast<size_t>(d)] = pads[static_cast<size_t>(d)];
@@ -353,6 +389,12 @@ Outs pad(const OpCall& c)
             pe[static_cast<size_t>(d)] = pads[i + axes.size()];
         }
     }
+    // reflecting needs two elements and repeating one along a padded axis (else no source exists)
+    if (mode != "constant")
+        for (int64_t d = 0; d < rank; ++d)
+            if ((pb[static_cast<size_t>(d)] > 0 || pe[static_cast<size_t>(d)] > 0) && x.dim(d) < (mode == "reflect" ? 2 : 1))
+                return opError(c.node, mode + " padding needs " + (mode == "reflect" ? "2" : "1") +
+                                           " or more elements along a padded axis");
     std::vector<int64_t> shape;
     for (int64_t d = 0; d < rank; ++d) shape.push_back(x.dim(d) + pb[static_cast<size_t>(d)] + pe[static_cast<size_t>(d)]);
     Tensor y(x.dtype(), shape);

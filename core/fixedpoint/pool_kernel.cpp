@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/fixedpoint/kernel_checks.h"
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/op_registry.h"
 
@@ -32,7 +33,18 @@ Result<PoolGeometry> poolGeometry(const onnx::NodeProto& node, const std::vector
     const auto pads = a.ints("pads");
     const bool ceilMode = a.i("ceil_mode", 0) != 0;
     const std::string autoPad = a.s("auto_pad", "NOTSET");
-    if (!global && static_cast<int>(ks.size()) != g.rank) return opError(node, "kernel_shape does not match input rank");
+    if (!global) {
+        const auto spatial = static_cast<size_t>(g.rank);
+        if (ks.size() != spatial) return opError(node, "kernel_shape does not match input rank");
+        // a crafted model's window attributes are checked before they index or divide
+        checkAtLeast(ks, 1, "kernel_shape");
+        if (!st.empty()) checkLength(st, spatial, "strides");
+        if (!dl.empty()) checkLength(dl, spatial, "dilations");
+        if (!pads.empty()) checkLength(pads, 2 * spatial, "pads");
+        checkAtLeast(st, 1, "strides");
+        checkAtLeast(dl, 1, "dilations");
+        checkAtLeast(pads, 0, "pads");
+    }
     for (int i = 0; i < g.rank; ++i) {
         const int j = off + i;
         g.in[j] = xs[static_cast<size_t>(2 + i)];

@@ -41,9 +41,24 @@ Result<std::vector<Tensor>> fitShape(Tensor t, const std::vector<int64_t>& want,
     return samples;
 }
 
+Result<PreparedInputs> prepareInputsUnguarded(const Interpreter& interp, const InputSpec& spec);
+
 }  // namespace
 
 Result<PreparedInputs> prepareInputs(const Interpreter& interp, const InputSpec& spec)
+{
+    // an input the model declares 1e6 x 1e6 x 1e6 (or a --shape past memory) is refused by the
+    // tensor budget: an error naming the model, not an abort
+    try {
+        return prepareInputsUnguarded(interp, spec);
+    } catch (const std::exception& e) {
+        return makeError("simulate.input", interp.path() + ": the inputs cannot be prepared: " + e.what(), interp.path());
+    }
+}
+
+namespace {
+
+Result<PreparedInputs> prepareInputsUnguarded(const Interpreter& interp, const InputSpec& spec)
 {
     PreparedInputs out;
     const size_t n = interp.inputNames().size();
@@ -111,5 +126,7 @@ Result<PreparedInputs> prepareInputs(const Interpreter& interp, const InputSpec&
     }
     return out;
 }
+
+}  // namespace
 
 }  // namespace qatdoctor::core::fixedpoint

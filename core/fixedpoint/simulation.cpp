@@ -103,6 +103,7 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
     base.requant = options.requant;
     base.int16Layers = options.int16Layers;
     base.floatLayers = options.floatLayers;
+    base.maxTensorBytes = options.maxTensorBytes;
     const int repeat = std::max(1, options.repeat);
     const bool extraRequant = options.compareRequant &&
                               std::find(options.modes.begin(), options.modes.end(), SimMode::Int) != options.modes.end();

@@ -29,6 +29,8 @@ struct SimulationOptions {
     bool sensitivity = false;              // rank layers by the gain of int16 (one run per layer)
     bool weights = true;                   // weight SQNR per layer
     AgreementThresholds thresholds;
+    // The largest tensor a kernel may allocate (--max-memory); 0 = a quarter of physical memory.
+    uint64_t maxTensorBytes = 0;
 };
 
 // Agreement of one tensor between two modes; pair is "float_fake", "fake_int" or "float_int".

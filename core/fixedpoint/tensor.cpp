@@ -1,10 +1,15 @@
 #include "core/fixedpoint/tensor.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <type_traits>
+
+#include "core/common/number_text.h"
 
 namespace qatdoctor::core::fixedpoint {
 
@@ -34,8 +39,56 @@ std::string shapeString(const std::vector<int64_t>& shape)
     return s;
 }
 
+namespace {
+
+thread_local uint64_t t_budget = 0;  // 0 = the default
+
+}  // namespace
+
+uint64_t defaultTensorByteBudget()
+{
+    static const uint64_t kDefault = [] {
+        const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+        const uint64_t physical = pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : (4ull << 30);
+        return std::max<uint64_t>(physical / 4, 256ull << 20);
+    }();
+    return kDefault;
+}
+
+uint64_t tensorByteBudget() { return t_budget ? t_budget : defaultTensorByteBudget(); }
+
+TensorBudgetScope::TensorBudgetScope(uint64_t bytes) : m_previous(t_budget)
+{
+    if (bytes) t_budget = bytes;
+}
+
+TensorBudgetScope::~TensorBudgetScope() { t_budget = m_previous; }
+
+// The element count of shape, refusing what no allocation should attempt.
+static int64_t checkedSize(const std::vector<int64_t>& shape, DType dtype)
+{
+    int64_t n = 1;
+    bool zero = false;
+    for (int64_t d : shape) {
+        if (d < 0) throw TensorLimitError("tensor shape " + shapeString(shape) + " has a negative dimension");
+        zero = zero || d == 0;
+    }
+    if (zero) return 0;
+    const uint64_t budget = tensorByteBudget();
+    const uint64_t element = std::max<uint64_t>(1, elementSize(dtype));
+    for (int64_t d : shape) {
+        if (static_cast<uint64_t>(n) > budget / element / static_cast<uint64_t>(d))
+            throw TensorLimitError("tensor of shape " + shapeString(shape) + " would exceed the simulation memory budget of " +
+                                   byteSizeText(budget) + " (--max-memory)");
+        n *= d;
+    }
+    return n;
+}
+
+void checkTensorBudget(const std::vector<int64_t>& shape, DType dtype) { (void)checkedSize(shape, dtype); }
+
 Tensor::Tensor(DType dtype, std::vector<int64_t> shape)
-    : m_dtype(dtype), m_shape(std::move(shape)), m_size(shapeSize(m_shape))
+    : m_dtype(dtype), m_shape(std::move(shape)), m_size(checkedSize(m_shape, dtype))
 {
     const size_t bytes = static_cast<size_t>(m_size) * elementSize(dtype);
     // +64: vector kernels may read a little past the end of the last row
@@ -44,7 +97,9 @@ Tensor::Tensor(DType dtype, std::vector<int64_t> shape)
 
 Tensor Tensor::reshaped(std::vector<int64_t> shape) const
 {
-    assert(shapeSize(shape) == m_size);
+    // a shape computed from a hostile model's attributes must not let a kernel read past the data
+    if (shapeSize(shape) != m_size)
+        throw TensorLimitError("cannot view " + shapeString(m_shape) + " as " + shapeString(shape));
     Tensor t = *this;
     t.m_shape = std::move(shape);
     return t;

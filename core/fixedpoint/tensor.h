@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,41 @@ using model::DType;
 // Bytes per element for the types the simulator computes with (0 = unsupported).
 size_t elementSize(DType t);
 
+// What a tensor allocation refused: a negative dimension, an element count that overflows, or
+// more bytes than the simulation budget. Thrown by the Tensor constructor (a shape read out of a
+// hostile model reaches it from any kernel) and turned into an error naming the node by the
+// interpreter, which catches every exception of a node's kernels.
+struct TensorLimitError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The largest single tensor the simulator allocates, in bytes: a quarter of the physical memory
+// (at least 256 MiB), unless a TensorBudgetScope on this thread says otherwise.
+uint64_t tensorByteBudget();
+uint64_t defaultTensorByteBudget();
+
+// Throws TensorLimitError when a tensor of shape and dtype could not be allocated (the check the
+// constructor makes), for kernels that build index tables of the output's size first.
+void checkTensorBudget(const std::vector<int64_t>& shape, DType dtype);
+
+// Sets this thread's tensor budget for its lifetime (the interpreter's run, from --max-memory);
+// 0 keeps the default. Kernels that run on pool threads keep the default there.
+class TensorBudgetScope {
+public:
+    explicit TensorBudgetScope(uint64_t bytes);
+    ~TensorBudgetScope();
+    TensorBudgetScope(const TensorBudgetScope&) = delete;
+    TensorBudgetScope& operator=(const TensorBudgetScope&) = delete;
+
+private:
+    uint64_t m_previous;
+};
+
 class Tensor {
 public:
     Tensor() = default;
-    // Uninitialised buffer of shape's element count (call fill/data to set it).
+    // Uninitialised buffer of shape's element count (call fill/data to set it). Throws
+    // TensorLimitError for a negative dimension, an overflowing count or a size past the budget.
     Tensor(DType dtype, std::vector<int64_t> shape);
 
     DType dtype() const { return m_dtype; }
@@ -33,7 +65,7 @@ public:
     template <class T> T* data() { return reinterpret_cast<T*>(m_data.get()); }
     template <class T> const T* data() const { return reinterpret_cast<const T*>(m_data.get()); }
 
-    // Same data, other shape (element counts must match; not checked beyond an assert).
+    // Same data, other shape (element counts must match: TensorLimitError otherwise).
     Tensor reshaped(std::vector<int64_t> shape) const;
 
     // Element i converted to double / int64 (slow path for small tensors and generic ops).

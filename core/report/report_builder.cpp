@@ -110,15 +110,7 @@ namespace detail {
 
 std::string formatNumber(double v) { return numberText(v, 6); }
 
-std::string formatBytes(uint64_t bytes)
-{
-    char buf[32];
-    if (bytes < 1024) std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
-    else if (bytes < (1u << 20)) std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024.0);
-    else if (bytes < (1ull << 30)) std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / 1048576.0);
-    else std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / 1073741824.0);
-    return buf;
-}
+std::string formatBytes(uint64_t bytes) { return byteSizeText(bytes); }
 
 std::string evidenceLine(const Evidence& e, Lang lang)
 {

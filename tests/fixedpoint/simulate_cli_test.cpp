@@ -175,6 +175,22 @@ TEST(SimulateCli, BatchedNpyAndRawInputsGiveTheSameRun)
     fs::remove_all(dir);
 }
 
+TEST(SimulateCli, MaxMemoryBoundsEveryTensor)
+{
+    // qat_qdq's activations are a few KB each: fine by default, refused under 1 KiB, naming a node
+    const std::string model = kModels + "qat_qdq.onnx";
+    EXPECT_EQ(cli({"simulate", model, "--mode", "fake"}).code, 0);
+    const CliRun small = cli({"simulate", model, "--mode", "fake", "--max-memory", "1K"});
+    EXPECT_NE(small.code, 0);
+    EXPECT_NE(small.err.find("qat_qdq.onnx"), std::string::npos) << small.err;
+    EXPECT_NE(small.err.find("budget of 1.0 KiB"), std::string::npos) << small.err;
+    EXPECT_NE(small.err.find("node '"), std::string::npos) << small.err;
+    EXPECT_EQ(cli({"simulate", model, "--max-memory", "lots"}).code, kExitUsage);
+    EXPECT_EQ(cli({"analyze", model, "--max-memory", "1G"}).code, kExitUsage);  // goes with --simulate
+    // a raw input of a negative shape: an error, not an abort
+    EXPECT_EQ(cli({"simulate", model, "--input", model, "--shape", "-1,3,8,8"}).code, kExitUsage);
+}
+
 TEST(SimulateCli, SaveOutputsWritesEachModeInItsOwnDtype)
 {
     // QuantizeLinear node test: three graph inputs from input_0..2.pb, a uint8 graph output
