@@ -109,7 +109,11 @@ Outs unsqueeze(const OpCall& c)
     auto axes = axesOf(c);
     const int64_t outRank = x.rank() + static_cast<int64_t>(axes.size());
     std::vector<bool> isNew(static_cast<size_t>(outRank), false);
-    for (int64_t a : axes) isNew[static_cast<size_t>(normAxis(a, outRank))] = true;
+    for (int64_t a : axes) {
+        const auto d = static_cast<size_t>(normAxis(a, outRank));
+        if (isNew[d]) return opError(c.node, "axis " + std::to_string(a) + " is given twice");
+        isNew[d] = true;
+    }
     std::vector<int64_t> shape;
     int64_t src = 0;
     for (int64_t d = 0; d < outRank; ++d) shape.push_back(isNew[static_cast<size_t>(d)] ? 1 : x.dim(src++));

@@ -44,6 +44,16 @@ fi
 for f in $(files "$data" -name '*.pb'); do seed fuzz_tensor_pb "$f"; done
 for f in $(files "$data" -name '*.npy'); do seed fuzz_npy "$f"; done
 
+# The simulator harness (simulator_harness.h): byte 0 picks the op, byte 1 the opset, then the
+# inputs (count, then kind and shape of each) and attributes. One seed per op with two 2x3
+# float inputs, one with a 1x1x4x4 input through Q/DQ and a 1x1x3x3 weight of 1.0 (convolutions,
+# pooling).
+for op in $(seq 0 110); do
+  mkdir -p "$out/fuzz_simulator"
+  printf "\\$(printf '%03o' "$op")\\001\\001\\000\\002\\001\\002\\000\\002\\001\\002\\000" > "$out/fuzz_simulator/op_${op}_2x3"
+  printf "\\$(printf '%03o' "$op")\\001\\001\\000\\004\\000\\000\\003\\003\\002\\004\\000\\000\\002\\002\\004\\000\\001\\000" > "$out/fuzz_simulator/op_${op}_conv"
+done
+
 # Printed modules and toolchain files (first byte = toolchain kind, 0..6).
 for f in $(files "$data/printed" -name '*.txt'); do seed fuzz_printed "$f"; done
 for kind in 000 001 002 003 004 005 006; do

@@ -27,6 +27,7 @@
 #include "core/model/onnx_file.h"
 #include "core/model/onnx_layer_table.h"
 #include "core/rules/thresholds.h"
+#include "tests/fuzz/simulator_harness.h"
 #include "tests/hardening/hardening_util.h"
 
 namespace qatdoctor::test {
@@ -134,6 +135,11 @@ const std::map<std::string, Replay>& replays()
         {"json_inputs", replayJsonInputs},
         {"npy", [](std::string_view b, const std::string& n) { return !fixedpoint::parseNpy(b, n); }},
         {"tensor_pb", [](std::string_view b, const std::string& n) { return !fixedpoint::parseTensorProto(b, n); }},
+        // a crafted one-node model: refused or run, never a crash (the sanitizer run checks memory)
+        {"simulator", [](std::string_view b, const std::string&) {
+             (void)runSimulatorHarness(reinterpret_cast<const uint8_t*>(b.data()), b.size());
+             return true;
+         }},
     };
     return table;
 }

@@ -86,6 +86,42 @@ public:
         a->set_f(value);
         return *this;
     }
+    HostileModel& string(const std::string& name, const std::string& value)
+    {
+        auto* a = mutableNode()->add_attribute();
+        a->set_name(name);
+        a->set_type(onnx::AttributeProto::STRING);
+        a->set_s(value);
+        return *this;
+    }
+    // Routes the node's first input through QuantizeLinear -> DequantizeLinear (uint8, the given
+    // scale, zero point 128), so that the integer mode sees a quantized operand.
+    HostileModel& quantizeFirstInput(float scale)
+    {
+        onnx::NodeProto* node = mutableNode();
+        if (node->input_size() == 0) return *this;
+        const std::string x = node->input(0);
+        auto* g = m_model.mutable_graph();
+        auto* s = g->add_initializer();
+        s->set_name(x + "_scale");
+        s->set_data_type(onnx::TensorProto::FLOAT);
+        s->add_float_data(scale);
+        auto* zp = g->add_initializer();
+        zp->set_name(x + "_zp");
+        zp->set_data_type(onnx::TensorProto::UINT8);
+        zp->add_int32_data(128);
+        for (const char* op : {"QuantizeLinear", "DequantizeLinear"}) {
+            auto* n = g->add_node();
+            n->set_op_type(op);
+            n->set_name(x + "_" + op);
+            n->add_input(std::string(op) == "QuantizeLinear" ? x : x + "_q");
+            n->add_input(x + "_scale");
+            n->add_input(x + "_zp");
+            n->add_output(std::string(op) == "QuantizeLinear" ? x + "_q" : x + "_dq");
+        }
+        mutableNode()->set_input(0, x + "_dq");
+        return *this;
+    }
     HostileModel& outputs(int n)
     {
         m_outputs = n;
