@@ -9,6 +9,7 @@
 #include "app/cli/text_output.h"
 #include "core/analysis.h"
 #include "core/analysis_json.h"
+#include "core/common/json_text.h"
 #include "core/fixedpoint/analysis_simulation.h"
 #include "core/report/wizard_input.h"
 #include "core/rules/thresholds.h"
@@ -196,7 +197,7 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
             return rc;
     }
     if (args.has("json"))
-        io.out << core::analysisToJson(*analysis, lang).dump(2) << "\n";
+        io.out << core::jsonText(core::analysisToJson(*analysis, lang)) << "\n";
     else
         printSummary(io.out, *analysis, lang);
     return exitCodeFor(analysis->findings, *failOn);

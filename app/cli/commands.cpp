@@ -1,6 +1,7 @@
 #include <ostream>
 
 #include "app/cli/cli_command.h"
+#include "app/cli/terminal_safe.h"
 #include "core/common/version.h"
 
 namespace qatdoctor::cli {
@@ -44,8 +45,11 @@ void printHelp(std::ostream& out)
 
 }  // namespace
 
-int runCli(const std::vector<std::string>& args, CommandIo io)
+int runCli(const std::vector<std::string>& args, CommandIo rawIo)
 {
+    // names from the user's files reach both streams: never as raw terminal control sequences
+    TerminalSafeStream out(rawIo.out), err(rawIo.err);
+    CommandIo io{out, err};
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         printHelp(args.empty() ? io.err : io.out);
         return args.empty() ? kExitUsage : kExitOk;

@@ -12,6 +12,7 @@
 #include "app/cli/text_output.h"
 #include "core/analysis_json.h"
 #include "core/common/finding_json.h"
+#include "core/common/json_text.h"
 #include "core/logs/explain.h"
 #include "core/logs/log_reader.h"
 #include "core/logs/series_stats.h"
@@ -131,7 +132,7 @@ int runLogs(const std::vector<std::string>& argv, CommandIo io)
         if (args.has("explain"))
             for (size_t i = 0; i < set->runs.size() && i < j["runs"].size(); ++i)
                 j["runs"][i]["explain"] = explanationJson(set->runs[i]);
-        io.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        io.out << core::jsonText(j) << "\n";
         return kExitOk;
     }
     for (const auto& run : set->runs) {

@@ -11,6 +11,7 @@
 #include "app/cli/text_output.h"
 #include "core/analysis.h"
 #include "core/analysis_json.h"
+#include "core/common/json_text.h"
 
 namespace qatdoctor::cli {
 namespace {
@@ -104,7 +105,7 @@ int runModel(const std::vector<std::string>& argv, CommandIo io)
         j["findings"] = nlohmann::json::array();
         for (const auto& f : findings) j["findings"].push_back(core::findingToJson(f, lang));
         j["checks_run"] = analysis->checksRun;
-        io.out << j.dump(2) << "\n";
+        io.out << core::jsonText(j) << "\n";
     } else {
         printTable(io.out, *table);
         io.out << "\nFindings:\n";

@@ -15,6 +15,7 @@
 #include "app/cli/image_decoder.h"
 #include "app/cli/text_output.h"
 #include "core/common/file_io.h"
+#include "core/common/json_text.h"
 #include "core/fixedpoint/colour_compare.h"
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/fixedpoint/simulation.h"
@@ -341,7 +342,7 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         if (args.has("json")) {
             const nlohmann::json j = {{"model", args.positionals()[0]}, {"image", image},
                                       {"colour_comparison", fp::colourComparisonToJson(*c)}};
-            io.out << j.dump(2) << "\n";
+            io.out << core::jsonText(j) << "\n";
         } else {
             printColourComparison(io.out, *c, args.positionals()[0], image);
         }
@@ -383,7 +384,7 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
             j["inputs"].push_back({{"name", (*interp)->inputNames()[i]}, {"source", inputs->sources[i]},
                                    {"shape", inputs->tensors[i].shape()}});
         j["notes"] = inputs->notes;
-        io.out << j.dump(2) << "\n";
+        io.out << core::jsonText(j) << "\n";
     } else {
         printText(io.out, *result, *inputs, lang);
     }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/common/json_depth.h"
+#include "core/common/json_text.h"
 #include "core/logs/metric_names.h"
 
 namespace qatdoctor::core::logs {
@@ -59,7 +60,7 @@ std::string scalarText(const json& v)
         std::snprintf(buf, sizeof buf, "%.10g", v.get<double>());
         return buf;
     }
-    return v.dump();
+    return jsonText(v, -1);
 }
 
 // NaN and ±inf as Python's json module writes them (and the strings HF sometimes stores).

@@ -7,6 +7,7 @@
 
 #include "core/analysis_json.h"
 #include "core/common/file_io.h"
+#include "core/common/json_text.h"
 #include "core/report/html_writer.h"
 
 namespace qatdoctor::core::report {
@@ -46,7 +47,7 @@ std::optional<ReportFormat> formatForPath(const std::string& path)
 Result<std::string> renderReport(const Analysis& analysis, ReportFormat format, const WriteOptions& options,
                                  const ProgressFn& progress)
 {
-    if (format == ReportFormat::Json) return analysisToJson(analysis, options.report.lang).dump(2) + "\n";
+    if (format == ReportFormat::Json) return jsonText(analysisToJson(analysis, options.report.lang)) + "\n";
     if (format == ReportFormat::Pdf && !options.pdf)
         return makeError("report.no_pdf", "PDF reports need the GUI build of QAT Doctor (Qt); write .html or .json instead");
     // Building (hashing inputs) takes the first half of the bar, drawing the second.

@@ -6,6 +6,7 @@
 
 #include "core/common/file_io.h"
 #include "core/common/json_depth.h"
+#include "core/common/json_text.h"
 
 namespace qatdoctor::core::report {
 namespace {
@@ -48,9 +49,9 @@ Result<std::string> wizardStateFromJson(std::string_view bytes, const std::strin
         const json wizard = pages.is_object() ? pages.value("wizard", json()) : json();
         if (!isWizardState(wizard) && !isBareWalk(wizard))
             return wizardError(path, "this session has no symptom wizard walk (open the Symptom wizard page, answer, save)");
-        return wizard.dump();
+        return jsonText(wizard, -1);
     }
-    if (isWizardState(j) || isBareWalk(j)) return j.dump();
+    if (isWizardState(j) || isBareWalk(j)) return jsonText(j, -1);
     return wizardError(path, "not a wizard session: expected a .qatdoctor session file, the wizard page's state "
                              "({\"session\": ...}) or a walk ({\"start\", \"path\", ...})");
 }

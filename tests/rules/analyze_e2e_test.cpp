@@ -71,6 +71,48 @@ TEST_F(AnalyzeE2e, WhatCouldNotBeCheckedIsListedNotCleared)
         EXPECT_EQ(std::find(doc["checks_run"].begin(), doc["checks_run"].end(), id), doc["checks_run"].end()) << id;
 }
 
+TEST_F(AnalyzeE2e, BytesThatAreNotUtf8NeverAbortTheJson)
+{
+    // a GBK log (the usual encoding of a Chinese Windows machine) in a folder named in GBK too:
+    // "训练" is D1 B5 C1 B7 there, invalid as UTF-8
+    const auto dir = std::filesystem::temp_directory_path() / ("qatdoctor_gbk_" + std::to_string(::getpid()));
+    const std::string gbk = "\xd1\xb5\xc1\xb7";
+    std::filesystem::create_directories(dir / ("qat_" + gbk));
+    std::ofstream log(dir / ("qat_" + gbk) / "train.log", std::ios::binary);
+    log << "task_name: " << gbk << "\n";
+    for (int s = 0; s < 20; ++s)
+        log << "Epoch[0] Step[" << s << "] GlobalStep[" << s << "] qat_train: loss[" << 1.0 - 0.01 * s << "] " << gbk
+            << "_acc[0.5]\n";
+    log.close();
+    const CliResult r = test_support::cli({"analyze", dir.string(), "--json"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const json doc = json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(doc.is_discarded()) << r.out.substr(0, 400);
+    ASSERT_EQ(doc["runs"].size(), 1u);
+    // the undecodable bytes are replaced, the rest of the name kept
+    EXPECT_EQ(doc["runs"][0]["name"].get<std::string>().rfind("qat_", 0), 0u);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_F(AnalyzeE2e, ControlCharactersInNamesArePrintedEscaped)
+{
+    // a run folder whose name clears the screen and sets the window title when printed raw
+    const auto dir = std::filesystem::temp_directory_path() / ("qatdoctor_esc_" + std::to_string(::getpid()));
+    const std::string name = "qat\x1b[2J\x1b]0;owned\x07";
+    std::filesystem::create_directories(dir / name);
+    std::ofstream log(dir / name / "train.log");
+    for (int s = 0; s < 20; ++s) log << "Epoch[0] Step[" << s << "] GlobalStep[" << s << "] qat_train: loss[0.5]\n";
+    log.close();
+    const CliResult r = test_support::cli({"analyze", dir.string()});
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+    EXPECT_EQ(r.out.find('\x07'), std::string::npos);
+    EXPECT_NE(r.out.find("qat\\x1b[2J\\x1b]0;owned\\x07"), std::string::npos) << r.out;
+    // JSON keeps the name exact (its own escapes)
+    const json doc = json::parse(test_support::cli({"analyze", dir.string(), "--json"}).out);
+    EXPECT_EQ(doc["runs"][0]["name"], name);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_F(AnalyzeE2e, AMarchThatIsNotLoggedIsAHintNotTheVerdict)
 {
     // a healthy QAT log whose settings do not mention the march

@@ -1,6 +1,7 @@
 // WizardPage: what it keeps in the session file, and "Add to report" (format in wizard_page.h).
 #include <QJsonDocument>
 
+#include "core/common/json_text.h"
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session.h"
 #include "core/faq/wizard_session_json.h"
@@ -13,7 +14,7 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // Qt and core speak different JSON libraries; the session form is small, so text is the bridge.
-QJsonObject toQt(const nlohmann::json& j) { return QJsonDocument::fromJson(QByteArray::fromStdString(j.dump())).object(); }
+QJsonObject toQt(const nlohmann::json& j) { return QJsonDocument::fromJson(QByteArray::fromStdString(core::jsonText(j, -1))).object(); }
 nlohmann::json fromQt(const QJsonObject& o)
 {
     return nlohmann::json::parse(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString(), nullptr, false);
