@@ -207,7 +207,10 @@ bool MainWindow::openSession(const QString& path)
     m_notes->setPlainText(m_session.notes);
     m_notes->blockSignals(false);
     m_context->restorePageState(m_session.pages);
-    startAnalysis({});
+    // an input that cannot be read (a folder moved, a drive not mounted) must not vanish from the
+    // session: a failed load keeps the session's inputs, so the autosave that follows does not
+    // write the user's session file back without them
+    startAnalysis(m_session.inputs);
     updateTitle();
     return true;
 }

@@ -8,6 +8,8 @@
 #include <QScreen>
 #include <QTimer>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "core/common/version.h"
 #include "ui/main_window.h"
@@ -34,11 +36,35 @@ bool saveScreenshot(qatdoctor::ui::MainWindow& window, const QString& path)
     return true;
 }
 
+// Qt takes "-session NAME" (also "--session NAME" and "--session=NAME") as its own X11
+// session-management option and removes it from argv before our parser sees it, so the
+// README's "--session FILE" did nothing. Every spelling is renamed to --qatdoctor-session=FILE
+// (an alias of our option Qt does not know) in a copy of argv that lives as long as the app.
+std::vector<char*> renameSessionOption(int argc, char** argv, std::vector<std::string>& storage)
+{
+    storage.clear();
+    for (int i = 0; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool bare = a == "--session" || a == "-session";
+        const bool joined = a.starts_with("--session=") || a.starts_with("-session=");
+        if (bare && i + 1 < argc) storage.push_back("--qatdoctor-session=" + std::string(argv[++i]));
+        else if (joined) storage.push_back("--qatdoctor-session=" + a.substr(a.find('=') + 1));
+        else storage.push_back(a);
+    }
+    std::vector<char*> out;
+    for (std::string& a : storage) out.push_back(a.data());
+    out.push_back(nullptr);
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    QApplication app(argc, argv);
+    std::vector<std::string> argStorage;
+    std::vector<char*> args = renameSessionOption(argc, argv, argStorage);
+    int argCount = static_cast<int>(args.size()) - 1;
+    QApplication app(argCount, args.data());
     QApplication::setOrganizationName("QATDoctor");
     QApplication::setApplicationName("qatdoctor");
     QApplication::setApplicationDisplayName("QAT Doctor");
@@ -50,7 +76,7 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     QCommandLineOption openOpt("open", "Open a log folder, model or debug file (repeatable).", "PATH");
-    QCommandLineOption sessionOpt("session", "Open a .qatdoctor session file.", "FILE");
+    QCommandLineOption sessionOpt(QStringList{"session", "qatdoctor-session"}, "Open a .qatdoctor session file.", "FILE");
     QCommandLineOption demoOpt("demo", "Open the bundled demo data.");
     QCommandLineOption langOpt("lang", "User interface language: zh or en.", "LANG");
     QCommandLineOption shotOpt("screenshot", "Render the window after loading, save a PNG, exit.", "FILE");

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <sys/wait.h>
@@ -70,6 +71,24 @@ TEST(E2e, GuiRejectsMissingPathWithExitTwo)
     Proc p = run("QT_QPA_PLATFORM=offscreen " QATDOCTOR_GUI_BIN " --open /no/such/run_folder --screenshot /dev/null 2>&1");
     EXPECT_EQ(p.code, 2);
     EXPECT_NE(p.out.find("/no/such/run_folder"), std::string::npos) << p.out;
+}
+
+TEST(E2e, GuiSessionOptionTakesItsFileAsTheReadmeSpellsIt)
+{
+    // "--session FILE" (not only "--session=FILE"): Qt would take it as its X11 -session option.
+    // A session naming a missing input fails loudly, which shows the file was read.
+    const fs::path session = tempDir() / "broken.qatdoctor";
+    std::ofstream(session) << R"({"format":"qatdoctor-session","version":1,"inputs":["/no/such/session_input"]})";
+    const std::string env = "QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME=" + tempDir().string() + "/cfg ";
+    for (const std::string form : {" --session ", " --session=", " -session "}) {
+        Proc p = run(env + QATDOCTOR_GUI_BIN " --no-restore" + form + session.string() + " --screenshot /dev/null 2>&1");
+        EXPECT_NE(p.out.find("/no/such/session_input"), std::string::npos) << form << ": " << p.out;
+        EXPECT_NE(p.code, 0) << form;
+        // and the session file keeps the input it could not load (no lost work)
+        std::ifstream back(session);
+        const std::string text((std::istreambuf_iterator<char>(back)), std::istreambuf_iterator<char>());
+        EXPECT_NE(text.find("/no/such/session_input"), std::string::npos) << text;
+    }
 }
 
 TEST(E2e, CliVersionAndBadPath)
