@@ -45,6 +45,8 @@ Outs reshape(const OpCall& c)
         }
         if (target[i] < -1 || (target[i] == -1 && inferAt >= 0)) return opError(c.node, "shape " + shapeString(target) + " is not a shape");
         if (target[i] == -1) inferAt = static_cast<int64_t>(i);
+        else if (target[i] > 0 && known > std::numeric_limits<int64_t>::max() / target[i])
+            return opError(c.node, "shape " + shapeString(target) + " overflows");
         else known *= target[i];
     }
     if (inferAt >= 0) target[static_cast<size_t>(inferAt)] = known ? x.size() / known : 0;

@@ -1,5 +1,7 @@
 #include "core/fixedpoint/quantize.h"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <type_traits>
 
@@ -135,7 +137,10 @@ FixedMultiplier quantizeMultiplier(double real)
         m.negative = true;
         real = -real;
     }
-    if (real == 0) return m;
+    // a zero, NaN or infinite scale (a dead channel, a broken export) makes the ratio 0, NaN or
+    // inf: NaN multiplies to 0, anything past 2^32 saturates every nonzero input anyway
+    if (real == 0 || std::isnan(real)) return m;
+    real = std::min(real, 4294967296.0);
     int shift = 0;
     const double q = std::frexp(real, &shift);
     auto qFixed = static_cast<int64_t>(std::round(q * static_cast<double>(1ll << 31)));
@@ -174,9 +179,14 @@ int32_t multiplyByQuantizedMultiplier(int64_t x, const FixedMultiplier& m)
     if (m.negative) x = -x;
     const int left = m.shift > 0 ? m.shift : 0;
     const int right = m.shift > 0 ? 0 : -m.shift;
-    int64_t shifted = x * (1ll << left);
-    if (shifted > std::numeric_limits<int32_t>::max()) shifted = std::numeric_limits<int32_t>::max();
-    if (shifted < std::numeric_limits<int32_t>::min()) shifted = std::numeric_limits<int32_t>::min();
+    // x << left past int32 (a multiplier far above 1, as a zero or broken scale gives): the
+    // product is computed in double and saturated, never shifted past int64
+    constexpr int64_t kMax = std::numeric_limits<int32_t>::max(), kMin = std::numeric_limits<int32_t>::min();
+    if (left > 31 || x > (kMax >> left) || x < (kMin >> left)) {
+        const double v = std::ldexp(static_cast<double>(x) * static_cast<double>(m.multiplier), left - 31);
+        return static_cast<int32_t>(std::clamp<double>(std::round(v), static_cast<double>(kMin), static_cast<double>(kMax)));
+    }
+    const int64_t shifted = x * (int64_t(1) << left);
     return roundingDivideByPOT(saturatingRoundingDoublingHighMul(static_cast<int32_t>(shifted), m.multiplier),
                                right);
 }

@@ -144,3 +144,21 @@ TEST(Lut, EightBitTableIsExactQuantizationOfTheFunction)
     EXPECT_GT(rep16.maxErrorLsb, 0.5);   // interpolation adds its own error
     EXPECT_LT(rep16.maxError, 2e-3);
 }
+
+// A zero or broken scale makes the requantization ratio inf or NaN (found by fuzz_simulator):
+// NaN multiplies to 0, inf and anything huge saturate, none of it undefined behaviour.
+TEST(Quantize, MultipliersOfBrokenScalesSaturateOrVanish)
+{
+    using namespace qatdoctor::core::fixedpoint;
+    const FixedMultiplier nan = quantizeMultiplier(std::nan(""));
+    EXPECT_EQ(multiplyByQuantizedMultiplier(1000, nan), 0);
+    const FixedMultiplier inf = quantizeMultiplier(INFINITY);
+    EXPECT_EQ(multiplyByQuantizedMultiplier(1, inf), std::numeric_limits<int32_t>::max());
+    EXPECT_EQ(multiplyByQuantizedMultiplier(-1, inf), std::numeric_limits<int32_t>::min());
+    EXPECT_EQ(multiplyByQuantizedMultiplier(0, inf), 0);
+    const FixedMultiplier huge = quantizeMultiplier(1e30);
+    EXPECT_EQ(multiplyByQuantizedMultiplier(int64_t(1) << 40, huge), std::numeric_limits<int32_t>::max());
+    // ordinary multipliers are unchanged: 0.5 halves, rounding half away from zero
+    EXPECT_EQ(multiplyByQuantizedMultiplier(7, quantizeMultiplier(0.5)), 4);
+    EXPECT_EQ(multiplyByQuantizedMultiplier(1000, quantizeMultiplier(3.0)), 3000);
+}
