@@ -1,6 +1,7 @@
 #include "core/model/model_lints.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 
@@ -9,6 +10,12 @@
 
 namespace qatdoctor::core::model {
 namespace {
+
+// Scales outside these bounds are no quantization step a calibrated model has: float32's
+// smallest normal number is 1.2e-38, PyTorch's observers never go below its epsilon 1.2e-7,
+// and a step of 1e10 spans more than any activation or weight.
+constexpr float kSmallestUsableScale = 1e-30f;
+constexpr float kLargestUsableScale = 1e10f;
 
 bool hasFlag(const Layer& l, const char* flag)
 {
@@ -307,6 +314,58 @@ bool lintCustomGridSample(const LintInput& in, std::vector<Finding>& out)
     return in.table.graph != nullptr || !in.table.layers.empty();
 }
 
+// What is wrong with one scale, or "" when it is a usable quantization step: zero, negative
+// and non-finite scales divide by zero or flip signs; a subnormal one rounds every value to the
+// ends of the range; a huge one puts every value on the zero point.
+std::string brokenScale(float s)
+{
+    if (std::isnan(s)) return "NaN";
+    if (std::isinf(s)) return s > 0 ? "+inf" : "-inf";
+    if (s == 0) return "zero";
+    if (s < 0) return "negative";
+    if (s < kSmallestUsableScale) return "vanishingly small";
+    if (s > kLargestUsableScale) return "huge";
+    return {};
+}
+
+bool lintBrokenScale(const LintInput& in, std::vector<Finding>& out)
+{
+    Finding f = makeFinding(
+        "model.broken_scale", Severity::Error, Stage::Calibration,
+        {"有量化参数的 scale 无效（为 0、负数、NaN、无穷大或数量级异常）",
+         "Quantization scales that cannot work (zero, negative, NaN, infinite or absurdly small or large)"},
+        {"这些 tensor 的 scale 无法完成量化：为 0 或 NaN 时除法失效，为负数时符号翻转，极小或极大时所有值都落到量化范围的"
+         "两端或零点上。通常来自 calibration 统计到全 0 或 NaN 的数据、被剪枝的通道，或导出时参数损坏。请检查对应层的"
+         "calibration 数据和 observer，修正后重新导出。",
+         "The scale of these tensors cannot quantize anything: zero or NaN breaks the division, a negative one flips "
+         "signs, and a vanishingly small or huge one sends every value to the ends of the range or onto the zero "
+         "point. Usual causes: calibration saw all-zero or NaN data, a pruned channel, or parameters damaged on "
+         "export. Check that layer's calibration data and observer, then export again."},
+        "op.uncalibrated_ops");
+    bool any = false;
+    for (const Layer& l : in.table.layers) {
+        const std::pair<const char*, const std::optional<QuantParams>*> quantizers[] = {{"weight", &l.weightQuant},
+                                                                                          {"output", &l.outputQuant}};
+        for (const auto& [what, q] : quantizers) {
+            if (!*q || (*q)->scales.empty()) continue;
+            any = true;
+            const std::vector<float>& scales = (*q)->scales;
+            size_t bad = 0, first = 0;
+            for (size_t i = 0; i < scales.size(); ++i)
+                if (!brokenScale(scales[i]).empty() && bad++ == 0) first = i;
+            if (bad == 0) continue;
+            std::string detail = std::string(what) + " scale " + brokenScale(scales[first]) + " (" +
+                                 std::to_string(scales[first]) + ")";
+            if (scales.size() > 1) detail += " in channel " + std::to_string(first) + ", " + std::to_string(bad) + " of " +
+                                             std::to_string(scales.size()) + " channels";
+            if (!(*q)->scaleSource.empty()) detail += ", from " + (*q)->scaleSource;
+            f.evidence.push_back(layerEvidence(in.table, l.name, detail));
+        }
+    }
+    if (!f.evidence.empty()) out.push_back(std::move(f));
+    return any;
+}
+
 }  // namespace
 
 const std::vector<ModelLint>& modelLints()
@@ -319,6 +378,7 @@ const std::vector<ModelLint>& modelLints()
         {"model.float_fallback", lintFloatFallback},
         {"model.int16_not_applied", lintInt16NotApplied},
         {"model.custom_gridsample", lintCustomGridSample},
+        {"model.broken_scale", lintBrokenScale},
     };
     return kLints;
 }

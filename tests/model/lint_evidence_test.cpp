@@ -1,7 +1,14 @@
 // Each lint names the right layers on its fixture, and damaged inputs fail with the file named.
+#include <unistd.h>
+
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include <gtest/gtest.h>
+
+#include <onnx/onnx_pb.h>
 
 #include "core/analysis.h"
 #include "core/model/model_lints.h"
@@ -254,4 +261,41 @@ TEST(GraphLayout, FoldsQuantizersAndGroupsByModule)
     auto grouped = layoutGraph(*table, {1, true});
     ASSERT_TRUE(grouped);
     EXPECT_LT(grouped->nodes.size(), folded->nodes.size());
+}
+
+// A QDQ model whose scales were damaged (zero, NaN, inf, negative, subnormal, huge): every one
+// is named with its layer; the fixture as shipped raises nothing.
+TEST(ModelLints, BrokenScalesAreNamedWithTheirLayer)
+{
+    EXPECT_EQ(layersOf(lintsOf("qat_qdq.onnx"), "model.broken_scale"), std::vector<std::string>{});
+    std::ifstream in(kModels / "qat_qdq.onnx", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const float bad : {0.0f, std::nanf(""), INFINITY, -0.5f, 1e-45f, 1e38f}) {
+        onnx::ModelProto m;
+        ASSERT_TRUE(m.ParseFromString(bytes));
+        size_t damaged = 0;
+        for (auto& t : *m.mutable_graph()->mutable_initializer()) {
+            if (t.name().find("scale") == std::string::npos || t.data_type() != onnx::TensorProto::FLOAT) continue;
+            if (t.float_data_size() > 0) t.set_float_data(0, bad);
+            else if (t.raw_data().size() >= 4) std::memcpy(t.mutable_raw_data()->data(), &bad, 4);
+            ++damaged;
+        }
+        ASSERT_GT(damaged, 0u);
+        const fs::path path = fs::temp_directory_path() / ("qatdoctor_broken_scale_" + std::to_string(::getpid()) + ".onnx");
+        std::ofstream(path, std::ios::binary) << m.SerializeAsString();
+        auto table = loadOnnxLayerTable(path.string());
+        fs::remove(path);
+        ASSERT_TRUE(table) << table.error().toString();
+        std::vector<Finding> out;
+        std::set<std::string> evaluated;
+        runModelLints(*table, {}, out, evaluated);
+        EXPECT_TRUE(evaluated.count("model.broken_scale"));
+        const std::vector<std::string> layers = layersOf(out, "model.broken_scale");
+        EXPECT_FALSE(layers.empty()) << "scale " << bad;
+        for (const Finding& f : out)
+            if (f.id == "model.broken_scale") {
+                EXPECT_EQ(f.severity, Severity::Error);
+                EXPECT_NE(f.evidence.at(0).detail.find("scale"), std::string::npos) << f.evidence.at(0).detail;
+            }
+    }
 }
