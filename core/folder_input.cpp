@@ -46,14 +46,20 @@ bool claimedByOtherReader(const std::string& path)
     return head && claimingLoader(path, *head) != nullptr;
 }
 
-std::vector<ClaimedFile> findClaimedFiles(const std::string& folder)
+std::vector<ClaimedFile> findClaimedFiles(const std::string& folder, std::vector<Warning>* capped)
 {
     std::vector<ClaimedFile> out;
     std::error_code ec;
     size_t seen = 0;
     fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
-        if (++seen > kMaxEntries) break;
+        if (++seen > kMaxEntries) {
+            if (capped)
+                capped->push_back(makeError("folder.capped", folder + ": the search for models and toolchain files stopped after " +
+                                                                 std::to_string(kMaxEntries) + " entries; files beyond them were not looked at",
+                                            folder));
+            break;
+        }
         const fs::directory_entry& e = *it;
         const std::string name = e.path().filename().string();
         const bool isDir = e.is_directory(ec);
@@ -85,7 +91,7 @@ int probeProjectFolder(const std::string& path, bool isFolder, std::string_view 
 
 Result<void> loadProjectFolder(const std::string& path, Analysis& into, const ProgressFn& progress)
 {
-    const std::vector<ClaimedFile> claimed = findClaimedFiles(path);
+    const std::vector<ClaimedFile> claimed = findClaimedFiles(path, &into.warnings);
     std::set<std::string> skip;
     for (const ClaimedFile& c : claimed) skip.insert(c.path);
 

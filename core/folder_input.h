@@ -27,7 +27,8 @@ const InputLoader* claimingLoader(const std::string& path, std::string_view head
 bool claimedByOtherReader(const std::string& path);
 
 // Walks the folder (bounded like the log scan: depth 8, 5000 entries, hidden entries skipped).
-std::vector<ClaimedFile> findClaimedFiles(const std::string& folder);
+// A walk stopped by the entry limit says so in capped ("folder.capped", naming the folder).
+std::vector<ClaimedFile> findClaimedFiles(const std::string& folder, std::vector<Warning>* capped = nullptr);
 
 // Input-table row for folders: the logs' folder probe, or 40 for a folder that holds no log but
 // a model or toolchain file.

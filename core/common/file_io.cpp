@@ -29,7 +29,10 @@ private:
 
 Result<std::string> readUpTo(const std::string& path, uint64_t limit, bool failIfLarger)
 {
-    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; only regular files are read (a
+    // FIFO, a device or a socket can block forever or never end), and a file that would block
+    // a read (/proc/kmsg) fails the read instead of hanging
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (fd.get() < 0)
         return makeError("io.open", "cannot open " + path + ": " + errnoText(), path);
     struct stat st {};
@@ -37,6 +40,8 @@ Result<std::string> readUpTo(const std::string& path, uint64_t limit, bool failI
         return makeError("io.read", "cannot stat " + path + ": " + errnoText(), path);
     if (S_ISDIR(st.st_mode))
         return makeError("io.open", path + " is a folder, not a file", path);
+    if (!S_ISREG(st.st_mode))
+        return makeError("io.not_regular", path + " is not a regular file (a FIFO, device or socket): not read", path);
     if (failIfLarger && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > limit)
         return makeError("io.too_large",
                          path + " is " + std::to_string(st.st_size) + " bytes, over the limit of "
@@ -51,6 +56,8 @@ Result<std::string> readUpTo(const std::string& path, uint64_t limit, bool failI
         const ssize_t got = ::read(fd.get(), buf, want);
         if (got < 0) {
             if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                return makeError("io.read", path + " would block (a kernel or device file?): not read", path);
             return makeError("io.read", "cannot read " + path + ": " + errnoText(), path,
                              0, static_cast<int64_t>(data.size()));
         }

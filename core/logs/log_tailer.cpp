@@ -1,6 +1,7 @@
 #include "core/logs/log_tailer.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -171,7 +172,11 @@ void LogTailer::scan(std::vector<std::string>& added)
         };
         if (!mustTake && m_options.skipFile && m_options.skipFile(path)) return reject(nullptr);  // another reader's
         auto head = readFileHead(path, kProbeBytes);
-        if (!head) return;
+        if (!head) {
+            // unreadable (permissions), not a regular file, a kernel file that would block: say so
+            m_skipped[path] = head.error().message;
+            return;
+        }
         int score = 0;
         const LogFormat* f = probeLogFormat(name, *head, &score);
         if (!f && mustTake) f = findLogFormat("text");
@@ -212,7 +217,11 @@ void LogTailer::scan(std::vector<std::string>& added)
     size_t seen = 0;
     fs::recursive_directory_iterator it(m_root, fs::directory_options::skip_permission_denied, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
-        if (++seen > m_options.maxFiles) break;
+        if (++seen > m_options.maxFiles) {
+            m_skipped[m_root] = "the folder scan stopped after " + std::to_string(m_options.maxFiles) +
+                                " entries (a guard against opening a wrong folder): files beyond them were not read";
+            break;
+        }
         const fs::directory_entry& e = *it;
         const std::string name = e.path().filename().string();
         if (!name.empty() && name[0] == '.') {
@@ -220,11 +229,17 @@ void LogTailer::scan(std::vector<std::string>& added)
             continue;
         }
         if (e.is_directory(ec)) {
+            if (::access(e.path().c_str(), R_OK | X_OK) != 0)  // the iterator skips it without a word
+                m_skipped[e.path().string()] = "folder not readable (permissions): its files were not read";
             if (it.depth() >= m_options.maxDepth) it.disable_recursion_pending();
             else m_folders.push_back(e.path().string());
             continue;
         }
-        if (!e.is_regular_file(ec)) continue;
+        if (!e.is_regular_file(ec)) {
+            // a FIFO, device or socket named like a log is never opened: it could block the scan
+            if (hasLogExtension(name)) m_skipped[e.path().string()] = "not a regular file (a FIFO, device or socket): not read";
+            continue;
+        }
         fs::path rel = fs::relative(e.path().parent_path(), m_root, ec);
         std::string runKey = rel.generic_string();
         if (runKey == ".") runKey.clear();

@@ -388,7 +388,7 @@ public:
     }
     Result<std::string_view> open(const std::string& path)
     {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not block the open
         if (fd < 0) return makeError("io.open", "cannot open " + path + ": " + std::strerror(errno), path);
         struct stat st {};
         if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
