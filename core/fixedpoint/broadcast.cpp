@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "core/fixedpoint/kernel_checks.h"
+#include "core/fixedpoint/tensor.h"
+
 namespace qatdoctor::core::fixedpoint {
 
 std::optional<std::vector<int64_t>> broadcastShapes(const std::vector<std::vector<int64_t>>& shapes)
@@ -22,6 +25,14 @@ std::optional<std::vector<int64_t>> broadcastShapes(const std::vector<std::vecto
 
 std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& shape, const std::vector<int64_t>& outShape)
 {
+    // every caller's shapes come from a model: one that does not broadcast is an error, not an
+    // index past the strides
+    bool fits = shape.size() <= outShape.size();
+    for (size_t i = 0; fits && i < shape.size(); ++i) {
+        const int64_t dim = shape[i], out = outShape[outShape.size() - shape.size() + i];
+        fits = dim == 1 || dim == out;
+    }
+    if (!fits) throw KernelInputError("shape " + shapeString(shape) + " does not broadcast to " + shapeString(outShape));
     std::vector<int64_t> strides(outShape.size(), 0);
     int64_t stride = 1;
     for (size_t i = shape.size(); i-- > 0;) {

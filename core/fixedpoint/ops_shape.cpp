@@ -376,6 +376,8 @@ Outs pad(const OpCall& c)
     const Tensor& x = c.in(0);
     NodeAttrs a(c.node);
     const std::string mode = a.s("mode", "constant");
+    if (mode != "constant" && mode != "edge" && mode != "reflect" && mode != "wrap")
+        return opError(c.node, "unknown mode '" + mode + "'");
     std::vector<int64_t> pads = c.opset < 11 ? a.ints("pads") : c.in(1).toInts();
     double value = c.opset < 11 ? a.f("value", 0) : (c.hasInput(2) && c.in(2).size() ? c.in(2).at(0) : 0.0);
     const int64_t rank = x.rank();
@@ -476,7 +478,10 @@ void addShapeOps(std::vector<OpEntry>& t)
                  }});
     t.push_back({"Range", [](const OpCall& c) {
                      const double s = c.in(0).at(0), l = c.in(1).at(0), d = c.in(2).at(0);
-                     const auto n = static_cast<int64_t>(std::max(0.0, std::ceil((l - s) / d)));
+                     const double count = std::max(0.0, std::ceil((l - s) / d));
+                     // a zero or NaN delta never reaches the limit; the tensor budget bounds the rest
+                     if (d == 0 || !std::isfinite(count) || count >= 9.2e18) return Outs(opError(c.node, "Range never ends"));
+                     const auto n = static_cast<int64_t>(count);
                      Tensor y(c.in(0).dtype(), {n});
                      for (int64_t i = 0; i < n; ++i) y.set(i, s + static_cast<double>(i) * d);
                      return Outs(std::vector<Tensor>{y});
