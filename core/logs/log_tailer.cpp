@@ -348,6 +348,19 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
             appendParsed(u.parsed, std::move(*tail));
         }
         done += bytes.size() - start;
+        if (map->truncatedWhileRead()) {
+            // what lay past the new end read as zeros: this read is dropped, and the next look
+            // reads the shrunk file from its start
+            u.parsed = ParsedLog{};
+            u.parsed.warnings.push_back(makeError("logs.truncated_while_read",
+                                                  "the file shrank while it was read (rotated, or its job started again); "
+                                                  "it is read again from the start",
+                                                  u.file->path));
+            u.state = ParseState{};
+            u.checkpoint = ParseState{};
+            u.reset = true;
+            u.id = FileId{};
+        }
     }
     for (Update& u : updates) {
         Tracked& t = *u.file;

@@ -9,6 +9,11 @@
 
 namespace qatdoctor::core::logs {
 
+// A file that shrinks while it is mapped (logrotate's copytruncate, `python train.py > train.log`
+// started again) turns every read past its new end into SIGBUS. While a MappedFile lives, its
+// pages are guarded: such a read gets a page of zeros instead, and truncatedWhileRead() says
+// so, so the reader can warn and read the file again. (The guard is a process-wide SIGBUS
+// handler over a fixed table of live mappings: signal handling is process-wide by nature.)
 class MappedFile {
 public:
     MappedFile() = default;
@@ -21,10 +26,14 @@ public:
     // Errors: "io.open" (missing/unreadable; names the path), "io.read" (not a regular file).
     static Result<MappedFile> open(const std::string& path);
     std::string_view bytes() const { return {static_cast<const char*>(m_data), m_size}; }
+    // Some read past the file's end since open: the bytes read there were zeros.
+    bool truncatedWhileRead() const;
 
 private:
+    void release();
     void* m_data = nullptr;
     size_t m_size = 0;
+    int m_guard = -1;   // slot in the SIGBUS guard's table, -1 = not guarded
 };
 
 // Asks the kernel to back the 2 MiB-aligned interior of [data, data + bytes) with huge pages: the
