@@ -18,11 +18,19 @@ namespace qatdoctor::core::logs {
 
 uint32_t ParsedLog::seriesIndex(std::string_view name)
 {
-    for (size_t i = names.size(); i-- > 0;)
-        if (names[i] == name) return static_cast<uint32_t>(i);
-    names.emplace_back(name);
+    if (m_indexedNames != names.size()) {
+        m_nameIndex.clear();
+        for (size_t i = 0; i < names.size(); ++i) m_nameIndex.emplace(names[i], static_cast<uint32_t>(i));
+        m_indexedNames = names.size();
+    }
+    const std::string key(name);
+    if (auto it = m_nameIndex.find(key); it != m_nameIndex.end()) return it->second;
+    names.push_back(key);
     series.emplace_back();
-    return static_cast<uint32_t>(names.size() - 1);
+    const auto index = static_cast<uint32_t>(names.size() - 1);
+    m_nameIndex.emplace(key, index);
+    m_indexedNames = names.size();
+    return index;
 }
 
 uint64_t ParsedLog::points() const
@@ -60,6 +68,15 @@ void LineParser::reserveFor(double scale)
     }
 }
 
+std::string LineParser::slotKey(std::string_view key, bool validation, int stage)
+{
+    std::string k(key);
+    k += '\x1f';
+    k += validation ? 'v' : 't';
+    k += static_cast<char>('0' + stage + 1);
+    return k;
+}
+
 uint32_t LineParser::slot(std::string_view key, bool validation, size_t position)
 {
     const std::optional<RunRole> stageOfName = m_lineStage ? m_lineStage : m_state.stage;
@@ -69,12 +86,8 @@ uint32_t LineParser::slot(std::string_view key, bool validation, size_t position
         if (s.validation == validation && s.stage == stage && sameKey(s.key, key)) return m_byPosition[position];
     }
     uint32_t found = UINT32_MAX;
-    for (size_t i = 0; i < m_slots.size(); ++i) {
-        if (m_slots[i].validation == validation && m_slots[i].stage == stage && m_slots[i].key == key) {
-            found = static_cast<uint32_t>(i);
-            break;
-        }
-    }
+    std::string indexKey = slotKey(key, validation, stage);
+    if (auto it = m_slotIndex.find(indexKey); it != m_slotIndex.end()) found = it->second;
     if (found == UINT32_MAX) {
         Slot s;
         s.key = std::string(key);
@@ -96,6 +109,7 @@ uint32_t LineParser::slot(std::string_view key, bool validation, size_t position
         if (!m_slots.empty()) m_out.series[s.series].shareRowsOf(m_out.series[m_slots.back().series]);
         m_slots.push_back(std::move(s));
         found = static_cast<uint32_t>(m_slots.size() - 1);
+        m_slotIndex.emplace(std::move(indexKey), found);
     }
     if (position < 64) {
         if (m_byPosition.size() <= position) m_byPosition.resize(position + 1, found);
@@ -109,6 +123,7 @@ void LineParser::enterStage(RunRole stage)
     if (m_state.stage == stage) return;
     m_state.stage = stage;
     m_slots.clear();
+    m_slotIndex.clear();
     m_byPosition.clear();
 }
 
@@ -417,6 +432,7 @@ ParsedLog concatParsed(std::vector<ParsedLog>&& parts)
     if (base > 0) {
         out.names = std::exchange(parts[base].names, {});
         out.series = std::exchange(parts[base].series, {});
+        out.invalidateNameIndex();
     }
     std::vector<size_t> totals(out.series.size());
     for (size_t s = 0; s < out.series.size(); ++s) totals[s] = out.series[s].size();

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/logs/parsed_log.h"
@@ -100,7 +101,10 @@ private:
         uint64_t orderBase = 0;
     };
     double resolveStep(const Slot& sl, const Series& s, StepFrom from);
+    // (key, validation, stage) -> slot: a log of many distinct names stays linear
+    static std::string slotKey(std::string_view key, bool validation, int stage);
     std::vector<Slot> m_slots;
+    std::unordered_map<std::string, uint32_t> m_slotIndex;
     std::vector<uint32_t> m_byPosition;
     std::vector<double> m_lastWall;  // per series: the last wall time seen (for the tail mark)
     std::vector<double> m_wallChecked;  // per series: the wall time markWallTime last saw

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/common/progress.h"
@@ -76,9 +77,17 @@ struct ParsedLog {
     std::vector<PendingStep> pending;    // only for chunks parsed with stepKnown = false
     uint64_t skippedRecords = 0;         // tfevents: records dropped by CRC
 
-    // Index of the series called name, created when missing.
+    // Index of the series called name, created when missing. A hash index keeps it constant
+    // time (a log of a million metric names was quadratic); it is rebuilt when names grew or
+    // shrank behind its back. Code that renames entries of names in place calls
+    // invalidateNameIndex().
     uint32_t seriesIndex(std::string_view name);
+    void invalidateNameIndex() { m_nameIndex.clear(); m_indexedNames = 0; }
     uint64_t points() const;
+
+private:
+    std::unordered_map<std::string, uint32_t> m_nameIndex;
+    size_t m_indexedNames = 0;
 };
 
 // How one load call runs: whether the bytes end the file, how many threads it may use, and where

@@ -11,6 +11,7 @@ void stripStagePrefix(ParsedLog& log, RunRole stage)
     const std::string prefix = std::string(roleName(stage)) + "/";
     for (std::string& name : log.names)
         if (name.starts_with(prefix)) name = name.substr(prefix.size());
+    log.invalidateNameIndex();
     // the run's own settings too (the other stages' keep their prefix)
     std::map<std::string, std::string> metadata;
     for (auto& [key, value] : log.metadata)
