@@ -367,15 +367,27 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
     if (auto dir = args.value("save-outputs")) {
         std::error_code ec;
         std::filesystem::create_directories(*dir, ec);
+        // every target is checked before the first is written: a set of outputs is written
+        // whole or not at all (not one file, then a refusal for the next)
+        std::vector<std::pair<std::string, const fp::Tensor*>> targets;
         for (const auto& [m, tensors] : result->outputs)
-            for (size_t k = 0; k < tensors.size(); ++k) {
-                const std::string path = (std::filesystem::path(*dir) / (m + "_" + safeName(result->outputNames[k]) + ".npy")).string();
-                auto w = core::writeFileAtomic(path, fp::writeNpy(tensors[k]), args.has("force"));
-                if (!w) {
-                    io.err << "simulate: " << w.error().toString() << "\n";
-                    return kExitUsage;
-                }
+            for (size_t k = 0; k < tensors.size(); ++k)
+                targets.emplace_back((std::filesystem::path(*dir) / (m + "_" + safeName(result->outputNames[k]) + ".npy")).string(),
+                                     &tensors[k]);
+        for (const auto& [path, tensor] : targets) {
+            std::error_code exists;
+            if (!args.has("force") && std::filesystem::exists(path, exists)) {
+                io.err << "simulate: " << path << " already exists (not replaced; --force replaces the set)\n";
+                return kExitUsage;
             }
+        }
+        for (const auto& [path, tensor] : targets) {
+            auto w = core::writeFileAtomic(path, fp::writeNpy(*tensor), args.has("force"));
+            if (!w) {
+                io.err << "simulate: " << w.error().toString() << "\n";
+                return kExitUsage;
+            }
+        }
     }
     if (args.has("json")) {
         nlohmann::json j = fp::simulationToJson(*result, lang, opt.requant);

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <string_view>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -67,6 +70,34 @@ Result<std::string> readUpTo(const std::string& path, uint64_t limit, bool failI
     return data;
 }
 
+// Temporaries of writeFileAtomic: ".qatdoctor-write-XXXXXX" in the target's folder.
+constexpr std::string_view kTemporaryPrefix = ".qatdoctor-write-";
+// One older than this is what a killed write left behind (no write takes that long).
+constexpr time_t kStaleSeconds = 600;
+
+std::string folderOf(const std::string& path)
+{
+    const size_t slash = path.rfind('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+void removeStaleTemporaries(const std::string& folder)
+{
+    DIR* dir = ::opendir(folder.c_str());
+    if (!dir) return;
+    const time_t now = ::time(nullptr);
+    while (const dirent* e = ::readdir(dir)) {
+        const std::string_view name(e->d_name);
+        if (!name.starts_with(kTemporaryPrefix) || name.size() != kTemporaryPrefix.size() + 6) continue;
+        const std::string full = folder + "/" + std::string(name);
+        struct stat st {};
+        if (::lstat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > kStaleSeconds)
+            ::unlink(full.c_str());
+    }
+    ::closedir(dir);
+}
+
 }  // namespace
 
 Result<std::string> readFile(const std::string& path, uint64_t limit)
@@ -83,7 +114,17 @@ Result<void> writeFileAtomic(const std::string& path, std::string_view data, boo
 {
     if (!overwrite && ::access(path.c_str(), F_OK) == 0)
         return makeError("io.exists", path + " already exists (not replaced)", path);
-    std::string tmpl = path + ".tmp-XXXXXX";
+    // only a regular file (or a link to one) is ever replaced: renaming over a FIFO, a device
+    // or a socket the user named by mistake would destroy it
+    struct stat existing {};
+    if (overwrite && ::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode))
+        return makeError("io.not_regular", path + " exists and is not a regular file: not replaced", path);
+    // The temporary file has a short name of its own beside the target (a 245-character file
+    // name plus a suffix would pass the 255-byte limit), and what a killed write left of ours
+    // is removed first.
+    const std::string folder = folderOf(path);
+    removeStaleTemporaries(folder);
+    std::string tmpl = folder + "/" + std::string(kTemporaryPrefix) + "XXXXXX";
     Fd fd(::mkstemp(tmpl.data()));
     if (fd.get() < 0)
         return makeError("io.write", "cannot write " + path + ": " + errnoText(), path);

@@ -227,6 +227,12 @@ TEST(SimulateCli, SaveOutputsWritesEachModeInItsOwnDtype)
     EXPECT_NE(again.err.find("fake_logits.npy"), std::string::npos) << again.err;
     const CliRun forced = cli({"simulate", kModels + "qat_qdq.onnx", "--mode", "fake", "--save-outputs", dir.string(), "--force"});
     EXPECT_EQ(forced.code, kExitOk) << forced.err;
+    // all modes into a folder holding the last of their files: refused before any is written
+    fs::rename(dir / "fake_logits.npy", dir / "int_logits.npy");
+    const CliRun all = cli({"simulate", kModels + "qat_qdq.onnx", "--save-outputs", dir.string()});
+    EXPECT_EQ(all.code, kExitUsage);
+    EXPECT_FALSE(fs::exists(dir / "fake_logits.npy"));
+    EXPECT_FALSE(fs::exists(dir / "float_logits.npy"));
     fs::remove_all(dir);
 }
 

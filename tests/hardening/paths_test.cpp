@@ -1,5 +1,10 @@
 // Paths read from files stay inside the file's folder (no '..', no absolute paths, no symlinks
 // out, also through a symlinked sub-folder), and writes never replace an existing file unasked.
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <ctime>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -127,6 +132,34 @@ TEST(Paths, AtomicWriteNeverReplacesUnasked)
     size_t files = 0;
     for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++files;
     EXPECT_EQ(files, 1u);  // no temp file left behind
+}
+
+TEST(Paths, AtomicWriteReplacesRegularFilesOnlyAndTakesLongNames)
+{
+    TempDir dir("atomic_kinds");
+    // a FIFO (or a device) the user named by mistake is never replaced, even with --force
+    const std::string fifo = dir / "report.pdf";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto refused = core::writeFileAtomic(fifo, "x", true);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, "io.not_regular");
+    struct stat st {};
+    ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode));
+    // a legal 250-character name: the temporary file's name is short and its own
+    const std::string longName = dir / (std::string(246, 'r') + ".pdf");
+    EXPECT_TRUE(core::writeFileAtomic(longName, "report", false)) << longName.size();
+    EXPECT_EQ(*core::readFile(longName, 100), "report");
+    // what a killed write left behind (older than ten minutes) is cleaned up by the next write
+    const std::string stale = dir / ".qatdoctor-write-abc123";
+    writeBytes(stale, "half a report");
+    const struct timeval old[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};  // an hour ago
+    ASSERT_EQ(::utimes(stale.c_str(), old), 0);
+    EXPECT_TRUE(core::writeFileAtomic(dir / "next.json", "{}", false));
+    EXPECT_FALSE(fs::exists(stale));
+    // and nothing of ours stays after a write
+    for (const auto& e : fs::directory_iterator(dir.path()))
+        EXPECT_EQ(e.path().filename().string().rfind(".qatdoctor-write-", 0), std::string::npos) << e.path();
 }
 
 TEST(Paths, PastedTextNeverReplacesAFile)
