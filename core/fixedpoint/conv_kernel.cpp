@@ -52,6 +52,7 @@ Result<ConvGeometry> convGeometry(const onnx::NodeProto& node, const std::vector
     checkAtLeast(strides, 1, "strides");
     checkAtLeast(dil, 1, "dilations");
     checkAtLeast(pads, 0, "pads");
+    for (const auto* v : {&strides, &dil, &pads}) checkAtMost(*v, kWindowLimit, "a window attribute");
     if (a.has("kernel_shape") && a.ints("kernel_shape") != std::vector<int64_t>(ws.begin() + 2, ws.end()))
         return opError(node, "kernel_shape does not match the weight's " + shapeString({ws.begin() + 2, ws.end()}));
     if (g.kh <= 0 || g.kw <= 0) return opError(node, "the weight has an empty window");

@@ -36,4 +36,12 @@ void checkAtLeast(const std::vector<int64_t>& values, int64_t minimum, const cha
                                    std::to_string(minimum));
 }
 
+void checkAtMost(const std::vector<int64_t>& values, int64_t maximum, const char* what)
+{
+    for (int64_t v : values)
+        if (v > maximum)
+            throw KernelInputError(std::string(what) + " holds " + std::to_string(v) + ", past the largest allowed " +
+                                   std::to_string(maximum));
+}
+
 }  // namespace qatdoctor::core::fixedpoint

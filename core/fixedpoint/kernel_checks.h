@@ -25,5 +25,9 @@ void checkPermutation(const std::vector<int64_t>& perm, int64_t rank);
 void checkLength(const std::vector<int64_t>& values, size_t want, const char* what);
 // Every value at least minimum (strides and dilations 1, pads 0).
 void checkAtLeast(const std::vector<int64_t>& values, int64_t minimum, const char* what);
+// Every value at most maximum: window attributes past any real input would overflow the
+// geometry's arithmetic (kWindowLimit).
+void checkAtMost(const std::vector<int64_t>& values, int64_t maximum, const char* what);
+constexpr int64_t kWindowLimit = int64_t(1) << 30;
 
 }  // namespace qatdoctor::core::fixedpoint

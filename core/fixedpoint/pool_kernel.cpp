@@ -44,6 +44,7 @@ Result<PoolGeometry> poolGeometry(const onnx::NodeProto& node, const std::vector
         checkAtLeast(st, 1, "strides");
         checkAtLeast(dl, 1, "dilations");
         checkAtLeast(pads, 0, "pads");
+        for (const auto* v : {&ks, &st, &dl, &pads}) checkAtMost(*v, kWindowLimit, "a window attribute");
     }
     for (int i = 0; i < g.rank; ++i) {
         const int j = off + i;
@@ -71,6 +72,13 @@ Result<PoolGeometry> poolGeometry(const onnx::NodeProto& node, const std::vector
         g.out[j] = (ceilMode ? (room + g.s[j] - 1) / g.s[j] : room / g.s[j]) + 1;
         // a window must start inside the input or its begin padding
         if (ceilMode && (g.out[j] - 1) * g.s[j] >= g.in[j] + g.pb[j]) --g.out[j];
+    }
+    // windows past the input (a huge kernel) leave no output; huge pads one past int64
+    int64_t pixels = 1;
+    for (int i = 0; i < g.rank; ++i) {
+        const int64_t out = g.out[off + i];
+        if (out <= 0) return opError(node, "empty output");
+        if (__builtin_mul_overflow(pixels, out, &pixels)) return opError(node, "the output size overflows");
     }
     if (g.outPixels() <= 0) return opError(node, "empty output");
     return g;
