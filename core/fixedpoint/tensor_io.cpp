@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <random>
 
 #include "core/common/file_io.h"
@@ -69,25 +70,137 @@ const char* npyDescr(DType t)
     }
 }
 
-std::string dictValue(const std::string& header, const std::string& key)
-{
-    const auto k = header.find("'" + key + "'");
-    if (k == std::string::npos) return {};
-    auto colon = header.find(':', k);
-    if (colon == std::string::npos) return {};
-    auto start = header.find_first_not_of(' ', colon + 1);
-    if (start == std::string::npos) return {};
-    if (header[start] == '(') return header.substr(start, header.find(')', start) - start + 1);
-    if (header[start] == '\'') return header.substr(start + 1, header.find('\'', start + 1) - start - 1);
-    return header.substr(start, header.find_first_of(",}", start) - start);
-}
+// The .npy header: the Python literal {'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 32, 32), }
+// as numpy writes it, read as that literal (keys are strings; values a string, True/False or a
+// tuple of non-negative ints). Anything else, a missing key or text after the closing brace
+// (but the padding) is refused with what was wrong.
+struct NpyHeader {
+    std::string descr;
+    bool fortranOrder = false;
+    std::vector<int64_t> shape;
+};
+
+class HeaderReader {
+public:
+    explicit HeaderReader(std::string_view text) : m_text(text) {}
+
+    std::optional<NpyHeader> read(std::string& why)
+    {
+        NpyHeader h;
+        bool haveDescr = false, haveOrder = false, haveShape = false;
+        if (!expect('{')) return fail(why, "the header is not a dictionary");
+        while (true) {
+            skipSpace();
+            if (peek() == '}') break;
+            if (m_pos >= m_text.size() || peek() == '\n') return fail(why, "the header dictionary is not closed with '}'");
+            std::string key;
+            if (!string(key)) return fail(why, "a key is not a quoted string");
+            if (!expect(':')) return fail(why, "no ':' after '" + key + "'");
+            skipSpace();
+            if (key == "descr") {
+                if (haveDescr || !string(h.descr)) return fail(why, "'descr' is not one string");
+                haveDescr = true;
+            } else if (key == "fortran_order") {
+                if (haveOrder || !boolean(h.fortranOrder)) return fail(why, "'fortran_order' is not True or False");
+                haveOrder = true;
+            } else if (key == "shape") {
+                if (haveShape || !tuple(h.shape, why)) return fail(why, why.empty() ? "'shape' is not a tuple of sizes" : why);
+                haveShape = true;
+            } else {
+                return fail(why, "unknown key '" + key + "'");
+            }
+            skipSpace();
+            if (peek() == ',') ++m_pos;
+            else if (peek() != '}') return fail(why, "no ',' or '}' after '" + key + "'");
+        }
+        ++m_pos;  // '}'
+        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\0')) ++m_pos;
+        if (m_pos != m_text.size()) return fail(why, "text after the header dictionary");
+        if (!haveDescr || !haveOrder || !haveShape) return fail(why, "the header lacks 'descr', 'fortran_order' or 'shape'");
+        return h;
+    }
+
+private:
+    static std::optional<NpyHeader> fail(std::string& why, std::string what)
+    {
+        why = std::move(what);
+        return std::nullopt;
+    }
+    char peek() const { return m_pos < m_text.size() ? m_text[m_pos] : '\0'; }
+    void skipSpace()
+    {
+        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\t')) ++m_pos;
+    }
+    bool expect(char c)
+    {
+        skipSpace();
+        if (peek() != c) return false;
+        ++m_pos;
+        return true;
+    }
+    bool string(std::string& out)
+    {
+        skipSpace();
+        const char quote = peek();
+        if (quote != '\'' && quote != '"') return false;
+        const size_t end = m_text.find(quote, m_pos + 1);
+        if (end == std::string_view::npos) return false;
+        out = std::string(m_text.substr(m_pos + 1, end - m_pos - 1));
+        m_pos = end + 1;
+        return true;
+    }
+    bool boolean(bool& out)
+    {
+        for (const auto& [word, value] : {std::pair{std::string_view("True"), true}, std::pair{std::string_view("False"), false}})
+            if (m_text.substr(m_pos, word.size()) == word) {
+                m_pos += word.size();
+                out = value;
+                return true;
+            }
+        return false;
+    }
+    bool tuple(std::vector<int64_t>& out, std::string& why)
+    {
+        if (!expect('(')) return false;
+        while (true) {
+            skipSpace();
+            if (peek() == ')') break;
+            if (peek() == '-') {
+                why = "a negative dimension in 'shape'";
+                return false;
+            }
+            size_t end = m_pos;
+            while (end < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[end]))) ++end;
+            // a dim is at most 2^40 (like tensorFromProto); longer digit runs would overflow
+            if (end == m_pos || end - m_pos > 13) return false;
+            const int64_t dim = std::stoll(std::string(m_text.substr(m_pos, end - m_pos)));
+            if (dim > (int64_t{1} << 40)) {
+                why = "a dimension past 2^40 in 'shape'";
+                return false;
+            }
+            out.push_back(dim);
+            m_pos = end;
+            skipSpace();
+            if (peek() == ',') ++m_pos;
+            else if (peek() != ')') return false;
+        }
+        ++m_pos;  // ')'
+        return true;
+    }
+
+    std::string_view m_text;
+    size_t m_pos = 0;
+};
 
 }  // namespace
 
 Result<Tensor> parseNpy(std::string_view bytes, const std::string& path)
 {
     if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY") return npyError(path, "not a .npy file (no magic)", 0);
-    const auto major = static_cast<uint8_t>(bytes[6]);
+    const auto major = static_cast<uint8_t>(bytes[6]), minor = static_cast<uint8_t>(bytes[7]);
+    // numpy has written versions 1.0, 2.0 and 3.0 (3.0: the header in UTF-8); nothing else
+    if (major < 1 || major > 3 || minor != 0)
+        return npyError(path, "unknown .npy format version " + std::to_string(major) + "." + std::to_string(minor), 6);
     size_t headerLen = 0, offset = 0;
     if (major == 1) {
         headerLen = static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
@@ -100,27 +213,15 @@ Result<Tensor> parseNpy(std::string_view bytes, const std::string& path)
         offset = 12;
     }
     if (offset + headerLen > bytes.size()) return npyError(path, "truncated header", static_cast<int64_t>(offset));
-    const std::string header(bytes.substr(offset, headerLen));
-    const DType dtype = npyDtype(dictValue(header, "descr"));
+    std::string why;
+    const std::optional<NpyHeader> header = HeaderReader(bytes.substr(offset, headerLen)).read(why);
+    if (!header) return npyError(path, "bad header: " + why, static_cast<int64_t>(offset));
+    const DType dtype = npyDtype(header->descr);
     if (dtype == DType::Unknown)
-        return npyError(path, "unsupported dtype '" + dictValue(header, "descr") + "'", static_cast<int64_t>(offset));
-    if (dictValue(header, "fortran_order").rfind("True", 0) == 0)
+        return npyError(path, "unsupported dtype '" + header->descr + "'", static_cast<int64_t>(offset));
+    if (header->fortranOrder)
         return npyError(path, "Fortran-order arrays are not supported", static_cast<int64_t>(offset));
-    std::vector<int64_t> shape;
-    const std::string shapeText = dictValue(header, "shape");
-    for (size_t i = 0; i < shapeText.size();) {
-        if (std::isdigit(static_cast<unsigned char>(shapeText[i]))) {
-            size_t end = i;
-            while (end < shapeText.size() && std::isdigit(static_cast<unsigned char>(shapeText[end]))) ++end;
-            // A dim is at most 2^40 (like tensorFromProto); longer digit runs would overflow.
-            if (end - i > 13 || std::stoll(shapeText.substr(i, end - i)) > (int64_t{1} << 40))
-                return npyError(path, "bad dimension in shape " + shapeText, static_cast<int64_t>(offset));
-            shape.push_back(std::stoll(shapeText.substr(i, end - i)));
-            i = end;
-        } else {
-            ++i;
-        }
-    }
+    const std::vector<int64_t>& shape = header->shape;
     const size_t dataOffset = offset + headerLen;
     // Checked before allocating: a header may claim any shape (100 GB) over a few data bytes.
     const double claimed = claimedElements(shape) * static_cast<double>(elementSize(dtype));

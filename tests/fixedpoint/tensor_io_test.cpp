@@ -47,6 +47,53 @@ TEST(TensorIo, BadInputsNameTheFile)
     EXPECT_FALSE(pb.ok());
 }
 
+namespace {
+
+// A version-1.0 .npy holding header (as numpy pads it) and data.
+std::string npyBytes(const std::string& header, const std::string& data, char major = 1, char minor = 0)
+{
+    std::string h = header;
+    while ((10 + h.size() + 1) % 64 != 0) h += ' ';
+    h += '\n';
+    std::string out = "\x93NUMPY";
+    out += major;
+    out += minor;
+    out += static_cast<char>(h.size() & 0xff);
+    out += static_cast<char>(h.size() >> 8);
+    return out + h + data;
+}
+
+}  // namespace
+
+TEST(TensorIo, NpyHeaderIsReadAsThePythonLiteralItIs)
+{
+    const std::string eight(8 * 4, '\0');
+    // as numpy writes it, and with the keys in another order and double quotes
+    auto ok = parseNpy(npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }", eight), "a.npy");
+    ASSERT_TRUE(ok) << ok.error().toString();
+    EXPECT_EQ(ok->shape(), (std::vector<int64_t>{2, 4}));
+    auto reordered = parseNpy(npyBytes("{\"shape\": (8,), \"fortran_order\": False, \"descr\": \"<f4\"}", eight), "b.npy");
+    ASSERT_TRUE(reordered) << reordered.error().toString();
+    EXPECT_EQ(reordered->shape(), (std::vector<int64_t>{8}));
+    // what the old substring reader took: a minus sign dropped, 'shape' inside another value,
+    // an unterminated dictionary, a format version numpy never wrote
+    const struct {
+        std::string bytes, why;
+    } bad[] = {
+        {npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 8), }", eight), "negative dimension"},
+        {npyBytes("{'descr': '<f4', 'fortran_order': False, 'note': 'shape': (2, 4), }", eight), "unknown key 'note'"},
+        {npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), ", eight), "not closed"},
+        {npyBytes("{'descr': '<f4', 'shape': (2, 4), }", eight), "lacks"},
+        {npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }", eight, 9, 9), "version 9.9"},
+    };
+    for (const auto& b : bad) {
+        auto r = parseNpy(b.bytes, "bad.npy");
+        ASSERT_FALSE(r) << b.why;
+        EXPECT_NE(r.error().message.find(b.why), std::string::npos) << r.error().message;
+        EXPECT_NE(r.error().message.find("bad.npy"), std::string::npos);
+    }
+}
+
 TEST(TensorIo, SeededRandomIsReproducible)
 {
     const Tensor a = randomTensor(DType::Float32, {1, 3, 8, 8}, 7), b = randomTensor(DType::Float32, {1, 3, 8, 8}, 7);
