@@ -11,6 +11,7 @@
 #include <random>
 
 #include "core/common/file_io.h"
+#include "core/model/onnx_file.h"
 
 namespace qatdoctor::core::fixedpoint {
 
@@ -297,22 +298,12 @@ Result<std::string> externalBytes(const onnx::TensorProto& p, const std::string&
                                                         " '" + text + "'");
         }
     }
-    namespace fs = std::filesystem;
-    std::error_code ec1, ec2;
-    const fs::path base = fs::weakly_canonical(folder, ec1);
-    const fs::path file = fs::weakly_canonical(base / location, ec2);
-    const auto rel = file.lexically_relative(base);
-    if (ec1 || ec2 || location.empty() || rel.empty() || *rel.begin() == "..")
-        return makeError("simulate.tensor", "tensor '" + p.name() + "': external data location '" + location +
-                                                "' escapes the model directory");
-    auto data = readFile(file.string());
-    if (!data) return data.error();
-    if (offset < 0 || static_cast<size_t>(offset) > data->size())
-        return makeError("simulate.tensor", "tensor '" + p.name() + "': external offset out of range", file.string());
-    size_t len = length < 0 ? data->size() - static_cast<size_t>(offset) : static_cast<size_t>(length);
-    if (len > data->size() - static_cast<size_t>(offset))
-        return makeError("simulate.tensor", "tensor '" + p.name() + "': external data truncated", file.string());
-    return data->substr(static_cast<size_t>(offset), len);
+    // the model's own reader: confined, opened once, only this tensor's range read
+    auto bytes = model::readExternalRange(folder, location, static_cast<uint64_t>(offset),
+                                          length < 0 ? std::nullopt : std::optional<uint64_t>(static_cast<uint64_t>(length)),
+                                          "tensor '" + p.name() + "'");
+    if (!bytes) return makeError("simulate.tensor", bytes.error().message, bytes.error().file);
+    return bytes;
 }
 
 }  // namespace

@@ -158,15 +158,12 @@ Result<std::string> readExternal(const OnnxModel& m, const onnx::TensorProto& t,
 {
     auto ref = locateExternal(m, t, need);
     if (!ref) return ref.error();
-    std::ifstream in(ref->path, std::ios::binary);
-    if (!in) return tensorError(m, t, "onnx.external_missing", "cannot open external file " + ref->path);
-    std::string buf(need, '\0');
-    in.seekg(static_cast<std::streamoff>(ref->offset));
-    in.read(buf.data(), static_cast<std::streamsize>(need));
-    if (static_cast<uint64_t>(in.gcount()) != need)
-        return makeError("io.read", "short read in external file " + ref->path + " for " + tensorLabel(t),
-                         ref->path, 0, static_cast<int64_t>(ref->offset));
-    return buf;
+    std::string location;
+    for (const auto& kv : t.external_data())
+        if (kv.key() == "location") location = kv.value();
+    auto bytes = readExternalRange(m.folder, location, ref->offset, need, m.path);
+    if (!bytes) return tensorError(m, t, bytes.error().code, bytes.error().message);
+    return bytes;
 }
 
 // Bytes a tensor's shape and type declare, or an error naming the tensor.
@@ -324,6 +321,52 @@ Result<std::string> resolveExternalLocation(const std::string& folder, const std
     for (; b != base.end(); ++b, ++r)
         if (r == real.end() || *b != *r) return escape("it resolves outside the model's folder");
     return real.string();
+}
+
+Result<std::string> readExternalRange(const std::string& folder, const std::string& location, uint64_t offset,
+                                      std::optional<uint64_t> length, const std::string& modelPath)
+{
+    auto checked = resolveExternalLocation(folder, location, modelPath);
+    if (!checked) return checked.error();
+    auto refuse = [&](const std::string& code, const std::string& why) {
+        return makeError(code, "external data file '" + location + "' of " + modelPath + ": " + why, modelPath);
+    };
+    std::error_code ec;
+    const fs::path base = fs::canonical(folder, ec);
+    if (ec) return refuse("onnx.external_escape", "the model folder cannot be resolved");
+    // open once and judge what was opened, not the name: the name may point elsewhere by now
+    const int fd = ::open((base / location).c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return refuse("onnx.external_missing", std::string("cannot open: ") + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return refuse("onnx.external_escape", "not a regular file");
+    char real[4096];
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    const ssize_t n = ::readlink(self.c_str(), real, sizeof real - 1);
+    if (n <= 0) return refuse("onnx.external_escape", "the opened file cannot be located");
+    const fs::path opened(std::string(real, static_cast<size_t>(n)));
+    auto b = base.begin();
+    auto r = opened.begin();
+    for (; b != base.end(); ++b, ++r)
+        if (r == opened.end() || *b != *r) return refuse("onnx.external_escape", "it resolves outside the model's folder");
+    const auto size = static_cast<uint64_t>(st.st_size);
+    if (offset > size) return refuse("onnx.tensor_size", "offset " + std::to_string(offset) + " is past its end");
+    const uint64_t want = length ? *length : size - offset;
+    if (want > size - offset)
+        return refuse("onnx.tensor_size", "holds " + std::to_string(size - offset) + " bytes after offset " +
+                                               std::to_string(offset) + ", " + std::to_string(want) + " wanted");
+    std::string out(static_cast<size_t>(want), '\0');
+    uint64_t done = 0;
+    while (done < want) {
+        const ssize_t got = ::pread(fd, out.data() + done, static_cast<size_t>(want - done), static_cast<off_t>(offset + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return refuse("io.read", "short read at offset " + std::to_string(offset + done));
+        done += static_cast<uint64_t>(got);
+    }
+    return out;
 }
 
 Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMessages, const std::string& folder)

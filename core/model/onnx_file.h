@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,5 +60,13 @@ Result<void> checkExternalTensor(const OnnxModel& model, const onnx::TensorProto
 // the full path or an "onnx.external_escape" / "onnx.external_missing" error naming modelPath.
 Result<std::string> resolveExternalLocation(const std::string& folder, const std::string& location,
                                             const std::string& modelPath);
+
+// Reads [offset, offset + length) of an external-data file (length nullopt: to its end): the
+// one reader of external data, for the model and the simulator alike. The location is checked
+// as above, then the file is opened once (never blocking) and checked through that descriptor:
+// a regular file whose real path is inside the folder, so that a symlink swapped in after the
+// check cannot lead out. Only the range is read; no 2 GiB limit. Errors name modelPath.
+Result<std::string> readExternalRange(const std::string& folder, const std::string& location, uint64_t offset,
+                                      std::optional<uint64_t> length, const std::string& modelPath);
 
 }  // namespace qatdoctor::core::model

@@ -4,6 +4,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <ctime>
 #include <string>
 
@@ -104,6 +105,32 @@ TEST(Paths, SimulatorExternalDataIsConfinedToTheModelFolder)
     auto ok = fixedpoint::tensorFromProto(externalTensor("w.bin"), l.model);
     ASSERT_TRUE(ok) << ok.error().toString();
     EXPECT_EQ(ok->size(), 4);
+}
+
+TEST(Paths, ExternalDataIsARegularFileReadOnceInItsRange)
+{
+    Layout l;
+    // a FIFO beside the model hung the simulator's reader forever: refused at once, both readers
+    ASSERT_EQ(::mkfifo((l.model + "/fifo.bin").c_str(), 0600), 0);
+    auto sim = fixedpoint::tensorFromProto(externalTensor("fifo.bin"), l.model);
+    ASSERT_FALSE(sim);
+    EXPECT_NE(sim.error().message.find("not a regular file"), std::string::npos) << sim.error().message;
+    writeBytes(l.model + "/fifo.onnx", modelWith(externalTensor("fifo.bin")));
+    EXPECT_FALSE(model::loadOnnxLayerTable(l.model + "/fifo.onnx"));
+    // only the tensor's own range is read: the floats at offset 16 of a 32-byte file
+    std::string two(32, '\0');
+    const float one = 1.0f;
+    for (int i = 0; i < 4; ++i) std::memcpy(two.data() + 16 + 4 * i, &one, 4);
+    writeBytes(l.model + "/two.bin", two);
+    auto second = fixedpoint::tensorFromProto(externalTensor("two.bin", "16", "16"), l.model);
+    ASSERT_TRUE(second) << second.error().toString();
+    EXPECT_EQ(second->toFloats(), (std::vector<float>{1, 1, 1, 1}));
+    auto bytes = model::readExternalRange(l.model, "two.bin", 16, std::nullopt, "m.onnx");
+    ASSERT_TRUE(bytes);
+    EXPECT_EQ(bytes->size(), 16u);
+    auto past = model::readExternalRange(l.model, "two.bin", 24, 16, "m.onnx");
+    ASSERT_FALSE(past);
+    EXPECT_NE(past.error().message.find("m.onnx"), std::string::npos);
 }
 
 TEST(Paths, SimulatorExternalDataWithBadNumbersIsAnError)
