@@ -270,6 +270,9 @@ Outs resize(const OpCall& c, bool upsample)
         return resizeSourceCoordinate(ctm, o, s, in, out, sizesGiven);
     };
     Tensor y(x.dtype(), outShape);
+    // an empty output may still have one huge dimension (the budget bounds only the product):
+    // nothing to compute, and the per-dimension tables below must not walk it
+    if (y.size() == 0) return std::vector<Tensor>{y};
     const bool flt = x.dtype() == DType::Float32;
     // per dimension, per output index: outside the crop box (tf_crop_and_resize only)
     std::vector<std::vector<char>> outside(static_cast<size_t>(rank));
