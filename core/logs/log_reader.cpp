@@ -5,6 +5,7 @@
 #include "core/common/file_io.h"
 #include "core/logs/line_parser.h"
 #include "core/logs/role_guess.h"
+#include "core/logs/text_decoding.h"
 
 namespace qatdoctor::core::logs {
 namespace fs = std::filesystem;
@@ -84,7 +85,8 @@ int probeLogFile(const std::string& path, std::string_view head)
 {
     const std::string name = fs::path(path).filename().string();
     int score = 0;
-    const LogFormat* f = probeLogFormat(name, head, &score);
+    const std::optional<std::string> decoded = decodeLogText(head);  // UTF-16, CR-only (text_decoding.h)
+    const LogFormat* f = probeLogFormat(name, decoded ? std::string_view(*decoded) : head, &score);
     if (!f) return 0;
     // Generic .txt text stays low: printed models and toolchain tables claim .txt more surely.
     if (std::string_view(f->id) == "text" && name.ends_with(".txt")) return std::min(score, 20);

@@ -16,6 +16,7 @@
 #include "core/logs/role_guess.h"
 #include "core/logs/run_config.h"
 #include "core/logs/scan_util.h"
+#include "core/logs/text_decoding.h"
 
 namespace qatdoctor::core::logs {
 namespace fs = std::filesystem;
@@ -129,6 +130,9 @@ struct LogTailer::Tracked {
     ParsedLog parsed;
     FileId id;
     bool emptyWarned = false;
+    // UTF-16, a UTF-8 BOM or CR-only line ends (text_decoding.h): parsed from a decoded copy,
+    // whose offsets are not the file's, so every change is read again whole
+    bool decoded = false;
 };
 
 namespace {
@@ -171,12 +175,14 @@ void LogTailer::scan(std::vector<std::string>& added)
             if (why) m_skipped[path] = why;
         };
         if (!mustTake && m_options.skipFile && m_options.skipFile(path)) return reject(nullptr);  // another reader's
-        auto head = readFileHead(path, kProbeBytes);
-        if (!head) {
+        auto raw = readFileHead(path, kProbeBytes);
+        if (!raw) {
             // unreadable (permissions), not a regular file, a kernel file that would block: say so
-            m_skipped[path] = head.error().message;
+            m_skipped[path] = raw.error().message;
             return;
         }
+        const std::optional<std::string> decodedHead = decodeLogText(*raw);
+        const std::string* head = decodedHead ? &*decodedHead : &*raw;
         int score = 0;
         const LogFormat* f = probeLogFormat(name, *head, &score);
         if (!f && mustTake) f = findLogFormat("text");
@@ -194,6 +200,7 @@ void LogTailer::scan(std::vector<std::string>& added)
         t->runKey = runKey;
         t->format = f;
         t->layout = detectLayout(f->id, name, *head).id;
+        t->decoded = decodedHead.has_value();
         m_files.push_back(std::move(t));
         added.push_back(path);
     };
@@ -307,8 +314,10 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
     for (auto& t : m_files) {
         const FileId id = statFile(t->path);
         if (!id.ok) continue;
-        const bool reset = t->id.ok && (id.inode != t->id.inode || id.size < t->state.offset);
-        if (!reset && id.size == t->state.offset && t->id.ok) continue;
+        bool reset = t->id.ok && (id.inode != t->id.inode || id.size < t->state.offset);
+        const bool unchanged = t->decoded ? t->id.ok && id.stamp() == t->id.stamp() : id.size == t->state.offset && t->id.ok;
+        if (!reset && unchanged) continue;
+        reset = reset || (t->decoded && t->id.ok);
         updates.push_back({t.get(), reset ? ParseState{} : t->state, {}, reset, id, {}});
         total += id.size - (reset ? 0 : t->state.offset);
     }
@@ -321,6 +330,8 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         }
         std::string_view bytes = map->bytes();
         if (bytes.size() > u.id.size) bytes = bytes.substr(0, u.id.size);
+        std::optional<std::string> decoded;
+        if (u.file->decoded && (decoded = decodeLogText(bytes))) bytes = *decoded;
         if (bytes.empty()) {
             if (!u.file->emptyWarned && !m_options.live)
                 u.parsed.warnings.push_back(makeError("logs.empty", "empty file", u.file->path));

@@ -892,7 +892,7 @@ private:
 int probeTextLog(std::string_view name, std::string_view head)
 {
     // Count lines of the head that carry a counter and a numeric metric.
-    int metricLines = 0, counterLines = 0, lines = 0;
+    int metricLines = 0, counterLines = 0, lines = 0, binaryLines = 0;
     std::string cleaned;
     std::array<Field, kMaxFields> fields;
     size_t b = 0;
@@ -903,7 +903,12 @@ int probeTextLog(std::string_view name, std::string_view head)
         b = nl + 1;
         ++lines;
         if (hasConsoleCodes(l)) l = consoleText(l, cleaned);
-        if (checkLine(l).binary) return 0;
+        // a damaged line (NUL bytes of a crash, a binary blob) does not make the file binary;
+        // most lines being so does
+        if (checkLine(l).binary) {
+            ++binaryLines;
+            continue;
+        }
         if (ConsoleTables::isHeader(l)) {  // skorch's / YOLO's epoch table: the rows follow
             counterLines += 2;
             continue;
@@ -925,6 +930,7 @@ int probeTextLog(std::string_view name, std::string_view head)
         metricLines += metric;
         counterLines += counter && metric;
     }
+    if (binaryLines * 2 > lines) return 0;
     const bool logName = name.ends_with(".log") || name.ends_with(".out") || name.find(".log.") != std::string_view::npos;
     if (counterLines >= 2) return logName ? 60 : 45;
     if (counterLines >= 1 || metricLines >= 3) return logName ? 40 : 20;
