@@ -21,8 +21,15 @@ Result<void> simulateAnalysisModel(Analysis& analysis, const SimulationOptions& 
                                    const ProgressFn& progress)
 {
     const std::string path = simulatableModelPath(analysis);
-    if (path.empty())
+    if (path.empty()) {
+        // an ONNX file that was found but refused is not "no model": say which and why
+        for (const Warning& w : analysis.warnings)
+            if (w.code.rfind("onnx.", 0) == 0 || w.code == "io.too_large")
+                return makeError("simulate.no_model", "nothing to simulate: the ONNX model " + w.file +
+                                                          " was found but could not be read: " + w.message,
+                                 w.file);
         return makeError("simulate.no_model", "nothing to simulate: no ONNX model among the inputs (give the exported .onnx)");
+    }
     Result<model::OnnxModel> model = model::readOnnxFile(path);
     if (!model) return model.error();
     auto interp = Interpreter::build(*model);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -110,6 +111,22 @@ TEST_F(AnalyzeE2e, ControlCharactersInNamesArePrintedEscaped)
     // JSON keeps the name exact (its own escapes)
     const json doc = json::parse(test_support::cli({"analyze", dir.string(), "--json"}).out);
     EXPECT_EQ(doc["runs"][0]["name"], name);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_F(AnalyzeE2e, SimulatingARefusedModelSaysWhichAndWhy)
+{
+    // a project folder with a log and a truncated model: not "no ONNX model among the inputs"
+    const auto dir = std::filesystem::temp_directory_path() / ("qatdoctor_cutmodel_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "qat");
+    std::ofstream log(dir / "qat" / "train.log");
+    for (int s = 0; s < 20; ++s) log << "Epoch[0] Step[" << s << "] GlobalStep[" << s << "] qat_train: loss[0.5]\n";
+    log.close();
+    std::ifstream in(std::string(QATDOCTOR_TEST_DATA) + "/models/qat_qdq.onnx", std::ios::binary);
+    const std::string model((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(dir / "model.onnx", std::ios::binary) << model.substr(0, model.size() / 2);
+    const CliResult r = test_support::cli({"analyze", dir.string(), "--simulate"});
+    EXPECT_NE(r.err.find("model.onnx was found but could not be read"), std::string::npos) << r.err;
     std::filesystem::remove_all(dir);
 }
 
