@@ -1,6 +1,7 @@
 // Logs that are text but not in the bytes the parsers read: UTF-16 with a byte-order mark (what
-// PowerShell's "> train.log" writes), a UTF-8 byte-order mark, and old Mac line ends (CR only).
-// Such a file is decoded into UTF-8 with '\n' line ends before parsing.
+// PowerShell's "> train.log" writes), a UTF-8 byte-order mark, old Mac line ends (CR only), and
+// GB18030/GBK (a log written on Chinese Windows: not UTF-8, but valid GB18030). Such a file is
+// decoded into UTF-8 with '\n' line ends before parsing.
 #pragma once
 
 #include <optional>
@@ -14,7 +15,7 @@ namespace qatdoctor::core::logs {
 std::optional<std::string> decodeLogText(std::string_view bytes);
 
 // Why the bytes were decoded, for the explanation of a reading: "UTF-16LE", "UTF-16BE",
-// "UTF-8 with BOM", "CR line ends"; "" when they were not.
+// "UTF-8 with BOM", "CR line ends", "GB18030"; "" when they were not.
 std::string_view logTextEncoding(std::string_view head);
 
 }  // namespace qatdoctor::core::logs

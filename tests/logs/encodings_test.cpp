@@ -71,6 +71,20 @@ TEST(LogEncodings, BomAndCrOnlyLineEnds)
     EXPECT_FALSE(decodeLogText(kPlain));  // plain UTF-8 is read as it is, not copied
 }
 
+TEST(LogEncodings, GbkLogsOfChineseWindowsAreDecoded)
+{
+    // "训练" (training) in GBK is D1 B5 C1 B7: invalid UTF-8, valid GB18030
+    const std::string gbk = "\xd1\xb5\xc1\xb7";
+    const std::string log = "task_name: " + gbk + "\n" + kPlain;
+    EXPECT_EQ(logTextEncoding(log), "GB18030");
+    const std::optional<std::string> text = decodeLogText(log);
+    ASSERT_TRUE(text);
+    EXPECT_EQ(text->substr(0, 17), "task_name: \xe8\xae\xad\xe7\xbb\x83");
+    expectSameLog(log, "GBK");
+    // valid UTF-8 Chinese is left alone
+    EXPECT_EQ(logTextEncoding("task_name: \xe8\xae\xad\xe7\xbb\x83\n" + kPlain), "");
+}
+
 TEST(LogEncodings, AFewDamagedLinesDoNotMakeTheLogBinary)
 {
     // a crash left a run of NUL bytes on one line near the start
