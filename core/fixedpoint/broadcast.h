@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/fixedpoint/kernel_checks.h"
 
 namespace qatdoctor::core::fixedpoint {
 
@@ -31,9 +32,13 @@ template <class F>
 void forEachBroadcast(const std::vector<int64_t>& outShape, const std::vector<std::vector<int64_t>>& strides, F&& f)
 {
     const size_t rank = outShape.size(), n = strides.size();
+    // an empty output may hold huge dimensions besides its zero one: nothing to visit, and the
+    // product must not overflow on the way to 0
+    for (int64_t d : outShape)
+        if (d == 0) return;
     int64_t total = 1;
-    for (int64_t d : outShape) total *= d;
-    if (total == 0) return;
+    for (int64_t d : outShape)
+        if (__builtin_mul_overflow(total, d, &total)) throw KernelInputError("the output shape overflows");
     std::vector<int64_t> counter(rank, 0), offs(n, 0);
     for (int64_t i = 0; i < total; ++i) {
         f(i, offs);
