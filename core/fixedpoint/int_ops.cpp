@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "core/fixedpoint/broadcast.h"
+#include "core/fixedpoint/kernel_checks.h"
 #include "core/fixedpoint/quantize.h"
 
 namespace qatdoctor::core::fixedpoint {
@@ -15,6 +16,9 @@ std::vector<T> offsetValues(const Tensor& x, const std::vector<int64_t>& zps, in
 {
     std::vector<T> out(static_cast<size_t>(x.size()));
     const AxisLayout l = axisLayout(x.shape(), zps.size() > 1 ? axis : -1);
+    // a crafted model's per-channel zero points need not match the tensor's channels
+    if (zps.size() > 1 && static_cast<int64_t>(zps.size()) != l.channels)
+        throw KernelInputError(std::to_string(zps.size()) + " zero points for " + std::to_string(l.channels) + " channels");
     dispatchType(x.dtype(), [&](auto* tag) {
         using S = std::remove_pointer_t<decltype(tag)>;
         const S* in = x.data<S>();
