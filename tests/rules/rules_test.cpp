@@ -263,7 +263,7 @@ TEST(Rules, WeightFingerprintsDecideWhetherQatLearnt)
     // the script printed a norm and a checksum before and after: identical is frozen, even with
     // one evaluation only (too few to judge the accuracy)
     Pipeline p = healthyPipeline();
-    p.qatRun.series["qat_val/acc"].value = {0.9131f};
+    p.qatRun.series["qat_val/acc"] = testing::makeSeries({0.9131}, 47, 48, 1);
     p.qatRun.events.push_back({logs::RunEvent::Kind::Parameters, "parameters before training: norm 15.48 sha1 c9881e5e08a0", 0, 22, std::nullopt});
     p.qatRun.events.push_back({logs::RunEvent::Kind::Parameters, "parameters after training: norm 15.48 sha1 c9881e5e08a0", 0, 41, 48.0});
     auto findings = run(p.analysis());
