@@ -129,12 +129,12 @@ std::string_view logTextEncoding(std::string_view head)
 
 std::optional<std::string> decodeLogText(std::string_view bytes)
 {
-    const std::string_view encoding = logTextEncoding(bytes.substr(0, 64 * 1024));
-    if (encoding.empty()) return std::nullopt;
-    if (encoding == "UTF-16LE") return fromUtf16(bytes, true);
-    if (encoding == "UTF-16BE") return fromUtf16(bytes, false);
-    if (encoding == "UTF-8 with BOM") return std::string(bytes.substr(3));
-    if (encoding == "GB18030") return fromGb18030(bytes);  // the rest may still fail: then read as bytes
+    const std::string_view head = bytes.substr(0, 64 * 1024);
+    if (head.starts_with("\xff\xfe")) return fromUtf16(bytes, true);
+    if (head.starts_with("\xfe\xff")) return fromUtf16(bytes, false);
+    if (head.starts_with("\xef\xbb\xbf")) return std::string(bytes.substr(3));
+    // not UTF-8: GB18030 when the whole decodes as it (converted once, not tested first)
+    if (!crOnly(head)) return invalidUtf8(head) ? fromGb18030(bytes) : std::nullopt;
     std::string out(bytes);
     for (char& c : out)
         if (c == '\r') c = '\n';
