@@ -3,6 +3,8 @@
 // MB/s, resident bytes per point and the ratio to `wc -l` on the same file.
 //
 // usage: log_bench [--lines N] [--dir DIR] [--script make_logs.py] [--threads T] [--only text|csv|jsonl]
+//        log_bench --names        many distinct metric names (one per line): seconds per name as the
+//                                 count grows 4x a step; a flat ratio is linear
 #include <sys/resource.h>
 
 #include <malloc.h>
@@ -118,6 +120,46 @@ void bench(const std::string& path, const char* formatId, unsigned threads)
     (void)set;
 }
 
+// A text log of `names` lines, each naming a metric of its own: what a script logging one
+// value per parameter or per class writes. Nothing else in the file repeats, so the cost per
+// name is the cost of the name lookups and of the series they create.
+std::string manyNamesLog(int names)
+{
+    std::string text;
+    text.reserve(static_cast<size_t>(names) * 48);
+    char line[64];
+    for (int i = 0; i < names; ++i) {
+        const int n = std::snprintf(line, sizeof line, "Epoch[1] Step[%d] metric_%07d[%.4f]\n", i + 1, i, i * 0.001);
+        text.append(line, static_cast<size_t>(n));
+    }
+    return text;
+}
+
+void benchManyNames(unsigned threads)
+{
+    const auto* text = logs::findLogFormat("text");
+    double firstPerName = 0;
+    for (int names = 10000; names <= 640000; names *= 4) {
+        const std::string bytes = manyNamesLog(names);
+        double best = 1e9;
+        size_t series = 0;
+        for (int i = 0; i < 3; ++i) {
+            const auto t0 = Clock::now();
+            auto parsed = logs::parseLogBytes(*text, bytes, "names.log", {}, threads);
+            best = std::min(best, seconds(t0, Clock::now()));
+            if (!parsed) {
+                std::cerr << parsed.error().toString() << "\n";
+                return;
+            }
+            series = parsed->series.size();
+        }
+        const double perName = best / names;
+        if (firstPerName == 0) firstPerName = perName;
+        std::printf("names %7d  %8zu series  parse %7.3f s  %6.2f us per name  (x%.2f of the 10k per-name cost)\n",
+                    names, series, best, perName * 1e6, perName / firstPerName);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -126,6 +168,11 @@ int main(int argc, char** argv)
     std::string script = QATDOCTOR_MAKE_LOGS;
     unsigned threads = 2;
     std::string only;
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--names") {
+            benchManyNames(threads);
+            return 0;
+        }
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         if (a == "--lines") lines = argv[i + 1];

@@ -78,6 +78,8 @@ public:
     long sharers() const { return m_buf ? m_buf.use_count() : 0; }
     size_t bufferSize() const { return m_buf ? m_buf->size() : 0; }
     bool sharesWith(const Column& o) const { return m_buf && m_buf == o.m_buf; }
+    // The identity of the buffer (nullptr when there is none): columns sharing one have the same.
+    const void* bufferIdentity() const { return m_buf.get(); }
 
     // Starts sharing o's buffer (made now when o has none yet); only while this column is
     // empty (else a no-op).

@@ -55,6 +55,10 @@ struct ParseState {
     double iterEpochBase = 0;
     double iterEpochMax = 0;
     bool stepsEstimated = false;  // a step was formed from an estimated epoch length
+    // Text: no counter or metric line yet, so `key: value` lines are still the run's settings.
+    // A chunk parsed apart from the lines before it cannot know this; when the lines before it
+    // end with this still true, the chunk is parsed again after them (parseLines).
+    bool settingsOpen = false;
     // Warning counters (a damaged file yields one warning per kind plus a count, not millions).
     std::map<std::string, uint64_t> warningCounts;
 };

@@ -858,6 +858,7 @@ private:
     {
         if (m_inTraceback && m_out.events.size() < kMaxEvents) m_out.events.push_back(std::move(m_traceback));
         m_inTraceback = false;
+        m_state.settingsOpen = !m_sawMetricLine && m_state.stepKnown && !m_state.lastStep;
         LineParser::finish();
     }
 

@@ -235,6 +235,24 @@ TEST(LogFormats, TwoThreadsGiveTheSameResultAsOne)
     }
 }
 
+TEST(LogFormats, ASettingsBlockOverHalfTheFileReadsTheSameOnTwoThreads)
+{
+    // > 1 MiB of `key: value` lines before the first training line: all of them are settings.
+    // The second half, parsed apart, cannot know that no metric line came before it; it used to
+    // read its half as 20,000 one-point series, so the reading depended on the thread count.
+    std::string text;
+    for (int i = 0; i < 40000; ++i) text += "setting_" + std::to_string(i) + ": " + std::to_string(i) + "  # padding_padding\n";
+    text += "Epoch[1] Step[1] GlobalStep[1] t: loss[0.5]\n";
+    auto one = parseLogBytes(*findLogFormat("text"), text, "cfg.log", {}, 1);
+    auto two = parseLogBytes(*findLogFormat("text"), text, "cfg.log", {}, 2);
+    ASSERT_TRUE(one.ok() && two.ok());
+    EXPECT_EQ(one->names, two->names);
+    EXPECT_EQ(two->metadata.size(), 40000u);
+    EXPECT_EQ(two->metadata.at("setting_39999"), "39999");
+    ASSERT_EQ(two->names.size(), 1u);
+    EXPECT_EQ(two->series[0].line[0], 40001u);
+}
+
 }  // namespace
 }  // namespace qatdoctor::core::logs::test
 
