@@ -114,6 +114,52 @@ std::optional<std::string> fromGb18030(std::string_view bytes)
     return out;
 }
 
+// Whether the bytes above 0x7f of a non-UTF-8 head mostly stand alone between ASCII bytes, as an
+// accented letter does in a Western word ("Genauigkeit für"): Windows-1252 / Latin-1. In GB18030
+// a Chinese character is two or four bytes and words are runs of them; and a UTF-8 log with a few
+// damaged bytes is neither (it fails to decode as GB18030 and is read as bytes, warned about line
+// by line; so is a UTF-8 log with one damaged byte among its UTF-8 characters).
+// Binary files (TensorBoard events: lengths and CRCs) are neither: every byte decodes in
+// Windows-1252, so control bytes above 1 % say it is no text.
+bool mostlyLoneHighBytes(std::string_view head)
+{
+    size_t runs = 0, alone = 0, controls = 0;
+    for (size_t i = 0; i < head.size();) {
+        if (static_cast<uint8_t>(head[i]) < 0x80) {
+            const char c = head[i++];
+            if (static_cast<uint8_t>(c) < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\x1b') ++controls;
+            continue;
+        }
+        size_t end = i;
+        while (end < head.size() && static_cast<uint8_t>(head[end]) >= 0x80) ++end;
+        if (end < head.size()) {  // (a run cut by the head's end is no evidence)
+            if (!invalidUtf8(head.substr(i, end - i + 1))) return false;  // a UTF-8 character
+            ++runs;
+            if (end - i == 1) ++alone;
+        }
+        i = end;
+    }
+    return runs > 0 && alone * 2 >= runs && controls * 100 <= head.size();
+}
+
+// Windows-1252 (Latin-1 with printable characters where Latin-1 has C1 controls) to UTF-8;
+// its five unassigned bytes become U+FFFD.
+std::string fromWindows1252(std::string_view bytes)
+{
+    static constexpr uint16_t kHigh[32] = {0x20ac, 0xfffd, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021,
+                                           0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0xfffd, 0x017d, 0xfffd,
+                                           0xfffd, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014,
+                                           0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0xfffd, 0x017e, 0x0178};
+    std::string out;
+    out.reserve(bytes.size() + bytes.size() / 8);
+    for (const char ch : bytes) {
+        const auto c = static_cast<uint8_t>(ch);
+        if (c < 0x80) out += ch;
+        else appendUtf8(out, c < 0xa0 ? kHigh[c - 0x80] : c);
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string_view logTextEncoding(std::string_view head)
@@ -123,7 +169,9 @@ std::string_view logTextEncoding(std::string_view head)
     if (head.starts_with("\xef\xbb\xbf")) return "UTF-8 with BOM";
     if (crOnly(head.substr(0, 64 * 1024))) return "CR line ends";
     const std::string_view start = head.substr(0, 64 * 1024);
-    if (invalidUtf8(start) && fromGb18030(start)) return "GB18030";
+    if (!invalidUtf8(start)) return "";
+    if (mostlyLoneHighBytes(start)) return "Windows-1252";
+    if (fromGb18030(start)) return "GB18030";
     return "";
 }
 
@@ -133,8 +181,11 @@ std::optional<std::string> decodeLogText(std::string_view bytes)
     if (head.starts_with("\xff\xfe")) return fromUtf16(bytes, true);
     if (head.starts_with("\xfe\xff")) return fromUtf16(bytes, false);
     if (head.starts_with("\xef\xbb\xbf")) return std::string(bytes.substr(3));
-    // not UTF-8: GB18030 when the whole decodes as it (converted once, not tested first)
-    if (!crOnly(head)) return invalidUtf8(head) ? fromGb18030(bytes) : std::nullopt;
+    if (!crOnly(head)) {
+        // not UTF-8: a Western or a Chinese legacy encoding (converted once, not tested first)
+        if (!invalidUtf8(head)) return std::nullopt;
+        return mostlyLoneHighBytes(head) ? std::optional(fromWindows1252(bytes)) : fromGb18030(bytes);
+    }
     std::string out(bytes);
     for (char& c : out)
         if (c == '\r') c = '\n';

@@ -85,6 +85,30 @@ TEST(LogEncodings, GbkLogsOfChineseWindowsAreDecoded)
     EXPECT_EQ(logTextEncoding("task_name: \xe8\xae\xad\xe7\xbb\x83\n" + kPlain), "");
 }
 
+TEST(LogEncodings, WesternWindowsLogsAreDecodedAsWindows1252)
+{
+    // "Genauigkeit f\xfcr Schritt" and "R\xe9sultat" (Latin-1 / Windows-1252): letters that stand
+    // alone between ASCII bytes, invalid UTF-8, and no GB18030 either (0xfc then 'r')
+    const std::string log = "description: Genauigkeit f\xfcr Schritt 1, R\xe9sultat \x80 5\n" + kPlain;
+    EXPECT_EQ(logTextEncoding(log), "Windows-1252");
+    const std::optional<std::string> text = decodeLogText(log);
+    ASSERT_TRUE(text);
+    EXPECT_EQ(text->substr(0, text->find('\n')), "description: Genauigkeit f\xc3\xbcr Schritt 1, R\xc3\xa9sultat \xe2\x82\xac 5");
+    expectSameLog(log, "Windows-1252");
+}
+
+TEST(LogEncodings, ADamagedByteInAUtf8LogIsNotTakenForALegacyEncoding)
+{
+    // UTF-8 Chinese, then one stray byte: still UTF-8 (the Chinese must not become mojibake)
+    const std::string log = "task_name: \xe8\xae\xad\xe7\xbb\x83 \xff\n" + kPlain;
+    EXPECT_EQ(logTextEncoding(log), "");
+    EXPECT_FALSE(decodeLogText(log));
+    expectSameLog(log, "damaged UTF-8");
+    // GBK words (runs of two-byte characters) with one lone byte among them stay GB18030
+    const std::string gbk = "task_name: \xd1\xb5\xc1\xb7 \xc4\xa3\xd0\xcd A\xb0\xa1\n" + kPlain;
+    EXPECT_EQ(logTextEncoding(gbk), "GB18030");
+}
+
 TEST(LogEncodings, AFewDamagedLinesDoNotMakeTheLogBinary)
 {
     // a crash left a run of NUL bytes on one line near the start
