@@ -15,6 +15,7 @@
 
 #include <google/protobuf/io/coded_stream.h>
 
+#include "core/model/onnx_nesting.h"
 
 namespace qatdoctor::core::model {
 namespace fs = std::filesystem;
@@ -385,6 +386,7 @@ Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMe
                                                   static_cast<int>(bytes.size()));
         // The 64 MB default would reject ordinary large models.
         in.SetTotalBytesLimit(INT_MAX);
+        in.SetRecursionLimit(kMaxOnnxNesting);
         parsed = proto->ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
     } catch (const std::exception& e) {
         return makeError("onnx.parse", pathForMessages + ": protobuf error: " + e.what(), pathForMessages);
@@ -395,6 +397,12 @@ Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMe
         return makeError("onnx.not_onnx", "not an ONNX model: " + pathForMessages
                              + " does not start like a protobuf ModelProto",
                          pathForMessages, 0, 0);
+    if (!parsed && onnxNestingDepth(bytes) > kMaxOnnxNesting)
+        return makeError("onnx.too_deep",
+                         pathForMessages + ": graphs nested in graphs (If/Loop/Scan bodies) more than " +
+                             std::to_string(kMaxOnnxNesting / 3) + " deep, past what this reader follows " +
+                             "(its structure is sound; the depth is refused to keep the reader's stack bounded)",
+                         pathForMessages);
     if (!parsed)
         return makeError("onnx.parse",
                          "corrupt or truncated ONNX model " + pathForMessages + " (protobuf parse failed, "

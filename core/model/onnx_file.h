@@ -31,6 +31,7 @@ struct OnnxModel {                                   // cheap to copy
 
 // Reads and parses path. Errors (all name the file): "io.open", "io.too_large" (over 2 GiB: such
 // models exist only in external-data form), "onnx.parse" (corrupt or truncated bytes),
+// "onnx.too_deep" (graphs nested in graphs past kMaxOnnxNesting, onnx_nesting.h),
 // "onnx.not_onnx" (protobuf that is not a ModelProto), "cancelled".
 Result<OnnxModel> readOnnxFile(const std::string& path, const ProgressFn& progress = {});
 

@@ -6,12 +6,15 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <onnx/onnx_pb.h>
 
 #include "core/artifacts/printed_module.h"
 #include "core/faq/faq_base.h"
 #include "core/faq/faq_parser.h"
 #include "core/faq/wizard_session_json.h"
 #include "core/logs/log_reader.h"
+#include "core/model/onnx_layer_table.h"
+#include "core/model/onnx_nesting.h"
 #include "core/rules/thresholds.h"
 #include "tests/hardening/hardening_util.h"
 
@@ -21,6 +24,71 @@ namespace {
 using namespace core;
 
 constexpr size_t kDeep = 200000;
+
+// A model whose one node is an If, whose then-branch holds an If, ... `depth` graphs deep: the
+// shape a scripted export of nested control flow has. Built iteratively (the test must not
+// recurse either); the innermost branch passes its input through.
+std::string nestedIfModel(int depth)
+{
+    auto graphOf = [](onnx::GraphProto* g, const std::string& name) {
+        g->set_name(name);
+        auto* out = g->add_output();
+        out->set_name("y");
+        out->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+    };
+    onnx::ModelProto m;
+    m.set_ir_version(8);
+    m.add_opset_import()->set_version(13);
+    onnx::GraphProto* g = m.mutable_graph();
+    graphOf(g, "main");
+    auto* in = g->add_input();
+    in->set_name("cond");
+    in->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
+    for (int level = 0; level < depth; ++level) {
+        onnx::NodeProto* node = g->add_node();
+        node->set_op_type("If");
+        node->set_name("if_" + std::to_string(level));
+        node->add_input("cond");
+        node->add_output("y");
+        onnx::AttributeProto* then = node->add_attribute();
+        then->set_name("then_branch");
+        then->set_type(onnx::AttributeProto::GRAPH);
+        g = then->mutable_g();
+        graphOf(g, "then_" + std::to_string(level));
+    }
+    onnx::NodeProto* leaf = g->add_node();
+    leaf->set_op_type("Identity");
+    leaf->add_input("cond");
+    leaf->add_output("y");
+    std::string bytes;
+    m.SerializeToString(&bytes);
+    return bytes;
+}
+
+TEST(Nesting, AModelOfNestedSubgraphsReadsUpToTheLimitAndIsNotCalledCorrupt)
+{
+    TempDir dir("onnx_nesting");
+    // 60 graphs deep: past protobuf's default limit (33), which called such a file "corrupt"
+    const std::string valid = dir / "nested60.onnx";
+    writeBytes(valid, nestedIfModel(60));
+    auto table = model::loadOnnxLayerTable(valid);
+    ASSERT_TRUE(table) << table.error().toString();
+    EXPECT_EQ(model::onnxNestingDepth(nestedIfModel(60)), 1 + 60 * 3 + 2);
+    // past the reader's limit: refused as too deep, naming the file, never as corrupt
+    const std::string deep = dir / "nested400.onnx";
+    writeBytes(deep, nestedIfModel(400));
+    auto refused = model::loadOnnxLayerTable(deep);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, "onnx.too_deep");
+    EXPECT_NE(refused.error().message.find("nested400.onnx"), std::string::npos);
+    EXPECT_EQ(refused.error().message.find("corrupt"), std::string::npos);
+    // a truncated file is still corrupt, not deep
+    const std::string bytes = nestedIfModel(60);
+    writeBytes(dir / "cut.onnx", bytes.substr(0, bytes.size() / 2));
+    auto cut = model::loadOnnxLayerTable(dir / "cut.onnx");
+    ASSERT_FALSE(cut);
+    EXPECT_EQ(cut.error().code, "onnx.parse");
+}
 
 TEST(Nesting, FaqTreeTooDeepIsAnError)
 {
