@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/model/model_graph.h"
 #include "core/model/onnx_quant.h"
@@ -40,6 +41,55 @@ std::string groupKey(const std::string& module, int depth)
     return module.substr(0, pos);
 }
 
+// The group of the k-th of `count` visible nodes in runs of `size`: "#1-#500" (1-based, as the
+// Layers table counts).
+std::string consecutiveKey(size_t k, int size, size_t count)
+{
+    const size_t first = k / static_cast<size_t>(size) * static_cast<size_t>(size);
+    const size_t last = std::min(count, first + static_cast<size_t>(size));
+    return "#" + std::to_string(first + 1) + "-#" + std::to_string(last);
+}
+
+// Boxes the drawing has when nodes are grouped by `depth` module-path parts (0: none): one per
+// group, one per node outside any module. Stops counting past `limit`.
+int boxesAtDepth(const std::vector<std::string>& modules, int depth, int limit)
+{
+    if (depth <= 0) return static_cast<int>(std::min<size_t>(modules.size(), static_cast<size_t>(limit) + 1));
+    std::unordered_set<std::string> groups;
+    int loose = 0;
+    for (const std::string& m : modules) {
+        std::string key = groupKey(m, depth);
+        if (key.empty()) ++loose;
+        else groups.insert(std::move(key));
+        if (loose + static_cast<int>(groups.size()) > limit) break;
+    }
+    return loose + static_cast<int>(groups.size());
+}
+
+// The finest grouping, starting from the one asked for, whose boxes (plus the graph's inputs and
+// outputs, always drawn) fit options.maxVertices: none, then 3, 2 and 1 module-path parts, then
+// runs of consecutive nodes.
+LayoutGrouping chooseGrouping(const std::vector<std::string>& modules, const LayoutOptions& options, int fixedVertices)
+{
+    LayoutGrouping out;
+    out.visibleNodes = static_cast<int>(modules.size());
+    const int room = std::max(1, options.maxVertices - fixedVertices);
+    const int asked = std::max(0, options.collapseDepth);
+    std::vector<int> depths{asked};
+    for (int d : {3, 2, 1})
+        if (asked == 0 ? true : d < asked) depths.push_back(d);
+    for (int d : depths) {
+        if (boxesAtDepth(modules, d, room) <= room) {
+            out.depth = d;
+            out.coarsened = d != asked;
+            return out;
+        }
+    }
+    out.consecutive = static_cast<int>((modules.size() + static_cast<size_t>(room) - 1) / static_cast<size_t>(room));
+    out.coarsened = true;
+    return out;
+}
+
 }  // namespace
 
 Result<GraphLayout> layoutGraph(const LayerTable& table, const LayoutOptions& options, const ProgressFn& progress)
@@ -69,16 +119,29 @@ Result<GraphLayout> layoutGraph(const LayerTable& table, const LayoutOptions& op
         v.dtype = g.tensor(t).dtype;
         vertexOfInput[t] = addVertex(std::move(v));
     }
+    // The visible nodes and their module paths, then the finest grouping that fits the limit.
+    std::vector<int> visible;
+    std::vector<std::string> modules;
     for (int i = 0; i < n; ++i) {
-        if ((i & 2047) == 0 && !reportProgress(progress, 0.3 * i / std::max(1, n), "grouping nodes"))
+        if ((i & 2047) == 0 && !reportProgress(progress, 0.15 * i / std::max(1, n), "grouping nodes"))
             return makeError(kCancelledCode, "cancelled", table.sourcePath);
         if (folded(g, i, options)) {
             ++out.hiddenNodes;
             continue;
         }
+        visible.push_back(i);
+        modules.push_back(modulePathFromNodeName(g.node(i).name));
+    }
+    const int fixedVertices = static_cast<int>(g.graphInputs().size() + g.graphOutputs().size());
+    out.grouping = chooseGrouping(modules, options, fixedVertices);
+    const LayoutGrouping& grouping = out.grouping;
+    for (size_t k = 0; k < visible.size(); ++k) {
+        const int i = visible[k];
+        if ((k & 2047) == 0 && !reportProgress(progress, 0.15 + 0.15 * k / std::max<size_t>(1, visible.size()), "grouping nodes"))
+            return makeError(kCancelledCode, "cancelled", table.sourcePath);
         const GraphNode& nd = g.node(i);
-        const std::string module = modulePathFromNodeName(nd.name);
-        const std::string key = groupKey(module, options.collapseDepth);
+        const std::string key = grouping.consecutive > 0 ? consecutiveKey(k, grouping.consecutive, visible.size())
+                                                         : groupKey(modules[k], grouping.depth);
         const auto layerIt = layerByNode.find(nd.name);
         DType dtype = nd.outputs.empty() || nd.outputs[0] < 0 ? DType::Unknown : g.tensor(nd.outputs[0]).dtype;
         if (layerIt != layerByNode.end()) dtype = layerIt->second->outputDtype;

@@ -14,9 +14,15 @@
 
 namespace qatdoctor::core::model {
 
+// A drawing of more boxes than this is neither readable nor cheap (each is a scene item on the
+// GUI thread: a million-node model took 14 GB and minutes): past it, nodes are grouped more
+// coarsely until the drawing fits (see GraphLayout::grouping).
+inline constexpr int kMaxLayoutVertices = 3000;
+
 struct LayoutOptions {
     int collapseDepth = 0;       // 0 = every node; N = group nodes by the first N module-path parts
     bool foldQuantizers = true;  // hide Q/DQ/Clip-after-Q, Constant, Identity: edges carry their dtype
+    int maxVertices = kMaxLayoutVertices;
 };
 
 struct LayoutNode {
@@ -36,11 +42,22 @@ struct LayoutEdge {
     DType dtype = DType::Unknown;  // the dtype the tensor carries (quantized dtype across Q/DQ)
 };
 
+// How the nodes were grouped: as asked, or more coarsely because the asked grouping had more
+// than maxVertices boxes: by fewer module-path parts, and when even one part is too many, in
+// runs of consecutive nodes (file order is topological order in ONNX).
+struct LayoutGrouping {
+    int depth = 0;             // module-path parts used; 0 = none
+    int consecutive = 0;       // > 0: groups of this many consecutive nodes instead of modules
+    bool coarsened = false;    // not what LayoutOptions asked for
+    int visibleNodes = 0;      // nodes not folded away: what the boxes stand for
+};
+
 struct GraphLayout {
     std::vector<LayoutNode> nodes;
     std::vector<LayoutEdge> edges;
     double width = 0, height = 0;
     int hiddenNodes = 0;    // folded away
+    LayoutGrouping grouping;
 };
 
 // Errors: "model.no_graph", "cancelled".

@@ -15,6 +15,9 @@
 #include "core/model/graph_layout.h"
 #include "core/model/layer_weights.h"
 #include "core/model/onnx_layer_table.h"
+#include "core/model/model_graph.h"
+#include "core/model/onnx_file.h"
+#include "tests/model/chain_model.h"
 #include <cmath>
 
 using namespace qatdoctor::core;
@@ -261,6 +264,46 @@ TEST(GraphLayout, FoldsQuantizersAndGroupsByModule)
     auto grouped = layoutGraph(*table, {1, true});
     ASSERT_TRUE(grouped);
     EXPECT_LT(grouped->nodes.size(), folded->nodes.size());
+}
+
+LayerTable tableOf(const std::string& bytes)
+{
+    auto model = parseOnnx(bytes, "chain.onnx", "");
+    EXPECT_TRUE(model) << model.error().toString();
+    auto graph = ModelGraph::build(*model);
+    EXPECT_TRUE(graph) << graph.error().toString();
+    return buildLayerTable(*graph);
+}
+
+// A drawing never has more boxes than the limit: a graph too big for the grouping asked for is
+// grouped by fewer module parts, and when even those are too many, in runs of consecutive nodes;
+// the layout says so. (A million-node model made the GUI build a million scene items: 14 GB.)
+TEST(GraphLayout, BigGraphsAreGroupedUntilTheDrawingFits)
+{
+    const LayerTable modular = tableOf(qatdoctor::test::chainModel(20000, 40));
+    auto asked = layoutGraph(modular, {0, true, 500});
+    ASSERT_TRUE(asked) << asked.error().toString();
+    EXPECT_TRUE(asked->grouping.coarsened);
+    EXPECT_EQ(asked->grouping.depth, 1);  // "stage<k>": 40 groups; depth 2 has one per block
+    EXPECT_EQ(asked->grouping.consecutive, 0);
+    EXPECT_EQ(asked->nodes.size(), 40u + 2u);  // the groups, the input and the output
+    EXPECT_EQ(asked->grouping.visibleNodes, 20000);
+
+    const LayerTable loose = tableOf(qatdoctor::test::chainModel(20000, 0));
+    auto runs = layoutGraph(loose, {2, true, 500});
+    ASSERT_TRUE(runs);
+    EXPECT_TRUE(runs->grouping.coarsened);
+    EXPECT_EQ(runs->grouping.consecutive, 41);  // ceil(20000 / 498): 498 boxes beside input and output
+    EXPECT_LE(runs->nodes.size(), 500u);
+    EXPECT_EQ(runs->nodes[1].name, "#1-#41");
+    EXPECT_EQ(runs->nodes[1].memberCount, 41);
+    EXPECT_EQ(runs->edges.size(), runs->nodes.size() - 1);  // still one chain
+
+    // within the limit, what was asked is what is drawn
+    auto small = layoutGraph(tableOf(qatdoctor::test::chainModel(100, 0)), {0, true, 500});
+    ASSERT_TRUE(small);
+    EXPECT_FALSE(small->grouping.coarsened);
+    EXPECT_EQ(small->nodes.size(), 102u);
 }
 
 // A QDQ model whose scales were damaged (zero, NaN, inf, negative, subnormal, huge): every one

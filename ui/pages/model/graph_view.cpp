@@ -222,8 +222,19 @@ void GraphView::buildScene()
         m_scene->addItem(new EdgeItem(QPointF(a.x, a.y + a.h / 2), QPointF(b.x, b.y - b.h / 2), e.dtype, b.rank - a.rank));
     }
     m_scene->setSceneRect(m_scene->itemsBoundingRect().adjusted(-40, -40, 40, 40));
-    m_status->setText(tr("%1 nodes drawn, %2 edges, %3 quantizer/constant nodes folded")
-                          .arg(L.nodes.size()).arg(L.edges.size()).arg(L.hiddenNodes));
+    QString status = tr("%1 nodes drawn, %2 edges, %3 quantizer/constant nodes folded")
+                         .arg(L.nodes.size()).arg(L.edges.size()).arg(L.hiddenNodes);
+    if (L.grouping.coarsened) {
+        // Say why the drawing is not what the grouping box asked for.
+        const QString why = L.grouping.consecutive > 0
+                                ? tr("%L1 nodes are too many to draw one by one: drawn in groups of %L2 consecutive "
+                                     "nodes (the Layers tab lists every one)")
+                                      .arg(L.grouping.visibleNodes).arg(L.grouping.consecutive)
+                                : tr("%L1 nodes are too many to draw one by one: grouped by module, depth %2")
+                                      .arg(L.grouping.visibleNodes).arg(L.grouping.depth);
+        status = why + QStringLiteral(" — ") + status;
+    }
+    m_status->setText(status);
     m_view->resetTransform();
     if (!m_pendingLayer.isEmpty()) {
         const QString layer = m_pendingLayer;
