@@ -301,7 +301,8 @@ Outs tile(const OpCall& c)
     }
     checkTensorBudget(shape, DType::Int64);   // the offsets table below
     std::vector<int64_t> idx(static_cast<size_t>(x.rank()), 0), offsets;
-    for (int64_t i = 0; i < shapeSize(shape); ++i) {
+    const int64_t count = shapeSize(shape);
+    for (int64_t i = 0; i < count; ++i) {
         int64_t off = 0;
         for (int64_t d = 0; d < x.rank(); ++d) off = off * x.dim(d) + idx[static_cast<size_t>(d)] % x.dim(d);
         offsets.push_back(off);

@@ -26,8 +26,13 @@ size_t elementSize(DType t)
 
 int64_t shapeSize(const std::vector<int64_t>& shape)
 {
+    // A zero anywhere makes the product 0 whatever the other dimensions are: look for it before
+    // multiplying, or huge dimensions next to it overflow on the way (a fuzzed Tile did).
+    for (int64_t d : shape)
+        if (d == 0) return 0;
     int64_t n = 1;
-    for (int64_t d : shape) n *= d;
+    for (int64_t d : shape)
+        if (__builtin_mul_overflow(n, d, &n)) throw TensorLimitError("tensor shape " + shapeString(shape) + " overflows");
     return n;
 }
 

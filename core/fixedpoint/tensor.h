@@ -91,6 +91,7 @@ private:
     std::shared_ptr<uint8_t[]> m_data;
 };
 
+// The element count; 0 when any dimension is 0. Throws TensorLimitError when the product overflows.
 int64_t shapeSize(const std::vector<int64_t>& shape);
 std::string shapeString(const std::vector<int64_t>& shape);  // "1x3x224x224" ("scalar" for rank 0)
 
