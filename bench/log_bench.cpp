@@ -1,4 +1,4 @@
-// Log parsing benchmark: generates logs with ../shared/bench/make_logs.py (not committed),
+// Log parsing benchmark: generates logs with the team's make_logs.py (bench_scripts.h; not committed),
 // parses the text log, the CSV and the JSONL on a warm page cache with 2 threads, and prints
 // MB/s, resident bytes per point and the ratio to `wc -l` on the same file.
 //
@@ -17,6 +17,7 @@
 #include <iostream>
 #include <string>
 
+#include "bench/bench_scripts.h"
 #include "core/logs/log_reader.h"
 #include "core/logs/mapped_file.h"
 
@@ -165,7 +166,7 @@ void benchManyNames(unsigned threads)
 int main(int argc, char** argv)
 {
     std::string lines = "1000000", dir = (fs::temp_directory_path() / "qatdoctor_log_bench").string();
-    std::string script = QATDOCTOR_MAKE_LOGS;
+    std::string script = qatdoctor::bench::benchScript("make_logs.py");
     unsigned threads = 2;
     std::string only;
     for (int i = 1; i < argc; ++i)
@@ -184,6 +185,11 @@ int main(int argc, char** argv)
     if (!fs::exists(fs::path(dir) / "float" / "train.log")) {
         const std::string cmd = "/usr/bin/python3 '" + script + "' '" + dir + "' --lines " + lines;
         std::cout << "generating: " << cmd << "\n" << std::flush;
+        if (!fs::exists(script)) {
+            std::cerr << "log_bench: no generator at " << script
+                      << " (pass --script make_logs.py or set QATDOCTOR_BENCH_SCRIPTS)\n";
+            return 2;
+        }
         if (std::system(cmd.c_str()) != 0) {
             std::cerr << "make_logs.py failed\n";
             return 2;

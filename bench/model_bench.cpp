@@ -1,5 +1,5 @@
 // Model benchmark: ONNX load (read + protobuf parse), graph indexing, layer table and lints, on
-// the models /work/shared/bench/make_models.py writes (wide_graph.onnx ~5,000 nodes,
+// the models the team's make_models.py writes (bench/bench_scripts.h) (wide_graph.onnx ~5,000 nodes,
 // big_weights.onnx ~120 MB, big_weights_ext.onnx with external data), next to Python's
 // onnx.load on the same files.
 //

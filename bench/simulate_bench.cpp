@@ -1,10 +1,10 @@
 // Simulator speed on a real model next to ONNX Runtime on the same model and thread count.
 //
 //   simulate_bench MODEL.onnx [--input IN.bin] [--threads 1] [--runs 20] [--warmup 3]
-//                  [--ort-dir /tmp] [--ort-script /work/shared/bench/ort_time.js] [--modes fake,int]
+//                  [--ort-dir /tmp] [--ort-script ort_time.js (bench_scripts.h)] [--modes fake,int]
 //                  [--ort-cpu-script bench/ort_cpu_time.js]
 //
-// MODEL is e.g. resnet18_qat_qdq.onnx from ../shared/bench/make_models.py; IN.bin a raw float32
+// MODEL is e.g. resnet18_qat_qdq.onnx from the team's make_models.py; IN.bin a raw float32
 // input of the model's shape (random when absent). Prints the median and minimum wall
 // milliseconds of fake-quant and integer runs (model loading excluded), their median CPU time
 // (user + sys of the process: on a shared, loaded machine the least disturbed figure), the load
@@ -14,6 +14,7 @@
 // disturbed by other load.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <ctime>
 #include <fstream>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_scripts.h"
 #include "core/common/file_io.h"
 #include "core/fixedpoint/interpreter.h"
 #include "core/fixedpoint/tensor_io.h"
@@ -109,7 +111,7 @@ int main(int argc, char** argv)
                      "[--ort-dir DIR] [--ort-script FILE]\n";
         return 2;
     }
-    std::string modelPath = a[0], input, ortDir = "/tmp", ortScript = "/work/shared/bench/ort_time.js";
+    std::string modelPath = a[0], input, ortDir = "/tmp", ortScript = qatdoctor::bench::benchScript("ort_time.js");
     std::string ortCpuScript = std::string(QATDOCTOR_SOURCE_DIR) + "/bench/ort_cpu_time.js";
     int threads = 1, runs = 20, warmup = 3;
     bool fake = true;
@@ -177,6 +179,11 @@ int main(int argc, char** argv)
         simCpu[m] = median(cpu);
         std::cout << "qatdoctor " << simModeName(modes[m]) << ": median " << simMs[m] << " ms, min " << simMin[m]
                   << " ms, CPU (user+sys) median " << median(cpu) << " ms (" << runs << " runs)\n";
+    }
+    if (!std::filesystem::exists(ortScript)) {
+        std::cout << "onnxruntime: not run (no script at " << ortScript
+                  << "; pass --ort-script ort_time.js or set QATDOCTOR_BENCH_SCRIPTS)\n";
+        return 0;
     }
     const OrtTimes ort = ortTimes(ortDir, ortScript, modelPath, input, threads, runs);
     if (ort.allMedian < 0 && ort.offMedian < 0) {

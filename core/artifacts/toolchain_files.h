@@ -1,6 +1,7 @@
 // The toolchain's debug text files (horizon_plugin_pytorch / horizon_plugin_profiler): which file
 // is which (probe by name and content), and reading each into DataTables (plus a LayerTable for
-// model_check_result.txt). Layouts: ../shared/docs/horizon-formats.md section 1.
+// model_check_result.txt). Layouts: the toolchain's published examples, as the fixtures in
+// tests/data/toolchain show them (written by tests/gen/make_toolchain.py).
 #pragma once
 
 #include <optional>

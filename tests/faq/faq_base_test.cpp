@@ -2,7 +2,10 @@
 // can be reached from the picker.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -18,10 +21,19 @@ namespace {
 
 // Question headings of the 000 seed: '#' glued to the text, ending with the full-width '？'
 // (code comments inside snippets are "# " with a space; line 1 is the document title).
-std::vector<std::string> seedQuestionHeadings()
+// The seed FAQs are the company's documents, kept beside the repository (a folder "shared/seeds"
+// next to the checkout) or where QATDOCTOR_SEEDS_DIR says; nullopt when neither has them.
+std::optional<std::string> seedFolder()
 {
-    auto text = core::readFile("/work/shared/seeds/000_c0310bce0ec06bbb.txt");
-    if (!text) text = core::readFile(std::string(QATDOCTOR_SOURCE_DIR) + "/../shared/seeds/000_c0310bce0ec06bbb.txt");
+    if (const char* env = std::getenv("QATDOCTOR_SEEDS_DIR"); env && *env) return std::string(env);
+    const auto beside = std::filesystem::path(QATDOCTOR_SOURCE_DIR).parent_path() / "shared" / "seeds";
+    if (std::filesystem::is_directory(beside)) return beside.string();
+    return std::nullopt;
+}
+
+std::vector<std::string> seedQuestionHeadings(const std::string& folder)
+{
+    auto text = core::readFile(folder + "/000_c0310bce0ec06bbb.txt");
     std::vector<std::string> out;
     if (!text) return out;
     std::istringstream in(*text);
@@ -58,8 +70,12 @@ TEST(FaqBase, CategoriesInOrderWithChineseTitles)
 
 TEST(FaqBase, EverySeedQuestionIsATopicReachableFromThePicker)
 {
+    const std::optional<std::string> seeds = seedFolder();
+    if (!seeds)
+        GTEST_SKIP() << "the seed FAQs are not beside the checkout (a folder shared/seeds next to it) and QATDOCTOR_SEEDS_DIR "
+                        "is not set: the coverage of every seed question is not checked";
     const FaqBase& base = faqtest::realFaq().base;
-    const std::vector<std::string> headings = seedQuestionHeadings();
+    const std::vector<std::string> headings = seedQuestionHeadings(*seeds);
     ASSERT_EQ(headings.size(), 27u) << "the 000 seed has 27 question headings";
     std::set<const Topic*> inPicker;
     for (const Category& c : base.categories())

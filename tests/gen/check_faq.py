@@ -264,10 +264,14 @@ def check_source(c, where, src, seed_texts, questions_000, lines_004):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--faq", default=os.path.join(REPO, "faq"))
-    ap.add_argument("--seeds", default="/work/shared/seeds")
+    # the seed FAQs live beside the repository (shared/seeds next to the checkout), not in it
+    ap.add_argument("--seeds", default=os.environ.get("QATDOCTOR_SEEDS_DIR") or
+                    os.path.join(os.path.dirname(REPO), "shared", "seeds"))
     args = ap.parse_args()
     c = Checker()
 
+    if not os.path.isdir(args.seeds):
+        sys.exit(f"check_faq: no seed folder at {args.seeds} (pass --seeds DIR or set QATDOCTOR_SEEDS_DIR)")
     seed_texts = {}
     for name in (SEED_000, SEED_004):
         with open(os.path.join(args.seeds, name), encoding="utf-8") as fh:

@@ -1,7 +1,7 @@
 """HAT-style training log writer (text log + optional CSV / JSONL / tfevents side files).
 
 The text lines follow HAT's MetricUpdater / LrUpdater formats (see
-shared/docs/horizon-formats.md section 6) behind a Python-logging prefix:
+the HAT repository's metric and lr updaters) behind a Python-logging prefix:
 
     %(asctime)s %(levelname)s [%(filename)s:%(lineno)d] %(message)s
     2026-11-02 10:00:01,123 INFO [metric_updater.py:120] Epoch[0] Step[7] GlobalStep[7] float_train: loss[1.3862] acc[0.2500] 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes tests/data/toolchain/: toolchain debug text files in the layouts of
-shared/docs/horizon-formats.md section 1 (tables printed by Debian's python3-tabulate, as the
+the toolchain documentation's examples (tables printed by Debian's python3-tabulate, as the
 toolchain prints them), with our own small model's content, plus damaged variants, and
 MANIFEST.json with what the reader must make of each file.
 

@@ -155,8 +155,6 @@ TEST(ModelPage, NoGraphForTextSources)
     EXPECT_TRUE(page.graphView()->statusText().startsWith("No graph for this source"));
 }
 
-// Optional: QATDOCTOR_BIG_MODEL=/path/wide_graph.onnx (from /work/shared/bench/make_models.py)
-// lays out a 5,000-node graph in the page and saves a screenshot; skipped otherwise.
 // A graph far past what the view draws one box per node: laid out in the background, grouped until
 // it fits, and the status line says why. QATDOCTOR_BIG_MODEL=file.onnx runs it on a model of
 // yours (a million-node one took 3.7 s and 1.1 GB here; before the bound, past 300 s and 14 GB).

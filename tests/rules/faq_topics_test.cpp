@@ -33,7 +33,7 @@ std::map<std::string, std::string> faqHeadings()
     return out;
 }
 
-// The seed heading each finding's advice comes from (shared/seeds, 000 and 004).
+// The seed heading each finding's advice comes from (the seed FAQs 000 and 004).
 const std::map<std::string, std::string> kExpectedHeading = {
     {"loss.nonfinite", "QAT 初始 loss 很大、训练中出现 NAN / INF，应如何处理？"},
     {"loss.divergence", "QAT 初始 loss 很大、训练中出现 NAN / INF，应如何处理？"},
