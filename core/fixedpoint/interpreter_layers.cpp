@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/fixedpoint/interpreter_impl.h"
+#include "core/model/model_graph.h"
 
 namespace qatdoctor::core::fixedpoint {
 namespace {
@@ -19,28 +20,6 @@ const std::set<std::string> kFollowers = {"Relu", "Clip", "BatchNormalization", 
                                           "DequantizeLinear", "Cast"};
 
 bool isConst(const Interpreter::Impl& impl, int id) { return id >= 0 && impl.constants[static_cast<size_t>(id)].has_value(); }
-
-std::string modulePath(const std::string& nodeName)
-{
-    // "/layer1/layer1.0/conv1/Conv" -> "layer1.layer1.0.conv1"; keep the last scope when the
-    // exporter repeats the parent prefix ("layer1.0" inside "layer1")
-    std::vector<std::string> parts;
-    size_t start = nodeName.empty() || nodeName[0] != '/' ? std::string::npos : 1;
-    if (start == std::string::npos) return {};
-    for (size_t p = start; p <= nodeName.size();) {
-        size_t e = nodeName.find('/', p);
-        if (e == std::string::npos) e = nodeName.size();
-        parts.push_back(nodeName.substr(p, e - p));
-        p = e + 1;
-    }
-    parts.pop_back();   // the op itself
-    std::string out;
-    for (const std::string& s : parts) {
-        if (!out.empty() && s.rfind(out + ".", 0) == 0) out = s;
-        else out += (out.empty() ? "" : ".") + s;
-    }
-    return out;
-}
 
 }  // namespace
 
@@ -119,7 +98,7 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
             if (isConst(impl, w)) L.weight = impl.tensorNames[static_cast<size_t>(w)];
             else L.weightQuantizers.clear();
         }
-        std::string name = modulePath(L.node);
+        std::string name = model::modulePathFromNodeName(L.node);
         const std::string suffix = ".activation_post_process.scale";
         if (name.empty() && scaleName.size() > suffix.size() &&
             scaleName.compare(scaleName.size() - suffix.size(), suffix.size(), suffix) == 0)

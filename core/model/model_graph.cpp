@@ -59,19 +59,28 @@ DType dtypeFromOnnx(int32_t t)
 std::string modulePathFromNodeName(std::string_view nodeName)
 {
     if (nodeName.empty() || nodeName.front() != '/') return {};
-    std::vector<std::string_view> parts;
-    size_t pos = 0;
+    // The scopes before the op's own name. PyTorch's exporter names each scope by the module's
+    // last name part plus its numeric tail, so a child of a list repeats its parent: module
+    // layer1.0.conv1 is /layer1/layer1.0/conv1/Conv. A scope that extends the previous one
+    // ("layer1.0" after "layer1") replaces it.
+    std::vector<std::string_view> scopes;
+    size_t pos = 1;
     while (pos <= nodeName.size()) {
         const size_t next = nodeName.find('/', pos);
-        const size_t end = next == std::string_view::npos ? nodeName.size() : next;
-        if (end > pos) parts.push_back(nodeName.substr(pos, end - pos));
-        if (next == std::string_view::npos) break;
+        if (next == std::string_view::npos) break;  // the last part is the op, not a scope
+        const std::string_view scope = nodeName.substr(pos, next - pos);
         pos = next + 1;
+        if (scope.empty()) continue;
+        if (!scopes.empty() && scope.size() > scopes.back().size() && scope.starts_with(scopes.back()) &&
+            scope[scopes.back().size()] == '.')
+            scopes.back() = scope;
+        else
+            scopes.push_back(scope);
     }
     std::string out;
-    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    for (const std::string_view s : scopes) {
         if (!out.empty()) out += '.';
-        out += parts[i];
+        out += s;
     }
     return out;
 }

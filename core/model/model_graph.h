@@ -49,7 +49,10 @@ struct ConstValue {
 };
 
 DType dtypeFromOnnx(int32_t elemType);
-// "/conv1/bn/BatchNormalization" -> "conv1.bn"; "/Add" -> ""; "Conv_0" -> "".
+// The PyTorch module an exported node belongs to, as named_modules() and qconfig name it:
+// "/conv1/bn/BatchNormalization" -> "conv1.bn"; "/layer1/layer1.0/conv1/Conv" -> "layer1.0.conv1";
+// "/Add" -> ""; "Conv_0" -> "". The one module-path rule of the model page, the lints, the graph
+// view and the simulator.
 std::string modulePathFromNodeName(std::string_view nodeName);
 
 class ModelGraph {

@@ -42,9 +42,19 @@ HIGH_PRECISION = {"float32", "float16", "bfloat16", "int32"}
 
 
 def module_path(node_name):
-    """'/conv1/bn/BatchNormalization' -> 'conv1.bn'; '/Add' -> ''."""
-    parts = [p for p in node_name.split("/") if p]
-    return ".".join(parts[:-1])
+    """'/conv1/bn/BatchNormalization' -> 'conv1.bn'; '/layer1/layer1.0/conv1/Conv' ->
+    'layer1.0.conv1' (a scope extending the previous one replaces it); '/Add' -> ''."""
+    if not node_name.startswith("/"):
+        return ""
+    scopes = []
+    for s in node_name.split("/")[1:-1]:
+        if not s:
+            continue
+        if scopes and s.startswith(scopes[-1] + "."):
+            scopes[-1] = s
+        else:
+            scopes.append(s)
+    return ".".join(scopes)
 
 
 class Graph:

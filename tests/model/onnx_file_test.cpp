@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/common/file_io.h"
+#include "core/model/model_graph.h"
 
 using namespace qatdoctor::core;
 using namespace qatdoctor::core::model;
@@ -186,4 +187,18 @@ TEST(OnnxFile, ExternalDataShorterThanClaimedIsRefused)
     EXPECT_EQ(f.error().code, "onnx.tensor_size");
     EXPECT_NE(f.error().message.find("only 8 bytes"), std::string::npos);
     fs::remove_all(dir);
+}
+
+// The module an exported node belongs to, as PyTorch names it (named_modules(), qconfig, --expect):
+// the exporter repeats a list's name in its children's scopes.
+TEST(ModulePath, PyTorchScopesGiveTheModuleName)
+{
+    EXPECT_EQ(modulePathFromNodeName("/conv1/bn/BatchNormalization"), "conv1.bn");
+    EXPECT_EQ(modulePathFromNodeName("/layer1/layer1.0/conv1/Conv"), "layer1.0.conv1");
+    EXPECT_EQ(modulePathFromNodeName("/backbone/layer1/layer1.0/conv1/Conv"), "backbone.layer1.0.conv1");
+    EXPECT_EQ(modulePathFromNodeName("/features/features.0/features.0.0/Conv"), "features.0.0");
+    EXPECT_EQ(modulePathFromNodeName("/layer1/layer10/Conv"), "layer1.layer10");  // not a child: no dot
+    EXPECT_EQ(modulePathFromNodeName("/a//b/Relu"), "a.b");
+    EXPECT_EQ(modulePathFromNodeName("/Add"), "");
+    EXPECT_EQ(modulePathFromNodeName("Conv_0"), "");
 }
