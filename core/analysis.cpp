@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/artifacts/printed_layers.h"
 #include "core/common/file_io.h"
 #include "core/model/expected_dtypes.h"
 
@@ -113,6 +114,17 @@ void runChecks(Analysis& analysis)
     for (const Check& check : checks())
         check.run(analysis);
     sortFindings(analysis.findings);
+}
+
+Result<Analysis> analyzePrintedText(std::string_view text, const std::string& label)
+{
+    auto table = artifacts::readPrintedModel(text, label);
+    if (!table) return table.error();
+    Analysis analysis;
+    analysis.inputs.push_back({label, InputKind::Model, artifacts::kFormatPrinted, text.size()});
+    analysis.models.push_back(std::move(*table));
+    runChecks(analysis);
+    return analysis;
 }
 
 }  // namespace qatdoctor::core

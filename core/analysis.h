@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/common/check_results.h"
 #include "core/common/data_table.h"
 #include "core/common/finding.h"
 #include "core/common/progress.h"
@@ -37,19 +38,12 @@ struct AnalyzeOptions {
     std::string thresholdsPath;       // optional JSON overriding resources/thresholds.json (rules)
 };
 
-struct Analysis {
+// The checks' results (findings, checksRun, checksSkipped) are its CheckResults base.
+struct Analysis : CheckResults {
     std::vector<InputItem> inputs;
     logs::LogSet logs;                       // all runs from all log inputs, merged
     std::vector<model::LayerTable> models;   // ONNX, printed modules, model_check_result...
     std::vector<DataTable> tables;           // toolchain debug tables (similarity, sensitivity, ...)
-    std::vector<Finding> findings;           // sorted by sortFindings()
-    std::set<std::string> checksRun;         // check ids that had the data to run (found or clear)
-    // checks that could not run, with what they needed: "not checked", never "clear"
-    struct SkippedCheck {
-        std::string id;
-        Text reason;
-    };
-    std::vector<SkippedCheck> checksSkipped;
     std::vector<Warning> warnings;           // damaged-but-usable input, with file and place
     std::map<std::string, std::string> expectedDtypes;  // module -> dtype (for model.int16_not_applied)
     std::string thresholdsPath;              // rules' threshold override file ("" = built-in defaults)
@@ -87,5 +81,10 @@ Result<Analysis> analyze(const AnalyzeOptions& options, const ProgressFn& progre
 
 // Re-runs only the checks (after the user changes a role or an expectation).
 void runChecks(Analysis& analysis);
+
+// For the paste dialog: a complete Analysis (layers + findings from every check) of pasted
+// `print(model)` text. `label` names the text in messages and evidence (e.g. "pasted model" or the
+// saved file's path). Errors as artifacts::readPrintedModel.
+Result<Analysis> analyzePrintedText(std::string_view text, const std::string& label = "pasted model");
 
 }  // namespace qatdoctor::core

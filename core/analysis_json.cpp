@@ -80,41 +80,6 @@ json quantToJson(const model::QuantParams& q)
 
 }  // namespace
 
-json warningToJson(const Warning& w)
-{
-    json j;
-    j["file"] = w.file;
-    j["line"] = w.line > 0 ? json(w.line) : json(nullptr);
-    if (w.offset >= 0) j["offset"] = w.offset;
-    j["code"] = w.code;
-    j["message"] = w.message;
-    return j;
-}
-
-json findingToJson(const Finding& f, Lang lang)
-{
-    json j;
-    j["id"] = f.id;
-    j["severity"] = severityName(f.severity);
-    j["stage"] = stageName(f.stage);
-    j["title"] = f.title.in(lang);
-    j["message"] = f.message.in(lang);
-    j["evidence"] = json::array();
-    for (const Evidence& e : f.evidence) j["evidence"].push_back(evidenceToJson(e));
-    j["faq"] = f.faq.empty() ? json(nullptr) : json(f.faq);
-    if (f.strength) {
-        const Strength& s = *f.strength;
-        j["strength"] = {{"measure", s.measure.in(lang)},
-                         {"value", jsonNumber(s.value)},
-                         {"threshold", jsonNumber(s.threshold)},
-                         {"holds_when", s.above ? "above" : "below"},
-                         {"margin", jsonNumber(s.margin())},
-                         {"text", strengthText(s, lang)}};
-    }
-    if (f.recovered) j["recovered"] = true;
-    return j;
-}
-
 json logSetToJson(const logs::LogSet& set)
 {
     json runs = json::array();
@@ -225,7 +190,7 @@ json analysisToJson(const Analysis& a, Lang lang)
         jt["row_lines"] = t.rowLines;
         j["tables"].push_back(std::move(jt));
     }
-    const rules::Verdict verdict = rules::computeVerdict(a);
+    const rules::Verdict verdict = rules::computeVerdict(a, a.logs);
     j["verdict"] = {{"clear", verdict.clear},
                     {"stage", verdict.clear          ? json(nullptr)
                               : verdict.stageUnknown ? json("training")

@@ -6,13 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis.h"
+#include "core/common/finding_json.h"  // findingToJson, warningToJson
 
 namespace qatdoctor::core {
 
 inline constexpr int kJsonSchemaVersion = 1;
 
-nlohmann::json findingToJson(const Finding& f, Lang lang);
-nlohmann::json warningToJson(const Warning& w);
 nlohmann::json logSetToJson(const logs::LogSet& logs);        // {"runs": [...], "warnings": [...]}
 nlohmann::json layersToJson(const model::LayerTable& table);  // [{"name", "op", ...}]
 nlohmann::json modelToJson(const model::LayerTable& table);   // {"path", "format", "inputs", "outputs"}

@@ -101,9 +101,10 @@ Result<void> loadProjectFolder(const std::string& path, Analysis& into, const Pr
     ProgressFn logProgress = [&](double f, std::string_view stage) {
         return reportProgress(progress, f * logShare, stage);
     };
-    Result<void> logsLoaded = logs::loadLogFolder(path, into, logProgress, options);
-    if (!logsLoaded && (logsLoaded.error().code != "logs.none" || claimed.empty()))
-        return logsLoaded.error();
+    Result<logs::LogSet> logsRead = logs::readLogFolder(path, logProgress, options);
+    if (logsRead) logs::appendLogSet(into.logs, std::move(*logsRead));
+    else if (logsRead.error().code != "logs.none" || claimed.empty())
+        return logsRead.error();
 
     for (size_t i = 0; i < claimed.size(); ++i) {
         const ClaimedFile& c = claimed[i];

@@ -1,15 +1,32 @@
-// The one table of input formats. A new log dialect, model form or toolchain file is a new row
-// here (its probe and loader live in their own folder).
+// The one table of input formats, and the one place where what the format areas read is put into
+// an Analysis. A new log dialect, model form or toolchain file is a new row here (its probe and
+// reader live in their own folder and return their own types: LogSet, LayerTable, DataTables).
 #include "core/analysis.h"
+#include "core/artifacts/artifacts_api.h"
+#include "core/artifacts/toolchain_files.h"
 #include "core/folder_input.h"
 #include "core/logs/log_input.h"
 #include "core/model/onnx_input.h"
-#include "core/artifacts/artifacts_api.h"
-#include "core/artifacts/toolchain_files.h"
+#include "core/model/onnx_layer_table.h"
 
 namespace qatdoctor::core {
 
 namespace {
+
+Result<void> loadLogInput(const std::string& path, Analysis& into, const ProgressFn& progress)
+{
+    Result<logs::LogSet> set = logs::readLogInput(path, progress);
+    if (!set) return set.error();
+    logs::appendLogSet(into.logs, std::move(*set));
+    return Ok{};
+}
+
+Result<void> addModel(Result<model::LayerTable> table, Analysis& into)
+{
+    if (!table) return table.error();
+    into.models.push_back(std::move(*table));
+    return Ok{};
+}
 
 // One row per toolchain debug file kind (core/artifacts/toolchain_files.h).
 InputLoader toolchainRow(artifacts::ToolchainKind kind)
@@ -18,8 +35,13 @@ InputLoader toolchainRow(artifacts::ToolchainKind kind)
             [kind](const std::string& path, bool isFolder, std::string_view head) {
                 return isFolder ? 0 : artifacts::probeToolchainFile(kind, path, head);
             },
-            [kind](const std::string& path, Analysis& into, const ProgressFn& progress) {
-                return artifacts::loadToolchainFile(kind, path, into, progress);
+            [kind](const std::string& path, Analysis& into, const ProgressFn& progress) -> Result<void> {
+                Result<artifacts::ToolchainRead> read = artifacts::readToolchainFile(kind, path, progress);
+                if (!read) return read.error();
+                for (DataTable& t : read->tables) into.tables.push_back(std::move(t));
+                if (read->layers) into.models.push_back(std::move(*read->layers));
+                for (Warning& w : read->warnings) into.warnings.push_back(std::move(w));
+                return Ok{};
             }};
 }
 
@@ -30,9 +52,15 @@ const std::vector<InputLoader>& inputLoaders()
     static const std::vector<InputLoader> kLoaders = {
         // rows: {id, kind, probe, load}
         {"log_folder", InputKind::LogFolder, probeProjectFolder, loadProjectFolder},
-        {"log_file", InputKind::LogFile, logs::probeLogFileInput, logs::loadLogInput},
-        {"onnx", InputKind::Model, model::probeOnnx, model::loadOnnxInput},
-        {"printed_module", InputKind::Model, artifacts::probePrintedModel, artifacts::loadPrintedModel},
+        {"log_file", InputKind::LogFile, logs::probeLogFileInput, loadLogInput},
+        {"onnx", InputKind::Model, model::probeOnnx,
+         [](const std::string& path, Analysis& into, const ProgressFn& progress) {
+             return addModel(model::loadOnnxLayerTable(path, progress), into);
+         }},
+        {"printed_module", InputKind::Model, artifacts::probePrintedModel,
+         [](const std::string& path, Analysis& into, const ProgressFn& progress) {
+             return addModel(artifacts::readPrintedModelFile(path, progress), into);
+         }},
         toolchainRow(artifacts::ToolchainKind::ModelCheckResult),
         toolchainRow(artifacts::ToolchainKind::ComparePerLayer),
         toolchainRow(artifacts::ToolchainKind::Sensitivity),

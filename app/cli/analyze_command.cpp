@@ -10,7 +10,7 @@
 #include "core/analysis.h"
 #include "core/analysis_json.h"
 #include "core/common/json_text.h"
-#include "core/fixedpoint/analysis_simulation.h"
+#include "core/analysis_simulation.h"
 #include "core/report/wizard_input.h"
 #include "core/rules/thresholds.h"
 #include "core/rules/verdict.h"
@@ -71,7 +71,7 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
         }
         out << "\n";
     }
-    out << "\nVerdict: " << core::rules::computeVerdict(a).text.in(lang) << "\n";
+    out << "\nVerdict: " << core::rules::computeVerdict(a, a.logs).text.in(lang) << "\n";
     out << "\nFindings:\n";
     printFindings(out, a.findings, lang);
     if (!a.checksSkipped.empty()) {
@@ -176,7 +176,7 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
         core::fixedpoint::SimulationOptions simOptions;
         simOptions.sensitivity = args.has("sensitivity");
         simOptions.maxTensorBytes = maxMemory.value_or(0);
-        core::Result<void> ran = core::fixedpoint::simulateAnalysisModel(*analysis, simOptions, simInput);
+        core::Result<void> ran = core::simulateAnalysisModel(*analysis, simOptions, simInput);
         if (!ran && isSimulationUsageError(ran.error().code)) {
             io.err << "analyze: --simulate: " << ran.error().toString() << "\n";
             return kExitUsage;

@@ -11,19 +11,20 @@
 #include <string>
 #include <vector>
 
+#include <map>
+
+#include "core/common/check_results.h"
 #include "core/common/data_table.h"
 #include "core/common/finding.h"
 #include "core/model/layer_table.h"
 
-namespace qatdoctor::core {
-struct Analysis;
-}
-
 namespace qatdoctor::core::artifacts {
 
-// Adds findings for every printed_module / model_check_result LayerTable and every toolchain
-// DataTable in the analysis, and inserts the ids it could evaluate into analysis.checksRun.
-void runArtifactChecks(Analysis& analysis);
+// Adds findings for every printed_module / model_check_result LayerTable among models and every
+// toolchain DataTable among tables to results, and inserts the ids it could evaluate into
+// results.checksRun. expected: module -> configured dtype (--expect), for the int16 lint.
+void runArtifactChecks(const std::vector<model::LayerTable>& models, const std::vector<DataTable>& tables,
+                       const std::map<std::string, std::string>& expected, CheckResults& results);
 
 // The pieces, for tests and for callers holding only one table.
 void checkPrintedModel(const model::LayerTable& table, const std::vector<model::LayerTable>& others,

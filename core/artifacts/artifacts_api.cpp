@@ -2,7 +2,6 @@
 
 #include <filesystem>
 
-#include "core/analysis.h"
 #include "core/artifacts/printed_layers.h"
 #include "core/artifacts/text_lines.h"
 #include "core/common/file_io.h"
@@ -38,28 +37,15 @@ int probePrintedModel(const std::string& path, bool isFolder, std::string_view h
     return 40;
 }
 
-Result<void> loadPrintedModel(const std::string& path, Analysis& into, const ProgressFn& progress)
+Result<model::LayerTable> readPrintedModelFile(const std::string& path, const ProgressFn& progress)
 {
     if (!reportProgress(progress, 0.0, "reading " + path))
         return makeError(kCancelledCode, "cancelled", path);
     auto text = readFile(path, kPrintedReadLimit);
     if (!text) return text.error();
     auto table = readPrintedModel(*text, path);
-    if (!table) return table.error();
-    into.models.push_back(std::move(*table));
-    reportProgress(progress, 1.0, "read " + path);
-    return Ok{};
-}
-
-Result<Analysis> analyzePrintedText(std::string_view text, const std::string& label)
-{
-    auto table = readPrintedModel(text, label);
-    if (!table) return table.error();
-    Analysis analysis;
-    analysis.inputs.push_back({label, InputKind::Model, kFormatPrinted, text.size()});
-    analysis.models.push_back(std::move(*table));
-    runChecks(analysis);
-    return analysis;
+    if (table) reportProgress(progress, 1.0, "read " + path);
+    return table;
 }
 
 Result<std::string> savePastedText(std::string_view text, const std::string& folder)

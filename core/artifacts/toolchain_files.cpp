@@ -2,7 +2,6 @@
 
 #include <filesystem>
 
-#include "core/analysis.h"
 #include "core/artifacts/csv_table.h"
 #include "core/artifacts/toolchain_tables.h"
 #include "core/common/file_io.h"
@@ -264,20 +263,15 @@ Result<ToolchainRead> readToolchainText(ToolchainKind kind, std::string_view tex
     return out;
 }
 
-Result<void> loadToolchainFile(ToolchainKind kind, const std::string& path, Analysis& into,
-                               const ProgressFn& progress)
+Result<ToolchainRead> readToolchainFile(ToolchainKind kind, const std::string& path, const ProgressFn& progress)
 {
     if (!reportProgress(progress, 0.0, "reading " + path))
         return makeError(kCancelledCode, "cancelled", path);
     auto text = readFile(path, kReadLimit);
     if (!text) return text.error();
     auto read = readToolchainText(kind, *text, path);
-    if (!read) return read.error();
-    for (DataTable& t : read->tables) into.tables.push_back(std::move(t));
-    if (read->layers) into.models.push_back(std::move(*read->layers));
-    for (Warning& w : read->warnings) into.warnings.push_back(std::move(w));
-    reportProgress(progress, 1.0, "read " + path);
-    return Ok{};
+    if (read) reportProgress(progress, 1.0, "read " + path);
+    return read;
 }
 
 }  // namespace qatdoctor::core::artifacts

@@ -14,10 +14,6 @@
 #include "core/common/result.h"
 #include "core/model/layer_table.h"
 
-namespace qatdoctor::core {
-struct Analysis;
-}
-
 namespace qatdoctor::core::artifacts {
 
 enum class ToolchainKind {
@@ -60,8 +56,7 @@ struct ToolchainRead {
 // "artifact.no_table" (nothing of this kind in it).
 Result<ToolchainRead> readToolchainText(ToolchainKind kind, std::string_view text, const std::string& path);
 
-// readFile + readToolchainText, appended to the Analysis (tables, models, warnings).
-Result<void> loadToolchainFile(ToolchainKind kind, const std::string& path, Analysis& into,
-                               const ProgressFn& progress);
+// readFile + readToolchainText. Errors as those.
+Result<ToolchainRead> readToolchainFile(ToolchainKind kind, const std::string& path, const ProgressFn& progress);
 
 }  // namespace qatdoctor::core::artifacts

@@ -70,4 +70,39 @@ Evidence evidenceFromJson(const json& j)
 
 json textToJson(const Text& t) { return json{{"zh", t.zh}, {"en", t.en}}; }
 
+nlohmann::json warningToJson(const Warning& w)
+{
+    json j;
+    j["file"] = w.file;
+    j["line"] = w.line > 0 ? json(w.line) : json(nullptr);
+    if (w.offset >= 0) j["offset"] = w.offset;
+    j["code"] = w.code;
+    j["message"] = w.message;
+    return j;
+}
+
+nlohmann::json findingToJson(const Finding& f, Lang lang)
+{
+    json j;
+    j["id"] = f.id;
+    j["severity"] = severityName(f.severity);
+    j["stage"] = stageName(f.stage);
+    j["title"] = f.title.in(lang);
+    j["message"] = f.message.in(lang);
+    j["evidence"] = json::array();
+    for (const Evidence& e : f.evidence) j["evidence"].push_back(evidenceToJson(e));
+    j["faq"] = f.faq.empty() ? json(nullptr) : json(f.faq);
+    if (f.strength) {
+        const Strength& s = *f.strength;
+        j["strength"] = {{"measure", s.measure.in(lang)},
+                         {"value", jsonNumber(s.value)},
+                         {"threshold", jsonNumber(s.threshold)},
+                         {"holds_when", s.above ? "above" : "below"},
+                         {"margin", jsonNumber(s.margin())},
+                         {"text", strengthText(s, lang)}};
+    }
+    if (f.recovered) j["recovered"] = true;
+    return j;
+}
+
 }  // namespace qatdoctor::core

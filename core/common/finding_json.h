@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/common/finding.h"
+#include "core/common/result.h"
 
 namespace qatdoctor::core {
 
@@ -24,5 +25,11 @@ nlohmann::json evidenceToJson(const Evidence& e);
 Evidence evidenceFromJson(const nlohmann::json& j);
 
 nlohmann::json textToJson(const Text& t);
+
+// {"id","severity","stage","title","message","evidence","faq","strength"?,"recovered"?}: the
+// finding object of every JSON output, in one language.
+nlohmann::json findingToJson(const Finding& f, Lang lang);
+// {"file","line","offset"?,"code","message"}
+nlohmann::json warningToJson(const Warning& w);
 
 }  // namespace qatdoctor::core

@@ -19,7 +19,7 @@ AutoOutcome parseAutoOutcome(const std::string& name)
     return AutoOutcome::Unknown;
 }
 
-AutoAnswer evaluateCheck(const Analysis& analysis, const std::string& checkId)
+AutoAnswer evaluateCheck(const CheckResults& analysis, const std::string& checkId)
 {
     AutoAnswer out;
     out.check = checkId;
@@ -33,12 +33,12 @@ AutoAnswer evaluateCheck(const Analysis& analysis, const std::string& checkId)
     // A finding wins over "ran": a check that ran and found something is Found, never Clear.
     if (out.outcome == AutoOutcome::Unknown && analysis.checksRun.count(checkId)) out.outcome = AutoOutcome::Clear;
     if (out.outcome == AutoOutcome::Unknown)
-        for (const Analysis::SkippedCheck& s : analysis.checksSkipped)
+        for (const SkippedCheck& s : analysis.checksSkipped)
             if (s.id == checkId) out.notChecked = s.reason;
     return out;
 }
 
-AutoAnswer autoAnswerFor(const Node& question, const Analysis& analysis)
+AutoAnswer autoAnswerFor(const Node& question, const CheckResults& analysis)
 {
     if (question.isResult() || question.autoCheck.empty()) return {};
     AutoAnswer out = evaluateCheck(analysis, question.autoCheck);

@@ -53,7 +53,7 @@ Result<void> WizardSession::answer(const std::string& answerId)
     return moveTo(a->next, std::move(step));
 }
 
-int WizardSession::autoAdvance(const Analysis& analysis)
+int WizardSession::autoAdvance(const CheckResults& analysis)
 {
     int answered = 0;
     // Trees are acyclic, so this ends; the bound guards a base that skipped validation.

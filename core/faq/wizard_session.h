@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis.h"
 #include "core/common/result.h"
 #include "core/faq/auto_check.h"
 #include "core/faq/faq_base.h"
@@ -49,7 +48,7 @@ public:
     // Answers automatically, one question after the other, while the current question has an
     // auto check that the analysis decides (found / clear) and the user has not overridden it.
     // Returns how many questions were answered.
-    int autoAdvance(const Analysis& analysis);
+    int autoAdvance(const CheckResults& analysis);
 
     // Undoes the last step. Going back onto an auto question marks it overridden, so the user
     // answers it by hand. False when already at the start.

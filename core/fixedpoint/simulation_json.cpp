@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/analysis_json.h"
+#include "core/common/finding_json.h"
 
 namespace qatdoctor::core::fixedpoint {
 namespace {

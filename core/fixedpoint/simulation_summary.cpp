@@ -4,8 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/analysis.h"
-#include "core/analysis_json.h"
+#include "core/common/finding_json.h"
 #include "core/fixedpoint/simulation.h"
 #include "core/fixedpoint/simulation_json.h"
 
@@ -123,12 +122,11 @@ json simulationSummaryToJson(const SimulationSummary& s, Lang lang)
     return j;
 }
 
-void runSimulationCheck(Analysis& analysis)
+void runSimulationCheck(const std::optional<SimulationSummary>& simulation, CheckResults& results)
 {
-    if (!analysis.simulation) return;
-    for (const char* id : kSimulationCheckIds) analysis.checksRun.insert(id);
-    analysis.findings.insert(analysis.findings.end(), analysis.simulation->findings.begin(),
-                             analysis.simulation->findings.end());
+    if (!simulation) return;
+    for (const char* id : kSimulationCheckIds) results.checksRun.insert(id);
+    results.findings.insert(results.findings.end(), simulation->findings.begin(), simulation->findings.end());
 }
 
 }  // namespace qatdoctor::core::fixedpoint

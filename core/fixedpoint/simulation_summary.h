@@ -13,13 +13,11 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/common/check_results.h"
 #include "core/common/finding.h"
 #include "core/common/text.h"
 #include "core/fixedpoint/compare.h"
 
-namespace qatdoctor::core {
-struct Analysis;
-}
 
 namespace qatdoctor::core::fixedpoint {
 
@@ -90,8 +88,8 @@ SimulationSummary summarizeSimulation(const SimulationResult& result, const Simu
 // fallbacks, what_if, sensitivity, findings. Non-finite numbers are null.
 nlohmann::json simulationSummaryToJson(const SimulationSummary& s, Lang lang);
 
-// The check row (core/check_registry.cpp): the simulation's findings join the analysis and its
+// The check row (core/check_registry.cpp): the simulation's findings join the results and its
 // check ids count as run, so the wizard can answer "clear"; nothing when no simulation is attached.
-void runSimulationCheck(Analysis& analysis);
+void runSimulationCheck(const std::optional<SimulationSummary>& simulation, CheckResults& results);
 
 }  // namespace qatdoctor::core::fixedpoint

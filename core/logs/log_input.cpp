@@ -17,40 +17,26 @@ int probeLogFileInput(const std::string& path, bool isFolder, std::string_view h
     return isFolder ? 0 : probeLogFile(path, head);
 }
 
-namespace {
-
-Result<void> mergeInto(Result<LogSet> set, Analysis& into)
-{
-    if (!set) return set.error();
-    LogSet& logs = into.logs;
-    if (logs.root.empty()) {
-        logs.root = set->root;
-        logs.checkpoint = set->checkpoint;  // live watching of this root continues from here
-    }
-    for (Run& r : set->runs) {
-        std::string name = r.name;
-        for (int n = 2; std::any_of(logs.runs.begin(), logs.runs.end(), [&](const Run& o) { return o.name == name; }); ++n)
-            name = r.name + " (" + std::to_string(n) + ")";
-        r.name = std::move(name);
-        logs.runs.push_back(std::move(r));
-    }
-    for (Warning& w : set->warnings) logs.warnings.push_back(std::move(w));
-    return Ok{};
-}
-
-}  // namespace
-
-Result<void> loadLogInput(const std::string& path, Analysis& into, const ProgressFn& progress)
+Result<LogSet> readLogInput(const std::string& path, const ProgressFn& progress)
 {
     std::error_code ec;
-    return mergeInto(std::filesystem::is_directory(path, ec) ? readLogFolder(path, progress) : readLogFile(path, progress),
-                     into);
+    return std::filesystem::is_directory(path, ec) ? readLogFolder(path, progress) : readLogFile(path, progress);
 }
 
-Result<void> loadLogFolder(const std::string& path, Analysis& into, const ProgressFn& progress,
-                           const ReadOptions& options)
+void appendLogSet(LogSet& into, LogSet set)
 {
-    return mergeInto(readLogFolder(path, progress, options), into);
+    if (into.root.empty()) {
+        into.root = set.root;
+        into.checkpoint = set.checkpoint;  // live watching of this root continues from here
+    }
+    for (Run& r : set.runs) {
+        std::string name = r.name;
+        for (int n = 2; std::any_of(into.runs.begin(), into.runs.end(), [&](const Run& o) { return o.name == name; }); ++n)
+            name = r.name + " (" + std::to_string(n) + ")";
+        r.name = std::move(name);
+        into.runs.push_back(std::move(r));
+    }
+    for (Warning& w : set.warnings) into.warnings.push_back(std::move(w));
 }
 
 }  // namespace qatdoctor::core::logs

@@ -1,21 +1,24 @@
-// The logs area's rows of the input table (core/input_registry.cpp): "log_folder" and
-// "log_file". Loaders append runs and warnings to Analysis::logs (run names made unique when
-// several log inputs are given).
+// The logs area's side of the input table (core/input_registry.cpp puts what it reads into the
+// Analysis): probes for a log folder and a log file, the read, and the merge of several log
+// inputs into one LogSet (run names made unique).
 #pragma once
 
 #include <string>
 #include <string_view>
 
-#include "core/analysis.h"
+#include "core/common/progress.h"
+#include "core/common/result.h"
 #include "core/logs/log_tailer.h"
+#include "core/logs/run.h"
 
 namespace qatdoctor::core::logs {
 
 int probeLogFolderInput(const std::string& path, bool isFolder, std::string_view head);
 int probeLogFileInput(const std::string& path, bool isFolder, std::string_view head);
-Result<void> loadLogInput(const std::string& path, Analysis& into, const ProgressFn& progress);
-// A folder with read options (core/folder_input.cpp leaves out files other readers claim).
-Result<void> loadLogFolder(const std::string& path, Analysis& into, const ProgressFn& progress,
-                           const ReadOptions& options);
+// A folder or a file, read whole. Errors as readLogFolder / readLogFile.
+Result<LogSet> readLogInput(const std::string& path, const ProgressFn& progress);
+// Appends set's runs (renamed "name (2)" when the name is taken) and warnings to into; the first
+// set appended gives into its root and live-watch checkpoint.
+void appendLogSet(LogSet& into, LogSet set);
 
 }  // namespace qatdoctor::core::logs

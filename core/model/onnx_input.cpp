@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "core/model/model_lints.h"
-#include "core/model/onnx_layer_table.h"
 
 namespace qatdoctor::core::model {
 namespace {
@@ -38,21 +36,6 @@ int probeOnnx(const std::string& path, bool isFolder, std::string_view head)
     const bool proto = looksLikeModelProto(head);
     if (ext) return proto ? 90 : 50;
     return proto ? 60 : 0;
-}
-
-Result<void> loadOnnxInput(const std::string& path, Analysis& into, const ProgressFn& progress)
-{
-    auto table = loadOnnxLayerTable(path, progress);
-    if (!table) return table.error();
-    into.models.push_back(std::move(*table));
-    return Ok{};
-}
-
-void runOnnxModelLints(Analysis& analysis)
-{
-    for (const LayerTable& table : analysis.models)
-        if (table.format == "onnx")
-            runModelLints(table, analysis.expectedDtypes, analysis.findings, analysis.checksRun);
 }
 
 }  // namespace qatdoctor::core::model

@@ -36,7 +36,7 @@ void addFaqAdvice(const BuildContext& c, const Finding& f, FindingItem& item)
 Section summarySection(BuildContext& c)
 {
     Section s;
-    const rules::Verdict verdict = rules::computeVerdict(c.analysis);
+    const rules::Verdict verdict = rules::computeVerdict(c.analysis, c.analysis.logs);
     s.blocks.push_back(heading(tr(c, "Verdict", "结论")));
     s.blocks.push_back(paragraph(verdict.text.in(c.lang)));
     if (!verdict.clear)

@@ -12,7 +12,7 @@ struct Scored {
     FinalValue acc;
 };
 
-std::optional<Scored> firstScored(const Analysis& a, logs::RunRole role)
+std::optional<Scored> firstScored(const logs::LogSet& a, logs::RunRole role)
 {
     for (const logs::Run* r : runsWithRole(a, role))
         if (auto acc = finalEvalAccuracy(*r)) return Scored{r, *acc};
@@ -27,7 +27,7 @@ Evidence accEvidence(const Scored& s, const char* label)
 
 }  // namespace
 
-RuleOutcome checkCalibLowAccuracy(const Analysis& a, const Thresholds& t)
+RuleOutcome checkCalibLowAccuracy(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
     const auto fl = firstScored(a, logs::RunRole::Float);
@@ -59,7 +59,7 @@ RuleOutcome checkCalibLowAccuracy(const Analysis& a, const Thresholds& t)
     return out;
 }
 
-RuleOutcome checkQatWorseThanCalibration(const Analysis& a, const Thresholds& t)
+RuleOutcome checkQatWorseThanCalibration(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
     const auto calib = firstScored(a, logs::RunRole::Calibration);
@@ -91,10 +91,10 @@ RuleOutcome checkQatWorseThanCalibration(const Analysis& a, const Thresholds& t)
     return out;
 }
 
-RuleOutcome checkQatQuantizedGap(const Analysis& a, const Thresholds& t)
+RuleOutcome checkQatQuantizedGap(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
-    for (const logs::Run& q : a.logs.runs) {
+    for (const logs::Run& q : a.runs) {
         auto qacc = finalQuantizedAccuracy(q);
         if (!qacc) continue;
         const logs::Run* qatRun = q.role == logs::RunRole::Qat ? &q : qatRunFor(a, &q);
@@ -128,13 +128,13 @@ RuleOutcome checkQatQuantizedGap(const Analysis& a, const Thresholds& t)
     return out;
 }
 
-RuleOutcome checkQatNoQuantizedEval(const Analysis& a, const Thresholds&)
+RuleOutcome checkQatNoQuantizedEval(const logs::LogSet& a, const Thresholds&)
 {
     RuleOutcome out;
     const auto qats = runsWithRole(a, logs::RunRole::Qat);
     if (qats.empty()) return out;
     out.ran = true;
-    for (const logs::Run& r : a.logs.runs) {
+    for (const logs::Run& r : a.runs) {
         if (r.role == logs::RunRole::Quantized && !r.series.empty()) return out;
         if (finalQuantizedAccuracy(r)) return out;
     }

@@ -45,10 +45,10 @@ std::string exceptionLine(const std::string& text)
 
 }  // namespace
 
-RuleOutcome checkRunCrashed(const Analysis& a, const Thresholds&)
+RuleOutcome checkRunCrashed(const logs::LogSet& a, const Thresholds&)
 {
     RuleOutcome out;
-    for (const logs::Run& run : a.logs.runs) {
+    for (const logs::Run& run : a.runs) {
         if (run.files.empty()) continue;
         out.ran = true;
         const logs::RunEvent* traceback = nullptr;

@@ -19,11 +19,11 @@ const Text kAdvice = {
 
 }  // namespace
 
-RuleOutcome checkLossDivergence(const Analysis& a, const Thresholds& t)
+RuleOutcome checkLossDivergence(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
     const size_t earlyMax = std::max<size_t>(1, static_cast<size_t>(t.divergenceEarlyPoints));
-    for (const logs::Run& run : a.logs.runs) {
+    for (const logs::Run& run : a.runs) {
         MetricRef loss = trainLoss(run);
         if (!loss) loss = evalLoss(run);
         if (!loss) continue;

@@ -21,7 +21,7 @@ constexpr double kStoppedEarlyShare = 0.9;
 
 }  // namespace
 
-RuleOutcome checkFloatNotConverged(const Analysis& a, const Thresholds& t)
+RuleOutcome checkFloatNotConverged(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
     for (const logs::Run* run : runsWithRole(a, logs::RunRole::Float)) {
@@ -77,7 +77,7 @@ RuleOutcome checkFloatNotConverged(const Analysis& a, const Thresholds& t)
     return out;
 }
 
-RuleOutcome checkFloatOverfit(const Analysis& a, const Thresholds& t)
+RuleOutcome checkFloatOverfit(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
     for (const logs::Run* run : runsWithRole(a, logs::RunRole::Float)) {

@@ -36,7 +36,7 @@ std::string describe(const BatchLr& b)
 
 }  // namespace
 
-RuleOutcome checkBatchScaledLrUnchanged(const Analysis& a, const Thresholds& t)
+RuleOutcome checkBatchScaledLrUnchanged(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
     for (logs::RunRole role : {logs::RunRole::Float, logs::RunRole::Qat}) {
@@ -79,7 +79,7 @@ RuleOutcome checkBatchScaledLrUnchanged(const Analysis& a, const Thresholds& t)
     return out;
 }
 
-RuleOutcome checkAggressiveLrSchedule(const Analysis& a, const Thresholds& t)
+RuleOutcome checkAggressiveLrSchedule(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
     std::optional<double> floatPeak, floatFinal;

@@ -76,10 +76,10 @@ Severity nonFiniteSeverity(const std::vector<FirstBad>& bad)
 
 }  // namespace
 
-RuleOutcome checkLossNonfinite(const Analysis& a, const Thresholds&)
+RuleOutcome checkLossNonfinite(const logs::LogSet& a, const Thresholds&)
 {
     RuleOutcome out;
-    for (const logs::Run& run : a.logs.runs) {
+    for (const logs::Run& run : a.runs) {
         std::vector<FirstBad> bad;
         for (const auto& [name, s] : run.series) {
             if (s.empty()) continue;

@@ -59,7 +59,7 @@ std::optional<Fingerprints> fingerprintsOf(const logs::Run& run)
 
 }  // namespace
 
-RuleOutcome checkQatNotLearning(const Analysis& a, const Thresholds& t)
+RuleOutcome checkQatNotLearning(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
     for (const logs::Run* run : runsWithRole(a, logs::RunRole::Qat)) {

@@ -15,7 +15,7 @@ struct LossPair {
     std::vector<std::pair<const logs::Run*, MetricRef>> qat;
 };
 
-LossPair lossPair(const Analysis& a)
+LossPair lossPair(const logs::LogSet& a)
 {
     LossPair p;
     for (const logs::Run* r : runsWithRole(a, logs::RunRole::Float)) {
@@ -49,7 +49,7 @@ std::string change(double c)
 
 }  // namespace
 
-RuleOutcome checkQatStartLossHigh(const Analysis& a, const Thresholds& t)
+RuleOutcome checkQatStartLossHigh(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
     const LossPair p = lossPair(a);
@@ -91,7 +91,7 @@ RuleOutcome checkQatStartLossHigh(const Analysis& a, const Thresholds& t)
     return out;
 }
 
-RuleOutcome checkQatTrendMismatch(const Analysis& a, const Thresholds& t)
+RuleOutcome checkQatTrendMismatch(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
     const LossPair p = lossPair(a);

@@ -4,7 +4,8 @@
 
 #include <vector>
 
-#include "core/analysis.h"
+#include "core/common/check_results.h"
+#include "core/logs/run.h"
 #include "core/rules/thresholds.h"
 
 namespace qatdoctor::core::rules {
@@ -17,21 +18,18 @@ struct RuleOutcome {
 struct Rule {
     const char* id;                  // the finding id the rule produces, e.g. "loss.nonfinite"
     Stage stage;                     // the stage its findings usually point at
-    RuleOutcome (*check)(const Analysis& analysis, const Thresholds& thresholds);
+    RuleOutcome (*check)(const logs::LogSet& logs, const Thresholds& thresholds);
     // What the rule needs from the logs, for people: a rule that could not run is listed as
-    // "not checked" with it (Analysis::checksSkipped), never taken for "clear".
+    // "not checked" with it (CheckResults::checksSkipped), never taken for "clear".
     Text needs;
 };
 
 // All training rules, in the order they run (defined in rule_table.cpp).
 const std::vector<Rule>& trainingRules();
 
-// Runs every rule over analysis.logs: appends the findings and inserts the id of every rule that
-// ran into analysis.checksRun. Does not sort (runChecks does).
-void runTrainingRules(Analysis& analysis, const Thresholds& thresholds);
-
-// The "training.rules" row of the check table: thresholds from analysis.thresholdsPath (built-in
-// defaults when empty; a file that cannot be used adds a warning and the defaults apply).
-void runTrainingRulesCheck(Analysis& analysis);
+// Runs every rule over the logs: appends the findings to results, inserts the id of every rule
+// that ran into results.checksRun and lists the others in results.checksSkipped. Does not sort
+// (runChecks does).
+void runTrainingRules(const logs::LogSet& logs, const Thresholds& thresholds, CheckResults& results);
 
 }  // namespace qatdoctor::core::rules

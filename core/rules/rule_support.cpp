@@ -101,17 +101,17 @@ Finding makeFinding(const char* id, Severity severity, Stage stage, Text title, 
     return f;
 }
 
-std::vector<const logs::Run*> runsWithRole(const Analysis& analysis, logs::RunRole role)
+std::vector<const logs::Run*> runsWithRole(const logs::LogSet& set, logs::RunRole role)
 {
     std::vector<const logs::Run*> out;
-    for (const logs::Run& r : analysis.logs.runs)
+    for (const logs::Run& r : set.runs)
         if (r.role == role) out.push_back(&r);
     return out;
 }
 
-const logs::Run* qatRunFor(const Analysis& analysis, const logs::Run* quantized)
+const logs::Run* qatRunFor(const logs::LogSet& set, const logs::Run* quantized)
 {
-    const auto qats = runsWithRole(analysis, logs::RunRole::Qat);
+    const auto qats = runsWithRole(set, logs::RunRole::Qat);
     if (qats.empty()) return nullptr;
     if (quantized) {
         if (auto qspan = wallTimeSpan(*quantized)) {

@@ -4,7 +4,8 @@
 
 #include <string>
 
-#include "core/analysis.h"
+#include "core/common/finding.h"
+#include "core/logs/run.h"
 #include "core/rules/metrics.h"
 
 namespace qatdoctor::core::rules {
@@ -35,11 +36,11 @@ Finding makeFinding(const char* id, Severity severity, Stage stage, Text title, 
                     const char* faq);
 
 // Runs of a role, in load order.
-std::vector<const logs::Run*> runsWithRole(const Analysis& analysis, logs::RunRole role);
+std::vector<const logs::Run*> runsWithRole(const logs::LogSet& set, logs::RunRole role);
 
 // The QAT run a quantized evaluation most likely evaluated: the QAT run that ended last before
 // the quantized run started (by wall time), else the first QAT run named exactly like a
 // plain "qat", else the first QAT run.
-const logs::Run* qatRunFor(const Analysis& analysis, const logs::Run* quantized);
+const logs::Run* qatRunFor(const logs::LogSet& set, const logs::Run* quantized);
 
 }  // namespace qatdoctor::core::rules

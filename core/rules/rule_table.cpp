@@ -111,35 +111,22 @@ std::vector<Finding> groupRepeats(std::vector<Finding> findings)
 
 }  // namespace
 
-void runTrainingRules(Analysis& analysis, const Thresholds& thresholds)
+void runTrainingRules(const logs::LogSet& logs, const Thresholds& thresholds, CheckResults& results)
 {
-    // the rules read only the logs: a light analysis holding the stage views
-    Analysis view;
-    view.logs.root = analysis.logs.root;
-    view.logs.warnings = analysis.logs.warnings;
-    view.logs.runs = stageViews(analysis.logs.runs);
+    // the rules read the stage views of the runs (a file holding several stages is one run)
+    logs::LogSet view;
+    view.root = logs.root;
+    view.warnings = logs.warnings;
+    view.runs = stageViews(logs.runs);
     for (const Rule& rule : trainingRules()) {
         RuleOutcome outcome = rule.check(view, thresholds);
         // a check that could not run may still leave a hint (config.march_not_logged)
         if (!outcome.ran)
-            analysis.checksSkipped.push_back({rule.id, {"未检查：需要" + rule.needs.zh, "not checked: needs " + rule.needs.en}});
+            results.checksSkipped.push_back({rule.id, {"未检查：需要" + rule.needs.zh, "not checked: needs " + rule.needs.en}});
         else
-            analysis.checksRun.insert(rule.id);
-        for (Finding& f : groupRepeats(std::move(outcome.findings))) analysis.findings.push_back(std::move(f));
+            results.checksRun.insert(rule.id);
+        for (Finding& f : groupRepeats(std::move(outcome.findings))) results.findings.push_back(std::move(f));
     }
-}
-
-void runTrainingRulesCheck(Analysis& analysis)
-{
-    Result<Thresholds> t = loadThresholds(analysis.thresholdsPath);
-    if (!t) {
-        Warning w = t.error();
-        w.message += " (using the built-in thresholds)";
-        analysis.warnings.push_back(std::move(w));
-        runTrainingRules(analysis, defaultThresholds());
-        return;
-    }
-    runTrainingRules(analysis, *t);
 }
 
 }  // namespace qatdoctor::core::rules

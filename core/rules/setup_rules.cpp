@@ -40,11 +40,11 @@ std::optional<std::string> marchOf(const logs::Run& run)
 
 }  // namespace
 
-RuleOutcome checkEnvNoGpu(const Analysis& a, const Thresholds&)
+RuleOutcome checkEnvNoGpu(const logs::LogSet& a, const Thresholds&)
 {
     RuleOutcome out;
     std::vector<Evidence> evidence;
-    for (const logs::Run& run : a.logs.runs) {
+    for (const logs::Run& run : a.runs) {
         if (run.files.empty()) continue;
         out.ran = true;
         for (const logs::RunEvent& e : run.events)
@@ -67,7 +67,7 @@ RuleOutcome checkEnvNoGpu(const Analysis& a, const Thresholds&)
     return out;
 }
 
-RuleOutcome checkCalibMultiGpu(const Analysis& a, const Thresholds&)
+RuleOutcome checkCalibMultiGpu(const logs::LogSet& a, const Thresholds&)
 {
     RuleOutcome out;
     for (const logs::Run* run : runsWithRole(a, logs::RunRole::Calibration)) {
@@ -91,12 +91,12 @@ RuleOutcome checkCalibMultiGpu(const Analysis& a, const Thresholds&)
     return out;
 }
 
-RuleOutcome checkConfigMarch(const Analysis& a, const Thresholds&)
+RuleOutcome checkConfigMarch(const logs::LogSet& a, const Thresholds&)
 {
     RuleOutcome out;
     std::map<std::string, std::vector<const logs::Run*>> byMarch;
     std::vector<const logs::Run*> missing;
-    for (const logs::Run& run : a.logs.runs) {
+    for (const logs::Run& run : a.runs) {
         if (run.metadata.empty()) continue;
         if (auto m = marchOf(run))
             byMarch[lower(*m)].push_back(&run);

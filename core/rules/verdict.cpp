@@ -63,13 +63,13 @@ bool observedInRuns(const Finding& f)
 }
 
 // Whether every run the finding's evidence names has no known stage (and it names one at least).
-bool onlyInRunsOfUnknownStage(const Finding& f, const Analysis& analysis)
+bool onlyInRunsOfUnknownStage(const Finding& f, const logs::LogSet& logs)
 {
     bool any = false;
     for (const Evidence& e : f.evidence) {
         if (e.run.empty()) continue;
         const logs::Run* run = nullptr;
-        for (const logs::Run& r : analysis.logs.runs)
+        for (const logs::Run& r : logs.runs)
             if (r.name == e.run) run = &r;
         if (!run || run->role != logs::RunRole::Unknown) return false;
         any = true;
@@ -111,7 +111,7 @@ bool leadsUpstream(const Finding& f, const Finding& than)
 
 }  // namespace
 
-Verdict computeVerdict(const Analysis& analysis)
+Verdict computeVerdict(const CheckResults& analysis, const logs::LogSet& logs)
 {
     Verdict v;
     const Finding* lead = nullptr;
@@ -158,7 +158,7 @@ Verdict computeVerdict(const Analysis& analysis)
     // A training-stage finding seen only in runs of no known stage cannot say "QAT training"
     const bool trainingStage =
         lead->stage == Stage::Float || lead->stage == Stage::Calibration || lead->stage == Stage::Qat;
-    v.stageUnknown = trainingStage && onlyInRunsOfUnknownStage(*lead, analysis);
+    v.stageUnknown = trainingStage && onlyInRunsOfUnknownStage(*lead, logs);
     const Text where = v.stageUnknown ? Text{"训练阶段（阶段未知）", "training (stage unknown)"} : stagePhrase(lead->stage);
     const Text side = sideAdvice(lead->stage);
     std::string othersZh, othersEn;

@@ -1,11 +1,12 @@
-// The one-sentence verdict of an Analysis: the stage where trouble most likely starts, following
+// The one-sentence verdict of a diagnosis (its check results and the runs they looked at): the stage where trouble most likely starts, following
 // the FAQ's "first decide whether the problem is in training, export or deployment". The Overview
 // page, the CLI (text and JSON) and the report all show this same sentence.
 #pragma once
 
 #include <string>
 
-#include "core/analysis.h"
+#include "core/common/check_results.h"
+#include "core/logs/run.h"
 
 namespace qatdoctor::core::rules {
 
@@ -27,6 +28,6 @@ struct Verdict {
 // in runs of no known stage is said to start in "training (stage unknown)". A finding the data
 // recovered from by itself (Finding::recovered) is never the verdict; the clear sentence then
 // says it is listed.
-Verdict computeVerdict(const Analysis& analysis);
+Verdict computeVerdict(const CheckResults& results, const logs::LogSet& logs);
 
 }  // namespace qatdoctor::core::rules

@@ -225,7 +225,7 @@ TEST(PastedText, AnalyzeAndSave)
         "    dtype=qint8, scale=tensor([0.01]), zero_point=tensor([0])\n  )\n"
         "  (activation_post_process): FakeQuantize(\n    fake_quant_enabled=tensor([1]), dtype=qint8,"
         " scale=tensor([0.05]), zero_point=tensor([0])\n  )\n)\n";
-    auto a = artifacts::analyzePrintedText(text, "pasted model");
+    auto a = core::analyzePrintedText(text, "pasted model");
     ASSERT_TRUE(a.ok());
     ASSERT_EQ(a->models.size(), 1u);
     EXPECT_EQ(a->models[0].layers.at(0).name, "head");

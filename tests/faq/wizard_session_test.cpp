@@ -1,5 +1,5 @@
 // Walking the trees: answers, back, restart, topic jumps, automatic answers from a real
-// Analysis (findings added in code; the check engine is not what is tested here) and the JSON.
+// check results (findings added in code; the check engine is not what is tested here) and the JSON.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -19,9 +19,9 @@ const FaqBase& demo()
     return load.base;
 }
 
-core::Analysis analysisWithNanLoss()
+core::CheckResults analysisWithNanLoss()
 {
-    core::Analysis a;
+    core::CheckResults a;
     core::Finding f;
     f.id = "loss.nonfinite";
     f.title = {"loss 出现 NaN", "Loss contains NaN"};
@@ -87,7 +87,7 @@ TEST(WizardSession, AnswerLeadingToAnotherTopicAndLinkJump)
 
 TEST(WizardSession, AutoAnswerFound)
 {
-    const core::Analysis a = analysisWithNanLoss();
+    const core::CheckResults a = analysisWithNanLoss();
     WizardSession s(&demo());
     ASSERT_TRUE(s.start("demo.loss").ok());
     EXPECT_EQ(s.autoAdvance(a), 1);
@@ -105,7 +105,7 @@ TEST(WizardSession, AutoAnswerFound)
 
 TEST(WizardSession, AutoAnswerClearAndUnknown)
 {
-    core::Analysis clear;
+    core::CheckResults clear;
     clear.checksRun.insert("loss.nonfinite");
     WizardSession s(&demo());
     ASSERT_TRUE(s.start("demo.loss").ok());
@@ -115,7 +115,7 @@ TEST(WizardSession, AutoAnswerClearAndUnknown)
     EXPECT_EQ(s.path().at(0).outcome, AutoOutcome::Clear);
     EXPECT_TRUE(s.path().at(0).evidence.empty());
 
-    const core::Analysis none;  // no data: the user answers
+    const core::CheckResults none;  // no data: the user answers
     ASSERT_TRUE(s.start("demo.loss").ok());
     EXPECT_EQ(s.autoAdvance(none), 0);
     EXPECT_EQ(s.current()->id, "q_nan");
@@ -125,7 +125,7 @@ TEST(WizardSession, AutoAnswerClearAndUnknown)
     EXPECT_FALSE(unknown.notChecked);
 
     // a check that could not run: still unknown (never "no"), and the question can say why
-    core::Analysis skipped;
+    core::CheckResults skipped;
     skipped.checksSkipped.push_back({"loss.nonfinite", {"未检查：需要训练 loss", "not checked: needs a training loss"}});
     ASSERT_TRUE(s.start("demo.loss").ok());
     EXPECT_EQ(s.autoAdvance(skipped), 0);
@@ -138,7 +138,7 @@ TEST(WizardSession, AutoAnswerClearAndUnknown)
 
 TEST(WizardSession, OverrideMakesTheQuestionManual)
 {
-    const core::Analysis a = analysisWithNanLoss();
+    const core::CheckResults a = analysisWithNanLoss();
     WizardSession s(&demo());
     ASSERT_TRUE(s.start("demo.loss").ok());
     ASSERT_EQ(s.autoAdvance(a), 1);
@@ -153,7 +153,7 @@ TEST(WizardSession, OverrideMakesTheQuestionManual)
 
 TEST(WizardSession, AutoAnswerOnTheRealKnowledgeBase)
 {
-    const core::Analysis a = analysisWithNanLoss();
+    const core::CheckResults a = analysisWithNanLoss();
     WizardSession s(&faqtest::realFaq().base);
     ASSERT_TRUE(s.start("qat.nan_loss").ok());
     const Node* first = s.current();
@@ -166,7 +166,7 @@ TEST(WizardSession, AutoAnswerOnTheRealKnowledgeBase)
 
 TEST(WizardSession, JsonRoundTrip)
 {
-    const core::Analysis a = analysisWithNanLoss();
+    const core::CheckResults a = analysisWithNanLoss();
     WizardSession s(&demo());
     ASSERT_TRUE(s.start("demo.loss").ok());
     ASSERT_EQ(s.autoAdvance(a), 1);

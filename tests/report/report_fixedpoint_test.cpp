@@ -11,7 +11,7 @@
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session.h"
 #include "core/faq/wizard_session_json.h"
-#include "core/fixedpoint/analysis_simulation.h"
+#include "core/analysis_simulation.h"
 #include "core/report/html_writer.h"
 #include "core/report/report_builder.h"
 #include "core/report/svg_plot.h"
@@ -36,7 +36,7 @@ protected:
         options.sensitivity = true;
         fp::InputSpec input;
         input.files = {testData("fixedpoint/lut_qdq.input_0.npy")};
-        const core::Result<void> ran = fp::simulateAnalysisModel(*s_analysis, options, input);
+        const core::Result<void> ran = core::simulateAnalysisModel(*s_analysis, options, input);
         if (!ran) throw std::runtime_error(ran.error().toString());
     }
     static void TearDownTestSuite() { delete s_analysis; }
@@ -227,7 +227,7 @@ TEST(FixedpointReportNone, WithoutASimulationTheSectionSaysHowToRunIt)
 TEST(FixedpointReportNone, NoOnnxModelIsAClearError)
 {
     core::Analysis a = analyzeOrDie({testData("runs/healthy")});
-    const core::Result<void> r = fp::simulateAnalysisModel(a, {}, {});
+    const core::Result<void> r = core::simulateAnalysisModel(a, {}, {});
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().code, "simulate.no_model");
     EXPECT_FALSE(a.simulation);

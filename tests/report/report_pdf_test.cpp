@@ -13,7 +13,7 @@
 #include "core/report/report_builder.h"
 #include "core/report/report_writer.h"
 #include "report_test_support.h"
-#include "core/fixedpoint/analysis_simulation.h"
+#include "core/analysis_simulation.h"
 #include "ui/common/app_context.h"
 #include "ui/pages/fixedpoint_page.h"
 #include "ui/pages/report_page.h"
@@ -34,7 +34,7 @@ protected:
                                                       testData("models/qat_qdq_highprec.onnx")}));
         fp::SimulationOptions simulation;
         simulation.sensitivity = true;
-        if (auto ran = fp::simulateAnalysisModel(*s_analysis, simulation, {}); !ran)
+        if (auto ran = core::simulateAnalysisModel(*s_analysis, simulation, {}); !ran)
             throw std::runtime_error(ran.error().toString());
         s_faq = new core::faq::FaqLoad(core::faq::FaqBase::loadDirectory(sourceDir("faq")));
     }

@@ -86,7 +86,7 @@ inline DiagnosisScore scoreDiagnosisCorpus(const std::string& dir)
             }
         if (c.value("healthy", false)) {
             ++score.healthy;
-            if (rules::computeVerdict(*analysis).clear) ++score.healthyClear;
+            if (rules::computeVerdict(*analysis, analysis->logs).clear) ++score.healthyClear;
             else score.misses.push_back(name + ": healthy but not clear");
         }
     }

@@ -76,7 +76,7 @@ TEST(RuleFaqTopics, EveryFindingLinksTheTopicOfItsSeedQuestion)
     wide.metadata["world_size"] = "4";
     wide.metadata["march"] = "bayes";  // against float's nash-e: config.march
     Analysis a = testing::analysisOf({p.floatRun, p.calibRun, p.qatRun, wide});
-    runTrainingRules(a, defaultThresholds());
+    runTrainingRules(a.logs, defaultThresholds(), a);
     // A second pipeline for the accuracy comparisons, the trend and the frozen QAT run.
     testing::Pipeline q = testing::healthyPipeline();
     q.floatRun.series["float_val/acc"] = testing::makeSeries({0.5, 0.6, 0.92}, 23, 24, 1);
@@ -85,7 +85,7 @@ TEST(RuleFaqTopics, EveryFindingLinksTheTopicOfItsSeedQuestion)
     auto& loss = q.qatRun.series["qat_train/loss"].value;
     for (size_t i = 0; i < loss.size(); ++i) loss.set(i, static_cast<float>(0.1 * (1.0 + 0.1 * i)));
     Analysis b = q.analysis();
-    runTrainingRules(b, defaultThresholds());
+    runTrainingRules(b.logs, defaultThresholds(), b);
     a.findings.insert(a.findings.end(), b.findings.begin(), b.findings.end());
     std::set<std::string> seen;
     for (const Finding& f : a.findings) {

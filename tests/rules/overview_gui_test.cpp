@@ -62,7 +62,7 @@ TEST_F(OverviewPageTest, ModelsPassTheTesterAndShowTheFindings)
     EXPECT_TRUE(evidence.contains("step 39")) << evidence.toStdString();
     EXPECT_TRUE(evidence.startsWith("qat")) << evidence.toStdString();
 
-    EXPECT_EQ(page.verdictText().toStdString(), core::rules::computeVerdict(*a).text.en);
+    EXPECT_EQ(page.verdictText().toStdString(), core::rules::computeVerdict(*a, a->logs).text.en);
     EXPECT_TRUE(page.detailsText().contains("NaN/Inf")) << page.detailsText().toStdString();
 
     EXPECT_EQ(page.runsModel()->rowCount(), static_cast<int>(a->logs.runs.size()));

@@ -19,7 +19,7 @@ using logs::RunRole;
 
 std::vector<Finding> run(Analysis a)
 {
-    rules::runTrainingRules(a, rules::defaultThresholds());
+    rules::runTrainingRules(a.logs, rules::defaultThresholds(), a);
     return a.findings;
 }
 
@@ -43,7 +43,7 @@ const Finding* find(const std::vector<Finding>& findings, const std::string& id)
 TEST(Rules, HealthyPipelineIsClearAndEveryRuleWithDataRan)
 {
     Analysis a = healthyPipeline().analysis();
-    rules::runTrainingRules(a, rules::defaultThresholds());
+    rules::runTrainingRules(a.logs, rules::defaultThresholds(), a);
     EXPECT_EQ(problemIds(a.findings), std::vector<std::string>{});
     for (const char* id : {"loss.nonfinite", "loss.divergence", "run.crashed", "env.no_gpu",
                            "float.not_converged", "float.overfit", "calib.low_accuracy",
@@ -332,7 +332,7 @@ TEST(Rules, BatchGrewLrStayed)
     wide.name = "qat_4gpu";
     wide.metadata["world_size"] = "4";
     Analysis a = testing::analysisOf({p.floatRun, p.calibRun, p.qatRun, wide, p.quantizedRun});
-    rules::runTrainingRules(a, rules::defaultThresholds());
+    rules::runTrainingRules(a.logs, rules::defaultThresholds(), a);
     EXPECT_TRUE(a.checksRun.count("train.batch_scaled_lr_unchanged"));
     const Finding* f = find(a.findings, "train.batch_scaled_lr_unchanged");
     ASSERT_TRUE(f);
@@ -341,7 +341,7 @@ TEST(Rules, BatchGrewLrStayed)
     // With the lr scaled by sqrt(4) the rerun is fine.
     a.logs.runs[3].metadata["lr"] = "0.002";
     a.findings.clear();
-    rules::runTrainingRules(a, rules::defaultThresholds());
+    rules::runTrainingRules(a.logs, rules::defaultThresholds(), a);
     EXPECT_FALSE(find(a.findings, "train.batch_scaled_lr_unchanged"));
 }
 
@@ -391,7 +391,7 @@ TEST(Rules, SetupFacts)
 TEST(Rules, NoRunsNothingRan)
 {
     Analysis a;
-    rules::runTrainingRules(a, rules::defaultThresholds());
+    rules::runTrainingRules(a.logs, rules::defaultThresholds(), a);
     EXPECT_TRUE(a.findings.empty());
     EXPECT_TRUE(a.checksRun.empty());
 }

@@ -1,6 +1,7 @@
 // The verdict names the earliest pipeline stage with a warning or error.
 #include <gtest/gtest.h>
 
+#include "core/analysis.h"
 #include "core/rules/verdict.h"
 
 namespace qatdoctor::core::rules {
@@ -19,7 +20,7 @@ Finding finding(const char* id, Severity sev, Stage stage)
 TEST(Verdict, NothingLoaded)
 {
     Analysis a;
-    const Verdict v = computeVerdict(a);
+    const Verdict v = computeVerdict(a, a.logs);
     EXPECT_TRUE(v.clear);
     EXPECT_NE(v.text.en.find("Nothing could be checked"), std::string::npos);
     EXPECT_TRUE(v.text.complete());
@@ -30,7 +31,7 @@ TEST(Verdict, ClearWhenOnlyInfo)
     Analysis a;
     a.checksRun = {"loss.nonfinite", "run.crashed"};
     a.findings.push_back(finding("x.info", Severity::Info, Stage::Float));
-    const Verdict v = computeVerdict(a);
+    const Verdict v = computeVerdict(a, a.logs);
     EXPECT_TRUE(v.clear);
     EXPECT_EQ(v.text.en, "No problem found: 2 checks ran on the loaded data.");
 }
@@ -42,14 +43,14 @@ TEST(Verdict, AGlitchTheDataRecoveredFromIsListedButNotTheVerdict)
     Finding nan = finding("loss.nonfinite", Severity::Warning, Stage::Float);
     nan.recovered = true;
     a.findings.push_back(nan);
-    Verdict v = computeVerdict(a);
+    Verdict v = computeVerdict(a, a.logs);
     EXPECT_TRUE(v.clear);
     EXPECT_EQ(v.text.en, "No problem found: 1 checks ran on the loaded data. 1 passing glitch in the data "
                          "recovered by itself (listed among the findings).");
     EXPECT_TRUE(v.text.complete());
     // a real problem elsewhere still leads, and the glitch does not count among its others
     a.findings.push_back(finding("qat.not_learning", Severity::Warning, Stage::Qat));
-    v = computeVerdict(a);
+    v = computeVerdict(a, a.logs);
     EXPECT_FALSE(v.clear);
     EXPECT_EQ(v.findingId, "qat.not_learning");
     EXPECT_EQ(v.text.en.find("more finding"), std::string::npos) << v.text.en;
@@ -65,9 +66,9 @@ TEST(Verdict, AmongEqualsTheFindingFurthestPastItsThresholdLeads)
     far.strength = Strength{{"倍数", "ratio"}, 9.0, 3.0, true, false};
     far.evidence.push_back({.run = "qat"});
     a.findings = {near, far};
-    EXPECT_EQ(computeVerdict(a).findingId, "qat.start_loss_high");
+    EXPECT_EQ(computeVerdict(a, a.logs).findingId, "qat.start_loss_high");
     a.findings = {far, near};
-    EXPECT_EQ(computeVerdict(a).findingId, "qat.start_loss_high");
+    EXPECT_EQ(computeVerdict(a, a.logs).findingId, "qat.start_loss_high");
 }
 
 TEST(Verdict, EarliestStageWinsEnvironmentLast)
@@ -77,7 +78,7 @@ TEST(Verdict, EarliestStageWinsEnvironmentLast)
     a.findings.push_back(finding("qat.quantized_gap", Severity::Warning, Stage::Export));
     a.findings.push_back(finding("loss.nonfinite", Severity::Error, Stage::Qat));
     a.findings.push_back(finding("qat.start_loss_high", Severity::Warning, Stage::Qat));
-    Verdict v = computeVerdict(a);
+    Verdict v = computeVerdict(a, a.logs);
     EXPECT_FALSE(v.clear);
     EXPECT_EQ(v.stage, Stage::Qat);
     EXPECT_EQ(v.findingId, "loss.nonfinite");  // the most severe within the stage
@@ -87,11 +88,11 @@ TEST(Verdict, EarliestStageWinsEnvironmentLast)
     EXPECT_NE(v.text.zh.find("QAT 训练阶段"), std::string::npos);
 
     a.findings.push_back(finding("calib.low_accuracy", Severity::Warning, Stage::Calibration));
-    EXPECT_EQ(computeVerdict(a).stage, Stage::Calibration);
+    EXPECT_EQ(computeVerdict(a, a.logs).stage, Stage::Calibration);
 
     Analysis onlyEnv;
     onlyEnv.findings.push_back(finding("env.no_gpu", Severity::Warning, Stage::Environment));
-    EXPECT_EQ(computeVerdict(onlyEnv).stage, Stage::Environment);
+    EXPECT_EQ(computeVerdict(onlyEnv, onlyEnv.logs).stage, Stage::Environment);
 }
 
 TEST(Verdict, AnErrorLeadsAWarningOfAnEarlierStageUnlessItIsUpstream)
@@ -99,10 +100,10 @@ TEST(Verdict, AnErrorLeadsAWarningOfAnEarlierStageUnlessItIsUpstream)
     Analysis a;
     a.findings.push_back(finding("train.batch_scaled_lr_unchanged", Severity::Warning, Stage::Qat));
     a.findings.push_back(finding("qat.quantized_gap", Severity::Error, Stage::Export));
-    EXPECT_EQ(computeVerdict(a).findingId, "qat.quantized_gap");  // a broken model is not hidden by a note
+    EXPECT_EQ(computeVerdict(a, a.logs).findingId, "qat.quantized_gap");  // a broken model is not hidden by a note
     a.findings.push_back(finding("calib.low_accuracy", Severity::Warning, Stage::Calibration));
     a.findings.push_back(finding("loss.nonfinite", Severity::Error, Stage::Qat));
-    EXPECT_EQ(computeVerdict(a).findingId, "calib.low_accuracy");  // ... but calibration explains QAT's NaN
+    EXPECT_EQ(computeVerdict(a, a.logs).findingId, "calib.low_accuracy");  // ... but calibration explains QAT's NaN
 }
 
 TEST(Verdict, ATrainingProblemInARunOfNoKnownStageSaysSo)
@@ -114,12 +115,12 @@ TEST(Verdict, ATrainingProblemInARunOfNoKnownStageSaysSo)
     Finding f = finding("run.crashed", Severity::Error, Stage::Qat);
     f.evidence.push_back(Evidence{"exp7"});
     a.findings.push_back(f);
-    Verdict v = computeVerdict(a);
+    Verdict v = computeVerdict(a, a.logs);
     EXPECT_TRUE(v.stageUnknown);
     EXPECT_NE(v.text.en.find("starts in training (stage unknown)"), std::string::npos) << v.text.en;
     EXPECT_EQ(v.text.en.find("QAT"), std::string::npos) << v.text.en;
     a.logs.runs[0].role = logs::RunRole::Qat;  // once the run is known to be QAT, the text says so
-    v = computeVerdict(a);
+    v = computeVerdict(a, a.logs);
     EXPECT_FALSE(v.stageUnknown);
     EXPECT_NE(v.text.en.find("QAT training"), std::string::npos);
 }
@@ -128,7 +129,7 @@ TEST(Verdict, ExportOnlyPointsAtExportConsistency)
 {
     Analysis a;
     a.findings.push_back(finding("qat.quantized_gap", Severity::Warning, Stage::Export));
-    const Verdict v = computeVerdict(a);
+    const Verdict v = computeVerdict(a, a.logs);
     EXPECT_EQ(v.stage, Stage::Export);
     EXPECT_NE(v.text.en.find("export consistency"), std::string::npos);
 }
@@ -140,10 +141,10 @@ TEST(Verdict, AtEqualSeverityWhatTheRunsShowBeatsAModelLint)
     a.findings.back().evidence.push_back({.file = "m.onnx", .layer = "fc"});
     a.findings.push_back(finding("train.batch_scaled_lr_unchanged", Severity::Warning, Stage::Qat));
     a.findings.back().evidence.push_back({.run = "qat", .file = "qat/train.log", .detail = "batch 4x"});
-    EXPECT_EQ(computeVerdict(a).findingId, "train.batch_scaled_lr_unchanged");
+    EXPECT_EQ(computeVerdict(a, a.logs).findingId, "train.batch_scaled_lr_unchanged");
     // Severity still comes first.
     a.findings[0].severity = Severity::Error;
-    EXPECT_EQ(computeVerdict(a).findingId, "model.output_low_precision");
+    EXPECT_EQ(computeVerdict(a, a.logs).findingId, "model.output_low_precision");
 }
 
 }  // namespace

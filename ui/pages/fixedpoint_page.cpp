@@ -21,7 +21,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/fixedpoint/analysis_simulation.h"
+#include "core/analysis_simulation.h"
 #include "core/fixedpoint/colour.h"
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/model/onnx_file.h"
@@ -417,10 +417,10 @@ void FixedpointPage::publishToAnalysis(const Outcome& o)
     // The simulation becomes part of the analysis (report, JSON, wizard answers, findings), on a
     // copy of the current snapshot, unless another model was loaded while it ran.
     const AnalysisPtr current = context()->analysis();
-    if (!current || fp::simulatableModelPath(*current) != o.result->modelPath) return;
+    if (!current || core::simulatableModelPath(*current) != o.result->modelPath) return;
     fp::SimulationSummary summary = fp::summarizeSimulation(*o.result, o.options, o.inputSources);
     auto next = std::make_shared<core::Analysis>(*current);
-    fp::attachSimulation(*next, std::move(summary));
+    core::attachSimulation(*next, std::move(summary));
     context()->setAnalysis(std::move(next));
 }
 

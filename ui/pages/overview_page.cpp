@@ -154,7 +154,7 @@ void OverviewPage::updateVerdict()
         m_summary->clear();
         return;
     }
-    const core::rules::Verdict v = core::rules::computeVerdict(*a);
+    const core::rules::Verdict v = core::rules::computeVerdict(*a, a->logs);
     m_verdict->setText(QString::fromStdString(v.text.in(context()->lang())));
     m_verdict->setStyleSheet(verdictStyle(v, a.get()));
     int errors = 0, warnings = 0, infos = 0;

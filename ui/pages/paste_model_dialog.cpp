@@ -83,7 +83,7 @@ void PasteModelDialog::updateSummary()
         ok->setEnabled(true);
         return;
     }
-    auto analysis = core::artifacts::analyzePrintedText(text.toStdString(), "pasted model");
+    auto analysis = core::analyzePrintedText(text.toStdString(), "pasted model");
     if (!analysis) {
         m_status->setText(
             tr("Not readable as a printed model: %1").arg(QString::fromStdString(analysis.error().message)));

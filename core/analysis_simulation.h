@@ -11,19 +11,20 @@
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/fixedpoint/simulation.h"
 
-namespace qatdoctor::core::fixedpoint {
+namespace qatdoctor::core {
 
 // The ONNX model the simulator runs: the primary model when it is ONNX, else the first ONNX
 // model loaded; "" when there is none.
 std::string simulatableModelPath(const Analysis& analysis);
 
 // Sets analysis.simulation and re-runs the checks (its findings join the analysis).
-void attachSimulation(Analysis& analysis, SimulationSummary summary);
+void attachSimulation(Analysis& analysis, fixedpoint::SimulationSummary summary);
 
 // Reads simulatableModelPath(), prepares the input (files, or seeded random values), simulates
 // and attaches the summary. Errors: "simulate.no_model" (no ONNX model loaded), the model's
 // read errors, the simulator's ("simulate.unsupported", "simulate.input" ...), kCancelledCode.
-Result<void> simulateAnalysisModel(Analysis& analysis, const SimulationOptions& options, const InputSpec& input,
+Result<void> simulateAnalysisModel(Analysis& analysis, const fixedpoint::SimulationOptions& options,
+                                   const fixedpoint::InputSpec& input,
                                    const ProgressFn& progress = {});
 
-}  // namespace qatdoctor::core::fixedpoint
+}  // namespace qatdoctor::core

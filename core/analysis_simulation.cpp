@@ -1,8 +1,8 @@
-#include "core/fixedpoint/analysis_simulation.h"
+#include "core/analysis_simulation.h"
 
 #include "core/model/onnx_file.h"
 
-namespace qatdoctor::core::fixedpoint {
+namespace qatdoctor::core {
 
 std::string simulatableModelPath(const Analysis& analysis)
 {
@@ -11,14 +11,14 @@ std::string simulatableModelPath(const Analysis& analysis)
     return {};
 }
 
-void attachSimulation(Analysis& analysis, SimulationSummary summary)
+void attachSimulation(Analysis& analysis, fixedpoint::SimulationSummary summary)
 {
     analysis.simulation = std::move(summary);
     runChecks(analysis);
 }
 
-Result<void> simulateAnalysisModel(Analysis& analysis, const SimulationOptions& options, const InputSpec& input,
-                                   const ProgressFn& progress)
+Result<void> simulateAnalysisModel(Analysis& analysis, const fixedpoint::SimulationOptions& options,
+                                   const fixedpoint::InputSpec& input, const ProgressFn& progress)
 {
     const std::string path = simulatableModelPath(analysis);
     if (path.empty()) {
@@ -32,14 +32,14 @@ Result<void> simulateAnalysisModel(Analysis& analysis, const SimulationOptions& 
     }
     Result<model::OnnxModel> model = model::readOnnxFile(path);
     if (!model) return model.error();
-    auto interp = Interpreter::build(*model);
+    auto interp = fixedpoint::Interpreter::build(*model);
     if (!interp) return interp.error();
-    Result<PreparedInputs> inputs = prepareInputs(**interp, input);
+    Result<fixedpoint::PreparedInputs> inputs = fixedpoint::prepareInputs(**interp, input);
     if (!inputs) return inputs.error();
-    Result<SimulationResult> result = simulate(**interp, *inputs, options, progress);
+    Result<fixedpoint::SimulationResult> result = fixedpoint::simulate(**interp, *inputs, options, progress);
     if (!result) return result.error();
-    attachSimulation(analysis, summarizeSimulation(*result, options, inputs->sources));
+    attachSimulation(analysis, fixedpoint::summarizeSimulation(*result, options, inputs->sources));
     return Ok{};
 }
 
-}  // namespace qatdoctor::core::fixedpoint
+}  // namespace qatdoctor::core
