@@ -234,12 +234,20 @@ std::vector<std::pair<int64_t, double>> cubicTaps(double src, int64_t inD, doubl
     return taps;
 }
 
+constexpr int64_t kMaxResizeRank = 8;
+constexpr uint64_t kMaxCubicReads = 64;
+
 // Resize (opset 10-19 subset) and Upsample: nearest, (multi)linear and cubic.
 Outs resize(const OpCall& c, bool upsample)
 {
     NodeAttrs a(c.node);
     const Tensor& x = c.in(0);
     const int64_t rank = x.rank();
+    // Linear interpolation visits 2^rank corners per output value: bound the rank (ONNX Runtime
+    // resizes at most 5-D tensors) so the work stays a small multiple of the output's size.
+    if (rank > kMaxResizeRank)
+        return unsupported(c.node, "a rank-" + std::to_string(rank) + " input (at most " + std::to_string(kMaxResizeRank) +
+                                       " axes are simulated)");
     const bool v10 = upsample || c.opset < 11;
     auto shape = resizeShape(c.node, c.opset, upsample, x.shape(), c.inputs);
     if (!shape) return shape.error();
@@ -297,6 +305,19 @@ Outs resize(const OpCall& c, bool upsample)
                 std::erase_if(t, [](const auto& p) { return p.second == 0.0; });   // unscaled axes: one tap
                 taps[static_cast<size_t>(d)].push_back(std::move(t));
             }
+        // Each output value reads the product of its axes' taps: 4 per cubic-resized axis. Bound it
+        // (ONNX Runtime resizes at most the last two axes cubically), or a small model asks for
+        // billions of reads (a fuzzed 4-axis cubic Resize ran for minutes).
+        uint64_t reads = 1;
+        for (const auto& axis : taps) {
+            size_t most = 1;
+            for (const auto& t : axis) most = std::max(most, t.size());
+            reads *= most;
+        }
+        if (reads > kMaxCubicReads)
+            return unsupported(c.node, "cubic interpolation reading " + std::to_string(reads) +
+                                           " input values per output value (at most " + std::to_string(kMaxCubicReads) +
+                                           ": three resized axes)");
         std::vector<int64_t> inStrides(static_cast<size_t>(rank), 1);
         for (int64_t d = rank - 2; d >= 0; --d) inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
         std::vector<int64_t> idx(static_cast<size_t>(rank), 0), pick(static_cast<size_t>(rank), 0);

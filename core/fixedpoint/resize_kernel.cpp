@@ -133,6 +133,12 @@ Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t o
     LinearResizePlan plan;
     plan.inShape = inShape;
     plan.outShape = shape->outShape;
+    // The tables below walk every output dimension: refuse an output past the budget first, and
+    // leave them empty for an empty output, whose other dimensions may be huge (the budget bounds
+    // only the product; a fuzzed 0 x 2^40 output walked the 2^40 for a minute).
+    checkTensorBudget(plan.outShape, inType);
+    plan.taps.resize(static_cast<size_t>(rank));
+    if (shapeSize(plan.outShape) == 0) return plan;
     const std::string ctm = v10 ? "asymmetric" : a.s("coordinate_transformation_mode", "half_pixel");
     if (ctm == "tf_crop_and_resize") return planError(node, "tf_crop_and_resize is not simulated on codes");
     auto source = [&](size_t d, int64_t o) {
@@ -140,7 +146,6 @@ Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t o
     };
     // exact fractions first: they decide how many dimensions interpolate, hence the width
     std::vector<std::vector<double>> fractions(static_cast<size_t>(rank));
-    plan.taps.resize(static_cast<size_t>(rank));
     for (size_t d = 0; d < static_cast<size_t>(rank); ++d) {
         bool interpolates = false;
         for (int64_t o = 0; o < plan.outShape[d]; ++o) {

@@ -50,15 +50,18 @@ public:
     // A float initializer of the given dims, every element value.
     HostileModel& initFloats(const std::string& name, const std::vector<int64_t>& dims, float value)
     {
+        int64_t n = 1;
+        for (int64_t d : dims) n *= d;
+        return initFloatValues(name, dims, std::vector<float>(static_cast<size_t>(n), value));
+    }
+    // A float initializer of the given dims and values.
+    HostileModel& initFloatValues(const std::string& name, const std::vector<int64_t>& dims, const std::vector<float>& values)
+    {
         auto* t = m_model.mutable_graph()->add_initializer();
         t->set_name(name);
         t->set_data_type(onnx::TensorProto::FLOAT);
-        int64_t n = 1;
-        for (int64_t d : dims) {
-            t->add_dims(d);
-            n *= d;
-        }
-        for (int64_t i = 0; i < n; ++i) t->add_float_data(value);
+        for (int64_t d : dims) t->add_dims(d);
+        for (float v : values) t->add_float_data(v);
         mutableNode()->add_input(name);
         return *this;
     }

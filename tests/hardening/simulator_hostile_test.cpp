@@ -127,6 +127,22 @@ TEST(SimulatorHostile, CountsThatNeverEndOrExplodeAreRefused)
                   "negative");
 }
 
+TEST(SimulatorHostile, InterpolationThatReadsTooMuchPerOutputIsRefused)
+{
+    // cubic over all four axes: 256 reads per output value (a fuzzed model ran for minutes)
+    expectRefused(HostileModel("Resize", 13).input("x", {2, 2, 2, 2}).initFloats("roi", {0}, 0).initFloats("sc", {4}, 2.0f)
+                      .string("mode", "cubic"),
+                  "reading 256 input values per output value");
+    // over the last two axes, as exported models do, it runs
+    EXPECT_EQ(simulateModel(HostileModel("Resize", 13).input("x", {1, 1, 2, 2}).initFloats("roi", {0}, 0)
+                                .initFloatValues("sc", {4}, {1, 1, 2, 2}).string("mode", "cubic")),
+              "");
+    // linear visits 2^rank corners: a rank-9 tensor is refused
+    expectRefused(HostileModel("Resize", 13).input("x", {1, 1, 1, 1, 1, 1, 1, 1, 2}).initFloats("roi", {0}, 0)
+                      .initFloats("sc", {9}, 1.0f).string("mode", "linear"),
+                  "rank-9");
+}
+
 TEST(SimulatorHostile, TheBudgetIsTheOneGiven)
 {
     // 1000 x 1000 floats is 4 MB: fine by default, refused under a 1 MiB budget
