@@ -135,7 +135,8 @@ Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t o
     plan.outShape = shape->outShape;
     // The tables below walk every output dimension: refuse an output past the budget first, and
     // leave them empty for an empty output, whose other dimensions may be huge (the budget bounds
-    // only the product; a fuzzed 0 x 2^40 output walked the 2^40 for a minute).
+    // only the product; a fuzzed 0 x 2^40 output walked the 2^40 for a minute). Its users return
+    // the empty output before reading the tables.
     checkTensorBudget(plan.outShape, inType);
     plan.taps.resize(static_cast<size_t>(rank));
     if (shapeSize(plan.outShape) == 0) return plan;
@@ -209,6 +210,7 @@ Tensor resizeLinearCodes(const LinearResizePlan& plan, const Tensor& x, int64_t 
     const Requantizer rq = Requantizer::make(xScale / (double(out.scales[0]) * std::ldexp(1.0, plan.totalBits())),
                                              out.zeroPoints[0], out.range);
     Tensor y(out.dtype, plan.outShape);
+    if (y.size() == 0) return y;  // (the plan keeps no tables for an empty output)
     const bool planes = leadingIdentity(plan);
     auto run = [&](auto* tag, const auto& requant) {
         using T = std::remove_pointer_t<decltype(tag)>;
