@@ -27,7 +27,8 @@ int main(int argc, char** argv)
         core::logs::Series s;
         s.step.reserve(perRun);
         for (size_t i = 0; i < perRun; ++i) {
-            const float v = 1.0f + std::exp(-static_cast<float>(i) / 4e5f) + 0.05f * std::sin(static_cast<float>(i) * 0.37f);
+            const float v = 1.0f + std::exp(-static_cast<float>(i) / 4e5f) +
+                            0.05f * std::sin(static_cast<float>(i) * 0.37f);
             s.push(static_cast<double>(i), (i % 999983 == 0 && i) ? NAN : v, static_cast<uint32_t>(i + 1));
         }
         run.series.emplace("loss", std::move(s));
@@ -39,7 +40,8 @@ int main(int argc, char** argv)
     QElapsedTimer t;
     t.start();
     plot.setCurves(logs, {"loss"}, ui::XAxisMode::Step);
-    std::printf("points: %zu\nfirst show (x, decimate, replot): %.1f ms\n", perRun * 4, t.nsecsElapsed() / 1e6);
+    std::printf("points: %zu\nfirst show (x, decimate, replot): %.1f ms\n", perRun * 4,
+                t.nsecsElapsed() / 1e6);
     double total = 0;
     for (int i = 0; i < 10; ++i) {
         plot.redrawNow();
@@ -82,10 +84,13 @@ int main(int argc, char** argv)
             pyramid = std::min(pyramid, t.nsecsElapsed() / 1e6);
         }
         const bool same = a.x == b.x && a.badX == b.badX && a.isolatedX == b.isolatedX &&
-                          std::equal(a.y.begin(), a.y.end(), b.y.begin(), b.y.end(),
-                                     [](double u, double v) { return u == v || (std::isnan(u) && std::isnan(v)); });
-        std::printf("decimate %5.1f%% of the range (best of 5): linear %7.2f ms, pyramid %6.3f ms, %zu line points, %s\n",
-                    frac * 100, linear, pyramid, b.x.size(), same ? "same result" : "DIFFERENT RESULT");
+                          std::equal(a.y.begin(), a.y.end(), b.y.begin(), b.y.end(), [](double u, double v) {
+                              return u == v || (std::isnan(u) && std::isnan(v));
+                          });
+        std::printf(
+            "decimate %5.1f%% of the range (best of 5): linear %7.2f ms, pyramid %6.3f ms, %zu line points, "
+            "%s\n",
+            frac * 100, linear, pyramid, b.x.size(), same ? "same result" : "DIFFERENT RESULT");
     }
     return 0;
 }

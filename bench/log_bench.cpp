@@ -5,9 +5,8 @@
 // usage: log_bench [--lines N] [--dir DIR] [--script make_logs.py] [--threads T] [--only text|csv|jsonl]
 //        log_bench --names        many distinct metric names (one per line): seconds per name as the
 //                                 count grows 4x a step; a flat ratio is linear
-#include <sys/resource.h>
-
 #include <malloc.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -27,7 +26,10 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double seconds(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
 
 // CPU seconds of this process (all threads): on a shared machine wall time measures the
 // neighbours too; MB per CPU-second x cores is what the parser can do with the cores to itself.
@@ -35,7 +37,8 @@ double cpuSeconds()
 {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
 // Anonymous resident memory of this process (what the parsed columns really occupy).
@@ -71,7 +74,8 @@ void bench(const std::string& path, const char* formatId, unsigned threads)
     }
     const std::string_view bytes = map->bytes();
     volatile unsigned sink = 0;
-    for (size_t i = 0; i < bytes.size(); i += 4096) sink = sink + static_cast<unsigned char>(bytes[i]);  // warm
+    for (size_t i = 0; i < bytes.size(); i += 4096)
+        sink = sink + static_cast<unsigned char>(bytes[i]);  // warm
     double wc = 1e9;
     for (int i = 0; i < 3; ++i) wc = std::min(wc, timeWc(path));
     double best = 1e9, bestCpu = 1e9;
@@ -102,19 +106,23 @@ void bench(const std::string& path, const char* formatId, unsigned threads)
             epochMarks += s.epochs.size();
             wallMarks += s.wallTimes.size();
         }
-        if (i == 0 && points) rssPerPoint = static_cast<double>(rssAnonBytes() - rss0) / static_cast<double>(points);
+        if (i == 0 && points)
+            rssPerPoint = static_cast<double>(rssAnonBytes() - rss0) / static_cast<double>(points);
     }
     // end to end through the reader (probe, map, parse, merge into a run, shrink)
     const auto e0 = Clock::now();
     auto set = logs::readLogFile(path, {}, logs::ReadOptions{threads, false});
     const double endToEnd = seconds(e0, Clock::now());
     const double mb = static_cast<double>(bytes.size()) / 1e6;
-    std::printf("%-8s %9.1f MB  parse %7.3f s  %7.0f MB/s  (reader end-to-end %7.0f MB/s)  %10llu points  %5.2f bytes/point"
-                "  wc -l %6.3f s -> parse/wc %.2fx  | CPU %.3f s = %.0f MB per CPU-second\n",
-                formatId, mb, best, mb / best, mb / endToEnd, static_cast<unsigned long long>(points),
-                points ? static_cast<double>(resident) / static_cast<double>(points) : 0.0, wc, best / wc, bestCpu,
-                mb / bestCpu);
-    std::printf("         measured: RssAnon grows %.2f bytes per point while the result is held\n", rssPerPoint);
+    std::printf(
+        "%-8s %9.1f MB  parse %7.3f s  %7.0f MB/s  (reader end-to-end %7.0f MB/s)  %10llu points  %5.2f "
+        "bytes/point"
+        "  wc -l %6.3f s -> parse/wc %.2fx  | CPU %.3f s = %.0f MB per CPU-second\n",
+        formatId, mb, best, mb / best, mb / endToEnd, static_cast<unsigned long long>(points),
+        points ? static_cast<double>(resident) / static_cast<double>(points) : 0.0, wc, best / wc, bestCpu,
+        mb / bestCpu);
+    std::printf("         measured: RssAnon grows %.2f bytes per point while the result is held\n",
+                rssPerPoint);
     std::printf("         run-length marks: %llu bytes (%llu epoch marks, %llu wall-time marks)\n",
                 static_cast<unsigned long long>(marks), static_cast<unsigned long long>(epochMarks),
                 static_cast<unsigned long long>(wallMarks));
@@ -130,7 +138,8 @@ std::string manyNamesLog(int names)
     text.reserve(static_cast<size_t>(names) * 48);
     char line[64];
     for (int i = 0; i < names; ++i) {
-        const int n = std::snprintf(line, sizeof line, "Epoch[1] Step[%d] metric_%07d[%.4f]\n", i + 1, i, i * 0.001);
+        const int n =
+            std::snprintf(line, sizeof line, "Epoch[1] Step[%d] metric_%07d[%.4f]\n", i + 1, i, i * 0.001);
         text.append(line, static_cast<size_t>(n));
     }
     return text;
@@ -156,8 +165,9 @@ void benchManyNames(unsigned threads)
         }
         const double perName = best / names;
         if (firstPerName == 0) firstPerName = perName;
-        std::printf("names %7d  %8zu series  parse %7.3f s  %6.2f us per name  (x%.2f of the 10k per-name cost)\n",
-                    names, series, best, perName * 1e6, perName / firstPerName);
+        std::printf(
+            "names %7d  %8zu series  parse %7.3f s  %6.2f us per name  (x%.2f of the 10k per-name cost)\n",
+            names, series, best, perName * 1e6, perName / firstPerName);
     }
 }
 
@@ -176,11 +186,16 @@ int main(int argc, char** argv)
         }
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
-        if (a == "--lines") lines = argv[i + 1];
-        else if (a == "--dir") dir = argv[i + 1];
-        else if (a == "--script") script = argv[i + 1];
-        else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(argv[i + 1]));
-        else if (a == "--only") only = argv[i + 1];
+        if (a == "--lines")
+            lines = argv[i + 1];
+        else if (a == "--dir")
+            dir = argv[i + 1];
+        else if (a == "--script")
+            script = argv[i + 1];
+        else if (a == "--threads")
+            threads = static_cast<unsigned>(std::stoul(argv[i + 1]));
+        else if (a == "--only")
+            only = argv[i + 1];
     }
     if (!fs::exists(fs::path(dir) / "float" / "train.log")) {
         const std::string cmd = "/usr/bin/python3 '" + script + "' '" + dir + "' --lines " + lines;
@@ -196,8 +211,11 @@ int main(int argc, char** argv)
         }
     }
     std::cout << "threads: " << threads << "\n";
-    if (only.empty() || only == "text") bench((fs::path(dir) / "float" / "train.log").string(), "text", threads);
-    if (only.empty() || only == "csv") bench((fs::path(dir) / "float" / "metrics.csv").string(), "csv", threads);
-    if (only.empty() || only == "jsonl") bench((fs::path(dir) / "qat" / "metrics.jsonl").string(), "jsonl", threads);
+    if (only.empty() || only == "text")
+        bench((fs::path(dir) / "float" / "train.log").string(), "text", threads);
+    if (only.empty() || only == "csv")
+        bench((fs::path(dir) / "float" / "metrics.csv").string(), "csv", threads);
+    if (only.empty() || only == "jsonl")
+        bench((fs::path(dir) / "qat" / "metrics.jsonl").string(), "jsonl", threads);
     return 0;
 }

@@ -87,16 +87,19 @@ int main(int argc, char** argv)
     std::vector<std::string> paths;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--no-python") python = false;
-        else paths.push_back(a);
+        if (a == "--runs" && i + 1 < argc)
+            runs = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--no-python")
+            python = false;
+        else
+            paths.push_back(a);
     }
     if (paths.empty()) {
         std::fprintf(stderr, "usage: model_bench [--runs N] [--no-python] MODEL.onnx...\n");
         return 2;
     }
-    std::printf("%-24s %7s %6s %9s %9s %9s %9s %9s %12s %10s\n", "model", "nodes", "layers", "parse_ms", "graph_ms",
-                "table_ms", "lints_ms", "total_ms", "py_load_ms", "layout_ms");
+    std::printf("%-24s %7s %6s %9s %9s %9s %9s %9s %12s %10s\n", "model", "nodes", "layers", "parse_ms",
+                "graph_ms", "table_ms", "lints_ms", "total_ms", "py_load_ms", "layout_ms");
     for (const std::string& path : paths) {
         Times t;
         size_t layers = 0, nodes = 0, findings = 0;
@@ -106,10 +109,13 @@ int main(int argc, char** argv)
         std::string py = "-";
         if (python) {
             // Same measurement in Python: median of N onnx.load calls after a warm-up.
-            const std::string cmd = "/usr/bin/python3 -c \"import onnx,time,statistics,sys;p=sys.argv[1];onnx.load(p);"
-                                    "ts=[];\nfor _ in range(" + std::to_string(runs) + "):\n t=time.perf_counter();m=onnx.load(p);"
-                                    "ts.append((time.perf_counter()-t)*1000);del m\nprint('%.1f'%statistics.median(ts))\" '"
-                                    + path + "'";
+            const std::string cmd =
+                "/usr/bin/python3 -c \"import onnx,time,statistics,sys;p=sys.argv[1];onnx.load(p);"
+                "ts=[];\nfor _ in range(" +
+                std::to_string(runs) +
+                "):\n t=time.perf_counter();m=onnx.load(p);"
+                "ts.append((time.perf_counter()-t)*1000);del m\nprint('%.1f'%statistics.median(ts))\" '" +
+                path + "'";
             if (FILE* p = ::popen(cmd.c_str(), "r")) {
                 char buf[64] = {0};
                 if (std::fgets(buf, sizeof buf, p)) {
@@ -120,9 +126,9 @@ int main(int argc, char** argv)
             }
         }
         std::string name = path.substr(path.find_last_of('/') + 1);
-        std::printf("%-24s %7zu %6zu %9.1f %9.1f %9.1f %9.1f %9.1f %12s %10.1f\n", name.c_str(), nodes, layers,
-                    median(t.parse), median(t.graph), median(t.table), median(t.lints), median(t.total), py.c_str(),
-                    median(t.layout));
+        std::printf("%-24s %7zu %6zu %9.1f %9.1f %9.1f %9.1f %9.1f %12s %10.1f\n", name.c_str(), nodes,
+                    layers, median(t.parse), median(t.graph), median(t.table), median(t.lints),
+                    median(t.total), py.c_str(), median(t.layout));
         (void)findings;
     }
     return 0;

@@ -14,10 +14,10 @@
 // disturbed by other load.
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <ctime>
-#include <fstream>
 #include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -63,10 +63,11 @@ struct OrtTimes {
 
 // Runs ort_time.js and returns run_ms_median / run_ms_min per opt level ("all", "disabled"), or -1.
 OrtTimes ortTimes(const std::string& dir, const std::string& script, const std::string& model,
-                                   const std::string& input, int threads, int runs)
+                  const std::string& input, int threads, int runs)
 {
-    std::string cmd = "cd '" + dir + "' && node '" + script + "' '" + model + "' --threads " + std::to_string(threads) +
-                      " --opt all,disabled --creates 1 --runs " + std::to_string(runs);
+    std::string cmd = "cd '" + dir + "' && node '" + script + "' '" + model + "' --threads " +
+                      std::to_string(threads) + " --opt all,disabled --creates 1 --runs " +
+                      std::to_string(runs);
     if (!input.empty()) cmd += " --input '" + input + "'";
     cmd += " 2>/dev/null";
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
@@ -85,11 +86,11 @@ OrtTimes ortTimes(const std::string& dir, const std::string& script, const std::
 }
 
 // ort_cpu_time.js: CPU ms per run (median) for one opt level, or -1.
-double ortCpuMs(const std::string& dir, const std::string& script, const std::string& model, const std::string& input,
-                int threads, int runs, const std::string& opt)
+double ortCpuMs(const std::string& dir, const std::string& script, const std::string& model,
+                const std::string& input, int threads, int runs, const std::string& opt)
 {
-    std::string cmd = "cd '" + dir + "' && node '" + script + "' '" + model + "' --threads " + std::to_string(threads) +
-                      " --opt " + opt + " --runs " + std::to_string(runs);
+    std::string cmd = "cd '" + dir + "' && node '" + script + "' '" + model + "' --threads " +
+                      std::to_string(threads) + " --opt " + opt + " --runs " + std::to_string(runs);
     if (!input.empty()) cmd += " --input '" + input + "'";
     cmd += " 2>/dev/null";
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
@@ -107,23 +108,33 @@ int main(int argc, char** argv)
 {
     std::vector<std::string> a(argv + 1, argv + argc);
     if (a.empty()) {
-        std::cerr << "usage: simulate_bench MODEL.onnx [--input IN.bin] [--threads N] [--runs N] [--warmup N] "
-                     "[--ort-dir DIR] [--ort-script FILE]\n";
+        std::cerr
+            << "usage: simulate_bench MODEL.onnx [--input IN.bin] [--threads N] [--runs N] [--warmup N] "
+               "[--ort-dir DIR] [--ort-script FILE]\n";
         return 2;
     }
-    std::string modelPath = a[0], input, ortDir = "/tmp", ortScript = qatdoctor::bench::benchScript("ort_time.js");
+    std::string modelPath = a[0], input, ortDir = "/tmp",
+                ortScript = qatdoctor::bench::benchScript("ort_time.js");
     std::string ortCpuScript = std::string(QATDOCTOR_SOURCE_DIR) + "/bench/ort_cpu_time.js";
     int threads = 1, runs = 20, warmup = 3;
     bool fake = true;
     for (size_t i = 1; i + 1 < a.size(); i += 2) {
-        if (a[i] == "--input") input = a[i + 1];
-        else if (a[i] == "--threads") threads = std::stoi(a[i + 1]);
-        else if (a[i] == "--runs") runs = std::stoi(a[i + 1]);
-        else if (a[i] == "--warmup") warmup = std::stoi(a[i + 1]);
-        else if (a[i] == "--ort-dir") ortDir = a[i + 1];
-        else if (a[i] == "--ort-script") ortScript = a[i + 1];
-        else if (a[i] == "--ort-cpu-script") ortCpuScript = a[i + 1];
-        else if (a[i] == "--modes") fake = a[i + 1].find("fake") != std::string::npos;
+        if (a[i] == "--input")
+            input = a[i + 1];
+        else if (a[i] == "--threads")
+            threads = std::stoi(a[i + 1]);
+        else if (a[i] == "--runs")
+            runs = std::stoi(a[i + 1]);
+        else if (a[i] == "--warmup")
+            warmup = std::stoi(a[i + 1]);
+        else if (a[i] == "--ort-dir")
+            ortDir = a[i + 1];
+        else if (a[i] == "--ort-script")
+            ortScript = a[i + 1];
+        else if (a[i] == "--ort-cpu-script")
+            ortCpuScript = a[i + 1];
+        else if (a[i] == "--modes")
+            fake = a[i + 1].find("fake") != std::string::npos;
     }
     auto model = model::readOnnxFile(modelPath);
     if (!model) {
@@ -136,7 +147,8 @@ int main(int argc, char** argv)
         std::cerr << interp.error().toString() << "\n";
         return 2;
     }
-    const double buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - b0).count();
+    const double buildMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - b0).count();
     std::vector<int64_t> shape = (*interp)->inputShapes()[0];
     for (int64_t& d : shape) d = d < 0 ? 1 : d;
     Tensor x = randomTensor(DType::Float32, shape, 1);
@@ -163,7 +175,8 @@ int main(int argc, char** argv)
             const double c0 = cpuMs();
             const auto t0 = std::chrono::steady_clock::now();
             auto r = (*interp)->run(modes[m], {x}, opt, &pool);
-            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            const double ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             const double cms = cpuMs() - c0;
             if (!r) {
                 std::cerr << r.error().toString() << "\n";
@@ -177,8 +190,9 @@ int main(int argc, char** argv)
         simMs[m] = median(t);
         simMin[m] = *std::min_element(t.begin(), t.end());
         simCpu[m] = median(cpu);
-        std::cout << "qatdoctor " << simModeName(modes[m]) << ": median " << simMs[m] << " ms, min " << simMin[m]
-                  << " ms, CPU (user+sys) median " << median(cpu) << " ms (" << runs << " runs)\n";
+        std::cout << "qatdoctor " << simModeName(modes[m]) << ": median " << simMs[m] << " ms, min "
+                  << simMin[m] << " ms, CPU (user+sys) median " << median(cpu) << " ms (" << runs
+                  << " runs)\n";
     }
     if (!std::filesystem::exists(ortScript)) {
         std::cout << "onnxruntime: not run (no script at " << ortScript
@@ -202,7 +216,8 @@ int main(int argc, char** argv)
     for (const char* opt : {"all", "disabled"}) {
         const double cpu = ortCpuMs(ortDir, ortCpuScript, modelPath, input, threads, runs, opt);
         if (cpu <= 0) continue;
-        std::cout << "onnxruntime " << opt << ": CPU median " << cpu << " ms; CPU int/ORT = " << simCpu[1] / cpu;
+        std::cout << "onnxruntime " << opt << ": CPU median " << cpu
+                  << " ms; CPU int/ORT = " << simCpu[1] / cpu;
         if (fake) std::cout << ", CPU fake/ORT = " << simCpu[0] / cpu;
         std::cout << "\n";
     }

@@ -1,7 +1,6 @@
 #include "core/analysis.h"
 
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "core/artifacts/printed_layers.h"
@@ -14,11 +13,16 @@ namespace fs = std::filesystem;
 const char* inputKindName(InputKind k)
 {
     switch (k) {
-    case InputKind::LogFolder: return "log_folder";
-    case InputKind::LogFile: return "log_file";
-    case InputKind::Model: return "model";
-    case InputKind::Artifact: return "artifact";
-    case InputKind::Unknown: break;
+        case InputKind::LogFolder:
+            return "log_folder";
+        case InputKind::LogFile:
+            return "log_file";
+        case InputKind::Model:
+            return "model";
+        case InputKind::Artifact:
+            return "artifact";
+        case InputKind::Unknown:
+            break;
     }
     return "unknown";
 }
@@ -59,8 +63,7 @@ Result<Analysis> analyze(const AnalyzeOptions& options, const ProgressFn& progre
         const std::string& path = options.paths[i];
         std::error_code ec;
         const fs::file_status st = fs::status(path, ec);
-        if (ec || !fs::exists(st))
-            return makeError("io.open", "no such file or folder: " + path, path);
+        if (ec || !fs::exists(st)) return makeError("io.open", "no such file or folder: " + path, path);
         const bool isFolder = fs::is_directory(st);
         std::string head;
         if (!isFolder) {
@@ -71,8 +74,9 @@ Result<Analysis> analyze(const AnalyzeOptions& options, const ProgressFn& progre
         const InputLoader* loader = pickLoader(path, isFolder, head);
         if (!loader)
             return makeError("input.unknown_format",
-                             path + ": not a format QAT Doctor reads (log folder, training log, ONNX "
-                                    "model, printed model or toolchain debug text)",
+                             path +
+                                 ": not a format QAT Doctor reads (log folder, training log, ONNX "
+                                 "model, printed model or toolchain debug text)",
                              path);
         const double base = static_cast<double>(i) * share;
         ProgressFn scaled = [&](double f, std::string_view stage) {
@@ -99,8 +103,7 @@ Result<Analysis> analyze(const AnalyzeOptions& options, const ProgressFn& progre
         Result<void> r = loadExpectations(options.expectPath, analysis);
         if (!r) return r.error();
     }
-    if (!reportProgress(progress, 0.9, "running checks"))
-        return makeError(kCancelledCode, "cancelled");
+    if (!reportProgress(progress, 0.9, "running checks")) return makeError(kCancelledCode, "cancelled");
     runChecks(analysis);
     reportProgress(progress, 1.0, "done");
     return analysis;
@@ -111,8 +114,7 @@ void runChecks(Analysis& analysis)
     analysis.findings.clear();
     analysis.checksRun.clear();
     analysis.checksSkipped.clear();
-    for (const Check& check : checks())
-        check.run(analysis);
+    for (const Check& check : checks()) check.run(analysis);
     sortFindings(analysis.findings);
 }
 

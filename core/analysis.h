@@ -27,26 +27,26 @@ const char* inputKindName(InputKind k);
 struct InputItem {
     std::string path;
     InputKind kind = InputKind::Unknown;
-    std::string format;   // registry id of the loader that took it ("log_folder", "onnx", ...)
-    uint64_t size = 0;    // bytes (a folder: sum of files read)
+    std::string format;  // registry id of the loader that took it ("log_folder", "onnx", ...)
+    uint64_t size = 0;   // bytes (a folder: sum of files read)
 };
 
 struct AnalyzeOptions {
-    std::vector<std::string> paths;   // log folders, model files, toolchain text files
-    std::string expectPath;           // optional JSON of module name -> expected dtype
+    std::vector<std::string> paths;                    // log folders, model files, toolchain text files
+    std::string expectPath;                            // optional JSON of module name -> expected dtype
     std::map<std::string, std::string> roleOverrides;  // run name -> role name, set by the user
-    std::string thresholdsPath;       // optional JSON overriding resources/thresholds.json (rules)
+    std::string thresholdsPath;  // optional JSON overriding resources/thresholds.json (rules)
 };
 
 // The checks' results (findings, checksRun, checksSkipped) are its CheckResults base.
 struct Analysis : CheckResults {
     std::vector<InputItem> inputs;
-    logs::LogSet logs;                       // all runs from all log inputs, merged
-    std::vector<model::LayerTable> models;   // ONNX, printed modules, model_check_result...
-    std::vector<DataTable> tables;           // toolchain debug tables (similarity, sensitivity, ...)
-    std::vector<Warning> warnings;           // damaged-but-usable input, with file and place
+    logs::LogSet logs;                      // all runs from all log inputs, merged
+    std::vector<model::LayerTable> models;  // ONNX, printed modules, model_check_result...
+    std::vector<DataTable> tables;          // toolchain debug tables (similarity, sensitivity, ...)
+    std::vector<Warning> warnings;          // damaged-but-usable input, with file and place
     std::map<std::string, std::string> expectedDtypes;  // module -> dtype (for model.int16_not_applied)
-    std::string thresholdsPath;              // rules' threshold override file ("" = built-in defaults)
+    std::string thresholdsPath;  // rules' threshold override file ("" = built-in defaults)
     // The fixed-point simulation of the ONNX model, when one was run (the Fixed-point page, or
     // `analyze --simulate`); its findings join `findings` through the "simulation" check.
     std::optional<fixedpoint::SimulationSummary> simulation;
@@ -69,7 +69,7 @@ const std::vector<InputLoader>& inputLoaders();
 
 // One check over the whole Analysis: adds findings, and says whether it had data to run on.
 struct Check {
-    const char* id;   // primary finding id, or a group name ("model.lints")
+    const char* id;  // primary finding id, or a group name ("model.lints")
     std::function<void(Analysis& analysis)> run;
 };
 // The table of all checks run after loading (defined in check_registry.cpp).

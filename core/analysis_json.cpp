@@ -12,7 +12,10 @@ namespace {
 using nlohmann::json;
 
 // JSON has no NaN/Inf: finite numbers stay numbers, others become the strings Python prints.
-json number(double v) { return jsonNumber(v); }
+json number(double v)
+{
+    return jsonNumber(v);
+}
 
 json seriesSummary(const logs::Series& s)
 {
@@ -43,12 +46,18 @@ json seriesSummary(const logs::Series& s)
 const char* eventKindName(logs::RunEvent::Kind k)
 {
     switch (k) {
-    case logs::RunEvent::Kind::Warning: return "warning";
-    case logs::RunEvent::Kind::Error: return "error";
-    case logs::RunEvent::Kind::Traceback: return "traceback";
-    case logs::RunEvent::Kind::Checkpoint: return "checkpoint";
-    case logs::RunEvent::Kind::Parameters: return "parameters";
-    case logs::RunEvent::Kind::Info: break;
+        case logs::RunEvent::Kind::Warning:
+            return "warning";
+        case logs::RunEvent::Kind::Error:
+            return "error";
+        case logs::RunEvent::Kind::Traceback:
+            return "traceback";
+        case logs::RunEvent::Kind::Checkpoint:
+            return "checkpoint";
+        case logs::RunEvent::Kind::Parameters:
+            return "parameters";
+        case logs::RunEvent::Kind::Info:
+            break;
     }
     return "info";
 }
@@ -62,7 +71,10 @@ json quantToJson(const model::QuantParams& q)
         j["scale"] = number(q.scales.front());
     } else if (!q.scales.empty()) {
         float lo = q.scales.front(), hi = q.scales.front();
-        for (float s : q.scales) { lo = std::min(lo, s); hi = std::max(hi, s); }
+        for (float s : q.scales) {
+            lo = std::min(lo, s);
+            hi = std::max(hi, s);
+        }
         j["scale_min"] = number(lo);
         j["scale_max"] = number(hi);
         j["channels"] = q.scales.size();
@@ -90,7 +102,8 @@ json logSetToJson(const logs::LogSet& set)
         jr["role_reason"] = r.roleReason;
         jr["files"] = json::array();
         for (const logs::RunFile& f : r.files)
-            jr["files"].push_back({{"path", f.path}, {"format", f.format}, {"layout", f.layout}, {"size", f.size}});
+            jr["files"].push_back(
+                {{"path", f.path}, {"format", f.format}, {"layout", f.layout}, {"size", f.size}});
         jr["metadata"] = r.metadata;
         jr["series"] = json::object();
         for (const auto& [name, s] : r.series) {
@@ -100,7 +113,8 @@ json logSetToJson(const logs::LogSet& set)
                 if (std::isfinite(s.value[i])) continue;
                 const logs::PointSource src = s.sourceAt(i);
                 js["first_nonfinite_value"] = number(s.value[i]);
-                js["first_nonfinite_file"] = src.file < r.files.size() ? json(r.files[src.file].path) : json(nullptr);
+                js["first_nonfinite_file"] =
+                    src.file < r.files.size() ? json(r.files[src.file].path) : json(nullptr);
                 js["first_nonfinite_line"] = src.lineOrRecord;
                 break;
             }
@@ -131,8 +145,8 @@ json layersToJson(const model::LayerTable& table)
         j["op"] = l.op;
         j["input_dtypes"] = json::array();
         for (auto t : l.inputDtypes) j["input_dtypes"].push_back(model::dtypeName(t));
-        j["weight_dtype"] = l.weightDtype == model::DType::Unknown ? json(nullptr)
-                                                                   : json(model::dtypeName(l.weightDtype));
+        j["weight_dtype"] =
+            l.weightDtype == model::DType::Unknown ? json(nullptr) : json(model::dtypeName(l.weightDtype));
         const std::string gran = model::granularityName(l);
         j["weight_granularity"] = gran.empty() ? json(nullptr) : json(gran);
         j["weight_quant"] = l.weightQuant ? quantToJson(*l.weightQuant) : json(nullptr);
@@ -175,8 +189,8 @@ json analysisToJson(const Analysis& a, Lang lang)
     j["lang"] = langCode(lang);
     j["inputs"] = json::array();
     for (const InputItem& in : a.inputs)
-        j["inputs"].push_back({{"path", in.path}, {"kind", inputKindName(in.kind)},
-                               {"format", in.format}, {"size", in.size}});
+        j["inputs"].push_back(
+            {{"path", in.path}, {"kind", inputKindName(in.kind)}, {"format", in.format}, {"size", in.size}});
     json logs = logSetToJson(a.logs);
     j["runs"] = std::move(logs["runs"]);
     j["models"] = json::array();

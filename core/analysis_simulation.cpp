@@ -6,7 +6,7 @@ namespace qatdoctor::core {
 
 std::string simulatableModelPath(const Analysis& analysis)
 {
-    for (const model::LayerTable& m : analysis.models)   // models.front() is the primary model
+    for (const model::LayerTable& m : analysis.models)  // models.front() is the primary model
         if (m.format == "onnx") return m.sourcePath;
     return {};
 }
@@ -25,10 +25,12 @@ Result<void> simulateAnalysisModel(Analysis& analysis, const fixedpoint::Simulat
         // an ONNX file that was found but refused is not "no model": say which and why
         for (const Warning& w : analysis.warnings)
             if (w.code.rfind("onnx.", 0) == 0 || w.code == "io.too_large")
-                return makeError("simulate.no_model", "nothing to simulate: the ONNX model " + w.file +
-                                                          " was found but could not be read: " + w.message,
+                return makeError("simulate.no_model",
+                                 "nothing to simulate: the ONNX model " + w.file +
+                                     " was found but could not be read: " + w.message,
                                  w.file);
-        return makeError("simulate.no_model", "nothing to simulate: no ONNX model among the inputs (give the exported .onnx)");
+        return makeError("simulate.no_model",
+                         "nothing to simulate: no ONNX model among the inputs (give the exported .onnx)");
     }
     Result<model::OnnxModel> model = model::readOnnxFile(path);
     if (!model) return model.error();

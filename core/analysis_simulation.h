@@ -24,7 +24,6 @@ void attachSimulation(Analysis& analysis, fixedpoint::SimulationSummary summary)
 // and attaches the summary. Errors: "simulate.no_model" (no ONNX model loaded), the model's
 // read errors, the simulator's ("simulate.unsupported", "simulate.input" ...), kCancelledCode.
 Result<void> simulateAnalysisModel(Analysis& analysis, const fixedpoint::SimulationOptions& options,
-                                   const fixedpoint::InputSpec& input,
-                                   const ProgressFn& progress = {});
+                                   const fixedpoint::InputSpec& input, const ProgressFn& progress = {});
 
 }  // namespace qatdoctor::core

@@ -38,7 +38,8 @@ const std::vector<Check>& checks()
         // rows: {id, run}
         {"model.lints", runOnnxModelLints},
         {"training.rules", runTrainingRules},
-        {"artifacts", [](Analysis& a) { artifacts::runArtifactChecks(a.models, a.tables, a.expectedDtypes, a); }},
+        {"artifacts",
+         [](Analysis& a) { artifacts::runArtifactChecks(a.models, a.tables, a.expectedDtypes, a); }},
         {"simulation", [](Analysis& a) { fixedpoint::runSimulationCheck(a.simulation, a); }},
     };
     return kChecks;

@@ -55,9 +55,11 @@ std::vector<ClaimedFile> findClaimedFiles(const std::string& folder, std::vector
     for (; !ec && it != end; it.increment(ec)) {
         if (++seen > kMaxEntries) {
             if (capped)
-                capped->push_back(makeError("folder.capped", folder + ": the search for models and toolchain files stopped after " +
-                                                                 std::to_string(kMaxEntries) + " entries; files beyond them were not looked at",
-                                            folder));
+                capped->push_back(makeError(
+                    "folder.capped",
+                    folder + ": the search for models and toolchain files stopped after " +
+                        std::to_string(kMaxEntries) + " entries; files beyond them were not looked at",
+                    folder));
             break;
         }
         const fs::directory_entry& e = *it;
@@ -78,7 +80,8 @@ std::vector<ClaimedFile> findClaimedFiles(const std::string& folder, std::vector
             out.push_back({e.path().string(), loader});
     }
     // Directory order is the file system's; a stable order keeps models[0] and reports stable.
-    std::sort(out.begin(), out.end(), [](const ClaimedFile& a, const ClaimedFile& b) { return a.path < b.path; });
+    std::sort(out.begin(), out.end(),
+              [](const ClaimedFile& a, const ClaimedFile& b) { return a.path < b.path; });
     return out;
 }
 
@@ -102,13 +105,15 @@ Result<void> loadProjectFolder(const std::string& path, Analysis& into, const Pr
         return reportProgress(progress, f * logShare, stage);
     };
     Result<logs::LogSet> logsRead = logs::readLogFolder(path, logProgress, options);
-    if (logsRead) logs::appendLogSet(into.logs, std::move(*logsRead));
+    if (logsRead)
+        logs::appendLogSet(into.logs, std::move(*logsRead));
     else if (logsRead.error().code != "logs.none" || claimed.empty())
         return logsRead.error();
 
     for (size_t i = 0; i < claimed.size(); ++i) {
         const ClaimedFile& c = claimed[i];
-        const double base = logShare + (1.0 - logShare) * static_cast<double>(i) / static_cast<double>(claimed.size());
+        const double base =
+            logShare + (1.0 - logShare) * static_cast<double>(i) / static_cast<double>(claimed.size());
         if (!reportProgress(progress, base, "loading " + c.path))
             return makeError(kCancelledCode, "cancelled", c.path);
         Result<void> loaded = c.loader->load(c.path, into, {});

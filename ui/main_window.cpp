@@ -8,17 +8,17 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
-#include <QVBoxLayout>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QTabWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTimer>
+#include <QVBoxLayout>
 #include <cstdio>
 
 #include "core/common/input_set_name.h"
@@ -37,8 +37,12 @@ constexpr int kStartRow = 0;  // sidebar row 0 is the Start (welcome) panel; pag
 }
 
 MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* parent)
-    : QMainWindow(parent), m_context(new AppContext(this)), m_language(language),
-      m_loadJob(new BackgroundJob(this)), m_jobStatus(new JobStatus(this)), m_autosaveTimer(new QTimer(this))
+    : QMainWindow(parent),
+      m_context(new AppContext(this)),
+      m_language(language),
+      m_loadJob(new BackgroundJob(this)),
+      m_jobStatus(new JobStatus(this)),
+      m_autosaveTimer(new QTimer(this))
 {
     m_context->setDataDir(dataDir);
     m_context->setLang(language->current().startsWith("zh") ? core::Lang::Zh : core::Lang::En);
@@ -54,7 +58,8 @@ MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* pare
     m_sessionLabel = new QLabel(left);
     m_sessionLabel->setObjectName("sessionLabel");
     m_sessionLabel->setWordWrap(true);
-    m_sessionLabel->setStyleSheet("QLabel#sessionLabel { padding: 10px 8px; background: #1f4e79; color: white; }");
+    m_sessionLabel->setStyleSheet(
+        "QLabel#sessionLabel { padding: 10px 8px; background: #1f4e79; color: white; }");
     m_sidebar = new QListWidget(left);
     leftLayout->addWidget(m_sessionLabel);
     leftLayout->addWidget(m_sidebar, 1);
@@ -62,8 +67,9 @@ MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* pare
     left->setMinimumWidth(170);
     left->setMaximumWidth(260);
     m_sidebar->setIconSize(QSize(20, 20));
-    m_sidebar->setStyleSheet("QListWidget#sidebar { font-size: 11pt; } "
-                             "QListWidget#sidebar::item { padding: 8px 6px; }");
+    m_sidebar->setStyleSheet(
+        "QListWidget#sidebar { font-size: 11pt; } "
+        "QListWidget#sidebar::item { padding: 8px 6px; }");
     m_stack = new QStackedWidget(splitter);
     splitter->addWidget(left);
     splitter->addWidget(m_stack);
@@ -132,7 +138,8 @@ void MainWindow::buildPages()
     for (Page* page : m_pages) {
         m_stack->addWidget(page);
         // Pages may bring their own icon; otherwise the shell's icon for the page id is used.
-        const QIcon icon = page->icon().isNull() ? QIcon(":/icons/page-" + page->id() + ".svg") : page->icon();
+        const QIcon icon =
+            page->icon().isNull() ? QIcon(":/icons/page-" + page->id() + ".svg") : page->icon();
         auto* item = new QListWidgetItem(icon, page->title(), m_sidebar);
         item->setData(Qt::UserRole, page->id());
     }
@@ -172,7 +179,10 @@ QString MainWindow::currentPageId() const
     return m_sidebar->item(row)->data(Qt::UserRole).toString();
 }
 
-bool MainWindow::isBusy() const { return m_loadJob->running(); }
+bool MainWindow::isBusy() const
+{
+    return m_loadJob->running();
+}
 
 void MainWindow::openPaths(const QStringList& paths)
 {
@@ -224,11 +234,14 @@ void MainWindow::startAnalysis(const QStringList& previousInputs)
             }
             applyAnalysis(std::move(result).value());
         });
-    connect(m_loadJob, &BackgroundJob::cancelled, this, [this, previousInputs] {
-        m_session.inputs = previousInputs;
-        statusBar()->showMessage(tr("Loading cancelled."), 4000);
-        runIdleCallbacks();
-    }, Qt::SingleShotConnection);
+    connect(
+        m_loadJob, &BackgroundJob::cancelled, this,
+        [this, previousInputs] {
+            m_session.inputs = previousInputs;
+            statusBar()->showMessage(tr("Loading cancelled."), 4000);
+            runIdleCallbacks();
+        },
+        Qt::SingleShotConnection);
 }
 
 void MainWindow::applyAnalysis(core::Analysis analysis)
@@ -240,8 +253,8 @@ void MainWindow::applyAnalysis(core::Analysis analysis)
     updateTitle();
     scheduleAutosave();
     if (hasInputs) {
-        statusBar()->showMessage(tr("Loaded %n input(s), %1 finding(s).", nullptr, m_session.inputs.size())
-                                     .arg(findings), 6000);
+        statusBar()->showMessage(
+            tr("Loaded %n input(s), %1 finding(s).", nullptr, m_session.inputs.size()).arg(findings), 6000);
         if (wasEmpty && currentPageId() == "start") showPage("overview");
     }
     runIdleCallbacks();
@@ -304,11 +317,13 @@ void MainWindow::updateTitle()
     const QString name = sessionName();
     setWindowTitle(name.isEmpty() ? QStringLiteral("QAT Doctor") : name + QStringLiteral(" — QAT Doctor"));
     if (name.isEmpty()) {
-        m_sessionLabel->setText(QStringLiteral("<b>QAT Doctor</b><br><small>%1</small>").arg(tr("nothing open")));
+        m_sessionLabel->setText(
+            QStringLiteral("<b>QAT Doctor</b><br><small>%1</small>").arg(tr("nothing open")));
     } else {
-        m_sessionLabel->setText(QStringLiteral("<b>%1</b><br><small>%2</small>")
-                                    .arg(name.toHtmlEscaped(),
-                                         tr("%n input(s)", nullptr, static_cast<int>(m_session.inputs.size()))));
+        m_sessionLabel->setText(
+            QStringLiteral("<b>%1</b><br><small>%2</small>")
+                .arg(name.toHtmlEscaped(),
+                     tr("%n input(s)", nullptr, static_cast<int>(m_session.inputs.size()))));
     }
     m_sessionLabel->setToolTip(m_session.inputs.join('\n'));
 }
@@ -347,8 +362,10 @@ void MainWindow::dropEvent(QDropEvent* event)
     for (const QUrl& url : event->mimeData()->urls()) {
         if (!url.isLocalFile()) continue;
         const QString p = url.toLocalFile();
-        if (p.endsWith(".qatdoctor")) session = p;
-        else paths << p;
+        if (p.endsWith(".qatdoctor"))
+            session = p;
+        else
+            paths << p;
     }
     event->acceptProposedAction();
     if (!session.isEmpty()) openSession(session);

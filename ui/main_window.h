@@ -39,7 +39,7 @@ public:
     void openDemo();
     bool openSession(const QString& path);
     void restoreAutosave();
-    bool showPage(const QString& idAndTab);   // "model", or "fixedpoint:3" for its third tab
+    bool showPage(const QString& idAndTab);  // "model", or "fixedpoint:3" for its third tab
     QString currentPageId() const;
     bool isBusy() const;
 
@@ -95,7 +95,7 @@ private:
     QMenu* m_recentMenu = nullptr;
 
     Session m_session;
-    QString m_sessionPath;          // named session file, "" until saved
+    QString m_sessionPath;  // named session file, "" until saved
     bool m_headless = false;
     QString m_lastError;
     std::vector<std::function<void()>> m_idleCallbacks;

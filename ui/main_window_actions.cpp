@@ -1,4 +1,7 @@
 // MainWindow's menus and the actions behind them (files, session, language, help).
+#include <google/protobuf/stubs/common.h>
+#include <qcustomplot.h>
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -12,19 +15,17 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
-#include <google/protobuf/stubs/common.h>
 #include <nlohmann/json.hpp>
-#include <qcustomplot.h>
 
 #include "core/artifacts/artifacts_api.h"
 #include "core/common/version.h"
 #include "ui/common/background_job.h"
 #include "ui/main_window.h"
-#include "ui/shell/welcome_panel.h"
 #include "ui/pages/page.h"
 #include "ui/pages/paste_model_dialog.h"
 #include "ui/shell/language.h"
 #include "ui/shell/recent_files.h"
+#include "ui/shell/welcome_panel.h"
 
 namespace qatdoctor::ui {
 
@@ -73,9 +74,8 @@ void MainWindow::buildMenus()
         group->addAction(a);
         const QString c = code;
         // Deferred: switching rebuilds the menu bar that owns this action.
-        connect(a, &QAction::triggered, this, [this, c] {
-            QTimer::singleShot(0, this, [this, c] { switchLanguage(c); });
-        });
+        connect(a, &QAction::triggered, this,
+                [this, c] { QTimer::singleShot(0, this, [this, c] { switchLanguage(c); }); });
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -107,14 +107,16 @@ void MainWindow::openFolderDialog()
 
 void MainWindow::openFileDialog()
 {
-    const QStringList files = QFileDialog::getOpenFileNames(
-        this, tr("Open model, log or debug file"), QString(),
-        tr("Models and debug files (*.onnx *.txt *.csv *.log *.jsonl *.json);;"
-           "QAT Doctor session (*.qatdoctor);;All files (*)"));
+    const QStringList files =
+        QFileDialog::getOpenFileNames(this, tr("Open model, log or debug file"), QString(),
+                                      tr("Models and debug files (*.onnx *.txt *.csv *.log *.jsonl *.json);;"
+                                         "QAT Doctor session (*.qatdoctor);;All files (*)"));
     QStringList inputs;
     for (const QString& f : files) {
-        if (f.endsWith(".qatdoctor")) openSession(f);
-        else inputs << f;
+        if (f.endsWith(".qatdoctor"))
+            openSession(f);
+        else
+            inputs << f;
     }
     if (!inputs.isEmpty()) openPaths(inputs);
 }
@@ -159,14 +161,19 @@ QString MainWindow::autosavePath()
     return QDir(dir).filePath("autosave.qatdoctor");
 }
 
-void MainWindow::scheduleAutosave() { m_autosaveTimer->start(); }
+void MainWindow::scheduleAutosave()
+{
+    m_autosaveTimer->start();
+}
 
 void MainWindow::writeAutosave()
 {
     m_autosaveTimer->stop();
     const Session s = currentSession();
     auto r = writeSessionFile(autosavePath(), s);
-    if (!r) statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromStdString(r.error().toString())), 8000);
+    if (!r)
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromStdString(r.error().toString())),
+                                 8000);
     if (m_sessionPath.isEmpty()) return;
     if (auto saved = writeSessionFile(m_sessionPath, s); !saved)
         statusBar()->showMessage(
@@ -248,13 +255,13 @@ void MainWindow::showAbout()
         tr("<h3>QAT Doctor %1</h3>"
            "<p>A troubleshooting assistant for quantization-aware training: training curves, "
            "model dtypes, fixed-point simulation and the FAQ as a guided wizard.</p>")
-            .arg(core::kVersion)
-        + QStringLiteral("<p>Qt %1 · QCustomPlot %2 · protobuf %3 · nlohmann_json %4.%5.%6</p>")
-              .arg(qVersion(), QCUSTOMPLOT_VERSION_STR,
-                   QString::fromStdString(google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION)))
-              .arg(NLOHMANN_JSON_VERSION_MAJOR)
-              .arg(NLOHMANN_JSON_VERSION_MINOR)
-              .arg(NLOHMANN_JSON_VERSION_PATCH);
+            .arg(core::kVersion) +
+        QStringLiteral("<p>Qt %1 · QCustomPlot %2 · protobuf %3 · nlohmann_json %4.%5.%6</p>")
+            .arg(qVersion(), QCUSTOMPLOT_VERSION_STR,
+                 QString::fromStdString(google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION)))
+            .arg(NLOHMANN_JSON_VERSION_MAJOR)
+            .arg(NLOHMANN_JSON_VERSION_MINOR)
+            .arg(NLOHMANN_JSON_VERSION_PATCH);
     QMessageBox::about(this, tr("About QAT Doctor"), text);
 }
 

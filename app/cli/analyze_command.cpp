@@ -9,8 +9,8 @@
 #include "app/cli/text_output.h"
 #include "core/analysis.h"
 #include "core/analysis_json.h"
-#include "core/common/json_text.h"
 #include "core/analysis_simulation.h"
+#include "core/common/json_text.h"
 #include "core/report/wizard_input.h"
 #include "core/rules/thresholds.h"
 #include "core/rules/verdict.h"
@@ -21,7 +21,8 @@ namespace {
 constexpr const char* kUsage =
     "Usage: qatdoctor-cli analyze PATH... [--model FILE] [--expect FILE] [--role RUN=ROLE]...\n"
     "                             [--json] [--lang zh|en] [--fail-on error|warning|info]\n"
-    "                             [--simulate [--seed N] [--sim-input FILE]... [--sensitivity] [--max-memory SIZE]]\n"
+    "                             [--simulate [--seed N] [--sim-input FILE]... [--sensitivity] [--max-memory "
+    "SIZE]]\n"
     "                             [--report FILE [--wizard FILE] [--force]]\n\n"
     "PATH may be a training log folder, a log file, an ONNX model, a printed model (.txt)\n"
     "or a toolchain debug text file (model_check_result.txt, compare_per_layer_out.txt, ...).\n"
@@ -53,17 +54,20 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
     if (!a.logs.runs.empty()) {
         out << "Runs:\n";
         for (const core::logs::Run& r : a.logs.runs) {
-            out << "  " << r.name << "  role=" << core::logs::roleName(r.role) << "  series=" << r.series.size()
-                << "  files=" << r.files.size() << "\n";
+            out << "  " << r.name << "  role=" << core::logs::roleName(r.role)
+                << "  series=" << r.series.size() << "  files=" << r.files.size() << "\n";
         }
     }
     for (const auto& m : a.models)
         out << "Model: " << m.sourcePath << "  (" << m.format << ", " << m.layers.size() << " layers)\n";
     if (const auto& sim = a.simulation) {
-        out << "Simulation: " << sim->layers.size() << " layers compared (" << sim->inputs.size() << " input(s): ";
+        out << "Simulation: " << sim->layers.size() << " layers compared (" << sim->inputs.size()
+            << " input(s): ";
         for (size_t i = 0; i < sim->inputs.size(); ++i) out << (i ? ", " : "") << sim->inputs[i];
-        out << "); " << (sim->firstBadLayer.empty() ? "fake-quant and integer agree on every layer"
-                                                    : "first layer where fake-quant and integer part: " + sim->firstBadLayer);
+        out << "); "
+            << (sim->firstBadLayer.empty()
+                    ? "fake-quant and integer agree on every layer"
+                    : "first layer where fake-quant and integer part: " + sim->firstBadLayer);
         if (auto sq = sim->outputSqnrDb(); sq && std::isfinite(*sq)) {
             char db[32];
             std::snprintf(db, sizeof db, "%.2f", *sq);
@@ -75,8 +79,10 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
     out << "\nFindings:\n";
     printFindings(out, a.findings, lang);
     if (!a.checksSkipped.empty()) {
-        out << (lang == core::Lang::Zh ? "\n未检查（结果未知，并非通过）：\n" : "\nNot checked (unknown, not clear):\n");
-        for (const core::Analysis::SkippedCheck& s : a.checksSkipped) out << "  " << s.id << ": " << s.reason.in(lang) << "\n";
+        out << (lang == core::Lang::Zh ? "\n未检查（结果未知，并非通过）：\n"
+                                       : "\nNot checked (unknown, not clear):\n");
+        for (const core::Analysis::SkippedCheck& s : a.checksSkipped)
+            out << "  " << s.id << ": " << s.reason.in(lang) << "\n";
     }
     std::vector<core::Warning> warnings = a.logs.warnings;
     warnings.insert(warnings.end(), a.warnings.begin(), a.warnings.end());
@@ -91,13 +97,15 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
 // a model the simulator cannot run does not.
 bool isSimulationUsageError(const std::string& code)
 {
-    return code == "simulate.no_model" || code == "simulate.input" || code == "simulate.npy" || code == "simulate.pb" ||
-           code == "simulate.raw" || code.starts_with("io.");
+    return code == "simulate.no_model" || code == "simulate.input" || code == "simulate.npy" ||
+           code == "simulate.pb" || code == "simulate.raw" || code.starts_with("io.");
 }
 
 int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
 {
-    Args args(argv, {"model", "expect", "role", "lang", "fail-on", "report", "thresholds", "wizard", "seed", "sim-input", "max-memory"},
+    Args args(argv,
+              {"model", "expect", "role", "lang", "fail-on", "report", "thresholds", "wizard", "seed",
+               "sim-input", "max-memory"},
               {"json", "force", "simulate", "sensitivity"});
     if (!args.ok()) {
         io.err << "analyze: " << args.error() << "\n" << kUsage;
@@ -134,7 +142,7 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
         io.err << "analyze: --fail-on wants error, warning or info\n";
         return kExitUsage;
     }
-    if (auto report = args.value("report"))   // fail before the analysis, not after it
+    if (auto report = args.value("report"))  // fail before the analysis, not after it
         if (int rc = checkReportOption(*report, args.has("force"), io); rc != kExitOk) return rc;
     std::string wizardJson;
     if (auto wizard = args.value("wizard")) {
@@ -151,7 +159,8 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
     }
     const bool simulate = args.has("simulate");
     core::fixedpoint::InputSpec simInput;
-    if (!simulate && (args.has("sensitivity") || args.value("seed") || args.value("sim-input") || args.value("max-memory"))) {
+    if (!simulate && (args.has("sensitivity") || args.value("seed") || args.value("sim-input") ||
+                      args.value("max-memory"))) {
         io.err << "analyze: --seed, --sim-input, --sensitivity and --max-memory go with --simulate\n";
         return kExitUsage;
     }
@@ -187,13 +196,15 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
             io.err << "analyze: --simulate skipped: " << ran.error().toString() << "\n";
             core::Warning skipped = ran.error();
             const std::string place = skipped.file + ": ";
-            if (!skipped.file.empty() && skipped.message.starts_with(place)) skipped.message.erase(0, place.size());
+            if (!skipped.file.empty() && skipped.message.starts_with(place))
+                skipped.message.erase(0, place.size());
             skipped.message = "fixed-point simulation skipped: " + skipped.message;
             analysis->warnings.push_back(std::move(skipped));
         }
     }
     if (auto report = args.value("report")) {
-        if (int rc = writeReportOption(*analysis, *report, lang, args.has("force"), io, wizardJson); rc != kExitOk)
+        if (int rc = writeReportOption(*analysis, *report, lang, args.has("force"), io, wizardJson);
+            rc != kExitOk)
             return rc;
     }
     if (args.has("json"))

@@ -26,11 +26,17 @@ Args::Args(std::vector<std::string> argv, std::set<std::string> valueOptions, st
             hasInlineValue = true;
         }
         if (flags.count(name)) {
-            if (hasInlineValue) { m_error = "option --" + name + " takes no value"; return; }
+            if (hasInlineValue) {
+                m_error = "option --" + name + " takes no value";
+                return;
+            }
             m_options.emplace_back(name, "");
         } else if (valueOptions.count(name)) {
             if (!hasInlineValue) {
-                if (i + 1 >= argv.size()) { m_error = "option --" + name + " needs a value"; return; }
+                if (i + 1 >= argv.size()) {
+                    m_error = "option --" + name + " needs a value";
+                    return;
+                }
                 val = argv[++i];
             }
             m_options.emplace_back(name, val);
@@ -71,10 +77,10 @@ std::optional<uint64_t> parseByteSize(const std::string& text)
     if (end == text.c_str() || !(number > 0)) return std::nullopt;
     std::string unit(end);
     for (char& ch : unit) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    if (unit.size() > 1 && unit.back() == 'b') unit.pop_back();             // "gb", "gib"
-    if (unit.size() > 1 && unit.back() == 'i') unit.pop_back();             // "gi"
-    static const std::pair<const char*, double> kUnits[] = {{"", 1}, {"k", 1024.0}, {"m", 1048576.0}, {"g", 1073741824.0},
-                                                            {"t", 1099511627776.0}};
+    if (unit.size() > 1 && unit.back() == 'b') unit.pop_back();  // "gb", "gib"
+    if (unit.size() > 1 && unit.back() == 'i') unit.pop_back();  // "gi"
+    static const std::pair<const char*, double> kUnits[] = {
+        {"", 1}, {"k", 1024.0}, {"m", 1048576.0}, {"g", 1073741824.0}, {"t", 1099511627776.0}};
     for (const auto& [name, factor] : kUnits)
         if (unit == name) {
             const double bytes = number * factor;

@@ -16,11 +16,7 @@ Command simulateCommand();
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> kCommands = {
-        analyzeCommand(),
-        logsCommand(),
-        modelCommand(),
-        faqCommand(),
-        simulateCommand(),
+        analyzeCommand(), logsCommand(), modelCommand(), faqCommand(), simulateCommand(),
     };
     return kCommands;
 }

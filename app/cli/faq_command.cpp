@@ -33,7 +33,8 @@ constexpr const char* kUsage =
 
 void printTopicLine(std::ostream& out, const faq::Topic& t, core::Lang lang)
 {
-    out << "  " << t.id << "  [" << t.popularity << "]  " << t.symptom.in(lang) << " - " << t.title.in(lang) << "\n";
+    out << "  " << t.id << "  [" << t.popularity << "]  " << t.symptom.in(lang) << " - " << t.title.in(lang)
+        << "\n";
 }
 
 void printList(std::ostream& out, const faq::FaqBase& base, core::Lang lang)
@@ -59,7 +60,8 @@ void printNode(std::ostream& out, const faq::Node& n, core::Lang lang)
         out << "\n";
         for (const faq::Answer& a : n.answers) {
             out << "      - " << a.label.in(lang) << " -> " << a.next;
-            if (a.autoMark != faq::AutoMark::None) out << "   (" << (a.autoMark == faq::AutoMark::Found ? "found" : "clear") << ")";
+            if (a.autoMark != faq::AutoMark::None)
+                out << "   (" << (a.autoMark == faq::AutoMark::Found ? "found" : "clear") << ")";
             out << "\n";
         }
         return;
@@ -73,7 +75,8 @@ void printNode(std::ostream& out, const faq::Node& n, core::Lang lang)
         size_t start = 0;
         while (start <= c.text.size()) {
             const size_t end = c.text.find('\n', start);
-            out << "      | " << c.text.substr(start, end == std::string::npos ? std::string::npos : end - start) << "\n";
+            out << "      | "
+                << c.text.substr(start, end == std::string::npos ? std::string::npos : end - start) << "\n";
             if (end == std::string::npos) break;
             start = end + 1;
         }
@@ -123,7 +126,8 @@ int runFaq(const std::vector<std::string>& argv, CommandIo io)
             for (const faq::Node& n : t.nodes) autos += !n.autoCheck.empty();
         }
         io.out << "OK: " << load.fileCount << " files, " << load.base.categories().size() << " categories, "
-               << load.base.topics().size() << " topics, " << nodes << " nodes, " << autos << " auto questions\n";
+               << load.base.topics().size() << " topics, " << nodes << " nodes, " << autos
+               << " auto questions\n";
         return kExitOk;
     }
     // The other actions use what loaded; problems are reported but don't hide the rest.

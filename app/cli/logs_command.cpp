@@ -2,10 +2,9 @@
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "app/cli/args.h"
 #include "app/cli/cli_command.h"
@@ -58,8 +57,8 @@ void printRun(std::ostream& out, const core::logs::Run& r)
         out << "\n";
     }
     if (!r.series.empty()) {
-        out << "  " << pad("series", 22) << pad("points", 9) << pad("first", 11) << pad("last", 11) << pad("min", 11)
-            << pad("max", 11) << "first non-finite\n";
+        out << "  " << pad("series", 22) << pad("points", 9) << pad("first", 11) << pad("last", 11)
+            << pad("min", 11) << pad("max", 11) << "first non-finite\n";
         for (const auto& [name, s] : r.series) {
             const auto st = core::logs::seriesStats(s);
             std::string nf = "-";
@@ -72,8 +71,9 @@ void printRun(std::ostream& out, const core::logs::Run& r)
                           std::to_string(src.lineOrRecord) + ")";
             }
             out << "  " << pad(name, 22) << pad(std::to_string(st.points), 9)
-                << pad(s.empty() ? "-" : num(s.value.front()), 11) << pad(s.empty() ? "-" : num(s.value.back()), 11)
-                << pad(st.min ? num(*st.min) : "-", 11) << pad(st.max ? num(*st.max) : "-", 11) << nf << "\n";
+                << pad(s.empty() ? "-" : num(s.value.front()), 11)
+                << pad(s.empty() ? "-" : num(s.value.back()), 11) << pad(st.min ? num(*st.min) : "-", 11)
+                << pad(st.max ? num(*st.max) : "-", 11) << nf << "\n";
         }
     }
     for (const auto& e : r.events) {
@@ -81,8 +81,9 @@ void printRun(std::ostream& out, const core::logs::Run& r)
         std::string text = e.text.substr(0, e.text.find('\n'));
         if (text.size() > 100) text = text.substr(0, 100) + "...";
         out << "  event " << kKinds[static_cast<int>(e.kind)] << " "
-            << (e.file < r.files.size() ? std::filesystem::path(r.files[e.file].path).filename().string() : "?") << ":"
-            << e.line << ": " << text << "\n";
+            << (e.file < r.files.size() ? std::filesystem::path(r.files[e.file].path).filename().string()
+                                        : "?")
+            << ":" << e.line << ": " << text << "\n";
     }
 }
 
@@ -93,8 +94,12 @@ nlohmann::json explanationJson(const core::logs::Run& r)
         nlohmann::json samples = nlohmann::json::array();
         for (const core::logs::SourceLine& l : e.samples)
             samples.push_back({{"file", l.file}, {"line", l.line}, {"text", l.text}});
-        out.push_back({{"series", e.series}, {"layout", e.layout}, {"framework", e.framework}, {"points", e.points},
-                       {"first_step", core::jsonCount(e.firstStep)}, {"last_step", core::jsonCount(e.lastStep)},
+        out.push_back({{"series", e.series},
+                       {"layout", e.layout},
+                       {"framework", e.framework},
+                       {"points", e.points},
+                       {"first_step", core::jsonCount(e.firstStep)},
+                       {"last_step", core::jsonCount(e.lastStep)},
                        {"samples", samples}});
     }
     return out;
@@ -109,7 +114,8 @@ int runLogs(const std::vector<std::string>& argv, CommandIo io)
     }
     const std::string path = args.positionals().front();
     std::error_code ec;
-    auto set = std::filesystem::is_directory(path, ec) ? core::logs::readLogFolder(path) : core::logs::readLogFile(path);
+    auto set = std::filesystem::is_directory(path, ec) ? core::logs::readLogFolder(path)
+                                                       : core::logs::readLogFile(path);
     if (!set) {
         io.err << "logs: " << set.error().toString() << "\n";
         return kExitUsage;
@@ -136,8 +142,10 @@ int runLogs(const std::vector<std::string>& argv, CommandIo io)
         return kExitOk;
     }
     for (const auto& run : set->runs) {
-        if (args.has("explain")) io.out << core::logs::explanationText(run);
-        else printRun(io.out, run);
+        if (args.has("explain"))
+            io.out << core::logs::explanationText(run);
+        else
+            printRun(io.out, run);
         io.out << "\n";
     }
     printWarnings(io.out, set->warnings);

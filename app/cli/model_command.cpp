@@ -51,9 +51,11 @@ void printTable(std::ostream& out, const core::model::LayerTable& t)
     for (const auto& l : t.layers) nameWidth = std::max(nameWidth, std::min<size_t>(l.name.size(), 48));
     out << std::left << std::setw(static_cast<int>(nameWidth) + 2) << "layer" << std::setw(16) << "op"
         << std::setw(16) << "input" << std::setw(26) << "weight" << std::setw(10) << "output" << std::setw(11)
-        << "out scale" << "flags\n";
+        << "out scale"
+        << "flags\n";
     for (const auto& l : t.layers) {
-        std::string weight = l.weightDtype == core::model::DType::Unknown ? "-" : core::model::dtypeName(l.weightDtype);
+        std::string weight =
+            l.weightDtype == core::model::DType::Unknown ? "-" : core::model::dtypeName(l.weightDtype);
         const std::string gran = core::model::granularityName(l);
         if (!gran.empty()) weight += " " + gran;
         std::string flags;

@@ -18,7 +18,10 @@ core::report::PdfRenderer& pdfRenderer()
 
 }  // namespace
 
-void setPdfRenderer(core::report::PdfRenderer renderer) { pdfRenderer() = std::move(renderer); }
+void setPdfRenderer(core::report::PdfRenderer renderer)
+{
+    pdfRenderer() = std::move(renderer);
+}
 
 int checkReportOption(const std::string& path, bool force, CommandIo io)
 {

@@ -31,7 +31,8 @@ namespace fp = core::fixedpoint;
 constexpr const char* kUsage =
     "Usage: qatdoctor-cli simulate MODEL [--input FILE]... [--inputs DIR] [--mode all|float|fake|int]\n"
     "                              [--requant float|fixed] [--int16 LAYER,...] [--float LAYER,...]\n"
-    "                              [--json] [--save-outputs DIR] [--repeat N] [--threads N] [--max-memory SIZE]\n"
+    "                              [--json] [--save-outputs DIR] [--repeat N] [--threads N] [--max-memory "
+    "SIZE]\n"
     "                              [--seed N] [--shape D,D,..] [--dtype T] [--sensitivity] [--lang zh|en]\n"
     "                              [--image FILE [--color rgb|bgr|yuv444] [--compare-color TRAINED,FED]\n"
     "                               [--pixel-scale S]]\n\n"
@@ -43,7 +44,8 @@ constexpr const char* kUsage =
     "                      holding a batch of the model's inputs (8 images for a batch-1 model) is\n"
     "                      run sample by sample (up to 64); the figures cover them all\n"
     "  --inputs DIR        an ONNX test data set folder (input_0.pb, input_1.pb, ...)\n"
-    "  --requant MODE      float = exact float multiply + round (default); fixed = integer multiplier + shift\n"
+    "  --requant MODE      float = exact float multiply + round (default); fixed = integer multiplier + "
+    "shift\n"
     "  --int16 LAYERS      what-if: these layers' quantizers at 16 bits (comma separated names)\n"
     "  --float LAYERS      what-if: these layers computed in float\n"
     "  --sensitivity       rank every layer by the output gain of making it int16 (one run per layer)\n"
@@ -114,19 +116,24 @@ std::string safeName(std::string s)
     return s;
 }
 
-void printText(std::ostream& out, const fp::SimulationResult& r, const fp::PreparedInputs& in, core::Lang lang)
+void printText(std::ostream& out, const fp::SimulationResult& r, const fp::PreparedInputs& in,
+               core::Lang lang)
 {
-    out << "Model: " << r.modelPath << "  (" << r.layers.size() << " layers, " << r.threads << " thread(s))\n";
+    out << "Model: " << r.modelPath << "  (" << r.layers.size() << " layers, " << r.threads
+        << " thread(s))\n";
     for (size_t i = 0; i < in.sources.size(); ++i)
-        out << "Input " << i << ": " << in.sources[i] << "  " << fp::shapeString(in.tensors[i].shape()) << "\n";
+        out << "Input " << i << ": " << in.sources[i] << "  " << fp::shapeString(in.tensors[i].shape())
+            << "\n";
     for (const std::string& n : in.notes) out << "  note: " << n << "\n";
     if (r.samples > 1)
-        out << "Figures cover " << r.samples << " input samples; outputs, timing and the sensitivity ranking are the first's.\n";
+        out << "Figures cover " << r.samples
+            << " input samples; outputs, timing and the sensitivity ranking are the first's.\n";
     out << "Timing (ms):";
     for (const auto& [m, ms] : r.timingMs) out << "  " << m << " " << fmt(ms, 2);
     out << "\n\n";
-    out << std::left << std::setw(28) << "layer" << std::setw(12) << "op" << std::right << std::setw(10) << "cos f/q"
-        << std::setw(10) << "cos q/i" << std::setw(11) << "SQNR q/i" << std::setw(9) << "LSB q/i" << "\n";
+    out << std::left << std::setw(28) << "layer" << std::setw(12) << "op" << std::right << std::setw(10)
+        << "cos f/q" << std::setw(10) << "cos q/i" << std::setw(11) << "SQNR q/i" << std::setw(9) << "LSB q/i"
+        << "\n";
     for (size_t i = 0; i < r.layers.size(); ++i) {
         const auto& c = r.comparisons[i];
         auto get = [&](const char* pair, int what) -> std::string {
@@ -138,21 +145,24 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
         };
         std::string name = r.layers[i].name;
         if (name.size() > 27) name = name.substr(0, 24) + "...";
-        out << std::left << std::setw(28) << name << std::setw(12) << r.layers[i].op << std::right << std::setw(10)
-            << get("float_fake", 0) << std::setw(10) << get("fake_int", 0) << std::setw(11) << get("fake_int", 1)
-            << std::setw(9) << get("fake_int", 2) << (r.layers[i].name == r.firstBadLayer ? "  <- first bad" : "") << "\n";
+        out << std::left << std::setw(28) << name << std::setw(12) << r.layers[i].op << std::right
+            << std::setw(10) << get("float_fake", 0) << std::setw(10) << get("fake_int", 0) << std::setw(11)
+            << get("fake_int", 1) << std::setw(9) << get("fake_int", 2)
+            << (r.layers[i].name == r.firstBadLayer ? "  <- first bad" : "") << "\n";
     }
     for (const auto& [pair, list] : r.outputAgreement)
         for (size_t k = 0; k < list.size(); ++k)
-            out << "Output " << (k < r.outputNames.size() ? r.outputNames[k] : "?") << " " << pair << ": cosine "
-                << fmt(list[k].cosine, 5) << ", SQNR " << fmt(list[k].sqnrDb, 1) << " dB, max abs " << fmt(list[k].maxAbs, 5)
-                << "\n";
+            out << "Output " << (k < r.outputNames.size() ? r.outputNames[k] : "?") << " " << pair
+                << ": cosine " << fmt(list[k].cosine, 5) << ", SQNR " << fmt(list[k].sqnrDb, 1)
+                << " dB, max abs " << fmt(list[k].maxAbs, 5) << "\n";
     if (r.requantDiffLsb)
         out << "Float vs fixed requantization: max " << fmt(*r.requantDiffLsb, 2) << " LSB at the output"
-            << (r.requantDiffLayer.empty() ? "" : " (first difference at " + r.requantDiffLayer + ")") << "\n";
+            << (r.requantDiffLayer.empty() ? "" : " (first difference at " + r.requantDiffLayer + ")")
+            << "\n";
     for (const auto& l : r.luts)
-        out << "LUT " << l.layer << " (" << l.op << ", " << l.inputBits << "-bit, " << l.entries << " entries): max error "
-            << fmt(l.maxError, 5) << " (" << fmt(l.maxErrorLsb, 2) << " LSB), mean " << fmt(l.meanError, 5) << "\n";
+        out << "LUT " << l.layer << " (" << l.op << ", " << l.inputBits << "-bit, " << l.entries
+            << " entries): max error " << fmt(l.maxError, 5) << " (" << fmt(l.maxErrorLsb, 2)
+            << " LSB), mean " << fmt(l.meanError, 5) << "\n";
     if (!r.fallbacks.empty()) {
         out << "Computed in float in int mode:";
         for (const auto& f : r.fallbacks) out << " " << f;
@@ -161,7 +171,8 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
     if (!r.sensitivity.empty()) {
         out << "\nint16 sensitivity (output SQNR gain vs float):\n";
         for (size_t i = 0; i < r.sensitivity.size() && i < 10; ++i)
-            out << "  " << std::left << std::setw(30) << r.sensitivity[i].layer << std::right << signedDb(r.sensitivity[i].gainDb) << "\n";
+            out << "  " << std::left << std::setw(30) << r.sensitivity[i].layer << std::right
+                << signedDb(r.sensitivity[i].gainDb) << "\n";
     }
     if (r.whatIf()) {
         out << "\nWhat-if:";
@@ -169,8 +180,9 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
         if (!r.floatLayers.empty()) out << " float for " << joined(r.floatLayers) << ".";
         const auto sq = r.outputSqnrDb();
         if (sq && r.baselineOutputSqnrDb)
-            out << " Output SQNR (int vs float) " << fmt(*sq, 2) << " dB, unchanged model " << fmt(*r.baselineOutputSqnrDb, 2)
-                << " dB, gain " << signedDb(*sq - *r.baselineOutputSqnrDb) << ".";
+            out << " Output SQNR (int vs float) " << fmt(*sq, 2) << " dB, unchanged model "
+                << fmt(*r.baselineOutputSqnrDb, 2) << " dB, gain " << signedDb(*sq - *r.baselineOutputSqnrDb)
+                << ".";
         out << "\n";
     }
     out << "\nFindings:\n";
@@ -179,18 +191,23 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
 
 int runSimulate(const std::vector<std::string>& argv, CommandIo io)
 {
-    Args args(argv, {"input", "inputs", "mode", "requant", "int16", "float", "save-outputs", "repeat", "threads", "seed",
-                     "shape", "dtype", "lang", "image", "color", "compare-color", "pixel-scale", "max-memory"},
-              {"json", "sensitivity", "force"});
+    Args args(
+        argv,
+        {"input", "inputs", "mode", "requant", "int16", "float", "save-outputs", "repeat", "threads", "seed",
+         "shape", "dtype", "lang", "image", "color", "compare-color", "pixel-scale", "max-memory"},
+        {"json", "sensitivity", "force"});
     if (!args.ok() || args.positionals().size() != 1) {
         io.err << "simulate: " << (args.ok() ? "give exactly one MODEL" : args.error()) << "\n" << kUsage;
         return kExitUsage;
     }
     fp::SimulationOptions opt;
     const std::string mode = args.value("mode").value_or("all");
-    if (mode == "float") opt.modes = {fp::SimMode::Float};
-    else if (mode == "fake") opt.modes = {fp::SimMode::Fake};
-    else if (mode == "int") opt.modes = {fp::SimMode::Int};
+    if (mode == "float")
+        opt.modes = {fp::SimMode::Float};
+    else if (mode == "fake")
+        opt.modes = {fp::SimMode::Fake};
+    else if (mode == "int")
+        opt.modes = {fp::SimMode::Int};
     else if (mode != "all") {
         io.err << "simulate: --mode wants all, float, fake or int\n";
         return kExitUsage;
@@ -234,7 +251,7 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         io.err << "simulate: --seed and --shape want numbers\n";
         return kExitUsage;
     }
-    if (auto s = args.value("shape")) {   // keep the given order (splitList sorts)
+    if (auto s = args.value("shape")) {  // keep the given order (splitList sorts)
         spec.rawShape.clear();
         std::stringstream ss(*s);
         std::string d;
@@ -288,7 +305,8 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         return kExitUsage;
     }
     if (!image.empty() && !imageDecoder()) {
-        io.err << "simulate: " << image << ": this qatdoctor-cli was built without the GUI, which decodes images; "
+        io.err << "simulate: " << image
+               << ": this qatdoctor-cli was built without the GUI, which decodes images; "
                << "convert the image to .npy instead\n";
         return kExitUsage;
     }
@@ -313,9 +331,11 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         }
     std::optional<DecodedRgb> pixels;
     if (!image.empty()) {
-        const auto& shape = (*interp)->inputShapes().empty() ? std::vector<int64_t>{} : (*interp)->inputShapes()[0];
+        const auto& shape =
+            (*interp)->inputShapes().empty() ? std::vector<int64_t>{} : (*interp)->inputShapes()[0];
         if ((*interp)->inputNames().size() != 1 || shape.size() != 4 || (shape[1] >= 0 && shape[1] != 3)) {
-            io.err << "simulate: " << image << ": an image input needs a model with one input of shape [N,3,H,W] ("
+            io.err << "simulate: " << image
+                   << ": an image input needs a model with one input of shape [N,3,H,W] ("
                    << args.positionals()[0] << ")\n";
             return kExitUsage;
         }
@@ -340,7 +360,8 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
             return kExitUsage;
         }
         if (args.has("json")) {
-            const nlohmann::json j = {{"model", args.positionals()[0]}, {"image", image},
+            const nlohmann::json j = {{"model", args.positionals()[0]},
+                                      {"image", image},
                                       {"colour_comparison", fp::colourComparisonToJson(*c)}};
             io.out << core::jsonText(j) << "\n";
         } else {
@@ -372,12 +393,15 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         std::vector<std::pair<std::string, const fp::Tensor*>> targets;
         for (const auto& [m, tensors] : result->outputs)
             for (size_t k = 0; k < tensors.size(); ++k)
-                targets.emplace_back((std::filesystem::path(*dir) / (m + "_" + safeName(result->outputNames[k]) + ".npy")).string(),
-                                     &tensors[k]);
+                targets.emplace_back(
+                    (std::filesystem::path(*dir) / (m + "_" + safeName(result->outputNames[k]) + ".npy"))
+                        .string(),
+                    &tensors[k]);
         for (const auto& [path, tensor] : targets) {
             std::error_code exists;
             if (!args.has("force") && std::filesystem::exists(path, exists)) {
-                io.err << "simulate: " << path << " already exists (not replaced; --force replaces the set)\n";
+                io.err << "simulate: " << path
+                       << " already exists (not replaced; --force replaces the set)\n";
                 return kExitUsage;
             }
         }
@@ -393,7 +417,8 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         nlohmann::json j = fp::simulationToJson(*result, lang, opt.requant);
         j["inputs"] = nlohmann::json::array();
         for (size_t i = 0; i < inputs->sources.size(); ++i)
-            j["inputs"].push_back({{"name", (*interp)->inputNames()[i]}, {"source", inputs->sources[i]},
+            j["inputs"].push_back({{"name", (*interp)->inputNames()[i]},
+                                   {"source", inputs->sources[i]},
                                    {"shape", inputs->tensors[i].shape()}});
         j["notes"] = inputs->notes;
         io.out << core::jsonText(j) << "\n";
@@ -406,34 +431,43 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
 void printColourComparison(std::ostream& out, const fp::ColourComparison& c, const std::string& model,
                            const std::string& image)
 {
-    const std::string trained = fp::colourFormatName(c.options.trained), fed = fp::colourFormatName(c.options.fed);
+    const std::string trained = fp::colourFormatName(c.options.trained),
+                      fed = fp::colourFormatName(c.options.fed);
     out << "Model: " << model << "\nImage: " << image << "\nTrained on " << trained << ", fed " << fed << " ("
         << fp::simModeName(c.options.mode) << " mode, pixel scale " << c.options.pixelScale << ")\n\n";
     out << std::left << std::setw(28) << "layer" << std::setw(10) << "op" << std::right << std::setw(16)
-        << "quant SQNR dB" << std::setw(16) << (fed + " SQNR dB") << std::setw(10) << "cos" << "\n";
+        << "quant SQNR dB" << std::setw(16) << (fed + " SQNR dB") << std::setw(10) << "cos"
+        << "\n";
     for (const auto& row : c.layers) {
         std::string name = row.layer;
         if (name.size() > 27) name = name.substr(0, 24) + "...";
         out << std::left << std::setw(28) << name << std::setw(10) << row.op << std::right << std::setw(16)
-            << fmt(row.quantization.sqnrDb, 1) << std::setw(16) << fmt(row.mismatch.sqnrDb, 1) << std::setw(10)
-            << fmt(row.mismatch.cosine, 4) << (row.layer == c.firstBadLayer ? "  <- first bad" : "") << "\n";
+            << fmt(row.quantization.sqnrDb, 1) << std::setw(16) << fmt(row.mismatch.sqnrDb, 1)
+            << std::setw(10) << fmt(row.mismatch.cosine, 4)
+            << (row.layer == c.firstBadLayer ? "  <- first bad" : "") << "\n";
     }
     for (size_t o = 0; o < c.outputMismatch.size(); ++o)
-        out << "Output " << (o < c.outputNames.size() ? c.outputNames[o] : "?") << ": SQNR " << fmt(c.outputMismatch[o].sqnrDb, 1)
-            << " dB fed " << fed << ", " << fmt(c.outputQuantization[o].sqnrDb, 1) << " dB from quantization alone\n";
+        out << "Output " << (o < c.outputNames.size() ? c.outputNames[o] : "?") << ": SQNR "
+            << fmt(c.outputMismatch[o].sqnrDb, 1) << " dB fed " << fed << ", "
+            << fmt(c.outputQuantization[o].sqnrDb, 1) << " dB from quantization alone\n";
     if (c.top1Trained && c.top1Fed)
-        out << "Top-1: " << *c.top1Trained << " (" << trained << ") vs " << *c.top1Fed << " (" << fed << ")\n";
+        out << "Top-1: " << *c.top1Trained << " (" << trained << ") vs " << *c.top1Fed << " (" << fed
+            << ")\n";
     out << (c.firstBadLayer.empty() ? std::string("The two colour forms agree on every layer.\n")
                                     : "First layer where they part: " + c.firstBadLayer + "\n");
 }
 
 }  // namespace
 
-void setImageDecoder(ImageDecoder decoder) { imageDecoder() = std::move(decoder); }
+void setImageDecoder(ImageDecoder decoder)
+{
+    imageDecoder() = std::move(decoder);
+}
 
 Command simulateCommand()
 {
-    return {"simulate", "run a QDQ model as float, fake-quant and integer; compare layer by layer", kUsage, runSimulate};
+    return {"simulate", "run a QDQ model as float, fake-quant and integer; compare layer by layer", kUsage,
+            runSimulate};
 }
 
 }  // namespace qatdoctor::cli

@@ -26,7 +26,10 @@ private:
 // An ostream over another stream's buffer through ControlEscapingBuf.
 class TerminalSafeStream : public std::ostream {
 public:
-    explicit TerminalSafeStream(std::ostream& target) : std::ostream(nullptr), m_buf(target.rdbuf()) { rdbuf(&m_buf); }
+    explicit TerminalSafeStream(std::ostream& target) : std::ostream(nullptr), m_buf(target.rdbuf())
+    {
+        rdbuf(&m_buf);
+    }
 
 private:
     ControlEscapingBuf m_buf;

@@ -13,12 +13,23 @@ std::string evidenceLine(const core::Evidence& e)
 {
     std::ostringstream s;
     const char* sep = "";
-    auto put = [&](const std::string& text) { s << sep << text; sep = ", "; };
+    auto put = [&](const std::string& text) {
+        s << sep << text;
+        sep = ", ";
+    };
     if (!e.file.empty()) put(e.line > 0 ? e.file + ":" + std::to_string(e.line) : e.file);
     if (!e.run.empty()) put("run " + e.run);
     if (!e.metric.empty()) put(e.metric);
-    if (e.step) { std::ostringstream v; v << "step " << *e.step; put(v.str()); }
-    if (e.value) { std::ostringstream v; v << "value " << *e.value; put(v.str()); }
+    if (e.step) {
+        std::ostringstream v;
+        v << "step " << *e.step;
+        put(v.str());
+    }
+    if (e.value) {
+        std::ostringstream v;
+        v << "value " << *e.value;
+        put(v.str());
+    }
     if (!e.layer.empty()) put("layer " + e.layer);
     if (!e.detail.empty()) put(e.detail);
     return s.str();
@@ -36,9 +47,11 @@ void printFindings(std::ostream& out, const std::vector<core::Finding>& findings
         out << "[" << core::severityName(f.severity) << "] " << f.id << " (" << core::stageName(f.stage)
             << "): " << f.title.in(lang) << "\n";
         const bool zh = lang == core::Lang::Zh;
-        if (f.strength) out << (zh ? "    强度：" : "    strength: ") << core::strengthText(*f.strength, lang) << "\n";
+        if (f.strength)
+            out << (zh ? "    强度：" : "    strength: ") << core::strengthText(*f.strength, lang) << "\n";
         if (f.recovered)
-            out << (zh ? "    数据已自行恢复：不计入结论。\n" : "    recovered by itself: not counted in the verdict\n");
+            out << (zh ? "    数据已自行恢复：不计入结论。\n"
+                       : "    recovered by itself: not counted in the verdict\n");
         if (!f.message.in(lang).empty()) out << "    " << f.message.in(lang) << "\n";
         for (const core::Evidence& e : f.evidence) out << "    - " << evidenceLine(e) << "\n";
         if (!f.faq.empty()) out << "    FAQ: " << f.faq << "\n";

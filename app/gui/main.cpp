@@ -20,7 +20,8 @@ namespace {
 // faq/ and demo/ live in share/qatdoctor when installed, in the source tree when developing.
 QString findDataDir()
 {
-    const QString installed = QDir(QCoreApplication::applicationDirPath()).absoluteFilePath("../share/qatdoctor");
+    const QString installed =
+        QDir(QCoreApplication::applicationDirPath()).absoluteFilePath("../share/qatdoctor");
     if (QFileInfo::exists(installed + "/faq")) return QDir::cleanPath(installed);
     return QStringLiteral(QATDOCTOR_SOURCE_DATA_DIR);
 }
@@ -47,9 +48,12 @@ std::vector<char*> renameSessionOption(int argc, char** argv, std::vector<std::s
         const std::string a = argv[i];
         const bool bare = a == "--session" || a == "-session";
         const bool joined = a.starts_with("--session=") || a.starts_with("-session=");
-        if (bare && i + 1 < argc) storage.push_back("--qatdoctor-session=" + std::string(argv[++i]));
-        else if (joined) storage.push_back("--qatdoctor-session=" + a.substr(a.find('=') + 1));
-        else storage.push_back(a);
+        if (bare && i + 1 < argc)
+            storage.push_back("--qatdoctor-session=" + std::string(argv[++i]));
+        else if (joined)
+            storage.push_back("--qatdoctor-session=" + a.substr(a.find('=') + 1));
+        else
+            storage.push_back(a);
     }
     std::vector<char*> out;
     for (std::string& a : storage) out.push_back(a.data());
@@ -76,11 +80,15 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     QCommandLineOption openOpt("open", "Open a log folder, model or debug file (repeatable).", "PATH");
-    QCommandLineOption sessionOpt(QStringList{"session", "qatdoctor-session"}, "Open a .qatdoctor session file.", "FILE");
+    QCommandLineOption sessionOpt(QStringList{"session", "qatdoctor-session"},
+                                  "Open a .qatdoctor session file.", "FILE");
     QCommandLineOption demoOpt("demo", "Open the bundled demo data.");
     QCommandLineOption langOpt("lang", "User interface language: zh or en.", "LANG");
     QCommandLineOption shotOpt("screenshot", "Render the window after loading, save a PNG, exit.", "FILE");
-    QCommandLineOption pageOpt("page", "Page to show: start, overview, wizard, curves, model, fixedpoint, report; NAME:N also shows the page's N-th tab.", "NAME[:N]");
+    QCommandLineOption pageOpt("page",
+                               "Page to show: start, overview, wizard, curves, model, fixedpoint, report; "
+                               "NAME:N also shows the page's N-th tab.",
+                               "NAME[:N]");
     QCommandLineOption sizeOpt("size", "Window size for --screenshot, e.g. 1400x900.", "WxH", "1400x900");
     QCommandLineOption freshOpt("no-restore", "Do not restore the autosaved session.");
     parser.addOptions({openOpt, sessionOpt, demoOpt, langOpt, shotOpt, pageOpt, sizeOpt, freshOpt});

@@ -8,10 +8,9 @@
 //   consistency.sensitive_ops  statistic.nonfinite
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
-
-#include <map>
 
 #include "core/common/check_results.h"
 #include "core/common/data_table.h"

@@ -1,8 +1,8 @@
 // model_check_result.txt (check_qat_model): status sentences, then tabulate tables whose meaning
 // comes from the sentence above them (horizon-formats.md 1.1). Tables are assigned to the last
 // section marker before them; tables without a marker are recognised by their headers.
-#include <limits>
 #include <algorithm>
+#include <limits>
 
 #include "core/artifacts/toolchain_tables.h"
 
@@ -16,7 +16,8 @@ Int toInt(double v)
 {
     if (!(v == v)) return 0;
     if (v >= static_cast<double>(std::numeric_limits<Int>::max())) return std::numeric_limits<Int>::max();
-    if (v <= static_cast<double>(std::numeric_limits<Int>::lowest())) return std::numeric_limits<Int>::lowest();
+    if (v <= static_cast<double>(std::numeric_limits<Int>::lowest()))
+        return std::numeric_limits<Int>::lowest();
     return static_cast<Int>(v);
 }
 

@@ -1,8 +1,8 @@
 #include "core/artifacts/printed_layers.h"
 
-#include <limits>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/artifacts/text_lines.h"
 
@@ -16,7 +16,8 @@ Int toInt(double v)
 {
     if (!(v == v)) return 0;
     if (v >= static_cast<double>(std::numeric_limits<Int>::max())) return std::numeric_limits<Int>::max();
-    if (v <= static_cast<double>(std::numeric_limits<Int>::lowest())) return std::numeric_limits<Int>::lowest();
+    if (v <= static_cast<double>(std::numeric_limits<Int>::lowest()))
+        return std::numeric_limits<Int>::lowest();
     return static_cast<Int>(v);
 }
 

@@ -155,7 +155,10 @@ size_t readPipeTable(const std::vector<TextLine>& lines, size_t i, const std::st
     table.lastLine = lines[end - 1].number;
     if (bordered && classify(lines[end - 1].text) != LineKind::Border)
         scan.warnings.push_back(warn("table.truncated", path, lines[end - 1].number,
-                                     "table '" + (!table.title.empty() ? table.title : table.columns.empty() ? std::string() : table.columns.front()) +
+                                     "table '" +
+                                         (!table.title.empty()    ? table.title
+                                          : table.columns.empty() ? std::string()
+                                                                  : table.columns.front()) +
                                          "' ends without its closing border (file truncated?); " +
                                          std::to_string(table.rows.size()) + " rows kept"));
     scan.tables.push_back(std::move(table));

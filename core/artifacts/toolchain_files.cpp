@@ -263,7 +263,8 @@ Result<ToolchainRead> readToolchainText(ToolchainKind kind, std::string_view tex
     return out;
 }
 
-Result<ToolchainRead> readToolchainFile(ToolchainKind kind, const std::string& path, const ProgressFn& progress)
+Result<ToolchainRead> readToolchainFile(ToolchainKind kind, const std::string& path,
+                                        const ProgressFn& progress)
 {
     if (!reportProgress(progress, 0.0, "reading " + path))
         return makeError(kCancelledCode, "cancelled", path);

@@ -57,6 +57,7 @@ struct ToolchainRead {
 Result<ToolchainRead> readToolchainText(ToolchainKind kind, std::string_view text, const std::string& path);
 
 // readFile + readToolchainText. Errors as those.
-Result<ToolchainRead> readToolchainFile(ToolchainKind kind, const std::string& path, const ProgressFn& progress);
+Result<ToolchainRead> readToolchainFile(ToolchainKind kind, const std::string& path,
+                                        const ProgressFn& progress);
 
 }  // namespace qatdoctor::core::artifacts

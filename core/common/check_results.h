@@ -21,8 +21,8 @@ struct SkippedCheck {
 
 struct CheckResults {
     using SkippedCheck = core::SkippedCheck;
-    std::vector<Finding> findings;           // sorted by sortFindings() once all checks ran
-    std::set<std::string> checksRun;         // check ids that had the data to run (found or clear)
+    std::vector<Finding> findings;    // sorted by sortFindings() once all checks ran
+    std::set<std::string> checksRun;  // check ids that had the data to run (found or clear)
     std::vector<SkippedCheck> checksSkipped;
 };
 

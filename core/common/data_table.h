@@ -9,12 +9,12 @@
 namespace qatdoctor::core {
 
 struct DataTable {
-    std::string kind;                             // "similarity", "sensitivity", "statistic", ...
-    std::string title;                            // shown as the table caption
+    std::string kind;   // "similarity", "sensitivity", "statistic", ...
+    std::string title;  // shown as the table caption
     std::string sourcePath;
     std::vector<std::string> columns;
-    std::vector<std::vector<std::string>> rows;   // rows[i].size() == columns.size()
-    std::vector<int64_t> rowLines;                // 1-based source line of each row
+    std::vector<std::vector<std::string>> rows;  // rows[i].size() == columns.size()
+    std::vector<int64_t> rowLines;               // 1-based source line of each row
 
     // Index of a column by case-insensitive name, or -1.
     int column(const std::string& name) const;

@@ -1,5 +1,10 @@
 #include "core/common/file_io.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -7,24 +12,31 @@
 #include <cstring>
 #include <ctime>
 #include <string_view>
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace qatdoctor::core {
 namespace {
 
-std::string errnoText() { return std::strerror(errno); }
+std::string errnoText()
+{
+    return std::strerror(errno);
+}
 
 class Fd {
 public:
     explicit Fd(int fd) : m_fd(fd) {}
-    ~Fd() { if (m_fd >= 0) ::close(m_fd); }
+    ~Fd()
+    {
+        if (m_fd >= 0) ::close(m_fd);
+    }
     Fd(const Fd&) = delete;
     Fd& operator=(const Fd&) = delete;
     int get() const { return m_fd; }
-    int release() { int fd = m_fd; m_fd = -1; return fd; }
+    int release()
+    {
+        int fd = m_fd;
+        m_fd = -1;
+        return fd;
+    }
 
 private:
     int m_fd;
@@ -36,23 +48,21 @@ Result<std::string> readUpTo(const std::string& path, uint64_t limit, bool failI
     // FIFO, a device or a socket can block forever or never end), and a file that would block
     // a read (/proc/kmsg) fails the read instead of hanging
     Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-    if (fd.get() < 0)
-        return makeError("io.open", "cannot open " + path + ": " + errnoText(), path);
+    if (fd.get() < 0) return makeError("io.open", "cannot open " + path + ": " + errnoText(), path);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0)
         return makeError("io.read", "cannot stat " + path + ": " + errnoText(), path);
-    if (S_ISDIR(st.st_mode))
-        return makeError("io.open", path + " is a folder, not a file", path);
+    if (S_ISDIR(st.st_mode)) return makeError("io.open", path + " is a folder, not a file", path);
     if (!S_ISREG(st.st_mode))
-        return makeError("io.not_regular", path + " is not a regular file (a FIFO, device or socket): not read", path);
+        return makeError("io.not_regular",
+                         path + " is not a regular file (a FIFO, device or socket): not read", path);
     if (failIfLarger && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > limit)
-        return makeError("io.too_large",
-                         path + " is " + std::to_string(st.st_size) + " bytes, over the limit of "
-                             + std::to_string(limit),
-                         path);
+        return makeError(
+            "io.too_large",
+            path + " is " + std::to_string(st.st_size) + " bytes, over the limit of " + std::to_string(limit),
+            path);
     std::string data;
-    if (S_ISREG(st.st_mode))
-        data.reserve(static_cast<size_t>(std::min<uint64_t>(st.st_size, limit)));
+    if (S_ISREG(st.st_mode)) data.reserve(static_cast<size_t>(std::min<uint64_t>(st.st_size, limit)));
     char buf[1 << 16];
     while (data.size() < limit) {
         const size_t want = static_cast<size_t>(std::min<uint64_t>(sizeof buf, limit - data.size()));
@@ -61,8 +71,8 @@ Result<std::string> readUpTo(const std::string& path, uint64_t limit, bool failI
             if (errno == EINTR) continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK)
                 return makeError("io.read", path + " would block (a kernel or device file?): not read", path);
-            return makeError("io.read", "cannot read " + path + ": " + errnoText(), path,
-                             0, static_cast<int64_t>(data.size()));
+            return makeError("io.read", "cannot read " + path + ": " + errnoText(), path, 0,
+                             static_cast<int64_t>(data.size()));
         }
         if (got == 0) break;
         data.append(buf, static_cast<size_t>(got));
@@ -126,8 +136,7 @@ Result<void> writeFileAtomic(const std::string& path, std::string_view data, boo
     removeStaleTemporaries(folder);
     std::string tmpl = folder + "/" + std::string(kTemporaryPrefix) + "XXXXXX";
     Fd fd(::mkstemp(tmpl.data()));
-    if (fd.get() < 0)
-        return makeError("io.write", "cannot write " + path + ": " + errnoText(), path);
+    if (fd.get() < 0) return makeError("io.write", "cannot write " + path + ": " + errnoText(), path);
     const char* p = data.data();
     size_t left = data.size();
     while (left > 0) {
@@ -155,8 +164,8 @@ Result<void> writeFileAtomic(const std::string& path, std::string_view data, boo
         if (::link(tmpl.c_str(), path.c_str()) != 0) {
             const std::string why = errnoText();
             ::unlink(tmpl.c_str());
-            return makeError(errno == EEXIST ? "io.exists" : "io.write",
-                             "cannot write " + path + ": " + why, path);
+            return makeError(errno == EEXIST ? "io.exists" : "io.write", "cannot write " + path + ": " + why,
+                             path);
         }
         ::unlink(tmpl.c_str());
         return Ok{};

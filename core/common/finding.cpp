@@ -9,9 +9,12 @@ namespace qatdoctor::core {
 const char* severityName(Severity s)
 {
     switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Info: return "info";
+        case Severity::Error:
+            return "error";
+        case Severity::Warning:
+            return "warning";
+        case Severity::Info:
+            return "info";
     }
     return "info";
 }
@@ -19,12 +22,18 @@ const char* severityName(Severity s)
 const char* stageName(Stage s)
 {
     switch (s) {
-    case Stage::Environment: return "environment";
-    case Stage::Float: return "float";
-    case Stage::Calibration: return "calibration";
-    case Stage::Qat: return "qat";
-    case Stage::Export: return "export";
-    case Stage::Deployment: return "deployment";
+        case Stage::Environment:
+            return "environment";
+        case Stage::Float:
+            return "float";
+        case Stage::Calibration:
+            return "calibration";
+        case Stage::Qat:
+            return "qat";
+        case Stage::Export:
+            return "export";
+        case Stage::Deployment:
+            return "deployment";
     }
     return "qat";
 }

@@ -19,25 +19,25 @@ enum class Stage { Environment, Float, Calibration, Qat, Export, Deployment };
 // A pointer to the data behind a finding, precise enough to navigate to: a run and step on a
 // curve, a file and line in a text file, or a layer of a model. Unused fields stay empty.
 struct Evidence {
-    std::string run;                 // run name (logs)
-    std::string file;                // file path as loaded
-    int64_t line = 0;                // 1-based line in file, 0 = none
-    std::optional<double> step;      // step on the run's x-axis
-    std::string metric;              // series name ("loss", "val/acc")
-    std::optional<double> value;     // the numeric value involved (may be NaN/Inf)
-    std::string layer;               // layer / module name (models)
-    std::string detail;              // short free text ("first loss 4.2 vs float end 0.31")
+    std::string run;              // run name (logs)
+    std::string file;             // file path as loaded
+    int64_t line = 0;             // 1-based line in file, 0 = none
+    std::optional<double> step;   // step on the run's x-axis
+    std::string metric;           // series name ("loss", "val/acc")
+    std::optional<double> value;  // the numeric value involved (may be NaN/Inf)
+    std::string layer;            // layer / module name (models)
+    std::string detail;           // short free text ("first loss 4.2 vs float end 0.31")
 };
 
 // How far past its threshold a measured finding is, so that a borderline call reads apart from
 // a clear one (the FAQ's "clearly below" made a number). Facts (a traceback, a missing setting)
 // have none.
 struct Strength {
-    Text measure;              // what value is: "relative accuracy drop"
-    double value = 0;          // as measured
-    double threshold = 0;      // the threshold crossed (resources/thresholds.json)
-    bool above = true;         // the finding holds above the threshold (false: below it)
-    bool percent = false;      // value and threshold are fractions, shown as percent
+    Text measure;          // what value is: "relative accuracy drop"
+    double value = 0;      // as measured
+    double threshold = 0;  // the threshold crossed (resources/thresholds.json)
+    bool above = true;     // the finding holds above the threshold (false: below it)
+    bool percent = false;  // value and threshold are fractions, shown as percent
 
     // How far past the threshold, in value's units (>= 0 when the finding holds).
     double margin() const { return above ? value - threshold : threshold - value; }
@@ -47,21 +47,21 @@ struct Strength {
 std::string strengthText(const Strength& s, Lang lang);
 
 struct Finding {
-    std::string id;                  // stable check id, e.g. "loss.nonfinite"
+    std::string id;  // stable check id, e.g. "loss.nonfinite"
     Severity severity = Severity::Warning;
     Stage stage = Stage::Qat;
-    Text title;                      // one line
-    Text message;                    // explanation + the FAQ's advice in short
+    Text title;    // one line
+    Text message;  // explanation + the FAQ's advice in short
     std::vector<Evidence> evidence;
-    std::string faq;                 // FAQ topic id to open in the wizard ("" = none)
+    std::string faq;  // FAQ topic id to open in the wizard ("" = none)
     std::optional<Strength> strength;
     // The data recovered by itself (one evaluation's loss NaN, finite again at the next): listed
     // as found, but a glitch that training never saw is not where trouble starts (no verdict).
     bool recovered = false;
 };
 
-const char* severityName(Severity s);        // "error" | "warning" | "info"
-const char* stageName(Stage s);              // "environment" | "float" | "calibration" | ...
+const char* severityName(Severity s);  // "error" | "warning" | "info"
+const char* stageName(Stage s);        // "environment" | "float" | "calibration" | ...
 std::optional<Severity> parseSeverity(const std::string& name);
 
 // Sorts most severe first, then by stage order, then id; stable for equal keys.

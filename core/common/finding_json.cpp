@@ -68,7 +68,10 @@ Evidence evidenceFromJson(const json& j)
     return e;
 }
 
-json textToJson(const Text& t) { return json{{"zh", t.zh}, {"en", t.en}}; }
+json textToJson(const Text& t)
+{
+    return json{{"zh", t.zh}, {"en", t.en}};
+}
 
 nlohmann::json warningToJson(const Warning& w)
 {
@@ -94,12 +97,9 @@ nlohmann::json findingToJson(const Finding& f, Lang lang)
     j["faq"] = f.faq.empty() ? json(nullptr) : json(f.faq);
     if (f.strength) {
         const Strength& s = *f.strength;
-        j["strength"] = {{"measure", s.measure.in(lang)},
-                         {"value", jsonNumber(s.value)},
-                         {"threshold", jsonNumber(s.threshold)},
-                         {"holds_when", s.above ? "above" : "below"},
-                         {"margin", jsonNumber(s.margin())},
-                         {"text", strengthText(s, lang)}};
+        j["strength"] = {{"measure", s.measure.in(lang)},        {"value", jsonNumber(s.value)},
+                         {"threshold", jsonNumber(s.threshold)}, {"holds_when", s.above ? "above" : "below"},
+                         {"margin", jsonNumber(s.margin())},     {"text", strengthText(s, lang)}};
     }
     if (f.recovered) j["recovered"] = true;
     return j;

@@ -3,9 +3,8 @@
 // "inf", "-inf": JSON has no token for them and a loss that went NaN is exactly the evidence.
 #pragma once
 
-#include <optional>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/common/finding.h"
 #include "core/common/result.h"

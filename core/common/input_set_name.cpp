@@ -14,7 +14,7 @@ fs::path absoluteNormal(const std::string& p)
     fs::path a = fs::absolute(fs::path(p), ec);
     if (ec) a = fs::path(p);
     a = a.lexically_normal();
-    if (!a.has_filename() && a.has_parent_path() && a != a.root_path()) a = a.parent_path();   // "x/" -> "x"
+    if (!a.has_filename() && a.has_parent_path() && a != a.root_path()) a = a.parent_path();  // "x/" -> "x"
     return a;
 }
 
@@ -32,7 +32,8 @@ std::string commonFolder(const std::vector<std::string>& paths)
         const fs::path a = absoluteNormal(p);
         fs::path prefix;
         auto ci = common.begin();
-        for (auto ai = a.begin(); ci != common.end() && ai != a.end() && *ci == *ai; ++ci, ++ai) prefix /= *ai;
+        for (auto ai = a.begin(); ci != common.end() && ai != a.end() && *ci == *ai; ++ci, ++ai)
+            prefix /= *ai;
         common = prefix;
     }
     return common.string();

@@ -4,9 +4,8 @@
 // UTF-8 becomes U+FFFD instead of aborting the whole output.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace qatdoctor::core {
 

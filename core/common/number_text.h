@@ -11,7 +11,10 @@ namespace qatdoctor::core {
 // "inf" and "-inf", as JSON spells them (finding_json.h).
 std::string numberText(double v, int significantDigits);
 // The short form of titles and details: four significant digits.
-inline std::string shortNumber(double v) { return numberText(v, 4); }
+inline std::string shortNumber(double v)
+{
+    return numberText(v, 4);
+}
 // "512 B", "1.5 KiB", "6.0 MiB", "2.00 GiB".
 std::string byteSizeText(uint64_t bytes);
 // "81.2%" for the fraction 0.812.

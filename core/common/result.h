@@ -34,15 +34,31 @@ public:
     bool ok() const { return std::holds_alternative<T>(m_state); }
     explicit operator bool() const { return ok(); }
 
-    T& value() & { assert(ok()); return std::get<T>(m_state); }
-    const T& value() const& { assert(ok()); return std::get<T>(m_state); }
-    T&& value() && { assert(ok()); return std::get<T>(std::move(m_state)); }
+    T& value() &
+    {
+        assert(ok());
+        return std::get<T>(m_state);
+    }
+    const T& value() const&
+    {
+        assert(ok());
+        return std::get<T>(m_state);
+    }
+    T&& value() &&
+    {
+        assert(ok());
+        return std::get<T>(std::move(m_state));
+    }
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
     T& operator*() & { return value(); }
     const T& operator*() const& { return value(); }
 
-    const Error& error() const { assert(!ok()); return std::get<Error>(m_state); }
+    const Error& error() const
+    {
+        assert(!ok());
+        return std::get<Error>(m_state);
+    }
 
 private:
     std::variant<T, Error> m_state;
@@ -58,7 +74,11 @@ public:
     Result(Error error) : m_error(std::move(error)), m_failed(true) {}
     bool ok() const { return !m_failed; }
     explicit operator bool() const { return ok(); }
-    const Error& error() const { assert(m_failed); return m_error; }
+    const Error& error() const
+    {
+        assert(m_failed);
+        return m_error;
+    }
 
 private:
     Error m_error;

@@ -18,7 +18,10 @@ constexpr std::array<uint32_t, 64> kRound = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
-constexpr uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+constexpr uint32_t rotr(uint32_t x, int n)
+{
+    return (x >> n) | (x << (32 - n));
+}
 
 }  // namespace
 
@@ -40,12 +43,26 @@ void Sha256::block(const uint8_t* p)
     }
     uint32_t a = m_h[0], b = m_h[1], c = m_h[2], d = m_h[3], e = m_h[4], f = m_h[5], g = m_h[6], h = m_h[7];
     for (int i = 0; i < 64; ++i) {
-        const uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
+        const uint32_t t1 =
+            h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
         const uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        h = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+        h = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
     }
-    m_h[0] += a; m_h[1] += b; m_h[2] += c; m_h[3] += d;
-    m_h[4] += e; m_h[5] += f; m_h[6] += g; m_h[7] += h;
+    m_h[0] += a;
+    m_h[1] += b;
+    m_h[2] += c;
+    m_h[3] += d;
+    m_h[4] += e;
+    m_h[5] += f;
+    m_h[6] += g;
+    m_h[7] += h;
 }
 
 void Sha256::update(std::string_view bytes)
@@ -56,7 +73,9 @@ void Sha256::update(std::string_view bytes)
     if (m_bufLen > 0) {
         const size_t take = std::min(n, 64 - m_bufLen);
         std::memcpy(m_buf.data() + m_bufLen, p, take);
-        m_bufLen += take; p += take; n -= take;
+        m_bufLen += take;
+        p += take;
+        n -= take;
         if (m_bufLen < 64) return;
         block(m_buf.data());
         m_bufLen = 0;
@@ -72,7 +91,8 @@ std::array<uint8_t, 32> Sha256::finish()
     const uint8_t pad = 0x80;
     update(std::string_view(reinterpret_cast<const char*>(&pad), 1));
     const uint8_t zero[64] = {};
-    update(std::string_view(reinterpret_cast<const char*>(zero), (m_bufLen <= 56 ? 56 - m_bufLen : 120 - m_bufLen)));
+    update(std::string_view(reinterpret_cast<const char*>(zero),
+                            (m_bufLen <= 56 ? 56 - m_bufLen : 120 - m_bufLen)));
     uint8_t len[8];
     for (int i = 0; i < 8; ++i) len[i] = uint8_t(bits >> (56 - 8 * i));
     update(std::string_view(reinterpret_cast<const char*>(len), 8));

@@ -16,8 +16,8 @@ class Sha256 {
 public:
     Sha256();
     void update(std::string_view bytes);
-    std::array<uint8_t, 32> finish();   // the object is spent afterwards
-    std::string finishHex();            // 64 lower-case hex digits
+    std::array<uint8_t, 32> finish();  // the object is spent afterwards
+    std::string finishHex();           // 64 lower-case hex digits
 
 private:
     void block(const uint8_t* p);

@@ -5,9 +5,12 @@ namespace qatdoctor::core::faq {
 const char* autoOutcomeName(AutoOutcome outcome)
 {
     switch (outcome) {
-    case AutoOutcome::Found: return "found";
-    case AutoOutcome::Clear: return "clear";
-    case AutoOutcome::Unknown: break;
+        case AutoOutcome::Found:
+            return "found";
+        case AutoOutcome::Clear:
+            return "clear";
+        case AutoOutcome::Unknown:
+            break;
     }
     return "unknown";
 }
@@ -31,7 +34,8 @@ AutoAnswer evaluateCheck(const CheckResults& analysis, const std::string& checkI
         out.findingTitles.push_back(f.title);
     }
     // A finding wins over "ran": a check that ran and found something is Found, never Clear.
-    if (out.outcome == AutoOutcome::Unknown && analysis.checksRun.count(checkId)) out.outcome = AutoOutcome::Clear;
+    if (out.outcome == AutoOutcome::Unknown && analysis.checksRun.count(checkId))
+        out.outcome = AutoOutcome::Clear;
     if (out.outcome == AutoOutcome::Unknown)
         for (const SkippedCheck& s : analysis.checksSkipped)
             if (s.id == checkId) out.notChecked = s.reason;

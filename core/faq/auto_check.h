@@ -14,15 +14,15 @@
 namespace qatdoctor::core::faq {
 
 enum class AutoOutcome { Unknown, Found, Clear };
-const char* autoOutcomeName(AutoOutcome outcome);           // "unknown" | "found" | "clear"
-AutoOutcome parseAutoOutcome(const std::string& name);      // anything else = Unknown
+const char* autoOutcomeName(AutoOutcome outcome);       // "unknown" | "found" | "clear"
+AutoOutcome parseAutoOutcome(const std::string& name);  // anything else = Unknown
 
 struct AutoAnswer {
     AutoOutcome outcome = AutoOutcome::Unknown;
-    std::string check;                 // the check id evaluated
-    std::vector<Evidence> evidence;    // of every finding with that id (found only)
-    std::vector<Text> findingTitles;   // their titles, for the UI
-    const Answer* answer = nullptr;    // the answer marked with the outcome; null when unknown
+    std::string check;                // the check id evaluated
+    std::vector<Evidence> evidence;   // of every finding with that id (found only)
+    std::vector<Text> findingTitles;  // their titles, for the UI
+    const Answer* answer = nullptr;   // the answer marked with the outcome; null when unknown
     // Unknown because the check could not run: what it needed (CheckResults::checksSkipped), so the
     // question can say why it is left to the user ("not checked: needs ...").
     std::optional<Text> notChecked;

@@ -63,7 +63,8 @@ FaqLoad FaqBase::loadDirectory(const std::string& dir)
     std::vector<Error> readErrors;
     if (names.empty()) readErrors.push_back(makeError("faq.empty", "no tree files (NN_*.json)", dir));
     if (names.size() > kMaxTreeFiles) {
-        readErrors.push_back(makeError("faq.limit", "more than " + std::to_string(kMaxTreeFiles) + " tree files", dir));
+        readErrors.push_back(
+            makeError("faq.limit", "more than " + std::to_string(kMaxTreeFiles) + " tree files", dir));
         names.resize(kMaxTreeFiles);
     }
     std::vector<FaqSource> sources;

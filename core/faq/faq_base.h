@@ -16,7 +16,7 @@ namespace qatdoctor::core::faq {
 inline constexpr size_t kMaxTreeFiles = 100;
 
 struct FaqSource {
-    std::string path;     // for messages, e.g. "faq/20_qat_training.json"
+    std::string path;  // for messages, e.g. "faq/20_qat_training.json"
     std::string bytes;
 };
 
@@ -32,7 +32,7 @@ public:
 
     bool empty() const { return m_topics.empty(); }
     const std::vector<Category>& categories() const { return m_categories; }  // by order
-    const std::vector<Topic>& topics() const { return m_topics; }              // file order
+    const std::vector<Topic>& topics() const { return m_topics; }             // file order
     const Topic* topic(std::string_view id) const;
     const Category* category(std::string_view id) const;
     const Node* node(std::string_view topicId, std::string_view nodeId) const;
@@ -50,7 +50,7 @@ private:
 
 struct FaqLoad {
     FaqBase base;
-    std::vector<Error> errors;   // empty = valid
+    std::vector<Error> errors;  // empty = valid
     size_t fileCount = 0;
 };
 

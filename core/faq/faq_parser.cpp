@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <regex>
+
 #include "core/common/json_depth.h"
 
 namespace qatdoctor::core::faq {
@@ -21,7 +22,6 @@ bool matchesNodeId(const std::string& s)
     static const std::regex re("^[a-z0-9_]+$");
     return std::regex_match(s, re);
 }
-
 
 // Walks one file; every problem becomes an Error naming the file and the JSON pointer.
 class Reader {
@@ -52,8 +52,8 @@ public:
             if (required) error("faq.schema", ptr, std::string("missing '") + key + "'");
             return nullptr;
         }
-        const bool typeOk = it->type() == type ||
-                            (type == json::value_t::number_integer && it->is_number_unsigned());
+        const bool typeOk =
+            it->type() == type || (type == json::value_t::number_integer && it->is_number_unsigned());
         if (!typeOk) {
             error("faq.schema", p, std::string("expected ") + typeName(type) + ", got " + it->type_name());
             return nullptr;
@@ -72,7 +72,8 @@ public:
         if (!v) return {};
         std::string s = v->get<std::string>();
         if (s.size() > kMaxStringBytes) {
-            error("faq.limit", ptr + "/" + key, "string longer than " + std::to_string(kMaxStringBytes) + " bytes");
+            error("faq.limit", ptr + "/" + key,
+                  "string longer than " + std::to_string(kMaxStringBytes) + " bytes");
             s.clear();
         }
         return s;
@@ -82,7 +83,8 @@ public:
     {
         std::string s = string(obj, ptr, "id");
         if (!s.empty() && !(topicId ? matchesTopicId(s) : matchesNodeId(s)))
-            error("faq.schema", ptr + "/id", "id '" + s + "' must match " + (topicId ? "[a-z0-9_.]+" : "[a-z0-9_]+"));
+            error("faq.schema", ptr + "/id",
+                  "id '" + s + "' must match " + (topicId ? "[a-z0-9_.]+" : "[a-z0-9_]+"));
         return s;
     }
 
@@ -105,7 +107,8 @@ public:
             auto it = v.find(lang);
             std::string s = it != v.end() && it->is_string() ? it->get<std::string>() : std::string();
             if (s.find_first_not_of(" \t\r\n") == std::string::npos)
-                error("faq.missing_text", p + "/" + lang, std::string("missing or empty '") + lang + "' text");
+                error("faq.missing_text", p + "/" + lang,
+                      std::string("missing or empty '") + lang + "' text");
             else if (s.size() > kMaxStringBytes)
                 error("faq.limit", p + "/" + lang, "text too long");
             else
@@ -129,8 +132,10 @@ public:
         std::vector<std::string> out;
         if (const json* v = field(obj, ptr, key, json::value_t::array, false)) {
             for (size_t i = 0; i < v->size(); ++i) {
-                if ((*v)[i].is_string()) out.push_back((*v)[i].get<std::string>());
-                else error("faq.schema", ptr + "/" + key + "/" + std::to_string(i), "expected string");
+                if ((*v)[i].is_string())
+                    out.push_back((*v)[i].get<std::string>());
+                else
+                    error("faq.schema", ptr + "/" + key + "/" + std::to_string(i), "expected string");
             }
         }
         return out;
@@ -153,11 +158,16 @@ private:
     static const char* typeName(json::value_t t)
     {
         switch (t) {
-        case json::value_t::object: return "object";
-        case json::value_t::array: return "array";
-        case json::value_t::string: return "string";
-        case json::value_t::number_integer: return "integer";
-        default: return "value";
+            case json::value_t::object:
+                return "object";
+            case json::value_t::array:
+                return "array";
+            case json::value_t::string:
+                return "string";
+            case json::value_t::number_integer:
+                return "integer";
+            default:
+                return "value";
         }
     }
 
@@ -182,7 +192,8 @@ Node Reader::node(const json& v, const std::string& p)
         if (v.contains("help")) n.help = text(v, p, "help");
         n.autoCheck = string(v, p, "auto", false);
         const json* answers = field(v, p, "answers", json::value_t::array, true);
-        if (answers && answers->size() < 2) error("faq.schema", p + "/answers", "a question needs at least two answers");
+        if (answers && answers->size() < 2)
+            error("faq.schema", p + "/answers", "a question needs at least two answers");
         for (size_t i = 0; answers && i < answers->size(); ++i) {
             const json& a = (*answers)[i];
             const std::string ap = p + "/answers/" + std::to_string(i);
@@ -193,13 +204,17 @@ Node Reader::node(const json& v, const std::string& p)
             onlyKeys(a, ap, {"id", "label", "next", "auto"});
             Answer ans{id(a, ap, false), text(a, ap, "label"), string(a, ap, "next"), AutoMark::None};
             const std::string mark = string(a, ap, "auto", false);
-            if (mark == "found") ans.autoMark = AutoMark::Found;
-            else if (mark == "clear") ans.autoMark = AutoMark::Clear;
-            else if (!mark.empty()) error("faq.schema", ap + "/auto", "auto must be 'found' or 'clear', not '" + mark + "'");
+            if (mark == "found")
+                ans.autoMark = AutoMark::Found;
+            else if (mark == "clear")
+                ans.autoMark = AutoMark::Clear;
+            else if (!mark.empty())
+                error("faq.schema", ap + "/auto", "auto must be 'found' or 'clear', not '" + mark + "'");
             n.answers.push_back(std::move(ans));
         }
     } else if (type == "result") {
-        onlyKeys(v, p, {"id", "type", "title", "causes", "checks", "advice", "code", "related", "references"});
+        onlyKeys(v, p,
+                 {"id", "type", "title", "causes", "checks", "advice", "code", "related", "references"});
         n.type = NodeType::Result;
         n.title = text(v, p, "title");
         n.causes = texts(v, p, "causes");
@@ -226,7 +241,8 @@ Node Reader::node(const json& v, const std::string& p)
                     continue;
                 }
                 onlyKeys((*refs)[i], rp, {"name", "topic"});
-                n.references.push_back({text((*refs)[i], rp, "name"), string((*refs)[i], rp, "topic", false)});
+                n.references.push_back(
+                    {text((*refs)[i], rp, "name"), string((*refs)[i], rp, "topic", false)});
             }
         }
     } else if (!type.empty()) {
@@ -245,16 +261,20 @@ Topic Reader::topic(const json& v, const std::string& p)
     }
     onlyKeys(v, p, {"id", "source", "also", "title", "symptom", "popularity", "keywords", "start", "nodes"});
     t.id = id(v, p, true);
-    if (const json* s = field(v, p, "source", json::value_t::object, true)) t.source = seed(*s, p + "/source");
+    if (const json* s = field(v, p, "source", json::value_t::object, true))
+        t.source = seed(*s, p + "/source");
     if (const json* a = field(v, p, "also", json::value_t::array, false)) {
-        for (size_t i = 0; i < a->size(); ++i) t.also.push_back(seed((*a)[i], p + "/also/" + std::to_string(i)));
+        for (size_t i = 0; i < a->size(); ++i)
+            t.also.push_back(seed((*a)[i], p + "/also/" + std::to_string(i)));
     }
     t.title = text(v, p, "title");
     t.symptom = text(v, p, "symptom");
     if (const json* pop = field(v, p, "popularity", json::value_t::number_integer, true)) {
         const int64_t value = pop->get<int64_t>();
-        if (value < 1 || value > 10) error("faq.schema", p + "/popularity", "popularity must be 1..10");
-        else t.popularity = static_cast<int>(value);
+        if (value < 1 || value > 10)
+            error("faq.schema", p + "/popularity", "popularity must be 1..10");
+        else
+            t.popularity = static_cast<int>(value);
     }
     t.keywords = strings(v, p, "keywords");
     if (t.keywords.empty()) error("faq.schema", p + "/keywords", "at least one keyword is needed");
@@ -264,7 +284,8 @@ Topic Reader::topic(const json& v, const std::string& p)
         error("faq.limit", p + "/nodes", "more than " + std::to_string(kMaxNodesPerTopic) + " nodes");
         return t;
     }
-    for (size_t i = 0; nodes && i < nodes->size(); ++i) t.nodes.push_back(node((*nodes)[i], p + "/nodes/" + std::to_string(i)));
+    for (size_t i = 0; nodes && i < nodes->size(); ++i)
+        t.nodes.push_back(node((*nodes)[i], p + "/nodes/" + std::to_string(i)));
     return t;
 }
 
@@ -275,11 +296,13 @@ ParsedFile parseFaqFile(std::string_view bytes, const std::string& path, std::ve
     ParsedFile out;
     out.category.file = path;
     if (bytes.size() > kMaxFileBytes) {
-        errors.push_back(makeError("faq.too_large", "file larger than " + std::to_string(kMaxFileBytes) + " bytes", path));
+        errors.push_back(
+            makeError("faq.too_large", "file larger than " + std::to_string(kMaxFileBytes) + " bytes", path));
         return out;
     }
     if (jsonNestingDepth(bytes) > kMaxJsonDepth) {
-        errors.push_back(makeError("faq.too_deep", "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels", path));
+        errors.push_back(makeError(
+            "faq.too_deep", "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels", path));
         return out;
     }
     json doc;
@@ -308,7 +331,8 @@ ParsedFile parseFaqFile(std::string_view bytes, const std::string& path, std::ve
             const std::string prefix = name.substr(0, 2);
             if (out.category.order < 0 || out.category.order > 99 ||
                 prefix != (out.category.order < 10 ? "0" : "") + std::to_string(out.category.order))
-                r.error("faq.bad_order", "/category/order", "order " + o->dump() + " does not match the file prefix '" + prefix + "'");
+                r.error("faq.bad_order", "/category/order",
+                        "order " + o->dump() + " does not match the file prefix '" + prefix + "'");
         }
     }
     const json* topics = r.field(doc, "", "topics", json::value_t::array, true);

@@ -18,7 +18,7 @@ inline constexpr size_t kMaxFileBytes = 4u << 20;
 inline constexpr int kMaxJsonDepth = 32;
 inline constexpr size_t kMaxTopicsPerFile = 500;
 inline constexpr size_t kMaxNodesPerTopic = 500;
-inline constexpr size_t kMaxListItems = 200;     // answers, causes, advice, keywords, code ...
+inline constexpr size_t kMaxListItems = 200;  // answers, causes, advice, keywords, code ...
 inline constexpr size_t kMaxStringBytes = 256u << 10;
 
 struct ParsedFile {

@@ -8,8 +8,8 @@ namespace {
 struct Field {
     const char* name;
     int weight;
-    const Text* text;           // either text ...
-    const std::string* plain;   // ... or a plain string (keywords)
+    const Text* text;          // either text ...
+    const std::string* plain;  // ... or a plain string (keywords)
 };
 
 std::vector<Field> fieldsOf(const Topic& t)

@@ -14,10 +14,11 @@ namespace qatdoctor::core::faq {
 
 struct SearchHit {
     const Topic* topic = nullptr;
-    bool titleHit = false;      // some query term is in the title (ranked before all others)
-    int score = 0;              // higher = better; sums the best field weight of each term
-    std::string field;          // best field: "title" | "symptom" | "keyword" | "question" | "result" | "cause" | "check" | "advice"
-    std::string snippet;        // that field's text in the requested language, shortened
+    bool titleHit = false;  // some query term is in the title (ranked before all others)
+    int score = 0;          // higher = better; sums the best field weight of each term
+    std::string field;      // best field: "title" | "symptom" | "keyword" | "question" | "result" | "cause" |
+                            // "check" | "advice"
+    std::string snippet;    // that field's text in the requested language, shortened
 };
 
 // Query terms are separated by spaces; a topic matches when every term occurs somewhere in it.

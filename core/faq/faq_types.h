@@ -15,7 +15,7 @@ enum class AutoMark { None, Found, Clear };
 struct Answer {
     std::string id;
     Text label;
-    std::string next;               // node id of the same topic, or "topic:<topic id>"
+    std::string next;  // node id of the same topic, or "topic:<topic id>"
     AutoMark autoMark = AutoMark::None;
 
     bool jumpsToTopic() const { return next.rfind("topic:", 0) == 0; }
@@ -23,14 +23,14 @@ struct Answer {
 };
 
 struct CodeBlock {
-    std::string language;           // "python"
+    std::string language;  // "python"
     Text title;
-    std::string text;               // verbatim from the seed
+    std::string text;  // verbatim from the seed
 };
 
 struct Reference {
-    Text name;                      // the document the FAQ names
-    std::string topic;              // our topic covering it, "" = none
+    Text name;          // the document the FAQ names
+    std::string topic;  // our topic covering it, "" = none
 };
 
 enum class NodeType { Question, Result };
@@ -38,19 +38,19 @@ enum class NodeType { Question, Result };
 struct Node {
     std::string id;
     NodeType type = NodeType::Question;
-    std::string pointer;            // JSON pointer of this node in its file (for messages)
+    std::string pointer;  // JSON pointer of this node in its file (for messages)
 
     // Question
     Text text;
-    Text help;                      // may be empty
-    std::string autoCheck;          // check id, "" = manual only
+    Text help;              // may be empty
+    std::string autoCheck;  // check id, "" = manual only
     std::vector<Answer> answers;
 
     // Result
     Text title;
-    std::vector<Text> causes;       // 可能原因
-    std::vector<Text> checks;       // 优先排查, in the FAQ's order
-    std::vector<Text> advice;       // 处理建议 (non-empty in a valid base)
+    std::vector<Text> causes;  // 可能原因
+    std::vector<Text> checks;  // 优先排查, in the FAQ's order
+    std::vector<Text> advice;  // 处理建议 (non-empty in a valid base)
     std::vector<CodeBlock> code;
     std::vector<std::string> related;
     std::vector<Reference> references;
@@ -61,19 +61,19 @@ struct Node {
 
 struct SeedRef {
     std::string file;
-    std::string heading;            // verbatim
+    std::string heading;  // verbatim
 };
 
 struct Topic {
     std::string id;
     std::string categoryId;
-    std::string file;               // tree file path as loaded
-    std::string pointer;            // "/topics/<i>"
+    std::string file;     // tree file path as loaded
+    std::string pointer;  // "/topics/<i>"
     SeedRef source;
     std::vector<SeedRef> also;
     Text title;
     Text symptom;
-    int popularity = 1;             // 1..10, 10 = most common
+    int popularity = 1;  // 1..10, 10 = most common
     std::vector<std::string> keywords;
     std::string start;
     std::vector<Node> nodes;

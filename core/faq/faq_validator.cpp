@@ -22,7 +22,8 @@ public:
             auto [it, fresh] = seen.emplace(t.id, &t);
             if (!fresh)
                 error("faq.duplicate_id", t, t.pointer + "/id",
-                      "topic id '" + t.id + "' already used in " + it->second->file + " " + it->second->pointer);
+                      "topic id '" + t.id + "' already used in " + it->second->file + " " +
+                          it->second->pointer);
             checkTopic(t);
         }
         return std::move(m_errors);
@@ -40,11 +41,14 @@ private:
         std::map<int, std::string> orders;
         for (const Category& c : m_base.categories()) {
             if (!c.id.empty() && !ids.emplace(c.id, c.file).second)
-                m_errors.push_back(makeError("faq.duplicate_id", "/category/id: category id '" + c.id +
-                                             "' already used in " + ids[c.id], c.file));
+                m_errors.push_back(makeError(
+                    "faq.duplicate_id",
+                    "/category/id: category id '" + c.id + "' already used in " + ids[c.id], c.file));
             if (!orders.emplace(c.order, c.file).second)
-                m_errors.push_back(makeError("faq.duplicate_id", "/category/order: order " + std::to_string(c.order) +
-                                             " already used in " + orders[c.order], c.file));
+                m_errors.push_back(makeError("faq.duplicate_id",
+                                             "/category/order: order " + std::to_string(c.order) +
+                                                 " already used in " + orders[c.order],
+                                             c.file));
         }
     }
 
@@ -56,15 +60,19 @@ private:
         for (const Node& n : t.nodes) {
             if (n.id.empty()) continue;
             if (!nodes.emplace(n.id, &n).second)
-                error("faq.duplicate_id", t, n.pointer + "/id", "node id '" + n.id + "' used twice in topic '" + t.id + "'");
+                error("faq.duplicate_id", t, n.pointer + "/id",
+                      "node id '" + n.id + "' used twice in topic '" + t.id + "'");
         }
         for (const Node& n : t.nodes) {
-            if (n.isResult()) checkResult(t, n);
-            else checkQuestion(t, n, nodes);
+            if (n.isResult())
+                checkResult(t, n);
+            else
+                checkQuestion(t, n, nodes);
         }
         auto start = nodes.find(t.start);
         if (start == nodes.end()) {
-            if (!t.start.empty()) error("faq.dangling", t, t.pointer + "/start", "unknown node '" + t.start + "'");
+            if (!t.start.empty())
+                error("faq.dangling", t, t.pointer + "/start", "unknown node '" + t.start + "'");
             return;
         }
         checkGraph(t, *start->second, nodes);
@@ -78,7 +86,8 @@ private:
             const Answer& a = n.answers[i];
             const std::string ap = n.pointer + "/answers/" + std::to_string(i);
             if (!a.id.empty() && !answerIds.insert(a.id).second)
-                error("faq.duplicate_id", t, ap + "/id", "answer id '" + a.id + "' used twice in question '" + n.id + "'");
+                error("faq.duplicate_id", t, ap + "/id",
+                      "answer id '" + a.id + "' used twice in question '" + n.id + "'");
             found += a.autoMark == AutoMark::Found;
             clear += a.autoMark == AutoMark::Clear;
             if (a.next.empty()) continue;
@@ -97,7 +106,8 @@ private:
                       "an auto question needs exactly one 'found' and one 'clear' answer (has " +
                           std::to_string(found) + " found, " + std::to_string(clear) + " clear)");
         } else if (found + clear > 0) {
-            error("faq.auto_answers", t, n.pointer + "/answers", "answers carry auto marks but the question has no 'auto' check");
+            error("faq.auto_answers", t, n.pointer + "/answers",
+                  "answers carry auto marks but the question has no 'auto' check");
         }
     }
 
@@ -106,11 +116,13 @@ private:
         if (n.advice.empty()) error("faq.no_advice", t, n.pointer, "result '" + n.id + "' has no advice");
         for (size_t i = 0; i < n.related.size(); ++i)
             if (!topicExists(n.related[i]))
-                error("faq.dangling", t, n.pointer + "/related/" + std::to_string(i), "unknown topic '" + n.related[i] + "'");
+                error("faq.dangling", t, n.pointer + "/related/" + std::to_string(i),
+                      "unknown topic '" + n.related[i] + "'");
         for (size_t i = 0; i < n.references.size(); ++i) {
             const std::string& topic = n.references[i].topic;
             if (!topic.empty() && !topicExists(topic))
-                error("faq.dangling", t, n.pointer + "/references/" + std::to_string(i) + "/topic", "unknown topic '" + topic + "'");
+                error("faq.dangling", t, n.pointer + "/references/" + std::to_string(i) + "/topic",
+                      "unknown topic '" + topic + "'");
         }
     }
 
@@ -136,7 +148,8 @@ private:
         visit(start);  // depth is bounded by kMaxNodesPerTopic
         for (const Node& n : t.nodes)
             if (!n.id.empty() && state[n.id] == 0)
-                error("faq.unreachable", t, n.pointer, "node '" + n.id + "' is not reachable from start '" + t.start + "'");
+                error("faq.unreachable", t, n.pointer,
+                      "node '" + n.id + "' is not reachable from start '" + t.start + "'");
     }
 
     const FaqBase& m_base;
@@ -145,6 +158,9 @@ private:
 
 }  // namespace
 
-std::vector<Error> validateFaq(const FaqBase& base) { return Validator(base).run(); }
+std::vector<Error> validateFaq(const FaqBase& base)
+{
+    return Validator(base).run();
+}
 
 }  // namespace qatdoctor::core::faq

@@ -2,14 +2,16 @@
 
 namespace qatdoctor::core::faq {
 namespace {
-std::string key(const std::string& topic, const std::string& node) { return topic + "/" + node; }
+std::string key(const std::string& topic, const std::string& node)
+{
+    return topic + "/" + node;
+}
 }  // namespace
 
 Result<void> WizardSession::start(const std::string& topicId)
 {
     const Topic* t = m_base->topic(topicId);
-    if (!t || !t->node(t->start))
-        return makeError("faq.unknown_topic", "no FAQ topic '" + topicId + "'");
+    if (!t || !t->node(t->start)) return makeError("faq.unknown_topic", "no FAQ topic '" + topicId + "'");
     m_startTopic = topicId;
     m_topic = topicId;
     m_node = t->start;
@@ -18,9 +20,15 @@ Result<void> WizardSession::start(const std::string& topicId)
     return Ok{};
 }
 
-const Topic* WizardSession::topic() const { return m_base->topic(m_topic); }
+const Topic* WizardSession::topic() const
+{
+    return m_base->topic(m_topic);
+}
 
-const Node* WizardSession::current() const { return started() ? m_base->node(m_topic, m_node) : nullptr; }
+const Node* WizardSession::current() const
+{
+    return started() ? m_base->node(m_topic, m_node) : nullptr;
+}
 
 Result<void> WizardSession::moveTo(const std::string& target, PathStep step)
 {
@@ -44,7 +52,8 @@ Result<void> WizardSession::answer(const std::string& answerId)
     const Node* n = current();
     if (!n || n->isResult()) return makeError("faq.not_a_question", "the wizard is not at a question");
     const Answer* a = n->answer(answerId);
-    if (!a) return makeError("faq.unknown_answer", "question '" + n->id + "' has no answer '" + answerId + "'");
+    if (!a)
+        return makeError("faq.unknown_answer", "question '" + n->id + "' has no answer '" + answerId + "'");
     PathStep step;
     step.topic = m_topic;
     step.node = m_node;

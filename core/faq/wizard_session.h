@@ -18,10 +18,10 @@ namespace qatdoctor::core::faq {
 struct PathStep {
     std::string topic;
     std::string node;
-    std::string answer;            // answer id; "" for a link jump
-    std::string jumpTopic;         // link jump: the topic opened
-    bool automatic = false;        // answered from the data, not by the user
-    std::string check;             // the question's auto check id ("" = manual question)
+    std::string answer;      // answer id; "" for a link jump
+    std::string jumpTopic;   // link jump: the topic opened
+    bool automatic = false;  // answered from the data, not by the user
+    std::string check;       // the question's auto check id ("" = manual question)
     AutoOutcome outcome = AutoOutcome::Unknown;
     std::vector<Evidence> evidence;
 };
@@ -36,8 +36,8 @@ public:
     bool started() const { return !m_startTopic.empty(); }
 
     const std::string& startTopicId() const { return m_startTopic; }
-    const Topic* topic() const;                 // current topic
-    const Node* current() const;                // current node (null before start)
+    const Topic* topic() const;   // current topic
+    const Node* current() const;  // current node (null before start)
     bool atResult() const { return current() && current()->isResult(); }
     const std::vector<PathStep>& path() const { return m_path; }
 
@@ -74,7 +74,7 @@ private:
     std::string m_topic;
     std::string m_node;
     std::vector<PathStep> m_path;
-    std::set<std::string> m_overridden;   // "topic/node"
+    std::set<std::string> m_overridden;  // "topic/node"
 };
 
 }  // namespace qatdoctor::core::faq

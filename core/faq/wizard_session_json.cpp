@@ -14,7 +14,10 @@ struct WizardSessionAccess {
     {
         if (s.moveTo(next, step)) return;
     }
-    static void setOverridden(WizardSession& s, std::set<std::string> keys) { s.m_overridden = std::move(keys); }
+    static void setOverridden(WizardSession& s, std::set<std::string> keys)
+    {
+        s.m_overridden = std::move(keys);
+    }
     static const std::set<std::string>& overridden(const WizardSession& s) { return s.m_overridden; }
 };
 
@@ -85,8 +88,14 @@ Result<WizardSession> sessionFromJson(const json& j, const FaqBase* base)
         if (!a) break;
         const auto automatic = step.find("automatic");
         if (automatic != step.end() && automatic->is_boolean() && automatic->get<bool>()) {
-            PathStep ps{s.topic()->id, here->id, a->id, {}, true, here->autoCheck,
-                        parseAutoOutcome(str(step, "outcome")), {}};
+            PathStep ps{s.topic()->id,
+                        here->id,
+                        a->id,
+                        {},
+                        true,
+                        here->autoCheck,
+                        parseAutoOutcome(str(step, "outcome")),
+                        {}};
             const auto evidence = step.find("evidence");
             if (evidence != step.end() && evidence->is_array())
                 for (const json& e : *evidence) ps.evidence.push_back(evidenceFromJson(e));

@@ -1,9 +1,8 @@
 // The JSON form of a wizard walk, kept in the session file and read by the report:
 //
 // {"version": 1, "start": "<topic id>",
-//  "current": {"topic", "node", "type": "question"|"result", "title": Text},  // title = question text or result title
-//  "overridden": ["<topic>/<node>", ...],
-//  "path": [{"topic", "node", "question": Text,
+//  "current": {"topic", "node", "type": "question"|"result", "title": Text},  // title = question text or
+//  result title "overridden": ["<topic>/<node>", ...], "path": [{"topic", "node", "question": Text,
 //            "answer": "<answer id>", "label": Text,                 // an answer ...
 //            "jump": "<topic id>", "label": Text,                    // ... or a link followed (no "answer")
 //            "automatic": bool, "check": "<check id>", "outcome": "found"|"clear"|"unknown",

@@ -38,8 +38,9 @@ std::vector<int8_t> packAmxTapMajor(const int8_t* w, int64_t m, int64_t c, int64
             for (int64_t cc = 0; cc < chunks; ++cc) {
                 int8_t* tile = out.data() + ((b * taps + t) * chunks + cc) * 1024;
                 for (int64_t j = 0; j < 16 && b * 16 + j < m; ++j)
-                    for (int64_t ci = 0; ci < 64; ++ci)   // row ci / 4 holds 4 channels of each output channel
-                        tile[(ci / 4) * 64 + j * 4 + ci % 4] = w[((b * 16 + j) * c + cc * 64 + ci) * taps + t];
+                    for (int64_t ci = 0; ci < 64; ++ci)  // row ci / 4 holds 4 channels of each output channel
+                        tile[(ci / 4) * 64 + j * 4 + ci % 4] =
+                            w[((b * 16 + j) * c + cc * 64 + ci) * taps + t];
             }
     return out;
 }
@@ -60,7 +61,8 @@ alignas(64) constexpr std::array<uint8_t, 64> kInterleave = interleaveTable();
 // One input row of every channel into the pixel-major row dst ([pixel][C] bytes), xor flip: blocks
 // of 16 channels x 16 pixels, each as four [pixel][4 channels] registers transposed as 4x4 dwords
 // so that each pixel's 16 channels become one 16-byte store.
-QD_AMXV void rowToPixelMajor(const uint8_t* src, int64_t planeStride, int64_t c, int64_t w, uint8_t flip, uint8_t* dst)
+QD_AMXV void rowToPixelMajor(const uint8_t* src, int64_t planeStride, int64_t c, int64_t w, uint8_t flip,
+                             uint8_t* dst)
 {
     const __m512i vidx = _mm512_load_si512(kInterleave.data());
     const __m512i vflip = _mm512_set1_epi8(static_cast<char>(flip));
@@ -84,10 +86,17 @@ QD_AMXV void rowToPixelMajor(const uint8_t* src, int64_t planeStride, int64_t c,
                                   _mm512_unpacklo_epi64(t1, t3), _mm512_unpackhi_epi64(t1, t3)};
             uint8_t* d = dst + x0 * c + c0;
             for (int k = 0; k < 4; ++k) {
-                if (k < n) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + k * c), _mm512_castsi512_si128(u[k]));
-                if (4 + k < n) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (4 + k) * c), _mm512_extracti32x4_epi32(u[k], 1));
-                if (8 + k < n) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (8 + k) * c), _mm512_extracti32x4_epi32(u[k], 2));
-                if (12 + k < n) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (12 + k) * c), _mm512_extracti32x4_epi32(u[k], 3));
+                if (k < n)
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + k * c), _mm512_castsi512_si128(u[k]));
+                if (4 + k < n)
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (4 + k) * c),
+                                     _mm512_extracti32x4_epi32(u[k], 1));
+                if (8 + k < n)
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (8 + k) * c),
+                                     _mm512_extracti32x4_epi32(u[k], 2));
+                if (12 + k < n)
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (12 + k) * c),
+                                     _mm512_extracti32x4_epi32(u[k], 3));
             }
         }
 }
@@ -118,24 +127,24 @@ constexpr std::array<uint8_t, 64> transposeTable()
     std::array<uint8_t, 64> t{};
     for (int chl = 0; chl < 4; ++chl)
         for (int r = 0; r < 16; ++r)
-            t[static_cast<size_t>(chl * 16 + r)] = static_cast<uint8_t>(((r % 8) / 4) * 64 + (r % 4) * 16 + chl);
+            t[static_cast<size_t>(chl * 16 + r)] =
+                static_cast<uint8_t>(((r % 8) / 4) * 64 + (r % 4) * 16 + chl);
     return t;
 }
 alignas(64) constexpr std::array<uint8_t, 64> kTranspose = transposeTable();
 
 struct TapMajorJob {
-    const uint8_t* buf;            // padded pixel-major input of one image
-    const int8_t* wt;              // packAmxTapMajor
+    const uint8_t* buf;  // padded pixel-major input of one image
+    const int8_t* wt;    // packAmxTapMajor
     const int32_t* rowSums;
-    const int64_t* offsets;        // per tap, in pixels
+    const int64_t* offsets;  // per tap, in pixels
     const PixelTile* tiles;
     int64_t c, chunks, taps, m, P, pairs;
     int32_t zero;
-    int32_t* y;                    // [m][P] of this image
-    const Requant8* rq;            // set: codes [m][P] instead of y
+    int32_t* y;          // [m][P] of this image
+    const Requant8* rq;  // set: codes [m][P] instead of y
     uint8_t* codes;
 };
-
 
 // The requantized codes of one 16x16 tile of sums c ([pixel][channel], channels ch0...): each
 // pixel row requantized with per-channel vectors (requant16's arithmetic, element for element),
@@ -146,7 +155,8 @@ QD_AMXV void storeCodes(const int32_t (&c)[16][16], const PixelTile& tile, const
 {
     const Requant8& rq = *j.rq;
     const __mmask16 cm = nc >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nc) - 1);
-    const __m512i corr = _mm512_mullo_epi32(_mm512_set1_epi32(j.zero), _mm512_maskz_loadu_epi32(cm, j.rowSums + ch0));
+    const __m512i corr =
+        _mm512_mullo_epi32(_mm512_set1_epi32(j.zero), _mm512_maskz_loadu_epi32(cm, j.rowSums + ch0));
     const __m512i bias = _mm512_maskz_loadu_epi32(cm, rq.biasQ + ch0);
     const __m512 mult = _mm512_maskz_loadu_ps(cm, rq.multiplier + ch0);
     const __m512i zp = _mm512_set1_epi32(rq.zp), lo = _mm512_set1_epi32(rq.lo), hi = _mm512_set1_epi32(rq.hi);
@@ -158,13 +168,15 @@ QD_AMXV void storeCodes(const int32_t (&c)[16][16], const PixelTile& tile, const
             __m512i v = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(a), mult)), zp);
             row[r] = _mm512_cvtepi32_epi8(_mm512_min_epi32(_mm512_max_epi32(v, lo), hi));
         }
-        z[g] = _mm512_inserti32x4(_mm512_inserti32x4(_mm512_inserti32x4(_mm512_castsi128_si512(row[0]), row[1], 1), row[2], 2),
-                                  row[3], 3);
+        z[g] = _mm512_inserti32x4(
+            _mm512_inserti32x4(_mm512_inserti32x4(_mm512_castsi128_si512(row[0]), row[1], 1), row[2], 2),
+            row[3], 3);
     }
     const __m512i base = _mm512_load_si512(kTranspose.data());
-    for (int t = 0; t < 4; ++t) {   // channels 4t..4t+3, rows 0-7 from z0/z1 and 8-15 from z2/z3
+    for (int t = 0; t < 4; ++t) {  // channels 4t..4t+3, rows 0-7 from z0/z1 and 8-15 from z2/z3
         const __m512i idx = _mm512_add_epi8(base, _mm512_set1_epi8(static_cast<char>(4 * t)));
-        const __m512i low = _mm512_permutex2var_epi8(z[0], idx, z[1]), high = _mm512_permutex2var_epi8(z[2], idx, z[3]);
+        const __m512i low = _mm512_permutex2var_epi8(z[0], idx, z[1]),
+                      high = _mm512_permutex2var_epi8(z[2], idx, z[3]);
         _mm512_store_si512(tb + t * 64, _mm512_mask_blend_epi8(0xFF00FF00FF00FF00ull, low, high));
     }
     for (int64_t k = 0; k < nc; ++k) {
@@ -185,11 +197,12 @@ QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
     _tile_loadconfig(&cfg);
     alignas(64) int32_t cAll[4][16][16];
     alignas(64) uint8_t transposedCodes[256];
-    const __m512i gatherIdx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-                                                 _mm512_set1_epi32(16));
+    const __m512i gatherIdx = _mm512_mullo_epi32(
+        _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi32(16));
     const int64_t stride = j.c;
     for (int64_t t = t0; t < t1; ++t) {
-        const int64_t cp = t / j.pairs, pp = t % j.pairs;   // pixels fastest: a channel pair's weights stay in cache
+        const int64_t cp = t / j.pairs,
+                      pp = t % j.pairs;  // pixels fastest: a channel pair's weights stay in cache
         const uint8_t* a0 = j.buf + pp * 32 * j.c;
         const uint8_t* a1 = a0 + 16 * j.c;
         const int8_t* b0 = j.wt + (2 * cp) * j.taps * j.chunks * 1024;
@@ -219,7 +232,8 @@ QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
             for (int64_t k = 0; k < nc; ++k) {
                 const int64_t ch = ch0 + k;
                 __m512i v = _mm512_i32gather_epi32(gatherIdx, &c[0][k], 4);
-                v = _mm512_maskz_compress_epi32(tile.valid, _mm512_sub_epi32(v, _mm512_set1_epi32(j.zero * j.rowSums[ch])));
+                v = _mm512_maskz_compress_epi32(
+                    tile.valid, _mm512_sub_epi32(v, _mm512_set1_epi32(j.zero * j.rowSums[ch])));
                 _mm512_mask_storeu_epi32(j.y + ch * j.P + tile.first, keep, v);
             }
         }
@@ -230,14 +244,16 @@ QD_AMXV void tapMajorTasks(const TapMajorJob& j, int64_t t0, int64_t t1)
 }  // namespace
 #endif
 
-void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero, const PackedInt8Weights& w,
-                     int32_t* y, ThreadPool* pool, Int8Scratch& sc, const Requant8* rq, uint8_t* codes)
+void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero,
+                     const PackedInt8Weights& w, int32_t* y, ThreadPool* pool, Int8Scratch& sc,
+                     const Requant8* rq, uint8_t* codes)
 {
 #if QD_HAVE_X86
     const int64_t C = g.c, taps = g.kh * g.kw, P = g.outPixels();
     const int64_t hp = std::max(g.h + g.padT, (g.oh - 1) + (g.kh - 1) * g.dh + 1);
     const int64_t wp = std::max(g.w + g.padL, (g.ow - 1) + (g.kw - 1) * g.dw + 1);
-    const int64_t virtualPixels = g.oh * wp, tileCount = (virtualPixels + 15) / 16, pairs = (tileCount + 1) / 2;
+    const int64_t virtualPixels = g.oh * wp, tileCount = (virtualPixels + 15) / 16,
+                  pairs = (tileCount + 1) / 2;
     const int64_t maxOffset = (g.kh - 1) * g.dh * wp + (g.kw - 1) * g.dw;
     // tiles read up to pairs*32 - 1 + maxOffset pixels in (the extra ones are padding, dropped)
     const int64_t bufPixels = std::max(hp * wp, pairs * 32 + maxOffset) + 1;
@@ -245,7 +261,8 @@ void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int3
     const int32_t zero = xSigned ? xZero + 128 : xZero;
     std::vector<int64_t> offsets(static_cast<size_t>(taps));
     for (int64_t ky = 0; ky < g.kh; ++ky)
-        for (int64_t kx = 0; kx < g.kw; ++kx) offsets[static_cast<size_t>(ky * g.kw + kx)] = ky * g.dh * wp + kx * g.dw;
+        for (int64_t kx = 0; kx < g.kw; ++kx)
+            offsets[static_cast<size_t>(ky * g.kw + kx)] = ky * g.dh * wp + kx * g.dw;
     std::vector<PixelTile> tiles(static_cast<size_t>(pairs * 2));
     for (int64_t t = 0; t < pairs * 2; ++t) {
         PixelTile& pt = tiles[static_cast<size_t>(t)];
@@ -257,7 +274,7 @@ void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int3
                 continue;
             }
             if (!pt.valid) pt.first = oy * g.ow + ox;
-            if (i == 0 || !((pt.valid >> (i - 1)) & 1)) pt.runShift[pt.runs++] = padLanes;   // a new run
+            if (i == 0 || !((pt.valid >> (i - 1)) & 1)) pt.runShift[pt.runs++] = padLanes;  // a new run
             pt.runMask[pt.runs - 1] = static_cast<__mmask16>(pt.runMask[pt.runs - 1] | (1u << i));
             pt.valid = static_cast<__mmask16>(pt.valid | (1u << i));
         }
@@ -270,7 +287,8 @@ void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int3
         // slack), and each input row's left and right ends
         const int64_t right = wp - g.padL - g.w;
         std::memset(buf, zero, static_cast<size_t>(g.padT * wp * C));
-        std::memset(buf + (g.padT + g.h) * wp * C, zero, static_cast<size_t>((bufPixels - (g.padT + g.h) * wp) * C));
+        std::memset(buf + (g.padT + g.h) * wp * C, zero,
+                    static_cast<size_t>((bufPixels - (g.padT + g.h) * wp) * C));
         const uint8_t* xn = x + n * C * g.h * g.w;
         parallelFor(pool, g.h, [&](int64_t y0, int64_t y1) {
             for (int64_t iy = y0; iy < y1; ++iy) {
@@ -280,13 +298,34 @@ void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int3
                 rowToPixelMajor(xn + iy * g.w, g.h * g.w, C, g.w, flip, row + g.padL * C);
             }
         });
-        const TapMajorJob job{buf, w.amxTaps.data(), w.rowSums.data(), offsets.data(), tiles.data(), C, C / 64, taps,
-                              g.m, P, pairs, zero, y ? y + n * g.m * P : nullptr, rq,
+        const TapMajorJob job{buf,
+                              w.amxTaps.data(),
+                              w.rowSums.data(),
+                              offsets.data(),
+                              tiles.data(),
+                              C,
+                              C / 64,
+                              taps,
+                              g.m,
+                              P,
+                              pairs,
+                              zero,
+                              y ? y + n * g.m * P : nullptr,
+                              rq,
                               codes ? codes + n * g.m * P : nullptr};
         parallelFor(pool, cpairs * pairs, [&](int64_t t0, int64_t t1) { tapMajorTasks(job, t0, t1); });
     }
 #else
-    (void)g; (void)x; (void)xSigned; (void)xZero; (void)w; (void)y; (void)pool; (void)sc; (void)rq; (void)codes;
+    (void)g;
+    (void)x;
+    (void)xSigned;
+    (void)xZero;
+    (void)w;
+    (void)y;
+    (void)pool;
+    (void)sc;
+    (void)rq;
+    (void)codes;
 #endif
 }
 

@@ -31,7 +31,8 @@ bool amxTapMajorFits(const ConvGeometry& g);
 
 // y[n][m][p] = sum (x - xZero) w for such a convolution, or with rq the codes (convX8S8's
 // contract). Needs amxAvailable() and w.amxTaps.
-void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero, const PackedInt8Weights& w,
-                     int32_t* y, ThreadPool* pool, Int8Scratch& scratch, const Requant8* rq, uint8_t* codes);
+void convAmxTapMajor(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero,
+                     const PackedInt8Weights& w, int32_t* y, ThreadPool* pool, Int8Scratch& scratch,
+                     const Requant8* rq, uint8_t* codes);
 
 }  // namespace qatdoctor::core::fixedpoint

@@ -20,8 +20,8 @@ QD_AMX_TILES inline void amxZero2x2()
 
 // Tiles 0-3 += the unsigned 16-row tiles u0, u1 times the signed 16-column tiles s0, s1 over one
 // 64-byte chunk of K: tile 2*i + j gets u_i x s_j.
-QD_AMX_TILES inline void amxStep2x2(const void* u0, const void* u1, int64_t uStride, const void* s0, const void* s1,
-                                    int64_t sStride)
+QD_AMX_TILES inline void amxStep2x2(const void* u0, const void* u1, int64_t uStride, const void* s0,
+                                    const void* s1, int64_t sStride)
 {
     _tile_loadd(4, u0, uStride);
     _tile_loadd(5, u1, uStride);

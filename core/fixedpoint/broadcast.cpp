@@ -16,8 +16,10 @@ std::optional<std::vector<int64_t>> broadcastShapes(const std::vector<std::vecto
         for (size_t i = 0; i < s.size(); ++i) {
             const size_t d = rank - s.size() + i;
             if (s[i] == out[d] || s[i] == 1) continue;
-            if (out[d] == 1) out[d] = s[i];
-            else return std::nullopt;
+            if (out[d] == 1)
+                out[d] = s[i];
+            else
+                return std::nullopt;
         }
     }
     return out;
@@ -32,7 +34,9 @@ std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& shape, const s
         const int64_t dim = shape[i], out = outShape[outShape.size() - shape.size() + i];
         fits = dim == 1 || dim == out;
     }
-    if (!fits) throw KernelInputError("shape " + shapeString(shape) + " does not broadcast to " + shapeString(outShape));
+    if (!fits)
+        throw KernelInputError("shape " + shapeString(shape) + " does not broadcast to " +
+                               shapeString(outShape));
     std::vector<int64_t> strides(outShape.size(), 0);
     int64_t stride = 1;
     for (size_t i = shape.size(); i-- > 0;) {

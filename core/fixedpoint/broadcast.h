@@ -14,14 +14,15 @@ namespace qatdoctor::core::fixedpoint {
 std::optional<std::vector<int64_t>> broadcastShapes(const std::vector<std::vector<int64_t>>& shapes);
 
 // Element strides of `shape` seen as `outShape` (0 on broadcast dimensions).
-std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& shape, const std::vector<int64_t>& outShape);
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& shape,
+                                      const std::vector<int64_t>& outShape);
 
 // A MatMul's shapes by numpy's matmul rules: a 1-D operand is promoted to a matrix and its
 // dimension dropped from the result; the batch dimensions (all but the last two) broadcast.
 struct MatMulShape {
     int64_t m = 0, k = 0, n = 0;
-    std::vector<int64_t> aBatch, bBatch, batch;   // each operand's batch dimensions, and theirs broadcast
-    std::vector<int64_t> out;                     // the result's shape
+    std::vector<int64_t> aBatch, bBatch, batch;  // each operand's batch dimensions, and theirs broadcast
+    std::vector<int64_t> out;                    // the result's shape
 };
 // Errors (the message says what is wrong; callers name the node): scalar operands, inner
 // dimensions that differ, batch dimensions that do not broadcast.
@@ -29,7 +30,8 @@ Result<MatMulShape> matmulShape(const std::vector<int64_t>& a, const std::vector
 
 // Calls f(outIndex, offsets) for every output element in order; offsets[k] indexes input k.
 template <class F>
-void forEachBroadcast(const std::vector<int64_t>& outShape, const std::vector<std::vector<int64_t>>& strides, F&& f)
+void forEachBroadcast(const std::vector<int64_t>& outShape, const std::vector<std::vector<int64_t>>& strides,
+                      F&& f)
 {
     const size_t rank = outShape.size(), n = strides.size();
     // an empty output may hold huge dimensions besides its zero one: nothing to visit, and the

@@ -8,9 +8,12 @@ namespace qatdoctor::core::fixedpoint {
 const char* colourFormatName(ColourFormat f)
 {
     switch (f) {
-    case ColourFormat::Rgb: return "rgb";
-    case ColourFormat::Bgr: return "bgr";
-    case ColourFormat::Yuv444Centered: return "yuv444";
+        case ColourFormat::Rgb:
+            return "rgb";
+        case ColourFormat::Bgr:
+            return "bgr";
+        case ColourFormat::Yuv444Centered:
+            return "yuv444";
     }
     return "rgb";
 }

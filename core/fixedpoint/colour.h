@@ -13,7 +13,7 @@
 namespace qatdoctor::core::fixedpoint {
 
 enum class ColourFormat { Rgb, Bgr, Yuv444Centered };
-const char* colourFormatName(ColourFormat f);   // "rgb" | "bgr" | "yuv444"
+const char* colourFormatName(ColourFormat f);  // "rgb" | "bgr" | "yuv444"
 std::optional<ColourFormat> parseColourFormat(const std::string& name);
 
 // rgb: height*width*3 interleaved 8-bit RGB pixels. Returns a float32 NCHW tensor [1,3,H,W]

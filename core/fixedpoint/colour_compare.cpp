@@ -23,7 +23,8 @@ Result<ColourComparison> compareColourForms(const Interpreter& interp, const uin
 {
     if (interp.inputNames().size() != 1)
         return makeError("simulate.colour",
-                         interp.path() + ": the colour comparison needs a model with one (image) input, this one has " +
+                         interp.path() +
+                             ": the colour comparison needs a model with one (image) input, this one has " +
                              std::to_string(interp.inputNames().size()),
                          interp.path());
     const auto& want = interp.inputShapes()[0];
@@ -31,9 +32,10 @@ Result<ColourComparison> compareColourForms(const Interpreter& interp, const uin
                       (want[2] < 0 || want[2] == height) && (want[3] < 0 || want[3] == width);
     if (!fits)
         return makeError("simulate.colour",
-                         interp.path() + ": input '" + interp.inputNames()[0] + "' has shape " + shapeString(want) +
-                             ", an image of " + std::to_string(height) + "x" + std::to_string(width) + " gives 1x3x" +
-                             std::to_string(height) + "x" + std::to_string(width),
+                         interp.path() + ": input '" + interp.inputNames()[0] + "' has shape " +
+                             shapeString(want) + ", an image of " + std::to_string(height) + "x" +
+                             std::to_string(width) + " gives 1x3x" + std::to_string(height) + "x" +
+                             std::to_string(width),
                          interp.path());
     ThreadPool pool(std::max(1, options.threads));
     RunOptions ro;
@@ -48,7 +50,8 @@ Result<ColourComparison> compareColourForms(const Interpreter& interp, const uin
     const Tensor fed = convert(options.fed);
     const char* stages[3] = {"colour: float", "colour: trained form", "colour: fed form"};
     std::vector<RunResult> runs;
-    const std::pair<SimMode, const Tensor*> plan[3] = {{SimMode::Float, &trained}, {options.mode, &trained}, {options.mode, &fed}};
+    const std::pair<SimMode, const Tensor*> plan[3] = {
+        {SimMode::Float, &trained}, {options.mode, &trained}, {options.mode, &fed}};
     for (int k = 0; k < 3; ++k) {
         const ProgressFn sub = [&, k](double f, std::string_view) {
             return reportProgress(progress, (k + f) / 3.0, stages[k]);
@@ -63,13 +66,15 @@ Result<ColourComparison> compareColourForms(const Interpreter& interp, const uin
     c.outputNames = interp.outputNames();
     const auto& layers = interp.layers();
     for (size_t li = 0; li < layers.size(); ++li) {
-        if (li >= ref.layerOutputs.size() || li >= other.layerOutputs.size() || li >= flt.layerOutputs.size()) break;
+        if (li >= ref.layerOutputs.size() || li >= other.layerOutputs.size() || li >= flt.layerOutputs.size())
+            break;
         ColourComparisonRow row;
         row.layer = layers[li].name;
         row.op = layers[li].op;
         row.mismatch = compareTensors(ref.layerOutputs[li], other.layerOutputs[li], layers[li].outputScale);
         row.quantization = compareTensors(flt.layerOutputs[li], ref.layerOutputs[li], layers[li].outputScale);
-        if (c.firstBadLayer.empty() && row.mismatch.count > 0 && agreementBroken(row.mismatch, options.thresholds))
+        if (c.firstBadLayer.empty() && row.mismatch.count > 0 &&
+            agreementBroken(row.mismatch, options.thresholds))
             c.firstBadLayer = row.layer;
         c.layers.push_back(row);
     }

@@ -19,9 +19,9 @@
 namespace qatdoctor::core::fixedpoint {
 
 struct ColourCompareOptions {
-    ColourFormat trained = ColourFormat::Rgb;           // the form the model expects (reference)
-    ColourFormat fed = ColourFormat::Yuv444Centered;    // the form it is given
-    SimMode mode = SimMode::Int;                        // the deployed view by default
+    ColourFormat trained = ColourFormat::Rgb;         // the form the model expects (reference)
+    ColourFormat fed = ColourFormat::Yuv444Centered;  // the form it is given
+    SimMode mode = SimMode::Int;                      // the deployed view by default
     // Multiplies the converted pixels (0..255 RGB/BGR, -128..127 centered YUV) before they enter
     // the model, as the training pipeline's normalization did: 1/128 is horizon's QuantStub
     // convention for centered YUV444 (-1..1); 1 feeds raw pixel units.
@@ -34,16 +34,16 @@ struct ColourCompareOptions {
 struct ColourComparisonRow {
     std::string layer;
     std::string op;
-    Agreement mismatch;       // fed form vs trained form, both in options.mode
-    Agreement quantization;   // trained form: float mode vs options.mode
+    Agreement mismatch;      // fed form vs trained form, both in options.mode
+    Agreement quantization;  // trained form: float mode vs options.mode
 };
 
 struct ColourComparison {
     ColourCompareOptions options;
-    std::vector<ColourComparisonRow> layers;            // execution order
+    std::vector<ColourComparisonRow> layers;  // execution order
     std::vector<std::string> outputNames;
-    std::vector<Agreement> outputMismatch, outputQuantization;   // per graph output
-    std::string firstBadLayer;   // first layer where the mismatch breaks agreement
+    std::vector<Agreement> outputMismatch, outputQuantization;  // per graph output
+    std::string firstBadLayer;  // first layer where the mismatch breaks agreement
     // argmax of the first graph output (classification models), trained vs fed form
     std::optional<int64_t> top1Trained, top1Fed;
 };

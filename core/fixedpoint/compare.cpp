@@ -12,11 +12,14 @@ Agreement withFigures(Agreement a)
 {
     const auto& s = a.sums;
     const double n = static_cast<double>(a.count);
-    a.cosine = (s.refSq == 0 && s.otherSq == 0) ? 1.0 : (s.refSq == 0 || s.otherSq == 0 ? 0.0 : s.dot / std::sqrt(s.refSq * s.otherSq));
+    a.cosine = (s.refSq == 0 && s.otherSq == 0)
+                   ? 1.0
+                   : (s.refSq == 0 || s.otherSq == 0 ? 0.0 : s.dot / std::sqrt(s.refSq * s.otherSq));
     a.mse = s.errSq / n;
     a.l1 = s.absErr / n;
     a.sqnrDb = s.errSq == 0 ? std::numeric_limits<double>::infinity()
-                            : (s.refSq == 0 ? -std::numeric_limits<double>::infinity() : 10.0 * std::log10(s.refSq / s.errSq));
+                            : (s.refSq == 0 ? -std::numeric_limits<double>::infinity()
+                                            : 10.0 * std::log10(s.refSq / s.errSq));
     return a;
 }
 

@@ -10,10 +10,10 @@ namespace qatdoctor::core::fixedpoint {
 struct Agreement {
     double cosine = 1.0;
     double mse = 0;
-    double l1 = 0;            // mean absolute error
+    double l1 = 0;  // mean absolute error
     double maxAbs = 0;
-    double sqnrDb = 0;        // 10 log10(sum ref^2 / sum err^2); +inf when identical
-    double maxErrLsb = 0;     // maxAbs / output scale (0 when the tensor is not quantized)
+    double sqnrDb = 0;     // 10 log10(sum ref^2 / sum err^2); +inf when identical
+    double maxErrLsb = 0;  // maxAbs / output scale (0 when the tensor is not quantized)
     int64_t count = 0;
     // The sums behind the figures, so agreements over several samples merge exactly.
     struct Sums {

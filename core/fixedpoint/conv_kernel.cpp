@@ -26,7 +26,8 @@ Result<ConvGeometry> convGeometry(const onnx::NodeProto& node, const std::vector
                                   const std::vector<int64_t>& ws)
 {
     if (xs.size() != ws.size() || (xs.size() != 3 && xs.size() != 4))
-        return opError(node, "only 1-D and 2-D convolutions are simulated (input " + std::to_string(xs.size()) + "-D)");
+        return opError(
+            node, "only 1-D and 2-D convolutions are simulated (input " + std::to_string(xs.size()) + "-D)");
     NodeAttrs a(node);
     ConvGeometry g;
     g.spatialRank = static_cast<int>(xs.size()) - 2;
@@ -54,7 +55,8 @@ Result<ConvGeometry> convGeometry(const onnx::NodeProto& node, const std::vector
     checkAtLeast(pads, 0, "pads");
     for (const auto* v : {&strides, &dil, &pads}) checkAtMost(*v, kWindowLimit, "a window attribute");
     if (a.has("kernel_shape") && a.ints("kernel_shape") != std::vector<int64_t>(ws.begin() + 2, ws.end()))
-        return opError(node, "kernel_shape does not match the weight's " + shapeString({ws.begin() + 2, ws.end()}));
+        return opError(node,
+                       "kernel_shape does not match the weight's " + shapeString({ws.begin() + 2, ws.end()}));
     if (g.kh <= 0 || g.kw <= 0) return opError(node, "the weight has an empty window");
     g.sh = one ? 1 : strides[0];
     g.sw = strides.back();
@@ -93,7 +95,8 @@ namespace {
 // per-element arithmetic (one multiply, one add, no FMA contraction) is the same in every clone;
 // O3 because -O2 does not vectorise loops of unknown length.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define QD_CLONES __attribute__((target_clones("avx512f", "avx2", "default"), optimize("O3", "fp-contract=off")))
+#define QD_CLONES \
+    __attribute__((target_clones("avx512f", "avx2", "default"), optimize("O3", "fp-contract=off")))
 #else
 #define QD_CLONES
 #endif
@@ -125,14 +128,16 @@ bool haveAvx512f()
 // same operations in the same order as the axpy loop (k ascending, one multiply then one add,
 // zero coefficients skipped), so the result is bit-identical; only the memory traffic changes
 // (C stays in registers, a K x 32 panel of B is reused by every row).
-QD_AVX512_EXACT void gemmRowsF32(int64_t m0, int64_t m1, int64_t N, int64_t K, const float* A, const float* B, float* C,
-                                 bool accumulate)
+QD_AVX512_EXACT void gemmRowsF32(int64_t m0, int64_t m1, int64_t N, int64_t K, const float* A, const float* B,
+                                 float* C, bool accumulate)
 {
     constexpr int kRows = 8;
     for (int64_t n0 = 0; n0 < N; n0 += 32) {
         const int64_t left = N - n0;
         const __mmask16 k0 = left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1);
-        const __mmask16 k1 = left >= 32 ? __mmask16(0xFFFF) : left <= 16 ? __mmask16(0) : __mmask16((1u << (left - 16)) - 1);
+        const __mmask16 k1 = left >= 32   ? __mmask16(0xFFFF)
+                             : left <= 16 ? __mmask16(0)
+                                          : __mmask16((1u << (left - 16)) - 1);
         for (int64_t m = m0; m < m1; m += kRows) {
             const int rows = static_cast<int>(std::min<int64_t>(kRows, m1 - m));
             __m512 acc[kRows][2];
@@ -246,11 +251,16 @@ void convolve(const ConvGeometry& g, const T* x, const T* w, Acc* y, ThreadPool*
         }
 }
 
-template void gemm<float, float>(int64_t, int64_t, int64_t, const float*, const float*, float*, bool, ThreadPool*);
-template void gemm<int16_t, int32_t>(int64_t, int64_t, int64_t, const int16_t*, const int16_t*, int32_t*, bool, ThreadPool*);
-template void gemm<int32_t, int64_t>(int64_t, int64_t, int64_t, const int32_t*, const int32_t*, int64_t*, bool, ThreadPool*);
+template void gemm<float, float>(int64_t, int64_t, int64_t, const float*, const float*, float*, bool,
+                                 ThreadPool*);
+template void gemm<int16_t, int32_t>(int64_t, int64_t, int64_t, const int16_t*, const int16_t*, int32_t*,
+                                     bool, ThreadPool*);
+template void gemm<int32_t, int64_t>(int64_t, int64_t, int64_t, const int32_t*, const int32_t*, int64_t*,
+                                     bool, ThreadPool*);
 template void convolve<float, float>(const ConvGeometry&, const float*, const float*, float*, ThreadPool*);
-template void convolve<int16_t, int32_t>(const ConvGeometry&, const int16_t*, const int16_t*, int32_t*, ThreadPool*);
-template void convolve<int32_t, int64_t>(const ConvGeometry&, const int32_t*, const int32_t*, int64_t*, ThreadPool*);
+template void convolve<int16_t, int32_t>(const ConvGeometry&, const int16_t*, const int16_t*, int32_t*,
+                                         ThreadPool*);
+template void convolve<int32_t, int64_t>(const ConvGeometry&, const int32_t*, const int32_t*, int64_t*,
+                                         ThreadPool*);
 
 }  // namespace qatdoctor::core::fixedpoint

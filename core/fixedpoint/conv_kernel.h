@@ -24,7 +24,7 @@ struct ConvGeometry {
     int64_t padT = 0, padL = 0;
     int spatialRank = 2;
 
-    int64_t kernelSize() const { return (c / group) * kh * kw; }   // K of one group's GEMM
+    int64_t kernelSize() const { return (c / group) * kh * kw; }  // K of one group's GEMM
     int64_t outPixels() const { return oh * ow; }
     std::vector<int64_t> outShape() const;
 };

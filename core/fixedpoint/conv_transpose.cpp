@@ -10,9 +10,18 @@
 #include "core/fixedpoint/tensor.h"
 
 namespace qatdoctor::core::fixedpoint {
-int64_t ConvTransposeGeometry::inPixels() const { return shapeSize(in); }
-int64_t ConvTransposeGeometry::kernelPixels() const { return shapeSize(kernel); }
-int64_t ConvTransposeGeometry::outPixels() const { return shapeSize(out); }
+int64_t ConvTransposeGeometry::inPixels() const
+{
+    return shapeSize(in);
+}
+int64_t ConvTransposeGeometry::kernelPixels() const
+{
+    return shapeSize(kernel);
+}
+int64_t ConvTransposeGeometry::outPixels() const
+{
+    return shapeSize(out);
+}
 
 std::vector<int64_t> ConvTransposeGeometry::outShape() const
 {
@@ -21,11 +30,13 @@ std::vector<int64_t> ConvTransposeGeometry::outShape() const
     return s;
 }
 
-Result<ConvTransposeGeometry> convTransposeGeometry(const onnx::NodeProto& node, const std::vector<int64_t>& xs,
+Result<ConvTransposeGeometry> convTransposeGeometry(const onnx::NodeProto& node,
+                                                    const std::vector<int64_t>& xs,
                                                     const std::vector<int64_t>& ws)
 {
     if (xs.size() < 3 || xs.size() != ws.size())
-        return opError(node, "X " + shapeString(xs) + " and W " + shapeString(ws) + " need the same rank, at least 3");
+        return opError(
+            node, "X " + shapeString(xs) + " and W " + shapeString(ws) + " need the same rank, at least 3");
     const size_t r = xs.size() - 2;
     NodeAttrs a(node);
     ConvTransposeGeometry g;
@@ -43,15 +54,17 @@ Result<ConvTransposeGeometry> convTransposeGeometry(const onnx::NodeProto& node,
     auto outPad = a.ints("output_padding", std::vector<int64_t>(r, 0));
     auto pads = a.ints("pads");
     auto outShape = a.ints("output_shape");
-    if (outShape.size() == r + 2) outShape.erase(outShape.begin(), outShape.begin() + 2);   // [N, M, ...] form
+    if (outShape.size() == r + 2) outShape.erase(outShape.begin(), outShape.begin() + 2);  // [N, M, ...] form
     const std::string autoPad = a.s("auto_pad", "NOTSET");
-    if (g.strides.size() != r || g.dilations.size() != r || outPad.size() != r || (!pads.empty() && pads.size() != 2 * r) ||
-        (!outShape.empty() && outShape.size() != r))
+    if (g.strides.size() != r || g.dilations.size() != r || outPad.size() != r ||
+        (!pads.empty() && pads.size() != 2 * r) || (!outShape.empty() && outShape.size() != r))
         return opError(node, "attribute sizes do not match the " + std::to_string(r) + " spatial axes");
     for (size_t i = 0; i < r; ++i)
-        if (g.strides[i] <= 0 || g.dilations[i] <= 0) return opError(node, "strides and dilations must be positive");
+        if (g.strides[i] <= 0 || g.dilations[i] <= 0)
+            return opError(node, "strides and dilations must be positive");
     const bool same = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
-    if (autoPad != "NOTSET" && autoPad != "VALID" && !same) return opError(node, "unknown auto_pad '" + autoPad + "'");
+    if (autoPad != "NOTSET" && autoPad != "VALID" && !same)
+        return opError(node, "unknown auto_pad '" + autoPad + "'");
     // the full (unpadded) extent of each axis
     std::vector<int64_t> full(r);
     for (size_t i = 0; i < r; ++i)
@@ -87,7 +100,7 @@ void convTranspose(const ConvTransposeGeometry& g, const T* x, const T* w, Acc* 
     const size_t r = g.in.size();
     const int64_t cg = g.c / g.group, mg = g.m / g.group;
     const int64_t P = g.inPixels(), K = g.kernelPixels(), O = g.outPixels();
-    const int64_t rows = mg * K;   // one row per (output channel, tap)
+    const int64_t rows = mg * K;  // one row per (output channel, tap)
     std::fill(y, y + g.n * g.m * O, Acc{});
     if (P == 0) return;
     // per axis, tap k and input index i -> output index (or -1 outside)
@@ -100,11 +113,11 @@ void convTranspose(const ConvTransposeGeometry& g, const T* x, const T* w, Acc* 
                 target[d][static_cast<size_t>(k * g.in[d] + i)] = o >= 0 && o < g.out[d] ? o : -1;
             }
     }
-    std::vector<T> wt(static_cast<size_t>(rows * cg));   // W^T of one group: [mg * K][cg]
+    std::vector<T> wt(static_cast<size_t>(rows * cg));  // W^T of one group: [mg * K][cg]
     std::vector<Acc> col(static_cast<size_t>(rows * P));
     const size_t last = r - 1;
     const int64_t inL = g.in[last], outL = g.out[last], sL = g.strides[last];
-    const int64_t outerRows = P / inL;   // input rows along the last axis
+    const int64_t outerRows = P / inL;  // input rows along the last axis
     for (int64_t gi = 0; gi < g.group; ++gi) {
         const T* wg = w + gi * cg * rows;
         for (int64_t c = 0; c < cg; ++c)
@@ -124,7 +137,7 @@ void convTranspose(const ConvTransposeGeometry& g, const T* x, const T* w, Acc* 
                         tap[d] = t % g.kernel[d];
                         t /= g.kernel[d];
                     }
-                    const int64_t o0 = tap[last] * g.dilations[last] - g.padBegin[last];   // o = o0 + i * sL
+                    const int64_t o0 = tap[last] * g.dilations[last] - g.padBegin[last];  // o = o0 + i * sL
                     const int64_t iLo = o0 >= 0 ? 0 : (-o0 + sL - 1) / sL;
                     const int64_t iHi = outL - 1 - o0 < 0 ? 0 : std::min(inL, (outL - 1 - o0) / sL + 1);
                     if (iLo >= iHi) continue;
@@ -155,8 +168,11 @@ void convTranspose(const ConvTransposeGeometry& g, const T* x, const T* w, Acc* 
     }
 }
 
-template void convTranspose<float, float>(const ConvTransposeGeometry&, const float*, const float*, float*, ThreadPool*);
-template void convTranspose<int16_t, int32_t>(const ConvTransposeGeometry&, const int16_t*, const int16_t*, int32_t*, ThreadPool*);
-template void convTranspose<int32_t, int64_t>(const ConvTransposeGeometry&, const int32_t*, const int32_t*, int64_t*, ThreadPool*);
+template void convTranspose<float, float>(const ConvTransposeGeometry&, const float*, const float*, float*,
+                                          ThreadPool*);
+template void convTranspose<int16_t, int32_t>(const ConvTransposeGeometry&, const int16_t*, const int16_t*,
+                                              int32_t*, ThreadPool*);
+template void convTranspose<int32_t, int64_t>(const ConvTransposeGeometry&, const int32_t*, const int32_t*,
+                                              int64_t*, ThreadPool*);
 
 }  // namespace qatdoctor::core::fixedpoint

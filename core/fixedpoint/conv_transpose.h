@@ -18,19 +18,20 @@ class NodeProto;
 namespace qatdoctor::core::fixedpoint {
 
 struct ConvTransposeGeometry {
-    int64_t n = 1, c = 1, m = 1, group = 1;      // m = output channels = W.dim(1) * group
-    std::vector<int64_t> in, kernel, out;       // spatial extents
+    int64_t n = 1, c = 1, m = 1, group = 1;  // m = output channels = W.dim(1) * group
+    std::vector<int64_t> in, kernel, out;    // spatial extents
     std::vector<int64_t> strides, dilations, padBegin;
 
     int64_t inPixels() const;
     int64_t kernelPixels() const;
     int64_t outPixels() const;
-    std::vector<int64_t> outShape() const;       // [N, M, out...]
+    std::vector<int64_t> outShape() const;  // [N, M, out...]
 };
 
 // From X [N, C, D...] and W [C, M/group, k...] shapes and the node's attributes (auto_pad,
 // dilations, group, kernel_shape, output_padding, output_shape, pads, strides).
-Result<ConvTransposeGeometry> convTransposeGeometry(const onnx::NodeProto& node, const std::vector<int64_t>& xShape,
+Result<ConvTransposeGeometry> convTransposeGeometry(const onnx::NodeProto& node,
+                                                    const std::vector<int64_t>& xShape,
                                                     const std::vector<int64_t>& wShape);
 
 // y (outShape, written whole, no bias) from x (N, C, in...) and w (C, M/group, kernel...).

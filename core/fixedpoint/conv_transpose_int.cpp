@@ -5,23 +5,27 @@ namespace {
 
 bool isIntegerCode(DType t)
 {
-    return t == DType::Int8 || t == DType::UInt8 || t == DType::Int16 || t == DType::UInt16 || t == DType::Int32;
+    return t == DType::Int8 || t == DType::UInt8 || t == DType::Int16 || t == DType::UInt16 ||
+           t == DType::Int32;
 }
 
 }  // namespace
 
-Result<Accumulator> convTransposeInteger(const ConvTransposeGeometry& g, const Tensor& x, int64_t xZero, const Tensor& w,
-                                         const std::vector<int64_t>& wZero, ThreadPool* pool)
+Result<Accumulator> convTransposeInteger(const ConvTransposeGeometry& g, const Tensor& x, int64_t xZero,
+                                         const Tensor& w, const std::vector<int64_t>& wZero, ThreadPool* pool)
 {
     if (!isIntegerCode(x.dtype()) || !isIntegerCode(w.dtype()))
-        return makeError("simulate.op", std::string("ConvTranspose on integers: X is ") + model::dtypeName(x.dtype()) +
-                                            ", W is " + model::dtypeName(w.dtype()));
-    if (w.rank() < 3 || x.rank() != w.rank() || x.dim(1) != g.c || w.dim(0) != g.c || w.dim(1) * g.group != g.m)
+        return makeError("simulate.op", std::string("ConvTranspose on integers: X is ") +
+                                            model::dtypeName(x.dtype()) + ", W is " +
+                                            model::dtypeName(w.dtype()));
+    if (w.rank() < 3 || x.rank() != w.rank() || x.dim(1) != g.c || w.dim(0) != g.c ||
+        w.dim(1) * g.group != g.m)
         return makeError("simulate.op", "ConvTranspose on integers: X " + shapeString(x.shape()) + " and W " +
                                             shapeString(w.shape()) + " do not match the geometry");
     if (wZero.empty() || (wZero.size() != 1 && static_cast<int64_t>(wZero.size()) != w.dim(1)))
         return makeError("simulate.op", "ConvTranspose on integers: " + std::to_string(wZero.size()) +
-                                            " weight zero points for " + std::to_string(w.dim(1)) + " channels per group");
+                                            " weight zero points for " + std::to_string(w.dim(1)) +
+                                            " channels per group");
     Accumulator a;
     a.shape = g.outShape();
     const auto n = static_cast<size_t>(shapeSize(a.shape));

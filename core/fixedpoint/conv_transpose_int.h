@@ -20,7 +20,8 @@ namespace qatdoctor::core::fixedpoint {
 // shared by the same channel of every group). int32 sums when both operands are 8-bit and an
 // output sums fewer than 33025 products (C/group * kernel pixels), else int64 with `overflows`
 // counting the sums outside int32. Errors: integer types only, zero point sizes.
-Result<Accumulator> convTransposeInteger(const ConvTransposeGeometry& g, const Tensor& x, int64_t xZero, const Tensor& w,
-                                         const std::vector<int64_t>& wZero, ThreadPool* pool);
+Result<Accumulator> convTransposeInteger(const ConvTransposeGeometry& g, const Tensor& x, int64_t xZero,
+                                         const Tensor& w, const std::vector<int64_t>& wZero,
+                                         ThreadPool* pool);
 
 }  // namespace qatdoctor::core::fixedpoint

@@ -60,8 +60,14 @@ bool haveAvxVnni()
 
 }  // namespace
 
-bool int8FastPathAvailable() { return haveAvx512Vnni() || haveAvxVnni(); }
-bool avxVnniAvailable() { return haveAvxVnni(); }
+bool int8FastPathAvailable()
+{
+    return haveAvx512Vnni() || haveAvxVnni();
+}
+bool avxVnniAvailable()
+{
+    return haveAvxVnni();
+}
 
 bool amxAvailable()
 {
@@ -83,7 +89,7 @@ bool amxAvailable()
 namespace {
 
 constexpr int64_t kR = PackedInt8Weights::kRowBlock;
-constexpr int64_t kCols = 64;   // panel block width: 4 vectors of 16 int32 lanes
+constexpr int64_t kCols = 64;  // panel block width: 4 vectors of 16 int32 lanes
 
 // rowAt(r, i) = weight of output row r at reduction index i (any source layout).
 template <class RowAt>
@@ -168,7 +174,9 @@ constexpr std::array<uint8_t, 64> permuteTable(int stride)
 {
     std::array<uint8_t, 64> t{};
     for (int p = 0; p < 16; ++p)
-        for (int j = 0; j < 4; ++j) t[static_cast<size_t>(p * 4 + j)] = static_cast<uint8_t>(stride == 1 ? j * 16 + p : j * 32 + 2 * p);
+        for (int j = 0; j < 4; ++j)
+            t[static_cast<size_t>(p * 4 + j)] =
+                static_cast<uint8_t>(stride == 1 ? j * 16 + p : j * 32 + 2 * p);
     return t;
 }
 alignas(64) constexpr std::array<uint8_t, 64> kPermute1 = permuteTable(1);
@@ -190,7 +198,7 @@ QD_VBMI void gather4Vbmi(const uint8_t* const src[4], int64_t stride, int64_t n,
             v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(m, src[2] + p), 2);
             v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(m, src[3] + p), 3);
             out = _mm512_permutexvar_epi8(vidx, v);
-        } else {   // 2 bytes per pixel; the odd byte past the last pixel stays in the buffer's slack
+        } else {  // 2 bytes per pixel; the odd byte past the last pixel stays in the buffer's slack
             const __mmask32 m2 = left >= 16 ? __mmask32(0xFFFFFFFF) : __mmask32((1ull << (2 * left)) - 1);
             __m512i a = _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(m2, src[0] + 2 * p));
             a = _mm512_inserti64x4(a, _mm256_maskz_loadu_epi8(m2, src[1] + 2 * p), 1);
@@ -214,16 +222,18 @@ QD_VNNI void gather4(const uint8_t* const src[4], int64_t stride, int64_t n, uin
             const uint8_t* s = src[j] + p * stride;
             if (stride == 1) {
                 v[j] = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, s));
-            } else if (stride == 2) {   // even bytes of 16 words; the odd byte read stays in the slack
-                v[j] = _mm512_and_si512(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, s)), _mm512_set1_epi32(0xFF));
+            } else if (stride == 2) {  // even bytes of 16 words; the odd byte read stays in the slack
+                v[j] = _mm512_and_si512(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, s)),
+                                        _mm512_set1_epi32(0xFF));
             } else {
                 alignas(16) uint8_t tmp[16] = {};
                 for (int64_t i = 0; i < std::min<int64_t>(16, left); ++i) tmp[i] = s[i * stride];
                 v[j] = _mm512_cvtepu8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(tmp)));
             }
         }
-        const __m512i out = _mm512_or_si512(_mm512_or_si512(v[0], _mm512_slli_epi32(v[1], 8)),
-                                            _mm512_or_si512(_mm512_slli_epi32(v[2], 16), _mm512_slli_epi32(v[3], 24)));
+        const __m512i out =
+            _mm512_or_si512(_mm512_or_si512(v[0], _mm512_slli_epi32(v[1], 8)),
+                            _mm512_or_si512(_mm512_slli_epi32(v[2], 16), _mm512_slli_epi32(v[3], 24)));
         _mm512_mask_storeu_epi32(dst + p * 4, m, _mm512_xor_si512(out, vflip));
     }
 }
@@ -231,27 +241,28 @@ QD_VNNI void gather4(const uint8_t* const src[4], int64_t stride, int64_t n, uin
 // All rows of one panel step: `rows` output rows of `cols` pixels, source rows rowStride bytes
 // apart, split at panel block edges. Written out once per gather (a macro, not a lambda) so the
 // gather inlines: these run once per (step, output row) and the call cost was a visible share.
-#define QD_PACK_ROWS(NAME, ATTR, GATHER)                                                                      \
-    ATTR void NAME(const PanelLayout& L, uint8_t* panel, int64_t step, const uint8_t* const base[4],          \
-                   int64_t rowStride, int64_t rows, int64_t cols, int64_t stride, uint8_t flip)               \
-    {                                                                                                         \
-        for (int64_t r = 0; r < rows; ++r) {                                                                  \
-            const uint8_t* src[4] = {base[0] + r * rowStride, base[1] + r * rowStride, base[2] + r * rowStride, \
-                                     base[3] + r * rowStride};                                                \
-            int64_t p = r * cols, n = cols;                                                                   \
-            while (n > 0) {                                                                                   \
-                const int64_t len = std::min(n, kCols - p % kCols);                                           \
-                GATHER(src, stride, len, flip, L.at(panel, step, p));                                         \
-                for (int j = 0; j < 4; ++j) src[j] += len * stride;                                           \
-                p += len;                                                                                     \
-                n -= len;                                                                                     \
-            }                                                                                                 \
-        }                                                                                                     \
+#define QD_PACK_ROWS(NAME, ATTR, GATHER)                                                             \
+    ATTR void NAME(const PanelLayout& L, uint8_t* panel, int64_t step, const uint8_t* const base[4], \
+                   int64_t rowStride, int64_t rows, int64_t cols, int64_t stride, uint8_t flip)      \
+    {                                                                                                \
+        for (int64_t r = 0; r < rows; ++r) {                                                         \
+            const uint8_t* src[4] = {base[0] + r * rowStride, base[1] + r * rowStride,               \
+                                     base[2] + r * rowStride, base[3] + r * rowStride};              \
+            int64_t p = r * cols, n = cols;                                                          \
+            while (n > 0) {                                                                          \
+                const int64_t len = std::min(n, kCols - p % kCols);                                  \
+                GATHER(src, stride, len, flip, L.at(panel, step, p));                                \
+                for (int j = 0; j < 4; ++j) src[j] += len * stride;                                  \
+                p += len;                                                                            \
+                n -= len;                                                                            \
+            }                                                                                        \
+        }                                                                                            \
     }
 #define QD_AVXVNNI __attribute__((target("avx2,avxvnni")))
 
 // gather4 for AVX-VNNI CPUs: 8 pixels per step widened to 32-bit lanes, the tail byte by byte.
-QD_AVXVNNI void gather4Avx2(const uint8_t* const src[4], int64_t stride, int64_t n, uint8_t flip, uint8_t* dst)
+QD_AVXVNNI void gather4Avx2(const uint8_t* const src[4], int64_t stride, int64_t n, uint8_t flip,
+                            uint8_t* dst)
 {
     int64_t p = 0;
     if (stride == 1) {
@@ -260,8 +271,9 @@ QD_AVXVNNI void gather4Avx2(const uint8_t* const src[4], int64_t stride, int64_t
             __m256i v[4];
             for (int j = 0; j < 4; ++j)
                 v[j] = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src[j] + p)));
-            const __m256i out = _mm256_or_si256(_mm256_or_si256(v[0], _mm256_slli_epi32(v[1], 8)),
-                                                _mm256_or_si256(_mm256_slli_epi32(v[2], 16), _mm256_slli_epi32(v[3], 24)));
+            const __m256i out =
+                _mm256_or_si256(_mm256_or_si256(v[0], _mm256_slli_epi32(v[1], 8)),
+                                _mm256_or_si256(_mm256_slli_epi32(v[2], 16), _mm256_slli_epi32(v[3], 24)));
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + p * 4), _mm256_xor_si256(out, vflip));
         }
     }
@@ -276,8 +288,9 @@ QD_PACK_ROWS(packRowsAvx2, QD_AVXVNNI, gather4Avx2)
 
 // The AVX-VNNI kernel: kR rows x NV * 8 columns (16 registers: 12 accumulators at NV = 2).
 template <int NV>
-QD_AVXVNNI void kernelAvx(const uint8_t* blk, int64_t width, int64_t steps, const int32_t* wp, const int32_t* rowSums,
-                          int64_t rows, int64_t cols, int32_t zero, int32_t* y, int64_t ldy)
+QD_AVXVNNI void kernelAvx(const uint8_t* blk, int64_t width, int64_t steps, const int32_t* wp,
+                          const int32_t* rowSums, int64_t rows, int64_t cols, int32_t zero, int32_t* y,
+                          int64_t ldy)
 {
     __m256i acc[kR][NV];
     for (int r = 0; r < kR; ++r)
@@ -285,7 +298,8 @@ QD_AVXVNNI void kernelAvx(const uint8_t* blk, int64_t width, int64_t steps, cons
     const int64_t stride = width * 4;
     for (int64_t s = 0; s < steps; ++s, blk += stride, wp += kR) {
         __m256i c[NV];
-        for (int j = 0; j < NV; ++j) c[j] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blk + j * 32));
+        for (int j = 0; j < NV; ++j)
+            c[j] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blk + j * 32));
 #pragma GCC unroll 8
         for (int r = 0; r < kR; ++r) {
             const __m256i wv = _mm256_set1_epi32(wp[r]);
@@ -304,8 +318,8 @@ QD_AVXVNNI void kernelAvx(const uint8_t* blk, int64_t width, int64_t steps, cons
 }
 
 // panelGemm for AVX-VNNI CPUs: each panel block in 16-column strips.
-void panelGemmAvx(const PanelLayout& L, const uint8_t* panel, const PackedInt8Weights& w, int64_t gi, int32_t zero,
-                  int32_t* y, int64_t ldy, ThreadPool* pool)
+void panelGemmAvx(const PanelLayout& L, const uint8_t* panel, const PackedInt8Weights& w, int64_t gi,
+                  int32_t zero, int32_t* y, int64_t ldy, ThreadPool* pool)
 {
     const int64_t mg = w.m / w.groups, mb = w.blocksPerGroup, nb = L.blocks(), steps = w.k4 / 4;
     parallelFor(pool, mb * nb, [&](int64_t b, int64_t e) {
@@ -331,7 +345,8 @@ void panelGemmAvx(const PanelLayout& L, const uint8_t* panel, const PackedInt8We
 // int8 on the AMX path): vpdpbusd with 1s where k < K and 0s past it.
 QD_AMX void panelColumnSums(const uint8_t* blk, int64_t width, int64_t K, int32_t* sums)
 {
-    __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+    __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                      _mm512_setzero_si512()};
     const int64_t steps = (K + 3) / 4;
     for (int64_t s = 0; s < steps; ++s) {
         uint32_t ones = 0;
@@ -343,7 +358,6 @@ QD_AMX void panelColumnSums(const uint8_t* blk, int64_t width, int64_t K, int32_
     }
     for (int v = 0; v < width / 16; ++v) _mm512_storeu_si512(sums + v * 16, acc[v]);
 }
-
 
 struct alignas(64) TileConfig {
     uint8_t palette = 1, startRow = 0;
@@ -358,9 +372,9 @@ struct alignas(64) TileConfig {
 // tdpbusd's). Rows come out channel-major, as y is: no transpose. With s = sum (w + 128)(x - 128):
 // sum (x - zero) w = s - 128 colSum(x - 128) + (128 - zero) rowSum(w).
 // With rq, the 8-bit codes of each row go to codes (same layout as y) instead of the sums.
-QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t* panel, const int32_t* colSums,
-                     const PackedInt8Weights& w, int64_t gi, int32_t zero, int32_t* y, int64_t ldy, bool pixelsFastest,
-                     const Requant8* rq, uint8_t* codes)
+QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t* panel,
+                     const int32_t* colSums, const PackedInt8Weights& w, int64_t gi, int32_t zero, int32_t* y,
+                     int64_t ldy, bool pixelsFastest, const Requant8* rq, uint8_t* codes)
 {
     TileConfig cfg;
     for (int t = 0; t < 8; ++t) {
@@ -374,10 +388,11 @@ QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t
     for (int64_t t = t0; t < t1; ++t) {
         // whichever operand is larger stays put while the other one cycles through the cache
         const int64_t ptCount = L.blocks() * pairsPerBlock;
-        const int64_t cb = pixelsFastest ? t / ptCount : t % cbCount, pt = pixelsFastest ? t % ptCount : t / cbCount;
+        const int64_t cb = pixelsFastest ? t / ptCount : t % cbCount,
+                      pt = pixelsFastest ? t % ptCount : t / cbCount;
         const int64_t b = pt / pairsPerBlock, p0 = b * kCols + (pt % pairsPerBlock) * 32;
         const int64_t width = L.width(b), off = p0 - b * kCols;
-        if (off >= width) continue;   // past a narrow last block
+        if (off >= width) continue;  // past a narrow last block
         const bool two = off + 16 < width;
         const uint8_t* blk = panel + b * kCols * L.k4;
         const uint8_t* b0 = blk + off * 4;
@@ -387,7 +402,8 @@ QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t
         const int64_t stride = width * 4;
         amxZero2x2();
         for (int64_t kc = 0; kc < chunks; ++kc)
-            amxStep2x2(a0 + kc * 64, a1 + kc * 64, w.k64, b0 + kc * 16 * stride, b1 + kc * 16 * stride, stride);
+            amxStep2x2(a0 + kc * 64, a1 + kc * 64, w.k64, b0 + kc * 16 * stride, b1 + kc * 16 * stride,
+                       stride);
         amxStore2x2(cAll);
         for (int q = 0; q < 4; ++q) {
             const int64_t ch0 = cb * 32 + (q / 2) * 16, px = p0 + (q % 2) * 16;
@@ -402,9 +418,11 @@ QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t
                 const __m512i rowTerm = _mm512_set1_epi32((128 - zero) * w.rowSums[static_cast<size_t>(m)]);
                 const __m512i v = _mm512_add_epi32(_mm512_sub_epi32(_mm512_load_si512(c[n]), col), rowTerm);
                 if (rq)
-                    _mm_mask_storeu_epi8(codes + m * ldy + px, pm,
-                                         requant16(v, rq->biasQ[m], rq->multiplier[m], rq->zp, rq->lo, rq->hi));
-                else _mm512_mask_storeu_epi32(y + m * ldy + px, pm, v);
+                    _mm_mask_storeu_epi8(
+                        codes + m * ldy + px, pm,
+                        requant16(v, rq->biasQ[m], rq->multiplier[m], rq->zp, rq->lo, rq->hi));
+                else
+                    _mm512_mask_storeu_epi32(y + m * ldy + px, pm, v);
             }
         }
     }
@@ -415,8 +433,8 @@ QD_AMX void amxTasks(int64_t t0, int64_t t1, const PanelLayout& L, const uint8_t
 // NV is a template parameter so the inner loop unrolls into a straight vpdpbusd sequence
 // (kR x NV accumulators, 24 for a full block).
 template <int NV>
-QD_VNNI void kernel(const uint8_t* blk, int64_t width, int64_t steps, const int32_t* wp, const int32_t* rowSums,
-                    int64_t rows, int64_t cols, int32_t zero, int32_t* y, int64_t ldy)
+QD_VNNI void kernel(const uint8_t* blk, int64_t width, int64_t steps, const int32_t* wp,
+                    const int32_t* rowSums, int64_t rows, int64_t cols, int32_t zero, int32_t* y, int64_t ldy)
 {
     __m512i acc[kR][NV];
 #pragma GCC unroll 8
@@ -452,13 +470,13 @@ QD_VNNI void kernel(const uint8_t* blk, int64_t width, int64_t steps, const int3
 }
 
 // Output rows [gi*mg, (gi+1)*mg) of y [.][ldy] = packed weights of group gi x the panel.
-void panelGemm(const PanelLayout& L, const uint8_t* panel, const PackedInt8Weights& w, int64_t gi, int32_t zero,
-               int32_t* y, int64_t ldy, ThreadPool* pool)
+void panelGemm(const PanelLayout& L, const uint8_t* panel, const PackedInt8Weights& w, int64_t gi,
+               int32_t zero, int32_t* y, int64_t ldy, ThreadPool* pool)
 {
     const int64_t mg = w.m / w.groups, mb = w.blocksPerGroup, nb = L.blocks(), steps = w.k4 / 4;
     parallelFor(pool, mb * nb, [&](int64_t b, int64_t e) {
         for (int64_t t = b; t < e; ++t) {
-            const int64_t pb = t / mb, mi = t % mb;   // m fastest: the panel block stays in cache
+            const int64_t pb = t / mb, mi = t % mb;  // m fastest: the panel block stays in cache
             const int64_t m0 = gi * mg + mi * kR, rows = std::min(kR, mg - mi * kR);
             const int64_t p0 = pb * kCols, width = L.width(pb), cols = std::min(kCols, L.cols - p0);
             const uint8_t* blk = panel + pb * kCols * L.k4;
@@ -466,10 +484,18 @@ void panelGemm(const PanelLayout& L, const uint8_t* panel, const PackedInt8Weigh
             const int32_t* rs = w.rowSums.data() + m0;
             int32_t* out = y + m0 * ldy + p0;
             switch (width / 16) {
-            case 1: kernel<1>(blk, width, steps, wp, rs, rows, cols, zero, out, ldy); break;
-            case 2: kernel<2>(blk, width, steps, wp, rs, rows, cols, zero, out, ldy); break;
-            case 3: kernel<3>(blk, width, steps, wp, rs, rows, cols, zero, out, ldy); break;
-            default: kernel<4>(blk, width, steps, wp, rs, rows, cols, zero, out, ldy); break;
+                case 1:
+                    kernel<1>(blk, width, steps, wp, rs, rows, cols, zero, out, ldy);
+                    break;
+                case 2:
+                    kernel<2>(blk, width, steps, wp, rs, rows, cols, zero, out, ldy);
+                    break;
+                case 3:
+                    kernel<3>(blk, width, steps, wp, rs, rows, cols, zero, out, ldy);
+                    break;
+                default:
+                    kernel<4>(blk, width, steps, wp, rs, rows, cols, zero, out, ldy);
+                    break;
             }
         }
     });
@@ -478,8 +504,9 @@ void panelGemm(const PanelLayout& L, const uint8_t* panel, const PackedInt8Weigh
 }  // namespace
 #endif
 
-void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero, const PackedInt8Weights& w,
-              int32_t* y, ThreadPool* pool, Int8Scratch* scratch, const Requant8* rq, uint8_t* codes)
+void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZero,
+              const PackedInt8Weights& w, int32_t* y, ThreadPool* pool, Int8Scratch* scratch,
+              const Requant8* rq, uint8_t* codes)
 {
 #if QD_HAVE_X86
     Int8Scratch local;
@@ -489,14 +516,15 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
     const bool useAmx = avx512 && amxAvailable() && !sc.noAmx && !w.amx.empty();
     if (useAmx && !sc.noTapMajor && !w.amxTaps.empty() && amxTapMajorFits(g) && w.k == K)
         return convAmxTapMajor(g, x, xSigned, xZero, w, y, pool, sc, rq, codes);
-    if (rq && !useAmx) {   // no fused epilogue on these paths: the sums, then rows requantized
+    if (rq && !useAmx) {  // no fused epilogue on these paths: the sums, then rows requantized
         std::vector<int32_t> sums;
-        sums.swap(sc.sums);   // the inner call may not reuse it
+        sums.swap(sc.sums);  // the inner call may not reuse it
         sums.resize(static_cast<size_t>(g.n * g.m * P));
         convX8S8(g, x, xSigned, xZero, w, sums.data(), pool, &sc);
         for (int64_t row = 0; row < g.n * g.m; ++row) {
             const int64_t m = row % g.m;
-            requantizeRowU8(sums.data() + row * P, P, rq->biasQ[m], rq->multiplier[m], rq->zp, rq->lo, rq->hi, codes + row * P);
+            requantizeRowU8(sums.data() + row * P, P, rq->biasQ[m], rq->multiplier[m], rq->zp, rq->lo, rq->hi,
+                            codes + row * P);
         }
         sums.swap(sc.sums);
         return;
@@ -516,7 +544,8 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
     const bool contiguous = g.kw == 1 && g.sw == 1 && g.sh == 1 && g.ow == wp;
     // the panel is packed and multiplied in bands of output rows small enough to stay in the
     // cache between the two (the resnet stem's whole panel was 2.4 MB)
-    const int64_t bandRows = contiguous ? g.oh : std::clamp<int64_t>(sc.panelBandBytes / std::max<int64_t>(1, g.ow * k4), 1, g.oh);
+    const int64_t bandRows =
+        contiguous ? g.oh : std::clamp<int64_t>(sc.panelBandBytes / std::max<int64_t>(1, g.ow * k4), 1, g.oh);
     if (copy) sc.padded.resize(static_cast<size_t>(cg * hp * wp + 64));
     sc.panel.resize(static_cast<size_t>(PanelLayout{contiguous ? P : bandRows * g.ow, k4}.bytes()));
     for (int64_t n = 0; n < g.n; ++n)
@@ -555,15 +584,20 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
                     for (int64_t s = s0; s < s1; ++s) {
                         int64_t base[4];
                         for (int j = 0; j < 4; ++j) {
-                            const int64_t k = 4 * s + j < K ? 4 * s + j : 4 * s;   // any tap past K: its weight is 0
+                            const int64_t k =
+                                4 * s + j < K ? 4 * s + j : 4 * s;  // any tap past K: its weight is 0
                             const int64_t ci = k / (g.kh * g.kw), ky = (k / g.kw) % g.kh, kx = k % g.kw;
                             base[j] = ci * hp * wp + ky * g.dh * wp + kx * g.dw;
                         }
-                        const uint8_t* s4[4] = {band + base[0], band + base[1], band + base[2], band + base[3]};
+                        const uint8_t* s4[4] = {band + base[0], band + base[1], band + base[2],
+                                                band + base[3]};
                         const int64_t stride = contiguous ? 1 : g.sw;
-                        if (!avx512) packRowsAvx2(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
-                        else if (stride <= 2 && vbmi) packRowsVbmi(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
-                        else packRows(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
+                        if (!avx512)
+                            packRowsAvx2(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
+                        else if (stride <= 2 && vbmi)
+                            packRowsVbmi(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
+                        else
+                            packRows(L, panel, s, s4, g.sh * wp, rows, cols, stride, flipNow);
                     }
                 });
                 int32_t* yn = y ? y + n * g.m * P + p0 : nullptr;
@@ -571,10 +605,12 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
                     std::vector<int32_t> colSums(static_cast<size_t>(L.blocks() * kCols));
                     parallelFor(pool, L.blocks(), [&](int64_t b0, int64_t b1) {
                         for (int64_t b = b0; b < b1; ++b)
-                            panelColumnSums(panel + b * kCols * L.k4, L.width(b), K, colSums.data() + b * kCols);
+                            panelColumnSums(panel + b * kCols * L.k4, L.width(b), K,
+                                            colSums.data() + b * kCols);
                     });
                     const int64_t tasks = L.blocks() * (kCols / 32) * (w.amxRowsPerGroup / 32);
-                    const bool pixelsFastest = w.amxRowsPerGroup * w.k64 > L.bytes();   // weights larger than the panel
+                    const bool pixelsFastest =
+                        w.amxRowsPerGroup * w.k64 > L.bytes();  // weights larger than the panel
                     uint8_t* cn = codes ? codes + n * g.m * P + p0 : nullptr;
                     parallelFor(pool, tasks, [&](int64_t t0, int64_t t1) {
                         amxTasks(t0, t1, L, panel, colSums.data(), w, gi, zero, yn, P, pixelsFastest, rq, cn);
@@ -587,12 +623,21 @@ void convX8S8(const ConvGeometry& g, const uint8_t* x, bool xSigned, int32_t xZe
             }
         }
 #else
-    (void)g; (void)x; (void)xSigned; (void)xZero; (void)w; (void)y; (void)pool; (void)scratch; (void)rq; (void)codes;
+    (void)g;
+    (void)x;
+    (void)xSigned;
+    (void)xZero;
+    (void)w;
+    (void)y;
+    (void)pool;
+    (void)scratch;
+    (void)rq;
+    (void)codes;
 #endif
 }
 
-void gemmX8S8(int64_t M, const uint8_t* a, bool aSigned, int32_t aZero, const PackedInt8Weights& b, int32_t* c,
-              ThreadPool* pool, Int8Scratch* scratch)
+void gemmX8S8(int64_t M, const uint8_t* a, bool aSigned, int32_t aZero, const PackedInt8Weights& b,
+              int32_t* c, ThreadPool* pool, Int8Scratch* scratch)
 {
 #if QD_HAVE_X86
     // C^T[N][M] = B[N][K] x A^T: A's rows become the panel's columns
@@ -606,12 +651,21 @@ void gemmX8S8(int64_t M, const uint8_t* a, bool aSigned, int32_t aZero, const Pa
     for (int64_t m = 0; m < M; ++m)
         for (int64_t k = 0; k < K; ++k) L.at(sc.panel.data(), k / 4, m)[k % 4] = a[m * K + k] ^ flip;
     std::vector<int32_t> ct(static_cast<size_t>(N * M));
-    if (haveAvx512Vnni() && !(sc.noAvx512 && haveAvxVnni())) panelGemm(L, sc.panel.data(), b, 0, zero, ct.data(), M, pool);
-    else panelGemmAvx(L, sc.panel.data(), b, 0, zero, ct.data(), M, pool);
+    if (haveAvx512Vnni() && !(sc.noAvx512 && haveAvxVnni()))
+        panelGemm(L, sc.panel.data(), b, 0, zero, ct.data(), M, pool);
+    else
+        panelGemmAvx(L, sc.panel.data(), b, 0, zero, ct.data(), M, pool);
     for (int64_t n = 0; n < N; ++n)
         for (int64_t m = 0; m < M; ++m) c[m * N + n] = ct[static_cast<size_t>(n * M + m)];
 #else
-    (void)M; (void)a; (void)aSigned; (void)aZero; (void)b; (void)c; (void)pool; (void)scratch;
+    (void)M;
+    (void)a;
+    (void)aSigned;
+    (void)aZero;
+    (void)b;
+    (void)c;
+    (void)pool;
+    (void)scratch;
 #endif
 }
 
@@ -622,15 +676,16 @@ void requantizeScalar(const int32_t* acc, int64_t n, int32_t biasQ, float multip
                       int32_t hi, T* out)
 {
     for (int64_t i = 0; i < n; ++i) {
-        const int32_t q = static_cast<int32_t>(std::nearbyint(static_cast<float>(acc[i] + biasQ) * multiplier)) + zp;
+        const int32_t q =
+            static_cast<int32_t>(std::nearbyint(static_cast<float>(acc[i] + biasQ) * multiplier)) + zp;
         out[i] = static_cast<T>(std::clamp(q, lo, hi));
     }
 }
 
 #if QD_HAVE_X86
 template <class T>
-QD_VNNI void requantizeRowVnni(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp, int32_t lo,
-                               int32_t hi, T* out)
+QD_VNNI void requantizeRowVnni(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp,
+                               int32_t lo, int32_t hi, T* out)
 {
     int64_t i = 0;
     for (; i + 16 <= n; i += 16)
@@ -642,8 +697,8 @@ QD_VNNI void requantizeRowVnni(const int32_t* acc, int64_t n, int32_t biasQ, flo
 
 }  // namespace
 
-void requantizeRowU8(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp, int32_t lo, int32_t hi,
-                     uint8_t* out)
+void requantizeRowU8(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp, int32_t lo,
+                     int32_t hi, uint8_t* out)
 {
 #if QD_HAVE_X86
     if (haveAvx512Vnni()) return requantizeRowVnni(acc, n, biasQ, multiplier, zp, lo, hi, out);
@@ -651,8 +706,8 @@ void requantizeRowU8(const int32_t* acc, int64_t n, int32_t biasQ, float multipl
     requantizeScalar(acc, n, biasQ, multiplier, zp, lo, hi, out);
 }
 
-void requantizeRowS8(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp, int32_t lo, int32_t hi,
-                     int8_t* out)
+void requantizeRowS8(const int32_t* acc, int64_t n, int32_t biasQ, float multiplier, int32_t zp, int32_t lo,
+                     int32_t hi, int8_t* out)
 {
 #if QD_HAVE_X86
     if (haveAvx512Vnni()) return requantizeRowVnni(acc, n, biasQ, multiplier, zp, lo, hi, out);

@@ -24,7 +24,10 @@ namespace {
 
 using Outs = std::optional<Result<std::vector<Value>>>;
 
-bool perTensorQ(const Value& v) { return v.kind == Value::QReal && v.q.scales.size() == 1; }
+bool perTensorQ(const Value& v)
+{
+    return v.kind == Value::QReal && v.q.scales.size() == 1;
+}
 
 Value qreal(Tensor t, const QParams& q)
 {
@@ -35,7 +38,10 @@ Value qreal(Tensor t, const QParams& q)
     return v;
 }
 
-Outs one(Value v) { return Result<std::vector<Value>>(std::vector<Value>{std::move(v)}); }
+Outs one(Value v)
+{
+    return Result<std::vector<Value>>(std::vector<Value>{std::move(v)});
+}
 
 // A value whose integer result waits for the quantizer that follows it (p->resolve).
 Outs pendingOut(std::shared_ptr<PendingValue> p)
@@ -53,13 +59,18 @@ Tensor runSpec(const NodeInfo& node, std::vector<Tensor> ins, int64_t opset)
     return (*node.spec)(call).value()[0];
 }
 
-int64_t zp0(const QParams& p) { return p.zeroPoints[0]; }
+int64_t zp0(const QParams& p)
+{
+    return p.zeroPoints[0];
+}
 
 // Runs the specification op on integer codes (shape ops, MaxPool, nearest Resize).
 Result<std::vector<Tensor>> specOnCodes(RunContext& ctx, const NodeInfo& node, const std::vector<Value>& in)
 {
     std::vector<Tensor> ins;
-    for (const Value& v : in) ins.push_back(v.defined() ? (v.kind == Value::QReal || v.kind == Value::Plain ? v.t : materialize(v)) : Tensor());
+    for (const Value& v : in)
+        ins.push_back(v.defined() ? (v.kind == Value::QReal || v.kind == Value::Plain ? v.t : materialize(v))
+                                  : Tensor());
     OpCall call{*node.proto, ins, ctx.impl.opset, ctx.pool, ctx.impl.folder};
     return (*node.spec)(call);
 }
@@ -70,13 +81,15 @@ std::string layerName(const RunContext& ctx, size_t ni)
     return li >= 0 ? ctx.layers[static_cast<size_t>(li)].name : ctx.impl.nodes[ni].proto->name();
 }
 
-std::shared_ptr<AccValue> newAcc(Accumulator acc, int axis, const QParams& x, const QParams& w, int64_t channels)
+std::shared_ptr<AccValue> newAcc(Accumulator acc, int axis, const QParams& x, const QParams& w,
+                                 int64_t channels)
 {
     auto a = std::make_shared<AccValue>();
     a->acc = std::make_shared<const Accumulator>(std::move(acc));
     a->axis = axis;
     for (int64_t c = 0; c < channels; ++c) {
-        a->scale.push_back(static_cast<double>(x.scales[0]) * static_cast<double>(w.scale(w.scales.size() == 1 ? 0 : c)));
+        a->scale.push_back(static_cast<double>(x.scales[0]) *
+                           static_cast<double>(w.scale(w.scales.size() == 1 ? 0 : c)));
         a->bias.push_back(0.0);
     }
     return a;
@@ -109,8 +122,10 @@ bool addBias(AccValue& a, const Value& b)
 // portable one, which keeps every other case and is the reference in the tests).
 bool fastPathFor(const Value& x, const Value& w, int64_t k)
 {
-    const bool symmetric = std::all_of(w.q.zeroPoints.begin(), w.q.zeroPoints.end(), [](int64_t z) { return z == 0; });
-    return int8FastPathAvailable() && isNarrow(x.t.dtype()) && w.t.dtype() == DType::Int8 && symmetric && k < 33025;
+    const bool symmetric =
+        std::all_of(w.q.zeroPoints.begin(), w.q.zeroPoints.end(), [](int64_t z) { return z == 0; });
+    return int8FastPathAvailable() && isNarrow(x.t.dtype()) && w.t.dtype() == DType::Int8 && symmetric &&
+           k < 33025;
 }
 
 // Weights packed once per node and Interpreter (runs share them), keyed by the code buffer.
@@ -135,13 +150,17 @@ Outs conv(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& 
     std::shared_ptr<DeferredAcc> deferred;
     if (fastPathFor(in[0], in[1], g->kernelSize())) {
         const Tensor& w = in[1].t;
-        auto packed = packedFor(ctx, ni, w, [&] { return packInt8Weights(w.data<int8_t>(), g->m, g->kernelSize(), g->group, g->kh * g->kw); });
+        auto packed = packedFor(ctx, ni, w, [&] {
+            return packInt8Weights(w.data<int8_t>(), g->m, g->kernelSize(), g->group, g->kh * g->kw);
+        });
         acc.shape = g->outShape();
         // run when the requantization asks (codes straight from the kernel) or the sums are read
         deferred = std::make_shared<DeferredAcc>();
-        deferred->run = [geom = *g, x = in[0].t, zero = static_cast<int32_t>(zp0(in[0].q)), packed, pool = ctx.pool,
+        deferred->run = [geom = *g, x = in[0].t, zero = static_cast<int32_t>(zp0(in[0].q)), packed,
+                         pool = ctx.pool,
                          scratch = &ctx.scratch](int32_t* sums, const Requant8* rq, uint8_t* codes) {
-            convX8S8(geom, x.data<uint8_t>(), x.dtype() == DType::Int8, zero, *packed, sums, pool, scratch, rq, codes);
+            convX8S8(geom, x.data<uint8_t>(), x.dtype() == DType::Int8, zero, *packed, sums, pool, scratch,
+                     rq, codes);
         };
     } else {
         acc = convInteger(*g, in[0].t, zp0(in[0].q), in[1].t, in[1].q.zeroPoints, ctx.pool);
@@ -158,7 +177,8 @@ Outs conv(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& 
 // same channel of every group).
 Outs convTransposeOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& in)
 {
-    if (!perTensorQ(in[0]) || in.size() < 2 || in[1].kind != Value::QReal || in[1].t.rank() < 3) return std::nullopt;
+    if (!perTensorQ(in[0]) || in.size() < 2 || in[1].kind != Value::QReal || in[1].t.rank() < 3)
+        return std::nullopt;
     const QParams& wq = in[1].q;
     if (wq.scales.size() > 1 && wq.axis != 1) return std::nullopt;
     auto g = convTransposeGeometry(*node.proto, in[0].t.shape(), in[1].t.shape());
@@ -170,7 +190,8 @@ Outs convTransposeOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vect
     a->axis = 1;
     const int64_t perGroup = in[1].t.dim(1);
     for (int64_t m = 0; m < g->m; ++m) {
-        a->scale.push_back(double(in[0].q.scales[0]) * double(wq.scale(wq.scales.size() == 1 ? 0 : m % perGroup)));
+        a->scale.push_back(double(in[0].q.scales[0]) *
+                           double(wq.scale(wq.scales.size() == 1 ? 0 : m % perGroup)));
         a->bias.push_back(0.0);
     }
     if (in.size() > 2 && !addBias(*a, in[2])) return std::nullopt;
@@ -184,7 +205,8 @@ Tensor transposeCodes(const Tensor& t)
     const size_t es = elementSize(t.dtype());
     for (int64_t i = 0; i < r; ++i)
         for (int64_t j = 0; j < c; ++j)
-            std::memcpy(o.data<uint8_t>() + (j * r + i) * static_cast<int64_t>(es), t.data<uint8_t>() + (i * c + j) * static_cast<int64_t>(es), es);
+            std::memcpy(o.data<uint8_t>() + (j * r + i) * static_cast<int64_t>(es),
+                        t.data<uint8_t>() + (i * c + j) * static_cast<int64_t>(es), es);
     return o;
 }
 
@@ -205,13 +227,15 @@ Outs gemm(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& 
     Accumulator acc;
     if (fastPathFor(in[0], in[1], K)) {
         auto packed = packedFor(ctx, ni, W, [&] {
-            return transB ? packInt8Weights(W.data<int8_t>(), N, K) : packInt8WeightsTransposed(W.data<int8_t>(), K, N);
+            return transB ? packInt8Weights(W.data<int8_t>(), N, K)
+                          : packInt8WeightsTransposed(W.data<int8_t>(), K, N);
         });
         acc.acc32.resize(static_cast<size_t>(M * N));
         gemmX8S8(M, A.data<uint8_t>(), A.dtype() == DType::Int8, static_cast<int32_t>(zp0(in[0].q)), *packed,
                  acc.acc32.data(), ctx.pool, &ctx.scratch);
     } else {
-        acc = matmulInteger(A, zp0(in[0].q), transB ? transposeCodes(W) : W, bq.zeroPoints, M, K, N, ctx.pool);
+        acc =
+            matmulInteger(A, zp0(in[0].q), transB ? transposeCodes(W) : W, bq.zeroPoints, M, K, N, ctx.pool);
     }
     std::vector<int64_t> shape = A.shape();
     shape.back() = N;
@@ -243,7 +267,8 @@ std::optional<std::vector<double>> perChannelConst(const Value& v, const AccValu
     const int64_t rank = static_cast<int64_t>(a.acc->shape.size());
     const auto& s = v.t.shape();
     for (int64_t d = 0; d < static_cast<int64_t>(s.size()); ++d)
-        if (s[static_cast<size_t>(d)] != 1 && rank - static_cast<int64_t>(s.size()) + d != a.axis) return std::nullopt;
+        if (s[static_cast<size_t>(d)] != 1 && rank - static_cast<int64_t>(s.size()) + d != a.axis)
+            return std::nullopt;
     return v.t.toDoubles();
 }
 
@@ -258,10 +283,16 @@ Outs accAffine(const std::string& op, std::vector<Value>& in)
     if (!accFirst && (op == "Sub" || op == "Div")) return std::nullopt;
     for (size_t c = 0; c < a->scale.size(); ++c) {
         const double v = (*k)[c];
-        if (op == "Div") { a->scale[c] /= v; a->bias[c] /= v; }
-        else if (op == "Mul") { a->scale[c] *= v; a->bias[c] *= v; }
-        else if (op == "Add") a->bias[c] += v;
-        else if (op == "Sub") a->bias[c] -= v;
+        if (op == "Div") {
+            a->scale[c] /= v;
+            a->bias[c] /= v;
+        } else if (op == "Mul") {
+            a->scale[c] *= v;
+            a->bias[c] *= v;
+        } else if (op == "Add")
+            a->bias[c] += v;
+        else if (op == "Sub")
+            a->bias[c] -= v;
     }
     Value o;
     o.kind = Value::Acc;
@@ -286,7 +317,7 @@ Outs accAddQuantized(RunContext& ctx, const NodeInfo& node, std::vector<Value>& 
     for (double sc : a.scale)
         if (sc == 0) return std::nullopt;
     const auto shape = broadcastShapes({a.acc->shape, other.t.shape()});
-    if (!shape || *shape != a.acc->shape) return std::nullopt;   // the sum keeps the accumulator's shape
+    if (!shape || *shape != a.acc->shape) return std::nullopt;  // the sum keeps the accumulator's shape
     const RequantMode mode = ctx.options.requant;
     const int64_t sign = op == "Sub" ? -1 : 1;
     auto p = std::make_shared<PendingValue>();
@@ -311,9 +342,10 @@ Outs accAddQuantized(RunContext& ctx, const NodeInfo& node, std::vector<Value>& 
                          [&](int64_t i, const std::vector<int64_t>& offs) {
                              const auto c = static_cast<size_t>((i / l.inner) % l.channels);
                              const int64_t xb = other.t.atInt(offs[0]) - zb;
-                             const int64_t add = mode == RequantMode::Float
-                                                     ? static_cast<int64_t>(std::nearbyint(double(xb) * toAcc[c]))
-                                                     : int64_t{multiplyByQuantizedMultiplier(xb, toAccFixed[c])};
+                             const int64_t add =
+                                 mode == RequantMode::Float
+                                     ? static_cast<int64_t>(std::nearbyint(double(xb) * toAcc[c]))
+                                     : int64_t{multiplyByQuantizedMultiplier(xb, toAccFixed[c])};
                              y.setInt(i, rq[c].apply(sums.at(i) + biasQ[c] + sign * add, mode));
                          });
         return y;
@@ -333,7 +365,8 @@ Outs batchNorm(const NodeInfo& node, std::vector<Value>& in)
     auto a = std::make_shared<AccValue>(*in[0].acc);
     if (std::isfinite(a->lo) || std::isfinite(a->hi)) return std::nullopt;
     const double eps = NodeAttrs(*node.proto).f("epsilon", 1e-5f);
-    const Tensor g = materialize(in[1]), b = materialize(in[2]), m = materialize(in[3]), v = materialize(in[4]);
+    const Tensor g = materialize(in[1]), b = materialize(in[2]), m = materialize(in[3]),
+                 v = materialize(in[4]);
     for (size_t c = 0; c < a->scale.size(); ++c) {
         const auto ci = static_cast<int64_t>(c);
         const double k = g.at(ci) / std::sqrt(v.at(ci) + eps);
@@ -386,7 +419,9 @@ Outs clampOp(const std::string& op, std::vector<Value>& in, int64_t opset, const
         p->relu = true;
         auto base = in[0].pend;
         p->toFloat = [base] {
-            Tensor f = base->defaultParams ? dequantize(base->resolve(*base->defaultParams), *base->defaultParams) : base->toFloat();
+            Tensor f = base->defaultParams
+                           ? dequantize(base->resolve(*base->defaultParams), *base->defaultParams)
+                           : base->toFloat();
             for (int64_t i = 0; i < f.size(); ++i) f.data<float>()[i] = std::max(0.0f, f.data<float>()[i]);
             return f;
         };
@@ -404,9 +439,11 @@ Outs broadcastPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>&
     const Value a = in[0], b = in[1];
     const std::string op = node.proto->op_type();
     const RequantMode mode = ctx.options.requant;
-    if (!binaryCodesFit(a.t, a.q, b.t, b.q)) return std::nullopt;   // float; listed as a fallback
+    if (!binaryCodesFit(a.t, a.q, b.t, b.q)) return std::nullopt;  // float; listed as a fallback
     auto p = std::make_shared<PendingValue>();
-    p->resolve = [a, b, op, mode](const QParams& out) { return *binaryCodes(op, a.t, a.q, b.t, b.q, out, mode); };
+    p->resolve = [a, b, op, mode](const QParams& out) {
+        return *binaryCodes(op, a.t, a.q, b.t, b.q, out, mode);
+    };
     p->shape = *broadcastShapes({a.t.shape(), b.t.shape()});
     p->toFloat = [a, b, np = &node, opset = ctx.impl.opset] {
         std::vector<Tensor> ins{dequantize(a.t, a.q), dequantize(b.t, b.q)};
@@ -419,7 +456,8 @@ Outs broadcastPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>&
 Outs binaryPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
 {
     const std::string& op = node.proto->op_type();
-    if (!perTensorQ(in[0]) || !perTensorQ(in[1]) || in[0].t.shape() != in[1].t.shape()) return broadcastPending(ctx, node, in);
+    if (!perTensorQ(in[0]) || !perTensorQ(in[1]) || in[0].t.shape() != in[1].t.shape())
+        return broadcastPending(ctx, node, in);
     const Value a = in[0], b = in[1];
     const RequantMode mode = ctx.options.requant;
     auto p = std::make_shared<PendingValue>();
@@ -434,22 +472,27 @@ Outs binaryPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in
                 y.setInt(i, r.apply((a.t.atInt(i) - za) * (b.t.atInt(i) - zb), mode));
             return y;
         }
-        if (mode == RequantMode::Float && a.t.dtype() == DType::UInt8 && b.t.dtype() == DType::UInt8 && out.dtype == DType::UInt8) {
+        if (mode == RequantMode::Float && a.t.dtype() == DType::UInt8 && b.t.dtype() == DType::UInt8 &&
+            out.dtype == DType::UInt8) {
             const uint8_t* pa = a.t.data<uint8_t>();
             const uint8_t* pb = b.t.data<uint8_t>();
             uint8_t* py = y.data<uint8_t>();
-            if (addRowsU8(pa, pb, y.size(), sa, static_cast<int32_t>(za), sb, static_cast<int32_t>(zb), sign, so,
-                          static_cast<int32_t>(zo), static_cast<int32_t>(out.range.min), static_cast<int32_t>(out.range.max), py))
+            if (addRowsU8(pa, pb, y.size(), sa, static_cast<int32_t>(za), sb, static_cast<int32_t>(zb), sign,
+                          so, static_cast<int32_t>(zo), static_cast<int32_t>(out.range.min),
+                          static_cast<int32_t>(out.range.max), py))
                 return y;
             for (int64_t i = 0; i < y.size(); ++i) {
-                const double v = (sa * double(int64_t(pa[i]) - za) + sign * sb * double(int64_t(pb[i]) - zb)) / so;
-                py[i] = static_cast<uint8_t>(saturate(static_cast<int64_t>(std::nearbyint(v)) + zo, out.range));
+                const double v =
+                    (sa * double(int64_t(pa[i]) - za) + sign * sb * double(int64_t(pb[i]) - zb)) / so;
+                py[i] =
+                    static_cast<uint8_t>(saturate(static_cast<int64_t>(std::nearbyint(v)) + zo, out.range));
             }
             return y;
         }
         if (mode == RequantMode::Float) {
             for (int64_t i = 0; i < y.size(); ++i) {
-                const double v = (sa * double(a.t.atInt(i) - za) + sign * sb * double(b.t.atInt(i) - zb)) / so;
+                const double v =
+                    (sa * double(a.t.atInt(i) - za) + sign * sb * double(b.t.atInt(i) - zb)) / so;
                 y.setInt(i, saturate(static_cast<int64_t>(std::nearbyint(v)) + zo, out.range));
             }
             return y;
@@ -461,7 +504,8 @@ Outs binaryPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in
         const FixedMultiplier ma = quantizeMultiplier(sa / twiceMax), mb = quantizeMultiplier(sb / twiceMax);
         const FixedMultiplier mo = quantizeMultiplier(twiceMax / (double(int64_t{1} << leftShift) * so));
         for (int64_t i = 0; i < y.size(); ++i) {
-            const int64_t xa = multiplyByQuantizedMultiplier((a.t.atInt(i) - za) * (int64_t{1} << leftShift), ma);
+            const int64_t xa =
+                multiplyByQuantizedMultiplier((a.t.atInt(i) - za) * (int64_t{1} << leftShift), ma);
             int64_t xb = multiplyByQuantizedMultiplier((b.t.atInt(i) - zb) * (int64_t{1} << leftShift), mb);
             if (sign < 0) xb = -xb;
             y.setInt(i, saturate(int64_t{multiplyByQuantizedMultiplier(xa + xb, mo)} + zo, out.range));
@@ -487,7 +531,8 @@ Outs concatPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in
         if (!perTensorQ(v)) return std::nullopt;
     bool same = true;
     for (const Value& v : in)
-        same = same && v.q.scales == in[0].q.scales && v.q.zeroPoints == in[0].q.zeroPoints && v.t.dtype() == in[0].t.dtype();
+        same = same && v.q.scales == in[0].q.scales && v.q.zeroPoints == in[0].q.zeroPoints &&
+               v.t.dtype() == in[0].t.dtype();
     const std::vector<Value> ins = in;
     const NodeInfo* np = &node;
     const int64_t opset = ctx.impl.opset;
@@ -496,7 +541,8 @@ Outs concatPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in
     p->resolve = [ins, np, opset, mode](const QParams& out) {
         std::vector<Tensor> parts;
         for (const Value& v : ins) {
-            const Requantizer r = Requantizer::make(double(v.q.scales[0]) / out.scales[0], zp0(out), out.range);
+            const Requantizer r =
+                Requantizer::make(double(v.q.scales[0]) / out.scales[0], zp0(out), out.range);
             Tensor t(out.dtype, v.t.shape());
             for (int64_t i = 0; i < t.size(); ++i) t.setInt(i, r.apply(v.t.atInt(i) - zp0(v.q), mode));
             parts.push_back(t);
@@ -548,7 +594,8 @@ Outs avgPool(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in, bool
         const int64_t P = geom.outPixels();
         std::vector<Requantizer> rq;
         for (int64_t cnt : counts)
-            rq.push_back(Requantizer::make(double(x.q.scales[0]) / (double(cnt) * out.scales[0]), zp0(out), out.range));
+            rq.push_back(Requantizer::make(double(x.q.scales[0]) / (double(cnt) * out.scales[0]), zp0(out),
+                                           out.range));
         for (int64_t i = 0; i < y.size(); ++i) {
             const auto pix = static_cast<size_t>(i % P);
             y.setInt(i, rq[pix].apply(sums[static_cast<size_t>(i)] - taps[pix] * zp0(x.q), mode));
@@ -564,7 +611,8 @@ Outs lutOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>&
 {
     if (!perTensorQ(in[0])) return std::nullopt;
     const std::string& op = node.proto->op_type();
-    const UnaryFn f = nonlinearFunction(*node.proto);   // with the node's attributes (Gelu's form, alpha, beta)
+    const UnaryFn f =
+        nonlinearFunction(*node.proto);  // with the node's attributes (Gelu's form, alpha, beta)
     if (!f) return std::nullopt;
     const Value x = in[0];
     const std::string layer = layerName(ctx, ni);
@@ -581,7 +629,8 @@ Outs lutOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>&
     p->shape = x.t.shape();
     p->toFloat = [x, f] {
         Tensor fx = dequantize(x.t, x.q);
-        for (int64_t i = 0; i < fx.size(); ++i) fx.data<float>()[i] = static_cast<float>(f(fx.data<float>()[i]));
+        for (int64_t i = 0; i < fx.size(); ++i)
+            fx.data<float>()[i] = static_cast<float>(f(fx.data<float>()[i]));
         return fx;
     };
     return pendingOut(p);
@@ -602,7 +651,8 @@ Outs softmaxOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Val
         const double s = x.q.scales[0];
         const QRange r = qrange(x.t.dtype());
         std::vector<int64_t> table(static_cast<size_t>(r.max - r.min + 1));
-        for (size_t d = 0; d < table.size(); ++d) table[d] = static_cast<int64_t>(std::nearbyint(std::exp(-s * double(d)) * 65536.0));
+        for (size_t d = 0; d < table.size(); ++d)
+            table[d] = static_cast<int64_t>(std::nearbyint(std::exp(-s * double(d)) * 65536.0));
         Tensor y(out.dtype, x.t.shape());
         LutReport rep;
         rep.layer = layer;
@@ -640,7 +690,9 @@ Outs softmaxOp(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Val
         return y;
     };
     p->shape = x.t.shape();
-    p->toFloat = [x, np = &node, opset = ctx.impl.opset] { return runSpec(*np, {dequantize(x.t, x.q)}, opset); };
+    p->toFloat = [x, np = &node, opset = ctx.impl.opset] {
+        return runSpec(*np, {dequantize(x.t, x.q)}, opset);
+    };
     return pendingOut(p);
 }
 
@@ -652,10 +704,11 @@ Outs resizeLinear(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
     if (!isNarrow(type) && type != DType::Int16 && type != DType::UInt16) return std::nullopt;
     std::vector<Tensor> ins{Tensor()};
     for (size_t k = 1; k < in.size(); ++k) {
-        if (in[k].defined() && in[k].kind != Value::Plain) return std::nullopt;   // scales/sizes from data
+        if (in[k].defined() && in[k].kind != Value::Plain) return std::nullopt;  // scales/sizes from data
         ins.push_back(in[k].t);
     }
-    auto plan = linearResizePlan(*node.proto, ctx.impl.opset, node.proto->op_type() == "Upsample", in[0].t.shape(), ins, type);
+    auto plan = linearResizePlan(*node.proto, ctx.impl.opset, node.proto->op_type() == "Upsample",
+                                 in[0].t.shape(), ins, type);
     if (!plan) return std::nullopt;
     const Value x = in[0];
     const RequantMode mode = ctx.options.requant;
@@ -673,10 +726,12 @@ Outs resizeLinear(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
     return pendingOut(p);
 }
 
-const std::set<std::string> kCodeOps = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Slice", "Gather",
-                                        "Split", "Expand", "Tile", "MaxPool", "GlobalMaxPool", "Dropout"};
-const std::set<std::string> kLutOps = {"Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Reciprocal", "Erf", "Gelu",
-                                       "Softplus", "HardSwish", "HardSigmoid", "Elu", "LeakyRelu"};
+const std::set<std::string> kCodeOps = {"Reshape", "Flatten",       "Squeeze", "Unsqueeze", "Transpose",
+                                        "Slice",   "Gather",        "Split",   "Expand",    "Tile",
+                                        "MaxPool", "GlobalMaxPool", "Dropout"};
+const std::set<std::string> kLutOps = {"Sigmoid",     "Tanh", "Exp",      "Log",      "Sqrt",
+                                       "Reciprocal",  "Erf",  "Gelu",     "Softplus", "HardSwish",
+                                       "HardSigmoid", "Elu",  "LeakyRelu"};
 
 }  // namespace
 
@@ -703,7 +758,8 @@ std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t ni,
     }
     if ((op == "Add" || op == "Sub" || op == "Mul") && in.size() == 2) return binaryPending(ctx, node, in);
     if (op == "Concat") return concatPending(ctx, node, in);
-    if (op == "AveragePool" || op == "GlobalAveragePool") return avgPool(ctx, node, in, op == "GlobalAveragePool");
+    if (op == "AveragePool" || op == "GlobalAveragePool")
+        return avgPool(ctx, node, in, op == "GlobalAveragePool");
     if (kLutOps.count(op)) return lutOp(ctx, ni, node, in);
     if (op == "Softmax") return softmaxOp(ctx, ni, node, in);
     if (op == "Resize" || op == "Upsample") {
@@ -711,7 +767,8 @@ std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t ni,
         if (attrs.s("mode", "nearest") != "nearest") return resizeLinear(ctx, node, in);
         // outside its crop box tf_crop_and_resize writes extrapolation_value, a real value that
         // the spec op on codes would store as a raw code: such a Resize runs in float
-        if (attrs.s("coordinate_transformation_mode", "half_pixel") == "tf_crop_and_resize") return std::nullopt;
+        if (attrs.s("coordinate_transformation_mode", "half_pixel") == "tf_crop_and_resize")
+            return std::nullopt;
         if (!perTensorQ(in[0])) return std::nullopt;
     } else if (!kCodeOps.count(op)) {
         return std::nullopt;
@@ -736,7 +793,8 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
         Tensor t = v.pend->resolve(p);
         if (v.pend->relu) {
             const int64_t zp = zp0(p);
-            if (isNarrow(t.dtype()) && floorRowX8(t.data<uint8_t>(), t.size(), static_cast<int32_t>(zp), t.dtype() == DType::Int8))
+            if (isNarrow(t.dtype()) &&
+                floorRowX8(t.data<uint8_t>(), t.size(), static_cast<int32_t>(zp), t.dtype() == DType::Int8))
                 return t;
             dispatchType(t.dtype(), [&](auto* tag) {
                 using T = std::remove_pointer_t<decltype(tag)>;
@@ -759,22 +817,30 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
     if (v.kind == Value::Acc) {
         const AccValue& a = *v.acc;
         Tensor t(p.dtype, a.acc->shape);
-        if (mode == RequantMode::Float && (a.deferred || !a.acc->wide) && (p.dtype == DType::UInt8 || p.dtype == DType::Int8) &&
-            p.scales.size() == 1) {
+        if (mode == RequantMode::Float && (a.deferred || !a.acc->wide) &&
+            (p.dtype == DType::UInt8 || p.dtype == DType::Int8) && p.scales.size() == 1) {
             const AxisLayout l = axisLayout(a.acc->shape, a.axis);
             const double so = p.scales[0];
             const int64_t zo = zp0(p);
             // qlo / qhi do not depend on the channel
-            const auto qlo = static_cast<int32_t>(std::isfinite(a.lo) ? std::max(p.range.min, zo + static_cast<int64_t>(std::nearbyint(a.lo / so))) : p.range.min);
-            const auto qhi = static_cast<int32_t>(std::isfinite(a.hi) ? std::min(p.range.max, zo + static_cast<int64_t>(std::nearbyint(a.hi / so))) : p.range.max);
+            const auto qlo = static_cast<int32_t>(
+                std::isfinite(a.lo)
+                    ? std::max(p.range.min, zo + static_cast<int64_t>(std::nearbyint(a.lo / so)))
+                    : p.range.min);
+            const auto qhi = static_cast<int32_t>(
+                std::isfinite(a.hi)
+                    ? std::min(p.range.max, zo + static_cast<int64_t>(std::nearbyint(a.hi / so)))
+                    : p.range.max);
             std::vector<int32_t> biasQ(static_cast<size_t>(l.channels));
             std::vector<float> multiplier(static_cast<size_t>(l.channels));
             for (int64_t c = 0; c < l.channels; ++c) {
                 const double s = a.scale[static_cast<size_t>(c)];
-                biasQ[static_cast<size_t>(c)] = static_cast<int32_t>(s != 0 ? std::nearbyint(a.bias[static_cast<size_t>(c)] / s) : 0.0);
-                multiplier[static_cast<size_t>(c)] = static_cast<float>(s / so);   // Requantizer::make(s / so, ...).real
+                biasQ[static_cast<size_t>(c)] =
+                    static_cast<int32_t>(s != 0 ? std::nearbyint(a.bias[static_cast<size_t>(c)] / s) : 0.0);
+                multiplier[static_cast<size_t>(c)] =
+                    static_cast<float>(s / so);  // Requantizer::make(s / so, ...).real
             }
-            if (a.deferred && !a.deferred->sums && a.axis == 1) {   // the kernel writes the codes
+            if (a.deferred && !a.deferred->sums && a.axis == 1) {  // the kernel writes the codes
                 const Requant8 rq{biasQ.data(), multiplier.data(), static_cast<int32_t>(zo), qlo, qhi};
                 a.deferred->run(nullptr, &rq, t.data<uint8_t>());
                 return t;
@@ -785,11 +851,11 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
                     const int64_t i = (o * l.channels + c) * l.inner;
                     const size_t ci = static_cast<size_t>(c);
                     if (p.dtype == DType::UInt8)
-                        requantizeRowU8(sums.acc32.data() + i, l.inner, biasQ[ci], multiplier[ci], static_cast<int32_t>(zo),
-                                        qlo, qhi, t.data<uint8_t>() + i);
+                        requantizeRowU8(sums.acc32.data() + i, l.inner, biasQ[ci], multiplier[ci],
+                                        static_cast<int32_t>(zo), qlo, qhi, t.data<uint8_t>() + i);
                     else
-                        requantizeRowS8(sums.acc32.data() + i, l.inner, biasQ[ci], multiplier[ci], static_cast<int32_t>(zo),
-                                        qlo, qhi, t.data<int8_t>() + i);
+                        requantizeRowS8(sums.acc32.data() + i, l.inner, biasQ[ci], multiplier[ci],
+                                        static_cast<int32_t>(zo), qlo, qhi, t.data<int8_t>() + i);
                 }
             return t;
         }
@@ -801,11 +867,19 @@ Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p
             for (int64_t c = 0; c < l.channels; ++c) {
                 const double s = a.scale[static_cast<size_t>(c)];
                 const double so = p.scales[outPerChannel ? static_cast<size_t>(c) : 0];
-                const int64_t zo = p.zeroPoints[outPerChannel && p.zeroPoints.size() > 1 ? static_cast<size_t>(c) : 0];
-                const int64_t biasQ = s != 0 ? static_cast<int64_t>(std::nearbyint(a.bias[static_cast<size_t>(c)] / s)) : 0;
+                const int64_t zo =
+                    p.zeroPoints[outPerChannel && p.zeroPoints.size() > 1 ? static_cast<size_t>(c) : 0];
+                const int64_t biasQ =
+                    s != 0 ? static_cast<int64_t>(std::nearbyint(a.bias[static_cast<size_t>(c)] / s)) : 0;
                 const Requantizer r = Requantizer::make(s / so, zo, p.range);
-                const int64_t qlo = std::isfinite(a.lo) ? std::max(p.range.min, zo + static_cast<int64_t>(std::nearbyint(a.lo / so))) : p.range.min;
-                const int64_t qhi = std::isfinite(a.hi) ? std::min(p.range.max, zo + static_cast<int64_t>(std::nearbyint(a.hi / so))) : p.range.max;
+                const int64_t qlo =
+                    std::isfinite(a.lo)
+                        ? std::max(p.range.min, zo + static_cast<int64_t>(std::nearbyint(a.lo / so)))
+                        : p.range.min;
+                const int64_t qhi =
+                    std::isfinite(a.hi)
+                        ? std::min(p.range.max, zo + static_cast<int64_t>(std::nearbyint(a.hi / so)))
+                        : p.range.max;
                 for (int64_t k = 0; k < l.inner; ++k, ++i)
                     t.setInt(i, std::clamp(r.apply(sums.at(i) + biasQ, mode), qlo, qhi));
             }

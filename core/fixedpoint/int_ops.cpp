@@ -9,7 +9,10 @@
 
 namespace qatdoctor::core::fixedpoint {
 
-bool isNarrow(DType t) { return t == DType::Int8 || t == DType::UInt8; }
+bool isNarrow(DType t)
+{
+    return t == DType::Int8 || t == DType::UInt8;
+}
 
 template <class T>
 std::vector<T> offsetValues(const Tensor& x, const std::vector<int64_t>& zps, int axis)
@@ -18,7 +21,8 @@ std::vector<T> offsetValues(const Tensor& x, const std::vector<int64_t>& zps, in
     const AxisLayout l = axisLayout(x.shape(), zps.size() > 1 ? axis : -1);
     // a crafted model's per-channel zero points need not match the tensor's channels
     if (zps.size() > 1 && static_cast<int64_t>(zps.size()) != l.channels)
-        throw KernelInputError(std::to_string(zps.size()) + " zero points for " + std::to_string(l.channels) + " channels");
+        throw KernelInputError(std::to_string(zps.size()) + " zero points for " + std::to_string(l.channels) +
+                               " channels");
     dispatchType(x.dtype(), [&](auto* tag) {
         using S = std::remove_pointer_t<decltype(tag)>;
         const S* in = x.data<S>();
@@ -36,7 +40,10 @@ std::vector<T> offsetValues(const Tensor& x, const std::vector<int64_t>& zps, in
 template std::vector<int16_t> offsetValues<int16_t>(const Tensor&, const std::vector<int64_t>&, int);
 template std::vector<int32_t> offsetValues<int32_t>(const Tensor&, const std::vector<int64_t>&, int);
 
-bool narrowSumsFit(DType a, DType b, int64_t terms) { return isNarrow(a) && isNarrow(b) && terms < 33025; }
+bool narrowSumsFit(DType a, DType b, int64_t terms)
+{
+    return isNarrow(a) && isNarrow(b) && terms < 33025;
+}
 
 void countOverflows(Accumulator& a)
 {
@@ -110,7 +117,10 @@ struct OperandQ {
             zero.push_back(q.zeroPoint(c));
         }
     }
-    size_t channelOf(int64_t off) const { return channels == 1 ? 0 : static_cast<size_t>((off / inner) % channels); }
+    size_t channelOf(int64_t off) const
+    {
+        return channels == 1 ? 0 : static_cast<size_t>((off / inner) % channels);
+    }
 };
 
 }  // namespace
@@ -145,7 +155,8 @@ std::optional<Tensor> binaryCodes(const std::string& op, const Tensor& a, const 
     if (op == "Mul") {
         for (int64_t c = 0; c < std::max(pa.channels, pb.channels); ++c)
             mulRq.push_back(Requantizer::make(pa.scale[pa.channels == 1 ? 0 : static_cast<size_t>(c)] *
-                                                  pb.scale[pb.channels == 1 ? 0 : static_cast<size_t>(c)] / so,
+                                                  pb.scale[pb.channels == 1 ? 0 : static_cast<size_t>(c)] /
+                                                  so,
                                               zo, out.range));
     } else if (mode == RequantMode::Fixed) {
         double largest = 0;

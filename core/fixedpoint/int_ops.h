@@ -25,11 +25,17 @@ struct Accumulator {
     bool wide = false;
     int64_t overflows = 0;
 
-    int64_t size() const { return wide ? static_cast<int64_t>(acc64.size()) : static_cast<int64_t>(acc32.size()); }
-    int64_t at(int64_t i) const { return wide ? acc64[static_cast<size_t>(i)] : acc32[static_cast<size_t>(i)]; }
+    int64_t size() const
+    {
+        return wide ? static_cast<int64_t>(acc64.size()) : static_cast<int64_t>(acc32.size());
+    }
+    int64_t at(int64_t i) const
+    {
+        return wide ? acc64[static_cast<size_t>(i)] : acc32[static_cast<size_t>(i)];
+    }
 };
 
-bool isNarrow(DType t);   // int8 / uint8
+bool isNarrow(DType t);  // int8 / uint8
 // Sums of `terms` products of two codes (zero points taken off) stay inside int32: both 8-bit and
 // terms < 33025 (255 * 255 * 33024 < 2^31). Otherwise the kernels accumulate in int64.
 bool narrowSumsFit(DType a, DType b, int64_t terms);

@@ -18,9 +18,12 @@ namespace qatdoctor::core::fixedpoint {
 const char* simModeName(SimMode m)
 {
     switch (m) {
-    case SimMode::Float: return "float";
-    case SimMode::Fake: return "fake";
-    case SimMode::Int: return "int";
+        case SimMode::Float:
+            return "float";
+        case SimMode::Fake:
+            return "fake";
+        case SimMode::Int:
+            return "int";
     }
     return "?";
 }
@@ -38,7 +41,10 @@ Result<std::vector<Tensor>> callKernel(const NodeInfo& n, const OpCall& call)
     }
 }
 
-bool isDefaultDomain(const onnx::NodeProto& n) { return n.domain().empty() || n.domain() == "ai.onnx"; }
+bool isDefaultDomain(const onnx::NodeProto& n)
+{
+    return n.domain().empty() || n.domain() == "ai.onnx";
+}
 
 DType valueInfoType(const onnx::ValueInfoProto& v)
 {
@@ -49,7 +55,8 @@ std::vector<int64_t> valueInfoShape(const onnx::ValueInfoProto& v)
 {
     std::vector<int64_t> s;
     if (!v.type().has_tensor_type()) return s;
-    for (const auto& d : v.type().tensor_type().shape().dim()) s.push_back(d.has_dim_value() ? d.dim_value() : -1);
+    for (const auto& d : v.type().tensor_type().shape().dim())
+        s.push_back(d.has_dim_value() ? d.dim_value() : -1);
     return s;
 }
 
@@ -61,7 +68,8 @@ Result<std::shared_ptr<Interpreter>> Interpreter::build(const model::OnnxModel& 
     try {
         return buildGraph(model);
     } catch (const std::exception& e) {
-        return makeError("simulate.kernel", model.path + ": while preparing the graph: " + e.what(), model.path);
+        return makeError("simulate.kernel", model.path + ": while preparing the graph: " + e.what(),
+                         model.path);
     }
 }
 
@@ -87,10 +95,13 @@ Result<std::shared_ptr<Interpreter>> Interpreter::buildGraph(const model::OnnxMo
     }
     for (const auto& in : g.input()) {
         const int id = idOf(in.name());
-        if (inits.count(id)) continue;   // old exporters list initializers as inputs
+        if (inits.count(id)) continue;  // old exporters list initializers as inputs
         const DType t = valueInfoType(in);
-        if (!in.type().has_tensor_type() || t == DType::Unknown || t == DType::Float16 || t == DType::BFloat16)
-            return makeError("simulate.unsupported", model.path + ": input '" + in.name() + "' is not a tensor of a simulated type", model.path);
+        if (!in.type().has_tensor_type() || t == DType::Unknown || t == DType::Float16 ||
+            t == DType::BFloat16)
+            return makeError("simulate.unsupported",
+                             model.path + ": input '" + in.name() + "' is not a tensor of a simulated type",
+                             model.path);
         self->m_inputs.push_back(in.name());
         self->m_inputShapes.push_back(valueInfoShape(in));
         self->m_inputTypes.push_back(valueInfoType(in));
@@ -104,16 +115,20 @@ Result<std::shared_ptr<Interpreter>> Interpreter::buildGraph(const model::OnnxMo
     std::vector<NodeInfo> pending;
     for (const auto& n : g.node()) {
         if (!isDefaultDomain(n))
-            return makeError("simulate.unsupported", model.path + ": node '" + n.name() + "' is a " + n.domain() +
-                                                         "::" + n.op_type() + " op, which the simulator does not run", model.path);
+            return makeError("simulate.unsupported",
+                             model.path + ": node '" + n.name() + "' is a " + n.domain() +
+                                 "::" + n.op_type() + " op, which the simulator does not run",
+                             model.path);
         NodeInfo info;
         info.proto = &n;
         for (const auto& i : n.input()) info.inputs.push_back(i.empty() ? -1 : idOf(i));
         for (const auto& o : n.output()) info.outputs.push_back(o.empty() ? -1 : idOf(o));
         info.spec = findSpecOp(n.op_type());
         if (!info.spec)
-            return makeError("simulate.unsupported", model.path + ": node '" + n.name() + "': op " + n.op_type() +
-                                                         " is not simulated", model.path);
+            return makeError(
+                "simulate.unsupported",
+                model.path + ": node '" + n.name() + "': op " + n.op_type() + " is not simulated",
+                model.path);
         pending.push_back(info);
     }
     const size_t nt = impl->tensorNames.size();
@@ -138,22 +153,28 @@ Result<std::shared_ptr<Interpreter>> Interpreter::buildGraph(const model::OnnxMo
         if (!progress) {
             for (size_t i = 0; i < pending.size(); ++i)
                 if (!done[i])
-                    return makeError("simulate.model", model.path + ": node '" + pending[i].proto->name() +
-                                                           "' has an input no node produces (or the graph has a cycle)", model.path);
+                    return makeError("simulate.model",
+                                     model.path + ": node '" + pending[i].proto->name() +
+                                         "' has an input no node produces (or the graph has a cycle)",
+                                     model.path);
         }
     }
     // constants: initializers, Constant nodes and ops whose inputs are all constant and cheap
     // (Identity, shape arithmetic); quantizers are not folded: their result depends on the mode.
     impl->constants.assign(nt, std::nullopt);
     for (auto& [id, t] : inits) impl->constants[static_cast<size_t>(id)] = t;
-    static const std::set<std::string> kFoldable = {"Constant", "Identity", "Shape", "Gather", "Unsqueeze", "Squeeze",
-                                                    "Concat", "Cast", "Reshape", "ConstantOfShape", "Slice"};
+    static const std::set<std::string> kFoldable = {"Constant",  "Identity",        "Shape",  "Gather",
+                                                    "Unsqueeze", "Squeeze",         "Concat", "Cast",
+                                                    "Reshape",   "ConstantOfShape", "Slice"};
     for (auto& n : impl->nodes) {
         if (!kFoldable.count(n.proto->op_type())) continue;
         bool allConst = true;
         std::vector<Tensor> ins;
         for (int in : n.inputs) {
-            if (in < 0) { ins.emplace_back(); continue; }
+            if (in < 0) {
+                ins.emplace_back();
+                continue;
+            }
             allConst = allConst && impl->constants[static_cast<size_t>(in)].has_value();
             if (allConst) ins.push_back(*impl->constants[static_cast<size_t>(in)]);
         }
@@ -173,13 +194,16 @@ Result<std::shared_ptr<Interpreter>> Interpreter::buildGraph(const model::OnnxMo
         std::vector<Tensor> ins;
         bool allConst = true;
         for (int in : n.inputs) {
-            if (in < 0) { ins.emplace_back(); continue; }
+            if (in < 0) {
+                ins.emplace_back();
+                continue;
+            }
             allConst = allConst && impl->constants[static_cast<size_t>(in)].has_value();
             if (allConst) ins.push_back(*impl->constants[static_cast<size_t>(in)]);
         }
         if (!allConst) continue;
         OpCall call{*n.proto, ins, impl->opset, nullptr, model.folder};
-        auto outs = callKernel(n, call);   // an error shows again when the node runs
+        auto outs = callKernel(n, call);  // an error shows again when the node runs
         if (outs && !outs->empty()) impl->constQuant[ni] = (*outs)[0];
     }
     impl->consumers.assign(nt, 0);
@@ -191,7 +215,8 @@ Result<std::shared_ptr<Interpreter>> Interpreter::buildGraph(const model::OnnxMo
     impl->observedLayer.assign(nt, -1);
     for (size_t i = 0; i < self->m_layers.size(); ++i) {
         const int id = impl->id(self->m_layers[i].observed);
-        if (id >= 0 && impl->observedLayer[static_cast<size_t>(id)] < 0) impl->observedLayer[static_cast<size_t>(id)] = static_cast<int>(i);
+        if (id >= 0 && impl->observedLayer[static_cast<size_t>(id)] < 0)
+            impl->observedLayer[static_cast<size_t>(id)] = static_cast<int>(i);
     }
     return self;
 }
@@ -212,25 +237,29 @@ const Accumulator& accSums(const AccValue& a)
 Tensor materialize(const Value& v)
 {
     switch (v.kind) {
-    case Value::Plain: return v.t;
-    case Value::QReal: return dequantize(v.t, v.q);
-    case Value::Acc: {
-        const AccValue& a = *v.acc;
-        const Accumulator& sums = accSums(a);
-        Tensor y(DType::Float32, a.acc->shape);
-        const AxisLayout l = axisLayout(a.acc->shape, a.axis);
-        int64_t i = 0;
-        for (int64_t o = 0; o < l.outer; ++o)
-            for (int64_t c = 0; c < l.channels; ++c) {
-                const double s = a.scale[static_cast<size_t>(c)], b = a.bias[static_cast<size_t>(c)];
-                for (int64_t k = 0; k < l.inner; ++k, ++i)
-                    y.data<float>()[i] = static_cast<float>(std::clamp(static_cast<double>(sums.at(i)) * s + b, a.lo, a.hi));
-            }
-        return y;
-    }
-    case Value::Pending:
-        if (v.pend->defaultParams) return dequantize(v.pend->resolve(*v.pend->defaultParams), *v.pend->defaultParams);
-        return v.pend->toFloat();
+        case Value::Plain:
+            return v.t;
+        case Value::QReal:
+            return dequantize(v.t, v.q);
+        case Value::Acc: {
+            const AccValue& a = *v.acc;
+            const Accumulator& sums = accSums(a);
+            Tensor y(DType::Float32, a.acc->shape);
+            const AxisLayout l = axisLayout(a.acc->shape, a.axis);
+            int64_t i = 0;
+            for (int64_t o = 0; o < l.outer; ++o)
+                for (int64_t c = 0; c < l.channels; ++c) {
+                    const double s = a.scale[static_cast<size_t>(c)], b = a.bias[static_cast<size_t>(c)];
+                    for (int64_t k = 0; k < l.inner; ++k, ++i)
+                        y.data<float>()[i] = static_cast<float>(
+                            std::clamp(static_cast<double>(sums.at(i)) * s + b, a.lo, a.hi));
+                }
+            return y;
+        }
+        case Value::Pending:
+            if (v.pend->defaultParams)
+                return dequantize(v.pend->resolve(*v.pend->defaultParams), *v.pend->defaultParams);
+            return v.pend->toFloat();
     }
     return v.t;
 }
@@ -249,8 +278,8 @@ namespace {
 
 enum class QOverride { None, Int16, Skip };
 
-Result<QParams> qparamsOf(const NodeInfo& node, const std::vector<Value>& in, const std::vector<int64_t>& shape,
-                          DType fallback)
+Result<QParams> qparamsOf(const NodeInfo& node, const std::vector<Value>& in,
+                          const std::vector<int64_t>& shape, DType fallback)
 {
     if (in.size() < 2 || !in[1].defined()) return opError(*node.proto, "missing scale");
     const Tensor scale = materialize(in[1]);
@@ -283,15 +312,18 @@ QParams widen(const QParams& p, int64_t& mul, int64_t& off)
     return w;
 }
 
-bool isPassThroughOfQuantizer(const std::string& op) { return op == "Clip" || op == "Identity" || op == "Cast"; }
+bool isPassThroughOfQuantizer(const std::string& op)
+{
+    return op == "Clip" || op == "Identity" || op == "Cast";
+}
 
 // Ops that only move or pick elements: in float they give what they would give on codes, so the
 // integer mode computing them in float is not a fallback worth listing.
 bool movesDataOnly(const std::string& op)
 {
-    static const std::set<std::string> kOps = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Slice",
-                                               "Gather", "Split", "Expand", "Tile", "Dropout", "Identity", "Shape",
-                                               "Size"};
+    static const std::set<std::string> kOps = {"Reshape", "Flatten",  "Squeeze", "Unsqueeze", "Transpose",
+                                               "Slice",   "Gather",   "Split",   "Expand",    "Tile",
+                                               "Dropout", "Identity", "Shape",   "Size"};
     return kOps.count(op) > 0;
 }
 
@@ -316,27 +348,34 @@ Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inpu
     }
 }
 
-Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>& inputs, const RunOptions& options,
-                                        ThreadPool* pool, const ProgressFn& progress, size_t& currentNode) const
+Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>& inputs,
+                                        const RunOptions& options, ThreadPool* pool,
+                                        const ProgressFn& progress, size_t& currentNode) const
 {
     const Impl& impl = *m_impl;
     RunResult result;
     result.mode = mode;
     if (inputs.size() != m_inputs.size())
-        return makeError("simulate.input", m_model.path + ": the model has " + std::to_string(m_inputs.size()) +
-                                               " inputs, " + std::to_string(inputs.size()) + " given", m_model.path);
+        return makeError("simulate.input",
+                         m_model.path + ": the model has " + std::to_string(m_inputs.size()) + " inputs, " +
+                             std::to_string(inputs.size()) + " given",
+                         m_model.path);
     const size_t nt = impl.tensorNames.size();
     std::vector<Value> values(nt);
     for (size_t i = 0; i < inputs.size(); ++i) {
         Tensor t = inputs[i];
         const DType want = m_inputTypes[i];
-        if (want == DType::Float32 && t.dtype() != DType::Float32) t = Tensor::fromFloats(t.shape(), t.toFloats());
+        if (want == DType::Float32 && t.dtype() != DType::Float32)
+            t = Tensor::fromFloats(t.shape(), t.toFloats());
         const auto& shape = m_inputShapes[i];
         bool shapeOk = shape.empty() || shape.size() == t.shape().size();
-        for (size_t d = 0; shapeOk && d < shape.size(); ++d) shapeOk = shape[d] < 0 || shape[d] == t.shape()[d];
+        for (size_t d = 0; shapeOk && d < shape.size(); ++d)
+            shapeOk = shape[d] < 0 || shape[d] == t.shape()[d];
         if (!shapeOk)
-            return makeError("simulate.input", "input '" + m_inputs[i] + "' has shape " + shapeString(t.shape()) +
-                                                   ", the model wants " + shapeString(shape), m_model.path);
+            return makeError("simulate.input",
+                             "input '" + m_inputs[i] + "' has shape " + shapeString(t.shape()) +
+                                 ", the model wants " + shapeString(shape),
+                             m_model.path);
         values[static_cast<size_t>(impl.inputIds[i])].t = t;
     }
     // per tensor id: a float value the integer mode computed from quantized data (a fallback's
@@ -346,7 +385,13 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
     std::vector<bool> keep(nt, false);
     for (int id : impl.outputIds) keep[static_cast<size_t>(id)] = true;
 
-    RunContext ctx{impl, options, m_layers, mode, pool, result, std::vector<int>(impl.nodes.size(), -1),
+    RunContext ctx{impl,
+                   options,
+                   m_layers,
+                   mode,
+                   pool,
+                   result,
+                   std::vector<int>(impl.nodes.size(), -1),
                    std::vector<bool>(impl.nodes.size(), false)};
     std::vector<QOverride> overrides(impl.nodes.size(), QOverride::None);
     for (size_t li = 0; li < m_layers.size(); ++li) {
@@ -385,7 +430,7 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
         for (int id : node.inputs) in.push_back(valueOf(id));
         std::vector<Value> outs;
         bool handled = false;
-        bool intFallback = false;   // computed in float on quantized data in the integer mode
+        bool intFallback = false;  // computed in float on quantized data in the integer mode
         const bool intMode = mode == SimMode::Int && !ctx.floatNode[ni];
 
         if (op == "QuantizeLinear") {
@@ -396,8 +441,9 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
                 o.bypass = true;
                 outs.push_back(o);
             } else {
-                const std::vector<int64_t> shape = x.kind == Value::Acc ? x.acc->acc->shape
-                                                   : x.kind == Value::Pending ? x.pend->shape : x.t.shape();
+                const std::vector<int64_t> shape = x.kind == Value::Acc       ? x.acc->acc->shape
+                                                   : x.kind == Value::Pending ? x.pend->shape
+                                                                              : x.t.shape();
                 auto p = qparamsOf(node, in, shape, DType::UInt8);
                 if (!p) return p.error();
                 Value o;
@@ -412,7 +458,8 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
                     o.t = quantize(x.t, qp);
                 } else {
                     const int li = ctx.layerOfNode[ni];
-                    auto t = requantizeValue(ctx, x, qp, li >= 0 ? m_layers[static_cast<size_t>(li)].name : node.proto->name());
+                    auto t = requantizeValue(
+                        ctx, x, qp, li >= 0 ? m_layers[static_cast<size_t>(li)].name : node.proto->name());
                     if (!t) return t.error();
                     o.t = *t;
                 }
@@ -451,7 +498,8 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
                 std::vector<Tensor> ins{in[0].t, {}, {}};
                 for (size_t k = 1; k < 3 && k < in.size(); ++k)
                     if (in[k].defined())
-                        ins[k] = Tensor::fromInts(DType::Int64, {}, {in[k].t.atInt(0) * in[0].overrideMul + in[0].overrideOff});
+                        ins[k] = Tensor::fromInts(DType::Int64, {},
+                                                  {in[k].t.atInt(0) * in[0].overrideMul + in[0].overrideOff});
                 OpCall call{*node.proto, ins, impl.opset, pool, impl.folder};
                 auto r = (*node.spec)(call);
                 if (!r) return r.error();
@@ -476,7 +524,8 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
             for (size_t k = 0; k < in.size(); ++k) {
                 const Value& v = in[k];
                 const int id = node.inputs[k];
-                quantizedInput = quantizedInput || v.kind != Value::Plain || (id >= 0 && fromQuantized[static_cast<size_t>(id)]);
+                quantizedInput = quantizedInput || v.kind != Value::Plain ||
+                                 (id >= 0 && fromQuantized[static_cast<size_t>(id)]);
                 ins.push_back(v.defined() ? materialize(v) : Tensor());
             }
             OpCall call{*node.proto, ins, impl.opset, pool, impl.folder};
@@ -490,10 +539,12 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
             intFallback = mode == SimMode::Int && !ctx.floatNode[ni] && quantizedInput;
             // every op the integer mode computes in float on quantized data is listed, not only
             // layers (a float Resize or pooling hides the same deployment difference)
-            if (intFallback && !movesDataOnly(op)) result.fallbacks.push_back(node.proto->name() + " (" + op + ")");
+            if (intFallback && !movesDataOnly(op))
+                result.fallbacks.push_back(node.proto->name() + " (" + op + ")");
         }
         bool derivedInput = intFallback;
-        for (int id : node.inputs) derivedInput = derivedInput || (id >= 0 && fromQuantized[static_cast<size_t>(id)]);
+        for (int id : node.inputs)
+            derivedInput = derivedInput || (id >= 0 && fromQuantized[static_cast<size_t>(id)]);
         for (size_t k = 0; k < node.outputs.size() && k < outs.size(); ++k) {
             const int id = node.outputs[k];
             if (id < 0) continue;
@@ -535,13 +586,15 @@ Result<Interpreter::Weight> Interpreter::layerWeight(const LayerInfo& layer) con
         std::vector<Value> in;
         for (int i : n.inputs) {
             Value v;
-            if (i >= 0 && impl.constants[static_cast<size_t>(i)]) v.t = *impl.constants[static_cast<size_t>(i)];
+            if (i >= 0 && impl.constants[static_cast<size_t>(i)])
+                v.t = *impl.constants[static_cast<size_t>(i)];
             in.push_back(v);
         }
-        auto p = qparamsOf(n, in, values.shape(), values.dtype() == DType::Float32 ? DType::UInt8 : values.dtype());
+        auto p = qparamsOf(n, in, values.shape(),
+                           values.dtype() == DType::Float32 ? DType::UInt8 : values.dtype());
         if (!p) return p.error();
         w.quant = *p;
-        if (values.dtype() != DType::Float32) values = dequantize(values, *p);   // integer-stored weight
+        if (values.dtype() != DType::Float32) values = dequantize(values, *p);  // integer-stored weight
         break;
     }
     if (values.dtype() != DType::Float32) values = Tensor::fromFloats(values.shape(), values.toFloats());

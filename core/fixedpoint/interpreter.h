@@ -31,45 +31,45 @@ const char* simModeName(SimMode m);
 // A compute op of the graph and the tensor that shows its result (after its activation and
 // output quantizer), the unit of every per-layer comparison.
 struct LayerInfo {
-    std::string name;             // module path ("layer1.0.conv1"), else the node name
-    std::string op;               // "Conv", "Gemm", "Add", "Sigmoid", ...
-    std::string node;             // ONNX node name
-    size_t nodeIndex = 0;         // position in execution order
-    std::string observed;         // tensor compared between modes
+    std::string name;                      // module path ("layer1.0.conv1"), else the node name
+    std::string op;                        // "Conv", "Gemm", "Add", "Sigmoid", ...
+    std::string node;                      // ONNX node name
+    size_t nodeIndex = 0;                  // position in execution order
+    std::string observed;                  // tensor compared between modes
     std::vector<size_t> outputQuantizers;  // QuantizeLinear nodes of the output chain
     std::vector<size_t> weightQuantizers;  // QuantizeLinear/DequantizeLinear of the weight
-    std::string weight;           // weight tensor name ("" = none)
-    float outputScale = 0;        // output quantizer scale (0 = output not quantized)
+    std::string weight;                    // weight tensor name ("" = none)
+    float outputScale = 0;                 // output quantizer scale (0 = output not quantized)
     DType outputDtype = DType::Float32;
-    bool nonlinear = false;       // a LUT candidate
+    bool nonlinear = false;  // a LUT candidate
 };
 
 struct LutReport {
     std::string layer;
     std::string op;
     int inputBits = 8;
-    int entries = 256;            // table entries (segments + 1 for 16-bit)
+    int entries = 256;                   // table entries (segments + 1 for 16-bit)
     double inputMin = 0, inputMax = 0;   // observed input range (real units)
     double maxError = 0, meanError = 0;  // |LUT output - float function| over the observed codes
     double maxErrorLsb = 0;              // in output quantization steps
-    std::vector<double> curveX, curveExact, curveLut;   // up to 256 samples for plotting
+    std::vector<double> curveX, curveExact, curveLut;  // up to 256 samples for plotting
 };
 
 struct RunOptions {
     RequantMode requant = RequantMode::Float;
-    std::set<std::string> int16Layers;   // layer names whose quantizers become 16-bit
-    std::set<std::string> floatLayers;   // layer names computed in float (quantizers removed)
+    std::set<std::string> int16Layers;  // layer names whose quantizers become 16-bit
+    std::set<std::string> floatLayers;  // layer names computed in float (quantizers removed)
     bool keepLayerOutputs = true;
-    uint64_t maxTensorBytes = 0;         // largest tensor a kernel may allocate (0 = tensorByteBudget())
+    uint64_t maxTensorBytes = 0;  // largest tensor a kernel may allocate (0 = tensorByteBudget())
 };
 
 struct RunResult {
     SimMode mode = SimMode::Fake;
-    std::vector<Tensor> outputs;                 // graph outputs in graph order, own dtype
-    std::vector<Tensor> layerOutputs;            // per LayerInfo, as float32 (empty if not run)
-    std::map<std::string, int64_t> overflows;    // layer -> accumulator results outside int32
+    std::vector<Tensor> outputs;               // graph outputs in graph order, own dtype
+    std::vector<Tensor> layerOutputs;          // per LayerInfo, as float32 (empty if not run)
+    std::map<std::string, int64_t> overflows;  // layer -> accumulator results outside int32
     std::vector<LutReport> luts;
-    std::vector<std::string> fallbacks;          // int mode: ops computed in float ("node (op)")
+    std::vector<std::string> fallbacks;  // int mode: ops computed in float ("node (op)")
 };
 
 class Interpreter {

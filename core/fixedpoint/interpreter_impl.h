@@ -21,10 +21,10 @@ namespace qatdoctor::core::fixedpoint {
 
 struct NodeInfo {
     const onnx::NodeProto* proto = nullptr;
-    std::vector<int> inputs;    // tensor ids, -1 = omitted
+    std::vector<int> inputs;  // tensor ids, -1 = omitted
     std::vector<int> outputs;
     const OpFn* spec = nullptr;
-    bool folded = false;        // constant, evaluated at build time
+    bool folded = false;  // constant, evaluated at build time
 };
 
 // A convolution on the SIMD path, run when its result is first needed: by the requantization
@@ -32,17 +32,17 @@ struct NodeInfo {
 // int32 sums in memory), or by anything else reading the sums (accSums).
 struct DeferredAcc {
     std::function<void(int32_t* sums, const Requant8* rq, uint8_t* codes)> run;
-    std::shared_ptr<const Accumulator> sums;   // once computed
+    std::shared_ptr<const Accumulator> sums;  // once computed
 };
 
 // An integer accumulator waiting for its requantization, with the per-channel affine map the
 // deployment compiler folds into it (conv bias, Div, BatchNormalization, Mul/Add constants).
 struct AccValue {
-    std::shared_ptr<const Accumulator> acc;   // shared: Relu/BN/Div copies of the map keep one buffer
-                                              // (only its shape until computed when deferred is set)
+    std::shared_ptr<const Accumulator> acc;  // shared: Relu/BN/Div copies of the map keep one buffer
+                                             // (only its shape until computed when deferred is set)
     std::shared_ptr<DeferredAcc> deferred;
-    int axis = 1;                         // channel axis of acc.shape
-    std::vector<double> scale, bias;      // real = acc * scale[c] + bias[c]
+    int axis = 1;                     // channel axis of acc.shape
+    std::vector<double> scale, bias;  // real = acc * scale[c] + bias[c]
     double lo = -std::numeric_limits<double>::infinity();
     double hi = std::numeric_limits<double>::infinity();
     std::string layer;
@@ -55,20 +55,20 @@ struct PendingValue {
     std::function<Tensor(const QParams&)> resolve;
     std::function<Tensor()> toFloat;
     std::optional<QParams> defaultParams;
-    std::vector<int64_t> shape;           // of the result
-    bool relu = false;                    // clamp at the output zero point after resolving
+    std::vector<int64_t> shape;  // of the result
+    bool relu = false;           // clamp at the output zero point after resolving
 };
 
 struct Value {
     enum Kind { Plain, QReal, Acc, Pending };
     Kind kind = Plain;
-    Tensor t;                 // Plain: the tensor; QReal: integer codes
-    QParams q;                // QReal: their quantization
+    Tensor t;   // Plain: the tensor; QReal: integer codes
+    QParams q;  // QReal: their quantization
     std::shared_ptr<AccValue> acc;
     std::shared_ptr<PendingValue> pend;
-    bool bypass = false;      // a removed quantizer's output (float mode, float what-if)
-    std::optional<QParams> override16;   // output of a quantizer switched to 16 bits
-    int64_t overrideMul = 1, overrideOff = 0;   // q16 = q * mul + off for following Clip bounds
+    bool bypass = false;                       // a removed quantizer's output (float mode, float what-if)
+    std::optional<QParams> override16;         // output of a quantizer switched to 16 bits
+    int64_t overrideMul = 1, overrideOff = 0;  // q16 = q * mul + off for following Clip bounds
 
     bool defined() const { return kind != Plain || !t.empty(); }
 };
@@ -76,14 +76,14 @@ struct Value {
 struct Interpreter::Impl {
     std::vector<std::string> tensorNames;
     std::map<std::string, int> tensorIds;
-    std::vector<NodeInfo> nodes;                 // execution order
-    std::vector<std::optional<Tensor>> constants;   // per tensor id
-    std::vector<int> consumers;                  // per tensor id: number of consuming nodes
+    std::vector<NodeInfo> nodes;                   // execution order
+    std::vector<std::optional<Tensor>> constants;  // per tensor id
+    std::vector<int> consumers;                    // per tensor id: number of consuming nodes
     std::vector<int> inputIds, outputIds;
-    std::vector<int> observedLayer;              // per tensor id: layer index or -1
+    std::vector<int> observedLayer;  // per tensor id: layer index or -1
     int64_t opset = 13;
     std::string folder;
-    std::vector<std::optional<Tensor>> constQuant;   // per node: QuantizeLinear of constants (weights)
+    std::vector<std::optional<Tensor>> constQuant;  // per node: QuantizeLinear of constants (weights)
 
     // Packed int8 weights of the fast path per node, with the code buffer they were packed from
     // (runs of the same Interpreter share them; packing happens once).
@@ -109,9 +109,9 @@ struct RunContext {
     SimMode mode;
     ThreadPool* pool;
     RunResult& result;
-    std::vector<int> layerOfNode;       // node index -> layer index or -1
-    std::vector<bool> floatNode;        // float what-if: compute this node in float
-    Int8Scratch scratch{};              // buffers of the SIMD convolutions, reused across layers
+    std::vector<int> layerOfNode;  // node index -> layer index or -1
+    std::vector<bool> floatNode;   // float what-if: compute this node in float
+    Int8Scratch scratch{};         // buffers of the SIMD convolutions, reused across layers
 };
 
 // The sums of an accumulator value (runs a deferred convolution the first time).

@@ -11,15 +11,19 @@
 namespace qatdoctor::core::fixedpoint {
 namespace {
 
-const std::set<std::string> kCompute = {"Conv", "ConvTranspose", "Gemm", "MatMul", "QLinearConv", "QLinearMatMul",
-                                        "ConvInteger", "MatMulInteger"};
+const std::set<std::string> kCompute = {"Conv",        "ConvTranspose", "Gemm",        "MatMul",
+                                        "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"};
 const std::set<std::string> kElementwise = {"Add", "Sub", "Mul", "Div", "Concat"};
-const std::set<std::string> kNonlinear = {"Sigmoid", "Tanh", "Exp", "Log", "Reciprocal", "Softmax", "LogSoftmax",
-                                          "Gelu", "Erf", "HardSigmoid", "HardSwish", "Sqrt", "Softplus", "Elu"};
-const std::set<std::string> kFollowers = {"Relu", "Clip", "BatchNormalization", "Identity", "QuantizeLinear",
-                                          "DequantizeLinear", "Cast"};
+const std::set<std::string> kNonlinear = {"Sigmoid",   "Tanh",       "Exp",      "Log", "Reciprocal",
+                                          "Softmax",   "LogSoftmax", "Gelu",     "Erf", "HardSigmoid",
+                                          "HardSwish", "Sqrt",       "Softplus", "Elu"};
+const std::set<std::string> kFollowers = {
+    "Relu", "Clip", "BatchNormalization", "Identity", "QuantizeLinear", "DequantizeLinear", "Cast"};
 
-bool isConst(const Interpreter::Impl& impl, int id) { return id >= 0 && impl.constants[static_cast<size_t>(id)].has_value(); }
+bool isConst(const Interpreter::Impl& impl, int id)
+{
+    return id >= 0 && impl.constants[static_cast<size_t>(id)].has_value();
+}
 
 }  // namespace
 
@@ -62,17 +66,21 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
             const NodeInfo& f = impl.nodes[cons[0]];
             const std::string& fop = f.proto->op_type();
             bool absorb = kFollowers.count(fop) > 0;
-            if (!absorb && (fop == "Div" || fop == "Mul" || fop == "Add" || fop == "Sub") && f.inputs.size() == 2)
+            if (!absorb && (fop == "Div" || fop == "Mul" || fop == "Add" || fop == "Sub") &&
+                f.inputs.size() == 2)
                 absorb = f.inputs[0] == cur ? isConst(impl, f.inputs[1]) : isConst(impl, f.inputs[0]);
             if (!absorb || f.outputs.empty() || f.outputs[0] < 0) break;
             if (fop == "QuantizeLinear") {
                 L.outputQuantizers.push_back(cons[0]);
                 if (f.inputs.size() > 1 && f.inputs[1] >= 0) {
                     scaleName = impl.tensorNames[static_cast<size_t>(f.inputs[1])];
-                    if (isConst(impl, f.inputs[1])) L.outputScale = static_cast<float>(impl.constants[static_cast<size_t>(f.inputs[1])]->at(0));
+                    if (isConst(impl, f.inputs[1]))
+                        L.outputScale =
+                            static_cast<float>(impl.constants[static_cast<size_t>(f.inputs[1])]->at(0));
                 }
                 L.outputDtype = f.inputs.size() > 2 && isConst(impl, f.inputs[2])
-                                    ? impl.constants[static_cast<size_t>(f.inputs[2])]->dtype() : DType::UInt8;
+                                    ? impl.constants[static_cast<size_t>(f.inputs[2])]->dtype()
+                                    : DType::UInt8;
             }
             cur = f.outputs[0];
             if (fop == "DequantizeLinear") break;
@@ -80,7 +88,8 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
         if (op == "QLinearConv" || op == "QLinearMatMul") {
             const int si = op == "QLinearConv" ? 6 : 6;
             if (static_cast<int>(n.inputs.size()) > si && isConst(impl, n.inputs[static_cast<size_t>(si)]))
-                L.outputScale = static_cast<float>(impl.constants[static_cast<size_t>(n.inputs[static_cast<size_t>(si)])]->at(0));
+                L.outputScale = static_cast<float>(
+                    impl.constants[static_cast<size_t>(n.inputs[static_cast<size_t>(si)])]->at(0));
         }
         L.observed = impl.tensorNames[static_cast<size_t>(cur)];
         // weight: input 1 of Conv/Gemm/MatMul (3 of QLinearConv/QLinearMatMul), back through DQ -> Clip -> Q
@@ -90,13 +99,18 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
             while (!isConst(impl, w) && producer[static_cast<size_t>(w)] >= 0) {
                 const NodeInfo& p = impl.nodes[static_cast<size_t>(producer[static_cast<size_t>(w)])];
                 const std::string& pop = p.proto->op_type();
-                if (pop != "DequantizeLinear" && pop != "QuantizeLinear" && pop != "Clip" && pop != "Identity" && pop != "Cast") break;
+                if (pop != "DequantizeLinear" && pop != "QuantizeLinear" && pop != "Clip" &&
+                    pop != "Identity" && pop != "Cast")
+                    break;
                 if (pop == "DequantizeLinear" || pop == "QuantizeLinear")
-                    L.weightQuantizers.insert(L.weightQuantizers.begin(), static_cast<size_t>(producer[static_cast<size_t>(w)]));
+                    L.weightQuantizers.insert(L.weightQuantizers.begin(),
+                                              static_cast<size_t>(producer[static_cast<size_t>(w)]));
                 w = p.inputs[0];
             }
-            if (isConst(impl, w)) L.weight = impl.tensorNames[static_cast<size_t>(w)];
-            else L.weightQuantizers.clear();
+            if (isConst(impl, w))
+                L.weight = impl.tensorNames[static_cast<size_t>(w)];
+            else
+                L.weightQuantizers.clear();
         }
         std::string name = model::modulePathFromNodeName(L.node);
         const std::string suffix = ".activation_post_process.scale";

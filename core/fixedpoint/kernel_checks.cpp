@@ -5,8 +5,9 @@ namespace qatdoctor::core::fixedpoint {
 int64_t checkedAxis(int64_t axis, int64_t rank, const char* what)
 {
     if (axis < -rank || axis >= rank)
-        throw KernelInputError(std::string(what) + " " + std::to_string(axis) + " is outside [" + std::to_string(-rank) +
-                               ", " + std::to_string(rank - 1) + "] for a rank-" + std::to_string(rank) + " tensor");
+        throw KernelInputError(std::string(what) + " " + std::to_string(axis) + " is outside [" +
+                               std::to_string(-rank) + ", " + std::to_string(rank - 1) + "] for a rank-" +
+                               std::to_string(rank) + " tensor");
     return axis < 0 ? axis + rank : axis;
 }
 
@@ -24,24 +25,24 @@ void checkPermutation(const std::vector<int64_t>& perm, int64_t rank)
 void checkLength(const std::vector<int64_t>& values, size_t want, const char* what)
 {
     if (values.size() != want)
-        throw KernelInputError(std::string(what) + " has " + std::to_string(values.size()) + " values, the op needs " +
-                               std::to_string(want));
+        throw KernelInputError(std::string(what) + " has " + std::to_string(values.size()) +
+                               " values, the op needs " + std::to_string(want));
 }
 
 void checkAtLeast(const std::vector<int64_t>& values, int64_t minimum, const char* what)
 {
     for (int64_t v : values)
         if (v < minimum)
-            throw KernelInputError(std::string(what) + " holds " + std::to_string(v) + ", below the least allowed " +
-                                   std::to_string(minimum));
+            throw KernelInputError(std::string(what) + " holds " + std::to_string(v) +
+                                   ", below the least allowed " + std::to_string(minimum));
 }
 
 void checkAtMost(const std::vector<int64_t>& values, int64_t maximum, const char* what)
 {
     for (int64_t v : values)
         if (v > maximum)
-            throw KernelInputError(std::string(what) + " holds " + std::to_string(v) + ", past the largest allowed " +
-                                   std::to_string(maximum));
+            throw KernelInputError(std::string(what) + " holds " + std::to_string(v) +
+                                   ", past the largest allowed " + std::to_string(maximum));
 }
 
 }  // namespace qatdoctor::core::fixedpoint

@@ -20,7 +20,8 @@ UnaryFn nonlinearFunction(const std::string& op, float alpha, float beta)
     if (op == "Gelu") return [](double x) { return gelu(x, false); };
     if (op == "Softplus") return [](double x) { return std::log1p(std::exp(x)); };
     if (op == "HardSwish") return [](double x) { return x * std::clamp(x / 6.0 + 0.5, 0.0, 1.0); };
-    if (op == "HardSigmoid") return [alpha, beta](double x) { return std::clamp(alpha * x + beta, 0.0, 1.0); };
+    if (op == "HardSigmoid")
+        return [alpha, beta](double x) { return std::clamp(alpha * x + beta, 0.0, 1.0); };
     if (op == "Elu") return [alpha](double x) { return x >= 0 ? x : alpha * (std::exp(x) - 1.0); };
     // a table too: an integer slope would round differently for every alpha
     if (op == "LeakyRelu") return [alpha](double x) { return x >= 0 ? x : alpha * x; };
@@ -75,7 +76,8 @@ Tensor applyLut(const Tensor& x, const QParams& inP, const QParams& outP, const 
     if (narrow) {
         report.inputBits = 8;
         report.entries = 256;
-        for (int64_t c = inR.min; c <= inR.max; ++c) table[static_cast<size_t>(c - inR.min)] = static_cast<int64_t>(quantizeReal(f(real(c)), outP));
+        for (int64_t c = inR.min; c <= inR.max; ++c)
+            table[static_cast<size_t>(c - inR.min)] = static_cast<int64_t>(quantizeReal(f(real(c)), outP));
     } else {
         // 256 segments of 256 codes: breakpoints hold the output in Q8 fixed point, codes between
         // them are interpolated and rounded (the table's own error on top of quantization)
@@ -87,12 +89,16 @@ Tensor applyLut(const Tensor& x, const QParams& inP, const QParams& outP, const 
             const int64_t c = std::min(inR.min + k * seg, inR.max);
             double y = f(real(c));
             if (!std::isfinite(y)) y = y > 0 ? 1e30 : -1e30;
-            knots[static_cast<size_t>(k)] = static_cast<int64_t>(std::nearbyint(std::clamp(y / so * 256.0, -1e15, 1e15)));
+            knots[static_cast<size_t>(k)] =
+                static_cast<int64_t>(std::nearbyint(std::clamp(y / so * 256.0, -1e15, 1e15)));
         }
         for (int64_t c = inR.min; c <= inR.max; ++c) {
             const int64_t off = c - inR.min, k = std::min<int64_t>(off / seg, 255), t = off - k * seg;
-            const int64_t v = knots[static_cast<size_t>(k)] * (seg - t) + knots[static_cast<size_t>(k + 1)] * t;   // Q8 * seg
-            const int64_t q = static_cast<int64_t>(std::nearbyint(static_cast<double>(v) / static_cast<double>(seg * 256))) + zo;
+            const int64_t v = knots[static_cast<size_t>(k)] * (seg - t) +
+                              knots[static_cast<size_t>(k + 1)] * t;  // Q8 * seg
+            const int64_t q = static_cast<int64_t>(
+                                  std::nearbyint(static_cast<double>(v) / static_cast<double>(seg * 256))) +
+                              zo;
             table[static_cast<size_t>(off)] = std::clamp(q, outP.range.min, outP.range.max);
         }
     }

@@ -33,6 +33,7 @@ double gelu(double x, bool tanhForm);
 
 // Applies f through a table from `in` codes (params inP) to `out` params; fills report (error
 // over the codes present in x, curve samples).
-Tensor applyLut(const Tensor& x, const QParams& inP, const QParams& outP, const UnaryFn& f, LutReport& report);
+Tensor applyLut(const Tensor& x, const QParams& inP, const QParams& outP, const UnaryFn& f,
+                LutReport& report);
 
 }  // namespace qatdoctor::core::fixedpoint

@@ -26,7 +26,8 @@ const std::vector<OpEntry>& specOps()
         addNnOps(t);
         addShapeOps(t);
         addQuantOps(t);
-        std::sort(t.begin(), t.end(), [](const OpEntry& a, const OpEntry& b) { return std::string(a.op) < b.op; });
+        std::sort(t.begin(), t.end(),
+                  [](const OpEntry& a, const OpEntry& b) { return std::string(a.op) < b.op; });
         return t;
     }();
     return kTable;

@@ -20,10 +20,10 @@ namespace qatdoctor::core::fixedpoint {
 
 struct OpCall {
     const onnx::NodeProto& node;
-    const std::vector<Tensor>& inputs;   // empty Tensor (empty()) for an omitted optional input
+    const std::vector<Tensor>& inputs;  // empty Tensor (empty()) for an omitted optional input
     int64_t opset = 13;
-    ThreadPool* pool = nullptr;          // null = single-threaded
-    std::string folder;                  // for Constant tensors with external data
+    ThreadPool* pool = nullptr;  // null = single-threaded
+    std::string folder;          // for Constant tensors with external data
 
     bool hasInput(size_t i) const { return i < inputs.size() && !inputs[i].empty(); }
     // Input i, which the op requires: a node that does not give it (a crafted model may drop any

@@ -10,8 +10,8 @@
 #include <type_traits>
 
 #include "core/fixedpoint/broadcast.h"
-#include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/kernel_checks.h"
+#include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/op_registry.h"
 
@@ -20,7 +20,10 @@ namespace {
 
 using Outs = Result<std::vector<Tensor>>;
 
-bool isFloatType(DType t) { return t == DType::Float32 || t == DType::Float64; }
+bool isFloatType(DType t)
+{
+    return t == DType::Float32 || t == DType::Float64;
+}
 
 // Binary op with broadcasting. fd on doubles (float types), fi on int64 (integer types).
 template <class FD, class FI>
@@ -30,24 +33,31 @@ Outs binary(const OpCall& c, FD fd, FI fi, std::optional<DType> outType = std::n
     const Tensor& a = c.in(0);
     const Tensor& b = c.in(1);
     auto shape = broadcastShapes({a.shape(), b.shape()});
-    if (!shape) return opError(c.node, "shapes " + shapeString(a.shape()) + " and " + shapeString(b.shape()) + " do not broadcast");
+    if (!shape)
+        return opError(c.node, "shapes " + shapeString(a.shape()) + " and " + shapeString(b.shape()) +
+                                   " do not broadcast");
     Tensor y(outType.value_or(a.dtype()), *shape);
     const bool flt = isFloatType(a.dtype());
     const bool same = a.shape() == b.shape();
-    if (a.dtype() == DType::Float32 && b.dtype() == DType::Float32 && y.dtype() == DType::Float32 && (same || b.size() == 1)) {
+    if (a.dtype() == DType::Float32 && b.dtype() == DType::Float32 && y.dtype() == DType::Float32 &&
+        (same || b.size() == 1)) {
         const float* pa = a.data<float>();
         const float* pb = b.data<float>();
         float* py = y.data<float>();
         if (same)
-            for (int64_t i = 0; i < y.size(); ++i) py[i] = static_cast<float>(fd(double(pa[i]), double(pb[i])));
+            for (int64_t i = 0; i < y.size(); ++i)
+                py[i] = static_cast<float>(fd(double(pa[i]), double(pb[i])));
         else
-            for (int64_t i = 0; i < y.size(); ++i) py[i] = static_cast<float>(fd(double(pa[i]), double(pb[0])));
+            for (int64_t i = 0; i < y.size(); ++i)
+                py[i] = static_cast<float>(fd(double(pa[i]), double(pb[0])));
         return std::vector<Tensor>{y};
     }
     forEachBroadcast(*shape, {broadcastStrides(a.shape(), *shape), broadcastStrides(b.shape(), *shape)},
                      [&](int64_t i, const std::vector<int64_t>& o) {
-                         if (flt) y.set(i, fd(a.at(o[0]), b.at(o[1])));
-                         else y.setInt(i, fi(a.atInt(o[0]), b.atInt(o[1])));
+                         if (flt)
+                             y.set(i, fd(a.at(o[0]), b.at(o[1])));
+                         else
+                             y.setInt(i, fi(a.atInt(o[0]), b.atInt(o[1])));
                      });
     return std::vector<Tensor>{y};
 }
@@ -88,7 +98,8 @@ Outs variadic(const OpCall& c, F f, bool mean)
             y.set(i, acc);
         } else {
             int64_t acc = c.in(0).atInt(o[0]);
-            for (size_t k = 1; k < c.inputs.size(); ++k) acc = static_cast<int64_t>(f(double(acc), double(c.in(k).atInt(o[k]))));
+            for (size_t k = 1; k < c.inputs.size(); ++k)
+                acc = static_cast<int64_t>(f(double(acc), double(c.in(k).atInt(o[k]))));
             if (mean) acc /= static_cast<int64_t>(c.inputs.size());
             y.setInt(i, acc);
         }
@@ -127,9 +138,12 @@ Outs softmax(const OpCall& c, bool logOut)
     // opset < 13 flattens to 2-D at axis; 13+ works along one axis
     int64_t outer = 1, n = 1, inner = 1;
     for (int64_t i = 0; i < x.rank(); ++i) {
-        if (i < axis) outer *= x.dim(i);
-        else if (c.opset >= 13 && i > axis) inner *= x.dim(i);
-        else n *= x.dim(i);
+        if (i < axis)
+            outer *= x.dim(i);
+        else if (c.opset >= 13 && i > axis)
+            inner *= x.dim(i);
+        else
+            n *= x.dim(i);
     }
     Tensor y(x.dtype(), x.shape());
     for (int64_t o = 0; o < outer; ++o)
@@ -160,13 +174,13 @@ Outs batchNorm(const OpCall& c)
     const int64_t channels = x.rank() > 1 ? x.dim(1) : 1;
     for (size_t k = 1; k < 5; ++k)
         if (c.in(k).size() != channels)
-            return opError(c.node, "input " + std::to_string(k) + " has " + std::to_string(c.in(k).size()) + " values for " +
-                                       std::to_string(channels) + " channels");
+            return opError(c.node, "input " + std::to_string(k) + " has " + std::to_string(c.in(k).size()) +
+                                       " values for " + std::to_string(channels) + " channels");
     int64_t inner = 1;
     for (int64_t i = 2; i < x.rank(); ++i) inner *= x.dim(i);
     const int64_t perBatch = channels * inner;
     const int64_t batches = perBatch != 0 ? x.size() / perBatch : 0;
-    std::vector<double> batchMean, batchVar;   // population variance, as the reference's np.var
+    std::vector<double> batchMean, batchVar;  // population variance, as the reference's np.var
     if (training) {
         for (int64_t ch = 0; ch < channels; ++ch) {
             double sum = 0, sq = 0;
@@ -219,33 +233,54 @@ Outs reduce(const OpCall& c, int kind)
     std::vector<int64_t> outShape, keptShape;
     for (int64_t i = 0; i < x.rank(); ++i) {
         keptShape.push_back(reduced[static_cast<size_t>(i)] ? 1 : x.dim(i));
-        if (!reduced[static_cast<size_t>(i)]) outShape.push_back(x.dim(i));
-        else if (keep) outShape.push_back(1);
+        if (!reduced[static_cast<size_t>(i)])
+            outShape.push_back(x.dim(i));
+        else if (keep)
+            outShape.push_back(1);
     }
     const int64_t outN = shapeSize(keptShape);
-    std::vector<double> acc(static_cast<size_t>(outN), kind == 2 ? -INFINITY : kind == 3 ? INFINITY : (kind == 4 ? 1.0 : 0.0));
+    std::vector<double> acc(static_cast<size_t>(outN), kind == 2   ? -INFINITY
+                                                       : kind == 3 ? INFINITY
+                                                                   : (kind == 4 ? 1.0 : 0.0));
     std::vector<int64_t> count(static_cast<size_t>(outN), 0);
     auto strides = broadcastStrides(keptShape, x.shape());
     forEachBroadcast(x.shape(), {strides}, [&](int64_t i, const std::vector<int64_t>& o) {
         const double v = x.at(i);
         double& r = acc[static_cast<size_t>(o[0])];
         switch (kind) {
-        case 0: case 1: r += v; break;
-        case 2: r = std::max(r, v); break;
-        case 3: r = std::min(r, v); break;
-        case 4: r *= v; break;
-        case 5: r += v * v; break;
-        case 6: r += std::fabs(v); break;
-        default: break;
+            case 0:
+            case 1:
+                r += v;
+                break;
+            case 2:
+                r = std::max(r, v);
+                break;
+            case 3:
+                r = std::min(r, v);
+                break;
+            case 4:
+                r *= v;
+                break;
+            case 5:
+                r += v * v;
+                break;
+            case 6:
+                r += std::fabs(v);
+                break;
+            default:
+                break;
         }
         ++count[static_cast<size_t>(o[0])];
     });
     Tensor y(x.dtype(), outShape);
     for (int64_t i = 0; i < outN; ++i) {
         double r = acc[static_cast<size_t>(i)];
-        if (kind == 1 && count[static_cast<size_t>(i)]) r /= static_cast<double>(count[static_cast<size_t>(i)]);
-        if (isFloatType(x.dtype())) y.set(i, r);
-        else y.setInt(i, static_cast<int64_t>(r));
+        if (kind == 1 && count[static_cast<size_t>(i)])
+            r /= static_cast<double>(count[static_cast<size_t>(i)]);
+        if (isFloatType(x.dtype()))
+            y.set(i, r);
+        else
+            y.setInt(i, static_cast<int64_t>(r));
     }
     return std::vector<Tensor>{y};
 }
@@ -258,12 +293,15 @@ Outs where(const OpCall& c)
     auto shape = broadcastShapes({cond.shape(), a.shape(), b.shape()});
     if (!shape) return opError(c.node, "inputs do not broadcast");
     Tensor y(a.dtype(), *shape);
-    forEachBroadcast(*shape, {broadcastStrides(cond.shape(), *shape), broadcastStrides(a.shape(), *shape),
-                              broadcastStrides(b.shape(), *shape)},
+    forEachBroadcast(*shape,
+                     {broadcastStrides(cond.shape(), *shape), broadcastStrides(a.shape(), *shape),
+                      broadcastStrides(b.shape(), *shape)},
                      [&](int64_t i, const std::vector<int64_t>& o) {
                          const bool pick = cond.atInt(o[0]) != 0;
-                         if (isFloatType(a.dtype())) y.set(i, pick ? a.at(o[1]) : b.at(o[2]));
-                         else y.setInt(i, pick ? a.atInt(o[1]) : b.atInt(o[2]));
+                         if (isFloatType(a.dtype()))
+                             y.set(i, pick ? a.at(o[1]) : b.at(o[2]));
+                         else
+                             y.setInt(i, pick ? a.atInt(o[1]) : b.atInt(o[2]));
                      });
     return std::vector<Tensor>{y};
 }
@@ -282,33 +320,42 @@ Outs geluOp(const OpCall& c)
 void addMathOps(std::vector<OpEntry>& t)
 {
     auto idiv = [](int64_t a, int64_t b) { return b == 0 ? int64_t{0} : a / b; };
-    t.push_back({"Add", [](const OpCall& c) { return binary(c, std::plus<double>(), std::plus<int64_t>()); }});
-    t.push_back({"Sub", [](const OpCall& c) { return binary(c, std::minus<double>(), std::minus<int64_t>()); }});
-    t.push_back({"Mul", [](const OpCall& c) { return binary(c, std::multiplies<double>(), std::multiplies<int64_t>()); }});
-    t.push_back({"Div", [idiv](const OpCall& c) { return binary(c, std::divides<double>(), idiv); }});
-    t.push_back({"Pow", [](const OpCall& c) {
-                     // float32 pow like the runtimes (double pow then rounding can differ by an ulp)
-                     return binary(c, [](double a, double b) { return double(std::pow(float(a), float(b))); },
-                                   [](int64_t a, int64_t b) { return static_cast<int64_t>(std::pow(double(a), double(b))); });
+    t.push_back(
+        {"Add", [](const OpCall& c) { return binary(c, std::plus<double>(), std::plus<int64_t>()); }});
+    t.push_back(
+        {"Sub", [](const OpCall& c) { return binary(c, std::minus<double>(), std::minus<int64_t>()); }});
+    t.push_back({"Mul", [](const OpCall& c) {
+                     return binary(c, std::multiplies<double>(), std::multiplies<int64_t>());
                  }});
+    t.push_back({"Div", [idiv](const OpCall& c) { return binary(c, std::divides<double>(), idiv); }});
+    t.push_back(
+        {"Pow", [](const OpCall& c) {
+             // float32 pow like the runtimes (double pow then rounding can differ by an ulp)
+             return binary(
+                 c, [](double a, double b) { return double(std::pow(float(a), float(b))); },
+                 [](int64_t a, int64_t b) { return static_cast<int64_t>(std::pow(double(a), double(b))); });
+         }});
     t.push_back({"Mod", [](const OpCall& c) {
                      const bool fmodMode = NodeAttrs(c.node).i("fmod", 0) != 0;
-                     return binary(c, [fmodMode](double a, double b) {
-                                       if (fmodMode) return std::fmod(a, b);
-                                       double r = std::fmod(a, b);
-                                       return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-                                   },
-                                   [fmodMode](int64_t a, int64_t b) {
-                                       if (b == 0) return int64_t{0};
-                                       int64_t r = a % b;
-                                       if (!fmodMode && r != 0 && ((r < 0) != (b < 0))) r += b;
-                                       return r;
-                                   });
+                     return binary(
+                         c,
+                         [fmodMode](double a, double b) {
+                             if (fmodMode) return std::fmod(a, b);
+                             double r = std::fmod(a, b);
+                             return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+                         },
+                         [fmodMode](int64_t a, int64_t b) {
+                             if (b == 0) return int64_t{0};
+                             int64_t r = a % b;
+                             if (!fmodMode && r != 0 && ((r < 0) != (b < 0))) r += b;
+                             return r;
+                         });
                  }});
     auto cmp = [](auto op) {
         return [op](const OpCall& c) {
-            return binary(c, [op](double a, double b) { return double(op(a, b)); },
-                          [op](int64_t a, int64_t b) { return int64_t(op(a, b)); }, DType::Bool);
+            return binary(
+                c, [op](double a, double b) { return double(op(a, b)); },
+                [op](int64_t a, int64_t b) { return int64_t(op(a, b)); }, DType::Bool);
         };
     };
     t.push_back({"Equal", cmp(std::equal_to<double>())});
@@ -322,8 +369,14 @@ void addMathOps(std::vector<OpEntry>& t)
     t.push_back({"Where", where});
     t.push_back({"Sum", [](const OpCall& c) { return variadic(c, std::plus<double>(), false); }});
     t.push_back({"Mean", [](const OpCall& c) { return variadic(c, std::plus<double>(), true); }});
-    t.push_back({"Max", [](const OpCall& c) { return variadic(c, [](double a, double b) { return std::max(a, b); }, false); }});
-    t.push_back({"Min", [](const OpCall& c) { return variadic(c, [](double a, double b) { return std::min(a, b); }, false); }});
+    t.push_back({"Max", [](const OpCall& c) {
+                     return variadic(
+                         c, [](double a, double b) { return std::max(a, b); }, false);
+                 }});
+    t.push_back({"Min", [](const OpCall& c) {
+                     return variadic(
+                         c, [](double a, double b) { return std::min(a, b); }, false);
+                 }});
 
     auto un = [](auto f) { return [f](const OpCall& c) { return unary(c, f); }; };
     t.push_back({"Relu", un([](double x) { return x > 0 ? x : 0.0; })});
@@ -348,12 +401,14 @@ void addMathOps(std::vector<OpEntry>& t)
     t.push_back({"Gelu", geluOp});
     t.push_back({"LeakyRelu", [](const OpCall& c) {
                      const double alpha = NodeAttrs(c.node).f("alpha", 0.01f);
-                     return unary(c, [alpha](double x) { return x >= 0 ? x : double(float(alpha) * float(x)); });
+                     return unary(c,
+                                  [alpha](double x) { return x >= 0 ? x : double(float(alpha) * float(x)); });
                  }});
     t.push_back({"HardSigmoid", [](const OpCall& c) {
                      NodeAttrs a(c.node);
                      const double alpha = a.f("alpha", 0.2f), beta = a.f("beta", 0.5f);
-                     return unary(c, [=](double x) { return std::max(0.0, std::min(1.0, alpha * x + beta)); });
+                     return unary(c,
+                                  [=](double x) { return std::max(0.0, std::min(1.0, alpha * x + beta)); });
                  }});
     t.push_back({"Elu", [](const OpCall& c) {
                      const double alpha = NodeAttrs(c.node).f("alpha", 1.0f);
@@ -361,8 +416,11 @@ void addMathOps(std::vector<OpEntry>& t)
                  }});
     t.push_back({"Selu", [](const OpCall& c) {
                      NodeAttrs a(c.node);
-                     const double alpha = a.f("alpha", 1.67326319217681884765625f), gamma = a.f("gamma", 1.05070102214813232421875f);
-                     return unary(c, [=](double x) { return x > 0 ? gamma * x : gamma * (alpha * std::exp(x) - alpha); });
+                     const double alpha = a.f("alpha", 1.67326319217681884765625f),
+                                  gamma = a.f("gamma", 1.05070102214813232421875f);
+                     return unary(c, [=](double x) {
+                         return x > 0 ? gamma * x : gamma * (alpha * std::exp(x) - alpha);
+                     });
                  }});
     t.push_back({"ThresholdedRelu", [](const OpCall& c) {
                      const double alpha = NodeAttrs(c.node).f("alpha", 1.0f);

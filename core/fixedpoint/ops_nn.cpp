@@ -56,14 +56,17 @@ Outs conv(const OpCall& c)
 {
     return convolution(
         c, [](const auto& node, const auto& xs, const auto& ws) { return convGeometry(node, xs, ws); },
-        [](const auto& g, const float* x, const float* w, float* y, ThreadPool* pool) { convolve<float, float>(g, x, w, y, pool); });
+        [](const auto& g, const float* x, const float* w, float* y, ThreadPool* pool) {
+            convolve<float, float>(g, x, w, y, pool);
+        });
 }
 
 // ConvTranspose of any spatial rank (float32, the sums in the runtimes' GEMM + col2im order).
 Outs convTransposeOp(const OpCall& c)
 {
     return convolution(
-        c, [](const auto& node, const auto& xs, const auto& ws) { return convTransposeGeometry(node, xs, ws); },
+        c,
+        [](const auto& node, const auto& xs, const auto& ws) { return convTransposeGeometry(node, xs, ws); },
         [](const auto& g, const float* x, const float* w, float* y, ThreadPool* pool) {
             convTranspose<float, float>(g, x, w, y, pool);
         });
@@ -110,7 +113,8 @@ Outs matmul(const OpCall& c)
     if (!shape) return opError(c.node, shape.error().message);
     const int64_t M = shape->m, K = shape->k, N = shape->n;
     Tensor y(DType::Float32, shape->out);
-    auto sa = broadcastStrides(shape->aBatch, shape->batch), sb = broadcastStrides(shape->bBatch, shape->batch);
+    auto sa = broadcastStrides(shape->aBatch, shape->batch),
+         sb = broadcastStrides(shape->bBatch, shape->batch);
     forEachBroadcast(shape->batch, {sa, sb}, [&](int64_t i, const std::vector<int64_t>& o) {
         gemm<float, float>(M, N, K, A.data<float>() + o[0] * M * K, B.data<float>() + o[1] * K * N,
                            y.data<float>() + i * M * N, false, c.pool);
@@ -123,7 +127,7 @@ Outs matmul(const OpCall& c)
 Tensor maxPoolIndices(const PoolGeometry& g, const Tensor& x, bool columnMajor)
 {
     Tensor idx(DType::Int64, g.outShape());
-    const int first = 3 - g.rank;   // the geometry's axes are right-aligned in [3]
+    const int first = 3 - g.rank;  // the geometry's axes are right-aligned in [3]
     const int64_t P = g.inPixels(), O = g.outPixels();
     const std::vector<double> xv = x.toDoubles();
     int64_t* out = idx.data<int64_t>();
@@ -187,7 +191,8 @@ Outs maxPoolOp(const OpCall& c, bool global)
             maxPool<T>(*g, x.data<T>(), y.data<T>());
     });
     if (!ok) return opError(c.node, "unsupported type");
-    if (wantIndices) return std::vector<Tensor>{y, maxPoolIndices(*g, x, NodeAttrs(c.node).i("storage_order", 0) != 0)};
+    if (wantIndices)
+        return std::vector<Tensor>{y, maxPoolIndices(*g, x, NodeAttrs(c.node).i("storage_order", 0) != 0)};
     return std::vector<Tensor>{y};
 }
 
@@ -204,7 +209,8 @@ Outs avgPoolOp(const OpCall& c, bool global)
     const int64_t P = g->outPixels();
     for (int64_t i = 0; i < y.size(); ++i) {
         const int64_t cnt = counts[static_cast<size_t>(i % P)];
-        y.data<float>()[i] = cnt ? static_cast<float>(sums[static_cast<size_t>(i)] / static_cast<double>(cnt)) : 0.0f;
+        y.data<float>()[i] =
+            cnt ? static_cast<float>(sums[static_cast<size_t>(i)] / static_cast<double>(cnt)) : 0.0f;
     }
     return std::vector<Tensor>{y};
 }
@@ -219,8 +225,9 @@ std::vector<std::pair<int64_t, double>> cubicTaps(double src, int64_t inD, doubl
     const double ratio = src == fl ? 1.0 : src - fl;
     const int64_t base = static_cast<int64_t>(fl - (ratio == 1.0 ? 1.0 : 0.0)) - 1;
     const double r1 = ratio + 1, q = 1 - ratio, q1 = q + 1;
-    const double coef[4] = {((A * r1 - 5 * A) * r1 + 8 * A) * r1 - 4 * A, ((A + 2) * ratio - (A + 3)) * ratio * ratio + 1,
-                            ((A + 2) * q - (A + 3)) * q * q + 1, ((A * q1 - 5 * A) * q1 + 8 * A) * q1 - 4 * A};
+    const double coef[4] = {
+        ((A * r1 - 5 * A) * r1 + 8 * A) * r1 - 4 * A, ((A + 2) * ratio - (A + 3)) * ratio * ratio + 1,
+        ((A + 2) * q - (A + 3)) * q * q + 1, ((A * q1 - 5 * A) * q1 + 8 * A) * q1 - 4 * A};
     std::vector<std::pair<int64_t, double>> taps;
     double sum = 0;
     for (int j = 0; j < 4; ++j) {
@@ -246,8 +253,8 @@ Outs resize(const OpCall& c, bool upsample)
     // Linear interpolation visits 2^rank corners per output value: bound the rank (ONNX Runtime
     // resizes at most 5-D tensors) so the work stays a small multiple of the output's size.
     if (rank > kMaxResizeRank)
-        return unsupported(c.node, "a rank-" + std::to_string(rank) + " input (at most " + std::to_string(kMaxResizeRank) +
-                                       " axes are simulated)");
+        return unsupported(c.node, "a rank-" + std::to_string(rank) + " input (at most " +
+                                       std::to_string(kMaxResizeRank) + " axes are simulated)");
     const bool v10 = upsample || c.opset < 11;
     auto shape = resizeShape(c.node, c.opset, upsample, x.shape(), c.inputs);
     if (!shape) return shape.error();
@@ -263,7 +270,8 @@ Outs resize(const OpCall& c, bool upsample)
     const bool crop = ctm == "tf_crop_and_resize";
     std::vector<double> roi;
     if (crop) {
-        if (!c.hasInput(1) || c.in(1).size() != 2 * rank) return opError(c.node, "tf_crop_and_resize needs roi of 2 x rank values");
+        if (!c.hasInput(1) || c.in(1).size() != 2 * rank)
+            return opError(c.node, "tf_crop_and_resize needs roi of 2 x rank values");
         roi = c.in(1).toDoubles();
     }
     const double extrapolation = a.f("extrapolation_value", 0.0f);
@@ -273,7 +281,8 @@ Outs resize(const OpCall& c, bool upsample)
         const double in = double(x.dim(d)), out = double(outShape[static_cast<size_t>(d)]);
         if (crop) {
             const double r0 = roi[static_cast<size_t>(d)], r1 = roi[static_cast<size_t>(d + rank)];
-            return out > 1 ? r0 * (in - 1) + o * (r1 - r0) * (in - 1) / (out - 1) : 0.5 * (r0 + r1) * (in - 1);
+            return out > 1 ? r0 * (in - 1) + o * (r1 - r0) * (in - 1) / (out - 1)
+                           : 0.5 * (r0 + r1) * (in - 1);
         }
         return resizeSourceCoordinate(ctm, o, s, in, out, sizesGiven);
     };
@@ -292,7 +301,8 @@ Outs resize(const OpCall& c, bool upsample)
     auto isOutside = [&](const std::vector<int64_t>& idx) {
         if (!crop) return false;
         for (int64_t d = 0; d < rank; ++d)
-            if (outside[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])]) return true;
+            if (outside[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])])
+                return true;
         return false;
     };
     if (mode == "cubic") {
@@ -302,7 +312,7 @@ Outs resize(const OpCall& c, bool upsample)
         for (int64_t d = 0; d < rank; ++d)
             for (int64_t o = 0; o < outShape[static_cast<size_t>(d)]; ++o) {
                 auto t = cubicTaps(source(d, o), x.dim(d), A, exclude);
-                std::erase_if(t, [](const auto& p) { return p.second == 0.0; });   // unscaled axes: one tap
+                std::erase_if(t, [](const auto& p) { return p.second == 0.0; });  // unscaled axes: one tap
                 taps[static_cast<size_t>(d)].push_back(std::move(t));
             }
         // Each output value reads the product of its axes' taps: 4 per cubic-resized axis. Bound it
@@ -316,10 +326,11 @@ Outs resize(const OpCall& c, bool upsample)
         }
         if (reads > kMaxCubicReads)
             return unsupported(c.node, "cubic interpolation reading " + std::to_string(reads) +
-                                           " input values per output value (at most " + std::to_string(kMaxCubicReads) +
-                                           ": three resized axes)");
+                                           " input values per output value (at most " +
+                                           std::to_string(kMaxCubicReads) + ": three resized axes)");
         std::vector<int64_t> inStrides(static_cast<size_t>(rank), 1);
-        for (int64_t d = rank - 2; d >= 0; --d) inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
+        for (int64_t d = rank - 2; d >= 0; --d)
+            inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
         std::vector<int64_t> idx(static_cast<size_t>(rank), 0), pick(static_cast<size_t>(rank), 0);
         for (int64_t i = 0; i < y.size(); ++i) {
             double acc = 0;
@@ -332,23 +343,27 @@ Outs resize(const OpCall& c, bool upsample)
                     double w = 1;
                     int64_t off = 0;
                     for (int64_t d = 0; d < rank; ++d) {
-                        const auto& t = taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])]
-                                            [static_cast<size_t>(pick[static_cast<size_t>(d)])];
+                        const auto& t =
+                            taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])]
+                                [static_cast<size_t>(pick[static_cast<size_t>(d)])];
                         w *= t.second;
                         off += t.first * inStrides[static_cast<size_t>(d)];
                     }
                     acc += w * x.at(off);
                     int64_t d = rank - 1;
                     for (; d >= 0; --d) {
-                        const auto& list = taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])];
+                        const auto& list =
+                            taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])];
                         if (++pick[static_cast<size_t>(d)] < static_cast<int64_t>(list.size())) break;
                         pick[static_cast<size_t>(d)] = 0;
                     }
                     if (d < 0) break;
                 }
             }
-            if (flt) y.data<float>()[i] = static_cast<float>(acc);
-            else y.set(i, std::nearbyint(acc));
+            if (flt)
+                y.data<float>()[i] = static_cast<float>(acc);
+            else
+                y.set(i, std::nearbyint(acc));
             for (int64_t d = rank - 1; d >= 0; --d) {
                 if (++idx[static_cast<size_t>(d)] < outShape[static_cast<size_t>(d)]) break;
                 idx[static_cast<size_t>(d)] = 0;
@@ -358,7 +373,10 @@ Outs resize(const OpCall& c, bool upsample)
     }
     const bool linear = mode != "nearest";
     // per dimension, per output index: (index0, index1, weight of index1)
-    struct Tap { int64_t i0, i1; double w; };
+    struct Tap {
+        int64_t i0, i1;
+        double w;
+    };
     std::vector<std::vector<Tap>> taps(static_cast<size_t>(rank));
     for (int64_t d = 0; d < rank; ++d) {
         const int64_t inD = x.dim(d);
@@ -371,43 +389,60 @@ Outs resize(const OpCall& c, bool upsample)
                 taps[static_cast<size_t>(d)].push_back({i0, i1, src - double(i0)});
             } else {
                 double r;
-                if (nearestMode == "floor") r = std::floor(src);
-                else if (nearestMode == "ceil") r = std::ceil(src);
-                else if (nearestMode == "round_prefer_ceil") r = std::floor(src + 0.5);
-                else r = (src - std::floor(src) == 0.5) ? std::floor(src) : std::round(src);
+                if (nearestMode == "floor")
+                    r = std::floor(src);
+                else if (nearestMode == "ceil")
+                    r = std::ceil(src);
+                else if (nearestMode == "round_prefer_ceil")
+                    r = std::floor(src + 0.5);
+                else
+                    r = (src - std::floor(src) == 0.5) ? std::floor(src) : std::round(src);
                 const int64_t i = std::max<int64_t>(0, std::min<int64_t>(static_cast<int64_t>(r), inD - 1));
                 taps[static_cast<size_t>(d)].push_back({i, i, 0.0});
             }
         }
     }
     std::vector<int64_t> inStrides(static_cast<size_t>(rank), 1);
-    for (int64_t d = rank - 2; d >= 0; --d) inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+        inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
     std::vector<int64_t> idx(static_cast<size_t>(rank), 0);
     for (int64_t i = 0; i < y.size(); ++i) {
         if (isOutside(idx)) {
-            if (flt) y.data<float>()[i] = static_cast<float>(extrapolation);
-            else y.set(i, extrapolation);
+            if (flt)
+                y.data<float>()[i] = static_cast<float>(extrapolation);
+            else
+                y.set(i, extrapolation);
         } else if (!linear) {
             int64_t off = 0;
-            for (int64_t d = 0; d < rank; ++d) off += taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])].i0 * inStrides[static_cast<size_t>(d)];
-            if (flt) y.data<float>()[i] = x.data<float>()[off];
-            else y.setInt(i, x.atInt(off));
+            for (int64_t d = 0; d < rank; ++d)
+                off += taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])].i0 *
+                       inStrides[static_cast<size_t>(d)];
+            if (flt)
+                y.data<float>()[i] = x.data<float>()[off];
+            else
+                y.setInt(i, x.atInt(off));
         } else {
             double acc = 0;
             for (int64_t corner = 0; corner < (int64_t{1} << rank); ++corner) {
                 double w = 1;
                 int64_t off = 0;
                 for (int64_t d = 0; d < rank; ++d) {
-                    const Tap& t = taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])];
+                    const Tap& t =
+                        taps[static_cast<size_t>(d)][static_cast<size_t>(idx[static_cast<size_t>(d)])];
                     const bool hi = (corner >> d) & 1;
-                    if (hi && t.w == 0) { w = 0; break; }
+                    if (hi && t.w == 0) {
+                        w = 0;
+                        break;
+                    }
                     w *= hi ? t.w : 1 - t.w;
                     off += (hi ? t.i1 : t.i0) * inStrides[static_cast<size_t>(d)];
                 }
                 if (w != 0) acc += w * x.at(off);
             }
-            if (flt) y.data<float>()[i] = static_cast<float>(acc);
-            else y.set(i, std::nearbyint(acc));
+            if (flt)
+                y.data<float>()[i] = static_cast<float>(acc);
+            else
+                y.set(i, std::nearbyint(acc));
         }
         for (int64_t d = rank - 1; d >= 0; --d) {
             if (++idx[static_cast<size_t>(d)] < outShape[static_cast<size_t>(d)]) break;

@@ -78,8 +78,10 @@ Outs qlinearConv(const OpCall& c)
         const auto bias = c.in(8).toInts();
         for (int64_t i = 0; i < acc.size(); ++i) {
             const int64_t ch = (i / P) % g->m;
-            if (acc.wide) acc.acc64[static_cast<size_t>(i)] += bias[static_cast<size_t>(ch)];
-            else acc.acc32[static_cast<size_t>(i)] += static_cast<int32_t>(bias[static_cast<size_t>(ch)]);
+            if (acc.wide)
+                acc.acc64[static_cast<size_t>(i)] += bias[static_cast<size_t>(ch)];
+            else
+                acc.acc32[static_cast<size_t>(i)] += static_cast<int32_t>(bias[static_cast<size_t>(ch)]);
         }
     }
     const float xs = c.in(1).toFloats()[0], ys = c.in(6).toFloats()[0];
@@ -94,7 +96,8 @@ Tensor sliceOf(const Tensor& t, int64_t offset, int64_t count, std::vector<int64
     Tensor o(t.dtype(), std::move(shape));
     const size_t es = elementSize(t.dtype());
     if (count > 0)
-        std::memcpy(o.data<uint8_t>(), t.data<uint8_t>() + static_cast<size_t>(offset) * es, static_cast<size_t>(count) * es);
+        std::memcpy(o.data<uint8_t>(), t.data<uint8_t>() + static_cast<size_t>(offset) * es,
+                    static_cast<size_t>(count) * es);
     return o;
 }
 
@@ -106,25 +109,32 @@ Result<Accumulator> batchedMatmulInteger(const OpCall& c, const Tensor& a, int64
 {
     auto shape = matmulShape(a.shape(), b.shape());
     if (!shape)
-        return opError(c.node, shape.error().message + ": " + shapeString(a.shape()) + " x " + shapeString(b.shape()));
+        return opError(
+            c.node, shape.error().message + ": " + shapeString(a.shape()) + " x " + shapeString(b.shape()));
     const int64_t M = shape->m, K = shape->k, N = shape->n;
-    if (bZero.size() != 1 && static_cast<int64_t>(bZero.size()) != N) return opError(c.node, "B zero point size is not 1 or N");
+    if (bZero.size() != 1 && static_cast<int64_t>(bZero.size()) != N)
+        return opError(c.node, "B zero point size is not 1 or N");
     Accumulator acc;
     if (shape->bBatch.empty()) {
         // one B matrix: A's batch folds into the rows (one product, the fast path)
         acc = matmulInteger(a, aZero, b.reshaped({K, N}), bZero, K ? a.size() / K : 0, K, N, c.pool);
     } else {
         bool first = true;
-        forEachBroadcast(shape->batch, {broadcastStrides(shape->aBatch, shape->batch), broadcastStrides(shape->bBatch, shape->batch)},
-                         [&](int64_t, const std::vector<int64_t>& o) {
-                             Accumulator part = matmulInteger(sliceOf(a, o[0] * M * K, M * K, {M, K}), aZero,
-                                                              sliceOf(b, o[1] * K * N, K * N, {K, N}), bZero, M, K, N, c.pool);
-                             if (first) acc.wide = part.wide;
-                             first = false;
-                             acc.overflows += part.overflows;
-                             if (part.wide) acc.acc64.insert(acc.acc64.end(), part.acc64.begin(), part.acc64.end());
-                             else acc.acc32.insert(acc.acc32.end(), part.acc32.begin(), part.acc32.end());
-                         });
+        forEachBroadcast(
+            shape->batch,
+            {broadcastStrides(shape->aBatch, shape->batch), broadcastStrides(shape->bBatch, shape->batch)},
+            [&](int64_t, const std::vector<int64_t>& o) {
+                Accumulator part =
+                    matmulInteger(sliceOf(a, o[0] * M * K, M * K, {M, K}), aZero,
+                                  sliceOf(b, o[1] * K * N, K * N, {K, N}), bZero, M, K, N, c.pool);
+                if (first) acc.wide = part.wide;
+                first = false;
+                acc.overflows += part.overflows;
+                if (part.wide)
+                    acc.acc64.insert(acc.acc64.end(), part.acc64.begin(), part.acc64.end());
+                else
+                    acc.acc32.insert(acc.acc32.end(), part.acc32.begin(), part.acc32.end());
+            });
     }
     acc.shape = shape->out;
     return acc;
@@ -162,8 +172,10 @@ Outs convIntegerOp(const OpCall& c)
 Outs matMulIntegerOp(const OpCall& c)
 {
     const int64_t az = c.hasInput(2) ? c.in(2).atInt(0) : 0;
-    if (c.hasInput(2) && c.in(2).size() > 1) return unsupported(c.node, "per-row A zero points are not simulated");
-    auto acc = batchedMatmulInteger(c, c.in(0), az, c.in(1), c.hasInput(3) ? c.in(3).toInts() : std::vector<int64_t>{0});
+    if (c.hasInput(2) && c.in(2).size() > 1)
+        return unsupported(c.node, "per-row A zero points are not simulated");
+    auto acc = batchedMatmulInteger(c, c.in(0), az, c.in(1),
+                                    c.hasInput(3) ? c.in(3).toInts() : std::vector<int64_t>{0});
     if (!acc) return acc.error();
     return std::vector<Tensor>{accToInt32(*acc)};
 }
@@ -184,7 +196,8 @@ Outs dynamicQuantize(const OpCall& c)
     p.scales = {scale == 0 ? 1.0f : scale};
     p.zeroPoints = {static_cast<int64_t>(zpf)};
     Tensor y = quantize(c.in(0), p);
-    return std::vector<Tensor>{y, Tensor::scalar(scale), Tensor::fromInts(DType::UInt8, {}, {static_cast<int64_t>(zpf)})};
+    return std::vector<Tensor>{y, Tensor::scalar(scale),
+                               Tensor::fromInts(DType::UInt8, {}, {static_cast<int64_t>(zpf)})};
 }
 
 }  // namespace

@@ -19,7 +19,10 @@ namespace {
 using Outs = Result<std::vector<Tensor>>;
 
 // Every axis a shape op reads from a node is range-checked (kernel_checks.h).
-int64_t normAxis(int64_t axis, int64_t rank) { return checkedAxis(axis, rank); }
+int64_t normAxis(int64_t axis, int64_t rank)
+{
+    return checkedAxis(axis, rank);
+}
 
 // Copies element blocks: generic gather by source offsets.
 Tensor gatherOffsets(const Tensor& x, std::vector<int64_t> shape, const std::vector<int64_t>& offsets)
@@ -28,7 +31,8 @@ Tensor gatherOffsets(const Tensor& x, std::vector<int64_t> shape, const std::vec
     const size_t es = elementSize(x.dtype());
     const uint8_t* src = x.data<uint8_t>();
     uint8_t* dst = y.data<uint8_t>();
-    for (size_t i = 0; i < offsets.size(); ++i) std::memcpy(dst + i * es, src + offsets[i] * static_cast<int64_t>(es), es);
+    for (size_t i = 0; i < offsets.size(); ++i)
+        std::memcpy(dst + i * es, src + offsets[i] * static_cast<int64_t>(es), es);
     return y;
 }
 
@@ -40,17 +44,22 @@ Outs reshape(const OpCall& c)
     int64_t known = 1, inferAt = -1;
     for (size_t i = 0; i < target.size(); ++i) {
         if (target[i] == 0 && !allowZero) {
-            if (static_cast<int64_t>(i) >= x.rank()) return opError(c.node, "shape copies dimension " + std::to_string(i) + " the input lacks");
+            if (static_cast<int64_t>(i) >= x.rank())
+                return opError(c.node, "shape copies dimension " + std::to_string(i) + " the input lacks");
             target[i] = x.dim(static_cast<int64_t>(i));
         }
-        if (target[i] < -1 || (target[i] == -1 && inferAt >= 0)) return opError(c.node, "shape " + shapeString(target) + " is not a shape");
-        if (target[i] == -1) inferAt = static_cast<int64_t>(i);
+        if (target[i] < -1 || (target[i] == -1 && inferAt >= 0))
+            return opError(c.node, "shape " + shapeString(target) + " is not a shape");
+        if (target[i] == -1)
+            inferAt = static_cast<int64_t>(i);
         else if (target[i] > 0 && known > std::numeric_limits<int64_t>::max() / target[i])
             return opError(c.node, "shape " + shapeString(target) + " overflows");
-        else known *= target[i];
+        else
+            known *= target[i];
     }
     if (inferAt >= 0) target[static_cast<size_t>(inferAt)] = known ? x.size() / known : 0;
-    if (shapeSize(target) != x.size()) return opError(c.node, "cannot reshape " + shapeString(x.shape()) + " to " + shapeString(target));
+    if (shapeSize(target) != x.size())
+        return opError(c.node, "cannot reshape " + shapeString(x.shape()) + " to " + shapeString(target));
     return std::vector<Tensor>{x.reshaped(target)};
 }
 
@@ -75,14 +84,16 @@ Outs transpose(const OpCall& c)
     }
     checkPermutation(perm, x.rank());
     std::vector<int64_t> outShape, inStrides(static_cast<size_t>(x.rank()), 1), strides;
-    for (int64_t d = x.rank() - 2; d >= 0; --d) inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
+    for (int64_t d = x.rank() - 2; d >= 0; --d)
+        inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
     for (int64_t p : perm) {
         outShape.push_back(x.dim(p));
         strides.push_back(inStrides[static_cast<size_t>(p)]);
     }
     std::vector<int64_t> offsets;
     offsets.reserve(static_cast<size_t>(x.size()));
-    forEachBroadcast(outShape, {strides}, [&](int64_t, const std::vector<int64_t>& o) { offsets.push_back(o[0]); });
+    forEachBroadcast(outShape, {strides},
+                     [&](int64_t, const std::vector<int64_t>& o) { offsets.push_back(o[0]); });
     return std::vector<Tensor>{gatherOffsets(x, outShape, offsets)};
 }
 
@@ -136,8 +147,9 @@ Outs concat(const OpCall& c)
         if (t->rank() != rank) return opError(c.node, "input ranks differ");
         for (int64_t d = 0; d < rank; ++d)
             if (d != axis && t->dim(d) != ins[0]->dim(d))
-                return opError(c.node, "inputs differ outside the concatenated axis (" + shapeString(t->shape()) + " vs " +
-                                           shapeString(ins[0]->shape()) + ")");
+                return opError(c.node, "inputs differ outside the concatenated axis (" +
+                                           shapeString(t->shape()) + " vs " + shapeString(ins[0]->shape()) +
+                                           ")");
         shape[static_cast<size_t>(axis)] += t->dim(axis);
     }
     Tensor y(ins[0]->dtype(), shape);
@@ -164,9 +176,11 @@ Outs split(const OpCall& c)
     const auto outs = static_cast<int64_t>(c.node.output_size());
     if (parts.empty()) {
         const int64_t n = a.has("num_outputs") ? a.i("num_outputs", outs) : outs;
-        if (n <= 0 || n > std::max<int64_t>(1, x.dim(axis))) return opError(c.node, "cannot split into " + std::to_string(n) + " parts");
+        if (n <= 0 || n > std::max<int64_t>(1, x.dim(axis)))
+            return opError(c.node, "cannot split into " + std::to_string(n) + " parts");
         const int64_t each = (x.dim(axis) + n - 1) / n;
-        for (int64_t i = 0, left = x.dim(axis); i < n; ++i, left -= each) parts.push_back(std::min(each, left));
+        for (int64_t i = 0, left = x.dim(axis); i < n; ++i, left -= each)
+            parts.push_back(std::min(each, left));
     }
     int64_t total = 0;
     for (int64_t len : parts) {
@@ -174,7 +188,8 @@ Outs split(const OpCall& c)
         total += len;
     }
     if (total != x.dim(axis))
-        return opError(c.node, "split sizes add up to " + std::to_string(total) + ", the axis has " + std::to_string(x.dim(axis)));
+        return opError(c.node, "split sizes add up to " + std::to_string(total) + ", the axis has " +
+                                   std::to_string(x.dim(axis)));
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= x.dim(d);
     for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
@@ -218,7 +233,8 @@ Outs slice(const OpCall& c)
     if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
         return opError(c.node, "starts, ends, axes and steps differ in length");
     const int64_t rank = x.rank();
-    std::vector<int64_t> st(static_cast<size_t>(rank), 0), step(static_cast<size_t>(rank), 1), shape = x.shape();
+    std::vector<int64_t> st(static_cast<size_t>(rank), 0), step(static_cast<size_t>(rank), 1),
+        shape = x.shape();
     for (size_t i = 0; i < axes.size(); ++i) {
         const int64_t d = normAxis(axes[i], rank);
         const int64_t dim = x.dim(d), s = steps[i];
@@ -239,7 +255,8 @@ Outs slice(const OpCall& c)
         step[static_cast<size_t>(d)] = s;
     }
     std::vector<int64_t> inStrides(static_cast<size_t>(rank), 1);
-    for (int64_t d = rank - 2; d >= 0; --d) inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+        inStrides[static_cast<size_t>(d)] = inStrides[static_cast<size_t>(d + 1)] * x.dim(d + 1);
     std::vector<int64_t> strides(static_cast<size_t>(rank));
     int64_t base = 0;
     for (int64_t d = 0; d < rank; ++d) {
@@ -247,7 +264,8 @@ Outs slice(const OpCall& c)
         base += st[static_cast<size_t>(d)] * inStrides[static_cast<size_t>(d)];
     }
     std::vector<int64_t> offsets;
-    forEachBroadcast(shape, {strides}, [&](int64_t, const std::vector<int64_t>& o) { offsets.push_back(base + o[0]); });
+    forEachBroadcast(shape, {strides},
+                     [&](int64_t, const std::vector<int64_t>& o) { offsets.push_back(base + o[0]); });
     return std::vector<Tensor>{gatherOffsets(x, shape, offsets)};
 }
 
@@ -262,7 +280,7 @@ Outs gather(const OpCall& c)
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= x.dim(d);
     for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
-    checkTensorBudget(shape, DType::Int64);   // the offsets table below
+    checkTensorBudget(shape, DType::Int64);  // the offsets table below
     std::vector<int64_t> offsets;
     const auto ids = idx.toInts();
     for (int64_t o = 0; o < outer; ++o)
@@ -281,9 +299,10 @@ Outs expand(const OpCall& c)
     checkAtLeast(target, 0, "the shape (a negative dimension)");
     auto shape = broadcastShapes({x.shape(), target});
     if (!shape) return opError(c.node, "shape does not broadcast");
-    checkTensorBudget(*shape, DType::Int64);   // the offsets table below
+    checkTensorBudget(*shape, DType::Int64);  // the offsets table below
     std::vector<int64_t> offsets;
-    forEachBroadcast(*shape, {broadcastStrides(x.shape(), *shape)}, [&](int64_t, const std::vector<int64_t>& o) { offsets.push_back(o[0]); });
+    forEachBroadcast(*shape, {broadcastStrides(x.shape(), *shape)},
+                     [&](int64_t, const std::vector<int64_t>& o) { offsets.push_back(o[0]); });
     return std::vector<Tensor>{gatherOffsets(x, *shape, offsets)};
 }
 
@@ -296,10 +315,11 @@ Outs tile(const OpCall& c)
     std::vector<int64_t> shape;
     for (int64_t d = 0; d < x.rank(); ++d) {
         const int64_t r = reps[static_cast<size_t>(d)];
-        if (r > 0 && x.dim(d) > std::numeric_limits<int64_t>::max() / r) return opError(c.node, "repeats overflow the shape");
+        if (r > 0 && x.dim(d) > std::numeric_limits<int64_t>::max() / r)
+            return opError(c.node, "repeats overflow the shape");
         shape.push_back(x.dim(d) * r);
     }
-    checkTensorBudget(shape, DType::Int64);   // the offsets table below
+    checkTensorBudget(shape, DType::Int64);  // the offsets table below
     std::vector<int64_t> idx(static_cast<size_t>(x.rank()), 0), offsets;
     const int64_t count = shapeSize(shape);
     for (int64_t i = 0; i < count; ++i) {
@@ -323,7 +343,8 @@ Outs constant(const OpCall& c)
         return std::vector<Tensor>{*v};
     }
     if (a.has("value_float")) return std::vector<Tensor>{Tensor::scalar(a.f("value_float", 0))};
-    if (a.has("value_int")) return std::vector<Tensor>{Tensor::fromInts(DType::Int64, {}, {a.i("value_int", 0)})};
+    if (a.has("value_int"))
+        return std::vector<Tensor>{Tensor::fromInts(DType::Int64, {}, {a.i("value_int", 0)})};
     if (a.has("value_floats")) {
         auto f = a.floats("value_floats");
         return std::vector<Tensor>{Tensor::fromFloats({static_cast<int64_t>(f.size())}, f)};
@@ -356,7 +377,8 @@ Tensor castTo(const Tensor& x, DType to)
     for (int64_t i = 0; i < x.size(); ++i) {
         if (to == DType::Float32 || to == DType::Float64 || to == DType::Bool || fromFloat) {
             double v = x.at(i);
-            if (fromFloat && to != DType::Float32 && to != DType::Float64 && to != DType::Bool) v = std::trunc(v);
+            if (fromFloat && to != DType::Float32 && to != DType::Float64 && to != DType::Bool)
+                v = std::trunc(v);
             y.set(i, v);
         } else {
             y.setInt(i, x.atInt(i));
@@ -401,11 +423,13 @@ Outs pad(const OpCall& c)
     // reflecting needs two elements and repeating one along a padded axis (else no source exists)
     if (mode != "constant")
         for (int64_t d = 0; d < rank; ++d)
-            if ((pb[static_cast<size_t>(d)] > 0 || pe[static_cast<size_t>(d)] > 0) && x.dim(d) < (mode == "reflect" ? 2 : 1))
+            if ((pb[static_cast<size_t>(d)] > 0 || pe[static_cast<size_t>(d)] > 0) &&
+                x.dim(d) < (mode == "reflect" ? 2 : 1))
                 return opError(c.node, mode + " padding needs " + (mode == "reflect" ? "2" : "1") +
                                            " or more elements along a padded axis");
     std::vector<int64_t> shape;
-    for (int64_t d = 0; d < rank; ++d) shape.push_back(x.dim(d) + pb[static_cast<size_t>(d)] + pe[static_cast<size_t>(d)]);
+    for (int64_t d = 0; d < rank; ++d)
+        shape.push_back(x.dim(d) + pb[static_cast<size_t>(d)] + pe[static_cast<size_t>(d)]);
     Tensor y(x.dtype(), shape);
     std::vector<int64_t> idx(static_cast<size_t>(rank), 0);
     for (int64_t i = 0; i < y.size(); ++i) {
@@ -415,16 +439,21 @@ Outs pad(const OpCall& c)
             int64_t s = idx[static_cast<size_t>(d)] - pb[static_cast<size_t>(d)];
             const int64_t n = x.dim(d);
             if (s < 0 || s >= n) {
-                if (mode == "constant") inside = false;
-                else if (mode == "edge") s = std::clamp<int64_t>(s, 0, n - 1);
+                if (mode == "constant")
+                    inside = false;
+                else if (mode == "edge")
+                    s = std::clamp<int64_t>(s, 0, n - 1);
                 else if (mode == "reflect") {
                     while (s < 0 || s >= n) s = s < 0 ? -s : 2 * (n - 1) - s;
-                } else if (mode == "wrap") s = ((s % n) + n) % n;
+                } else if (mode == "wrap")
+                    s = ((s % n) + n) % n;
             }
             off = off * n + s;
         }
-        if (inside) y.set(i, x.at(off));
-        else y.set(i, value);
+        if (inside)
+            y.set(i, x.at(off));
+        else
+            y.set(i, value);
         for (int64_t d = rank - 1; d >= 0; --d) {
             if (++idx[static_cast<size_t>(d)] < shape[static_cast<size_t>(d)]) break;
             idx[static_cast<size_t>(d)] = 0;
@@ -440,7 +469,8 @@ void addShapeOps(std::vector<OpEntry>& t)
     auto identity = [](const OpCall& c) { return Outs(std::vector<Tensor>{c.in(0)}); };
     t.push_back({"Identity", identity});
     t.push_back({"Dropout", [](const OpCall& c) {
-                     if (c.hasInput(2) && c.in(2).atInt(0) != 0) return Outs(unsupported(c.node, "training mode"));
+                     if (c.hasInput(2) && c.in(2).atInt(0) != 0)
+                         return Outs(unsupported(c.node, "training mode"));
                      std::vector<Tensor> o{c.in(0)};
                      if (c.node.output_size() > 1) {
                          Tensor mask(DType::Bool, c.in(0).shape());
@@ -463,7 +493,9 @@ void addShapeOps(std::vector<OpEntry>& t)
     t.push_back({"Constant", constant});
     t.push_back({"ConstantOfShape", constantOfShape});
     t.push_back({"Cast", castOp});
-    t.push_back({"CastLike", [](const OpCall& c) { return Outs(std::vector<Tensor>{castTo(c.in(0), c.in(1).dtype())}); }});
+    t.push_back({"CastLike", [](const OpCall& c) {
+                     return Outs(std::vector<Tensor>{castTo(c.in(0), c.in(1).dtype())});
+                 }});
     t.push_back({"Pad", pad});
     t.push_back({"Shape", [](const OpCall& c) {
                      NodeAttrs a(c.node);
@@ -471,8 +503,10 @@ void addShapeOps(std::vector<OpEntry>& t)
                      int64_t s = a.i("start", 0), e = a.i("end", r);
                      s = std::clamp<int64_t>(s < 0 ? s + r : s, 0, r);
                      e = std::clamp<int64_t>(e < 0 ? e + r : e, 0, r);
-                     std::vector<int64_t> dims(c.in(0).shape().begin() + s, c.in(0).shape().begin() + std::max(s, e));
-                     return Outs(std::vector<Tensor>{Tensor::fromInts(DType::Int64, {static_cast<int64_t>(dims.size())}, dims)});
+                     std::vector<int64_t> dims(c.in(0).shape().begin() + s,
+                                               c.in(0).shape().begin() + std::max(s, e));
+                     return Outs(std::vector<Tensor>{
+                         Tensor::fromInts(DType::Int64, {static_cast<int64_t>(dims.size())}, dims)});
                  }});
     t.push_back({"Size", [](const OpCall& c) {
                      return Outs(std::vector<Tensor>{Tensor::fromInts(DType::Int64, {}, {c.in(0).size()})});
@@ -481,7 +515,8 @@ void addShapeOps(std::vector<OpEntry>& t)
                      const double s = c.in(0).at(0), l = c.in(1).at(0), d = c.in(2).at(0);
                      const double count = std::max(0.0, std::ceil((l - s) / d));
                      // a zero or NaN delta never reaches the limit; the tensor budget bounds the rest
-                     if (d == 0 || !std::isfinite(count) || count >= 9.2e18) return Outs(opError(c.node, "Range never ends"));
+                     if (d == 0 || !std::isfinite(count) || count >= 9.2e18)
+                         return Outs(opError(c.node, "Range never ends"));
                      const auto n = static_cast<int64_t>(count);
                      Tensor y(c.in(0).dtype(), {n});
                      for (int64_t i = 0; i < n; ++i) y.set(i, s + static_cast<double>(i) * d);

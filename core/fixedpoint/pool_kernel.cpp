@@ -26,7 +26,7 @@ Result<PoolGeometry> poolGeometry(const onnx::NodeProto& node, const std::vector
     g.rank = static_cast<int>(xs.size()) - 2;
     g.n = xs[0];
     g.c = xs[1];
-    const int off = 3 - g.rank;   // spatial dims are right-aligned into [3]
+    const int off = 3 - g.rank;  // spatial dims are right-aligned into [3]
     const auto ks = a.ints("kernel_shape");
     const auto st = a.ints("strides");
     const auto dl = a.ints("dilations");
@@ -148,11 +148,13 @@ void maxPoolPlane(const PoolGeometry& g, const T* xp, T* yp, T* rm, T* even, T* 
 {
     maxPoolPlaneT(g, xp, yp, rm, even, odd);
 }
-QD_CLONES void maxPoolPlane(const PoolGeometry& g, const uint8_t* xp, uint8_t* yp, uint8_t* rm, uint8_t* even, uint8_t* odd)
+QD_CLONES void maxPoolPlane(const PoolGeometry& g, const uint8_t* xp, uint8_t* yp, uint8_t* rm, uint8_t* even,
+                            uint8_t* odd)
 {
     maxPoolPlaneT(g, xp, yp, rm, even, odd);
 }
-QD_CLONES void maxPoolPlane(const PoolGeometry& g, const int8_t* xp, int8_t* yp, int8_t* rm, int8_t* even, int8_t* odd)
+QD_CLONES void maxPoolPlane(const PoolGeometry& g, const int8_t* xp, int8_t* yp, int8_t* rm, int8_t* even,
+                            int8_t* odd)
 {
     maxPoolPlaneT(g, xp, yp, rm, even, odd);
 }
@@ -205,9 +207,10 @@ template <class T>
 void maxPool(const PoolGeometry& g, const T* x, T* y)
 {
     const int64_t inP = g.inPixels(), outP = g.outPixels();
-    if (g.in[0] == 1 && g.k[0] == 1 && g.d[1] == 1 && g.d[2] == 1) {   // the common 2-D case, direct loops
+    if (g.in[0] == 1 && g.k[0] == 1 && g.d[1] == 1 && g.d[2] == 1) {  // the common 2-D case, direct loops
         const int64_t len = rowLength(g);
-        std::vector<T> rowMax(static_cast<size_t>(len)), even(static_cast<size_t>(len / 2 + 1)), odd(even.size());
+        std::vector<T> rowMax(static_cast<size_t>(len)), even(static_cast<size_t>(len / 2 + 1)),
+            odd(even.size());
         for (int64_t plane = 0; plane < g.n * g.c; ++plane)
             maxPoolPlane(g, x + plane * inP, y + plane * outP, rowMax.data(), even.data(), odd.data());
         return;
@@ -216,7 +219,9 @@ void maxPool(const PoolGeometry& g, const T* x, T* y)
         const T* xp = x + plane * inP;
         T* yp = y + plane * outP;
         std::fill(yp, yp + outP, std::numeric_limits<T>::lowest());
-        windows(g, [&](int64_t p, int64_t i) { yp[p] = std::max(yp[p], xp[i]); }, [](int64_t, int64_t, int64_t) {});
+        windows(
+            g, [&](int64_t p, int64_t i) { yp[p] = std::max(yp[p], xp[i]); },
+            [](int64_t, int64_t, int64_t) {});
     }
 }
 
@@ -231,12 +236,13 @@ void sumPool(const PoolGeometry& g, const T* x, Acc* sums, std::vector<int64_t>&
         const T* xp = x + plane * inP;
         Acc* sp = sums + plane * outP;
         std::fill(sp, sp + outP, Acc{});
-        windows(g, [&](int64_t p, int64_t i) { sp[p] += static_cast<Acc>(xp[i]); },
-                [&](int64_t p, int64_t padCount, int64_t valid) {
-                    if (plane != 0) return;
-                    counts[static_cast<size_t>(p)] = includePad ? padCount : valid;
-                    if (validTaps) (*validTaps)[static_cast<size_t>(p)] = valid;
-                });
+        windows(
+            g, [&](int64_t p, int64_t i) { sp[p] += static_cast<Acc>(xp[i]); },
+            [&](int64_t p, int64_t padCount, int64_t valid) {
+                if (plane != 0) return;
+                counts[static_cast<size_t>(p)] = includePad ? padCount : valid;
+                if (validTaps) (*validTaps)[static_cast<size_t>(p)] = valid;
+            });
     }
 }
 
@@ -246,10 +252,15 @@ template void maxPool<int8_t>(const PoolGeometry&, const int8_t*, int8_t*);
 template void maxPool<int16_t>(const PoolGeometry&, const int16_t*, int16_t*);
 template void maxPool<uint16_t>(const PoolGeometry&, const uint16_t*, uint16_t*);
 template void maxPool<int32_t>(const PoolGeometry&, const int32_t*, int32_t*);
-template void sumPool<float, double>(const PoolGeometry&, const float*, double*, std::vector<int64_t>&, bool, std::vector<int64_t>*);
-template void sumPool<uint8_t, int64_t>(const PoolGeometry&, const uint8_t*, int64_t*, std::vector<int64_t>&, bool, std::vector<int64_t>*);
-template void sumPool<int8_t, int64_t>(const PoolGeometry&, const int8_t*, int64_t*, std::vector<int64_t>&, bool, std::vector<int64_t>*);
-template void sumPool<int16_t, int64_t>(const PoolGeometry&, const int16_t*, int64_t*, std::vector<int64_t>&, bool, std::vector<int64_t>*);
-template void sumPool<uint16_t, int64_t>(const PoolGeometry&, const uint16_t*, int64_t*, std::vector<int64_t>&, bool, std::vector<int64_t>*);
+template void sumPool<float, double>(const PoolGeometry&, const float*, double*, std::vector<int64_t>&, bool,
+                                     std::vector<int64_t>*);
+template void sumPool<uint8_t, int64_t>(const PoolGeometry&, const uint8_t*, int64_t*, std::vector<int64_t>&,
+                                        bool, std::vector<int64_t>*);
+template void sumPool<int8_t, int64_t>(const PoolGeometry&, const int8_t*, int64_t*, std::vector<int64_t>&,
+                                       bool, std::vector<int64_t>*);
+template void sumPool<int16_t, int64_t>(const PoolGeometry&, const int16_t*, int64_t*, std::vector<int64_t>&,
+                                        bool, std::vector<int64_t>*);
+template void sumPool<uint16_t, int64_t>(const PoolGeometry&, const uint16_t*, int64_t*,
+                                         std::vector<int64_t>&, bool, std::vector<int64_t>*);
 
 }  // namespace qatdoctor::core::fixedpoint

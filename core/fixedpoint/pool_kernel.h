@@ -25,7 +25,8 @@ struct PoolGeometry {
 };
 
 // Global pooling is a window covering the whole input.
-Result<PoolGeometry> poolGeometry(const onnx::NodeProto& node, const std::vector<int64_t>& xShape, bool global);
+Result<PoolGeometry> poolGeometry(const onnx::NodeProto& node, const std::vector<int64_t>& xShape,
+                                  bool global);
 
 // y = max over each window (padding never wins).
 template <class T>

@@ -12,13 +12,20 @@ namespace qatdoctor::core::fixedpoint {
 QRange qrange(DType t)
 {
     switch (t) {
-    case DType::Int8: return {-128, 127};
-    case DType::UInt8: return {0, 255};
-    case DType::Int16: return {-32768, 32767};
-    case DType::UInt16: return {0, 65535};
-    case DType::Int32: return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
-    case DType::UInt32: return {0, std::numeric_limits<uint32_t>::max()};
-    default: return {0, 0};
+        case DType::Int8:
+            return {-128, 127};
+        case DType::UInt8:
+            return {0, 255};
+        case DType::Int16:
+            return {-32768, 32767};
+        case DType::UInt16:
+            return {0, 65535};
+        case DType::Int32:
+            return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+        case DType::UInt32:
+            return {0, std::numeric_limits<uint32_t>::max()};
+        default:
+            return {0, 0};
     }
 }
 
@@ -28,7 +35,8 @@ Result<QParams> makeQParams(DType dtype, std::vector<float> scales, std::vector<
     QParams p;
     p.dtype = dtype;
     p.range = qrange(dtype);
-    if (p.range.max == 0) return makeError("simulate.qparams", std::string("not a quantized type: ") + model::dtypeName(dtype));
+    if (p.range.max == 0)
+        return makeError("simulate.qparams", std::string("not a quantized type: ") + model::dtypeName(dtype));
     if (scales.empty()) return makeError("simulate.qparams", "empty scale");
     if (zeroPoints.empty()) zeroPoints.assign(1, 0);
     if (zeroPoints.size() != scales.size() && zeroPoints.size() != 1)
@@ -39,7 +47,8 @@ Result<QParams> makeQParams(DType dtype, std::vector<float> scales, std::vector<
         if (axis < 0 || axis >= rank) return makeError("simulate.qparams", "axis out of range");
         if (shape[static_cast<size_t>(axis)] != static_cast<int64_t>(scales.size()))
             return makeError("simulate.qparams", "per-axis scale size " + std::to_string(scales.size()) +
-                                                     " does not match dimension " + std::to_string(shape[static_cast<size_t>(axis)]));
+                                                     " does not match dimension " +
+                                                     std::to_string(shape[static_cast<size_t>(axis)]));
         p.axis = axis;
     }
     p.scales = std::move(scales);
@@ -76,7 +85,8 @@ static void quantizeInto(const float* x, T* y, const QParams& p, const AxisLayou
             const double zpD = static_cast<double>(p.zeroPoint(c));
             if constexpr (sizeof(T) == 1) {
                 if (mode == RoundMode::HalfToEven &&
-                    quantizeRowX8(x + i, l.inner, s, zp, lo, hi, std::is_signed_v<T>, reinterpret_cast<uint8_t*>(y + i))) {
+                    quantizeRowX8(x + i, l.inner, s, zp, lo, hi, std::is_signed_v<T>,
+                                  reinterpret_cast<uint8_t*>(y + i))) {
                     i += l.inner;
                     continue;
                 }
@@ -85,7 +95,7 @@ static void quantizeInto(const float* x, T* y, const QParams& p, const AxisLayou
                 // the division and rounding in float as the specification says (a rounded float
                 // is an exact integer), the zero point added and the clamp done in double
                 double v = static_cast<double>(roundValue(x[i] / s, mode)) + zpD;
-                v = v < loD ? loD : (v > hiD ? hiD : v);   // NaN stays NaN: it gives the zero point
+                v = v < loD ? loD : (v > hiD ? hiD : v);  // NaN stays NaN: it gives the zero point
                 y[i] = v == v ? static_cast<T>(v) : static_cast<T>(p.zeroPoint(c));
             }
         }
@@ -148,7 +158,7 @@ FixedMultiplier quantizeMultiplier(double real)
         qFixed /= 2;
         ++shift;
     }
-    if (shift < -31) {   // too small to represent: the product rounds to zero anyway
+    if (shift < -31) {  // too small to represent: the product rounds to zero anyway
         shift = 0;
         qFixed = 0;
     }
@@ -184,14 +194,18 @@ int32_t multiplyByQuantizedMultiplier(int64_t x, const FixedMultiplier& m)
     constexpr int64_t kMax = std::numeric_limits<int32_t>::max(), kMin = std::numeric_limits<int32_t>::min();
     if (left > 31 || x > (kMax >> left) || x < (kMin >> left)) {
         const double v = std::ldexp(static_cast<double>(x) * static_cast<double>(m.multiplier), left - 31);
-        return static_cast<int32_t>(std::clamp<double>(std::round(v), static_cast<double>(kMin), static_cast<double>(kMax)));
+        return static_cast<int32_t>(
+            std::clamp<double>(std::round(v), static_cast<double>(kMin), static_cast<double>(kMax)));
     }
     const int64_t shifted = x * (int64_t(1) << left);
     return roundingDivideByPOT(saturatingRoundingDoublingHighMul(static_cast<int32_t>(shifted), m.multiplier),
                                right);
 }
 
-const char* requantModeName(RequantMode m) { return m == RequantMode::Float ? "float" : "fixed"; }
+const char* requantModeName(RequantMode m)
+{
+    return m == RequantMode::Float ? "float" : "fixed";
+}
 
 Requantizer Requantizer::make(double real, int64_t zeroPoint, QRange range)
 {

@@ -30,7 +30,10 @@ struct QRange {
 };
 QRange qrange(DType t);
 
-inline int64_t saturate(int64_t v, QRange r) { return v < r.min ? r.min : (v > r.max ? r.max : v); }
+inline int64_t saturate(int64_t v, QRange r)
+{
+    return v < r.min ? r.min : (v > r.max ? r.max : v);
+}
 
 // round(v) (half to even) as an integer for a following saturate(): clamped to +-2^62 first,
 // since casting a double beyond int64 is undefined (x86 gives INT64_MIN, so a huge positive
@@ -47,8 +50,8 @@ struct QParams {
     DType dtype = DType::UInt8;
     std::vector<float> scales{1.0f};
     std::vector<int64_t> zeroPoints{0};
-    int axis = -1;               // -1 = per tensor (normalised, never negative otherwise)
-    QRange range;                // saturation bounds; defaults to the dtype's full range
+    int axis = -1;  // -1 = per tensor (normalised, never negative otherwise)
+    QRange range;   // saturation bounds; defaults to the dtype's full range
 
     bool perAxis() const { return scales.size() > 1 || axis >= 0; }
     float scale(int64_t c) const { return scales[scales.size() == 1 ? 0 : static_cast<size_t>(c)]; }
@@ -81,7 +84,7 @@ AxisLayout axisLayout(const std::vector<int64_t>& shape, int axis);
 struct FixedMultiplier {
     int32_t multiplier = 0;
     int shift = 0;
-    bool negative = false;   // folded BatchNorm with a negative gamma flips the sign
+    bool negative = false;  // folded BatchNorm with a negative gamma flips the sign
 };
 FixedMultiplier quantizeMultiplier(double realMultiplier);
 int32_t saturatingRoundingDoublingHighMul(int32_t a, int32_t b);
@@ -94,7 +97,7 @@ const char* requantModeName(RequantMode m);
 
 // One output channel's requantization: acc (int) -> zero point + round(acc * real).
 struct Requantizer {
-    double real = 1.0;         // acc scale / output scale
+    double real = 1.0;  // acc scale / output scale
     FixedMultiplier fixed;
     int64_t zeroPoint = 0;
     QRange range;

@@ -30,9 +30,12 @@ Result<ResizeShape> resizeShape(const onnx::NodeProto& node, int64_t opset, bool
         return r;
     }
     std::vector<float> s;
-    if (given(scalesIdx)) s = inputs[scalesIdx].toFloats();
-    else if (upsample && NodeAttrs(node).has("scales")) s = NodeAttrs(node).floats("scales");
-    else return opError(node, "needs scales or sizes");
+    if (given(scalesIdx))
+        s = inputs[scalesIdx].toFloats();
+    else if (upsample && NodeAttrs(node).has("scales"))
+        s = NodeAttrs(node).floats("scales");
+    else
+        return opError(node, "needs scales or sizes");
     if (s.size() != rank) return opError(node, "scales rank mismatch");
     for (size_t d = 0; d < rank; ++d) {
         r.scales[d] = s[d];

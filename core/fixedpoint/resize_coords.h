@@ -19,8 +19,8 @@ namespace qatdoctor::core::fixedpoint {
 
 struct ResizeShape {
     std::vector<int64_t> outShape;
-    std::vector<double> scales;   // per dimension (from sizes: size / input length, in float as the spec)
-    bool sizesGiven = false;      // align_corners' length_resized is then the output length
+    std::vector<double> scales;  // per dimension (from sizes: size / input length, in float as the spec)
+    bool sizesGiven = false;     // align_corners' length_resized is then the output length
 };
 
 // Sizes when given (opset 11+), else scales: the input, or Upsample's attribute. `inputs` are the
@@ -32,12 +32,13 @@ Result<ResizeShape> resizeShape(const onnx::NodeProto& node, int64_t opset, bool
 // in, out: the dimension's input and output lengths; scale: its scale; sizesGiven: the node gave
 // sizes, not scales (align_corners' length_resized is then the output length). A length-1
 // pytorch_half_pixel output samples -0.5, which linear modes clamp to 0.
-inline double resizeSourceCoordinate(const std::string& mode, int64_t o, double scale, double in, double out, bool sizesGiven)
+inline double resizeSourceCoordinate(const std::string& mode, int64_t o, double scale, double in, double out,
+                                     bool sizesGiven)
 {
     const double x = static_cast<double>(o);
     if (mode == "asymmetric") return x / scale;
     if (mode == "align_corners") {
-        const double len = sizesGiven ? out : in * scale;   // the specification's length_resized
+        const double len = sizesGiven ? out : in * scale;  // the specification's length_resized
         return len == 1 ? 0.0 : x * (in - 1) / (len - 1);
     }
     if (mode == "pytorch_half_pixel") return out > 1 ? (x + 0.5) / scale - 0.5 : -0.5;
@@ -46,7 +47,7 @@ inline double resizeSourceCoordinate(const std::string& mode, int64_t o, double 
         const double adj = out / (scale * in);
         return in / 2.0 * (1 - adj) + (x + 0.5) / scale - 0.5;
     }
-    return (x + 0.5) / scale - 0.5;   // half_pixel
+    return (x + 0.5) / scale - 0.5;  // half_pixel
 }
 
 }  // namespace qatdoctor::core::fixedpoint

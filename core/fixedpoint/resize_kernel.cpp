@@ -21,11 +21,11 @@ Error planError(const onnx::NodeProto& node, const std::string& what)
 // difference needs 9 bits with the sign, leaving 22 bits for the product of the D per-dimension
 // weights, so each gets 22 / D bits, at most 15 (Q15, the usual fraction width): one interpolated
 // dimension Q15, two (bilinear) Q11, three Q7. 16-bit data (17-bit differences) accumulate in
-// int64 with Q15 (the weights stay 16-bit) for up to three dimensions. A weight rounded to F bits moves the sampled point
-// by at most 2^-(F+1) of a pixel per dimension, so the interpolated value moves by at most
-// D * range * 2^-(F+1) input steps: 0.125 for 8-bit bilinear Q11, 0.004 for one dimension in Q15,
-// 2 for 16-bit bilinear Q15 (of 65535 steps: 0.003%); below one output step at equal 8-bit scales,
-// the single rounding then gives at most one output step against the exact value.
+// int64 with Q15 (the weights stay 16-bit) for up to three dimensions. A weight rounded to F bits moves the
+// sampled point by at most 2^-(F+1) of a pixel per dimension, so the interpolated value moves by at most D *
+// range * 2^-(F+1) input steps: 0.125 for 8-bit bilinear Q11, 0.004 for one dimension in Q15, 2 for 16-bit
+// bilinear Q15 (of 65535 steps: 0.003%); below one output step at equal 8-bit scales, the single rounding
+// then gives at most one output step against the exact value.
 int fractionBits(size_t interpolatedDims, bool wide)
 {
     if (interpolatedDims == 0) return 0;
@@ -41,7 +41,7 @@ int64_t requantWide(int64_t acc, const Requantizer& rq, RequantMode mode)
     if (mode == RequantMode::Float) {
         r = static_cast<int64_t>(std::nearbyint(static_cast<double>(acc) * rq.real));
     } else {
-        const int n = 31 - rq.fixed.shift;   // acc * multiplier / 2^n
+        const int n = 31 - rq.fixed.shift;  // acc * multiplier / 2^n
         const bool negative = (acc < 0) != rq.fixed.negative;
         const __int128 p = static_cast<__int128>(acc < 0 ? -acc : acc) * rq.fixed.multiplier;
         const __int128 q = n > 0 ? (n < 127 ? (p + (static_cast<__int128>(1) << (n - 1))) >> n : 0) : p << -n;
@@ -74,7 +74,8 @@ struct AxisTaps {
 
 AxisTaps axisTaps(const LinearResizePlan& plan, size_t d)
 {
-    const bool interp = std::find(plan.interpolated.begin(), plan.interpolated.end(), static_cast<int>(d)) != plan.interpolated.end();
+    const bool interp = std::find(plan.interpolated.begin(), plan.interpolated.end(), static_cast<int>(d)) !=
+                        plan.interpolated.end();
     const int64_t one = int64_t{1} << plan.fracBits;
     AxisTaps t;
     for (const LinearTap& tap : plan.taps[d]) {
@@ -107,7 +108,8 @@ void resizePlanes(const LinearResizePlan& plan, const T* x, int64_t xZero, const
             for (int64_t ox = 0; ox < OW; ++ox) {
                 const auto k = static_cast<size_t>(ox);
                 const int64_t x0 = tx.i0[k], x1 = tx.i1[k], wx0 = tx.w0[k], wx1 = tx.w1[k];
-                const int64_t acc = wy0 * (wx0 * r0[x0] + wx1 * r0[x1]) + wy1 * (wx0 * r1[x0] + wx1 * r1[x1]) - zeroSum;
+                const int64_t acc =
+                    wy0 * (wx0 * r0[x0] + wx1 * r0[x1]) + wy1 * (wx0 * r1[x0] + wx1 * r1[x1]) - zeroSum;
                 y.setInt(outBase + oy * OW + ox, requant(acc));
             }
         }
@@ -117,8 +119,8 @@ void resizePlanes(const LinearResizePlan& plan, const T* x, int64_t xZero, const
 }  // namespace
 
 Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t opset, bool upsample,
-                                          const std::vector<int64_t>& inShape, const std::vector<Tensor>& inputs,
-                                          DType inType)
+                                          const std::vector<int64_t>& inShape,
+                                          const std::vector<Tensor>& inputs, DType inType)
 {
     NodeAttrs a(node);
     const std::string mode = a.s("mode", "nearest");
@@ -143,7 +145,8 @@ Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t o
     const std::string ctm = v10 ? "asymmetric" : a.s("coordinate_transformation_mode", "half_pixel");
     if (ctm == "tf_crop_and_resize") return planError(node, "tf_crop_and_resize is not simulated on codes");
     auto source = [&](size_t d, int64_t o) {
-        return resizeSourceCoordinate(ctm, o, scales[d], double(inShape[d]), double(plan.outShape[d]), sizesGiven);
+        return resizeSourceCoordinate(ctm, o, scales[d], double(inShape[d]), double(plan.outShape[d]),
+                                      sizesGiven);
     };
     // exact fractions first: they decide how many dimensions interpolate, hence the width
     std::vector<std::vector<double>> fractions(static_cast<size_t>(rank));
@@ -162,8 +165,8 @@ Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t o
     const double one = std::ldexp(1.0, plan.fracBits);
     for (int d : plan.interpolated)
         for (size_t o = 0; o < plan.taps[static_cast<size_t>(d)].size(); ++o)
-            plan.taps[static_cast<size_t>(d)][o].w1 =
-                static_cast<int32_t>(std::clamp(std::nearbyint(fractions[static_cast<size_t>(d)][o] * one), 0.0, one));
+            plan.taps[static_cast<size_t>(d)][o].w1 = static_cast<int32_t>(
+                std::clamp(std::nearbyint(fractions[static_cast<size_t>(d)][o] * one), 0.0, one));
     return plan;
 }
 
@@ -171,15 +174,16 @@ template <class T, class Requant>
 void resizeGeneral(const LinearResizePlan& plan, const T* x, int64_t xZero, const Requant& requant, Tensor& y)
 {
     const size_t rank = plan.inShape.size();
-    if (rank == 0) return;   // Resize needs a rank >= 1 (the plan refuses less); also quiets GCC 12's
-                             // -Wfree-nonheap-object false positive on the empty vectors below
+    if (rank == 0)
+        return;  // Resize needs a rank >= 1 (the plan refuses less); also quiets GCC 12's
+                 // -Wfree-nonheap-object false positive on the empty vectors below
     std::vector<int64_t> strides(rank, 1);
     for (size_t d = rank; d-- > 1;) strides[d - 1] = strides[d] * plan.inShape[d];
     const int64_t one = int64_t{1} << plan.fracBits;
     const size_t D = plan.interpolated.size();
     std::vector<int64_t> idx(rank, 0);
     for (int64_t i = 0; i < y.size(); ++i) {
-        int64_t base = 0;   // offset of the non-interpolated dimensions (their i0)
+        int64_t base = 0;  // offset of the non-interpolated dimensions (their i0)
         for (size_t d = 0; d < rank; ++d) base += plan.taps[d][static_cast<size_t>(idx[d])].i0 * strides[d];
         int64_t acc = 0;
         for (size_t corner = 0; corner < (size_t{1} << D); ++corner) {
@@ -207,24 +211,35 @@ void resizeGeneral(const LinearResizePlan& plan, const T* x, int64_t xZero, cons
 Tensor resizeLinearCodes(const LinearResizePlan& plan, const Tensor& x, int64_t xZero, double xScale,
                          const QParams& out, RequantMode mode)
 {
-    const Requantizer rq = Requantizer::make(xScale / (double(out.scales[0]) * std::ldexp(1.0, plan.totalBits())),
-                                             out.zeroPoints[0], out.range);
+    const Requantizer rq = Requantizer::make(
+        xScale / (double(out.scales[0]) * std::ldexp(1.0, plan.totalBits())), out.zeroPoints[0], out.range);
     Tensor y(out.dtype, plan.outShape);
     if (y.size() == 0) return y;  // (the plan keeps no tables for an empty output)
     const bool planes = leadingIdentity(plan);
     auto run = [&](auto* tag, const auto& requant) {
         using T = std::remove_pointer_t<decltype(tag)>;
-        if (planes) resizePlanes(plan, x.data<T>(), xZero, requant, y);
-        else resizeGeneral(plan, x.data<T>(), xZero, requant, y);
+        if (planes)
+            resizePlanes(plan, x.data<T>(), xZero, requant, y);
+        else
+            resizeGeneral(plan, x.data<T>(), xZero, requant, y);
     };
     const auto narrow = [&](int64_t acc) { return rq.apply(acc, mode); };
     const auto wide = [&](int64_t acc) { return requantWide(acc, rq, mode); };
     switch (x.dtype()) {
-    case DType::Int8: run(static_cast<int8_t*>(nullptr), narrow); break;
-    case DType::UInt8: run(static_cast<uint8_t*>(nullptr), narrow); break;
-    case DType::Int16: run(static_cast<int16_t*>(nullptr), wide); break;
-    case DType::UInt16: run(static_cast<uint16_t*>(nullptr), wide); break;
-    default: break;
+        case DType::Int8:
+            run(static_cast<int8_t*>(nullptr), narrow);
+            break;
+        case DType::UInt8:
+            run(static_cast<uint8_t*>(nullptr), narrow);
+            break;
+        case DType::Int16:
+            run(static_cast<int16_t*>(nullptr), wide);
+            break;
+        case DType::UInt16:
+            run(static_cast<uint16_t*>(nullptr), wide);
+            break;
+        default:
+            break;
     }
     return y;
 }

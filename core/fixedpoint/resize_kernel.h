@@ -24,9 +24,9 @@ struct LinearTap {
 
 struct LinearResizePlan {
     std::vector<int64_t> inShape, outShape;
-    std::vector<std::vector<LinearTap>> taps;   // per dimension
-    std::vector<int> interpolated;              // dimensions with a non-zero fraction somewhere
-    int fracBits = 0;                           // per interpolated dimension
+    std::vector<std::vector<LinearTap>> taps;  // per dimension
+    std::vector<int> interpolated;             // dimensions with a non-zero fraction somewhere
+    int fracBits = 0;                          // per interpolated dimension
     int totalBits() const { return fracBits * static_cast<int>(interpolated.size()); }
 };
 
@@ -35,8 +35,8 @@ struct LinearResizePlan {
 // bits) sets the fraction width. Errors for modes and coordinate transformations it does not
 // cover (the caller then falls back).
 Result<LinearResizePlan> linearResizePlan(const onnx::NodeProto& node, int64_t opset, bool upsample,
-                                          const std::vector<int64_t>& inShape, const std::vector<Tensor>& inputs,
-                                          DType inType = DType::UInt8);
+                                          const std::vector<int64_t>& inShape,
+                                          const std::vector<Tensor>& inputs, DType inType = DType::UInt8);
 
 // 8- or 16-bit codes x (zero point xZero, scale xScale) resized by `plan` (made for x's type) and
 // requantized to `out`: code = zo + round(xScale / (so * 2^totalBits) * sum(W * (x - xZero))), one

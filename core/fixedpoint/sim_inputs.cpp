@@ -21,7 +21,8 @@ Result<std::vector<Tensor>> fitShape(Tensor t, const std::vector<int64_t>& want,
         s.insert(s.begin(), 1);
         return std::vector<Tensor>{t.reshaped(s)};
     }
-    if (t.rank() != static_cast<int64_t>(want.size()) || want[0] < 1 || t.dim(0) <= want[0]) return std::vector<Tensor>{t};
+    if (t.rank() != static_cast<int64_t>(want.size()) || want[0] < 1 || t.dim(0) <= want[0])
+        return std::vector<Tensor>{t};
     std::vector<int64_t> s = t.shape();
     const int64_t whole = t.dim(0) / want[0];
     const int64_t kept = std::min<int64_t>(whole, static_cast<int64_t>(kMaxSamples));
@@ -34,8 +35,11 @@ Result<std::vector<Tensor>> fitShape(Tensor t, const std::vector<int64_t>& want,
         samples.push_back(std::move(one));
     }
     std::string note = source + ": a batch of " + std::to_string(t.dim(0)) + "; ";
-    if (kept == 1) note += "took the first " + std::to_string(want[0]);
-    else note += std::to_string(kept) + " samples of " + std::to_string(want[0]) + " simulated one after another, the figures cover them all";
+    if (kept == 1)
+        note += "took the first " + std::to_string(want[0]);
+    else
+        note += std::to_string(kept) + " samples of " + std::to_string(want[0]) +
+                " simulated one after another, the figures cover them all";
     if (kept * want[0] < t.dim(0)) note += " (" + std::to_string(t.dim(0) - kept * want[0]) + " left out)";
     notes.push_back(note);
     return samples;
@@ -52,7 +56,8 @@ Result<PreparedInputs> prepareInputs(const Interpreter& interp, const InputSpec&
     try {
         return prepareInputsUnguarded(interp, spec);
     } catch (const std::exception& e) {
-        return makeError("simulate.input", interp.path() + ": the inputs cannot be prepared: " + e.what(), interp.path());
+        return makeError("simulate.input", interp.path() + ": the inputs cannot be prepared: " + e.what(),
+                         interp.path());
     }
 }
 
@@ -65,24 +70,28 @@ Result<PreparedInputs> prepareInputsUnguarded(const Interpreter& interp, const I
     std::vector<std::string> files = spec.files;
     if (files.empty() && !spec.folder.empty()) {
         for (size_t i = 0; i < n; ++i) {
-            const std::string f = (std::filesystem::path(spec.folder) / ("input_" + std::to_string(i) + ".pb")).string();
+            const std::string f =
+                (std::filesystem::path(spec.folder) / ("input_" + std::to_string(i) + ".pb")).string();
             if (!std::filesystem::exists(f))
-                return makeError("simulate.input", spec.folder + ": no input_" + std::to_string(i) + ".pb for input '" +
-                                                       interp.inputNames()[i] + "'", spec.folder);
+                return makeError("simulate.input",
+                                 spec.folder + ": no input_" + std::to_string(i) + ".pb for input '" +
+                                     interp.inputNames()[i] + "'",
+                                 spec.folder);
             files.push_back(f);
         }
     }
     if (!files.empty() && files.size() != n)
         return makeError("simulate.input", interp.path() + " has " + std::to_string(n) + " inputs, " +
                                                std::to_string(files.size()) + " input files given");
-    std::vector<std::vector<Tensor>> perInput;   // per graph input: its samples
+    std::vector<std::vector<Tensor>> perInput;  // per graph input: its samples
     for (size_t i = 0; i < n; ++i) {
         const auto& want = interp.inputShapes()[i];
         if (files.empty()) {
             std::vector<int64_t> shape = want;
             for (int64_t& d : shape)
                 if (d < 0) d = 1;
-            const DType t = interp.inputTypes()[i] == DType::Unknown ? DType::Float32 : interp.inputTypes()[i];
+            const DType t =
+                interp.inputTypes()[i] == DType::Unknown ? DType::Float32 : interp.inputTypes()[i];
             perInput.push_back({randomTensor(t, shape, spec.seed + i)});
             out.sources.push_back("random(seed=" + std::to_string(spec.seed + i) + ")");
             continue;
@@ -104,11 +113,14 @@ Result<PreparedInputs> prepareInputsUnguarded(const Interpreter& interp, const I
         if (!samples) return samples.error();
         const Tensor& fitted = samples->front();
         bool fits = want.empty() || fitted.rank() == static_cast<int64_t>(want.size());
-        for (size_t d = 0; fits && d < want.size(); ++d) fits = want[d] < 0 || want[d] == fitted.dim(static_cast<int64_t>(d));
+        for (size_t d = 0; fits && d < want.size(); ++d)
+            fits = want[d] < 0 || want[d] == fitted.dim(static_cast<int64_t>(d));
         if (!fits)
-            return makeError("simulate.input", f + ": shape " + shapeString(t->shape()) + " does not fit input '" +
-                                                   interp.inputNames()[i] + "' of " + interp.path() + " (" +
-                                                   shapeString(want) + ")", f);
+            return makeError("simulate.input",
+                             f + ": shape " + shapeString(t->shape()) + " does not fit input '" +
+                                 interp.inputNames()[i] + "' of " + interp.path() + " (" + shapeString(want) +
+                                 ")",
+                             f);
         perInput.push_back(std::move(*samples));
         out.sources.push_back(f);
     }
@@ -121,8 +133,10 @@ Result<PreparedInputs> prepareInputsUnguarded(const Interpreter& interp, const I
     for (size_t k = 0; k < count; ++k) {
         std::vector<Tensor> set;
         for (const auto& samples : perInput) set.push_back(samples.size() > 1 ? samples[k] : samples[0]);
-        if (k == 0) out.tensors = std::move(set);
-        else out.moreSamples.push_back(std::move(set));
+        if (k == 0)
+            out.tensors = std::move(set);
+        else
+            out.moreSamples.push_back(std::move(set));
     }
     return out;
 }

@@ -11,7 +11,8 @@ namespace qatdoctor::core::fixedpoint {
 
 // QuantizeLinear of n floats into 8-bit codes, round half to even:
 // out = isnan(v) ? zp : clamp(nearbyint(x / scale) + zp, lo, hi), all in float.
-bool quantizeRowX8(const float* x, int64_t n, float scale, float zp, float lo, float hi, bool isSigned, uint8_t* out);
+bool quantizeRowX8(const float* x, int64_t n, float scale, float zp, float lo, float hi, bool isSigned,
+                   uint8_t* out);
 
 // x[i] = max(x[i], floor) on 8-bit codes (Relu after a pending op, at the output zero point).
 bool floorRowX8(uint8_t* x, int64_t n, int32_t floor, bool isSigned);
@@ -20,7 +21,7 @@ bool floorRowX8(uint8_t* x, int64_t n, int32_t floor, bool isSigned);
 // out = saturate(nearbyint((sa * (a - za) + sign * sb * (b - zb)) / so) + zo, [lo, hi]).
 // (Computes in float, then in double multiplying by 1 / so, and divides only where a quotient
 // lies near a half-integer: the rounded result is the division's, see simd_ops.cpp.)
-bool addRowsU8(const uint8_t* a, const uint8_t* b, int64_t n, double sa, int32_t za, double sb, int32_t zb, double sign,
-               double so, int32_t zo, int32_t lo, int32_t hi, uint8_t* out);
+bool addRowsU8(const uint8_t* a, const uint8_t* b, int64_t n, double sa, int32_t za, double sb, int32_t zb,
+               double sign, double so, int32_t zo, int32_t lo, int32_t hi, uint8_t* out);
 
 }  // namespace qatdoctor::core::fixedpoint

@@ -34,7 +34,9 @@ std::vector<float> symmetricFake(const Tensor& w, int bits, bool perChannel, int
     }
     const double qmax = double((int64_t{1} << (bits - 1)) - 1);
     std::vector<float> out(v.size());
-    auto at = [&](int64_t o, int64_t c, int64_t k) { return static_cast<size_t>((o * channels + c) * inner + k); };
+    auto at = [&](int64_t o, int64_t c, int64_t k) {
+        return static_cast<size_t>((o * channels + c) * inner + k);
+    };
     for (int64_t c = 0; c < channels; ++c) {
         double m = 0;
         for (int64_t o = 0; o < outer; ++o)
@@ -74,8 +76,8 @@ std::optional<double> SimulationResult::outputSqnrDb() const
     return it->second.front().sqnrDb;
 }
 
-WeightStats weightStats(const std::string& layer, const Tensor& weight, const std::optional<QParams>& modelQuant,
-                        int64_t channelAxis)
+WeightStats weightStats(const std::string& layer, const Tensor& weight,
+                        const std::optional<QParams>& modelQuant, int64_t channelAxis)
 {
     WeightStats s;
     s.layer = layer;
@@ -105,17 +107,19 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
     base.floatLayers = options.floatLayers;
     base.maxTensorBytes = options.maxTensorBytes;
     const int repeat = std::max(1, options.repeat);
-    const bool extraRequant = options.compareRequant &&
-                              std::find(options.modes.begin(), options.modes.end(), SimMode::Int) != options.modes.end();
+    const bool extraRequant = options.compareRequant && std::find(options.modes.begin(), options.modes.end(),
+                                                                  SimMode::Int) != options.modes.end();
     const size_t sensRuns = options.sensitivity ? r.layers.size() : 0;
     r.int16Layers = options.int16Layers;
     r.floatLayers = options.floatLayers;
-    const bool hasFloat = std::find(options.modes.begin(), options.modes.end(), SimMode::Float) != options.modes.end();
-    const bool hasInt = std::find(options.modes.begin(), options.modes.end(), SimMode::Int) != options.modes.end();
+    const bool hasFloat =
+        std::find(options.modes.begin(), options.modes.end(), SimMode::Float) != options.modes.end();
+    const bool hasInt =
+        std::find(options.modes.begin(), options.modes.end(), SimMode::Int) != options.modes.end();
     const bool baselineRun = r.whatIf() && hasFloat && hasInt;
     const size_t runsPerMode = repeat > 1 ? size_t(repeat) + 1 : 1;
-    const double totalRuns =
-        double(options.modes.size() * runsPerMode + (extraRequant ? 1 : 0) + sensRuns + (baselineRun ? 1 : 0));
+    const double totalRuns = double(options.modes.size() * runsPerMode + (extraRequant ? 1 : 0) + sensRuns +
+                                    (baselineRun ? 1 : 0));
     double doneRuns = 0;
     auto sub = [&](const char* stage) {
         return ProgressFn([&, stage](double f, std::string_view) {
@@ -135,7 +139,8 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
             auto res = interp.run(mode, inputs, o, &pool, sub(simModeName(mode)));
             const auto t1 = std::chrono::steady_clock::now();
             if (!res) return res.error();
-            if (k > 0 || runsOfMode == 1) times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            if (k > 0 || runsOfMode == 1)
+                times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
             if (k == 0) runs[simModeName(mode)] = std::move(*res);
             doneRuns += 1;
         }
@@ -167,7 +172,8 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
         const RunResult& b = runs[modes.second];
         for (size_t li = 0; li < r.layers.size(); ++li) {
             if (li >= a.layerOutputs.size() || li >= b.layerOutputs.size()) break;
-            const Agreement ag = compareTensors(a.layerOutputs[li], b.layerOutputs[li], r.layers[li].outputScale);
+            const Agreement ag =
+                compareTensors(a.layerOutputs[li], b.layerOutputs[li], r.layers[li].outputScale);
             if (ag.count == 0) continue;
             r.comparisons[li].pairs[pair] = ag;
         }
@@ -188,8 +194,10 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
         const RunResult& mine = runs["int"];
         double worst = 0;
         for (size_t li = 0; li < r.layers.size() && li < other->layerOutputs.size(); ++li) {
-            const Agreement ag = compareTensors(mine.layerOutputs[li], other->layerOutputs[li], r.layers[li].outputScale);
-            if (ag.count && ag.maxAbs > 0 && r.requantDiffLayer.empty()) r.requantDiffLayer = r.layers[li].name;
+            const Agreement ag =
+                compareTensors(mine.layerOutputs[li], other->layerOutputs[li], r.layers[li].outputScale);
+            if (ag.count && ag.maxAbs > 0 && r.requantDiffLayer.empty())
+                r.requantDiffLayer = r.layers[li].name;
         }
         for (size_t k = 0; k < mine.outputs.size(); ++k) {
             double scale = 0;
@@ -206,7 +214,8 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
             auto w = interp.layerWeight(L);
             if (!w) continue;
             // output channels: axis 0 of Conv/Gemm weights, axis 1 of ConvTranspose's [C, M/group, k...]
-            const int64_t axis = w->quant && w->quant->scales.size() > 1 ? w->quant->axis : (L.op == "ConvTranspose" ? 1 : 0);
+            const int64_t axis =
+                w->quant && w->quant->scales.size() > 1 ? w->quant->axis : (L.op == "ConvTranspose" ? 1 : 0);
             r.weights.push_back(weightStats(L.name, w->values, w->quant, axis));
         }
     }
@@ -229,7 +238,10 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
         auto outputSqnr = [&](const std::vector<Tensor>& outs) { return finalOutputSqnr(ref, outs); };
         const double baseline = runs.count("int") ? outputSqnr(runs["int"].outputs) : 0.0;
         for (const LayerInfo& L : r.layers) {
-            if (L.outputQuantizers.empty() && L.weightQuantizers.empty()) { doneRuns += 1; continue; }
+            if (L.outputQuantizers.empty() && L.weightQuantizers.empty()) {
+                doneRuns += 1;
+                continue;
+            }
             RunOptions o = base;
             o.keepLayerOutputs = false;
             o.int16Layers.insert(L.name);
@@ -239,8 +251,9 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
             const double s = outputSqnr(res->outputs);
             r.sensitivity.push_back({L.name, s, s - baseline});
         }
-        std::stable_sort(r.sensitivity.begin(), r.sensitivity.end(),
-                         [](const SensitivityRow& a, const SensitivityRow& b) { return a.gainDb > b.gainDb; });
+        std::stable_sort(
+            r.sensitivity.begin(), r.sensitivity.end(),
+            [](const SensitivityRow& a, const SensitivityRow& b) { return a.gainDb > b.gainDb; });
     }
     markFirstBadLayers(r, options.thresholds);
     r.findings = simulationFindings(r);
@@ -253,7 +266,9 @@ void markFirstBadLayers(SimulationResult& r, const AgreementThresholds& threshol
     r.firstBadLayer.clear();
     r.firstBadLayerFloat.clear();
     for (const LayerComparison& c : r.comparisons) {
-        auto broken = [&](const char* pair) { return c.pairs.count(pair) && agreementBroken(c.pairs.at(pair), thresholds); };
+        auto broken = [&](const char* pair) {
+            return c.pairs.count(pair) && agreementBroken(c.pairs.at(pair), thresholds);
+        };
         if (r.firstBadLayer.empty() && broken("fake_int")) r.firstBadLayer = c.layer;
         if (r.firstBadLayerFloat.empty() && broken("float_fake")) r.firstBadLayerFloat = c.layer;
     }
@@ -262,7 +277,8 @@ void markFirstBadLayers(SimulationResult& r, const AgreementThresholds& threshol
 std::vector<Finding> simulationFindings(const SimulationResult& r)
 {
     std::vector<Finding> out;
-    auto layerEvidence = [&](const std::string& layer, const std::string& metric, double value, const std::string& detail) {
+    auto layerEvidence = [&](const std::string& layer, const std::string& metric, double value,
+                             const std::string& detail) {
         Evidence e;
         e.file = r.modelPath;
         e.layer = layer;
@@ -283,12 +299,17 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
                    "Fixed-point simulation: QAT and integer results part at " + r.firstBadLayer};
         const std::string cos = ag ? fmt(ag->cosine, 4) : "?";
         const std::string sq = ag ? fmt(ag->sqnrDb, 1) : "?";
-        f.message = {"在同一输入上，伪量化（QAT 模型）与整数（部署模型）逐层比较，第一个明显偏离的层是 " + r.firstBadLayer +
-                         "（余弦 " + cos + "，SQNR " + sq + " dB）。检查该层的重量化、查表算子或累加溢出，可尝试将其设为 int16。",
-                     "On the same input, fake-quant (the QAT model) and integer arithmetic (the deployed model) first "
-                     "disagree at " + r.firstBadLayer + " (cosine " + cos + ", SQNR " + sq + " dB). Check that layer's "
-                     "requantization, look-up tables and accumulator range; consider int16 for it."};
-        f.evidence.push_back(layerEvidence(r.firstBadLayer, "cosine", ag ? ag->cosine : 0.0, "fake vs int, SQNR " + sq + " dB"));
+        f.message = {
+            "在同一输入上，伪量化（QAT 模型）与整数（部署模型）逐层比较，第一个明显偏离的层是 " +
+                r.firstBadLayer + "（余弦 " + cos + "，SQNR " + sq +
+                " dB）。检查该层的重量化、查表算子或累加溢出，可尝试将其设为 int16。",
+            "On the same input, fake-quant (the QAT model) and integer arithmetic (the deployed model) first "
+            "disagree at " +
+                r.firstBadLayer + " (cosine " + cos + ", SQNR " + sq +
+                " dB). Check that layer's "
+                "requantization, look-up tables and accumulator range; consider int16 for it."};
+        f.evidence.push_back(layerEvidence(r.firstBadLayer, "cosine", ag ? ag->cosine : 0.0,
+                                           "fake vs int, SQNR " + sq + " dB"));
         f.faq = "qat.quantized_mismatch";
         out.push_back(f);
     }
@@ -298,16 +319,23 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
         f.id = "simulation.lut_error";
         f.severity = Severity::Warning;
         f.stage = Stage::Export;
-        f.title = {"查表算子 " + l.layer + "（" + l.op + "）误差超过 1 个量化步长",
-                   "Look-up table of " + l.layer + " (" + l.op + ") is off by more than one quantization step"};
-        f.message = {"导出后 " + l.op + " 以 " + std::to_string(l.entries) + " 项查找表实现；在观测到的输入范围 [" + fmt(l.inputMin) +
-                         ", " + fmt(l.inputMax) + "] 上最大误差 " + fmt(l.maxError, 5) + "（" + fmt(l.maxErrorLsb, 2) +
-                         " LSB），平均 " + fmt(l.meanError, 5) + "。可提高该算子输入/输出精度（int16）或改写为对查表友好的形式。",
-                     "After export " + l.op + " runs as a " + std::to_string(l.entries) + "-entry table; over the observed input "
-                     "range [" + fmt(l.inputMin) + ", " + fmt(l.inputMax) + "] its largest error is " + fmt(l.maxError, 5) +
-                     " (" + fmt(l.maxErrorLsb, 2) + " LSB), mean " + fmt(l.meanError, 5) + ". Give the op 16-bit input/output "
-                     "or rewrite it into a table-friendly form."};
-        f.evidence.push_back(layerEvidence(l.layer, "lut_max_error", l.maxError, std::to_string(l.inputBits) + "-bit input"));
+        f.title = {
+            "查表算子 " + l.layer + "（" + l.op + "）误差超过 1 个量化步长",
+            "Look-up table of " + l.layer + " (" + l.op + ") is off by more than one quantization step"};
+        f.message = {
+            "导出后 " + l.op + " 以 " + std::to_string(l.entries) + " 项查找表实现；在观测到的输入范围 [" +
+                fmt(l.inputMin) + ", " + fmt(l.inputMax) + "] 上最大误差 " + fmt(l.maxError, 5) + "（" +
+                fmt(l.maxErrorLsb, 2) + " LSB），平均 " + fmt(l.meanError, 5) +
+                "。可提高该算子输入/输出精度（int16）或改写为对查表友好的形式。",
+            "After export " + l.op + " runs as a " + std::to_string(l.entries) +
+                "-entry table; over the observed input "
+                "range [" +
+                fmt(l.inputMin) + ", " + fmt(l.inputMax) + "] its largest error is " + fmt(l.maxError, 5) +
+                " (" + fmt(l.maxErrorLsb, 2) + " LSB), mean " + fmt(l.meanError, 5) +
+                ". Give the op 16-bit input/output "
+                "or rewrite it into a table-friendly form."};
+        f.evidence.push_back(
+            layerEvidence(l.layer, "lut_max_error", l.maxError, std::to_string(l.inputBits) + "-bit input"));
         f.faq = "export.precision_loss";
         out.push_back(f);
     }
@@ -317,9 +345,11 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
         f.severity = Severity::Error;
         f.stage = Stage::Deployment;
         f.title = {"层 " + layer + " 的累加结果超出 int32", "Accumulator of " + layer + " exceeds int32"};
-        f.message = {std::to_string(n) + " 个输出的累加值超出 32 位范围（16 位输入的典型风险），硬件上会溢出。",
-                     std::to_string(n) + " outputs accumulate beyond the 32-bit range (a typical 16-bit input hazard); "
-                     "integer hardware would overflow there."};
+        f.message = {
+            std::to_string(n) + " 个输出的累加值超出 32 位范围（16 位输入的典型风险），硬件上会溢出。",
+            std::to_string(n) +
+                " outputs accumulate beyond the 32-bit range (a typical 16-bit input hazard); "
+                "integer hardware would overflow there."};
         f.evidence.push_back(layerEvidence(layer, "overflows", double(n), ""));
         out.push_back(f);
     }
@@ -330,10 +360,14 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
         f.severity = Severity::Info;
         f.stage = Stage::Deployment;
         f.title = {"浮点与定点重量化的输出相差 " + fmt(*r.requantDiffLsb, 1) + " LSB",
-                   "Float and fixed-point requantization differ by " + fmt(*r.requantDiffLsb, 1) + " LSB at the output"};
-        f.message = {"参考运行时（浮点乘法）与整数硬件（乘数+移位）的舍入差异从 " + r.requantDiffLayer + " 开始并传播到输出。",
-                     "The rounding difference between reference runtimes (float multiply) and integer hardware "
-                     "(multiplier + shift) starts at " + r.requantDiffLayer + " and reaches the output."};
+                   "Float and fixed-point requantization differ by " + fmt(*r.requantDiffLsb, 1) +
+                       " LSB at the output"};
+        f.message = {
+            "参考运行时（浮点乘法）与整数硬件（乘数+移位）的舍入差异从 " + r.requantDiffLayer +
+                " 开始并传播到输出。",
+            "The rounding difference between reference runtimes (float multiply) and integer hardware "
+            "(multiplier + shift) starts at " +
+                r.requantDiffLayer + " and reaches the output."};
         f.evidence.push_back(layerEvidence(r.requantDiffLayer, "requant_diff_lsb", *r.requantDiffLsb, ""));
         out.push_back(f);
     }

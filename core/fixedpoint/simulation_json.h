@@ -15,8 +15,10 @@ nlohmann::json simulationToJson(const SimulationResult& r, Lang lang, RequantMod
 nlohmann::json agreementToJson(const Agreement& a);
 // {"int16_layers", "float_layers", "baseline_output_sqnr_db", "output_sqnr_db", "gain_db"}: the
 // what-if a run applied and what it gained over the unchanged model (nulls when unknown).
-nlohmann::json whatIfToJson(const std::set<std::string>& int16Layers, const std::set<std::string>& floatLayers,
-                            const std::optional<double>& baselineOutputSqnrDb, const std::optional<double>& outputSqnrDb);
+nlohmann::json whatIfToJson(const std::set<std::string>& int16Layers,
+                            const std::set<std::string>& floatLayers,
+                            const std::optional<double>& baselineOutputSqnrDb,
+                            const std::optional<double>& outputSqnrDb);
 // {"trained", "fed", "mode", "first_bad_layer", "top1": {"trained", "fed"},
 //  "layers": [{"name", "op", "mismatch": {...}, "quantization": {...}}], "outputs": [...]}
 nlohmann::json colourComparisonToJson(const ColourComparison& c);

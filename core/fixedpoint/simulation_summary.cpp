@@ -1,7 +1,6 @@
 #include "core/fixedpoint/simulation_summary.h"
 
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "core/common/finding_json.h"
@@ -13,13 +12,23 @@ namespace {
 
 using nlohmann::json;
 
-json num(double v) { return std::isfinite(v) ? json(v) : json(); }
-json optNum(const std::optional<double>& v) { return v ? num(*v) : json(); }
-json optStr(const std::string& s) { return s.empty() ? json() : json(s); }
+json num(double v)
+{
+    return std::isfinite(v) ? json(v) : json();
+}
+json optNum(const std::optional<double>& v)
+{
+    return v ? num(*v) : json();
+}
+json optStr(const std::string& s)
+{
+    return s.empty() ? json() : json(s);
+}
 
 // The ids simulationFindings() can raise: with a simulation attached each was evaluated.
 constexpr const char* kSimulationCheckIds[] = {"simulation.first_bad_layer", "simulation.lut_error",
-                                               "simulation.accumulator_overflow", "simulation.requant_mismatch"};
+                                               "simulation.accumulator_overflow",
+                                               "simulation.requant_mismatch"};
 
 }  // namespace
 
@@ -66,12 +75,14 @@ SimulationSummary summarizeSimulation(const SimulationResult& r, const Simulatio
     s.requantDiffLsb = r.requantDiffLsb;
     s.requantDiffLayer = r.requantDiffLayer;
     for (const LutReport& l : r.luts)
-        s.luts.push_back({l.layer, l.op, l.inputBits, l.entries, l.inputMin, l.inputMax, l.maxError, l.meanError, l.maxErrorLsb});
+        s.luts.push_back({l.layer, l.op, l.inputBits, l.entries, l.inputMin, l.inputMax, l.maxError,
+                          l.meanError, l.maxErrorLsb});
     s.fallbacks = r.fallbacks;
     s.int16Layers = options.int16Layers;
     s.floatLayers = options.floatLayers;
     s.baselineOutputSqnrDb = r.baselineOutputSqnrDb;
-    for (const SensitivityRow& row : r.sensitivity) s.sensitivity.push_back({row.layer, row.outputSqnrDb, row.gainDb});
+    for (const SensitivityRow& row : r.sensitivity)
+        s.sensitivity.push_back({row.layer, row.outputSqnrDb, row.gainDb});
     s.findings = r.findings;
     return s;
 }
@@ -109,14 +120,21 @@ json simulationSummaryToJson(const SimulationSummary& s, Lang lang)
     j["requant_diff_layer"] = optStr(s.requantDiffLayer);
     j["luts"] = json::array();
     for (const LutErrorRow& l : s.luts)
-        j["luts"].push_back({{"layer", l.layer}, {"op", l.op}, {"input_bits", l.inputBits}, {"entries", l.entries},
-                             {"input_min", num(l.inputMin)}, {"input_max", num(l.inputMax)}, {"max_error", num(l.maxError)},
-                             {"mean_error", num(l.meanError)}, {"max_error_lsb", num(l.maxErrorLsb)}});
+        j["luts"].push_back({{"layer", l.layer},
+                             {"op", l.op},
+                             {"input_bits", l.inputBits},
+                             {"entries", l.entries},
+                             {"input_min", num(l.inputMin)},
+                             {"input_max", num(l.inputMax)},
+                             {"max_error", num(l.maxError)},
+                             {"mean_error", num(l.meanError)},
+                             {"max_error_lsb", num(l.maxErrorLsb)}});
     j["fallbacks"] = s.fallbacks;
     j["what_if"] = whatIfToJson(s.int16Layers, s.floatLayers, s.baselineOutputSqnrDb, s.outputSqnrDb());
     j["sensitivity"] = json::array();
     for (const SensitivityEntry& e : s.sensitivity)
-        j["sensitivity"].push_back({{"layer", e.layer}, {"output_sqnr_db", num(e.outputSqnrDb)}, {"gain_db", num(e.gainDb)}});
+        j["sensitivity"].push_back(
+            {{"layer", e.layer}, {"output_sqnr_db", num(e.outputSqnrDb)}, {"gain_db", num(e.gainDb)}});
     j["findings"] = json::array();
     for (const Finding& f : s.findings) j["findings"].push_back(findingToJson(f, lang));
     return j;

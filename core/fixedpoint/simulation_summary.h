@@ -6,18 +6,16 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "core/common/check_results.h"
 #include "core/common/finding.h"
 #include "core/common/text.h"
 #include "core/fixedpoint/compare.h"
-
 
 namespace qatdoctor::core::fixedpoint {
 
@@ -27,9 +25,9 @@ struct SimulationOptions;
 struct LayerAgreementRow {
     std::string layer;
     std::string op;
-    std::map<std::string, Agreement> pairs;   // "float_fake" | "fake_int" | "float_int"
-    int64_t overflows = 0;                    // accumulator results outside int32
-    bool int16 = false;                       // what-if: this layer ran at int16
+    std::map<std::string, Agreement> pairs;  // "float_fake" | "fake_int" | "float_int"
+    int64_t overflows = 0;                   // accumulator results outside int32
+    bool int16 = false;                      // what-if: this layer ran at int16
 
     const Agreement* pair(const std::string& name) const;
 };
@@ -45,32 +43,32 @@ struct LutErrorRow {
 
 struct SensitivityEntry {
     std::string layer;
-    double outputSqnrDb = 0;   // final output, int vs float, with this layer at int16
-    double gainDb = 0;         // over the unchanged model
+    double outputSqnrDb = 0;  // final output, int vs float, with this layer at int16
+    double gainDb = 0;        // over the unchanged model
 };
 
 struct SimulationSummary {
     std::string modelPath;
-    std::vector<std::string> inputs;           // per graph input: the file, or "random(seed=N)"
-    std::vector<std::string> modes;            // "float", "fake", "int"
-    std::string requant = "float";             // "float" | "fixed"
+    std::vector<std::string> inputs;  // per graph input: the file, or "random(seed=N)"
+    std::vector<std::string> modes;   // "float", "fake", "int"
+    std::string requant = "float";    // "float" | "fixed"
     int threads = 1;
-    size_t samples = 1;   // input samples the figures cover
-    std::map<std::string, double> timingMs;    // mode -> median ms
-    std::vector<LayerAgreementRow> layers;     // execution order
-    std::string firstBadLayer;                 // fake vs int breaks here ("" = nowhere)
-    std::string firstBadLayerFloat;            // float vs fake breaks here
+    size_t samples = 1;                      // input samples the figures cover
+    std::map<std::string, double> timingMs;  // mode -> median ms
+    std::vector<LayerAgreementRow> layers;   // execution order
+    std::string firstBadLayer;               // fake vs int breaks here ("" = nowhere)
+    std::string firstBadLayerFloat;          // float vs fake breaks here
     AgreementThresholds thresholds;
     std::vector<std::string> outputNames;
-    std::map<std::string, std::vector<Agreement>> outputAgreement;   // pair -> per graph output
+    std::map<std::string, std::vector<Agreement>> outputAgreement;  // pair -> per graph output
     std::optional<double> requantDiffLsb;
     std::string requantDiffLayer;
     std::vector<LutErrorRow> luts;
-    std::vector<std::string> fallbacks;        // ops the integer mode computed in float
-    std::set<std::string> int16Layers;         // what-if settings of this run
+    std::vector<std::string> fallbacks;  // ops the integer mode computed in float
+    std::set<std::string> int16Layers;   // what-if settings of this run
     std::set<std::string> floatLayers;
-    std::optional<double> baselineOutputSqnrDb;   // unchanged model (set when this run is a what-if)
-    std::vector<SensitivityEntry> sensitivity; // best gain first
+    std::optional<double> baselineOutputSqnrDb;  // unchanged model (set when this run is a what-if)
+    std::vector<SensitivityEntry> sensitivity;   // best gain first
     std::vector<Finding> findings;
 
     // Output SQNR (dB), integer vs float, of the first graph output; nullopt when not run.

@@ -16,11 +16,24 @@ namespace qatdoctor::core::fixedpoint {
 size_t elementSize(DType t)
 {
     switch (t) {
-    case DType::Float32: case DType::Int32: case DType::UInt32: return 4;
-    case DType::Float64: case DType::Int64: return 8;
-    case DType::Int16: case DType::UInt16: case DType::Float16: case DType::BFloat16: return 2;
-    case DType::Int8: case DType::UInt8: case DType::Bool: return 1;
-    default: return 0;
+        case DType::Float32:
+        case DType::Int32:
+        case DType::UInt32:
+            return 4;
+        case DType::Float64:
+        case DType::Int64:
+            return 8;
+        case DType::Int16:
+        case DType::UInt16:
+        case DType::Float16:
+        case DType::BFloat16:
+            return 2;
+        case DType::Int8:
+        case DType::UInt8:
+        case DType::Bool:
+            return 1;
+        default:
+            return 0;
     }
 }
 
@@ -32,7 +45,8 @@ int64_t shapeSize(const std::vector<int64_t>& shape)
         if (d == 0) return 0;
     int64_t n = 1;
     for (int64_t d : shape)
-        if (__builtin_mul_overflow(n, d, &n)) throw TensorLimitError("tensor shape " + shapeString(shape) + " overflows");
+        if (__builtin_mul_overflow(n, d, &n))
+            throw TensorLimitError("tensor shape " + shapeString(shape) + " overflows");
     return n;
 }
 
@@ -54,20 +68,27 @@ uint64_t defaultTensorByteBudget()
 {
     static const uint64_t kDefault = [] {
         const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-        const uint64_t physical = pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : (4ull << 30);
+        const uint64_t physical =
+            pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : (4ull << 30);
         return std::max<uint64_t>(physical / 4, 256ull << 20);
     }();
     return kDefault;
 }
 
-uint64_t tensorByteBudget() { return t_budget ? t_budget : defaultTensorByteBudget(); }
+uint64_t tensorByteBudget()
+{
+    return t_budget ? t_budget : defaultTensorByteBudget();
+}
 
 TensorBudgetScope::TensorBudgetScope(uint64_t bytes) : m_previous(t_budget)
 {
     if (bytes) t_budget = bytes;
 }
 
-TensorBudgetScope::~TensorBudgetScope() { t_budget = m_previous; }
+TensorBudgetScope::~TensorBudgetScope()
+{
+    t_budget = m_previous;
+}
 
 // The element count of shape, refusing what no allocation should attempt.
 static int64_t checkedSize(const std::vector<int64_t>& shape, DType dtype)
@@ -83,14 +104,18 @@ static int64_t checkedSize(const std::vector<int64_t>& shape, DType dtype)
     const uint64_t element = std::max<uint64_t>(1, elementSize(dtype));
     for (int64_t d : shape) {
         if (static_cast<uint64_t>(n) > budget / element / static_cast<uint64_t>(d))
-            throw TensorLimitError("tensor of shape " + shapeString(shape) + " would exceed the simulation memory budget of " +
-                                   byteSizeText(budget) + " (--max-memory)");
+            throw TensorLimitError("tensor of shape " + shapeString(shape) +
+                                   " would exceed the simulation memory budget of " + byteSizeText(budget) +
+                                   " (--max-memory)");
         n *= d;
     }
     return n;
 }
 
-void checkTensorBudget(const std::vector<int64_t>& shape, DType dtype) { (void)checkedSize(shape, dtype); }
+void checkTensorBudget(const std::vector<int64_t>& shape, DType dtype)
+{
+    (void)checkedSize(shape, dtype);
+}
 
 Tensor::Tensor(DType dtype, std::vector<int64_t> shape)
     : m_dtype(dtype), m_shape(std::move(shape)), m_size(checkedSize(m_shape, dtype))

@@ -62,8 +62,16 @@ public:
     int64_t size() const { return m_size; }
     bool empty() const { return !m_data; }
 
-    template <class T> T* data() { return reinterpret_cast<T*>(m_data.get()); }
-    template <class T> const T* data() const { return reinterpret_cast<const T*>(m_data.get()); }
+    template <class T>
+    T* data()
+    {
+        return reinterpret_cast<T*>(m_data.get());
+    }
+    template <class T>
+    const T* data() const
+    {
+        return reinterpret_cast<const T*>(m_data.get());
+    }
 
     // Same data, other shape (element counts must match: TensorLimitError otherwise).
     Tensor reshaped(std::vector<int64_t> shape) const;
@@ -100,17 +108,38 @@ template <class F>
 bool dispatchType(DType t, F&& f)
 {
     switch (t) {
-    case DType::Float32: f(static_cast<float*>(nullptr)); return true;
-    case DType::Float64: f(static_cast<double*>(nullptr)); return true;
-    case DType::Int8: f(static_cast<int8_t*>(nullptr)); return true;
-    case DType::UInt8: f(static_cast<uint8_t*>(nullptr)); return true;
-    case DType::Int16: f(static_cast<int16_t*>(nullptr)); return true;
-    case DType::UInt16: f(static_cast<uint16_t*>(nullptr)); return true;
-    case DType::Int32: f(static_cast<int32_t*>(nullptr)); return true;
-    case DType::UInt32: f(static_cast<uint32_t*>(nullptr)); return true;
-    case DType::Int64: f(static_cast<int64_t*>(nullptr)); return true;
-    case DType::Bool: f(static_cast<bool*>(nullptr)); return true;
-    default: return false;
+        case DType::Float32:
+            f(static_cast<float*>(nullptr));
+            return true;
+        case DType::Float64:
+            f(static_cast<double*>(nullptr));
+            return true;
+        case DType::Int8:
+            f(static_cast<int8_t*>(nullptr));
+            return true;
+        case DType::UInt8:
+            f(static_cast<uint8_t*>(nullptr));
+            return true;
+        case DType::Int16:
+            f(static_cast<int16_t*>(nullptr));
+            return true;
+        case DType::UInt16:
+            f(static_cast<uint16_t*>(nullptr));
+            return true;
+        case DType::Int32:
+            f(static_cast<int32_t*>(nullptr));
+            return true;
+        case DType::UInt32:
+            f(static_cast<uint32_t*>(nullptr));
+            return true;
+        case DType::Int64:
+            f(static_cast<int64_t*>(nullptr));
+            return true;
+        case DType::Bool:
+            f(static_cast<bool*>(nullptr));
+            return true;
+        default:
+            return false;
     }
 }
 

@@ -57,17 +57,28 @@ DType npyDtype(const std::string& descr)
 const char* npyDescr(DType t)
 {
     switch (t) {
-    case DType::Float32: return "<f4";
-    case DType::Float64: return "<f8";
-    case DType::Int8: return "|i1";
-    case DType::UInt8: return "|u1";
-    case DType::Int16: return "<i2";
-    case DType::UInt16: return "<u2";
-    case DType::Int32: return "<i4";
-    case DType::UInt32: return "<u4";
-    case DType::Int64: return "<i8";
-    case DType::Bool: return "|b1";
-    default: return "<f4";
+        case DType::Float32:
+            return "<f4";
+        case DType::Float64:
+            return "<f8";
+        case DType::Int8:
+            return "|i1";
+        case DType::UInt8:
+            return "|u1";
+        case DType::Int16:
+            return "<i2";
+        case DType::UInt16:
+            return "<u2";
+        case DType::Int32:
+            return "<i4";
+        case DType::UInt32:
+            return "<u4";
+        case DType::Int64:
+            return "<i8";
+        case DType::Bool:
+            return "|b1";
+        default:
+            return "<f4";
     }
 }
 
@@ -93,7 +104,8 @@ public:
         while (true) {
             skipSpace();
             if (peek() == '}') break;
-            if (m_pos >= m_text.size() || peek() == '\n') return fail(why, "the header dictionary is not closed with '}'");
+            if (m_pos >= m_text.size() || peek() == '\n')
+                return fail(why, "the header dictionary is not closed with '}'");
             std::string key;
             if (!string(key)) return fail(why, "a key is not a quoted string");
             if (!expect(':')) return fail(why, "no ':' after '" + key + "'");
@@ -102,22 +114,29 @@ public:
                 if (haveDescr || !string(h.descr)) return fail(why, "'descr' is not one string");
                 haveDescr = true;
             } else if (key == "fortran_order") {
-                if (haveOrder || !boolean(h.fortranOrder)) return fail(why, "'fortran_order' is not True or False");
+                if (haveOrder || !boolean(h.fortranOrder))
+                    return fail(why, "'fortran_order' is not True or False");
                 haveOrder = true;
             } else if (key == "shape") {
-                if (haveShape || !tuple(h.shape, why)) return fail(why, why.empty() ? "'shape' is not a tuple of sizes" : why);
+                if (haveShape || !tuple(h.shape, why))
+                    return fail(why, why.empty() ? "'shape' is not a tuple of sizes" : why);
                 haveShape = true;
             } else {
                 return fail(why, "unknown key '" + key + "'");
             }
             skipSpace();
-            if (peek() == ',') ++m_pos;
-            else if (peek() != '}') return fail(why, "no ',' or '}' after '" + key + "'");
+            if (peek() == ',')
+                ++m_pos;
+            else if (peek() != '}')
+                return fail(why, "no ',' or '}' after '" + key + "'");
         }
         ++m_pos;  // '}'
-        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\0')) ++m_pos;
+        while (m_pos < m_text.size() &&
+               (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\0'))
+            ++m_pos;
         if (m_pos != m_text.size()) return fail(why, "text after the header dictionary");
-        if (!haveDescr || !haveOrder || !haveShape) return fail(why, "the header lacks 'descr', 'fortran_order' or 'shape'");
+        if (!haveDescr || !haveOrder || !haveShape)
+            return fail(why, "the header lacks 'descr', 'fortran_order' or 'shape'");
         return h;
     }
 
@@ -152,7 +171,8 @@ private:
     }
     bool boolean(bool& out)
     {
-        for (const auto& [word, value] : {std::pair{std::string_view("True"), true}, std::pair{std::string_view("False"), false}})
+        for (const auto& [word, value] :
+             {std::pair{std::string_view("True"), true}, std::pair{std::string_view("False"), false}})
             if (m_text.substr(m_pos, word.size()) == word) {
                 m_pos += word.size();
                 out = value;
@@ -182,8 +202,10 @@ private:
             out.push_back(dim);
             m_pos = end;
             skipSpace();
-            if (peek() == ',') ++m_pos;
-            else if (peek() != ')') return false;
+            if (peek() == ',')
+                ++m_pos;
+            else if (peek() != ')')
+                return false;
         }
         ++m_pos;  // ')'
         return true;
@@ -197,14 +219,17 @@ private:
 
 Result<Tensor> parseNpy(std::string_view bytes, const std::string& path)
 {
-    if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY") return npyError(path, "not a .npy file (no magic)", 0);
+    if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY")
+        return npyError(path, "not a .npy file (no magic)", 0);
     const auto major = static_cast<uint8_t>(bytes[6]), minor = static_cast<uint8_t>(bytes[7]);
     // numpy has written versions 1.0, 2.0 and 3.0 (3.0: the header in UTF-8); nothing else
     if (major < 1 || major > 3 || minor != 0)
-        return npyError(path, "unknown .npy format version " + std::to_string(major) + "." + std::to_string(minor), 6);
+        return npyError(
+            path, "unknown .npy format version " + std::to_string(major) + "." + std::to_string(minor), 6);
     size_t headerLen = 0, offset = 0;
     if (major == 1) {
-        headerLen = static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
+        headerLen =
+            static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
         offset = 10;
     } else {
         if (bytes.size() < 12) return npyError(path, "truncated header", 8);
@@ -213,7 +238,8 @@ Result<Tensor> parseNpy(std::string_view bytes, const std::string& path)
         headerLen = len;
         offset = 12;
     }
-    if (offset + headerLen > bytes.size()) return npyError(path, "truncated header", static_cast<int64_t>(offset));
+    if (offset + headerLen > bytes.size())
+        return npyError(path, "truncated header", static_cast<int64_t>(offset));
     std::string why;
     const std::optional<NpyHeader> header = HeaderReader(bytes.substr(offset, headerLen)).read(why);
     if (!header) return npyError(path, "bad header: " + why, static_cast<int64_t>(offset));
@@ -227,8 +253,10 @@ Result<Tensor> parseNpy(std::string_view bytes, const std::string& path)
     // Checked before allocating: a header may claim any shape (100 GB) over a few data bytes.
     const double claimed = claimedElements(shape) * static_cast<double>(elementSize(dtype));
     if (static_cast<double>(bytes.size() - dataOffset) < claimed)
-        return npyError(path, "data truncated: " + std::to_string(bytes.size() - dataOffset) + " of " +
-                                  std::to_string(claimed) + " bytes", static_cast<int64_t>(dataOffset));
+        return npyError(path,
+                        "data truncated: " + std::to_string(bytes.size() - dataOffset) + " of " +
+                            std::to_string(claimed) + " bytes",
+                        static_cast<int64_t>(dataOffset));
     Tensor t(dtype, shape);
     const size_t need = static_cast<size_t>(t.size()) * elementSize(dtype);
     if (need) std::memcpy(t.data<uint8_t>(), bytes.data() + dataOffset, need);
@@ -240,8 +268,8 @@ std::string writeNpy(const Tensor& t)
     std::string shape = "(";
     for (size_t i = 0; i < t.shape().size(); ++i) shape += (i ? ", " : "") + std::to_string(t.shape()[i]);
     shape += t.rank() == 1 ? ",)" : ")";
-    std::string header = std::string("{'descr': '") + npyDescr(t.dtype()) + "', 'fortran_order': False, 'shape': " +
-                         shape + ", }";
+    std::string header = std::string("{'descr': '") + npyDescr(t.dtype()) +
+                         "', 'fortran_order': False, 'shape': " + shape + ", }";
     while ((10 + header.size() + 1) % 64 != 0) header += ' ';
     header += '\n';
     std::string out = "\x93NUMPY";
@@ -258,18 +286,30 @@ std::string writeNpy(const Tensor& t)
 DType dtypeFromOnnx(int32_t t)
 {
     switch (t) {
-    case onnx::TensorProto::FLOAT: return DType::Float32;
-    case onnx::TensorProto::DOUBLE: return DType::Float64;
-    case onnx::TensorProto::INT8: return DType::Int8;
-    case onnx::TensorProto::UINT8: return DType::UInt8;
-    case onnx::TensorProto::INT16: return DType::Int16;
-    case onnx::TensorProto::UINT16: return DType::UInt16;
-    case onnx::TensorProto::INT32: return DType::Int32;
-    case onnx::TensorProto::UINT32: return DType::UInt32;
-    case onnx::TensorProto::INT64: return DType::Int64;
-    case onnx::TensorProto::BOOL: return DType::Bool;
-    case onnx::TensorProto::FLOAT16: return DType::Float16;
-    default: return DType::Unknown;
+        case onnx::TensorProto::FLOAT:
+            return DType::Float32;
+        case onnx::TensorProto::DOUBLE:
+            return DType::Float64;
+        case onnx::TensorProto::INT8:
+            return DType::Int8;
+        case onnx::TensorProto::UINT8:
+            return DType::UInt8;
+        case onnx::TensorProto::INT16:
+            return DType::Int16;
+        case onnx::TensorProto::UINT16:
+            return DType::UInt16;
+        case onnx::TensorProto::INT32:
+            return DType::Int32;
+        case onnx::TensorProto::UINT32:
+            return DType::UInt32;
+        case onnx::TensorProto::INT64:
+            return DType::Int64;
+        case onnx::TensorProto::BOOL:
+            return DType::Bool;
+        case onnx::TensorProto::FLOAT16:
+            return DType::Float16;
+        default:
+            return DType::Unknown;
     }
 }
 
@@ -288,20 +328,22 @@ Result<std::string> externalBytes(const onnx::TensorProto& p, const std::string&
     std::string location;
     int64_t offset = 0, length = -1;
     for (const auto& kv : p.external_data()) {
-        if (kv.key() == "location") location = kv.value();
+        if (kv.key() == "location")
+            location = kv.value();
         else if (kv.key() == "offset" || kv.key() == "length") {
             int64_t& v = kv.key() == "offset" ? offset : length;
             const std::string& text = kv.value();
             const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
             if (ec != std::errc() || end != text.data() + text.size() || v < 0)
-                return makeError("simulate.tensor", "tensor '" + p.name() + "': bad external data " + kv.key() +
-                                                        " '" + text + "'");
+                return makeError("simulate.tensor", "tensor '" + p.name() + "': bad external data " +
+                                                        kv.key() + " '" + text + "'");
         }
     }
     // the model's own reader: confined, opened once, only this tensor's range read
-    auto bytes = model::readExternalRange(folder, location, static_cast<uint64_t>(offset),
-                                          length < 0 ? std::nullopt : std::optional<uint64_t>(static_cast<uint64_t>(length)),
-                                          "tensor '" + p.name() + "'");
+    auto bytes = model::readExternalRange(
+        folder, location, static_cast<uint64_t>(offset),
+        length < 0 ? std::nullopt : std::optional<uint64_t>(static_cast<uint64_t>(length)),
+        "tensor '" + p.name() + "'");
     if (!bytes) return makeError("simulate.tensor", bytes.error().message, bytes.error().file);
     return bytes;
 }
@@ -316,19 +358,22 @@ Result<Tensor> tensorFromProto(const onnx::TensorProto& p, const std::string& fo
                                                 std::to_string(p.data_type()));
     std::vector<int64_t> shape(p.dims().begin(), p.dims().end());
     for (int64_t d : shape)
-        if (d < 0 || d > (int64_t{1} << 40)) return makeError("simulate.tensor", "tensor '" + p.name() + "': bad dimension");
+        if (d < 0 || d > (int64_t{1} << 40))
+            return makeError("simulate.tensor", "tensor '" + p.name() + "': bad dimension");
     const size_t available = p.has_raw_data() ? p.raw_data().size() : static_cast<size_t>(1) << 62;
     if (p.data_location() != onnx::TensorProto::EXTERNAL && p.has_raw_data() &&
         claimedElements(shape) * static_cast<double>(elementSize(dtype)) > static_cast<double>(available))
-        return makeError("simulate.tensor", "tensor '" + p.name() + "': shape " + shapeString(shape) + " needs more bytes than stored");
+        return makeError("simulate.tensor", "tensor '" + p.name() + "': shape " + shapeString(shape) +
+                                                " needs more bytes than stored");
     // Typed fields hold one value per element; external data is read whole (readFile's 2 GiB).
     // Both are checked before allocating, so a claimed 100 GB shape is refused here.
     const double claimed = claimedElements(shape);
     if (p.data_location() == onnx::TensorProto::EXTERNAL
             ? claimed * static_cast<double>(elementSize(dtype)) > static_cast<double>(kDefaultReadLimit)
-            : !p.has_raw_data() && claimed > static_cast<double>(std::max({p.float_data_size(), p.double_data_size(),
-                                                                           p.int64_data_size(), p.uint64_data_size(),
-                                                                           p.int32_data_size()})))
+            : !p.has_raw_data() &&
+                  claimed > static_cast<double>(
+                                std::max({p.float_data_size(), p.double_data_size(), p.int64_data_size(),
+                                          p.uint64_data_size(), p.int32_data_size()})))
         return makeError("simulate.tensor", "tensor '" + p.name() + "': shape " + shapeString(shape) +
                                                 " needs more values than stored");
     Tensor t(dtype, shape);
@@ -348,8 +393,8 @@ Result<Tensor> tensorFromProto(const onnx::TensorProto& p, const std::string& fo
     if (haveRaw) {
         if (raw.size() != need)
             return makeError("simulate.tensor", "tensor '" + p.name() + "': " + std::to_string(raw.size()) +
-                                                    " bytes of data, shape " + shapeString(shape) + " needs " +
-                                                    std::to_string(need));
+                                                    " bytes of data, shape " + shapeString(shape) +
+                                                    " needs " + std::to_string(need));
         if (need) std::memcpy(t.data<uint8_t>(), raw.data(), need);
         return t;
     }
@@ -357,31 +402,33 @@ Result<Tensor> tensorFromProto(const onnx::TensorProto& p, const std::string& fo
     auto check = [&](int64_t have) -> Result<void> {
         if (have != n)
             return makeError("simulate.tensor", "tensor '" + p.name() + "': " + std::to_string(have) +
-                                                    " values, shape " + shapeString(shape) + " needs " + std::to_string(n));
+                                                    " values, shape " + shapeString(shape) + " needs " +
+                                                    std::to_string(n));
         return Ok{};
     };
     Result<void> ok = Ok{};
     switch (dtype) {
-    case DType::Float32:
-        if (!(ok = check(p.float_data_size()))) return ok.error();
-        for (int64_t i = 0; i < n; ++i) t.data<float>()[i] = p.float_data(static_cast<int>(i));
-        break;
-    case DType::Float64:
-        if (!(ok = check(p.double_data_size()))) return ok.error();
-        for (int64_t i = 0; i < n; ++i) t.data<double>()[i] = p.double_data(static_cast<int>(i));
-        break;
-    case DType::Int64:
-        if (!(ok = check(p.int64_data_size()))) return ok.error();
-        for (int64_t i = 0; i < n; ++i) t.data<int64_t>()[i] = p.int64_data(static_cast<int>(i));
-        break;
-    case DType::UInt32:
-        if (!(ok = check(p.uint64_data_size()))) return ok.error();
-        for (int64_t i = 0; i < n; ++i) t.setInt(i, static_cast<int64_t>(p.uint64_data(static_cast<int>(i))));
-        break;
-    default:   // int8/uint8/int16/uint16/int32/bool live in int32_data
-        if (!(ok = check(p.int32_data_size()))) return ok.error();
-        for (int64_t i = 0; i < n; ++i) t.setInt(i, p.int32_data(static_cast<int>(i)));
-        break;
+        case DType::Float32:
+            if (!(ok = check(p.float_data_size()))) return ok.error();
+            for (int64_t i = 0; i < n; ++i) t.data<float>()[i] = p.float_data(static_cast<int>(i));
+            break;
+        case DType::Float64:
+            if (!(ok = check(p.double_data_size()))) return ok.error();
+            for (int64_t i = 0; i < n; ++i) t.data<double>()[i] = p.double_data(static_cast<int>(i));
+            break;
+        case DType::Int64:
+            if (!(ok = check(p.int64_data_size()))) return ok.error();
+            for (int64_t i = 0; i < n; ++i) t.data<int64_t>()[i] = p.int64_data(static_cast<int>(i));
+            break;
+        case DType::UInt32:
+            if (!(ok = check(p.uint64_data_size()))) return ok.error();
+            for (int64_t i = 0; i < n; ++i)
+                t.setInt(i, static_cast<int64_t>(p.uint64_data(static_cast<int>(i))));
+            break;
+        default:  // int8/uint8/int16/uint16/int32/bool live in int32_data
+            if (!(ok = check(p.int32_data_size()))) return ok.error();
+            for (int64_t i = 0; i < n; ++i) t.setInt(i, p.int32_data(static_cast<int>(i)));
+            break;
     }
     return t;
 }
@@ -396,15 +443,17 @@ Result<Tensor> parseTensorProto(std::string_view bytes, const std::string& path)
     return t;
 }
 
-Result<Tensor> parseRaw(std::string_view bytes, DType dtype, const std::vector<int64_t>& shape, const std::string& path)
+Result<Tensor> parseRaw(std::string_view bytes, DType dtype, const std::vector<int64_t>& shape,
+                        const std::string& path)
 {
     Tensor t(dtype, shape);
     const size_t need = static_cast<size_t>(t.size()) * elementSize(dtype);
     if (elementSize(dtype) == 0) return makeError("simulate.raw", path + ": unsupported dtype", path);
     if (bytes.size() != need)
-        return makeError("simulate.raw", path + ": " + std::to_string(bytes.size()) + " bytes, shape " +
-                                             shapeString(shape) + " of " + model::dtypeName(dtype) + " needs " +
-                                             std::to_string(need), path);
+        return makeError("simulate.raw",
+                         path + ": " + std::to_string(bytes.size()) + " bytes, shape " + shapeString(shape) +
+                             " of " + model::dtypeName(dtype) + " needs " + std::to_string(need),
+                         path);
     if (need) std::memcpy(t.data<uint8_t>(), bytes.data(), need);
     return t;
 }
@@ -436,8 +485,8 @@ Result<Tensor> readTensorFile(const std::string& path)
     if (ext == ".npy") return parseNpy(*bytes, path);
     if (ext == ".pb") return parseTensorProto(*bytes, path);
     if (bytes->size() >= 6 && bytes->substr(0, 6) == "\x93NUMPY") return parseNpy(*bytes, path);
-    return makeError("simulate.input", path + ": unknown input format (expected .npy or .pb; raw files need a shape)",
-                     path);
+    return makeError("simulate.input",
+                     path + ": unknown input format (expected .npy or .pb; raw files need a shape)", path);
 }
 
 }  // namespace qatdoctor::core::fixedpoint

@@ -40,8 +40,10 @@ private:
 // parallelFor on pool, or inline when pool is null.
 inline void parallelFor(ThreadPool* pool, int64_t n, const std::function<void(int64_t, int64_t)>& fn)
 {
-    if (pool && pool->threads() > 1 && n > 1) pool->parallelFor(n, fn);
-    else if (n > 0) fn(0, n);
+    if (pool && pool->threads() > 1 && n > 1)
+        pool->parallelFor(n, fn);
+    else if (n > 0)
+        fn(0, n);
 }
 
 }  // namespace qatdoctor::core::fixedpoint

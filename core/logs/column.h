@@ -131,8 +131,10 @@ public:
     // (valid until the next change of this column).
     T* grow(size_t n)
     {
-        if (!m_buf) m_buf = std::make_shared<Buffer>();
-        else if (m_buf->size() != m_size) detach();
+        if (!m_buf)
+            m_buf = std::make_shared<Buffer>();
+        else if (m_buf->size() != m_size)
+            detach();
         m_buf->resize(m_size + n);
         T* p = m_buf->data() + m_size;
         m_size += n;
@@ -157,7 +159,10 @@ public:
         if (m_buf) m_buf->shrink_to_fit();
     }
 
-    friend bool operator==(const Column& a, const Column& b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
+    friend bool operator==(const Column& a, const Column& b)
+    {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end());
+    }
     friend bool operator==(const Column& a, const std::vector<T>& b)
     {
         return std::equal(a.begin(), a.end(), b.begin(), b.end());
@@ -173,8 +178,10 @@ private:
     }
     [[gnu::noinline]] void pushSlow(T v)
     {
-        if (!m_buf) m_buf = std::make_shared<Buffer>();
-        else detach();
+        if (!m_buf)
+            m_buf = std::make_shared<Buffer>();
+        else
+            detach();
         m_buf->push_back(v);
         ++m_size;
     }

@@ -83,7 +83,8 @@ bool alignedUnder(const std::vector<Token>& t, const std::vector<size_t>& ends)
 bool hasConsoleCodes(std::string_view line)
 {
     const size_t cr = line.find('\r');
-    return line.find('\x1b') != std::string_view::npos || (cr != std::string_view::npos && cr + 1 < line.size());
+    return line.find('\x1b') != std::string_view::npos ||
+           (cr != std::string_view::npos && cr + 1 < line.size());
 }
 
 std::string_view consoleText(std::string_view line, std::string& buffer)
@@ -170,7 +171,8 @@ std::optional<ConsoleTables::Row> ConsoleTables::line(std::string_view text, boo
 std::optional<ConsoleTables::Row> ConsoleTables::epochRow(std::string_view text)
 {
     const std::vector<Token> t = tokens(text);
-    if (t.empty() || t[0].end != m_epochs.columns[0].end || !alignedUnder(t, ends(m_epochs))) return std::nullopt;
+    if (t.empty() || t[0].end != m_epochs.columns[0].end || !alignedUnder(t, ends(m_epochs)))
+        return std::nullopt;
     const std::optional<double> epoch = epochOf(t[0].text);
     if (!epoch) return std::nullopt;
     if (!m_epochBase) m_epochBase = *epoch == 0 ? 1.0 : 0.0;
@@ -192,7 +194,8 @@ std::optional<ConsoleTables::Row> ConsoleTables::epochRow(std::string_view text)
 std::optional<ConsoleTables::Row> ConsoleTables::evaluationRow(std::string_view text, bool& consumed)
 {
     const std::vector<Token> t = tokens(text);
-    if (t.size() < 3 || t[0].end != m_eval.columns[0].end || !alignedUnder(t, ends(m_eval))) return std::nullopt;
+    if (t.size() < 3 || t[0].end != m_eval.columns[0].end || !alignedUnder(t, ends(m_eval)))
+        return std::nullopt;
     consumed = true;
     // per-class rows ("helmet  60  98  0.71 ...") follow "all": part of the table, no metrics;
     // an "all" row with no epoch row since the last is the final re-validation of best.pt
@@ -202,9 +205,11 @@ std::optional<ConsoleTables::Row> ConsoleTables::evaluationRow(std::string_view 
     row.evaluation = true;
     for (const Token& k : t)
         for (const Column& c : m_eval.columns) {
-            if (c.end != k.end || c.name == "Class" || c.name == "Images" || c.name == "Instances" || c.name == "Labels")
+            if (c.end != k.end || c.name == "Class" || c.name == "Images" || c.name == "Instances" ||
+                c.name == "Labels")
                 continue;
-            if (const auto v = numberOf(k.text)) row.cells.emplace_back(evaluationName(c.name, m_eval.suffix), *v);
+            if (const auto v = numberOf(k.text))
+                row.cells.emplace_back(evaluationName(c.name, m_eval.suffix), *v);
         }
     m_evalTaken = true;
     return row;

@@ -24,9 +24,9 @@ bool hasConsoleCodes(std::string_view line);
 class ConsoleTables {
 public:
     struct Row {
-        double step = 0;                                   // the epoch, counted from 1
-        bool evaluation = false;                           // a row of the evaluation table
-        std::vector<std::pair<std::string, double>> cells; // metric key as logged -> value
+        double step = 0;                                    // the epoch, counted from 1
+        bool evaluation = false;                            // a row of the evaluation table
+        std::vector<std::pair<std::string, double>> cells;  // metric key as logged -> value
     };
 
     // Reads a cleaned line. Returns a row of metrics, or nothing; `consumed` says whether the
@@ -54,10 +54,11 @@ private:
 
     Table m_epochs;
     Table m_eval;
-    bool m_inEpochs = false;      // the last table header seen was the epoch table's
+    bool m_inEpochs = false;            // the last table header seen was the epoch table's
     std::optional<double> m_epochBase;  // 1 when the first epoch row was 0
     std::optional<double> m_lastEpoch;  // step of the last epoch row
-    bool m_evalTaken = true;      // the evaluation of m_lastEpoch was read (a later "all" row is the final re-validation)
+    bool m_evalTaken =
+        true;  // the evaluation of m_lastEpoch was read (a later "all" row is the final re-validation)
 };
 
 }  // namespace qatdoctor::core::logs

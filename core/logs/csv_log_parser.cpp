@@ -30,7 +30,8 @@ char detectDelimiter(std::string_view header)
 std::string_view trimField(std::string_view f)
 {
     while (!f.empty() && (f.front() == ' ' || f.front() == '"' || f.front() == '\'')) f.remove_prefix(1);
-    while (!f.empty() && (f.back() == ' ' || f.back() == '"' || f.back() == '\'' || f.back() == '\r')) f.remove_suffix(1);
+    while (!f.empty() && (f.back() == ' ' || f.back() == '"' || f.back() == '\'' || f.back() == '\r'))
+        f.remove_suffix(1);
     return f;
 }
 
@@ -92,7 +93,8 @@ public:
     {
         flushPending();
         // A hand-written CSV often lacks the final newline: keep the row when it is complete.
-        if (m_state.headerDone && !text.empty() && text.size() <= kMaxLineBytes && parseRow(text, lineNo, offset, true))
+        if (m_state.headerDone && !text.empty() && text.size() <= kMaxLineBytes &&
+            parseRow(text, lineNo, offset, true))
             return;
         LineParser::partialLastLine(text, lineNo, offset);
     }
@@ -110,7 +112,8 @@ private:
         m_metricCols.clear();
         m_counterCols.clear();
         for (size_t i = 0; i < m_kinds.size(); ++i)
-            (m_kinds[i] == KeyKind::Metric ? m_metricCols : m_counterCols).push_back(static_cast<uint32_t>(i));
+            (m_kinds[i] == KeyKind::Metric ? m_metricCols : m_counterCols)
+                .push_back(static_cast<uint32_t>(i));
         // Which column gives the step, the epoch and the time of a row with every cell filled
         // (what parseRow's counter loop picks then: the last global step, else the first step).
         m_stepCol = m_epochCol = m_wallCol = -1;
@@ -118,12 +121,22 @@ private:
         for (const uint32_t i : m_counterCols) {
             const int c = static_cast<int>(i);
             switch (m_kinds[i]) {
-            case KeyKind::GlobalStep: m_stepCol = c; break;
-            case KeyKind::Step: if (firstStep < 0) firstStep = c; break;
-            case KeyKind::Epoch: m_epochCol = c; break;
-            case KeyKind::WallTime: m_wallCol = c; break;
-            case KeyKind::Metric: break;
-            case KeyKind::System: break;
+                case KeyKind::GlobalStep:
+                    m_stepCol = c;
+                    break;
+                case KeyKind::Step:
+                    if (firstStep < 0) firstStep = c;
+                    break;
+                case KeyKind::Epoch:
+                    m_epochCol = c;
+                    break;
+                case KeyKind::WallTime:
+                    m_wallCol = c;
+                    break;
+                case KeyKind::Metric:
+                    break;
+                case KeyKind::System:
+                    break;
             }
         }
         if (m_stepCol < 0) m_stepCol = firstStep;
@@ -181,7 +194,8 @@ private:
         if (rows == 0) return;
         m_rows = 0;
         const size_t ncol = m_cells.size();
-        if (m_stepCol >= 0) m_state.lastStep = m_batch[(rows - 1) * ncol + static_cast<size_t>(m_stepCol)] + stepOffset();
+        if (m_stepCol >= 0)
+            m_state.lastStep = m_batch[(rows - 1) * ncol + static_cast<size_t>(m_stepCol)] + stepOffset();
         for (size_t pos = 0; pos < m_metricCols.size(); ++pos) {
             const uint32_t i = m_metricCols[pos];
             if (m_colSlot[i] == UINT32_MAX) m_colSlot[i] = slot(m_state.columns[i], false, pos);
@@ -258,8 +272,8 @@ private:
         const bool hasStep = m_stepCol >= 0;
         const double step = hasStep ? cells[m_stepCol] + stepOffset() : 0.0;
         for (const uint32_t i : m_metricCols)
-            point(m_colSlot[i], step, hasStep ? StepFrom::Counter : StepFrom::Order, static_cast<float>(cells[i]),
-                  lineNo, epoch, wall);
+            point(m_colSlot[i], step, hasStep ? StepFrom::Counter : StepFrom::Order,
+                  static_cast<float>(cells[i]), lineNo, epoch, wall);
     }
 
     // false when the row is unusable (then a warning was given unless quiet)
@@ -300,8 +314,9 @@ private:
         }
         if (col != ncol) {
             if (quiet) return false;
-            warn("csv_columns", "row has " + std::to_string(col) +
-                                    " fields, the header has " + std::to_string(ncol) + "; row skipped",
+            warn("csv_columns",
+                 "row has " + std::to_string(col) + " fields, the header has " + std::to_string(ncol) +
+                     "; row skipped",
                  lineNo, static_cast<int64_t>(offset));
             return false;
         }
@@ -311,12 +326,22 @@ private:
         for (const uint32_t i : m_counterCols) {
             if (!m_have[i]) continue;
             switch (m_kinds[i]) {
-            case KeyKind::GlobalStep: step = m_cells[i]; break;
-            case KeyKind::Step: if (!step) step = m_cells[i]; break;
-            case KeyKind::Epoch: epoch = static_cast<float>(m_cells[i]); break;
-            case KeyKind::WallTime: wall = m_cells[i]; break;
-            case KeyKind::Metric: break;
-            case KeyKind::System: break;
+                case KeyKind::GlobalStep:
+                    step = m_cells[i];
+                    break;
+                case KeyKind::Step:
+                    if (!step) step = m_cells[i];
+                    break;
+                case KeyKind::Epoch:
+                    epoch = static_cast<float>(m_cells[i]);
+                    break;
+                case KeyKind::WallTime:
+                    wall = m_cells[i];
+                    break;
+                case KeyKind::Metric:
+                    break;
+                case KeyKind::System:
+                    break;
             }
         }
         if (!step && epoch && m_stepIsEpoch) step = *epoch + m_state.epochStepOffset;
@@ -326,8 +351,8 @@ private:
             if (!m_have[i]) continue;
             if (m_colSlot[i] == UINT32_MAX) m_colSlot[i] = slot(m_state.columns[i], false, pos);
             const uint32_t s = m_colSlot[i];
-            point(s, step.value_or(0), step ? StepFrom::Counter : StepFrom::Order, static_cast<float>(m_cells[i]),
-                  static_cast<uint32_t>(lineNo), epoch, wall);
+            point(s, step.value_or(0), step ? StepFrom::Counter : StepFrom::Order,
+                  static_cast<float>(m_cells[i]), static_cast<uint32_t>(lineNo), epoch, wall);
         }
         return true;
     }
@@ -338,10 +363,10 @@ private:
     bool m_stepIsEpoch = false;
     std::vector<double> m_cells;
     std::vector<char> m_have;
-    std::vector<uint32_t> m_colSlot;  // series slot per column, looked up once
-    std::vector<uint32_t> m_metricCols, m_counterCols;  // columns by use, in order
+    std::vector<uint32_t> m_colSlot;                      // series slot per column, looked up once
+    std::vector<uint32_t> m_metricCols, m_counterCols;    // columns by use, in order
     int m_stepCol = -1, m_epochCol = -1, m_wallCol = -1;  // for plainRow; -1 = none
-    LineShape m_shape;                  // of the last plain row
+    LineShape m_shape;                                    // of the last plain row
     std::vector<NumberSpan> m_spans;
     // Plain rows not yet written to the series: their cells, row by row, and line numbers.
     static constexpr size_t kBatchRows = 256;
@@ -364,7 +389,8 @@ int probeCsvLog(std::string_view name, std::string_view head)
     if (cols < 2) return 0;
     // The second line should have as many fields, mostly numbers.
     const size_t nl2 = head.find('\n', nl + 1);
-    const std::string_view row = head.substr(nl + 1, nl2 == std::string_view::npos ? std::string_view::npos : nl2 - nl - 1);
+    const std::string_view row =
+        head.substr(nl + 1, nl2 == std::string_view::npos ? std::string_view::npos : nl2 - nl - 1);
     size_t rowCols = 1;
     for (char c : row) rowCols += c == d;
     bool counter = false;
@@ -407,7 +433,8 @@ std::optional<double> firstEpochOfPerEpochRows(std::string_view rows, const Pars
             if (col++ == static_cast<size_t>(epochCol)) {
                 const std::string_view cell = trimField(row.substr(f, i - f));
                 double v = 0;
-                const char* r = cell.empty() ? nullptr : parseNumber(cell.data(), cell.data() + cell.size(), v);
+                const char* r =
+                    cell.empty() ? nullptr : parseNumber(cell.data(), cell.data() + cell.size(), v);
                 if (r != cell.data() + cell.size()) return std::nullopt;
                 epochs.push_back(v);
                 break;
@@ -421,8 +448,8 @@ std::optional<double> firstEpochOfPerEpochRows(std::string_view rows, const Pars
 
 }  // namespace
 
-bool parseCsvLog(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
-                 std::vector<ParsedLog>& parts)
+bool parseCsvLog(std::string_view bytes, const std::string& path, ParseState& state,
+                 const LoadOptions& options, std::vector<ParsedLog>& parts)
 {
     const LineParserFactory factory = [](ParsedLog& out, ParseState& st, const std::string& p) {
         return std::make_unique<CsvLineParser>(out, st, p);

@@ -11,7 +11,7 @@
 namespace qatdoctor::core::logs {
 
 int probeCsvLog(std::string_view name, std::string_view head);
-bool parseCsvLog(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
-                 std::vector<ParsedLog>& parts);
+bool parseCsvLog(std::string_view bytes, const std::string& path, ParseState& state,
+                 const LoadOptions& options, std::vector<ParsedLog>& parts);
 
 }  // namespace qatdoctor::core::logs

@@ -69,7 +69,8 @@ std::vector<SeriesExplanation> explainRun(const Run& run)
         out.push_back(std::move(e));
     }
     std::map<std::string, std::map<uint32_t, std::string>> texts;
-    for (const auto& [file, lines] : wanted) texts[run.files[file].path] = linesOf(run.files[file].path, lines);
+    for (const auto& [file, lines] : wanted)
+        texts[run.files[file].path] = linesOf(run.files[file].path, lines);
     for (SeriesExplanation& e : out)
         for (SourceLine& l : e.samples) {
             auto f = texts.find(l.file);
@@ -112,8 +113,8 @@ std::string explanationText(const Run& run)
     std::string out = "Run " + run.name + "  role=" + roleName(run.role) + "  (" + run.roleReason + ")\n";
     for (const RunFile& f : run.files) out += "  file " + f.path + "  [" + f.layout + "]\n";
     for (const SeriesExplanation& e : explainRun(run)) {
-        out += "  " + e.series + ": " + std::to_string(e.points) + " points, steps " + stepText(e.firstStep) + ".." +
-               stepText(e.lastStep) + ", read as " + e.layout + " (" + e.framework + ")\n";
+        out += "  " + e.series + ": " + std::to_string(e.points) + " points, steps " + stepText(e.firstStep) +
+               ".." + stepText(e.lastStep) + ", read as " + e.layout + " (" + e.framework + ")\n";
         for (const SourceLine& l : e.samples) {
             const size_t slash = l.file.find_last_of('/');
             out += "      " + (slash == std::string::npos ? l.file : l.file.substr(slash + 1)) + ":" +

@@ -12,15 +12,15 @@
 namespace qatdoctor::core::logs {
 
 struct SourceLine {
-    std::string file;     // path as in Run::files
-    uint32_t line = 0;    // 1-based line (record number for TensorBoard events)
-    std::string text;     // the line as written (cut at 300 bytes); empty for binary records
+    std::string file;   // path as in Run::files
+    uint32_t line = 0;  // 1-based line (record number for TensorBoard events)
+    std::string text;   // the line as written (cut at 300 bytes); empty for binary records
 };
 
 struct SeriesExplanation {
     std::string series;
-    std::string layout;      // log_layouts.h id of the file its first point came from
-    std::string framework;   // that layout's description for people
+    std::string layout;     // log_layouts.h id of the file its first point came from
+    std::string framework;  // that layout's description for people
     size_t points = 0;
     double firstStep = 0, lastStep = 0;
     std::vector<SourceLine> samples;  // the first and the last point's lines (one when they agree)

@@ -1,7 +1,6 @@
 #include "core/logs/json_history_parser.h"
 
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "core/common/json_depth.h"
@@ -36,11 +35,14 @@ std::vector<uint32_t> elementLines(std::string_view text, std::string_view key)
         const char c = text[i];
         if (c == '\n') ++line;
         if (inString) {
-            if (c == '\\') ++i;
-            else if (c == '"') inString = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
             continue;
         }
-        if (c == '"') inString = true;
+        if (c == '"')
+            inString = true;
         else if (c == '[' || c == '{') {
             if (depth == 1 && c == '{') out.push_back(line);
             ++depth;
@@ -87,8 +89,10 @@ std::string quoteNonFinite(std::string_view text)
         const char c = text[i];
         if (inString) {
             out += c;
-            if (c == '\\' && i + 1 < text.size()) out += text[++i];
-            else if (c == '"') inString = false;
+            if (c == '\\' && i + 1 < text.size())
+                out += text[++i];
+            else if (c == '"')
+                inString = false;
             continue;
         }
         if (c == '"') inString = true;
@@ -133,7 +137,8 @@ void readTrainerState(const json& doc, std::string_view text, ParsedLog& out)
     const json& history = doc["log_history"];
     const std::vector<uint32_t> lines = elementLines(text, "\"log_history\"");
     for (const auto& [key, value] : doc.items())
-        if (key != "log_history" && !value.is_structured() && !value.is_null()) out.metadata.emplace(key, scalarText(value));
+        if (key != "log_history" && !value.is_structured() && !value.is_null())
+            out.metadata.emplace(key, scalarText(value));
     if (!history.is_array()) return;
     for (size_t i = 0; i < history.size(); ++i) {
         const json& entry = history[i];
@@ -183,14 +188,15 @@ int probeJsonHistory(std::string_view name, std::string_view head)
     return 0;
 }
 
-bool parseJsonHistory(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
-                      std::vector<ParsedLog>& parts)
+bool parseJsonHistory(std::string_view bytes, const std::string& path, ParseState& state,
+                      const LoadOptions& options, std::vector<ParsedLog>& parts)
 {
     ParsedLog& out = parts.emplace_back();
     if (state.offset > 0) return true;  // read whole: a rewritten file comes back as a new one
     if (jsonNestingDepth(bytes) > kMaxDepth) {
-        out.warnings.push_back(makeError("logs.json_depth", "JSON nested deeper than " + std::to_string(kMaxDepth) +
-                                                                " levels; file not read", path));
+        out.warnings.push_back(makeError(
+            "logs.json_depth",
+            "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels; file not read", path));
         state.offset = bytes.size();
         return true;
     }
@@ -199,13 +205,16 @@ bool parseJsonHistory(std::string_view bytes, const std::string& path, ParseStat
     if (doc.is_discarded()) {
         // Still being written: wait for the rest. At the end of the file it is damaged.
         if (options.atEnd) {
-            out.warnings.push_back(makeError("logs.json_syntax", "not a complete JSON document; file not read", path));
+            out.warnings.push_back(
+                makeError("logs.json_syntax", "not a complete JSON document; file not read", path));
             state.offset = bytes.size();
         }
         return true;
     }
-    if (doc.is_object() && doc.contains("log_history")) readTrainerState(doc, bytes, out);
-    else if (doc.is_array()) readSkorchHistory(doc, bytes, out);
+    if (doc.is_object() && doc.contains("log_history"))
+        readTrainerState(doc, bytes, out);
+    else if (doc.is_array())
+        readSkorchHistory(doc, bytes, out);
     uint32_t lines = 0;
     for (char c : bytes) lines += c == '\n';
     state.line = lines;

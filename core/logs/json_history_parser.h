@@ -14,7 +14,7 @@
 namespace qatdoctor::core::logs {
 
 int probeJsonHistory(std::string_view name, std::string_view head);
-bool parseJsonHistory(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
-                      std::vector<ParsedLog>& parts);
+bool parseJsonHistory(std::string_view bytes, const std::string& path, ParseState& state,
+                      const LoadOptions& options, std::vector<ParsedLog>& parts);
 
 }  // namespace qatdoctor::core::logs

@@ -16,11 +16,11 @@ namespace {
 class JsonObjectReader {
 public:
     struct Entry {
-        uint32_t keyBegin, keyLen;   // into keys(), or at keyPtr
+        uint32_t keyBegin, keyLen;  // into keys(), or at keyPtr
         double number;
-        std::string_view text;       // string values
+        std::string_view text;  // string values
         bool isNumber;
-        const char* keyPtr = nullptr;  // a top-level key: in the line itself (no copy)
+        const char* keyPtr = nullptr;    // a top-level key: in the line itself (no copy)
         const char* numBegin = nullptr;  // a number's text in the line
         const char* numEnd = nullptr;
     };
@@ -43,7 +43,8 @@ public:
     const std::vector<Entry>& entries() const { return m_entries; }
     std::string_view key(const Entry& en) const
     {
-        return en.keyPtr ? std::string_view(en.keyPtr, en.keyLen) : std::string_view(m_keys).substr(en.keyBegin, en.keyLen);
+        return en.keyPtr ? std::string_view(en.keyPtr, en.keyLen)
+                         : std::string_view(m_keys).substr(en.keyBegin, en.keyLen);
     }
 
 private:
@@ -70,12 +71,22 @@ private:
     {
         ++m_p;  // '['
         ws();
-        if (m_p < m_e && *m_p == ']') { ++m_p; return true; }
+        if (m_p < m_e && *m_p == ']') {
+            ++m_p;
+            return true;
+        }
         while (m_p < m_e) {
             if (!value(depth + 1, false)) return false;
             ws();
-            if (m_p < m_e && *m_p == ',') { ++m_p; ws(); continue; }
-            if (m_p < m_e && *m_p == ']') { ++m_p; return true; }
+            if (m_p < m_e && *m_p == ',') {
+                ++m_p;
+                ws();
+                continue;
+            }
+            if (m_p < m_e && *m_p == ']') {
+                ++m_p;
+                return true;
+            }
             return false;
         }
         return false;
@@ -94,8 +105,10 @@ private:
             return true;
         }
         if (c == 't' || c == 'f' || c == 'n') {
-            for (std::string_view lit : {std::string_view("true"), std::string_view("false"), std::string_view("null")}) {
-                if (static_cast<size_t>(m_e - m_p) >= lit.size() && std::string_view(m_p, lit.size()) == lit) {
+            for (std::string_view lit :
+                 {std::string_view("true"), std::string_view("false"), std::string_view("null")}) {
+                if (static_cast<size_t>(m_e - m_p) >= lit.size() &&
+                    std::string_view(m_p, lit.size()) == lit) {
                     m_p += lit.size();
                     return true;
                 }
@@ -128,7 +141,10 @@ private:
         if (m_p >= m_e || *m_p != '{' || depth > 32) return false;
         ++m_p;
         ws();
-        if (m_p < m_e && *m_p == '}') { ++m_p; return true; }
+        if (m_p < m_e && *m_p == '}') {
+            ++m_p;
+            return true;
+        }
         while (m_p < m_e) {
             std::string_view k;
             if (!string(k)) return false;
@@ -152,8 +168,15 @@ private:
             }
             if (!ok) return false;
             ws();
-            if (m_p < m_e && *m_p == ',') { ++m_p; ws(); continue; }
-            if (m_p < m_e && *m_p == '}') { ++m_p; return true; }
+            if (m_p < m_e && *m_p == ',') {
+                ++m_p;
+                ws();
+                continue;
+            }
+            if (m_p < m_e && *m_p == '}') {
+                ++m_p;
+                return true;
+            }
             return false;
         }
         return false;
@@ -162,7 +185,8 @@ private:
     void push(double v, std::string_view text, bool isNumber)
     {
         if (m_isDirect) {
-            m_entries.push_back({0, static_cast<uint32_t>(m_direct.size()), v, text, isNumber, m_direct.data()});
+            m_entries.push_back(
+                {0, static_cast<uint32_t>(m_direct.size()), v, text, isNumber, m_direct.data()});
             return;
         }
         const auto b = static_cast<uint32_t>(m_keys.size());
@@ -189,22 +213,26 @@ public:
         while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
         if (text.empty()) return;
         if (text.size() > kMaxLineBytes && rejectDamaged(text, lineNo, offset)) return;
-        if (m_layout.valid() && m_layout.match(text.data(), text.data() + text.size(), m_values.data(), m_readableEnd)) {
+        if (m_layout.valid() &&
+            m_layout.match(text.data(), text.data() + text.size(), m_values.data(), m_readableEnd)) {
             plannedLine(lineNo);
             return;
         }
         if (!m_reader.read(text)) {
             if (rejectDamaged(text, lineNo, offset)) return;  // binary junk rather than bad JSON
-            warn("jsonl_syntax", "not a JSON object (error at column " +
-                                     std::to_string(m_reader.errorColumn()) + "); line skipped",
+            warn("jsonl_syntax",
+                 "not a JSON object (error at column " + std::to_string(m_reader.errorColumn()) +
+                     "); line skipped",
                  lineNo, static_cast<int64_t>(offset));
             return;
         }
         use(lineNo);
         // an evaluation row's step is not its own (it sits at the last training step): such rows
         // always take use(), never the layout's straight read
-        if (!m_lastRowWasEvaluation) buildLayout(text);
-        else m_layout.clear();
+        if (!m_lastRowWasEvaluation)
+            buildLayout(text);
+        else
+            m_layout.clear();
     }
 
     void partialLastLine(std::string_view text, uint64_t lineNo, uint64_t offset) override
@@ -237,23 +265,32 @@ private:
                 if (m_hints < 2 && (k == "stage" || k == "training_step" || k == "role")) {
                     if (auto r = stageOfWord(en.text)) {
                         ++m_hints;
-                        m_out.roleHints.push_back({*r, std::string(k) + ": " + std::string(en.text) + " (line " +
-                                                           std::to_string(lineNo) + ")"});
+                        m_out.roleHints.push_back({*r, std::string(k) + ": " + std::string(en.text) +
+                                                           " (line " + std::to_string(lineNo) + ")"});
                     }
                 }
                 continue;
             }
             switch (m_entryKinds[idx] = kindOf(k, idx)) {
-            case KeyKind::GlobalStep: global = en.number; break;
-            case KeyKind::Step:
-                // "iter" beside "epoch" counts within the epoch (mmdet); "step" is global
-                if (!step || !equalsNoCase(k, "step")) iterInEpoch = !equalsNoCase(k, "step");
-                if (!step || equalsNoCase(k, "step")) step = en.number;
-                break;
-            case KeyKind::Epoch: epoch = static_cast<float>(en.number); break;
-            case KeyKind::WallTime: wall = en.number; break;
-            case KeyKind::Metric: ++metrics; break;
-            case KeyKind::System: break;
+                case KeyKind::GlobalStep:
+                    global = en.number;
+                    break;
+                case KeyKind::Step:
+                    // "iter" beside "epoch" counts within the epoch (mmdet); "step" is global
+                    if (!step || !equalsNoCase(k, "step")) iterInEpoch = !equalsNoCase(k, "step");
+                    if (!step || equalsNoCase(k, "step")) step = en.number;
+                    break;
+                case KeyKind::Epoch:
+                    epoch = static_cast<float>(en.number);
+                    break;
+                case KeyKind::WallTime:
+                    wall = en.number;
+                    break;
+                case KeyKind::Metric:
+                    ++metrics;
+                    break;
+                case KeyKind::System:
+                    break;
             }
         }
         if (global) {
@@ -273,7 +310,9 @@ private:
         m_lastRowWasEvaluation = validation;
         // an evaluation sits at the last training step; in an evaluation-only log (mmcls's
         // {"mode": "val", "epoch": 3, ...}), at its epoch
-        if (validation) step = !m_state.lastStep && m_state.stepKnown && epoch ? std::optional<double>(*epoch) : std::nullopt;
+        if (validation)
+            step = !m_state.lastStep && m_state.stepKnown && epoch ? std::optional<double>(*epoch)
+                                                                   : std::nullopt;
         if (!step && !epoch) {
             for (const auto& en : m_reader.entries()) hyper = hyper || isHyperParameter(m_reader.key(en));
             if (hyper) {
@@ -285,7 +324,7 @@ private:
                         continue;
                     }
                     m_out.metadata.emplace(std::string(k), en.isNumber ? std::string(numberText(en.number))
-                                                                      : std::string(en.text));
+                                                                       : std::string(en.text));
                 }
                 return;
             }
@@ -300,8 +339,8 @@ private:
             const std::string_view k = m_reader.key(en);
             if (validation && isLearningRateKey(k)) continue;  // the training lr, repeated on the eval line
             const uint32_t s = slot(k, validation, position++);
-            point(s, step.value_or(0), step ? StepFrom::Counter : StepFrom::LastStep, static_cast<float>(en.number),
-                  static_cast<uint32_t>(lineNo), epoch, wall);
+            point(s, step.value_or(0), step ? StepFrom::Counter : StepFrom::LastStep,
+                  static_cast<float>(en.number), static_cast<uint32_t>(lineNo), epoch, wall);
         }
     }
 
@@ -321,7 +360,10 @@ private:
         return out;
     }
 
-    static bool isEvaluationName(std::string_view name) { return name.starts_with("val/") || name.starts_with("test/"); }
+    static bool isEvaluationName(std::string_view name)
+    {
+        return name.starts_with("val/") || name.starts_with("test/");
+    }
 
     // mmdet's (epoch, iter) lines: iterations restart every epoch, and the log does not say how
     // many an epoch has; the largest iteration logged in each earlier epoch stands for it (at most
@@ -357,19 +399,32 @@ private:
             if (!en.isNumber || !en.numBegin) return;
             const int index = static_cast<int>(i);
             switch (m_entryKinds[i + 1]) {
-            case KeyKind::GlobalStep: global = index; break;
-            case KeyKind::Step: step = index; break;
-            case KeyKind::Epoch: m_plan.epoch = index; break;
-            case KeyKind::WallTime: m_plan.wall = index; break;
-            case KeyKind::Metric: m_plan.metrics.emplace_back(index, slot(m_reader.key(en), false, position++)); break;
-            case KeyKind::System: break;
+                case KeyKind::GlobalStep:
+                    global = index;
+                    break;
+                case KeyKind::Step:
+                    step = index;
+                    break;
+                case KeyKind::Epoch:
+                    m_plan.epoch = index;
+                    break;
+                case KeyKind::WallTime:
+                    m_plan.wall = index;
+                    break;
+                case KeyKind::Metric:
+                    m_plan.metrics.emplace_back(index, slot(m_reader.key(en), false, position++));
+                    break;
+                case KeyKind::System:
+                    break;
             }
             m_spans.push_back({en.numBegin, en.numEnd, false});
         }
         m_plan.step = global >= 0 ? global : step;
         if (m_plan.step < 0 || m_plan.metrics.empty()) return;
         // (epoch, iter) steps depend on the epochs before: those lines take use()
-        if (global < 0 && m_plan.epoch >= 0 && !equalsNoCase(m_reader.key(entries[static_cast<size_t>(step)]), "step")) return;
+        if (global < 0 && m_plan.epoch >= 0 &&
+            !equalsNoCase(m_reader.key(entries[static_cast<size_t>(step)]), "step"))
+            return;
         if (!m_layout.build(text.data(), text.data() + text.size(), m_spans)) return;
         m_values.resize(entries.size());
     }
@@ -385,8 +440,8 @@ private:
         if (m_plan.wall >= 0) wall = v[m_plan.wall];
         m_state.lastStep = step;
         for (const auto& [index, slotIndex] : m_plan.metrics)
-            point(slotIndex, step, StepFrom::Counter, static_cast<float>(v[index]), static_cast<uint32_t>(lineNo), epoch,
-                  wall);
+            point(slotIndex, step, StepFrom::Counter, static_cast<float>(v[index]),
+                  static_cast<uint32_t>(lineNo), epoch, wall);
     }
 
     // classifyKey, cached by the key's position in the object (lines repeat their layout).
@@ -408,8 +463,8 @@ private:
 
     static constexpr size_t kMaxLayoutNumbers = 256;
     struct Plan {
-        int step = -1, epoch = -1, wall = -1;             // number indices, -1 = absent
-        std::vector<std::pair<int, uint32_t>> metrics;    // number index, series slot
+        int step = -1, epoch = -1, wall = -1;           // number indices, -1 = absent
+        std::vector<std::pair<int, uint32_t>> metrics;  // number index, series slot
     };
     JsonObjectReader m_reader;
     NumberLayout m_layout;
@@ -445,8 +500,8 @@ int probeJsonlLog(std::string_view name, std::string_view head)
     return jsonlName ? 80 : 40;
 }
 
-bool parseJsonlLog(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
-                   std::vector<ParsedLog>& parts)
+bool parseJsonlLog(std::string_view bytes, const std::string& path, ParseState& state,
+                   const LoadOptions& options, std::vector<ParsedLog>& parts)
 {
     // (epoch, iter) steps depend on every line before them: such a file is read in one piece
     LoadOptions opts = options;
@@ -455,7 +510,9 @@ bool parseJsonlLog(std::string_view bytes, const std::string& path, ParseState& 
         opts.threads = 1;
     return parseLines(
         bytes, path, state, opts,
-        [](ParsedLog& out, ParseState& st, const std::string& p) { return std::make_unique<JsonlLineParser>(out, st, p); },
+        [](ParsedLog& out, ParseState& st, const std::string& p) {
+            return std::make_unique<JsonlLineParser>(out, st, p);
+        },
         parts);
 }
 

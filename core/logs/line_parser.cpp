@@ -45,7 +45,7 @@ void LineParser::partialLastLine(std::string_view text, uint64_t lineNo, uint64_
 {
     warn("partial_line",
          "the file ends in the middle of a line (no newline); "
-                  "the incomplete last line was not read",
+         "the incomplete last line was not read",
          lineNo, static_cast<int64_t>(offset));
 }
 
@@ -84,7 +84,8 @@ uint32_t LineParser::slot(std::string_view key, bool validation, size_t position
     const int stage = stageOfName ? static_cast<int>(*stageOfName) : -1;
     if (position < m_byPosition.size()) {
         const Slot& s = m_slots[m_byPosition[position]];
-        if (s.validation == validation && s.stage == stage && sameKey(s.key, key)) return m_byPosition[position];
+        if (s.validation == validation && s.stage == stage && sameKey(s.key, key))
+            return m_byPosition[position];
     }
     uint32_t found = UINT32_MAX;
     std::string indexKey = slotKey(key, validation, stage);
@@ -144,8 +145,9 @@ double LineParser::resolveStep(const Slot& sl, const Series& s, StepFrom from)
         from = StepFrom::Counter;
     }
     if (from != StepFrom::Counter) {
-        m_out.pending.push_back({sl.series, static_cast<uint32_t>(s.size()),
-                                 from == StepFrom::Order ? PendingStep::Kind::Order : PendingStep::Kind::LastStep});
+        m_out.pending.push_back(
+            {sl.series, static_cast<uint32_t>(s.size()),
+             from == StepFrom::Order ? PendingStep::Kind::Order : PendingStep::Kind::LastStep});
         step = static_cast<double>(s.size());  // the local order; fixed when stitched
     }
     return step;
@@ -162,8 +164,9 @@ bool LineParser::rejectDamaged(std::string_view text, uint64_t lineNo, uint64_t 
 {
     const std::string where;
     if (text.size() > kMaxLineBytes) {
-        warn("long_line", where + "line of " + std::to_string(text.size()) + " bytes skipped (limit " +
-                              std::to_string(kMaxLineBytes) + ")",
+        warn("long_line",
+             where + "line of " + std::to_string(text.size()) + " bytes skipped (limit " +
+                 std::to_string(kMaxLineBytes) + ")",
              lineNo, static_cast<int64_t>(offset));
         return true;
     }
@@ -173,7 +176,8 @@ bool LineParser::rejectDamaged(std::string_view text, uint64_t lineNo, uint64_t 
         return true;
     }
     if (c.invalidUtf8)
-        warn("invalid_utf8", where + "invalid UTF-8; the line was read as bytes", lineNo, static_cast<int64_t>(offset));
+        warn("invalid_utf8", where + "invalid UTF-8; the line was read as bytes", lineNo,
+             static_cast<int64_t>(offset));
     return false;
 }
 
@@ -191,8 +195,8 @@ struct RunResult {
 // Feeds the complete lines of bytes to p. The columns are sized once from the first lines for
 // `sizeFor` bytes of this layout (the first half of a split reserves for both halves, so the
 // second is appended in place): no growth copies, no page touched twice.
-RunResult runLines(LineParser& p, std::string_view bytes, uint64_t firstLine, uint64_t baseOffset, size_t sizeFor,
-                   const Tick& tick)
+RunResult runLines(LineParser& p, std::string_view bytes, uint64_t firstLine, uint64_t baseOffset,
+                   size_t sizeFor, const Tick& tick)
 {
     const char* b = bytes.data();
     const char* e = b + bytes.size();
@@ -234,7 +238,8 @@ void stitch(ParsedLog& b, const ParseState& sa, ParseState& sb)
             s.step.set(p.index, *sa.lastStep);
         } else {
             auto it = sa.orderCount.find(b.names[p.series]);
-            s.step.set(p.index, s.step[p.index] + (it == sa.orderCount.end() ? 0.0 : static_cast<double>(it->second)));
+            s.step.set(p.index,
+                       s.step[p.index] + (it == sa.orderCount.end() ? 0.0 : static_cast<double>(it->second)));
         }
     }
     b.pending.clear();
@@ -244,7 +249,8 @@ void stitch(ParsedLog& b, const ParseState& sa, ParseState& sb)
     std::unordered_set<const void*> shifted;
     for (Series& s : b.series) {
         const void* buffer = s.line.bufferIdentity();
-        if (buffer && shifted.insert(buffer).second) s.line.updateBuffer([&](uint32_t& l) { l += lineShift; });
+        if (buffer && shifted.insert(buffer).second)
+            s.line.updateBuffer([&](uint32_t& l) { l += lineShift; });
     }
     for (RunEvent& e : b.events) {
         e.line += static_cast<int64_t>(sa.line);
@@ -284,8 +290,8 @@ void runTail(ParsedLog& out, ParseState& state, const std::string& path, std::st
 
 }  // namespace
 
-bool parseLines(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
-                const LineParserFactory& factory, std::vector<ParsedLog>& parts)
+bool parseLines(std::string_view bytes, const std::string& path, ParseState& state,
+                const LoadOptions& options, const LineParserFactory& factory, std::vector<ParsedLog>& parts)
 {
     const size_t lastNl = bytes.rfind('\n');
     const size_t complete = lastNl == std::string_view::npos ? 0 : lastNl + 1;
@@ -293,7 +299,8 @@ bool parseLines(std::string_view bytes, const std::string& path, ParseState& sta
     const std::string stage = "reading " + path;
     auto report = [&](size_t done) {
         return !options.progress ||
-               reportProgress(*options.progress, static_cast<double>(done) / static_cast<double>(bytes.size()), stage);
+               reportProgress(*options.progress,
+                              static_cast<double>(done) / static_cast<double>(bytes.size()), stage);
     };
     if (!report(0)) return false;
     ParsedLog out;
@@ -364,7 +371,8 @@ bool parseLines(std::string_view bytes, const std::string& path, ParseState& sta
             state.offset += split;
             ParsedLog again;
             auto p = factory(again, state, path);
-            const RunResult r = runLines(*p, body.substr(split), state.line, state.offset, complete - split, report);
+            const RunResult r =
+                runLines(*p, body.substr(split), state.line, state.offset, complete - split, report);
             if (r.stopped) return false;
             state.line += r.lines;
             state.offset += complete - split;
@@ -372,12 +380,12 @@ bool parseLines(std::string_view bytes, const std::string& path, ParseState& sta
             parts.push_back(std::move(out));
             out = std::move(again);
         } else {
-        state.offset += split;
-        s2.offset = complete - split;
-        stitch(second, state, s2);
-        parts.push_back(std::move(out));
-        out = std::move(second);
-        mergeStates(state, s2);
+            state.offset += split;
+            s2.offset = complete - split;
+            stitch(second, state, s2);
+            parts.push_back(std::move(out));
+            out = std::move(second);
+            mergeStates(state, s2);
         }
     } else {
         auto p = factory(out, state, path);
@@ -405,7 +413,8 @@ void appendSeries(ParsedLog& out, ParsedLog& part)
 {
     constexpr uint64_t kParallelPoints = 1u << 20;
     std::vector<uint32_t> into(part.names.size());
-    for (size_t i = 0; i < part.names.size(); ++i) into[i] = out.seriesIndex(part.names[i]);  // before any thread
+    for (size_t i = 0; i < part.names.size(); ++i)
+        into[i] = out.seriesIndex(part.names[i]);  // before any thread
     if (part.points() >= kParallelPoints) {
         std::thread worker([&] {
             for (size_t i = 0; i < into.size(); ++i) out.series[into[i]].appendValuesAndLines(part.series[i]);
@@ -422,7 +431,8 @@ void appendSeries(ParsedLog& out, ParsedLog& part)
 
 void appendParsed(ParsedLog& a, ParsedLog&& b)
 {
-    if (a.names.empty() && a.events.empty() && a.warnings.empty() && a.metadata.empty() && a.roleHints.empty()) {
+    if (a.names.empty() && a.events.empty() && a.warnings.empty() && a.metadata.empty() &&
+        a.roleHints.empty()) {
         const uint64_t skipped = a.skippedRecords;
         a = std::move(b);
         a.skippedRecords += skipped;
@@ -474,10 +484,10 @@ void flushWarningCounts(ParsedLog& out, ParseState& state, const std::string& pa
 {
     for (auto& [kind, n] : state.warningCounts) {
         if (n > kWarningsPerKind)
-            out.warnings.push_back(makeError("logs." + kind,
-                                             std::to_string(n - kWarningsPerKind) +
-                                                 " more lines with the same problem (" + kind + ")",
-                                             path));
+            out.warnings.push_back(makeError(
+                "logs." + kind,
+                std::to_string(n - kWarningsPerKind) + " more lines with the same problem (" + kind + ")",
+                path));
         n = 0;
     }
 }

@@ -14,8 +14,8 @@
 
 namespace qatdoctor::core::logs {
 
-inline constexpr size_t kMaxLineBytes = 1u << 20;   // longer lines are skipped with a warning
-inline constexpr uint64_t kWarningsPerKind = 5;      // then one "N more" summary per kind
+inline constexpr size_t kMaxLineBytes = 1u << 20;  // longer lines are skipped with a warning
+inline constexpr uint64_t kWarningsPerKind = 5;    // then one "N more" summary per kind
 
 // How a point's step was found.
 enum class StepFrom { Counter, LastStep, Order };
@@ -23,7 +23,9 @@ enum class StepFrom { Counter, LastStep, Order };
 class LineParser {
 public:
     LineParser(ParsedLog& out, ParseState& state, const std::string& path)
-        : m_out(out), m_state(state), m_path(path) {}
+        : m_out(out), m_state(state), m_path(path)
+    {
+    }
     virtual ~LineParser() = default;
 
     // One complete line (without '\n'); lineNo is 1-based within what this parser has seen
@@ -39,8 +41,8 @@ public:
     // shape reads them without a search for each line's end and a call per line): at most
     // maxLines, none starting at or past stopAt, all ending before end. Advances lineNo; returns
     // where the run ended (b: no line read, then line() gets the next one).
-    virtual const char* lineRun(const char* b, const char* /*end*/, const char* /*stopAt*/, uint64_t& /*lineNo*/,
-                                uint64_t /*maxLines*/)
+    virtual const char* lineRun(const char* b, const char* /*end*/, const char* /*stopAt*/,
+                                uint64_t& /*lineNo*/, uint64_t /*maxLines*/)
     {
         return b;
     }
@@ -60,8 +62,9 @@ protected:
     // log's stage for that line's series; reset for every line by the parser.
     std::optional<RunRole> m_lineStage;
     // Inline: called for every point; the rare step kinds go through resolveStep().
-    [[gnu::always_inline]] void point(uint32_t slotIndex, double step, StepFrom from, float value, uint32_t line,
-                                      const std::optional<float>& epoch, const std::optional<double>& wallTime)
+    [[gnu::always_inline]] void point(uint32_t slotIndex, double step, StepFrom from, float value,
+                                      uint32_t line, const std::optional<float>& epoch,
+                                      const std::optional<double>& wallTime)
     {
         const Slot& sl = m_slots[slotIndex];
         Series& s = m_out.series[sl.series];
@@ -106,11 +109,12 @@ private:
     std::vector<Slot> m_slots;
     std::unordered_map<std::string, uint32_t> m_slotIndex;
     std::vector<uint32_t> m_byPosition;
-    std::vector<double> m_lastWall;  // per series: the last wall time seen (for the tail mark)
+    std::vector<double> m_lastWall;     // per series: the last wall time seen (for the tail mark)
     std::vector<double> m_wallChecked;  // per series: the wall time markWallTime last saw
 };
 
-using LineParserFactory = std::function<std::unique_ptr<LineParser>(ParsedLog&, ParseState&, const std::string&)>;
+using LineParserFactory =
+    std::function<std::unique_ptr<LineParser>(ParsedLog&, ParseState&, const std::string&)>;
 
 // Parses the complete lines of bytes (which start at file offset state.offset). With two threads
 // and enough bytes, the calling thread parses the first half and a worker the second, each in
@@ -118,8 +122,8 @@ using LineParserFactory = std::function<std::unique_ptr<LineParser>(ParsedLog&, 
 // both halves so that concatParsed appends the second in place. With options.atEnd, a trailing
 // partial line goes to partialLastLine(). Advances state; false = cancelled (progress is
 // reported from the calling thread every few MiB and covers both halves).
-bool parseLines(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
-                const LineParserFactory& factory, std::vector<ParsedLog>& parts);
+bool parseLines(std::string_view bytes, const std::string& path, ParseState& state,
+                const LoadOptions& options, const LineParserFactory& factory, std::vector<ParsedLog>& parts);
 
 // Appends b's series, events, warnings, metadata and hints to a (b parsed after a, absolute
 // lines).

@@ -87,14 +87,16 @@ bool LineShape::build(const char* p, const char* e, const std::vector<NumberSpan
             while (q < s.end && logs::isDigit(*q)) ++q;
         }
         n.fracLen = static_cast<uint8_t>(q - fracStart);
-        if (q != s.end || n.intLen > 8 || n.fracLen > 8 || n.intLen + n.fracLen == 0 || n.intLen + n.fracLen > 15)
+        if (q != s.end || n.intLen > 8 || n.fracLen > 8 || n.intLen + n.fracLen == 0 ||
+            n.intLen + n.fracLen > 15)
             return false;
         // what follows must end the number for parseNumber too (an exponent would not)
         if (s.end < e && (*s.end == 'e' || *s.end == 'E' || *s.end == '.')) return false;
         n.intAt = static_cast<uint16_t>(intStart - p);
         n.fracAt = static_cast<uint16_t>(fracStart - p);
         for (const char* d = intStart; d < intStart + n.intLen; ++d) isDigit[static_cast<size_t>(d - p)] = 1;
-        for (const char* d = fracStart; d < fracStart + n.fracLen; ++d) isDigit[static_cast<size_t>(d - p)] = 1;
+        for (const char* d = fracStart; d < fracStart + n.fracLen; ++d)
+            isDigit[static_cast<size_t>(d - p)] = 1;
         m_numbers.push_back(n);
     }
     for (size_t w = 0; w < words; ++w) {
@@ -128,14 +130,14 @@ bool LineShape::matchPortable(const char* p, const char* e, double* values) cons
         if ((digitBytes(raw) & m_digitHigh[w]) != m_digitHigh[w]) return false;
     }
     static constexpr uint64_t kPow10i[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
-    static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
-                                        1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     for (size_t k = 0; k < m_numbers.size(); ++k) {
         const ShapedNumber& n = m_numbers[k];
         // one integer digit ("0.0149", "6.88") is the common case: no word arithmetic for it
-        uint64_t m = n.intLen == 1   ? static_cast<uint64_t>(p[n.intAt] - '0')
+        uint64_t m = n.intLen == 1  ? static_cast<uint64_t>(p[n.intAt] - '0')
                      : n.intLen > 1 ? detail::digitsValue8(load8(p + n.intAt), n.intLen)
-                                     : 0;
+                                    : 0;
         double v;
         if (n.fracLen) {
             m = m * kPow10i[n.fracLen] + detail::digitsValue8(load8(p + n.fracAt), n.fracLen);

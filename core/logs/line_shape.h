@@ -28,7 +28,9 @@ enum class ShapeKernel { Fastest, Portable };
 class LineShape {
 public:
     explicit LineShape(ShapeKernel kernel = ShapeKernel::Fastest)
-        : m_simdAllowed(kernel == ShapeKernel::Fastest && SimdLineShape::available()) {}
+        : m_simdAllowed(kernel == ShapeKernel::Fastest && SimdLineShape::available())
+    {
+    }
 
     static constexpr size_t kMaxBytes = 512;  // longer lines are not worth the words
     // Bytes that must be readable past a line's end for match() (it loads whole words).
@@ -69,8 +71,8 @@ private:
     bool m_simdAllowed = false;
     SimdLineShape m_simd;
     size_t m_length = 0;
-    int m_backoff = 0;   // learn() calls to skip before the next build
-    int m_failures = 0;  // builds failed in a row
+    int m_backoff = 0;                  // learn() calls to skip before the next build
+    int m_failures = 0;                 // builds failed in a row
     std::vector<uint64_t> m_fixed;      // the line's bytes, word by word (digits zeroed)
     std::vector<uint64_t> m_fixedMask;  // 0xff at bytes that must equal m_fixed
     std::vector<uint64_t> m_digitHigh;  // 0x80 at bytes that must be digits

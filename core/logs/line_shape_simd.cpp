@@ -40,8 +40,8 @@ bool SimdLineShape::build(const char* p, size_t length, const std::vector<Shaped
 {
     clear();
     if (length == 0 || length > kMaxBytes) return false;
-    static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
-                                        1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     for (size_t k = 0; k < numbers.size(); ++k) {
         const ShapedNumber& n = numbers[k];
         const unsigned digits = n.intLen + n.fracLen;
@@ -83,8 +83,8 @@ namespace {
 
 // The digits of one 64-byte half of a line minus '0'; false if a fixed byte differs or a digit
 // byte is no digit.
-QD_SHAPE_SIMD inline bool checkHalf(const char* p, uint64_t loadMask, const uint8_t* fixed, uint64_t fixedMask,
-                                    uint64_t digitMask, __m512i& digits)
+QD_SHAPE_SIMD inline bool checkHalf(const char* p, uint64_t loadMask, const uint8_t* fixed,
+                                    uint64_t fixedMask, uint64_t digitMask, __m512i& digits)
 {
     const __m512i bytes = _mm512_maskz_loadu_epi8(loadMask, p);
     if (_mm512_mask_cmpneq_epi8_mask(fixedMask, bytes, _mm512_loadu_si512(fixed))) return false;
@@ -95,7 +95,7 @@ QD_SHAPE_SIMD inline bool checkHalf(const char* p, uint64_t loadMask, const uint
 // The mantissas of the four numbers of one half of a pass, in the even 64-bit lanes.
 QD_SHAPE_SIMD inline __m512i mantissas(__m512i low, __m512i high, const uint8_t* index, uint64_t keep)
 {
-    const __m512i tens = _mm512_set1_epi16(0x010a);         // byte pairs: 10a + b
+    const __m512i tens = _mm512_set1_epi16(0x010a);          // byte pairs: 10a + b
     const __m512i hundreds = _mm512_set1_epi32(0x00010064);  // 16-bit pairs: 100a + b
     const __m512i d = _mm512_maskz_permutex2var_epi8(keep, low, _mm512_loadu_si512(index), high);
     __m512i x = _mm512_madd_epi16(_mm512_maddubs_epi16(d, tens), hundreds);  // 4-digit values (32 bit)
@@ -114,7 +114,8 @@ QD_SHAPE_SIMD bool SimdLineShape::match(const char* p, const char* e, double* va
     const auto maskOf = [](size_t n) { return n >= 64 ? ~0ull : (1ull << n) - 1; };
     __m512i low, high = _mm512_setzero_si512();
     if (!checkHalf(p, maskOf(m_length), m_fixed, m_fixedMask[0], m_digitMask[0], low)) return false;
-    if (m_length > 64 && !checkHalf(p + 64, maskOf(m_length - 64), m_fixed + 64, m_fixedMask[1], m_digitMask[1], high))
+    if (m_length > 64 &&
+        !checkHalf(p + 64, maskOf(m_length - 64), m_fixed + 64, m_fixedMask[1], m_digitMask[1], high))
         return false;
     const __m512i evenLanes = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
     const __m512i signBit = _mm512_set1_epi64(static_cast<long long>(0x8000000000000000ull));
@@ -132,7 +133,10 @@ QD_SHAPE_SIMD bool SimdLineShape::match(const char* p, const char* e, double* va
     return true;
 }
 #else
-bool SimdLineShape::match(const char*, const char*, double*) const { return false; }
+bool SimdLineShape::match(const char*, const char*, double*) const
+{
+    return false;
+}
 #endif
 
 }  // namespace qatdoctor::core::logs

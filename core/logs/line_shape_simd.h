@@ -27,7 +27,8 @@ public:
 
     // The shape of a line of `length` bytes at p whose digit bytes are flagged in isDigit (one
     // flag per byte). false (and invalid) for lines longer than kMaxBytes.
-    bool build(const char* p, size_t length, const std::vector<ShapedNumber>& numbers, const uint8_t* isDigit);
+    bool build(const char* p, size_t length, const std::vector<ShapedNumber>& numbers,
+               const uint8_t* isDigit);
     void clear();
     bool valid() const { return m_length != 0; }
     // As LineShape::match, but reads no byte past e. Only when available().
@@ -37,17 +38,17 @@ private:
     // Up to eight numbers read together, in two halves of four: byte slot k*16..k*16+15 of
     // half h takes number 4h+k's digits, right-aligned (the bytes before them are zero digits).
     struct Pass {
-        uint8_t index[2][64] = {};  // permute index per half: line byte per slot byte
-        uint64_t keep[2] = {};      // slot bytes that take a digit
+        uint8_t index[2][64] = {};                   // permute index per half: line byte per slot byte
+        uint64_t keep[2] = {};                       // slot bytes that take a digit
         double pow10[8] = {1, 1, 1, 1, 1, 1, 1, 1};  // per number: 10^fraction digits
-        uint8_t negative = 0;       // numbers to negate (bit k: number k of the pass)
-        uint8_t count = 0;          // numbers in this pass
-        bool twoHalves = false;     // more than four numbers
+        uint8_t negative = 0;                        // numbers to negate (bit k: number k of the pass)
+        uint8_t count = 0;                           // numbers in this pass
+        bool twoHalves = false;                      // more than four numbers
     };
     size_t m_length = 0;
-    uint8_t m_fixed[kMaxBytes] = {};     // the line's bytes (digits zeroed)
-    uint64_t m_fixedMask[2] = {};        // bytes that must equal m_fixed
-    uint64_t m_digitMask[2] = {};        // bytes that must be digits
+    uint8_t m_fixed[kMaxBytes] = {};  // the line's bytes (digits zeroed)
+    uint64_t m_fixedMask[2] = {};     // bytes that must equal m_fixed
+    uint64_t m_digitMask[2] = {};     // bytes that must be digits
     std::vector<Pass> m_passes;
 };
 

@@ -20,7 +20,8 @@ int probeLogFileInput(const std::string& path, bool isFolder, std::string_view h
 Result<LogSet> readLogInput(const std::string& path, const ProgressFn& progress)
 {
     std::error_code ec;
-    return std::filesystem::is_directory(path, ec) ? readLogFolder(path, progress) : readLogFile(path, progress);
+    return std::filesystem::is_directory(path, ec) ? readLogFolder(path, progress)
+                                                   : readLogFile(path, progress);
 }
 
 void appendLogSet(LogSet& into, LogSet set)
@@ -31,7 +32,9 @@ void appendLogSet(LogSet& into, LogSet set)
     }
     for (Run& r : set.runs) {
         std::string name = r.name;
-        for (int n = 2; std::any_of(into.runs.begin(), into.runs.end(), [&](const Run& o) { return o.name == name; }); ++n)
+        for (int n = 2;
+             std::any_of(into.runs.begin(), into.runs.end(), [&](const Run& o) { return o.name == name; });
+             ++n)
             name = r.name + " (" + std::to_string(n) + ")";
         r.name = std::move(name);
         into.runs.push_back(std::move(r));

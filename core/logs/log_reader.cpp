@@ -69,8 +69,9 @@ int probeLogFolder(const std::string& path)
         std::string lower = name;
         for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         if (lower.find("tfevents") != std::string::npos) return 60;
-        if (lower.ends_with(".log") || lower.ends_with(".jsonl") || lower.ends_with(".csv") || lower.ends_with(".txt") ||
-            lower.ends_with(".tsv") || lower.ends_with(".out") || lower.ends_with(".json")) {
+        if (lower.ends_with(".log") || lower.ends_with(".jsonl") || lower.ends_with(".csv") ||
+            lower.ends_with(".txt") || lower.ends_with(".tsv") || lower.ends_with(".out") ||
+            lower.ends_with(".json")) {
             auto head = readFileHead(it->path().string(), 16 * 1024);
             if (!head) continue;
             int score = 0;

@@ -14,9 +14,11 @@ namespace qatdoctor::core::logs {
 // Reads every log file under a folder (recursively), grouped into runs (a folder = a run; files
 // side by side merge), roles guessed. Damaged parts become LogSet::warnings. Errors: "io.open",
 // "logs.none" (no log file found), kCancelledCode.
-Result<LogSet> readLogFolder(const std::string& path, const ProgressFn& progress = {}, ReadOptions options = {});
+Result<LogSet> readLogFolder(const std::string& path, const ProgressFn& progress = {},
+                             ReadOptions options = {});
 // Reads one log file as one run. Errors: "io.open", "logs.format" (not a log), kCancelledCode.
-Result<LogSet> readLogFile(const std::string& path, const ProgressFn& progress = {}, ReadOptions options = {});
+Result<LogSet> readLogFile(const std::string& path, const ProgressFn& progress = {},
+                           ReadOptions options = {});
 
 // Parses a whole file's bytes with a format (tests, benchmark), progress every few MiB.
 Result<ParsedLog> parseLogBytes(const LogFormat& format, std::string_view bytes, const std::string& path,

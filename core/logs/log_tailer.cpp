@@ -39,7 +39,8 @@ bool hasLogExtension(const std::string& name)
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     for (const LogFormat& f : logFormats())
         for (const char* ext : f.extensions)
-            if (*ext && (lower.ends_with(ext) || lower.find(std::string(ext) + ".") != std::string::npos)) return true;
+            if (*ext && (lower.ends_with(ext) || lower.find(std::string(ext) + ".") != std::string::npos))
+                return true;
     return false;
 }
 
@@ -53,7 +54,8 @@ bool isCheckpointFolder(const std::string& name)
 // belong to the parent run.
 bool isTensorBoardFolder(const std::string& name)
 {
-    for (const char* n : {"tb", "tensorboard", "tb_logs", "tf_logs", "events", "summary", "summaries", "tblogs"})
+    for (const char* n :
+         {"tb", "tensorboard", "tb_logs", "tf_logs", "events", "summary", "summaries", "tblogs"})
         if (equalsNoCase(name, n)) return true;
     return false;
 }
@@ -89,21 +91,24 @@ int formatRank(const RunFile& file)
 
 // Merges the same metric from several files of a run: ranges that overlap are the same
 // points logged twice (keep the fuller copy); ranges that follow each other are concatenated.
-Series mergeCopies(std::vector<std::pair<uint32_t, Series*>>& copies, const std::vector<RunFile>& files, bool move)
+Series mergeCopies(std::vector<std::pair<uint32_t, Series*>>& copies, const std::vector<RunFile>& files,
+                   bool move)
 {
-    std::sort(copies.begin(), copies.end(), [](const auto& a, const auto& b) {
-        return a.second->step.front() < b.second->step.front();
-    });
+    std::sort(copies.begin(), copies.end(),
+              [](const auto& a, const auto& b) { return a.second->step.front() < b.second->step.front(); });
     auto take = [&](Series& out, std::pair<uint32_t, Series*>& c) {
-        if (move && c.first == 0 && out.empty()) out = std::move(*c.second);
-        else out.append(*c.second, c.first);
+        if (move && c.first == 0 && out.empty())
+            out = std::move(*c.second);
+        else
+            out.append(*c.second, c.first);
     };
     std::vector<std::pair<uint32_t, Series*>> kept;
     for (auto& c : copies) {
         if (!kept.empty() && c.second->step.front() <= kept.back().second->step.back()) {
             auto& prev = kept.back();
             if (c.second->size() > prev.second->size() ||
-                (c.second->size() == prev.second->size() && formatRank(files[c.first]) < formatRank(files[prev.first])))
+                (c.second->size() == prev.second->size() &&
+                 formatRank(files[c.first]) < formatRank(files[prev.first])))
                 prev = c;
             continue;
         }
@@ -120,13 +125,13 @@ struct LogTailer::Tracked {
     std::string path;
     std::string name;
     std::string runKey;
-    std::string runName;           // resumed files: the loaded run they belong to
+    std::string runName;  // resumed files: the loaded run they belong to
     const LogFormat* format = nullptr;
-    std::string layout;            // log_layouts.h id, from the head read when the file was found
+    std::string layout;  // log_layouts.h id, from the head read when the file was found
     ParseState state;
-    ParseState checkpoint;         // state after the last complete line (what a resume starts from)
-    bool partialTail = false;      // the one-shot read consumed a partial last line
-    bool tailPoints = false;       // ... and took points from it
+    ParseState checkpoint;     // state after the last complete line (what a resume starts from)
+    bool partialTail = false;  // the one-shot read consumed a partial last line
+    bool tailPoints = false;   // ... and took points from it
     ParsedLog parsed;
     FileId id;
     bool emptyWarned = false;
@@ -148,7 +153,8 @@ std::string normalRoot(std::string root)
 
 }  // namespace
 
-LogTailer::LogTailer(std::string root, ReadOptions options) : m_root(normalRoot(std::move(root))), m_options(options)
+LogTailer::LogTailer(std::string root, ReadOptions options)
+    : m_root(normalRoot(std::move(root))), m_options(options)
 {
 }
 LogTailer::~LogTailer() = default;
@@ -160,7 +166,8 @@ void LogTailer::scan(std::vector<std::string>& added)
     auto known = [&](const std::string& p) {
         return std::any_of(m_files.begin(), m_files.end(), [&](const auto& t) { return t->path == p; });
     };
-    auto track = [&](const std::string& path, const std::string& name, const std::string& runKey, bool mustTake) {
+    auto track = [&](const std::string& path, const std::string& name, const std::string& runKey,
+                     bool mustTake) {
         if (known(path)) return;
         // A file turned down before is asked again only once it changed (a log whose first
         // lines were not yet metrics grows): polls do not re-read every other file's head.
@@ -174,7 +181,8 @@ void LogTailer::scan(std::vector<std::string>& added)
             if (!mustTake && id.ok) m_rejected[path] = id.stamp();
             if (why) m_skipped[path] = why;
         };
-        if (!mustTake && m_options.skipFile && m_options.skipFile(path)) return reject(nullptr);  // another reader's
+        if (!mustTake && m_options.skipFile && m_options.skipFile(path))
+            return reject(nullptr);  // another reader's
         auto raw = readFileHead(path, kProbeBytes);
         if (!raw) {
             // unreadable (permissions), not a regular file, a kernel file that would block: say so
@@ -188,10 +196,11 @@ void LogTailer::scan(std::vector<std::string>& added)
         if (!f && mustTake) f = findLogFormat("text");
         // (a JSON document that is no history is a config, a tokenizer, a summary: no warning)
         if (!f || (!mustTake && score < kMinFolderScore))
-            return reject(name.ends_with(".json")
-                              ? nullptr
-                              : "not read as a training log: its first 64 KiB hold no metric lines (key: value, "
-                                "key[value], CSV columns with a step or epoch, JSON records with numbers)");
+            return reject(
+                name.ends_with(".json")
+                    ? nullptr
+                    : "not read as a training log: its first 64 KiB hold no metric lines (key: value, "
+                      "key[value], CSV columns with a step or epoch, JSON records with numbers)");
         m_rejected.erase(path);
         m_skipped.erase(path);
         auto t = std::make_unique<Tracked>();
@@ -209,9 +218,9 @@ void LogTailer::scan(std::vector<std::string>& added)
         // the settings files beside a log opened alone are its run's too
         m_configFiles.clear();
         std::error_code dirEc;
-        for (const auto& e : fs::directory_iterator(fs::path(m_root).parent_path().empty() ? fs::path(".")
-                                                                                              : fs::path(m_root).parent_path(),
-                                                    dirEc))
+        for (const auto& e : fs::directory_iterator(
+                 fs::path(m_root).parent_path().empty() ? fs::path(".") : fs::path(m_root).parent_path(),
+                 dirEc))
             if (isRunConfigFile(e.path().filename().string()) && e.is_regular_file(dirEc))
                 m_configFiles.emplace_back("", e.path().string());
         return;
@@ -225,8 +234,9 @@ void LogTailer::scan(std::vector<std::string>& added)
     fs::recursive_directory_iterator it(m_root, fs::directory_options::skip_permission_denied, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
         if (++seen > m_options.maxFiles) {
-            m_skipped[m_root] = "the folder scan stopped after " + std::to_string(m_options.maxFiles) +
-                                " entries (a guard against opening a wrong folder): files beyond them were not read";
+            m_skipped[m_root] =
+                "the folder scan stopped after " + std::to_string(m_options.maxFiles) +
+                " entries (a guard against opening a wrong folder): files beyond them were not read";
             break;
         }
         const fs::directory_entry& e = *it;
@@ -238,13 +248,16 @@ void LogTailer::scan(std::vector<std::string>& added)
         if (e.is_directory(ec)) {
             if (::access(e.path().c_str(), R_OK | X_OK) != 0)  // the iterator skips it without a word
                 m_skipped[e.path().string()] = "folder not readable (permissions): its files were not read";
-            if (it.depth() >= m_options.maxDepth) it.disable_recursion_pending();
-            else m_folders.push_back(e.path().string());
+            if (it.depth() >= m_options.maxDepth)
+                it.disable_recursion_pending();
+            else
+                m_folders.push_back(e.path().string());
             continue;
         }
         if (!e.is_regular_file(ec)) {
             // a FIFO, device or socket named like a log is never opened: it could block the scan
-            if (hasLogExtension(name)) m_skipped[e.path().string()] = "not a regular file (a FIFO, device or socket): not read";
+            if (hasLogExtension(name))
+                m_skipped[e.path().string()] = "not a regular file (a FIFO, device or socket): not read";
             continue;
         }
         fs::path rel = fs::relative(e.path().parent_path(), m_root, ec);
@@ -315,7 +328,8 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         const FileId id = statFile(t->path);
         if (!id.ok) continue;
         bool reset = t->id.ok && (id.inode != t->id.inode || id.size < t->state.offset);
-        const bool unchanged = t->decoded ? t->id.ok && id.stamp() == t->id.stamp() : id.size == t->state.offset && t->id.ok;
+        const bool unchanged =
+            t->decoded ? t->id.ok && id.stamp() == t->id.stamp() : id.size == t->state.offset && t->id.ok;
         if (!reset && unchanged) continue;
         reset = reset || (t->decoded && t->id.ok);
         updates.push_back({t.get(), reset ? ParseState{} : t->state, {}, reset, id, {}});
@@ -339,9 +353,10 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         }
         const uint64_t start = u.state.offset;
         ProgressFn scaled = [&](double f, std::string_view stage) {
-            const double part = total ? (static_cast<double>(done) + f * static_cast<double>(bytes.size() - start)) /
-                                            static_cast<double>(total)
-                                      : 1.0;
+            const double part =
+                total ? (static_cast<double>(done) + f * static_cast<double>(bytes.size() - start)) /
+                            static_cast<double>(total)
+                      : 1.0;
             return reportProgress(progress, part, stage);
         };
         // Complete lines first: the state after them is where a later resume continues.
@@ -351,8 +366,8 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         u.parsed = std::move(*parsed);
         u.checkpoint = u.state;
         if (!m_options.live && u.state.offset < bytes.size()) {
-            auto tail = parseBlocks(*u.file->format, bytes.substr(static_cast<size_t>(u.state.offset)), u.file->path,
-                                    u.state, {}, m_options.threads, true);
+            auto tail = parseBlocks(*u.file->format, bytes.substr(static_cast<size_t>(u.state.offset)),
+                                    u.file->path, u.state, {}, m_options.threads, true);
             if (!tail) return tail.error();
             u.partialTail = true;
             u.tailPoints = tail->points() > 0;
@@ -363,10 +378,11 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
             // what lay past the new end read as zeros: this read is dropped, and the next look
             // reads the shrunk file from its start
             u.parsed = ParsedLog{};
-            u.parsed.warnings.push_back(makeError("logs.truncated_while_read",
-                                                  "the file shrank while it was read (rotated, or its job started again); "
-                                                  "it is read again from the start",
-                                                  u.file->path));
+            u.parsed.warnings.push_back(
+                makeError("logs.truncated_while_read",
+                          "the file shrank while it was read (rotated, or its job started again); "
+                          "it is read again from the start",
+                          u.file->path));
             u.state = ParseState{};
             u.checkpoint = ParseState{};
             u.reset = true;
@@ -376,7 +392,8 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
     for (Update& u : updates) {
         Tracked& t = *u.file;
         if (u.reset) t.parsed = ParsedLog{};
-        if (u.reset || u.state.offset != t.state.offset || !u.parsed.warnings.empty() || !t.id.ok) changed = true;
+        if (u.reset || u.state.offset != t.state.offset || !u.parsed.warnings.empty() || !t.id.ok)
+            changed = true;
         t.id = u.id;
         if (u.parsed.warnings.size() && u.parsed.warnings.front().code == "logs.empty") t.emptyWarned = true;
         t.state = std::move(u.state);
@@ -426,7 +443,8 @@ void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, st
         }
         for (const Warning& w : t->parsed.warnings) set.warnings.push_back(w);
         for (size_t i = 0; i < t->parsed.names.size(); ++i)
-            if (!t->parsed.series[i].empty()) copies[t->parsed.names[i]].push_back({index, &t->parsed.series[i]});
+            if (!t->parsed.series[i].empty())
+                copies[t->parsed.names[i]].push_back({index, &t->parsed.series[i]});
     }
     for (auto& [name, list] : copies) {
         Series s = mergeCopies(list, run.files, move);
@@ -591,8 +609,9 @@ LogTailer LogTailer::resume(std::shared_ptr<const LogSet> loaded, ReadOptions op
     // "partial last line" warnings of the load are stale: the line is read when it completes
     for (const Warning& w : loaded->warnings) {
         const bool stale = w.code == "logs.partial_line" &&
-                           std::any_of(cp.files.begin(), cp.files.end(),
-                                       [&](const TailCheckpoint::File& f) { return f.partialTail && f.path == w.file; });
+                           std::any_of(cp.files.begin(), cp.files.end(), [&](const TailCheckpoint::File& f) {
+                               return f.partialTail && f.path == w.file;
+                           });
         if (!stale) t.m_baseWarnings.push_back(w);
     }
     t.rebuildOnBase();

@@ -5,9 +5,9 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -24,10 +24,10 @@ namespace qatdoctor::core::logs {
 struct TailCheckpoint {
     struct File {
         std::string path, name, runKey, runName, format, layout;
-        ParseState state;            // after the last complete line (a partial last line is re-read)
+        ParseState state;  // after the last complete line (a partial last line is re-read)
         uint64_t size = 0, inode = 0;
-        bool partialTail = false;    // the load warned about a partial last line
-        bool tailPoints = false;     // ... and took points from it (then a resume reads all again)
+        bool partialTail = false;  // the load warned about a partial last line
+        bool tailPoints = false;   // ... and took points from it (then a resume reads all again)
     };
     std::string root;
     bool rootIsFile = false;
@@ -36,9 +36,9 @@ struct TailCheckpoint {
 };
 
 struct ReadOptions {
-    unsigned threads = 2;      // threads per file (a big file is parsed in two halves)
-    bool live = true;          // false: partial last lines are final (warned), data moved out
-    size_t maxFiles = 5000;    // folder scan limits (a wrong folder must not hang the scan)
+    unsigned threads = 2;    // threads per file (a big file is parsed in two halves)
+    bool live = true;        // false: partial last lines are final (warned), data moved out
+    size_t maxFiles = 5000;  // folder scan limits (a wrong folder must not hang the scan)
     int maxDepth = 8;
     // Files another reader claims (a printed model, a toolchain table in the same folder): the
     // folder scan leaves them out instead of reading them as text logs.
@@ -83,7 +83,8 @@ private:
     std::vector<std::unique_ptr<Tracked>> m_files;
     std::vector<std::string> m_folders;
     std::vector<std::pair<std::string, std::string>> m_otherFiles;  // (run key, name): checkpoints
-    std::vector<std::pair<std::string, std::string>> m_configFiles;  // (run key, path): hparams.yaml, opt.yaml
+    std::vector<std::pair<std::string, std::string>>
+        m_configFiles;  // (run key, path): hparams.yaml, opt.yaml
     // Files turned down (not a log, or another reader's), with (size, inode, mtime ns) then.
     std::map<std::string, std::tuple<uint64_t, uint64_t, int64_t>> m_rejected;
     std::map<std::string, std::string> m_skipped;  // path -> why: log-named files not read

@@ -31,7 +31,8 @@ void onSigbus(int sig, siginfo_t* info, void* context)
 {
     const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
     for (GuardSlot& slot : g_slots) {
-        const uintptr_t b = slot.begin.load(std::memory_order_acquire), e = slot.end.load(std::memory_order_acquire);
+        const uintptr_t b = slot.begin.load(std::memory_order_acquire),
+                        e = slot.end.load(std::memory_order_acquire);
         if (b == 0 || address < b || address >= e) continue;
         // a page of zeros over the one past the file's end, and the read is retried
         void* page = reinterpret_cast<void*>(address & ~(g_pageSize - 1));
@@ -80,7 +81,11 @@ int claimGuard(const void* data, size_t size)
 }  // namespace
 
 MappedFile::MappedFile(MappedFile&& o) noexcept
-    : m_data(std::exchange(o.m_data, nullptr)), m_size(std::exchange(o.m_size, 0)), m_guard(std::exchange(o.m_guard, -1)) {}
+    : m_data(std::exchange(o.m_data, nullptr)),
+      m_size(std::exchange(o.m_size, 0)),
+      m_guard(std::exchange(o.m_guard, -1))
+{
+}
 
 MappedFile& MappedFile::operator=(MappedFile&& o) noexcept
 {
@@ -93,7 +98,10 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept
     return *this;
 }
 
-MappedFile::~MappedFile() { release(); }
+MappedFile::~MappedFile()
+{
+    release();
+}
 
 void MappedFile::release()
 {

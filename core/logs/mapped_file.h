@@ -33,7 +33,7 @@ private:
     void release();
     void* m_data = nullptr;
     size_t m_size = 0;
-    int m_guard = -1;   // slot in the SIGBUS guard's table, -1 = not guarded
+    int m_guard = -1;  // slot in the SIGBUS guard's table, -1 = not guarded
 };
 
 // Asks the kernel to back the 2 MiB-aligned interior of [data, data + bytes) with huge pages: the

@@ -8,7 +8,10 @@
 namespace qatdoctor::core::logs {
 namespace {
 
-bool isAlnum(char c) { return isAlpha(c) || isDigit(c); }
+bool isAlnum(char c)
+{
+    return isAlpha(c) || isDigit(c);
+}
 
 std::vector<std::string_view> tokens(std::string_view s)
 {
@@ -25,7 +28,8 @@ std::vector<std::string_view> tokens(std::string_view s)
 
 bool isValToken(std::string_view t)
 {
-    for (std::string_view w : {"val", "valid", "validation", "validate", "validating", "eval", "evaluation", "test"})
+    for (std::string_view w :
+         {"val", "valid", "validation", "validate", "validating", "eval", "evaluation", "test"})
         if (equalsNoCase(t, w)) return true;
     return false;
 }
@@ -40,10 +44,13 @@ bool isStageOrSplit(std::string_view p, bool& val)
         const std::string_view t = p.substr(b, i - b);
         b = i + 1;
         if (t.empty()) continue;
-        if (isValToken(t)) { sawVal = true; continue; }
+        if (isValToken(t)) {
+            sawVal = true;
+            continue;
+        }
         bool known = false;
-        for (std::string_view w : {"train", "training", "float", "fp32", "calib", "calibration", "qat", "quantized",
-                                   "int8", "int", "infer", "quant"})
+        for (std::string_view w : {"train", "training", "float", "fp32", "calib", "calibration", "qat",
+                                   "quantized", "int8", "int", "infer", "quant"})
             known |= equalsNoCase(t, w);
         if (!known) return false;
     }
@@ -59,16 +66,42 @@ bool isSystemKey(std::string_view key)
 {
     const size_t slash = key.rfind('/');
     const std::string_view last = slash == std::string_view::npos ? key : key.substr(slash + 1);
-    static constexpr std::string_view kExact[] = {
-        "eta", "eta_seconds", "time", "data_time", "rank_data_time", "data", "memory", "mem", "max mem", "max_mem",
-        "gpu_mem", "img/s", "samples/s", "samples_per_sec", "dur", "batches", "batch_count", "speed", "cost time",
-        "cost_time", "remaining step percent", "percent", "total_flos", "iou_thr", "instances", "size", "node",
-        "rank", "iter_time", "epoch_time", "batch_time"};
+    static constexpr std::string_view kExact[] = {"eta",
+                                                  "eta_seconds",
+                                                  "time",
+                                                  "data_time",
+                                                  "rank_data_time",
+                                                  "data",
+                                                  "memory",
+                                                  "mem",
+                                                  "max mem",
+                                                  "max_mem",
+                                                  "gpu_mem",
+                                                  "img/s",
+                                                  "samples/s",
+                                                  "samples_per_sec",
+                                                  "dur",
+                                                  "batches",
+                                                  "batch_count",
+                                                  "speed",
+                                                  "cost time",
+                                                  "cost_time",
+                                                  "remaining step percent",
+                                                  "percent",
+                                                  "total_flos",
+                                                  "iou_thr",
+                                                  "instances",
+                                                  "size",
+                                                  "node",
+                                                  "rank",
+                                                  "iter_time",
+                                                  "epoch_time",
+                                                  "batch_time"};
     for (std::string_view k : kExact)
         if (equalsNoCase(last, k) || equalsNoCase(key, k)) return true;
     // (mmdet's bbox_mAP_copypaste is the results again, as a list; skorch flags *_best)
-    static constexpr std::string_view kSuffix[] = {"_runtime", "_per_second", "_flos", "_best", "_time_s",
-                                                   "_copypaste", "_batch_count"};
+    static constexpr std::string_view kSuffix[] = {"_runtime", "_per_second", "_flos",       "_best",
+                                                   "_time_s",  "_copypaste",  "_batch_count"};
     for (std::string_view suf : kSuffix)
         if (last.size() > suf.size() && equalsNoCase(last.substr(last.size() - suf.size()), suf)) return true;
     return false;
@@ -81,41 +114,67 @@ KeyKind classifyKey(std::string_view key)
     if (isSystemKey(key)) return KeyKind::System;
     if (key.size() > 12 || key.size() < 2) return KeyKind::Metric;
     switch (key[0] | 0x20) {
-    case 'g':
-        for (std::string_view k : {"global_step", "globalstep", "gstep"})
-            if (equalsNoCase(key, k)) return KeyKind::GlobalStep;
-        break;
-    case 's':
-        if (equalsNoCase(key, "step")) return KeyKind::Step;
-        break;
-    case 'i':
-        for (std::string_view k : {"iter", "iteration", "it"})
-            if (equalsNoCase(key, k)) return KeyKind::Step;
-        break;
-    case 'e':
-        if (equalsNoCase(key, "epoch")) return KeyKind::Epoch;
-        break;
-    case 't':
-        if (equalsNoCase(key, "total_step") || equalsNoCase(key, "total_steps")) return KeyKind::Metric;
-        if (equalsNoCase(key, "timestamp")) return KeyKind::WallTime;
-        break;
-    case 'w':
-        if (equalsNoCase(key, "wall_time") || equalsNoCase(key, "walltime") || equalsNoCase(key, "wall time"))
-            return KeyKind::WallTime;
-        break;
-    default: break;
+        case 'g':
+            for (std::string_view k : {"global_step", "globalstep", "gstep"})
+                if (equalsNoCase(key, k)) return KeyKind::GlobalStep;
+            break;
+        case 's':
+            if (equalsNoCase(key, "step")) return KeyKind::Step;
+            break;
+        case 'i':
+            for (std::string_view k : {"iter", "iteration", "it"})
+                if (equalsNoCase(key, k)) return KeyKind::Step;
+            break;
+        case 'e':
+            if (equalsNoCase(key, "epoch")) return KeyKind::Epoch;
+            break;
+        case 't':
+            if (equalsNoCase(key, "total_step") || equalsNoCase(key, "total_steps")) return KeyKind::Metric;
+            if (equalsNoCase(key, "timestamp")) return KeyKind::WallTime;
+            break;
+        case 'w':
+            if (equalsNoCase(key, "wall_time") || equalsNoCase(key, "walltime") ||
+                equalsNoCase(key, "wall time"))
+                return KeyKind::WallTime;
+            break;
+        default:
+            break;
     }
     return KeyKind::Metric;
 }
 
 bool isHyperParameter(std::string_view key)
 {
-    static constexpr std::array<std::string_view, 30> kKeys = {
-        "batch_size", "lr", "base_lr", "learning_rate", "world_size", "num_gpus", "gpus", "ngpus",
-        "march", "epochs", "num_epochs", "max_epoch", "max_epochs", "optimizer", "lr_scheduler",
-        "scheduler", "weight_decay", "momentum", "seed", "steps_per_epoch", "total_steps",
-        "max_steps", "num_workers", "arch", "model", "dataset", "training_step", "warmup_epochs",
-        "total_batch_size", "device"};
+    static constexpr std::array<std::string_view, 30> kKeys = {"batch_size",
+                                                               "lr",
+                                                               "base_lr",
+                                                               "learning_rate",
+                                                               "world_size",
+                                                               "num_gpus",
+                                                               "gpus",
+                                                               "ngpus",
+                                                               "march",
+                                                               "epochs",
+                                                               "num_epochs",
+                                                               "max_epoch",
+                                                               "max_epochs",
+                                                               "optimizer",
+                                                               "lr_scheduler",
+                                                               "scheduler",
+                                                               "weight_decay",
+                                                               "momentum",
+                                                               "seed",
+                                                               "steps_per_epoch",
+                                                               "total_steps",
+                                                               "max_steps",
+                                                               "num_workers",
+                                                               "arch",
+                                                               "model",
+                                                               "dataset",
+                                                               "training_step",
+                                                               "warmup_epochs",
+                                                               "total_batch_size",
+                                                               "device"};
     for (std::string_view k : kKeys)
         if (equalsNoCase(key, k)) return true;
     return false;
@@ -144,7 +203,8 @@ std::optional<RunRole> stageOfWord(std::string_view word)
             return RunRole::Calibration;
         if (equalsNoCase(t, "qat")) return RunRole::Qat;
         if (equalsNoCase(t, "quantized") || equalsNoCase(t, "int8") || equalsNoCase(t, "quant") ||
-            equalsNoCase(t, "quantize") || (equalsNoCase(t, "int") && i + 1 < toks.size() && equalsNoCase(toks[i + 1], "infer")))
+            equalsNoCase(t, "quantize") ||
+            (equalsNoCase(t, "int") && i + 1 < toks.size() && equalsNoCase(toks[i + 1], "infer")))
             return RunRole::Quantized;
     }
     return std::nullopt;
@@ -159,7 +219,8 @@ Split splitOf(std::string_view t)
 {
     if (equalsNoCase(t, "train") || equalsNoCase(t, "training")) return Split::Train;
     if (equalsNoCase(t, "test") || equalsNoCase(t, "testing")) return Split::Test;
-    if (isValToken(t) || equalsNoCase(t, "metrics")) return Split::Val;  // YOLO's metrics/* are its evaluation
+    if (isValToken(t) || equalsNoCase(t, "metrics"))
+        return Split::Val;  // YOLO's metrics/* are its evaluation
     return Split::None;
 }
 
@@ -183,8 +244,12 @@ std::string seriesName(std::string_view key, bool validation)
     // Fast path: a plain key ("loss", "acc", "lr") is its own name.
     bool plain = true;
     for (char c : key)
-        if (c == '/' || c == '.' || c == '_' || c == ' ') { plain = false; break; }
-    if (plain && splitOf(key) == Split::None) return validation ? "val/" + std::string(key) : std::string(key);
+        if (c == '/' || c == '.' || c == '_' || c == ' ') {
+            plain = false;
+            break;
+        }
+    if (plain && splitOf(key) == Split::None)
+        return validation ? "val/" + std::string(key) : std::string(key);
 
     std::vector<std::string_view> parts;
     size_t b = 0;
@@ -237,9 +302,12 @@ std::string seriesName(std::string_view key, bool validation)
     if (rest.empty()) rest = std::string(key);
     if (equalsNoCase(rest, "learning_rate") || equalsNoCase(rest, "event_lr")) rest = "lr";  // HF, skorch
     switch (split) {
-    case Split::Val: return "val/" + rest;
-    case Split::Test: return "test/" + rest;
-    default: return rest;
+        case Split::Val:
+            return "val/" + rest;
+        case Split::Test:
+            return "test/" + rest;
+        default:
+            return rest;
     }
 }
 

@@ -33,8 +33,8 @@ private:
     bool m_valid = false;
     std::vector<std::string_view> m_literals;  // before each number, then the rest of the line
     std::vector<char> m_digitFirst;
-    LineShape m_shape;                         // of the last line matched (or built from)
-    std::vector<NumberSpan> m_spans;           // the numbers of the line being matched
+    LineShape m_shape;                // of the last line matched (or built from)
+    std::vector<NumberSpan> m_spans;  // the numbers of the line being matched
 };
 
 }  // namespace qatdoctor::core::logs

@@ -11,7 +11,10 @@ namespace {
 
 // Words are runs of letters, digits and the characters numbers are written with; everything
 // else (spaces, ':', '=', brackets, quotes, commas) separates them.
-bool isWordByte(char c) { return isAlpha(c) || isDigit(c) || c == '_' || c == '.' || c == '-' || c == '+'; }
+bool isWordByte(char c)
+{
+    return isAlpha(c) || isDigit(c) || c == '_' || c == '.' || c == '-' || c == '+';
+}
 
 std::vector<std::string_view> wordsOf(std::string_view line)
 {
@@ -38,8 +41,8 @@ bool namesParameters(std::string_view w)
 // "norm", "sha1", "param_norm", "weight_sum": the word itself or its last '_' part.
 bool namesMeasure(std::string_view w)
 {
-    static constexpr std::array<std::string_view, 7> kMeasures = {"norm", "sum", "checksum", "hash", "md5", "sha1",
-                                                                  "sha256"};
+    static constexpr std::array<std::string_view, 7> kMeasures = {"norm", "sum",  "checksum", "hash",
+                                                                  "md5",  "sha1", "sha256"};
     const size_t underscore = w.rfind('_');
     const std::string_view tail = underscore == std::string_view::npos ? w : w.substr(underscore + 1);
     for (std::string_view m : kMeasures)

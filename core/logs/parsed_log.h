@@ -26,10 +26,10 @@ struct RoleHint {
 // Everything a parser carries from one piece of a file to the next, so that appended bytes
 // (live tailing) or the second half of a split file continue where the previous one stopped.
 struct ParseState {
-    uint64_t line = 0;                  // lines consumed so far
-    uint64_t offset = 0;                // bytes consumed so far (complete lines / records only)
-    bool stepKnown = true;              // false: a chunk whose predecessor is parsed in parallel
-    std::optional<double> lastStep;     // the last step seen (epoch-end and counter-less lines)
+    uint64_t line = 0;               // lines consumed so far
+    uint64_t offset = 0;             // bytes consumed so far (complete lines / records only)
+    bool stepKnown = true;           // false: a chunk whose predecessor is parsed in parallel
+    std::optional<double> lastStep;  // the last step seen (epoch-end and counter-less lines)
     std::optional<float> lastEpoch;
     // The stage the log says it is in ("BEGIN QAT STAGE", "--stage calibration"): the series
     // read from then on are named "<stage>/<name>" until the next stage (the reader strips the
@@ -72,21 +72,25 @@ struct PendingStep {
 };
 
 struct ParsedLog {
-    std::vector<std::string> names;      // parallel to series
+    std::vector<std::string> names;  // parallel to series
     std::vector<Series> series;
     std::map<std::string, std::string> metadata;
-    std::vector<RunEvent> events;        // file index 0, line relative to the parse start
+    std::vector<RunEvent> events;  // file index 0, line relative to the parse start
     std::vector<Warning> warnings;
     std::vector<RoleHint> roleHints;
-    std::vector<PendingStep> pending;    // only for chunks parsed with stepKnown = false
-    uint64_t skippedRecords = 0;         // tfevents: records dropped by CRC
+    std::vector<PendingStep> pending;  // only for chunks parsed with stepKnown = false
+    uint64_t skippedRecords = 0;       // tfevents: records dropped by CRC
 
     // Index of the series called name, created when missing. A hash index keeps it constant
     // time (a log of a million metric names was quadratic); it is rebuilt when names grew or
     // shrank behind its back. Code that renames entries of names in place calls
     // invalidateNameIndex().
     uint32_t seriesIndex(std::string_view name);
-    void invalidateNameIndex() { m_nameIndex.clear(); m_indexedNames = 0; }
+    void invalidateNameIndex()
+    {
+        m_nameIndex.clear();
+        m_indexedNames = 0;
+    }
     uint64_t points() const;
 
 private:
@@ -105,8 +109,8 @@ struct LoadOptions {
 // One row of the format table: how a file is recognised and read. Adding a format is adding a
 // row in log_formats.cpp.
 struct LogFormat {
-    const char* id;                           // "text", "csv", "jsonl", "tfevents"
-    std::vector<const char*> extensions;      // lower-case, with the dot; "" = by probe only
+    const char* id;                       // "text", "csv", "jsonl", "tfevents"
+    std::vector<const char*> extensions;  // lower-case, with the dot; "" = by probe only
     // name = file name (no folder); head = first bytes. 0 = not this format, higher = surer.
     int (*probe)(std::string_view name, std::string_view head);
     // Parses complete lines/records of bytes (a partial tail is left for the next call: state.offset
@@ -114,8 +118,8 @@ struct LogFormat {
     // threads. Appends one ParsedLog per piece (in file order) to parts: the caller concatenates
     // the pieces of a file once (concatParsed). Returns false when cancelled through
     // options.progress; state and parts are then to be dropped.
-    bool (*load)(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
-                 std::vector<ParsedLog>& parts);
+    bool (*load)(std::string_view bytes, const std::string& path, ParseState& state,
+                 const LoadOptions& options, std::vector<ParsedLog>& parts);
 };
 
 // The pieces of one file (in order, lines already absolute) as one ParsedLog whose columns are

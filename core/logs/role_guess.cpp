@@ -19,7 +19,8 @@ void stripStagePrefix(ParsedLog& log, RunRole stage)
     log.metadata = std::move(metadata);
 }
 
-std::optional<RoleGuess> settleStages(const std::vector<ParsedLog*>& files, const std::vector<std::string>& names)
+std::optional<RoleGuess> settleStages(const std::vector<ParsedLog*>& files,
+                                      const std::vector<std::string>& names)
 {
     constexpr RunRole kStages[] = {RunRole::Float, RunRole::Calibration, RunRole::Qat, RunRole::Quantized};
     std::map<RunRole, size_t> points;
@@ -35,7 +36,8 @@ std::optional<RoleGuess> settleStages(const std::vector<ParsedLog*>& files, cons
     // the evidence: the log's own words for that stage (a banner, a --stage line, a log prefix)
     for (size_t i = 0; i < files.size(); ++i)
         for (const RoleHint& h : files[i]->roleHints)
-            if (h.role == own) return RoleGuess{own, (i < names.size() ? names[i] + ": " : std::string()) + h.reason};
+            if (h.role == own)
+                return RoleGuess{own, (i < names.size() ? names[i] + ": " : std::string()) + h.reason};
     return RoleGuess{own, std::string("the log's lines name the stage ") + roleName(own)};
 }
 

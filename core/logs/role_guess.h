@@ -23,7 +23,8 @@ struct RoleGuess {
 // it ("calibration/val/acc" in a QAT run: the calibration result the QAT script printed).
 // Returns that stage, with the log's words for it, when any was named.
 // names: the files' names, parallel to files, for the reason ("train.log: stage marker ...").
-std::optional<RoleGuess> settleStages(const std::vector<ParsedLog*>& files, const std::vector<std::string>& names = {});
+std::optional<RoleGuess> settleStages(const std::vector<ParsedLog*>& files,
+                                      const std::vector<std::string>& names = {});
 
 // Drops "<stage>/" from the log's series names (a live update of a run whose stage is known).
 void stripStagePrefix(ParsedLog& log, RunRole stage);
@@ -32,6 +33,7 @@ void stripStagePrefix(ParsedLog& log, RunRole stage);
 // included when the run is the opened folder). files: names of the files in the run's folder.
 // contentStage: what settleStages found in the log itself, the surest evidence.
 RoleGuess guessRole(const std::vector<std::string>& folders, const std::vector<std::string>& files,
-                    const std::vector<RoleHint>& hints, const std::optional<RoleGuess>& contentStage = std::nullopt);
+                    const std::vector<RoleHint>& hints,
+                    const std::optional<RoleGuess>& contentStage = std::nullopt);
 
 }  // namespace qatdoctor::core::logs

@@ -1,22 +1,27 @@
 #include "core/logs/run.h"
 
-#include "core/logs/mapped_file.h"
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+
+#include "core/logs/mapped_file.h"
 
 namespace qatdoctor::core::logs {
 
 const char* roleName(RunRole r)
 {
     switch (r) {
-    case RunRole::Float: return "float";
-    case RunRole::Calibration: return "calibration";
-    case RunRole::Qat: return "qat";
-    case RunRole::Quantized: return "quantized";
-    case RunRole::Unknown: break;
+        case RunRole::Float:
+            return "float";
+        case RunRole::Calibration:
+            return "calibration";
+        case RunRole::Qat:
+            return "qat";
+        case RunRole::Quantized:
+            return "quantized";
+        case RunRole::Unknown:
+            break;
     }
     return "unknown";
 }
@@ -43,14 +48,16 @@ const Series::Mark<T>* markAt(const std::vector<Series::Mark<T>>& marks, size_t 
 }
 
 template <class T>
-void appendMarks(std::vector<Series::Mark<T>>& into, const std::vector<Series::Mark<T>>& from,
-                 uint32_t shift, T add = T{})
+void appendMarks(std::vector<Series::Mark<T>>& into, const std::vector<Series::Mark<T>>& from, uint32_t shift,
+                 T add = T{})
 {
     for (const auto& m : from) {
         const T v = static_cast<T>(m.value + add);
         if (!into.empty() && into.back().value == v) continue;
-        if (!into.empty() && into.back().begin == m.begin + shift) into.back().value = v;
-        else into.push_back({m.begin + shift, v});
+        if (!into.empty() && into.back().begin == m.begin + shift)
+            into.back().value = v;
+        else
+            into.push_back({m.begin + shift, v});
     }
 }
 
@@ -79,7 +86,8 @@ std::optional<double> Series::wallTimeAt(size_t i) const
         // past the last mark: continue at the pace of the last stretch
         if (wallTimes.size() < 2) return a.value;
         const Mark<double>& p = *(it - 2);
-        return a.value + (a.value - p.value) / static_cast<double>(a.begin - p.begin) * static_cast<double>(i - a.begin);
+        return a.value + (a.value - p.value) / static_cast<double>(a.begin - p.begin) *
+                             static_cast<double>(i - a.begin);
     }
     const Mark<double>& b = *it;
     const double f = static_cast<double>(i - a.begin) / static_cast<double>(b.begin - a.begin);
@@ -90,24 +98,31 @@ void Series::markFile(uint32_t file)
 {
     const auto at = static_cast<uint32_t>(size());
     if (!files.empty() && files.back().value == file) return;
-    if (!files.empty() && files.back().begin == at) files.back().value = file;
-    else files.push_back({at, file});
+    if (!files.empty() && files.back().begin == at)
+        files.back().value = file;
+    else
+        files.push_back({at, file});
 }
 
 void Series::addEpochMark(float epoch)
 {
     const auto at = static_cast<uint32_t>(size());
-    if (!epochs.empty() && (epochs.back().value == epoch || (std::isnan(epoch) && std::isnan(epochs.back().value))))
+    if (!epochs.empty() &&
+        (epochs.back().value == epoch || (std::isnan(epoch) && std::isnan(epochs.back().value))))
         return;
-    if (!epochs.empty() && epochs.back().begin == at) epochs.back().value = epoch;
-    else epochs.push_back({at, epoch});
+    if (!epochs.empty() && epochs.back().begin == at)
+        epochs.back().value = epoch;
+    else
+        epochs.push_back({at, epoch});
 }
 
 void Series::addWallTimeMark(double seconds)
 {
     const auto at = static_cast<uint32_t>(size());
-    if (!wallTimes.empty() && wallTimes.back().begin == at) wallTimes.back().value = seconds;
-    else wallTimes.push_back({at, seconds});
+    if (!wallTimes.empty() && wallTimes.back().begin == at)
+        wallTimes.back().value = seconds;
+    else
+        wallTimes.push_back({at, seconds});
 }
 
 void Series::markLastWallTime(double seconds)
@@ -186,8 +201,9 @@ void Series::shrinkToFit()
 
 size_t Series::bytes() const
 {
-    return residentBytes(step) + residentBytes(value) + residentBytes(line) + files.capacity() * sizeof(Mark<uint32_t>) +
-           epochs.capacity() * sizeof(Mark<float>) + wallTimes.capacity() * sizeof(Mark<double>);
+    return residentBytes(step) + residentBytes(value) + residentBytes(line) +
+           files.capacity() * sizeof(Mark<uint32_t>) + epochs.capacity() * sizeof(Mark<float>) +
+           wallTimes.capacity() * sizeof(Mark<double>);
 }
 
 const Series* Run::find(const std::string& metric) const

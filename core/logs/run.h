@@ -43,12 +43,12 @@ struct Series {
         T value{};
     };
 
-    Column<double> step;             // x: logged global step, else epoch*stepsPerEpoch+step, else order
+    Column<double> step;  // x: logged global step, else epoch*stepsPerEpoch+step, else order
     Column<float> value;
-    Column<uint32_t> line;           // 1-based line, or record number for binary formats
-    std::vector<Mark<uint32_t>> files;   // index into Run::files, from point `begin` on
-    std::vector<Mark<float>> epochs;     // empty when the log has no epochs
-    std::vector<Mark<double>> wallTimes; // seconds since 1970, sparse marks (see markWallTime)
+    Column<uint32_t> line;                // 1-based line, or record number for binary formats
+    std::vector<Mark<uint32_t>> files;    // index into Run::files, from point `begin` on
+    std::vector<Mark<float>> epochs;      // empty when the log has no epochs
+    std::vector<Mark<double>> wallTimes;  // seconds since 1970, sparse marks (see markWallTime)
 
     size_t size() const { return step.size(); }
     bool empty() const { return step.empty(); }
@@ -73,8 +73,8 @@ struct Series {
         step.adopt(o.step);
         line.adopt(o.line);
     }
-    void markFile(uint32_t file);     // from the next point on
-    void markEpoch(float epoch)       // adds a mark only when the epoch changed
+    void markFile(uint32_t file);  // from the next point on
+    void markEpoch(float epoch)    // adds a mark only when the epoch changed
     {
         if (epochs.empty() || epochs.back().value != epoch) addEpochMark(epoch);
     }
@@ -90,7 +90,8 @@ struct Series {
         const double d = seconds - wallTimes.back().value;
         if (d < 1.0 && d > -1.0) return;
         const auto n = static_cast<uint32_t>(size());
-        const uint32_t stride = n < 256 ? 1 : std::max(kWallTimeStride, n / 4);  // small series keep every second
+        const uint32_t stride =
+            n < 256 ? 1 : std::max(kWallTimeStride, n / 4);  // small series keep every second
         if (n - wallTimes.back().begin >= stride) return addWallTimeMark(seconds);
         if ((d >= 60.0 || d <= -60.0) && wallTimeOffPace(seconds, n)) [[unlikely]]
             addWallTimeMark(seconds);
@@ -116,7 +117,8 @@ struct Series {
         const Mark<double>& b = wallTimes[m - 1];
         const double span = static_cast<double>(b.begin - a.begin);
         // |seconds - (b.value + pace * (n - b.begin))| >= 60 with pace = (b.value - a.value) / span
-        const double off = (seconds - b.value) * span - (b.value - a.value) * static_cast<double>(n - b.begin);
+        const double off =
+            (seconds - b.value) * span - (b.value - a.value) * static_cast<double>(n - b.begin);
         return !(off < 60.0 * span && off > -60.0 * span);  // NaN (a non-finite time) marks too
     }
     // Resident bytes of the columns after shrinkToFit: a big column's used pages (its unused
@@ -129,25 +131,25 @@ struct RunEvent {
     // Parameters: a fingerprint of the weights (parameter_fingerprint.h)
     enum class Kind { Info, Warning, Error, Traceback, Checkpoint, Parameters };
     Kind kind = Kind::Info;
-    std::string text;                // the line (tracebacks: all lines joined with '\n')
-    uint32_t file = 0;               // index into Run::files
-    int64_t line = 0;                // 1-based first line
-    std::optional<double> step;      // last step seen before the event
-    std::optional<RunRole> stage;    // the stage the log was in (ParseState::stage), when it named one
+    std::string text;              // the line (tracebacks: all lines joined with '\n')
+    uint32_t file = 0;             // index into Run::files
+    int64_t line = 0;              // 1-based first line
+    std::optional<double> step;    // last step seen before the event
+    std::optional<RunRole> stage;  // the stage the log was in (ParseState::stage), when it named one
 };
 
 struct RunFile {
     std::string path;
-    std::string format;              // format id from the registry: "text", "csv", "jsonl", "tfevents"
+    std::string format;  // format id from the registry: "text", "csv", "jsonl", "tfevents"
     uint64_t size = 0;
-    std::string layout;              // layout family (log_layouts.h): "mmdet2_text", "hf_trainer_state", ...
-    bool stepsEstimated = false;     // some steps rest on an estimate (ParseState::stepsEstimated)
+    std::string layout;           // layout family (log_layouts.h): "mmdet2_text", "hf_trainer_state", ...
+    bool stepsEstimated = false;  // some steps rest on an estimate (ParseState::stepsEstimated)
 };
 
 struct Run {
-    std::string name;                // folder-relative name, e.g. "qat"
+    std::string name;  // folder-relative name, e.g. "qat"
     RunRole role = RunRole::Unknown;
-    std::string roleReason;          // why the role was guessed ("folder name 'qat'")
+    std::string roleReason;  // why the role was guessed ("folder name 'qat'")
     std::vector<RunFile> files;
     std::map<std::string, std::string> metadata;  // batch_size, lr, world_size, march, epochs, ...
     std::vector<RunEvent> events;
@@ -160,9 +162,9 @@ struct Run {
 struct TailCheckpoint;  // log_tailer.h
 
 struct LogSet {
-    std::string root;                // the folder (or file) that was opened
+    std::string root;  // the folder (or file) that was opened
     std::vector<Run> runs;
-    std::vector<Warning> warnings;   // file + line/offset for every damaged part skipped
+    std::vector<Warning> warnings;  // file + line/offset for every damaged part skipped
     // Where each file's reading stopped (offsets, parser states): live watching continues from
     // here instead of reading the folder again (LogTailer::resume). Null when not from a reader.
     std::shared_ptr<const TailCheckpoint> checkpoint;

@@ -33,8 +33,10 @@ std::map<std::string, std::string> readRunConfig(const std::string& path)
         if (colon == std::string_view::npos) continue;
         std::string_view value = line.substr(colon + 2);
         while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-        if (value.empty() || value[0] == '|' || value[0] == '>' || value[0] == '!' || value[0] == '&') continue;
-        if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front())
+        if (value.empty() || value[0] == '|' || value[0] == '>' || value[0] == '!' || value[0] == '&')
+            continue;
+        if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') &&
+            value.back() == value.front())
             value = value.substr(1, value.size() - 2);
         if (value.size() <= 200) out.emplace(std::string(line.substr(0, colon)), std::string(value));
     }
@@ -52,12 +54,14 @@ void readPythonAssignments(std::string_view text, std::map<std::string, std::str
         while (i < line.size() && (isAlpha(line[i]) || line[i] == '_' || (i > 0 && isDigit(line[i])))) ++i;
         if (i == 0 || !line.substr(i).starts_with(" = ")) continue;
         std::string_view value = line.substr(i + 3);
-        if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front())
+        if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') &&
+            value.back() == value.front())
             value = value.substr(1, value.size() - 2);
         // "model = dict(" opens a block over many lines: no value of its own
         const char last = value.empty() ? '\0' : value.back();
         if (last == '(' || last == '[' || last == '{' || last == ',') continue;
-        if (!value.empty() && value.size() <= 200) into.emplace(std::string(line.substr(0, i)), std::string(value));
+        if (!value.empty() && value.size() <= 200)
+            into.emplace(std::string(line.substr(0, i)), std::string(value));
     }
 }
 

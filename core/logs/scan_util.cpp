@@ -1,17 +1,23 @@
 #include "core/logs/scan_util.h"
 
+#include <fast_float/fast_float.h>
+
 #include <cmath>
 #include <cstring>
 #include <limits>
 
-#include <fast_float/fast_float.h>
-
 namespace qatdoctor::core::logs {
 namespace {
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+char lower(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+}
 
-int twoDigits(const char* p) { return (p[0] - '0') * 10 + (p[1] - '0'); }
+int twoDigits(const char* p)
+{
+    return (p[0] - '0') * 10 + (p[1] - '0');
+}
 
 bool digitsAt(std::string_view s, size_t pos, size_t n)
 {
@@ -40,12 +46,12 @@ const char* parseNumberSlow(const char* p, const char* end, double& out)
     if (p >= end) return nullptr;
     const char c = *p;
     // fast_float accepts "nan"/"inf"/"infinity" (any case) and a leading '-'.
-    if (!isDigit(c) && c != '-' && c != '.' && c != 'n' && c != 'N' && c != 'i' && c != 'I')
-        return nullptr;
+    if (!isDigit(c) && c != '-' && c != '.' && c != 'n' && c != 'N' && c != 'i' && c != 'I') return nullptr;
     auto r = fast_float::from_chars(p, end, out);
     if (r.ec != std::errc()) return nullptr;
     // "nan"/"inf" only as a whole word: the "INF" of log_level='INFO' or "info" is no number.
-    if (!std::isfinite(out) && r.ptr < end && (isAlpha(*r.ptr) || isDigit(*r.ptr) || *r.ptr == '_')) return nullptr;
+    if (!std::isfinite(out) && r.ptr < end && (isAlpha(*r.ptr) || isDigit(*r.ptr) || *r.ptr == '_'))
+        return nullptr;
     return r.ptr;
 }
 
@@ -59,8 +65,9 @@ const char* parseLongDecimal(uint64_t m, int frac, bool neg, const char* p, cons
     // between two doubles (the 11 bits below a double's last are then 100 0000 0000; rounding
     // is monotonic, so no other case can cross a midpoint): those go to fast_float.
     static_assert(std::numeric_limits<long double>::digits == 64);
-    static constexpr long double kPow10[] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L, 1e9L,
-                                             1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L};
+    static constexpr long double kPow10[] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,
+                                             1e7L,  1e8L,  1e9L,  1e10L, 1e11L, 1e12L, 1e13L,
+                                             1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L};
     const long double x = static_cast<long double>(m) / kPow10[frac];
     uint64_t significand;
     std::memcpy(&significand, &x, sizeof significand);  // the low 8 bytes of the 80-bit format
@@ -96,7 +103,8 @@ bool containsNoCase(std::string_view s, std::string_view needle)
     return false;
 }
 
-std::optional<double> parseTimestamp(std::string_view s, size_t* consumed, double* wholeSeconds, bool reuseWhole)
+std::optional<double> parseTimestamp(std::string_view s, size_t* consumed, double* wholeSeconds,
+                                     bool reuseWhole)
 {
     size_t p = 0;
     if (!s.empty() && s[0] == '[') p = 1;
@@ -149,7 +157,10 @@ LineCheck checkLine(std::string_view line)
     if (lo < 0x20) {
         int controls = 0;
         for (unsigned char c : line) {
-            if (c == 0) { r.binary = true; break; }
+            if (c == 0) {
+                r.binary = true;
+                break;
+            }
             if (c < 0x20 && c != '\t' && c != '\r' && c != 0x1b && c != '\f' && c != '\v') ++controls;
         }
         if (controls >= 3) r.binary = true;
@@ -159,7 +170,11 @@ LineCheck checkLine(std::string_view line)
         const auto* e = p + line.size();
         while (p < e && !r.invalidUtf8) {
             const unsigned char c = *p++;
-            const int n = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xe ? 2 : (c >> 3) == 0x1e ? 3 : -1;
+            const int n = c < 0x80           ? 0
+                          : (c >> 5) == 0x6  ? 1
+                          : (c >> 4) == 0xe  ? 2
+                          : (c >> 3) == 0x1e ? 3
+                                             : -1;
             if (n < 0 || e - p < n) {
                 r.invalidUtf8 = true;
                 break;

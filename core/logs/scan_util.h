@@ -9,8 +9,14 @@
 
 namespace qatdoctor::core::logs {
 
-inline bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool isAlpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+inline bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 // Everything parseNumber's inline fast path leaves: exponents, long mantissas, nan/inf (fast_float).
 const char* parseNumberSlow(const char* p, const char* end, double& out);
@@ -26,7 +32,8 @@ namespace detail {
 // crosses into bytes after a non-digit, so the first non-digit is found exactly).
 inline int leadingDigits8(uint64_t raw)
 {
-    const uint64_t nonDigit = ((raw + 0x4646464646464646ull) | (raw - 0x3030303030303030ull)) & 0x8080808080808080ull;
+    const uint64_t nonDigit =
+        ((raw + 0x4646464646464646ull) | (raw - 0x3030303030303030ull)) & 0x8080808080808080ull;
     return nonDigit ? __builtin_ctzll(nonDigit) >> 3 : 8;
 }
 
@@ -71,7 +78,7 @@ inline const char* scanDigits(const char* q, const char* end, uint64_t& m, int& 
 // by an exact power of ten, one correctly rounded IEEE division. Logs are mostly "0.1234".
 [[gnu::always_inline]] inline const char* parseNumber(const char* p, const char* end, double& out)
 {
-    static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+    static constexpr double kPow10[] = {1e0, 1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 1e8,
                                         1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
     const char* q = p;
     const bool neg = q < end && *q == '-';
@@ -87,12 +94,15 @@ inline const char* scanDigits(const char* q, const char* end, uint64_t& m, int& 
         uint64_t raw;
         std::memcpy(&raw, q, 8);
         lead = detail::leadingDigits8(raw);
-        if (lead == 1) m = (raw & 0xff) - '0';
-        else if (lead > 1) m = detail::digitsValue8(raw, lead);
+        if (lead == 1)
+            m = (raw & 0xff) - '0';
+        else if (lead > 1)
+            m = detail::digitsValue8(raw, lead);
         q += lead;
     }
     if (lead == 8)
-        for (unsigned d; q < end && (d = static_cast<unsigned>(static_cast<unsigned char>(*q)) - '0') < 10; ++q)
+        for (unsigned d; q < end && (d = static_cast<unsigned>(static_cast<unsigned char>(*q)) - '0') < 10;
+             ++q)
             m = m * 10 + d;
     digits = static_cast<int>(q - ds);
     if (q < end && *q == '.' && digits <= 15) {
@@ -100,7 +110,8 @@ inline const char* scanDigits(const char* q, const char* end, uint64_t& m, int& 
         digits += frac;
     }
     if (digits > 0 && digits <= 15 && !(q < end && (*q == 'e' || *q == 'E'))) [[likely]] {
-        const double v = frac ? static_cast<double>(m) / kPow10[frac] : static_cast<double>(m);  // integers: exact
+        const double v =
+            frac ? static_cast<double>(m) / kPow10[frac] : static_cast<double>(m);  // integers: exact
         out = neg ? -v : v;
         return q;
     }
@@ -156,7 +167,7 @@ std::optional<double> parseTimestamp(std::string_view s, size_t* consumed, doubl
 
 // The kinds of damage a line can have, checked together in one pass over its bytes.
 struct LineCheck {
-    bool binary = false;       // NUL or other control bytes: not text
+    bool binary = false;  // NUL or other control bytes: not text
     bool invalidUtf8 = false;
 };
 LineCheck checkLine(std::string_view line);

@@ -12,8 +12,8 @@ namespace qatdoctor::core::logs {
 struct SeriesStats {
     size_t points = 0;
     size_t nonFinite = 0;
-    std::optional<double> min, max;            // over finite values
-    std::optional<size_t> firstNonFinite;      // index of the first NaN/Inf point
+    std::optional<double> min, max;        // over finite values
+    std::optional<size_t> firstNonFinite;  // index of the first NaN/Inf point
 };
 
 SeriesStats seriesStats(const Series& s);

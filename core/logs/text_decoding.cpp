@@ -52,7 +52,10 @@ std::string fromUtf16(std::string_view bytes, bool littleEndian)
     return out;
 }
 
-bool crOnly(std::string_view head) { return head.find('\n') == std::string_view::npos && head.find('\r') != std::string_view::npos; }
+bool crOnly(std::string_view head)
+{
+    return head.find('\n') == std::string_view::npos && head.find('\r') != std::string_view::npos;
+}
 
 // Whether bytes hold a sequence that is not UTF-8. A sequence cut by the end of bytes (a head of
 // the file) does not count.
@@ -127,7 +130,8 @@ bool mostlyLoneHighBytes(std::string_view head)
     for (size_t i = 0; i < head.size();) {
         if (static_cast<uint8_t>(head[i]) < 0x80) {
             const char c = head[i++];
-            if (static_cast<uint8_t>(c) < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\x1b') ++controls;
+            if (static_cast<uint8_t>(c) < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\x1b')
+                ++controls;
             continue;
         }
         size_t end = i;
@@ -154,8 +158,10 @@ std::string fromWindows1252(std::string_view bytes)
     out.reserve(bytes.size() + bytes.size() / 8);
     for (const char ch : bytes) {
         const auto c = static_cast<uint8_t>(ch);
-        if (c < 0x80) out += ch;
-        else appendUtf8(out, c < 0xa0 ? kHigh[c - 0x80] : c);
+        if (c < 0x80)
+            out += ch;
+        else
+            appendUtf8(out, c < 0xa0 ? kHigh[c - 0x80] : c);
     }
     return out;
 }

@@ -37,15 +37,21 @@ constexpr std::array<uint8_t, 256> makeClasses()
 }
 constexpr auto kClasses = makeClasses();
 
-inline uint8_t classOf(char c) { return kClasses[static_cast<unsigned char>(c)]; }
-bool isKeyStart(char c) { return classOf(c) & kKeyStart; }
+inline uint8_t classOf(char c)
+{
+    return kClasses[static_cast<unsigned char>(c)];
+}
+bool isKeyStart(char c)
+{
+    return classOf(c) & kKeyStart;
+}
 
 // One `key <sep> value` found on a line.
 struct Field {
     std::string_view key;
     std::string_view raw;  // the value's text (quotes stripped), for metadata
     double number = 0;
-    double total = 0;      // `[3/90]`: 90
+    double total = 0;  // `[3/90]`: 90
     bool isNumber = false;
     bool hasTotal = false;
     // mmdet/mmengine counters: "Epoch [1][50/7330]", "Epoch(train) [1][ 50/1221]" count epochs
@@ -59,7 +65,7 @@ struct Field {
     bool hasAvg = false;
     const char* avgBegin = nullptr;
     const char* avgEnd = nullptr;
-    char sep = 0;          // '[', ':', '='
+    char sep = 0;  // '[', ':', '='
     // where the number and the total are on the line (for the line template)
     const char* numBegin = nullptr;
     const char* numEnd = nullptr;
@@ -76,8 +82,8 @@ bool looksLikeMetric(std::string_view key);
 // (a word that merely contains one, "CUDA Runtime 11.3", is prose).
 bool isMetricWord(std::string_view key)
 {
-    for (std::string_view w : {"loss", "acc", "accuracy", "acc@1", "acc@5", "acc1", "acc5", "top1", "top5", "map",
-                               "miou", "iou", "f1", "lr", "precision", "recall", "psnr", "ppl"})
+    for (std::string_view w : {"loss", "acc", "accuracy", "acc@1", "acc@5", "acc1", "acc5", "top1", "top5",
+                               "map", "miou", "iou", "f1", "lr", "precision", "recall", "psnr", "ppl"})
         if (equalsNoCase(key, w)) return true;
     return false;
 }
@@ -101,7 +107,8 @@ std::string_view rawValue(const char* p, const char* e)
     char quote = 0;
     if (b < e && (*b == '\'' || *b == '"')) quote = *b++;
     const char* q = b;
-    while (q < e && (quote ? *q != quote : (*q != ' ' && *q != ',' && *q != ')' && *q != ']' && *q != '}' && *q != ';')))
+    while (q < e && (quote ? *q != quote
+                           : (*q != ' ' && *q != ',' && *q != ')' && *q != ']' && *q != '}' && *q != ';')))
         ++q;
     return {b, static_cast<size_t>(q - b)};
 }
@@ -109,8 +116,8 @@ std::string_view rawValue(const char* p, const char* e)
 // Finds the fields of a line. Returns how many; p is advanced over everything.
 // suspicious: a control byte or a byte >= 0x80 outside keys and numbers (then the line gets the
 // full binary / UTF-8 check; clean lines never pay for it).
-size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& out, bool& bareStep, Field& bare,
-                  bool& suspicious)
+size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& out, bool& bareStep,
+                  Field& bare, bool& suspicious)
 {
     const char* const lineBegin = p;
     size_t n = 0;
@@ -158,7 +165,8 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
         }
         const char* ks = p;
         while (p < e && (classOf(*p) & kKeyChar)) ++p;
-        if (p + 1 < e && *p == ' ' && isKeyStart(p[1]) && isSplitWord(std::string_view(ks, static_cast<size_t>(p - ks)))) {
+        if (p + 1 < e && *p == ' ' && isKeyStart(p[1]) &&
+            isSplitWord(std::string_view(ks, static_cast<size_t>(p - ks)))) {
             const char* w = p + 1;
             while (w < e && (classOf(*w) & kKeyChar)) ++w;
             if (w < e && (*w == ':' || *w == '=')) p = w;  // "Val Loss:" is one key
@@ -169,7 +177,8 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
         bool evalMode = false;
         if (q < e && *q == '(' && counterWithMode(std::string_view(ks, static_cast<size_t>(ke - ks)))) {
             // mmengine's "Epoch(train)", "Iter(val)": the mode in parentheses
-            const char* close = static_cast<const char*>(std::memchr(q, ')', static_cast<size_t>(std::min<ptrdiff_t>(e - q, 16))));
+            const char* close = static_cast<const char*>(
+                std::memchr(q, ')', static_cast<size_t>(std::min<ptrdiff_t>(e - q, 16))));
             if (close) {
                 evalMode = isValidationWord(std::string_view(q + 1, static_cast<size_t>(close - q - 1)));
                 q = close + 1;
@@ -281,12 +290,15 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
 // Epoch counters: "[3/90]" and mmdet's "[3][i/N]" count from 1, torchvision's "Epoch: [0]" and
 // HAT's from 0. The epoch as counted from 0. (A step within an epoch is the number of iterations
 // done, as logged: the global step is epoch_from_0 * N + i, torchvision's 0-based i included.)
-inline double fromZero(double counter, bool countsFromOne) { return countsFromOne && counter >= 1 ? counter - 1 : counter; }
+inline double fromZero(double counter, bool countsFromOne)
+{
+    return countsFromOne && counter >= 1 ? counter - 1 : counter;
+}
 
 bool looksLikeMetric(std::string_view key)
 {
-    for (std::string_view w : {"loss", "acc", "top", "map", "iou", "err", "psnr", "f1", "auc", "grad", "time", "prec",
-                               "recall", "score", "ppl", "perplexity", "sim"})
+    for (std::string_view w : {"loss", "acc", "top", "map", "iou", "err", "psnr", "f1", "auc", "grad", "time",
+                               "prec", "recall", "score", "ppl", "perplexity", "sim"})
         if (containsNoCase(key, w)) return true;
     return false;
 }
@@ -314,7 +326,8 @@ public:
         if (isDigit(*p) || *p == '[') {
             // Consecutive lines mostly share the timestamp's second: reuse it.
             constexpr size_t kSecondPrefix = 20;  // "[YYYY-MM-DD HH:MM:SS"
-            if (m_tsValid && text.size() > kSecondPrefix && sameBytes(text.data(), m_tsPrefix.data(), kSecondPrefix)) {
+            if (m_tsValid && text.size() > kSecondPrefix &&
+                sameBytes(text.data(), m_tsPrefix.data(), kSecondPrefix)) {
                 wall = parseTimestamp(text, &used, &m_tsBase, true);
             } else {
                 wall = parseTimestamp(text, &used, &m_tsBase);
@@ -382,24 +395,33 @@ public:
                 }
                 continue;
             }
-            switch (m_kinds[i] = templated ? m_template.kinds[i] : (f.hasUnit ? KeyKind::System : kindOf(f.key, i))) {
-            case KeyKind::GlobalStep: global = f.number; break;
-            case KeyKind::Step:
-                step = f.number;
-                if (f.hasTotal) stepTotal = f.total;
-                break;
-            case KeyKind::Epoch:
-                epoch = f.number;
-                if (f.hasTotal) epochTotal = f.total;
-                break;
-            case KeyKind::WallTime: wall = f.number; break;
-            case KeyKind::Metric:
-                if (m_tablesOnly) m_kinds[i] = KeyKind::System;  // prose around the tables
-                else ++metrics;
-                break;
-            case KeyKind::System: break;
+            switch (m_kinds[i] =
+                        templated ? m_template.kinds[i] : (f.hasUnit ? KeyKind::System : kindOf(f.key, i))) {
+                case KeyKind::GlobalStep:
+                    global = f.number;
+                    break;
+                case KeyKind::Step:
+                    step = f.number;
+                    if (f.hasTotal) stepTotal = f.total;
+                    break;
+                case KeyKind::Epoch:
+                    epoch = f.number;
+                    if (f.hasTotal) epochTotal = f.total;
+                    break;
+                case KeyKind::WallTime:
+                    wall = f.number;
+                    break;
+                case KeyKind::Metric:
+                    if (m_tablesOnly)
+                        m_kinds[i] = KeyKind::System;  // prose around the tables
+                    else
+                        ++metrics;
+                    break;
+                case KeyKind::System:
+                    break;
             }
-            if (m_kinds[i] != KeyKind::Metric && m_kinds[i] != KeyKind::System && m_kinds[i] != KeyKind::WallTime)
+            if (m_kinds[i] != KeyKind::Metric && m_kinds[i] != KeyKind::System &&
+                m_kinds[i] != KeyKind::WallTime)
                 proseCounters = proseCounters && f.spaceSep;
         }
         // Counters written as words ("Epoch 1/3", "from epoch 0") make a metric line only with
@@ -438,12 +460,13 @@ public:
         if (!counters && (hyper || header)) {
             for (size_t i = 0; i < n; ++i) {
                 const Field& f = fields[i];
-                if (f.raw.empty() || f.sep == '[' || (f.sep != '=' && !header && !isHyperParameter(f.key))) continue;
+                if (f.raw.empty() || f.sep == '[' || (f.sep != '=' && !header && !isHyperParameter(f.key)))
+                    continue;
                 // "PyTorch: 1.6.0", "NVCC: Cuda compilation tools, release 11.6": a lone "key: value"
                 // line's value is the rest of the line; a version number keeps its tail ("1.6.0")
                 std::string value = n == 1 && f.sep == ':' && !f.isNumber ? restOfLine(f.raw, e)
-                                    : f.isNumber           ? std::string(rawValue(f.numBegin, e))
-                                                           : std::string(f.raw);
+                                    : f.isNumber ? std::string(rawValue(f.numBegin, e))
+                                                 : std::string(f.raw);
                 m_out.metadata.emplace(metadataKey(f.key), std::move(value));
             }
             headerHint(text, lineNo);
@@ -467,7 +490,8 @@ public:
         } else {
             from = StepFrom::LastStep;
         }
-        if (from == StepFrom::Counter && !validation) m_state.lastStep = x;  // evaluations set no training step
+        if (from == StepFrom::Counter && !validation)
+            m_state.lastStep = x;  // evaluations set no training step
         if (metrics == 0) {
             event(text, lineNo);
             return;
@@ -479,11 +503,13 @@ public:
             const Field& f = fields[i];
             if (!f.isNumber || m_kinds[i] != KeyKind::Metric) continue;
             if (validation && isLearningRateKey(f.key)) continue;  // the training lr, repeated
-            const uint32_t s = templated ? m_template.slots[i] : (m_slotOf[i] = slot(f.key, validation, position++));
+            const uint32_t s =
+                templated ? m_template.slots[i] : (m_slotOf[i] = slot(f.key, validation, position++));
             // an evaluation printed batch by batch ("Validate: [56/56] ... Acc@1 0.00 (11.51)"): its
             // result is the running average, and its last line at the step is the one that counts
             const float value = static_cast<float>(validation && f.hasAvg ? f.avg : f.number);
-            if (validation && from == StepFrom::LastStep && m_state.lastStep && replaceLast(s, *m_state.lastStep, value, lineNo))
+            if (validation && from == StepFrom::LastStep && m_state.lastStep &&
+                replaceLast(s, *m_state.lastStep, value, lineNo))
                 continue;
             point(s, x, from, value, static_cast<uint32_t>(lineNo), epochValue, wall);
         }
@@ -511,13 +537,13 @@ private:
         bool validation = false;
         std::optional<RunRole> stage;  // the line's log prefix named this stage
         NumberLayout layout;
-        std::vector<double*> targets;            // where each number goes (fieldsOf / bare)
+        std::vector<double*> targets;  // where each number goes (fieldsOf / bare)
         // Where the counters are among the numbers (indices in line order, -1 = absent), for
         // lines that have a step and metrics and are no evaluation (the bulk of a log).
         struct Plan {
             bool fast = false;
             int global = -1, step = -1, stepTotal = -1, epoch = -1, epochTotal = -1, wall = -1;
-            bool mmCounters = false;  // "[e][i/N]": epoch and iteration count from 1
+            bool mmCounters = false;                        // "[e][i/N]": epoch and iteration count from 1
             std::vector<std::pair<int, uint32_t>> metrics;  // number index, series slot
         } plan;
     };
@@ -550,7 +576,8 @@ private:
             spans.push_back({{t.bare.totalBegin, t.bare.totalEnd, true}, &t.bare.total});
         }
         if (spans.size() > kMaxNumbers) return;
-        std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.at.begin < b.at.begin; });
+        std::sort(spans.begin(), spans.end(),
+                  [](const Span& a, const Span& b) { return a.at.begin < b.at.begin; });
         m_numberSpans.clear();
         for (const Span& s : spans) {
             m_numberSpans.push_back(s.at);
@@ -577,18 +604,25 @@ private:
             const Field& f = t.fieldsOf[i];
             if (!f.isNumber) continue;
             switch (t.kinds[i]) {
-            case KeyKind::GlobalStep: plan.global = indexOf(&f.number); break;
-            case KeyKind::Step:
-                plan.step = indexOf(&f.number);
-                if (f.hasTotal) plan.stepTotal = indexOf(&f.total);
-                break;
-            case KeyKind::Epoch:
-                plan.epoch = indexOf(&f.number);
-                if (f.hasTotal) plan.epochTotal = indexOf(&f.total);
-                break;
-            case KeyKind::WallTime: plan.wall = indexOf(&f.number); break;
-            case KeyKind::Metric: plan.metrics.emplace_back(indexOf(&f.number), t.slots[i]); break;
-            case KeyKind::System: break;
+                case KeyKind::GlobalStep:
+                    plan.global = indexOf(&f.number);
+                    break;
+                case KeyKind::Step:
+                    plan.step = indexOf(&f.number);
+                    if (f.hasTotal) plan.stepTotal = indexOf(&f.total);
+                    break;
+                case KeyKind::Epoch:
+                    plan.epoch = indexOf(&f.number);
+                    if (f.hasTotal) plan.epochTotal = indexOf(&f.total);
+                    break;
+                case KeyKind::WallTime:
+                    plan.wall = indexOf(&f.number);
+                    break;
+                case KeyKind::Metric:
+                    plan.metrics.emplace_back(indexOf(&f.number), t.slots[i]);
+                    break;
+                case KeyKind::System:
+                    break;
             }
         }
         plan.mmCounters = t.bareStep && t.bare.adjacent;
@@ -621,8 +655,8 @@ private:
         if (plan.wall >= 0) wall = v[plan.wall];
         m_state.lastStep = x;
         for (const auto& [index, slotIndex] : plan.metrics)
-            point(slotIndex, x, StepFrom::Counter, static_cast<float>(v[index]), static_cast<uint32_t>(lineNo), epochValue,
-                  wall);
+            point(slotIndex, x, StepFrom::Counter, static_cast<float>(v[index]),
+                  static_cast<uint32_t>(lineNo), epochValue, wall);
     }
 
     // classifyKey, cached by the field's position on the line (lines repeat their layout).
@@ -652,7 +686,8 @@ private:
         std::string_view rest(raw.data(), static_cast<size_t>(lineEnd - raw.data()));
         while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\r')) rest.remove_suffix(1);
         const char before = raw.data()[-1];  // within the line: raw follows "key: "
-        if ((before == '\'' || before == '"') && !rest.empty() && rest.back() == before) rest.remove_suffix(1);
+        if ((before == '\'' || before == '"') && !rest.empty() && rest.back() == before)
+            rest.remove_suffix(1);
         return std::string(rest.substr(0, 200));
     }
 
@@ -674,14 +709,15 @@ private:
         size_t position = 0;
         const std::optional<float> epoch = static_cast<float>(row.step);
         for (const auto& [key, value] : row.cells)
-            point(slot(key, row.evaluation, position++), row.step, StepFrom::Counter, static_cast<float>(value),
-                  static_cast<uint32_t>(lineNo), epoch, std::nullopt);
+            point(slot(key, row.evaluation, position++), row.step, StepFrom::Counter,
+                  static_cast<float>(value), static_cast<uint32_t>(lineNo), epoch, std::nullopt);
     }
 
     // A setting's key, named by the stage the log is in ("calibration/world_size"), as series are.
     std::string metadataKey(std::string_view key) const
     {
-        return m_state.stage ? std::string(roleName(*m_state.stage)) + "/" + std::string(key) : std::string(key);
+        return m_state.stage ? std::string(roleName(*m_state.stage)) + "/" + std::string(key)
+                             : std::string(key);
     }
 
     // A line that says which stage runs from here on: HAT's "=====BEGIN QAT STAGE=====" and
@@ -691,8 +727,10 @@ private:
         std::string_view word;
         if (const size_t b = rest.find("BEGIN "); b != std::string_view::npos) {
             const size_t end = rest.find_first_of("= ", b + 6);
-            const std::string_view tail = end == std::string_view::npos ? std::string_view() : rest.substr(end);
-            if (tail.starts_with(" STAGE") || tail.starts_with(" PREDICT")) word = rest.substr(b + 6, end - b - 6);
+            const std::string_view tail =
+                end == std::string_view::npos ? std::string_view() : rest.substr(end);
+            if (tail.starts_with(" STAGE") || tail.starts_with(" PREDICT"))
+                word = rest.substr(b + 6, end - b - 6);
         } else if (const size_t s = rest.find("--stage"); s != std::string_view::npos) {
             size_t v = s + 7;
             while (v < rest.size() && (rest[v] == ' ' || rest[v] == '=')) ++v;
@@ -710,8 +748,8 @@ private:
         m_state.lastStep.reset();
         m_inConfig = false;
         if (m_out.roleHints.size() < 8)
-            m_out.roleHints.push_back({*stage, "stage marker '" + std::string(rest.substr(0, 80)) + "' (line " +
-                                                   std::to_string(lineNo) + ")"});
+            m_out.roleHints.push_back({*stage, "stage marker '" + std::string(rest.substr(0, 80)) +
+                                                   "' (line " + std::to_string(lineNo) + ")"});
     }
 
     // The configuration a script prints before it trains: mmdet/mmengine's "Config:" block (the
@@ -732,7 +770,8 @@ private:
             headerHint(text, lineNo);
             return true;
         }
-        const bool python = t.find("dict(") != std::string_view::npos || t.find("Namespace(") != std::string_view::npos;
+        const bool python =
+            t.find("dict(") != std::string_view::npos || t.find("Namespace(") != std::string_view::npos;
         if (!m_inConfig && !python && !isAssignment(t)) return false;
         if (isAssignment(t)) {
             std::map<std::string, std::string> assigned;
@@ -773,8 +812,8 @@ private:
             return;
         if (auto r = stageOfWord(text)) {
             ++m_hints;
-            m_out.roleHints.push_back(
-                {*r, "header line '" + std::string(text.substr(0, 80)) + "' (line " + std::to_string(lineNo) + ")"});
+            m_out.roleHints.push_back({*r, "header line '" + std::string(text.substr(0, 80)) + "' (line " +
+                                               std::to_string(lineNo) + ")"});
         }
     }
 
@@ -783,7 +822,8 @@ private:
         if (m_hints >= 3) return;
         std::optional<RunRole> r;
         std::string what;
-        if (equalsNoCase(key, "training_step") || equalsNoCase(key, "HAT_TRAINING_STEP") || equalsNoCase(key, "stage")) {
+        if (equalsNoCase(key, "training_step") || equalsNoCase(key, "HAT_TRAINING_STEP") ||
+            equalsNoCase(key, "stage")) {
             r = stageOfWord(value);
             what = std::string(key) + ": " + std::string(value);
         } else if (!value.empty() && !isKeyStart(value[0])) {
@@ -799,8 +839,8 @@ private:
 
     static bool isEventLine(std::string_view text)
     {
-        return containsNoCase(text, "WARN") || containsNoCase(text, "ERROR") || containsNoCase(text, "CRITICAL") ||
-               containsNoCase(text, "Traceback (most recent call last)");
+        return containsNoCase(text, "WARN") || containsNoCase(text, "ERROR") ||
+               containsNoCase(text, "CRITICAL") || containsNoCase(text, "Traceback (most recent call last)");
     }
 
     void event(std::string_view text, uint64_t lineNo)
@@ -808,24 +848,26 @@ private:
         RunEvent::Kind kind;
         if (containsNoCase(text, "Traceback (most recent call last)")) {
             m_inTraceback = true;
-            m_traceback = RunEvent{RunEvent::Kind::Traceback, std::string(text), 0, static_cast<int64_t>(lineNo),
-                                   m_state.lastStep, m_state.stage};
+            m_traceback = RunEvent{RunEvent::Kind::Traceback,    std::string(text), 0,
+                                   static_cast<int64_t>(lineNo), m_state.lastStep,  m_state.stage};
             return;
         }
-        if (containsNoCase(text, "ERROR") || containsNoCase(text, "CRITICAL") || containsNoCase(text, "Exception") ||
-            containsNoCase(text, "out of memory") || containsNoCase(text, "Killed"))
+        if (containsNoCase(text, "ERROR") || containsNoCase(text, "CRITICAL") ||
+            containsNoCase(text, "Exception") || containsNoCase(text, "out of memory") ||
+            containsNoCase(text, "Killed"))
             kind = RunEvent::Kind::Error;
         else if (containsNoCase(text, "WARN"))
             kind = RunEvent::Kind::Warning;
-        else if (containsNoCase(text, "checkpoint") && (containsNoCase(text, "save") || containsNoCase(text, "load")))
+        else if (containsNoCase(text, "checkpoint") &&
+                 (containsNoCase(text, "save") || containsNoCase(text, "load")))
             kind = RunEvent::Kind::Checkpoint;
         else {
             headerHint(text, lineNo);
             return;
         }
         if (m_out.events.size() >= kMaxEvents) return;
-        m_out.events.push_back(
-            {kind, std::string(text.substr(0, 2000)), 0, static_cast<int64_t>(lineNo), m_state.lastStep, m_state.stage});
+        m_out.events.push_back({kind, std::string(text.substr(0, 2000)), 0, static_cast<int64_t>(lineNo),
+                                m_state.lastStep, m_state.stage});
     }
 
     // A fingerprint of the weights ("parameters after training: norm 15.48 sha1 c9881e5e"): an
@@ -871,7 +913,7 @@ private:
     bool m_sawMetricLine = false;
     bool m_inConfig = false;  // inside a "Config:" dump (see configLine)
     ConsoleTables m_tables;
-    bool m_tablesOnly = false;  // the layout's metrics are its tables (LogLayout::tablesOnly)
+    bool m_tablesOnly = false;    // the layout's metrics are its tables (LogLayout::tablesOnly)
     std::string m_consoleBuffer;  // a console line as drawn (consoleText)
     bool m_cleaning = false;
     bool m_tsValid = false;
@@ -925,38 +967,44 @@ int probeTextLog(std::string_view name, std::string_view head)
         for (size_t i = 0; i < n; ++i) {
             if (!fields[i].isNumber) continue;
             const KeyKind k = fields[i].hasUnit ? KeyKind::System : classifyKey(fields[i].key);
-            if (k == KeyKind::Metric) metric = true;
-            else if (k != KeyKind::WallTime && k != KeyKind::System) counter = true;
+            if (k == KeyKind::Metric)
+                metric = true;
+            else if (k != KeyKind::WallTime && k != KeyKind::System)
+                counter = true;
         }
         metricLines += metric;
         counterLines += counter && metric;
     }
     if (binaryLines * 2 > lines) return 0;
-    const bool logName = name.ends_with(".log") || name.ends_with(".out") || name.find(".log.") != std::string_view::npos;
+    const bool logName =
+        name.ends_with(".log") || name.ends_with(".out") || name.find(".log.") != std::string_view::npos;
     if (counterLines >= 2) return logName ? 60 : 45;
     if (counterLines >= 1 || metricLines >= 3) return logName ? 40 : 20;
     return logName && metricLines > 0 ? 15 : 0;
 }
 
-bool parseTextLog(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
-                  std::vector<ParsedLog>& parts)
+bool parseTextLog(std::string_view bytes, const std::string& path, ParseState& state,
+                  const LoadOptions& options, std::vector<ParsedLog>& parts)
 {
     // A log that names its stages names them for everything after: read it in one piece so no
     // line is read without the stage before it (the markers come near the top).
     LoadOptions opts = options;
     const std::string_view head = bytes.substr(0, 64 * 1024);
-    if (head.find("--stage") != std::string_view::npos || head.find(" STAGE") != std::string_view::npos) opts.threads = 1;
+    if (head.find("--stage") != std::string_view::npos || head.find(" STAGE") != std::string_view::npos)
+        opts.threads = 1;
     if (state.offset == 0) {
         const size_t slash = path.find_last_of('/');
-        state.layout = detectLayout("text", slash == std::string::npos ? path : path.substr(slash + 1), head).id;
+        state.layout =
+            detectLayout("text", slash == std::string::npos ? path : path.substr(slash + 1), head).id;
     }
     // a printed table's header comes once (skorch): its rows need it, so one piece too
     if (const LogLayout* layout = findLayout(state.layout); layout && layout->tablesOnly) opts.threads = 1;
-    return parseLines(bytes, path, state, opts,
-               [](ParsedLog& out, ParseState& st, const std::string& p) {
-                   return std::make_unique<TextLineParser>(out, st, p);
-               },
-               parts);
+    return parseLines(
+        bytes, path, state, opts,
+        [](ParsedLog& out, ParseState& st, const std::string& p) {
+            return std::make_unique<TextLineParser>(out, st, p);
+        },
+        parts);
 }
 
 }  // namespace qatdoctor::core::logs

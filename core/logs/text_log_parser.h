@@ -13,7 +13,7 @@
 namespace qatdoctor::core::logs {
 
 int probeTextLog(std::string_view name, std::string_view head);
-bool parseTextLog(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
-                  std::vector<ParsedLog>& parts);
+bool parseTextLog(std::string_view bytes, const std::string& path, ParseState& state,
+                  const LoadOptions& options, std::vector<ParsedLog>& parts);
 
 }  // namespace qatdoctor::core::logs

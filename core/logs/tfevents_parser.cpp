@@ -29,11 +29,15 @@ float halfToFloat(uint16_t h)
     const uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
     uint32_t bits;
     if (exp == 0) {
-        if (mant == 0) bits = sign;
+        if (mant == 0)
+            bits = sign;
         else {
             int e = -1;
             uint32_t m = mant;
-            do { ++e; m <<= 1; } while (!(m & 0x400));
+            do {
+                ++e;
+                m <<= 1;
+            } while (!(m & 0x400));
             bits = sign | static_cast<uint32_t>(127 - 15 - e) << 23 | (m & 0x3ff) << 13;
         }
     } else if (exp == 31) {
@@ -54,27 +58,48 @@ std::optional<double> scalarOf(const tb::TensorProto& t)
     if (elements != 1) return std::nullopt;
     const std::string& raw = t.tensor_content();
     switch (t.dtype()) {
-    case 1:  // DT_FLOAT
-        if (t.float_val_size()) return t.float_val(0);
-        if (raw.size() == 4) { float f; std::memcpy(&f, raw.data(), 4); return f; }
-        break;
-    case 2:  // DT_DOUBLE
-        if (t.double_val_size()) return t.double_val(0);
-        if (raw.size() == 8) { double d; std::memcpy(&d, raw.data(), 8); return d; }
-        break;
-    case 3:  // DT_INT32
-        if (t.int_val_size()) return t.int_val(0);
-        if (raw.size() == 4) { int32_t i; std::memcpy(&i, raw.data(), 4); return i; }
-        break;
-    case 9:  // DT_INT64
-        if (t.int64_val_size()) return static_cast<double>(t.int64_val(0));
-        if (raw.size() == 8) { int64_t i; std::memcpy(&i, raw.data(), 8); return static_cast<double>(i); }
-        break;
-    case 19:  // DT_HALF
-        if (t.half_val_size()) return halfToFloat(static_cast<uint16_t>(t.half_val(0)));
-        if (raw.size() == 2) { uint16_t h; std::memcpy(&h, raw.data(), 2); return halfToFloat(h); }
-        break;
-    default: break;
+        case 1:  // DT_FLOAT
+            if (t.float_val_size()) return t.float_val(0);
+            if (raw.size() == 4) {
+                float f;
+                std::memcpy(&f, raw.data(), 4);
+                return f;
+            }
+            break;
+        case 2:  // DT_DOUBLE
+            if (t.double_val_size()) return t.double_val(0);
+            if (raw.size() == 8) {
+                double d;
+                std::memcpy(&d, raw.data(), 8);
+                return d;
+            }
+            break;
+        case 3:  // DT_INT32
+            if (t.int_val_size()) return t.int_val(0);
+            if (raw.size() == 4) {
+                int32_t i;
+                std::memcpy(&i, raw.data(), 4);
+                return i;
+            }
+            break;
+        case 9:  // DT_INT64
+            if (t.int64_val_size()) return static_cast<double>(t.int64_val(0));
+            if (raw.size() == 8) {
+                int64_t i;
+                std::memcpy(&i, raw.data(), 8);
+                return static_cast<double>(i);
+            }
+            break;
+        case 19:  // DT_HALF
+            if (t.half_val_size()) return halfToFloat(static_cast<uint16_t>(t.half_val(0)));
+            if (raw.size() == 2) {
+                uint16_t h;
+                std::memcpy(&h, raw.data(), 2);
+                return halfToFloat(h);
+            }
+            break;
+        default:
+            break;
     }
     return std::nullopt;
 }
@@ -91,8 +116,8 @@ int probeTfEvents(std::string_view name, std::string_view head)
     return tfName ? 40 : 0;
 }
 
-bool parseTfEvents(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
-                   std::vector<ParsedLog>& parts)
+bool parseTfEvents(std::string_view bytes, const std::string& path, ParseState& state,
+                   const LoadOptions& options, std::vector<ParsedLog>& parts)
 {
     constexpr size_t kReportBytes = 16u << 20;
     size_t nextReport = 0;
@@ -111,20 +136,24 @@ bool parseTfEvents(std::string_view bytes, const std::string& path, ParseState& 
     };
     auto warnAt = [&](const char* code, const std::string& msg, uint64_t off) {
         if (state.warningCounts[code]++ >= 5) return;
-        out.warnings.push_back(makeError(std::string("logs.") + code, msg,
-                                         path, 0, static_cast<int64_t>(off)));
+        out.warnings.push_back(
+            makeError(std::string("logs.") + code, msg, path, 0, static_cast<int64_t>(off)));
     };
     while (p + 12 <= bytes.size()) {
         if (p >= nextReport) {
-            if (options.progress && !reportProgress(*options.progress, static_cast<double>(p) / static_cast<double>(bytes.size()), stage))
+            if (options.progress &&
+                !reportProgress(*options.progress, static_cast<double>(p) / static_cast<double>(bytes.size()),
+                                stage))
                 return false;
             nextReport = p + kReportBytes;
         }
         const uint64_t at = state.offset + p;
         const uint64_t len = le64(bytes.data() + p);
         if (maskCrc(crc32c(bytes.substr(p, 8))) != le32(bytes.data() + p + 8)) {
-            warnAt("tfevents_framing", "record length CRC mismatch; the rest of the file (" +
-                                           std::to_string(bytes.size() - p) + " bytes) was not read", at);
+            warnAt("tfevents_framing",
+                   "record length CRC mismatch; the rest of the file (" + std::to_string(bytes.size() - p) +
+                       " bytes) was not read",
+                   at);
             p = bytes.size();
             break;
         }
@@ -136,20 +165,24 @@ bool parseTfEvents(std::string_view bytes, const std::string& path, ParseState& 
         const auto record = static_cast<uint32_t>(state.line);
         if (maskCrc(crc32c(data)) != dataCrc) {
             ++skipped;
-            warnAt("tfevents_crc", "record " + std::to_string(record) + ": data CRC mismatch; record skipped", at);
+            warnAt("tfevents_crc", "record " + std::to_string(record) + ": data CRC mismatch; record skipped",
+                   at);
             continue;
         }
         if (!event.ParseFromArray(data.data(), static_cast<int>(data.size()))) {
             ++skipped;
-            warnAt("tfevents_parse", "record " + std::to_string(record) + " is not an Event message; skipped", at);
+            warnAt("tfevents_parse", "record " + std::to_string(record) + " is not an Event message; skipped",
+                   at);
             continue;
         }
         const auto step = static_cast<double>(event.step());
         if (event.has_summary()) {
             for (const auto& v : event.summary().value()) {
                 std::optional<double> x;
-                if (v.value_case() == tb::Summary::Value::kSimpleValue) x = v.simple_value();
-                else if (v.has_tensor()) x = scalarOf(v.tensor());
+                if (v.value_case() == tb::Summary::Value::kSimpleValue)
+                    x = v.simple_value();
+                else if (v.has_tensor())
+                    x = scalarOf(v.tensor());
                 if (!x) continue;
                 Series& s = out.series[seriesFor(v.tag())];
                 if (event.wall_time() > 0) s.markWallTime(event.wall_time());
@@ -157,16 +190,20 @@ bool parseTfEvents(std::string_view bytes, const std::string& path, ParseState& 
             }
             state.lastStep = step;
         } else if (event.has_session_log() && !event.session_log().checkpoint_path().empty()) {
-            out.events.push_back({RunEvent::Kind::Checkpoint, "checkpoint " + event.session_log().checkpoint_path(), 0,
-                                  record, step, std::nullopt});
+            out.events.push_back({RunEvent::Kind::Checkpoint,
+                                  "checkpoint " + event.session_log().checkpoint_path(), 0, record, step,
+                                  std::nullopt});
         } else if (event.has_log_message() && event.log_message().level() >= 30) {
-            out.events.push_back({event.log_message().level() >= 40 ? RunEvent::Kind::Error : RunEvent::Kind::Warning,
-                                  event.log_message().message(), 0, record, step, std::nullopt});
+            out.events.push_back(
+                {event.log_message().level() >= 40 ? RunEvent::Kind::Error : RunEvent::Kind::Warning,
+                 event.log_message().message(), 0, record, step, std::nullopt});
         }
     }
     if (options.atEnd && p < bytes.size()) {
-        warnAt("tfevents_truncated", "the last record is incomplete (" + std::to_string(bytes.size() - p) +
-                                         " bytes); it was not read", state.offset + p);
+        warnAt(
+            "tfevents_truncated",
+            "the last record is incomplete (" + std::to_string(bytes.size() - p) + " bytes); it was not read",
+            state.offset + p);
         p = bytes.size();
     }
     state.offset += p;

@@ -12,7 +12,7 @@
 namespace qatdoctor::core::logs {
 
 int probeTfEvents(std::string_view name, std::string_view head);
-bool parseTfEvents(std::string_view bytes, const std::string& path, ParseState& state, const LoadOptions& options,
-                   std::vector<ParsedLog>& parts);
+bool parseTfEvents(std::string_view bytes, const std::string& path, ParseState& state,
+                   const LoadOptions& options, std::vector<ParsedLog>& parts);
 
 }  // namespace qatdoctor::core::logs

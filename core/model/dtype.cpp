@@ -8,19 +8,32 @@ namespace qatdoctor::core::model {
 const char* dtypeName(DType t)
 {
     switch (t) {
-    case DType::Float32: return "float32";
-    case DType::Float16: return "float16";
-    case DType::BFloat16: return "bfloat16";
-    case DType::Float64: return "float64";
-    case DType::Int8: return "int8";
-    case DType::UInt8: return "uint8";
-    case DType::Int16: return "int16";
-    case DType::UInt16: return "uint16";
-    case DType::Int32: return "int32";
-    case DType::UInt32: return "uint32";
-    case DType::Int64: return "int64";
-    case DType::Bool: return "bool";
-    case DType::Unknown: break;
+        case DType::Float32:
+            return "float32";
+        case DType::Float16:
+            return "float16";
+        case DType::BFloat16:
+            return "bfloat16";
+        case DType::Float64:
+            return "float64";
+        case DType::Int8:
+            return "int8";
+        case DType::UInt8:
+            return "uint8";
+        case DType::Int16:
+            return "int16";
+        case DType::UInt16:
+            return "uint16";
+        case DType::Int32:
+            return "int32";
+        case DType::UInt32:
+            return "uint32";
+        case DType::Int64:
+            return "int64";
+        case DType::Bool:
+            return "bool";
+        case DType::Unknown:
+            break;
     }
     return "unknown";
 }
@@ -55,18 +68,31 @@ bool isFloat(DType t)
 
 bool isInteger(DType t)
 {
-    return t == DType::Int8 || t == DType::UInt8 || t == DType::Int16 || t == DType::UInt16
-        || t == DType::Int32 || t == DType::UInt32 || t == DType::Int64;
+    return t == DType::Int8 || t == DType::UInt8 || t == DType::Int16 || t == DType::UInt16 ||
+           t == DType::Int32 || t == DType::UInt32 || t == DType::Int64;
 }
 
 int bitWidth(DType t)
 {
     switch (t) {
-    case DType::Int8: case DType::UInt8: case DType::Bool: return 8;
-    case DType::Int16: case DType::UInt16: case DType::Float16: case DType::BFloat16: return 16;
-    case DType::Int32: case DType::UInt32: case DType::Float32: return 32;
-    case DType::Int64: case DType::Float64: return 64;
-    case DType::Unknown: break;
+        case DType::Int8:
+        case DType::UInt8:
+        case DType::Bool:
+            return 8;
+        case DType::Int16:
+        case DType::UInt16:
+        case DType::Float16:
+        case DType::BFloat16:
+            return 16;
+        case DType::Int32:
+        case DType::UInt32:
+        case DType::Float32:
+            return 32;
+        case DType::Int64:
+        case DType::Float64:
+            return 64;
+        case DType::Unknown:
+            break;
     }
     return 0;
 }

@@ -1,7 +1,6 @@
 #include "core/model/expected_dtypes.h"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "core/common/file_io.h"
@@ -16,7 +15,8 @@ Result<ExpectedDtypes> parseExpectedDtypes(std::string_view text, const std::str
         return makeError("expect.parse", path + ": " + why, path, line, offset);
     };
     // The valid form is one level deep; anything deeper is refused before nlohmann builds it.
-    if (jsonNestingDepth(text) > 2) return refuse("not a JSON object of module name -> dtype (nested too deep)");
+    if (jsonNestingDepth(text) > 2)
+        return refuse("not a JSON object of module name -> dtype (nested too deep)");
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
@@ -31,15 +31,16 @@ Result<ExpectedDtypes> parseExpectedDtypes(std::string_view text, const std::str
     }
     if (!j.is_object()) return refuse("not a JSON object of module name -> dtype");
     if (j.size() > kMaxExpectedDtypes)
-        return refuse(std::to_string(j.size()) + " entries; at most " + std::to_string(kMaxExpectedDtypes)
-                      + " modules can be checked");
+        return refuse(std::to_string(j.size()) + " entries; at most " + std::to_string(kMaxExpectedDtypes) +
+                      " modules can be checked");
     ExpectedDtypes out;
     for (const auto& [name, dtype] : j.items()) {
         if (name.empty()) return refuse("an empty module name");
         if (!dtype.is_string()) return refuse("the dtype of '" + name + "' is not a string");
         const std::string& value = dtype.get_ref<const std::string&>();
         if (!parseDType(value))
-            return refuse("unknown dtype '" + value + "' for '" + name + "' (int8, int16, float32, qint16, ...)");
+            return refuse("unknown dtype '" + value + "' for '" + name +
+                          "' (int8, int16, float32, qint16, ...)");
         out[name] = value;
     }
     return out;

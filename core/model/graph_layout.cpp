@@ -20,7 +20,8 @@ bool folded(const ModelGraph& g, int id, const LayoutOptions& o)
 {
     if (!o.foldQuantizers) return false;
     const GraphNode& n = g.node(id);
-    if (isQuantizeOp(n) || isDequantizeOp(n) || n.op == "Constant" || n.op == "Identity" || n.op == "ConstantOfShape")
+    if (isQuantizeOp(n) || isDequantizeOp(n) || n.op == "Constant" || n.op == "Identity" ||
+        n.op == "ConstantOfShape")
         return true;
     if (n.op == "Clip" && !n.inputs.empty()) {  // the reduced-range Clip between Q and DQ
         const int p = g.producer(n.inputs[0]);
@@ -59,8 +60,10 @@ int boxesAtDepth(const std::vector<std::string>& modules, int depth, int limit)
     int loose = 0;
     for (const std::string& m : modules) {
         std::string key = groupKey(m, depth);
-        if (key.empty()) ++loose;
-        else groups.insert(std::move(key));
+        if (key.empty())
+            ++loose;
+        else
+            groups.insert(std::move(key));
         if (loose + static_cast<int>(groups.size()) > limit) break;
     }
     return loose + static_cast<int>(groups.size());
@@ -69,7 +72,8 @@ int boxesAtDepth(const std::vector<std::string>& modules, int depth, int limit)
 // The finest grouping, starting from the one asked for, whose boxes (plus the graph's inputs and
 // outputs, always drawn) fit options.maxVertices: none, then 3, 2 and 1 module-path parts, then
 // runs of consecutive nodes.
-LayoutGrouping chooseGrouping(const std::vector<std::string>& modules, const LayoutOptions& options, int fixedVertices)
+LayoutGrouping chooseGrouping(const std::vector<std::string>& modules, const LayoutOptions& options,
+                              int fixedVertices)
 {
     LayoutGrouping out;
     out.visibleNodes = static_cast<int>(modules.size());
@@ -85,14 +89,16 @@ LayoutGrouping chooseGrouping(const std::vector<std::string>& modules, const Lay
             return out;
         }
     }
-    out.consecutive = static_cast<int>((modules.size() + static_cast<size_t>(room) - 1) / static_cast<size_t>(room));
+    out.consecutive =
+        static_cast<int>((modules.size() + static_cast<size_t>(room) - 1) / static_cast<size_t>(room));
     out.coarsened = true;
     return out;
 }
 
 }  // namespace
 
-Result<GraphLayout> layoutGraph(const LayerTable& table, const LayoutOptions& options, const ProgressFn& progress)
+Result<GraphLayout> layoutGraph(const LayerTable& table, const LayoutOptions& options,
+                                const ProgressFn& progress)
 {
     if (!table.graph)
         return makeError("model.no_graph", "no graph for " + table.sourcePath, table.sourcePath);
@@ -137,13 +143,17 @@ Result<GraphLayout> layoutGraph(const LayerTable& table, const LayoutOptions& op
     const LayoutGrouping& grouping = out.grouping;
     for (size_t k = 0; k < visible.size(); ++k) {
         const int i = visible[k];
-        if ((k & 2047) == 0 && !reportProgress(progress, 0.15 + 0.15 * k / std::max<size_t>(1, visible.size()), "grouping nodes"))
+        if ((k & 2047) == 0 &&
+            !reportProgress(progress, 0.15 + 0.15 * k / std::max<size_t>(1, visible.size()),
+                            "grouping nodes"))
             return makeError(kCancelledCode, "cancelled", table.sourcePath);
         const GraphNode& nd = g.node(i);
-        const std::string key = grouping.consecutive > 0 ? consecutiveKey(k, grouping.consecutive, visible.size())
-                                                         : groupKey(modules[k], grouping.depth);
+        const std::string key = grouping.consecutive > 0
+                                    ? consecutiveKey(k, grouping.consecutive, visible.size())
+                                    : groupKey(modules[k], grouping.depth);
         const auto layerIt = layerByNode.find(nd.name);
-        DType dtype = nd.outputs.empty() || nd.outputs[0] < 0 ? DType::Unknown : g.tensor(nd.outputs[0]).dtype;
+        DType dtype =
+            nd.outputs.empty() || nd.outputs[0] < 0 ? DType::Unknown : g.tensor(nd.outputs[0]).dtype;
         if (layerIt != layerByNode.end()) dtype = layerIt->second->outputDtype;
         if (!key.empty()) {
             auto [it, inserted] = vertexOfGroup.try_emplace(key, -1);
@@ -220,7 +230,8 @@ Result<GraphLayout> layoutGraph(const LayerTable& table, const LayoutOptions& op
         addEdge(sourceOf(t, carried), to, carried != DType::Unknown ? carried : g.tensor(t).dtype);
     }
     for (const auto& [key, dtype] : edgeSet) out.edges.push_back({key.first, key.second, dtype});
-    if (!reportProgress(progress, 0.4, "layering")) return makeError(kCancelledCode, "cancelled", table.sourcePath);
+    if (!reportProgress(progress, 0.4, "layering"))
+        return makeError(kCancelledCode, "cancelled", table.sourcePath);
 
     // 3. Longest-path ranks (Kahn order; edges closing a cycle after grouping are ignored).
     const int vn = static_cast<int>(out.nodes.size());
@@ -248,12 +259,13 @@ Result<GraphLayout> layoutGraph(const LayerTable& table, const LayoutOptions& op
         if (!placed[static_cast<size_t>(v)])
             for (int p : pred[static_cast<size_t>(v)])
                 if (placed[static_cast<size_t>(p)])
-                    out.nodes[static_cast<size_t>(v)].rank =
-                        std::max(out.nodes[static_cast<size_t>(v)].rank, out.nodes[static_cast<size_t>(p)].rank + 1);
+                    out.nodes[static_cast<size_t>(v)].rank = std::max(
+                        out.nodes[static_cast<size_t>(v)].rank, out.nodes[static_cast<size_t>(p)].rank + 1);
     int maxRank = 0;
     for (const auto& v : out.nodes) maxRank = std::max(maxRank, v.rank);
     std::vector<std::vector<int>> rows(static_cast<size_t>(maxRank) + 1);
-    for (int v = 0; v < vn; ++v) rows[static_cast<size_t>(out.nodes[static_cast<size_t>(v)].rank)].push_back(v);
+    for (int v = 0; v < vn; ++v)
+        rows[static_cast<size_t>(out.nodes[static_cast<size_t>(v)].rank)].push_back(v);
 
     // 4. Barycenter ordering, two sweeps down and one up.
     std::vector<double> pos(static_cast<size_t>(vn), 0.0);
@@ -270,7 +282,8 @@ Result<GraphLayout> layoutGraph(const LayerTable& table, const LayoutOptions& op
                 const auto& nb = down ? pred[static_cast<size_t>(v)] : succ[static_cast<size_t>(v)];
                 double sum = 0;
                 for (int u : nb) sum += pos[static_cast<size_t>(u)];
-                keyed.push_back({nb.empty() ? pos[static_cast<size_t>(v)] : sum / static_cast<double>(nb.size()), v});
+                keyed.push_back(
+                    {nb.empty() ? pos[static_cast<size_t>(v)] : sum / static_cast<double>(nb.size()), v});
             }
             std::stable_sort(keyed.begin(), keyed.end(),
                              [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -281,7 +294,8 @@ Result<GraphLayout> layoutGraph(const LayerTable& table, const LayoutOptions& op
     sweep(true);
     sweep(false);
     sweep(true);
-    if (!reportProgress(progress, 0.8, "placing nodes")) return makeError(kCancelledCode, "cancelled", table.sourcePath);
+    if (!reportProgress(progress, 0.8, "placing nodes"))
+        return makeError(kCancelledCode, "cancelled", table.sourcePath);
 
     // 5. Coordinates: rows centred on x = 0.
     double maxWidth = 0;

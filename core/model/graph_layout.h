@@ -26,13 +26,13 @@ struct LayoutOptions {
 };
 
 struct LayoutNode {
-    std::string label;      // op (and module) or "module.path (N nodes)" for a group
-    std::string op;         // op type, "group", "input" or "output"
-    std::string name;       // node name / group prefix / tensor name (search matches it)
-    std::string layer;      // layer-table name of the layer this node is, or ""
+    std::string label;             // op (and module) or "module.path (N nodes)" for a group
+    std::string op;                // op type, "group", "input" or "output"
+    std::string name;              // node name / group prefix / tensor name (search matches it)
+    std::string layer;             // layer-table name of the layer this node is, or ""
     DType dtype = DType::Unknown;  // output dtype (layer's output quantizer when it has one)
     int memberCount = 1;
-    int rank = 0;           // layer index (top to bottom)
+    int rank = 0;                       // layer index (top to bottom)
     double x = 0, y = 0, w = 0, h = 0;  // centre and size
 };
 
@@ -46,17 +46,17 @@ struct LayoutEdge {
 // than maxVertices boxes: by fewer module-path parts, and when even one part is too many, in
 // runs of consecutive nodes (file order is topological order in ONNX).
 struct LayoutGrouping {
-    int depth = 0;             // module-path parts used; 0 = none
-    int consecutive = 0;       // > 0: groups of this many consecutive nodes instead of modules
-    bool coarsened = false;    // not what LayoutOptions asked for
-    int visibleNodes = 0;      // nodes not folded away: what the boxes stand for
+    int depth = 0;           // module-path parts used; 0 = none
+    int consecutive = 0;     // > 0: groups of this many consecutive nodes instead of modules
+    bool coarsened = false;  // not what LayoutOptions asked for
+    int visibleNodes = 0;    // nodes not folded away: what the boxes stand for
 };
 
 struct GraphLayout {
     std::vector<LayoutNode> nodes;
     std::vector<LayoutEdge> edges;
     double width = 0, height = 0;
-    int hiddenNodes = 0;    // folded away
+    int hiddenNodes = 0;  // folded away
     LayoutGrouping grouping;
 };
 

@@ -19,15 +19,15 @@ struct QuantParams {
     std::vector<float> scales;
     std::vector<int64_t> zeroPoints;
     int axis = -1;
-    std::optional<int64_t> qmin;   // reduced ranges (e.g. Quantize -> Clip -> Dequantize)
+    std::optional<int64_t> qmin;  // reduced ranges (e.g. Quantize -> Clip -> Dequantize)
     std::optional<int64_t> qmax;
-    std::string observer;          // observer / quantizer kind when known ("MinMaxObserver", "HzQuantize")
+    std::string observer;  // observer / quantizer kind when known ("MinMaxObserver", "HzQuantize")
     std::optional<bool> fakeQuantEnabled;  // printed models only
     std::optional<bool> observerEnabled;   // printed models only
-    std::optional<double> minVal;  // observed range when known (printed models, statistics)
+    std::optional<double> minVal;          // observed range when known (printed models, statistics)
     std::optional<double> maxVal;
-    std::string scaleSource;       // where the scale lives (ONNX initializer, observer module path):
-                                   // two quantizers with one source share one observer
+    std::string scaleSource;  // where the scale lives (ONNX initializer, observer module path):
+                              // two quantizers with one source share one observer
 
     bool perChannel() const { return axis >= 0 && scales.size() > 1; }
 };
@@ -35,36 +35,36 @@ struct QuantParams {
 // Where a layer came from in its source, to navigate and to cite as evidence.
 struct SourceRef {
     std::string file;
-    int64_t line = 0;   // 1-based for text sources
-    std::string node;   // ONNX node name for graphs
+    int64_t line = 0;  // 1-based for text sources
+    std::string node;  // ONNX node name for graphs
 };
 
 // One compute op (Conv, Gemm, MatMul, Add, ...) with its quantizers.
 struct Layer {
-    std::string name;                    // exporter's module path where present, else node name
-    std::string op;                      // "Conv", "Gemm", "ConvReLU2d", "QuantStub", ...
+    std::string name;  // exporter's module path where present, else node name
+    std::string op;    // "Conv", "Gemm", "ConvReLU2d", "QuantStub", ...
     std::vector<DType> inputDtypes;
     DType weightDtype = DType::Unknown;  // Unknown when the op has no weight
     std::optional<QuantParams> weightQuant;
     DType outputDtype = DType::Unknown;
     std::optional<QuantParams> outputQuant;  // nullopt = output not quantized (float / int32)
-    std::vector<std::string> inputs;     // tensor names (graph sources only)
+    std::vector<std::string> inputs;         // tensor names (graph sources only)
     std::vector<std::string> outputs;
-    std::vector<std::string> flags;      // short tags: "graph_output", "fused", "shared", "cpu"...
+    std::vector<std::string> flags;  // short tags: "graph_output", "fused", "shared", "cpu"...
     SourceRef source;
 };
 
 class ModelGraph;  // core/model/model_graph.h (ONNX sources only)
 
 struct LayerTable {
-    std::string sourcePath;              // the model or text file the table was read from
-    std::string format;                  // "onnx", "printed_module", "model_check_result", ...
+    std::string sourcePath;  // the model or text file the table was read from
+    std::string format;      // "onnx", "printed_module", "model_check_result", ...
     std::vector<Layer> layers;
     std::vector<std::string> graphInputs;
     std::vector<std::string> graphOutputs;
-    std::vector<Warning> warnings;       // damaged-but-usable parts of the source
-    int64_t opset = 0;                   // ONNX default-domain opset (0 = not ONNX / unknown)
-    std::string producer;                // "pytorch 1.13.0" when the source says so
+    std::vector<Warning> warnings;  // damaged-but-usable parts of the source
+    int64_t opset = 0;              // ONNX default-domain opset (0 = not ONNX / unknown)
+    std::string producer;           // "pytorch 1.13.0" when the source says so
     // The graph the table was built from (ONNX only; null for text sources): connectivity for
     // the lints and the graph view, and weights read on demand. Shared, immutable.
     std::shared_ptr<const ModelGraph> graph;

@@ -6,7 +6,10 @@
 namespace qatdoctor::core::model {
 namespace {
 
-int inputAt(const GraphNode& n, size_t i) { return i < n.inputs.size() ? n.inputs[i] : -1; }
+int inputAt(const GraphNode& n, size_t i)
+{
+    return i < n.inputs.size() ? n.inputs[i] : -1;
+}
 
 // Stride bookkeeping for "which channel is element i in".
 struct AxisWalk {
@@ -18,7 +21,10 @@ struct AxisWalk {
         channels = dims[static_cast<size_t>(axis)];
         for (size_t d = static_cast<size_t>(axis) + 1; d < dims.size(); ++d) inner *= dims[d];
     }
-    int64_t channelOf(size_t i) const { return channels <= 1 ? 0 : (static_cast<int64_t>(i) / inner) % channels; }
+    int64_t channelOf(size_t i) const
+    {
+        return channels <= 1 ? 0 : (static_cast<int64_t>(i) / inner) % channels;
+    }
 };
 
 void dequantize(LayerWeights& w, const QuantParams& q)
@@ -38,12 +44,14 @@ void dequantize(LayerWeights& w, const QuantParams& q)
 Result<LayerWeights> readLayerWeights(const LayerTable& table, const Layer& layer)
 {
     if (!table.graph)
-        return makeError("model.no_graph", table.sourcePath + " has no graph to read weights from", table.sourcePath);
+        return makeError("model.no_graph", table.sourcePath + " has no graph to read weights from",
+                         table.sourcePath);
     const ModelGraph& g = *table.graph;
     const bool qlinear = layer.op == "QLinearConv" || layer.op == "QLinearMatMul";
     const size_t idx = qlinear ? 3 : 1;
     auto noWeight = [&] {
-        return makeError("model.no_weight", "layer '" + layer.name + "' has no constant weight", table.sourcePath);
+        return makeError("model.no_weight", "layer '" + layer.name + "' has no constant weight",
+                         table.sourcePath);
     };
     if (layer.inputs.size() <= idx) return noWeight();
     int t = g.tensorId(layer.inputs[idx]);

@@ -12,7 +12,7 @@
 namespace qatdoctor::core::model {
 
 struct LayerWeights {
-    std::vector<float> values;    // real values (dequantized when stored as integers)
+    std::vector<float> values;  // real values (dequantized when stored as integers)
     std::vector<int64_t> dims;
     bool storedAsIntegers = false;
 };

@@ -11,26 +11,37 @@ const std::vector<int> kNoConsumers;
 // Ops whose output keeps the element type of one input (the data input).
 bool keepsInputType(std::string_view op)
 {
-    static const std::unordered_set<std::string_view> kOps = {
-        "Reshape", "Flatten", "Transpose", "Squeeze", "Unsqueeze", "Concat", "Identity", "Clip",
-        "MaxPool", "Slice", "Gather", "GatherElements", "GatherND", "Split", "Expand", "Tile", "Pad",
-        "Relu", "Resize", "Upsample", "DepthToSpace", "SpaceToDepth", "ReduceMax", "ReduceMin",
-        "Neg", "Abs", "Max", "Min", "ScatterND", "ScatterElements", "Dropout", "HzChannelShuffle"};
+    static const std::unordered_set<std::string_view> kOps = {"Reshape",      "Flatten",
+                                                              "Transpose",    "Squeeze",
+                                                              "Unsqueeze",    "Concat",
+                                                              "Identity",     "Clip",
+                                                              "MaxPool",      "Slice",
+                                                              "Gather",       "GatherElements",
+                                                              "GatherND",     "Split",
+                                                              "Expand",       "Tile",
+                                                              "Pad",          "Relu",
+                                                              "Resize",       "Upsample",
+                                                              "DepthToSpace", "SpaceToDepth",
+                                                              "ReduceMax",    "ReduceMin",
+                                                              "Neg",          "Abs",
+                                                              "Max",          "Min",
+                                                              "ScatterND",    "ScatterElements",
+                                                              "Dropout",      "HzChannelShuffle"};
     return kOps.count(op) > 0;
 }
 
 bool producesBool(std::string_view op)
 {
     static const std::unordered_set<std::string_view> kOps = {
-        "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Not", "And", "Or", "Xor",
-        "IsNaN", "IsInf"};
+        "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Not",
+        "And",   "Or",   "Xor",     "IsNaN",       "IsInf"};
     return kOps.count(op) > 0;
 }
 
 bool producesInt64(std::string_view op)
 {
-    static const std::unordered_set<std::string_view> kOps = {"Shape", "Size", "NonZero", "ArgMax",
-                                                              "ArgMin", "NonMaxSuppression"};
+    static const std::unordered_set<std::string_view> kOps = {"Shape",  "Size",   "NonZero",
+                                                              "ArgMax", "ArgMin", "NonMaxSuppression"};
     return kOps.count(op) > 0;
 }
 
@@ -40,19 +51,32 @@ DType dtypeFromOnnx(int32_t t)
 {
     using T = onnx::TensorProto;
     switch (t) {
-    case T::FLOAT: return DType::Float32;
-    case T::FLOAT16: return DType::Float16;
-    case T::BFLOAT16: return DType::BFloat16;
-    case T::DOUBLE: return DType::Float64;
-    case T::INT8: return DType::Int8;
-    case T::UINT8: return DType::UInt8;
-    case T::INT16: return DType::Int16;
-    case T::UINT16: return DType::UInt16;
-    case T::INT32: return DType::Int32;
-    case T::UINT32: return DType::UInt32;
-    case T::INT64: return DType::Int64;
-    case T::BOOL: return DType::Bool;
-    default: return DType::Unknown;
+        case T::FLOAT:
+            return DType::Float32;
+        case T::FLOAT16:
+            return DType::Float16;
+        case T::BFLOAT16:
+            return DType::BFloat16;
+        case T::DOUBLE:
+            return DType::Float64;
+        case T::INT8:
+            return DType::Int8;
+        case T::UINT8:
+            return DType::UInt8;
+        case T::INT16:
+            return DType::Int16;
+        case T::UINT16:
+            return DType::UInt16;
+        case T::INT32:
+            return DType::Int32;
+        case T::UINT32:
+            return DType::UInt32;
+        case T::INT64:
+            return DType::Int64;
+        case T::BOOL:
+            return DType::Bool;
+        default:
+            return DType::Unknown;
     }
 }
 
@@ -99,7 +123,8 @@ Result<std::shared_ptr<ModelGraph>> ModelGraph::build(OnnxModel model, const Pro
         }
         return it->second;
     };
-    g->m_tensors.reserve(static_cast<size_t>(gp.node_size()) * 2 + static_cast<size_t>(gp.initializer_size()));
+    g->m_tensors.reserve(static_cast<size_t>(gp.node_size()) * 2 +
+                         static_cast<size_t>(gp.initializer_size()));
     for (const auto& init : gp.initializer()) {
         GraphTensor& t = g->m_tensors[static_cast<size_t>(idOf(init.name()))];
         t.initializer = &init;
@@ -152,19 +177,20 @@ Result<std::shared_ptr<ModelGraph>> ModelGraph::build(OnnxModel model, const Pro
             if (out < 0) continue;
             GraphTensor& t = g->m_tensors[static_cast<size_t>(out)];
             if (t.producer >= 0)
-                g->m_warnings.push_back(makeError("onnx.duplicate_output",
-                                                  g->m_model.path + ": tensor '" + t.name + "' is produced by two nodes ('"
-                                                      + g->m_nodes[static_cast<size_t>(t.producer)].name + "' and '" + node.name + "')",
-                                                  g->m_model.path));
+                g->m_warnings.push_back(makeError(
+                    "onnx.duplicate_output",
+                    g->m_model.path + ": tensor '" + t.name + "' is produced by two nodes ('" +
+                        g->m_nodes[static_cast<size_t>(t.producer)].name + "' and '" + node.name + "')",
+                    g->m_model.path));
             else
                 t.producer = i;
         }
     }
     for (const GraphTensor& t : g->m_tensors)
         if (t.producer < 0 && !t.initializer && !t.graphInput && !t.consumers.empty())
-            g->m_warnings.push_back(makeError("onnx.dangling_input",
-                                              g->m_model.path + ": tensor '" + t.name + "' is used but never produced",
-                                              g->m_model.path));
+            g->m_warnings.push_back(makeError(
+                "onnx.dangling_input",
+                g->m_model.path + ": tensor '" + t.name + "' is used but never produced", g->m_model.path));
     if (!reportProgress(progress, 0.6, "propagating dtypes"))
         return makeError(kCancelledCode, "cancelled", g->m_model.path);
     g->propagateDtypes();
@@ -210,10 +236,13 @@ void ModelGraph::propagateDtypes()
             const std::string& op = nd.op;
             DType d = DType::Unknown;
             if (op == "QuantizeLinear") {
-                if (auto o = attrInt(nd, "output_dtype"); o && *o != 0) d = dtypeFromOnnx(static_cast<int32_t>(*o));
-                else d = input(nd, 2) >= 0 ? dt(input(nd, 2)) : DType::UInt8;
+                if (auto o = attrInt(nd, "output_dtype"); o && *o != 0)
+                    d = dtypeFromOnnx(static_cast<int32_t>(*o));
+                else
+                    d = input(nd, 2) >= 0 ? dt(input(nd, 2)) : DType::UInt8;
             } else if (op == "DequantizeLinear" || op == "HzDequantize") {
-                d = input(nd, 1) >= 0 && dt(input(nd, 1)) != DType::Unknown ? dt(input(nd, 1)) : DType::Float32;
+                d = input(nd, 1) >= 0 && dt(input(nd, 1)) != DType::Unknown ? dt(input(nd, 1))
+                                                                            : DType::Float32;
             } else if (op == "HzQuantize") {
                 // A fake quantizer: float values on the grid of an int8 / int16 type.
                 const auto bits = attrInt(nd, "bits").value_or(8);
@@ -223,22 +252,29 @@ void ModelGraph::propagateDtypes()
             } else if (op == "Constant" || op == "ConstantOfShape") {
                 d = op == "Constant" ? DType::Unknown : DType::Float32;
                 for (const auto& a : nd.proto->attribute()) {
-                    if (a.name() == "value" && a.has_t()) d = dtypeFromOnnx(a.t().data_type());
-                    else if (a.name() == "value_float" || a.name() == "value_floats") d = DType::Float32;
-                    else if (a.name() == "value_int" || a.name() == "value_ints") d = DType::Int64;
+                    if (a.name() == "value" && a.has_t())
+                        d = dtypeFromOnnx(a.t().data_type());
+                    else if (a.name() == "value_float" || a.name() == "value_floats")
+                        d = DType::Float32;
+                    else if (a.name() == "value_int" || a.name() == "value_ints")
+                        d = DType::Int64;
                 }
             } else if (op.rfind("QLinear", 0) == 0) {
                 // QLinearConv / QLinearMatMul / QLinearAdd...: the output zero point's type.
-                const int zp = input(nd, op == "QLinearConv" || op == "QLinearMatMul" || op == "QLinearAdd"
-                                                 || op == "QLinearMul" ? 7 : nd.inputs.size() - 1);
+                const int zp = input(nd, op == "QLinearConv" || op == "QLinearMatMul" || op == "QLinearAdd" ||
+                                                 op == "QLinearMul"
+                                             ? 7
+                                             : nd.inputs.size() - 1);
                 d = zp >= 0 ? dt(zp) : DType::Unknown;
                 if (d == DType::Unknown) d = dt(input(nd, 0));
             } else if (op == "MatMulInteger" || op == "ConvInteger") {
                 d = DType::Int32;
             } else if (op == "DynamicQuantizeLinear") {
                 d = DType::UInt8;
-                if (nd.outputs.size() > 2 && nd.outputs[1] >= 0) m_tensors[static_cast<size_t>(nd.outputs[1])].dtype = DType::Float32;
-                if (nd.outputs.size() > 2 && nd.outputs[2] >= 0) m_tensors[static_cast<size_t>(nd.outputs[2])].dtype = DType::UInt8;
+                if (nd.outputs.size() > 2 && nd.outputs[1] >= 0)
+                    m_tensors[static_cast<size_t>(nd.outputs[1])].dtype = DType::Float32;
+                if (nd.outputs.size() > 2 && nd.outputs[2] >= 0)
+                    m_tensors[static_cast<size_t>(nd.outputs[2])].dtype = DType::UInt8;
             } else if (producesBool(op)) {
                 d = DType::Bool;
             } else if (producesInt64(op)) {
@@ -344,8 +380,16 @@ std::optional<ConstValue> ModelGraph::constValue(int tensor, size_t maxElements)
     if (nd.op == "Constant") {
         ConstValue v;
         for (const auto& a : nd.proto->attribute()) {
-            if (a.name() == "value_float") { v.dtype = DType::Float32; v.values = {a.f()}; return v; }
-            if (a.name() == "value_int") { v.dtype = DType::Int64; v.values = {static_cast<double>(a.i())}; return v; }
+            if (a.name() == "value_float") {
+                v.dtype = DType::Float32;
+                v.values = {a.f()};
+                return v;
+            }
+            if (a.name() == "value_int") {
+                v.dtype = DType::Int64;
+                v.values = {static_cast<double>(a.i())};
+                return v;
+            }
             if (a.name() == "value_floats") {
                 v.dtype = DType::Float32;
                 v.values.assign(a.floats().begin(), a.floats().end());

@@ -24,20 +24,20 @@ namespace qatdoctor::core::model {
 
 struct GraphTensor {
     std::string name;
-    int producer = -1;              // node index, -1 for initializers / graph inputs
-    std::vector<int> consumers;     // node indices
+    int producer = -1;           // node index, -1 for initializers / graph inputs
+    std::vector<int> consumers;  // node indices
     const onnx::TensorProto* initializer = nullptr;
-    bool graphInput = false;        // a real input (not an initializer listed as input)
+    bool graphInput = false;  // a real input (not an initializer listed as input)
     bool graphOutput = false;
-    DType dtype = DType::Unknown;   // declared or propagated element type
+    DType dtype = DType::Unknown;  // declared or propagated element type
 };
 
 struct GraphNode {
     const onnx::NodeProto* proto = nullptr;
-    std::string name;               // node name, or "<op>_<index>" when the exporter left it empty
-    std::string op;                 // op_type
-    std::string domain;             // "" for the default domain
-    std::vector<int> inputs;        // tensor ids, -1 for an omitted optional input
+    std::string name;         // node name, or "<op>_<index>" when the exporter left it empty
+    std::string op;           // op_type
+    std::string domain;       // "" for the default domain
+    std::vector<int> inputs;  // tensor ids, -1 for an omitted optional input
     std::vector<int> outputs;
 };
 
@@ -68,10 +68,13 @@ public:
     const std::vector<int>& graphOutputs() const { return m_outputs; }
     const std::vector<Warning>& warnings() const { return m_warnings; }
 
-    int tensorId(std::string_view name) const;   // -1 when unknown
+    int tensorId(std::string_view name) const;  // -1 when unknown
     const GraphTensor& tensor(int id) const { return m_tensors[static_cast<size_t>(id)]; }
     const GraphNode& node(int id) const { return m_nodes[static_cast<size_t>(id)]; }
-    int producer(int tensor) const { return tensor < 0 ? -1 : m_tensors[static_cast<size_t>(tensor)].producer; }
+    int producer(int tensor) const
+    {
+        return tensor < 0 ? -1 : m_tensors[static_cast<size_t>(tensor)].producer;
+    }
     const std::vector<int>& consumers(int tensor) const;
 
     // Integer / float / string attribute of a node.

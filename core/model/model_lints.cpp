@@ -93,12 +93,16 @@ bool lintOutputLowPrecision(const LintInput& in, std::vector<Finding>& out)
     Finding f = makeFinding(
         "model.output_low_precision", Severity::Warning, Stage::Qat,
         {"模型输出层不是高精度输出", "The model's output layer is not high precision"},
-        {"以下输出层经过 8/16 bit 量化后才输出：最后一层的输出会损失精度。请在 qconfig / 模板中为输出层配置高精度输出"
-         "（如 QconfigSetter 的输出模板，或 prepare_qat_fx 中输出层使用 default_qat_out_8bit_fake_quant_qconfig），"
+        {"以下输出层经过 8/16 bit 量化后才输出：最后一层的输出会损失精度。请在 qconfig / "
+         "模板中为输出层配置高精度输出"
+         "（如 QconfigSetter 的输出模板，或 prepare_qat_fx 中输出层使用 "
+         "default_qat_out_8bit_fake_quant_qconfig），"
          "使其以 int32 / float 输出。",
-         "These output layers pass through an 8/16-bit quantizer before the model output, which costs accuracy "
+         "These output layers pass through an 8/16-bit quantizer before the model output, which costs "
+         "accuracy "
          "at the very end. Configure high-precision output for the output layer in its qconfig / template "
-         "(the QconfigSetter output template, or default_qat_out_8bit_fake_quant_qconfig for the output layer "
+         "(the QconfigSetter output template, or default_qat_out_8bit_fake_quant_qconfig for the output "
+         "layer "
          "with prepare_qat_fx) so it leaves as int32 / float."},
         "settings.output_high_precision");
     for (const Layer& l : in.table.layers) {
@@ -118,9 +122,11 @@ bool lintSharedQuantParams(const LintInput& in, std::vector<Finding>& out)
     Finding f = makeFinding(
         "model.shared_quant_params", Severity::Warning, Stage::Qat,
         {"多个算子共享同一组量化参数", "Several ops share one set of quantization parameters"},
-        {"这些算子的输出由同一个 observer 量化（同一个 FloatFunctional 成员被多次调用）。共享的 scale 要同时覆盖几处不同的"
+        {"这些算子的输出由同一个 observer 量化（同一个 FloatFunctional 成员被多次调用）。共享的 scale "
+         "要同时覆盖几处不同的"
          "数据分布，容易引入额外误差。请把它拆分为多个独立的 FloatFunctional 成员，每处调用各用一个。",
-         "These ops' outputs are quantized by one observer (one FloatFunctional member called several times). "
+         "These ops' outputs are quantized by one observer (one FloatFunctional member called several "
+         "times). "
          "The shared scale has to cover several different distributions, which easily adds error. Split it "
          "into separate FloatFunctional members, one per call."},
         "op.shared_floatfunctional");
@@ -128,9 +134,9 @@ bool lintSharedQuantParams(const LintInput& in, std::vector<Finding>& out)
     if (view->graph) {
         for (const SharedScaleGroup& g : view->facts.sharedScales) {
             for (const QuantizerRef& r : g.quantizers)
-                f.evidence.push_back(layerEvidence(in.table, view->label(r),
-                                                   "scale from " + g.scaleSource + " (quantizer "
-                                                       + view->graph->node(r.node).name + ")"));
+                f.evidence.push_back(layerEvidence(
+                    in.table, view->label(r),
+                    "scale from " + g.scaleSource + " (quantizer " + view->graph->node(r.node).name + ")"));
         }
     } else {
         // Without a graph: layers whose output quantizer names the same scale source.
@@ -153,31 +159,41 @@ bool lintSharedQuantParams(const LintInput& in, std::vector<Finding>& out)
 
 bool lintUncalibratedScale(const LintInput& in, std::vector<Finding>& out)
 {
-    Finding f = makeFinding(
-        "model.uncalibrated_scale", Severity::Error, Stage::Calibration,
-        {"有激活量化参数仍是初始值（未校准）", "Activation quantizers still have their initial scale (never calibrated)"},
-        {"这些量化节点的 scale 仍为 1.0、zero point 为 0：calibration / QAT 没有为它们统计过数据（observer 被关闭，"
-         "或算子是 calibration 之后才加入的）。这样的算子推理会出错或部署精度异常；请确认它们参与了 calibration，"
-         "不需要量化的算子则不要给 qconfig。",
-         "These quantizers still have scale 1.0 and zero point 0: calibration / QAT never collected statistics "
-         "for them (observer disabled, or the op was added after calibration). Such ops give wrong results at "
-         "inference or on the device; make sure they take part in calibration, or give no qconfig to ops that "
-         "need no quantization."},
-        "op.uncalibrated_ops");
+    Finding f =
+        makeFinding("model.uncalibrated_scale", Severity::Error, Stage::Calibration,
+                    {"有激活量化参数仍是初始值（未校准）",
+                     "Activation quantizers still have their initial scale (never calibrated)"},
+                    {"这些量化节点的 scale 仍为 1.0、zero point 为 0：calibration / QAT "
+                     "没有为它们统计过数据（observer 被关闭，"
+                     "或算子是 calibration "
+                     "之后才加入的）。这样的算子推理会出错或部署精度异常；请确认它们参与了 calibration，"
+                     "不需要量化的算子则不要给 qconfig。",
+                     "These quantizers still have scale 1.0 and zero point 0: calibration / QAT never "
+                     "collected statistics "
+                     "for them (observer disabled, or the op was added after calibration). Such ops give "
+                     "wrong results at "
+                     "inference or on the device; make sure they take part in calibration, or give no "
+                     "qconfig to ops that "
+                     "need no quantization."},
+                    "op.uncalibrated_ops");
     GraphView view(in);
     if (view->graph) {
         for (const QuantizerRef& r : view->facts.defaultScale)
-            f.evidence.push_back(layerEvidence(in.table, view->label(r),
-                                               "scale 1.0, zero point 0 (" + view->graph->node(r.node).name + ")"));
+            f.evidence.push_back(
+                layerEvidence(in.table, view->label(r),
+                              "scale 1.0, zero point 0 (" + view->graph->node(r.node).name + ")"));
     } else {
         bool any = false;
         for (const Layer& l : in.table.layers) {
             if (!l.outputQuant || l.outputQuant->scales.empty()) continue;
             any = true;
             const QuantParams& q = *l.outputQuant;
-            const bool unit = std::all_of(q.scales.begin(), q.scales.end(), [](float s) { return s == 1.0f; });
-            const bool zero = std::all_of(q.zeroPoints.begin(), q.zeroPoints.end(), [](int64_t z) { return z == 0; });
-            if (unit && zero) f.evidence.push_back(layerEvidence(in.table, l.name, "output scale 1.0, zero point 0"));
+            const bool unit =
+                std::all_of(q.scales.begin(), q.scales.end(), [](float s) { return s == 1.0f; });
+            const bool zero =
+                std::all_of(q.zeroPoints.begin(), q.zeroPoints.end(), [](int64_t z) { return z == 0; });
+            if (unit && zero)
+                f.evidence.push_back(layerEvidence(in.table, l.name, "output scale 1.0, zero point 0"));
         }
         if (!any) return false;
     }
@@ -187,16 +203,21 @@ bool lintUncalibratedScale(const LintInput& in, std::vector<Finding>& out)
 
 bool lintAuxBranch(const LintInput& in, std::vector<Finding>& out)
 {
-    Finding f = makeFinding(
-        "model.aux_branch", Severity::Warning, Stage::Qat,
-        {"不通往输出的辅助分支插入了伪量化节点", "Fake quant on a branch that reaches no output"},
-        {"这些量化节点的结果不会到达任何模型输出（辅助分支，如训练用的 aux head）。部署时不使用的分支不应插入伪量化："
-         "其数据分布与主干不同时还会干扰 QAT。请为这些模块把 qconfig 设为 None，或在导出 / 部署前去掉该分支。",
-         "These quantizers' results reach no model output (an auxiliary branch such as a training-only aux head). "
-         "Branches the deployment does not use should get no fake quant; when their distribution differs from "
-         "the trunk they also disturb QAT. Set qconfig to None for those modules, or remove the branch before "
-         "export / deployment."},
-        "qat.aux_branch");
+    Finding f =
+        makeFinding("model.aux_branch", Severity::Warning, Stage::Qat,
+                    {"不通往输出的辅助分支插入了伪量化节点", "Fake quant on a branch that reaches no output"},
+                    {"这些量化节点的结果不会到达任何模型输出（辅助分支，如训练用的 aux "
+                     "head）。部署时不使用的分支不应插入伪量化："
+                     "其数据分布与主干不同时还会干扰 QAT。请为这些模块把 qconfig 设为 None，或在导出 / "
+                     "部署前去掉该分支。",
+                     "These quantizers' results reach no model output (an auxiliary branch such as a "
+                     "training-only aux head). "
+                     "Branches the deployment does not use should get no fake quant; when their distribution "
+                     "differs from "
+                     "the trunk they also disturb QAT. Set qconfig to None for those modules, or remove the "
+                     "branch before "
+                     "export / deployment."},
+                    "qat.aux_branch");
     GraphView view(in);
     if (view->graph) {
         std::map<std::string, int> perLabel;  // one evidence row per layer, not per Q/DQ node
@@ -211,8 +232,9 @@ bool lintAuxBranch(const LintInput& in, std::vector<Finding>& out)
             if (perLabel[label]++ == 0) order.push_back(label);
         }
         for (const std::string& label : order)
-            f.evidence.push_back(layerEvidence(in.table, label,
-                                               std::to_string(perLabel[label]) + " quantize/dequantize node(s) reach no output"));
+            f.evidence.push_back(layerEvidence(
+                in.table, label,
+                std::to_string(perLabel[label]) + " quantize/dequantize node(s) reach no output"));
     } else {
         bool any = false;
         for (const Layer& l : in.table.layers) {
@@ -228,21 +250,26 @@ bool lintAuxBranch(const LintInput& in, std::vector<Finding>& out)
 
 bool lintFloatFallback(const LintInput& in, std::vector<Finding>& out)
 {
-    Finding f = makeFinding(
-        "model.float_fallback", Severity::Warning, Stage::Deployment,
-        {"量化算子之间有浮点孤岛", "Float island between quantized ops"},
-        {"这些算子的输入来自反量化，输出却没有量化节点：它们以浮点运行，部署时会回退到 CPU，或在没有统计数据的情况下被量化。"
-         "请给它们配置 qconfig 并参与 calibration / QAT（或换成支持量化的算子），否则推理可能失败或部署精度异常。",
-         "These ops take dequantized inputs but their outputs have no quantizer: they run in float, so at deployment "
-         "they fall back to the CPU or get quantized without statistics. Give them a qconfig and let them take part "
-         "in calibration / QAT (or use a quantizable op), otherwise inference may fail or deployed accuracy drops."},
-        "op.uncalibrated_ops");
+    Finding f = makeFinding("model.float_fallback", Severity::Warning, Stage::Deployment,
+                            {"量化算子之间有浮点孤岛", "Float island between quantized ops"},
+                            {"这些算子的输入来自反量化，输出却没有量化节点：它们以浮点运行，部署时会回退到 "
+                             "CPU，或在没有统计数据的情况下被量化。"
+                             "请给它们配置 qconfig 并参与 calibration / "
+                             "QAT（或换成支持量化的算子），否则推理可能失败或部署精度异常。",
+                             "These ops take dequantized inputs but their outputs have no quantizer: they "
+                             "run in float, so at deployment "
+                             "they fall back to the CPU or get quantized without statistics. Give them a "
+                             "qconfig and let them take part "
+                             "in calibration / QAT (or use a quantizable op), otherwise inference may fail "
+                             "or deployed accuracy drops."},
+                            "op.uncalibrated_ops");
     GraphView view(in);
     if (view->graph) {
         for (int node : view->facts.floatIslands) {
             const GraphNode& n = view->graph->node(node);
             const std::string mod = modulePathFromNodeName(n.name);
-            f.evidence.push_back(layerEvidence(in.table, mod.empty() ? n.name : mod, n.op + " runs in float"));
+            f.evidence.push_back(
+                layerEvidence(in.table, mod.empty() ? n.name : mod, n.op + " runs in float"));
         }
     } else {
         bool any = false;
@@ -251,7 +278,8 @@ bool lintFloatFallback(const LintInput& in, std::vector<Finding>& out)
                                              [](DType d) { return isInteger(d) && bitWidth(d) <= 16; });
             any = any || quantIn;
             if (quantIn && isFloat(l.outputDtype) && !hasFlag(l, "graph_output"))
-                f.evidence.push_back(layerEvidence(in.table, l.name, l.op + " outputs float between quantized ops"));
+                f.evidence.push_back(
+                    layerEvidence(in.table, l.name, l.op + " outputs float between quantized ops"));
         }
         if (!any) return false;
     }
@@ -265,11 +293,15 @@ bool lintInt16NotApplied(const LintInput& in, std::vector<Finding>& out)
     Finding f = makeFinding(
         "model.int16_not_applied", Severity::Warning, Stage::Qat,
         {"配置的 dtype 没有生效", "Configured dtypes did not take effect"},
-        {"这些层的实际输出 dtype 与你期望的不同。常见原因：module_name 写错（应为 named_modules() 中的名字）、"
-         "被后面的模板覆盖、或工具自动回退（如 Conv+Add 融合时 int16 回退为 int8）。请查看 qconfig_dtypes.pt.py / "
+        {"这些层的实际输出 dtype 与你期望的不同。常见原因：module_name 写错（应为 named_modules() "
+         "中的名字）、"
+         "被后面的模板覆盖、或工具自动回退（如 Conv+Add 融合时 int16 回退为 int8）。请查看 "
+         "qconfig_dtypes.pt.py / "
          "qconfig_changelogs.txt / model_check_result.txt 中该层的最终 dtype。",
-         "These layers' actual output dtype differs from what you expect. Usual causes: a wrong module_name (it "
-         "must be a name from named_modules()), a later template overriding it, or an automatic fallback (e.g. "
+         "These layers' actual output dtype differs from what you expect. Usual causes: a wrong module_name "
+         "(it "
+         "must be a name from named_modules()), a later template overriding it, or an automatic fallback "
+         "(e.g. "
          "int16 -> int8 when Conv+Add are fused). Check the layer's final dtype in qconfig_dtypes.pt.py / "
          "qconfig_changelogs.txt / model_check_result.txt."},
         "qat.int16_not_applied");
@@ -282,7 +314,8 @@ bool lintInt16NotApplied(const LintInput& in, std::vector<Finding>& out)
             for (const Layer& l : in.table.layers)
                 if (l.name.rfind(module + ".", 0) == 0) matches.push_back(&l);
         if (matches.empty()) {
-            f.evidence.push_back(layerEvidence(in.table, module, "expected " + wanted + ", layer not found in the model"));
+            f.evidence.push_back(
+                layerEvidence(in.table, module, "expected " + wanted + ", layer not found in the model"));
             continue;
         }
         for (const Layer* l : matches) {
@@ -301,10 +334,13 @@ bool lintCustomGridSample(const LintInput& in, std::vector<Finding>& out)
     Finding f = makeFinding(
         "model.custom_gridsample", Severity::Info, Stage::Export,
         {"模型使用了地平线自定义 GridSample 算子", "The model uses Horizon's custom GridSample op"},
-        {"horizon_plugin_pytorch 的 gridsample 的 grid 是 int16 绝对坐标，与 torch.nn.functional.grid_sample 的归一化坐标不同。"
+        {"horizon_plugin_pytorch 的 gridsample 的 grid 是 int16 绝对坐标，与 torch.nn.functional.grid_sample "
+         "的归一化坐标不同。"
          "若要改写为 torch 公版实现，需要把 grid 归一化到 [-1, 1]（float32）后再调用。",
-         "horizon_plugin_pytorch's gridsample takes the grid as int16 absolute coordinates, unlike the normalized "
-         "coordinates of torch.nn.functional.grid_sample. To rewrite it with the public torch op, normalize the "
+         "horizon_plugin_pytorch's gridsample takes the grid as int16 absolute coordinates, unlike the "
+         "normalized "
+         "coordinates of torch.nn.functional.grid_sample. To rewrite it with the public torch op, normalize "
+         "the "
          "grid to [-1, 1] (float32) first."},
         "qat.gridsample_rewrite");
     for (const Layer& l : in.table.layers)
@@ -334,18 +370,23 @@ bool lintBrokenScale(const LintInput& in, std::vector<Finding>& out)
         "model.broken_scale", Severity::Error, Stage::Calibration,
         {"有量化参数的 scale 无效（为 0、负数、NaN、无穷大或数量级异常）",
          "Quantization scales that cannot work (zero, negative, NaN, infinite or absurdly small or large)"},
-        {"这些 tensor 的 scale 无法完成量化：为 0 或 NaN 时除法失效，为负数时符号翻转，极小或极大时所有值都落到量化范围的"
-         "两端或零点上。通常来自 calibration 统计到全 0 或 NaN 的数据、被剪枝的通道，或导出时参数损坏。请检查对应层的"
+        {"这些 tensor 的 scale 无法完成量化：为 0 或 NaN "
+         "时除法失效，为负数时符号翻转，极小或极大时所有值都落到量化范围的"
+         "两端或零点上。通常来自 calibration 统计到全 0 或 NaN "
+         "的数据、被剪枝的通道，或导出时参数损坏。请检查对应层的"
          "calibration 数据和 observer，修正后重新导出。",
-         "The scale of these tensors cannot quantize anything: zero or NaN breaks the division, a negative one flips "
-         "signs, and a vanishingly small or huge one sends every value to the ends of the range or onto the zero "
-         "point. Usual causes: calibration saw all-zero or NaN data, a pruned channel, or parameters damaged on "
+         "The scale of these tensors cannot quantize anything: zero or NaN breaks the division, a negative "
+         "one flips "
+         "signs, and a vanishingly small or huge one sends every value to the ends of the range or onto the "
+         "zero "
+         "point. Usual causes: calibration saw all-zero or NaN data, a pruned channel, or parameters damaged "
+         "on "
          "export. Check that layer's calibration data and observer, then export again."},
         "op.uncalibrated_ops");
     bool any = false;
     for (const Layer& l : in.table.layers) {
-        const std::pair<const char*, const std::optional<QuantParams>*> quantizers[] = {{"weight", &l.weightQuant},
-                                                                                          {"output", &l.outputQuant}};
+        const std::pair<const char*, const std::optional<QuantParams>*> quantizers[] = {
+            {"weight", &l.weightQuant}, {"output", &l.outputQuant}};
         for (const auto& [what, q] : quantizers) {
             if (!*q || (*q)->scales.empty()) continue;
             any = true;
@@ -356,8 +397,9 @@ bool lintBrokenScale(const LintInput& in, std::vector<Finding>& out)
             if (bad == 0) continue;
             std::string detail = std::string(what) + " scale " + brokenScale(scales[first]) + " (" +
                                  std::to_string(scales[first]) + ")";
-            if (scales.size() > 1) detail += " in channel " + std::to_string(first) + ", " + std::to_string(bad) + " of " +
-                                             std::to_string(scales.size()) + " channels";
+            if (scales.size() > 1)
+                detail += " in channel " + std::to_string(first) + ", " + std::to_string(bad) + " of " +
+                          std::to_string(scales.size()) + " channels";
             if (!(*q)->scaleSource.empty()) detail += ", from " + (*q)->scaleSource;
             f.evidence.push_back(layerEvidence(in.table, l.name, detail));
         }

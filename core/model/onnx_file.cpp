@@ -1,19 +1,19 @@
 #include "core/model/onnx_file.h"
 
-#include <cerrno>
-#include <climits>
 #include <fcntl.h>
+#include <google/protobuf/io/coded_stream.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <optional>
 #include <type_traits>
-
-#include <google/protobuf/io/coded_stream.h>
 
 #include "core/model/onnx_nesting.h"
 
@@ -36,11 +36,25 @@ int elementSize(int32_t type)
 {
     using T = onnx::TensorProto;
     switch (type) {
-    case T::FLOAT: case T::INT32: case T::UINT32: return 4;
-    case T::DOUBLE: case T::INT64: case T::UINT64: return 8;
-    case T::FLOAT16: case T::BFLOAT16: case T::INT16: case T::UINT16: return 2;
-    case T::INT8: case T::UINT8: case T::BOOL: return 1;
-    default: return 0;
+        case T::FLOAT:
+        case T::INT32:
+        case T::UINT32:
+            return 4;
+        case T::DOUBLE:
+        case T::INT64:
+        case T::UINT64:
+            return 8;
+        case T::FLOAT16:
+        case T::BFLOAT16:
+        case T::INT16:
+        case T::UINT16:
+            return 2;
+        case T::INT8:
+        case T::UINT8:
+        case T::BOOL:
+            return 1;
+        default:
+            return 0;
     }
 }
 
@@ -55,7 +69,10 @@ float halfToFloat(uint16_t h)
             bits = sign;
         } else {  // subnormal: renormalise
             exp = 127 - 15 + 1;
-            while (!(mant & 0x400u)) { mant <<= 1; --exp; }
+            while (!(mant & 0x400u)) {
+                mant <<= 1;
+                --exp;
+            }
             mant &= 0x3ffu;
             bits = sign | (exp << 23) | (mant << 13);
         }
@@ -85,7 +102,8 @@ Out toOut(V v)
     if constexpr (std::is_integral_v<Out> && std::is_floating_point_v<V>) {
         if (v != v) return Out{};
         if (v >= static_cast<V>(std::numeric_limits<Out>::max())) return std::numeric_limits<Out>::max();
-        if (v <= static_cast<V>(std::numeric_limits<Out>::lowest())) return std::numeric_limits<Out>::lowest();
+        if (v <= static_cast<V>(std::numeric_limits<Out>::lowest()))
+            return std::numeric_limits<Out>::lowest();
     }
     return static_cast<Out>(v);
 }
@@ -95,22 +113,39 @@ template <class Out>
 Out rawElement(const char* p, int32_t type)
 {
     using T = onnx::TensorProto;
-    auto load = [p](auto v) { std::memcpy(&v, p, sizeof v); return v; };
+    auto load = [p](auto v) {
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    };
     switch (type) {
-    case T::FLOAT: return toOut<Out>(load(float{}));
-    case T::DOUBLE: return toOut<Out>(load(double{}));
-    case T::FLOAT16: return toOut<Out>(halfToFloat(load(uint16_t{})));
-    case T::BFLOAT16: return toOut<Out>(bf16ToFloat(load(uint16_t{})));
-    case T::INT8: return static_cast<Out>(load(int8_t{}));
-    case T::UINT8: return static_cast<Out>(load(uint8_t{}));
-    case T::BOOL: return static_cast<Out>(load(uint8_t{}) != 0);
-    case T::INT16: return static_cast<Out>(load(int16_t{}));
-    case T::UINT16: return static_cast<Out>(load(uint16_t{}));
-    case T::INT32: return static_cast<Out>(load(int32_t{}));
-    case T::UINT32: return static_cast<Out>(load(uint32_t{}));
-    case T::INT64: return static_cast<Out>(load(int64_t{}));
-    case T::UINT64: return static_cast<Out>(load(uint64_t{}));
-    default: return Out{};
+        case T::FLOAT:
+            return toOut<Out>(load(float{}));
+        case T::DOUBLE:
+            return toOut<Out>(load(double{}));
+        case T::FLOAT16:
+            return toOut<Out>(halfToFloat(load(uint16_t{})));
+        case T::BFLOAT16:
+            return toOut<Out>(bf16ToFloat(load(uint16_t{})));
+        case T::INT8:
+            return static_cast<Out>(load(int8_t{}));
+        case T::UINT8:
+            return static_cast<Out>(load(uint8_t{}));
+        case T::BOOL:
+            return static_cast<Out>(load(uint8_t{}) != 0);
+        case T::INT16:
+            return static_cast<Out>(load(int16_t{}));
+        case T::UINT16:
+            return static_cast<Out>(load(uint16_t{}));
+        case T::INT32:
+            return static_cast<Out>(load(int32_t{}));
+        case T::UINT32:
+            return static_cast<Out>(load(uint32_t{}));
+        case T::INT64:
+            return static_cast<Out>(load(int64_t{}));
+        case T::UINT64:
+            return static_cast<Out>(load(uint64_t{}));
+        default:
+            return Out{};
     }
 }
 
@@ -127,31 +162,33 @@ Result<ExternalRef> locateExternal(const OnnxModel& m, const onnx::TensorProto& 
     std::optional<uint64_t> length;
     for (const auto& kv : t.external_data()) {
         try {
-            if (kv.key() == "location") location = kv.value();
-            else if (kv.key() == "offset") offset = std::stoull(kv.value());
-            else if (kv.key() == "length") length = std::stoull(kv.value());
+            if (kv.key() == "location")
+                location = kv.value();
+            else if (kv.key() == "offset")
+                offset = std::stoull(kv.value());
+            else if (kv.key() == "length")
+                length = std::stoull(kv.value());
         } catch (const std::exception&) {
-            return tensorError(m, t, "onnx.external_bad", "external data field '" + kv.key()
-                                   + "' is not a number: '" + kv.value() + "'");
+            return tensorError(
+                m, t, "onnx.external_bad",
+                "external data field '" + kv.key() + "' is not a number: '" + kv.value() + "'");
         }
     }
-    if (location.empty())
-        return tensorError(m, t, "onnx.external_bad", "external data without a location");
+    if (location.empty()) return tensorError(m, t, "onnx.external_bad", "external data without a location");
     if (length && *length != need)
         return tensorError(m, t, "onnx.tensor_size",
-                           "external data length " + std::to_string(*length) + " bytes does not match "
-                               + std::to_string(need) + " bytes declared by its shape and type");
+                           "external data length " + std::to_string(*length) + " bytes does not match " +
+                               std::to_string(need) + " bytes declared by its shape and type");
     auto full = resolveExternalLocation(m.folder, location, m.path);
     if (!full) return full.error();
     std::error_code ec;
     const uint64_t fileSize = fs::file_size(*full, ec);
-    if (ec)
-        return tensorError(m, t, "onnx.external_missing", "cannot read external file " + *full);
+    if (ec) return tensorError(m, t, "onnx.external_missing", "cannot read external file " + *full);
     if (offset > fileSize || need > fileSize - offset)
         return tensorError(m, t, "onnx.tensor_size",
-                           "claims " + std::to_string(need) + " bytes at offset " + std::to_string(offset)
-                               + " but external file " + *full + " has only " + std::to_string(fileSize)
-                               + " bytes");
+                           "claims " + std::to_string(need) + " bytes at offset " + std::to_string(offset) +
+                               " but external file " + *full + " has only " + std::to_string(fileSize) +
+                               " bytes");
     return ExternalRef{*full, offset};
 }
 
@@ -172,11 +209,11 @@ Result<uint64_t> declaredBytes(const OnnxModel& m, const onnx::TensorProto& t)
 {
     const int esize = elementSize(t.data_type());
     if (esize == 0)
-        return tensorError(m, t, "onnx.tensor_type",
-                           "element type " + std::to_string(t.data_type()) + " has no numeric values to read");
+        return tensorError(
+            m, t, "onnx.tensor_type",
+            "element type " + std::to_string(t.data_type()) + " has no numeric values to read");
     const int64_t count = tensorElementCount(t);
-    if (count < 0)
-        return tensorError(m, t, "onnx.tensor_size", "invalid dims (negative or overflowing)");
+    if (count < 0) return tensorError(m, t, "onnx.tensor_size", "invalid dims (negative or overflowing)");
     const uint64_t need = static_cast<uint64_t>(count) * static_cast<uint64_t>(esize);
     if (count > 0 && need / static_cast<uint64_t>(esize) != static_cast<uint64_t>(count))
         return tensorError(m, t, "onnx.tensor_size", "declared size overflows");
@@ -211,8 +248,8 @@ Result<std::vector<Out>> tensorValues(const OnnxModel& m, const onnx::TensorProt
     if (haveRaw) {
         if (raw.size() != need)
             return tensorError(m, t, "onnx.tensor_size",
-                               "raw_data has " + std::to_string(raw.size()) + " bytes but its shape and type need "
-                                   + std::to_string(need));
+                               "raw_data has " + std::to_string(raw.size()) +
+                                   " bytes but its shape and type need " + std::to_string(need));
         out.resize(static_cast<size_t>(count));
         if constexpr (std::is_same_v<Out, float>) {
             if (type == T::FLOAT) {
@@ -226,40 +263,42 @@ Result<std::vector<Out>> tensorValues(const OnnxModel& m, const onnx::TensorProt
     }
     auto check = [&](int64_t have) -> Result<void> {
         if (have != count)
-            return tensorError(m, t, "onnx.tensor_size",
-                               "has " + std::to_string(have) + " values but its shape needs " + std::to_string(count));
+            return tensorError(
+                m, t, "onnx.tensor_size",
+                "has " + std::to_string(have) + " values but its shape needs " + std::to_string(count));
         return Ok{};
     };
     out.reserve(static_cast<size_t>(count));
     switch (type) {
-    case T::FLOAT:
-        if (auto r = check(t.float_data_size()); !r) return r.error();
-        for (float v : t.float_data()) out.push_back(toOut<Out>(v));
-        break;
-    case T::DOUBLE:
-        if (auto r = check(t.double_data_size()); !r) return r.error();
-        for (double v : t.double_data()) out.push_back(toOut<Out>(v));
-        break;
-    case T::INT64:
-        if (auto r = check(t.int64_data_size()); !r) return r.error();
-        for (int64_t v : t.int64_data()) out.push_back(static_cast<Out>(v));
-        break;
-    case T::UINT32: case T::UINT64:
-        if (auto r = check(t.uint64_data_size()); !r) return r.error();
-        for (uint64_t v : t.uint64_data()) out.push_back(static_cast<Out>(v));
-        break;
-    case T::FLOAT16:
-        if (auto r = check(t.int32_data_size()); !r) return r.error();
-        for (int32_t v : t.int32_data()) out.push_back(toOut<Out>(halfToFloat(static_cast<uint16_t>(v))));
-        break;
-    case T::BFLOAT16:
-        if (auto r = check(t.int32_data_size()); !r) return r.error();
-        for (int32_t v : t.int32_data()) out.push_back(toOut<Out>(bf16ToFloat(static_cast<uint16_t>(v))));
-        break;
-    default:  // int8/uint8/int16/uint16/int32/bool live in int32_data
-        if (auto r = check(t.int32_data_size()); !r) return r.error();
-        for (int32_t v : t.int32_data()) out.push_back(static_cast<Out>(v));
-        break;
+        case T::FLOAT:
+            if (auto r = check(t.float_data_size()); !r) return r.error();
+            for (float v : t.float_data()) out.push_back(toOut<Out>(v));
+            break;
+        case T::DOUBLE:
+            if (auto r = check(t.double_data_size()); !r) return r.error();
+            for (double v : t.double_data()) out.push_back(toOut<Out>(v));
+            break;
+        case T::INT64:
+            if (auto r = check(t.int64_data_size()); !r) return r.error();
+            for (int64_t v : t.int64_data()) out.push_back(static_cast<Out>(v));
+            break;
+        case T::UINT32:
+        case T::UINT64:
+            if (auto r = check(t.uint64_data_size()); !r) return r.error();
+            for (uint64_t v : t.uint64_data()) out.push_back(static_cast<Out>(v));
+            break;
+        case T::FLOAT16:
+            if (auto r = check(t.int32_data_size()); !r) return r.error();
+            for (int32_t v : t.int32_data()) out.push_back(toOut<Out>(halfToFloat(static_cast<uint16_t>(v))));
+            break;
+        case T::BFLOAT16:
+            if (auto r = check(t.int32_data_size()); !r) return r.error();
+            for (int32_t v : t.int32_data()) out.push_back(toOut<Out>(bf16ToFloat(static_cast<uint16_t>(v))));
+            break;
+        default:  // int8/uint8/int16/uint16/int32/bool live in int32_data
+            if (auto r = check(t.int32_data_size()); !r) return r.error();
+            for (int32_t v : t.int32_data()) out.push_back(static_cast<Out>(v));
+            break;
     }
     return out;
 }
@@ -299,7 +338,8 @@ Result<std::string> resolveExternalLocation(const std::string& folder, const std
 {
     auto escape = [&](const std::string& why) {
         return makeError("onnx.external_escape",
-                         "external data location '" + location + "' in " + modelPath + " refused: " + why, modelPath);
+                         "external data location '" + location + "' in " + modelPath + " refused: " + why,
+                         modelPath);
     };
     if (folder.empty()) return escape("this model has no folder to read side files from");
     const fs::path loc(location);
@@ -330,7 +370,8 @@ Result<std::string> readExternalRange(const std::string& folder, const std::stri
     auto checked = resolveExternalLocation(folder, location, modelPath);
     if (!checked) return checked.error();
     auto refuse = [&](const std::string& code, const std::string& why) {
-        return makeError(code, "external data file '" + location + "' of " + modelPath + ": " + why, modelPath);
+        return makeError(code, "external data file '" + location + "' of " + modelPath + ": " + why,
+                         modelPath);
     };
     std::error_code ec;
     const fs::path base = fs::canonical(folder, ec);
@@ -343,7 +384,8 @@ Result<std::string> readExternalRange(const std::string& folder, const std::stri
         ~Closer() { ::close(fd); }
     } closer{fd};
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return refuse("onnx.external_escape", "not a regular file");
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return refuse("onnx.external_escape", "not a regular file");
     char real[4096];
     const std::string self = "/proc/self/fd/" + std::to_string(fd);
     const ssize_t n = ::readlink(self.c_str(), real, sizeof real - 1);
@@ -352,17 +394,21 @@ Result<std::string> readExternalRange(const std::string& folder, const std::stri
     auto b = base.begin();
     auto r = opened.begin();
     for (; b != base.end(); ++b, ++r)
-        if (r == opened.end() || *b != *r) return refuse("onnx.external_escape", "it resolves outside the model's folder");
+        if (r == opened.end() || *b != *r)
+            return refuse("onnx.external_escape", "it resolves outside the model's folder");
     const auto size = static_cast<uint64_t>(st.st_size);
-    if (offset > size) return refuse("onnx.tensor_size", "offset " + std::to_string(offset) + " is past its end");
+    if (offset > size)
+        return refuse("onnx.tensor_size", "offset " + std::to_string(offset) + " is past its end");
     const uint64_t want = length ? *length : size - offset;
     if (want > size - offset)
         return refuse("onnx.tensor_size", "holds " + std::to_string(size - offset) + " bytes after offset " +
-                                               std::to_string(offset) + ", " + std::to_string(want) + " wanted");
+                                              std::to_string(offset) + ", " + std::to_string(want) +
+                                              " wanted");
     std::string out(static_cast<size_t>(want), '\0');
     uint64_t done = 0;
     while (done < want) {
-        const ssize_t got = ::pread(fd, out.data() + done, static_cast<size_t>(want - done), static_cast<off_t>(offset + done));
+        const ssize_t got = ::pread(fd, out.data() + done, static_cast<size_t>(want - done),
+                                    static_cast<off_t>(offset + done));
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) return refuse("io.read", "short read at offset " + std::to_string(offset + done));
         done += static_cast<uint64_t>(got);
@@ -370,14 +416,17 @@ Result<std::string> readExternalRange(const std::string& folder, const std::stri
     return out;
 }
 
-Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMessages, const std::string& folder)
+Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMessages,
+                            const std::string& folder)
 {
     if (bytes.empty())
-        return makeError("onnx.not_onnx", "not an ONNX model: " + pathForMessages + " is empty", pathForMessages);
+        return makeError("onnx.not_onnx", "not an ONNX model: " + pathForMessages + " is empty",
+                         pathForMessages);
     if (bytes.size() > static_cast<size_t>(INT_MAX))
         return makeError("io.too_large",
-                         pathForMessages + ": over 2 GiB; such ONNX models must keep their weights in external "
-                                           "data files",
+                         pathForMessages +
+                             ": over 2 GiB; such ONNX models must keep their weights in external "
+                             "data files",
                          pathForMessages);
     auto proto = std::make_shared<onnx::ModelProto>();
     bool parsed = false;
@@ -394,29 +443,32 @@ Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMe
     // Every ModelProto writer puts ir_version (field 1, varint: tag 0x08) first.
     const bool modelHead = static_cast<unsigned char>(bytes[0]) == 0x08;
     if (!parsed && !modelHead)
-        return makeError("onnx.not_onnx", "not an ONNX model: " + pathForMessages
-                             + " does not start like a protobuf ModelProto",
-                         pathForMessages, 0, 0);
+        return makeError(
+            "onnx.not_onnx",
+            "not an ONNX model: " + pathForMessages + " does not start like a protobuf ModelProto",
+            pathForMessages, 0, 0);
     if (!parsed && onnxNestingDepth(bytes) > kMaxOnnxNesting)
-        return makeError("onnx.too_deep",
-                         pathForMessages + ": graphs nested in graphs (If/Loop/Scan bodies) more than " +
-                             std::to_string(kMaxOnnxNesting / 3) + " deep, past what this reader follows " +
-                             "(its structure is sound; the depth is refused to keep the reader's stack bounded)",
-                         pathForMessages);
+        return makeError(
+            "onnx.too_deep",
+            pathForMessages + ": graphs nested in graphs (If/Loop/Scan bodies) more than " +
+                std::to_string(kMaxOnnxNesting / 3) + " deep, past what this reader follows " +
+                "(its structure is sound; the depth is refused to keep the reader's stack bounded)",
+            pathForMessages);
     if (!parsed)
         return makeError("onnx.parse",
-                         "corrupt or truncated ONNX model " + pathForMessages + " (protobuf parse failed, "
-                             + std::to_string(bytes.size()) + " bytes)",
+                         "corrupt or truncated ONNX model " + pathForMessages + " (protobuf parse failed, " +
+                             std::to_string(bytes.size()) + " bytes)",
                          pathForMessages);
     // Arbitrary bytes sometimes parse as a protobuf of unknown fields; a real model has a graph
     // and an opset import. The opset list is written after the graph, so a file cut exactly at a
     // field boundary also ends up here.
     if (!proto->has_graph() || proto->opset_import_size() == 0) {
         const bool looksCut = proto->has_graph() && proto->graph().node_size() > 0;
-        return makeError(looksCut ? "onnx.truncated" : "onnx.not_onnx",
-                         looksCut ? "truncated ONNX model " + pathForMessages + " (no opset_import after the graph)"
-                                  : "not an ONNX model: " + pathForMessages + " has no graph / opset_import",
-                         pathForMessages);
+        return makeError(
+            looksCut ? "onnx.truncated" : "onnx.not_onnx",
+            looksCut ? "truncated ONNX model " + pathForMessages + " (no opset_import after the graph)"
+                     : "not an ONNX model: " + pathForMessages + " has no graph / opset_import",
+            pathForMessages);
     }
     OnnxModel m;
     for (const auto& op : proto->opset_import())
@@ -439,7 +491,8 @@ public:
     }
     Result<std::string_view> open(const std::string& path)
     {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not block the open
+        const int fd =
+            ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not block the open
         if (fd < 0) return makeError("io.open", "cannot open " + path + ": " + std::strerror(errno), path);
         struct stat st {};
         if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -448,10 +501,11 @@ public:
         }
         if (static_cast<uint64_t>(st.st_size) > static_cast<uint64_t>(INT_MAX)) {
             ::close(fd);
-            return makeError("io.too_large",
-                             path + " is " + std::to_string(st.st_size)
-                                 + " bytes; ONNX models over 2 GiB must keep their weights in external data files",
-                             path);
+            return makeError(
+                "io.too_large",
+                path + " is " + std::to_string(st.st_size) +
+                    " bytes; ONNX models over 2 GiB must keep their weights in external data files",
+                path);
         }
         m_size = static_cast<size_t>(st.st_size);
         if (m_size == 0) {
@@ -460,7 +514,8 @@ public:
         }
         void* p = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, fd, 0);
         ::close(fd);
-        if (p == MAP_FAILED) return makeError("io.read", "cannot map " + path + ": " + std::strerror(errno), path);
+        if (p == MAP_FAILED)
+            return makeError("io.read", "cannot map " + path + ": " + std::strerror(errno), path);
         ::madvise(p, m_size, MADV_SEQUENTIAL);
         m_data = p;
         return std::string_view(static_cast<const char*>(p), m_size);
@@ -475,11 +530,13 @@ private:
 
 Result<OnnxModel> readOnnxFile(const std::string& path, const ProgressFn& progress)
 {
-    if (!reportProgress(progress, 0.0, "reading " + path)) return makeError(kCancelledCode, "cancelled", path);
+    if (!reportProgress(progress, 0.0, "reading " + path))
+        return makeError(kCancelledCode, "cancelled", path);
     MappedFile file;
     auto bytes = file.open(path);
     if (!bytes) return bytes.error();
-    if (!reportProgress(progress, 0.1, "parsing " + path)) return makeError(kCancelledCode, "cancelled", path);
+    if (!reportProgress(progress, 0.1, "parsing " + path))
+        return makeError(kCancelledCode, "cancelled", path);
     fs::path folder = fs::path(path).parent_path();
     if (folder.empty()) folder = ".";
     auto model = parseOnnx(*bytes, path, folder.string());

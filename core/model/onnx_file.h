@@ -8,6 +8,8 @@
 //   external file) is refused before anything is allocated.
 #pragma once
 
+#include <onnx/onnx_pb.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -15,18 +17,16 @@
 #include <string_view>
 #include <vector>
 
-#include <onnx/onnx_pb.h>
-
 #include "core/common/progress.h"
 #include "core/common/result.h"
 
 namespace qatdoctor::core::model {
 
-struct OnnxModel {                                   // cheap to copy
+struct OnnxModel {  // cheap to copy
     std::shared_ptr<const onnx::ModelProto> proto;
-    std::string path;     // as given
-    std::string folder;   // where external data is resolved (confined to it)
-    int64_t opset = 0;    // default-domain opset
+    std::string path;    // as given
+    std::string folder;  // where external data is resolved (confined to it)
+    int64_t opset = 0;   // default-domain opset
 };
 
 // Reads and parses path. Errors (all name the file): "io.open", "io.too_large" (over 2 GiB: such

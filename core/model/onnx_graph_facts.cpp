@@ -9,9 +9,15 @@
 namespace qatdoctor::core::model {
 namespace {
 
-int inputAt(const GraphNode& n, size_t i) { return i < n.inputs.size() ? n.inputs[i] : -1; }
+int inputAt(const GraphNode& n, size_t i)
+{
+    return i < n.inputs.size() ? n.inputs[i] : -1;
+}
 
-bool isConstantOp(const GraphNode& n) { return n.op == "Constant" || n.op == "ConstantOfShape"; }
+bool isConstantOp(const GraphNode& n)
+{
+    return n.op == "Constant" || n.op == "ConstantOfShape";
+}
 
 }  // namespace
 
@@ -51,10 +57,11 @@ GraphQuantFacts computeGraphQuantFacts(const ModelGraph& g, const std::vector<st
         }
         const auto scale = g.constValue(inputAt(q, 1));
         const auto zp = g.constValue(inputAt(q, 2));
-        const bool unit = scale && !scale->values.empty()
-            && std::all_of(scale->values.begin(), scale->values.end(), [](double s) { return s == 1.0; });
-        const bool zeroZp = inputAt(q, 2) < 0
-            || (zp && std::all_of(zp->values.begin(), zp->values.end(), [](double z) { return z == 0.0; }));
+        const bool unit =
+            scale && !scale->values.empty() &&
+            std::all_of(scale->values.begin(), scale->values.end(), [](double s) { return s == 1.0; });
+        const bool zeroZp = inputAt(q, 2) < 0 || (zp && std::all_of(zp->values.begin(), zp->values.end(),
+                                                                    [](double z) { return z == 0.0; }));
         if (unit && zeroZp) f.defaultScale.push_back(ref(i));
     }
     for (const std::string& root : scaleOrder)
@@ -72,13 +79,15 @@ GraphQuantFacts computeGraphQuantFacts(const ModelGraph& g, const std::vector<st
     // a dequantizer; its result neither goes straight into quantizers nor is a graph output.
     for (int i = 0; i < n; ++i) {
         const GraphNode& node = g.node(i);
-        if (isQuantizeOp(node) || isDequantizeOp(node) || isPassThroughOp(node) || isConstantOp(node)) continue;
+        if (isQuantizeOp(node) || isDequantizeOp(node) || isPassThroughOp(node) || isConstantOp(node))
+            continue;
         if (!layerOfNode[static_cast<size_t>(i)].empty() || isLayerNode(g, i)) continue;
         bool fedByDq = false;
         for (int in : node.inputs) fedByDq = fedByDq || (in >= 0 && traceToDequantizer(g, in) >= 0);
         if (!fedByDq || node.outputs.empty() || node.outputs[0] < 0) continue;
         const auto& cons = g.consumers(node.outputs[0]);
-        if (!cons.empty() && std::all_of(cons.begin(), cons.end(), [&](int c) { return isQuantizeOp(g.node(c)); }))
+        if (!cons.empty() &&
+            std::all_of(cons.begin(), cons.end(), [&](int c) { return isQuantizeOp(g.node(c)); }))
             continue;
         if (g.tensor(node.outputs[0]).graphOutput) continue;
         f.floatIslands.push_back(i);

@@ -13,7 +13,7 @@ namespace qatdoctor::core::model {
 
 struct QuantizerRef {
     int node = -1;
-    std::string layer;   // the layer whose output it quantizes ("" = none), else use node name
+    std::string layer;  // the layer whose output it quantizes ("" = none), else use node name
 };
 
 struct SharedScaleGroup {
@@ -24,10 +24,10 @@ struct SharedScaleGroup {
 struct GraphQuantFacts {
     int activationQuantizers = 0;
     std::vector<SharedScaleGroup> sharedScales;
-    std::vector<QuantizerRef> defaultScale;   // scale 1.0 and zero point 0
-    std::vector<QuantizerRef> deadQuantizers; // quantize/dequantize nodes reaching no output
-    std::vector<int> floatIslands;            // float op nodes between quantized ones
-    std::vector<int> customGridSample;        // horizon::GridSample nodes
+    std::vector<QuantizerRef> defaultScale;    // scale 1.0 and zero point 0
+    std::vector<QuantizerRef> deadQuantizers;  // quantize/dequantize nodes reaching no output
+    std::vector<int> floatIslands;             // float op nodes between quantized ones
+    std::vector<int> customGridSample;         // horizon::GridSample nodes
 };
 
 // layerOfNode: for each node id, the layer name it belongs to (compute op, its absorbed

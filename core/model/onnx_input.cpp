@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 
-
 namespace qatdoctor::core::model {
 namespace {
 
@@ -23,8 +22,8 @@ bool looksLikeModelProto(std::string_view head)
     const unsigned char irVersion = static_cast<unsigned char>(head[1]);
     if (irVersion == 0 || irVersion > 20) return false;
     const unsigned char next = static_cast<unsigned char>(head[2]);
-    return next == 0x12 || next == 0x1a || next == 0x22 || next == 0x28 || next == 0x32 || next == 0x3a
-        || next == 0x42;
+    return next == 0x12 || next == 0x1a || next == 0x22 || next == 0x28 || next == 0x32 || next == 0x3a ||
+           next == 0x42;
 }
 
 }  // namespace

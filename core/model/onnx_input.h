@@ -5,7 +5,6 @@
 #include <string>
 #include <string_view>
 
-
 namespace qatdoctor::core::model {
 
 // 90: .onnx file whose head looks like a ModelProto; 50: .onnx otherwise (the loader then says

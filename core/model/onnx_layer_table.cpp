@@ -10,7 +10,10 @@
 namespace qatdoctor::core::model {
 namespace {
 
-int inputAt(const GraphNode& n, size_t i) { return i < n.inputs.size() ? n.inputs[i] : -1; }
+int inputAt(const GraphNode& n, size_t i)
+{
+    return i < n.inputs.size() ? n.inputs[i] : -1;
+}
 
 bool isWeightedOp(const GraphNode& n)
 {
@@ -44,7 +47,8 @@ DType castAfter(const ModelGraph& g, int node, const std::vector<int>& absorbed)
     if (last.outputs.empty()) return DType::Unknown;
     const auto& cons = g.consumers(last.outputs[0]);
     if (cons.size() != 1 || g.node(cons[0]).op != "Cast") return DType::Unknown;
-    const DType to = dtypeFromOnnx(static_cast<int32_t>(ModelGraph::attrInt(g.node(cons[0]), "to").value_or(0)));
+    const DType to =
+        dtypeFromOnnx(static_cast<int32_t>(ModelGraph::attrInt(g.node(cons[0]), "to").value_or(0)));
     return to == DType::Float16 || to == DType::BFloat16 ? to : DType::Unknown;
 }
 
@@ -111,7 +115,8 @@ Built buildLayer(const ModelGraph& g, int id)
         }
         if (weighted && idx >= 1) {
             if (idx == 1) {
-                l.weightDtype = g.isConst(t) && isFloat(g.tensor(t).dtype) ? g.tensor(t).dtype : DType::Float32;
+                l.weightDtype =
+                    g.isConst(t) && isFloat(g.tensor(t).dtype) ? g.tensor(t).dtype : DType::Float32;
                 l.flags.push_back("float_weight");
             }
             continue;
@@ -153,9 +158,15 @@ std::unordered_set<size_t> outputLayerIndices(const ModelGraph& g, const std::ve
         for (int hops = 0; hops < 32; ++hops) {
             const int p = g.producer(t);
             if (p < 0) break;
-            if (auto it = byNode.find(p); it != byNode.end()) { found.insert(it->second); break; }
+            if (auto it = byNode.find(p); it != byNode.end()) {
+                found.insert(it->second);
+                break;
+            }
             const GraphNode& n = g.node(p);
-            if (auto it = byQuantizer.find(p); it != byQuantizer.end()) { found.insert(it->second); break; }
+            if (auto it = byQuantizer.find(p); it != byQuantizer.end()) {
+                found.insert(it->second);
+                break;
+            }
             if (!(isDequantizeOp(n) || isPassThroughOp(n) || isFollowerOp(n))) break;
             t = inputAt(n, 0);
         }
@@ -216,10 +227,12 @@ LayerTable buildLayerTable(std::shared_ptr<const ModelGraph> graph)
         if (!live[static_cast<size_t>(layerNodes[i])]) l.flags.push_back("dead");
         if (l.outputQuant) {
             const QuantParams& q = *l.outputQuant;
-            if (!q.scaleSource.empty() && quantizersPerScale[q.scaleSource] > 1) l.flags.push_back("shared_scale");
-            const bool unitScale = !q.scales.empty()
-                && std::all_of(q.scales.begin(), q.scales.end(), [](float s) { return s == 1.0f; });
-            const bool zeroZp = std::all_of(q.zeroPoints.begin(), q.zeroPoints.end(), [](int64_t z) { return z == 0; });
+            if (!q.scaleSource.empty() && quantizersPerScale[q.scaleSource] > 1)
+                l.flags.push_back("shared_scale");
+            const bool unitScale = !q.scales.empty() && std::all_of(q.scales.begin(), q.scales.end(),
+                                                                    [](float s) { return s == 1.0f; });
+            const bool zeroZp =
+                std::all_of(q.zeroPoints.begin(), q.zeroPoints.end(), [](int64_t z) { return z == 0; });
             if (unitScale && zeroZp) l.flags.push_back("default_scale");
         }
     }
@@ -251,7 +264,8 @@ Result<LayerTable> loadOnnxLayerTable(const std::string& path, const ProgressFn&
     if (Result<void> ext = checkExternalData(*model); !ext) return ext.error();
     auto graph = ModelGraph::build(std::move(*model), sub(0.7, 0.85));
     if (!graph) return graph.error();
-    if (!reportProgress(progress, 0.85, "building the layer table")) return makeError(kCancelledCode, "cancelled", path);
+    if (!reportProgress(progress, 0.85, "building the layer table"))
+        return makeError(kCancelledCode, "cancelled", path);
     LayerTable table = buildLayerTable(std::move(*graph));
     reportProgress(progress, 1.0, "layer table built");
     return table;

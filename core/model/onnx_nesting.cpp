@@ -15,10 +15,18 @@ enum class Kind : uint8_t { Model, Graph, Node, Attribute };
 bool childOf(Kind kind, uint64_t field, Kind& child)
 {
     switch (kind) {
-    case Kind::Model: child = Kind::Graph; return field == 7;
-    case Kind::Graph: child = Kind::Node; return field == 1;
-    case Kind::Node: child = Kind::Attribute; return field == 5;
-    case Kind::Attribute: child = Kind::Graph; return field == 6 || field == 11;
+        case Kind::Model:
+            child = Kind::Graph;
+            return field == 7;
+        case Kind::Graph:
+            child = Kind::Node;
+            return field == 1;
+        case Kind::Node:
+            child = Kind::Attribute;
+            return field == 5;
+        case Kind::Attribute:
+            child = Kind::Graph;
+            return field == 6 || field == 11;
     }
     return false;
 }
@@ -60,30 +68,31 @@ int onnxNestingDepth(std::string_view bytes, int limit)
         const uint64_t field = tag >> 3;
         uint64_t n = 0;
         switch (tag & 7) {
-        case 0:
-            if (!readVarint(f.p, f.end, n)) return -1;
-            break;
-        case 1:
-        case 5: {
-            const size_t width = (tag & 7) == 1 ? 8 : 4;
-            if (static_cast<size_t>(f.end - f.p) < width) return -1;
-            f.p += width;
-            break;
-        }
-        case 2: {
-            if (!readVarint(f.p, f.end, n) || n > static_cast<uint64_t>(f.end - f.p)) return -1;
-            const uint8_t* body = f.p;
-            f.p += n;
-            Kind child{};
-            if (childOf(f.kind, field, child)) {
-                const Frame next{body, body + n, child};  // (f is invalidated by push_back)
-                stack.push_back(next);
-                deepest = std::max(deepest, static_cast<int>(stack.size()));
-                if (deepest >= limit) return deepest;
+            case 0:
+                if (!readVarint(f.p, f.end, n)) return -1;
+                break;
+            case 1:
+            case 5: {
+                const size_t width = (tag & 7) == 1 ? 8 : 4;
+                if (static_cast<size_t>(f.end - f.p) < width) return -1;
+                f.p += width;
+                break;
             }
-            break;
-        }
-        default: return -1;  // groups (3, 4) are in no ONNX message; 6 and 7 are no wire type
+            case 2: {
+                if (!readVarint(f.p, f.end, n) || n > static_cast<uint64_t>(f.end - f.p)) return -1;
+                const uint8_t* body = f.p;
+                f.p += n;
+                Kind child{};
+                if (childOf(f.kind, field, child)) {
+                    const Frame next{body, body + n, child};  // (f is invalidated by push_back)
+                    stack.push_back(next);
+                    deepest = std::max(deepest, static_cast<int>(stack.size()));
+                    if (deepest >= limit) return deepest;
+                }
+                break;
+            }
+            default:
+                return -1;  // groups (3, 4) are in no ONNX message; 6 and 7 are no wire type
         }
     }
     return deepest;

@@ -12,7 +12,10 @@ bool opIn(const GraphNode& n, std::initializer_list<std::string_view> ops)
     return false;
 }
 
-int inputAt(const GraphNode& n, size_t i) { return i < n.inputs.size() ? n.inputs[i] : -1; }
+int inputAt(const GraphNode& n, size_t i)
+{
+    return i < n.inputs.size() ? n.inputs[i] : -1;
+}
 
 DType hzBits(const ModelGraph& g, const GraphNode& n)
 {
@@ -22,7 +25,10 @@ DType hzBits(const ModelGraph& g, const GraphNode& n)
         if (p >= 0) bits = ModelGraph::attrInt(g.node(p), "bits");
     }
     if (!bits) return DType::Unknown;
-    return *bits == 8 ? DType::Int8 : *bits == 16 ? DType::Int16 : *bits == 32 ? DType::Int32 : DType::Unknown;
+    return *bits == 8    ? DType::Int8
+           : *bits == 16 ? DType::Int16
+           : *bits == 32 ? DType::Int32
+                         : DType::Unknown;
 }
 
 DType tensorElementType(const ModelGraph& g, int t)
@@ -60,13 +66,19 @@ DType standardQuantizerDtype(const ModelGraph& g, const GraphNode& n)
 
 }  // namespace
 
-bool isQuantizeOp(const GraphNode& n) { return opIn(n, {"QuantizeLinear", "HzQuantize"}); }
-bool isDequantizeOp(const GraphNode& n) { return opIn(n, {"DequantizeLinear", "HzDequantize"}); }
+bool isQuantizeOp(const GraphNode& n)
+{
+    return opIn(n, {"QuantizeLinear", "HzQuantize"});
+}
+bool isDequantizeOp(const GraphNode& n)
+{
+    return opIn(n, {"DequantizeLinear", "HzDequantize"});
+}
 
 bool isPassThroughOp(const GraphNode& n)
 {
-    return opIn(n, {"MaxPool", "GlobalAveragePool", "AveragePool", "Flatten", "Reshape", "Transpose", "Squeeze",
-                    "Unsqueeze", "Identity", "Cast", "Clip"});
+    return opIn(n, {"MaxPool", "GlobalAveragePool", "AveragePool", "Flatten", "Reshape", "Transpose",
+                    "Squeeze", "Unsqueeze", "Identity", "Cast", "Clip"});
 }
 
 bool isFollowerOp(const GraphNode& n)
@@ -83,7 +95,8 @@ DType quantizerDtype(const ModelGraph& g, int node)
 {
     const GraphNode& n = g.node(node);
     if (n.op == "HzQuantize" || n.op == "HzDequantize") return hzBits(g, n);
-    if (auto o = ModelGraph::attrInt(n, "output_dtype"); o && *o != 0) return dtypeFromOnnx(static_cast<int32_t>(*o));
+    if (auto o = ModelGraph::attrInt(n, "output_dtype"); o && *o != 0)
+        return dtypeFromOnnx(static_cast<int32_t>(*o));
     return standardQuantizerDtype(g, n);
 }
 
@@ -124,7 +137,8 @@ QuantizerInfo readQuantizer(const ModelGraph& g, int node)
                 q.qmin = static_cast<int64_t>(lo->values[0]);
             if (auto hi = g.constValue(inputAt(clip, 2)); hi && hi->values.size() == 1)
                 q.qmax = static_cast<int64_t>(hi->values[0]);
-            if (auto lo = ModelGraph::attrFloat(clip, "min")) q.qmin = static_cast<int64_t>(*lo);  // opset < 11
+            if (auto lo = ModelGraph::attrFloat(clip, "min"))
+                q.qmin = static_cast<int64_t>(*lo);  // opset < 11
             if (auto hi = ModelGraph::attrFloat(clip, "max")) q.qmax = static_cast<int64_t>(*hi);
         }
     }
@@ -198,7 +212,8 @@ int traceToOutputQuantizer(const ModelGraph& g, int node, std::vector<int>* abso
 bool isLayerNode(const ModelGraph& g, int node)
 {
     const GraphNode& n = g.node(node);
-    if (opIn(n, {"Conv", "ConvTranspose", "Gemm", "MatMul", "GridSample"}) || isQLinearLayerOp(n)) return true;
+    if (opIn(n, {"Conv", "ConvTranspose", "Gemm", "MatMul", "GridSample"}) || isQLinearLayerOp(n))
+        return true;
     if (opIn(n, {"Add", "Mul", "Sub", "Concat"})) {
         int activations = 0;
         for (int in : n.inputs)

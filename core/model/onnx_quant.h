@@ -18,8 +18,8 @@
 
 namespace qatdoctor::core::model {
 
-bool isQuantizeOp(const GraphNode& n);     // QuantizeLinear, HzQuantize
-bool isDequantizeOp(const GraphNode& n);   // DequantizeLinear, HzDequantize
+bool isQuantizeOp(const GraphNode& n);    // QuantizeLinear, HzQuantize
+bool isDequantizeOp(const GraphNode& n);  // DequantizeLinear, HzDequantize
 // Ops that keep the quantization of their input (MaxPool, Flatten, Reshape, Transpose, ...).
 bool isPassThroughOp(const GraphNode& n);
 // Ops absorbed into the preceding compute op (Relu, Clip, BatchNormalization, constant Div/Add...).
@@ -28,8 +28,8 @@ bool isQLinearLayerOp(const GraphNode& n);  // QLinearConv, QLinearMatMul, QLine
 
 struct QuantizerInfo {
     int node = -1;
-    QuantParams params;       // dtype, scales, zero points, axis (-1 per-tensor), qmin/qmax from Clip
-    std::string scaleRoot;    // initializer / Constant the scale comes from (shared observers)
+    QuantParams params;     // dtype, scales, zero points, axis (-1 per-tensor), qmin/qmax from Clip
+    std::string scaleRoot;  // initializer / Constant the scale comes from (shared observers)
 };
 
 // Reads a quantize / dequantize node's parameters (scale and zero point decoded).

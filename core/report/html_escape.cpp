@@ -23,12 +23,28 @@ std::string htmlEscape(std::string_view text)
     for (size_t i = 0; i < text.size();) {
         const char ch = text[i];
         switch (ch) {
-        case '&': out += "&amp;"; ++i; continue;
-        case '<': out += "&lt;"; ++i; continue;
-        case '>': out += "&gt;"; ++i; continue;
-        case '"': out += "&quot;"; ++i; continue;
-        case '\'': out += "&#39;"; ++i; continue;
-        default: break;
+            case '&':
+                out += "&amp;";
+                ++i;
+                continue;
+            case '<':
+                out += "&lt;";
+                ++i;
+                continue;
+            case '>':
+                out += "&gt;";
+                ++i;
+                continue;
+            case '"':
+                out += "&quot;";
+                ++i;
+                continue;
+            case '\'':
+                out += "&#39;";
+                ++i;
+                continue;
+            default:
+                break;
         }
         const size_t n = utf8Length(text, i);
         if (n == 0) {

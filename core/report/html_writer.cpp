@@ -25,7 +25,10 @@ dl.kv{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.kv dt{
 footer{margin-top:3em;color:#777;font-size:12px;border-top:1px solid #ccc;padding-top:.5em}
 )css";
 
-std::string e(const std::string& s) { return htmlEscape(s); }
+std::string e(const std::string& s)
+{
+    return htmlEscape(s);
+}
 
 void writeTable(std::string& o, const TableBlock& t)
 {
@@ -73,24 +76,34 @@ void writeFindings(std::string& o, const std::vector<FindingItem>& items)
 void writeBlock(std::string& o, const Block& b)
 {
     switch (b.kind) {
-    case BlockKind::Heading: {
-        const std::string tag = b.level <= 2 ? "h3" : "h4";
-        o += "<" + tag + ">" + e(b.text) + "</" + tag + ">\n";
-        break;
-    }
-    case BlockKind::Paragraph: o += "<p>" + e(b.text) + "</p>\n"; break;
-    case BlockKind::Note: o += "<p class=\"note\">" + e(b.text) + "</p>\n"; break;
-    case BlockKind::Code:
-        o += "<pre><code class=\"language-" + e(b.language) + "\">" + e(b.text) + "</code></pre>\n";
-        break;
-    case BlockKind::KeyValues:
-        o += "<dl class=\"kv\">";
-        for (const auto& [k, v] : b.keyValues) o += "<dt>" + e(k) + "</dt><dd>" + e(v) + "</dd>";
-        o += "</dl>\n";
-        break;
-    case BlockKind::Table: writeTable(o, b.table); break;
-    case BlockKind::Findings: writeFindings(o, b.findings); break;
-    case BlockKind::Plot: o += "<figure>" + renderSvgPlot(b.plot) + "</figure>\n"; break;
+        case BlockKind::Heading: {
+            const std::string tag = b.level <= 2 ? "h3" : "h4";
+            o += "<" + tag + ">" + e(b.text) + "</" + tag + ">\n";
+            break;
+        }
+        case BlockKind::Paragraph:
+            o += "<p>" + e(b.text) + "</p>\n";
+            break;
+        case BlockKind::Note:
+            o += "<p class=\"note\">" + e(b.text) + "</p>\n";
+            break;
+        case BlockKind::Code:
+            o += "<pre><code class=\"language-" + e(b.language) + "\">" + e(b.text) + "</code></pre>\n";
+            break;
+        case BlockKind::KeyValues:
+            o += "<dl class=\"kv\">";
+            for (const auto& [k, v] : b.keyValues) o += "<dt>" + e(k) + "</dt><dd>" + e(v) + "</dd>";
+            o += "</dl>\n";
+            break;
+        case BlockKind::Table:
+            writeTable(o, b.table);
+            break;
+        case BlockKind::Findings:
+            writeFindings(o, b.findings);
+            break;
+        case BlockKind::Plot:
+            o += "<figure>" + renderSvgPlot(b.plot) + "</figure>\n";
+            break;
     }
 }
 
@@ -99,12 +112,14 @@ void writeBlock(std::string& o, const Block& b)
 std::string renderHtml(const ReportDocument& doc)
 {
     std::string o;
-    o += "<!DOCTYPE html>\n<html lang=\"" + e(doc.lang == "zh" ? "zh-CN" : "en") + "\">\n<head><meta charset=\"utf-8\">";
+    o += "<!DOCTYPE html>\n<html lang=\"" + e(doc.lang == "zh" ? "zh-CN" : "en") +
+         "\">\n<head><meta charset=\"utf-8\">";
     o += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
     o += "<title>" + e(doc.title) + (doc.subtitle.empty() ? "" : " \u2014 " + e(doc.subtitle)) + "</title>";
     o += "<style>" + std::string(kCss) + "</style></head>\n<body>\n";
     o += "<header><h1>" + e(doc.title) + "</h1>";
-    if (!doc.subtitle.empty()) o += "<p class=\"meta\"><strong>" + e(doc.subtitle) + "</strong> \u00b7 " + e(doc.date) + "</p>";
+    if (!doc.subtitle.empty())
+        o += "<p class=\"meta\"><strong>" + e(doc.subtitle) + "</strong> \u00b7 " + e(doc.date) + "</p>";
     o += "</header>\n<nav class=\"toc\"><h2>" + e(doc.labels.contents) + "</h2><ol>";
     for (const Section& s : doc.sections) o += "<li><a href=\"#" + e(s.id) + "\">" + e(s.title) + "</a></li>";
     o += "</ol></nav>\n";

@@ -1,9 +1,9 @@
 // Appendix: the FAQ topics the report refers to, the thresholds the training rules used, the
 // checks that had data, and every warning met while reading the inputs.
+#include "core/common/file_io.h"
 #include "core/faq/faq_base.h"
 #include "core/report/report_sections.h"
 #include "core/rules/thresholds.h"
-#include "core/common/file_io.h"
 
 namespace qatdoctor::core::report::detail {
 namespace {
@@ -36,13 +36,17 @@ void addThresholds(BuildContext& c, Section& s)
 {
     s.blocks.push_back(heading(tr(c, "Thresholds used", "使用的阈值")));
     std::string json(rules::defaultThresholdsJson());
-    std::string source = tr(c, "built-in defaults (resources/thresholds.json)", "内置默认值（resources/thresholds.json）");
+    std::string source =
+        tr(c, "built-in defaults (resources/thresholds.json)", "内置默认值（resources/thresholds.json）");
     if (!c.analysis.thresholdsPath.empty()) {
         // The override file replaces a subset; show the effective values key by key.
         Result<std::string> bytes = readFile(c.analysis.thresholdsPath, 1 << 20);
-        if (bytes) source = c.analysis.thresholdsPath + tr(c, " over the built-in defaults", "（覆盖内置默认值）");
-        else c.notes.push_back(bytes.error().toString());
-        Result<std::vector<rules::ThresholdInfo>> over = bytes ? rules::describeThresholds(*bytes) : bytes.error();
+        if (bytes)
+            source = c.analysis.thresholdsPath + tr(c, " over the built-in defaults", "（覆盖内置默认值）");
+        else
+            c.notes.push_back(bytes.error().toString());
+        Result<std::vector<rules::ThresholdInfo>> over =
+            bytes ? rules::describeThresholds(*bytes) : bytes.error();
         Result<std::vector<rules::ThresholdInfo>> base = rules::describeThresholds();
         if (over && base) {
             TableBlock t;
@@ -51,7 +55,8 @@ void addThresholds(BuildContext& c, Section& s)
                 const rules::ThresholdInfo* o = nullptr;
                 for (const rules::ThresholdInfo& x : over.value())
                     if (x.key == b.key) o = &x;
-                t.rows.push_back({b.key, formatNumber(o ? o->value : b.value), o && !o->reason.empty() ? o->reason : b.reason});
+                t.rows.push_back({b.key, formatNumber(o ? o->value : b.value),
+                                  o && !o->reason.empty() ? o->reason : b.reason});
                 t.highlighted.push_back(o != nullptr);
             }
             s.blocks.push_back(keyValues({{tr(c, "Source", "来源"), source}}));
@@ -67,7 +72,8 @@ void addThresholds(BuildContext& c, Section& s)
     }
     TableBlock t;
     t.columns = {tr(c, "Key", "键"), tr(c, "Value", "值"), tr(c, "Reason", "理由")};
-    for (const rules::ThresholdInfo& i : info.value()) t.rows.push_back({i.key, formatNumber(i.value), i.reason});
+    for (const rules::ThresholdInfo& i : info.value())
+        t.rows.push_back({i.key, formatNumber(i.value), i.reason});
     s.blocks.push_back(table(std::move(t)));
 }
 
@@ -89,7 +95,8 @@ Section appendixSection(BuildContext& c)
         s.blocks.push_back(heading(tr(c, "Checks that could not run", "无法运行的检查")));
         TableBlock t;
         t.columns = {tr(c, "Check", "检查"), tr(c, "What it needed", "所需数据")};
-        for (const Analysis::SkippedCheck& k : c.analysis.checksSkipped) t.rows.push_back({k.id, k.reason.in(c.lang)});
+        for (const Analysis::SkippedCheck& k : c.analysis.checksSkipped)
+            t.rows.push_back({k.id, k.reason.in(c.lang)});
         s.blocks.push_back(table(std::move(t)));
     }
 

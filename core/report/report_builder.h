@@ -20,15 +20,15 @@ namespace qatdoctor::core::report {
 
 struct ReportOptions {
     Lang lang = Lang::En;
-    std::set<std::string> sections;      // section ids to include; empty = all (allSectionIds())
+    std::set<std::string> sections;  // section ids to include; empty = all (allSectionIds())
     Paper paper = Paper::A4;
     // The wizard page's state ({"session", "reportItems"}, ui/pages/wizard_page.h) or a bare
     // wizard session (core/faq/wizard_session_json.h); "" = no wizard section content.
     std::string wizardJson;
-    const faq::FaqBase* faq = nullptr;   // FAQ advice and code snippets; null = titles only
-    std::string projectName;             // "" = inputSetName() of the inputs (as the window title)
-    std::string date;                    // "" = now, UTC "YYYY-MM-DD HH:MM UTC"
-    bool hashInputs = true;              // SHA-256 of every input file (reads them)
+    const faq::FaqBase* faq = nullptr;  // FAQ advice and code snippets; null = titles only
+    std::string projectName;            // "" = inputSetName() of the inputs (as the window title)
+    std::string date;                   // "" = now, UTC "YYYY-MM-DD HH:MM UTC"
+    bool hashInputs = true;             // SHA-256 of every input file (reads them)
 };
 
 // "title", "summary", "training", "wizard", "model", "fixedpoint", "appendix" (document order).

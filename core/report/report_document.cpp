@@ -4,7 +4,10 @@
 
 namespace qatdoctor::core::report {
 
-const char* paperName(Paper p) { return p == Paper::Letter ? "letter" : "a4"; }
+const char* paperName(Paper p)
+{
+    return p == Paper::Letter ? "letter" : "a4";
+}
 
 const Section* ReportDocument::section(const std::string& id) const
 {

@@ -11,25 +11,25 @@
 namespace qatdoctor::core::report {
 
 enum class Paper { A4, Letter };
-const char* paperName(Paper p);   // "a4" | "letter"
+const char* paperName(Paper p);  // "a4" | "letter"
 
 struct TableBlock {
     std::string caption;
     std::vector<std::string> columns;
-    std::vector<std::vector<std::string>> rows;   // rows[i].size() == columns.size()
-    std::vector<bool> highlighted;                // per row; flagged rows are drawn marked
-    bool repeatHeader = true;                     // on every page a long table spans
+    std::vector<std::vector<std::string>> rows;  // rows[i].size() == columns.size()
+    std::vector<bool> highlighted;               // per row; flagged rows are drawn marked
+    bool repeatHeader = true;                    // on every page a long table spans
 };
 
 // One line of a plot. Values are kept as logged: NaN and +/-Inf stay in y so that writers can
 // mark where they happened (nonFinite lists their indices, precomputed once).
 struct PlotSeries {
-    std::string name;                 // legend text: "qat: loss"
-    std::string role;                 // "float" | "calibration" | "qat" | "quantized" | "unknown"; "" = none
-    std::string color;                // "#rrggbb" instead of the role's colour ("" = by role)
+    std::string name;   // legend text: "qat: loss"
+    std::string role;   // "float" | "calibration" | "qat" | "quantized" | "unknown"; "" = none
+    std::string color;  // "#rrggbb" instead of the role's colour ("" = by role)
     std::vector<double> x;
     std::vector<double> y;
-    std::vector<size_t> nonFinite;    // indices i with !isfinite(y[i])
+    std::vector<size_t> nonFinite;  // indices i with !isfinite(y[i])
 };
 
 struct ReferenceLine {
@@ -41,7 +41,7 @@ struct ReferenceLine {
 struct MarkerLine {
     double x = 0;
     std::string label;
-    std::string color;   // "#rrggbb"; "" = red (kMarkerColor)
+    std::string color;  // "#rrggbb"; "" = red (kMarkerColor)
 };
 
 struct PlotBlock {
@@ -49,24 +49,24 @@ struct PlotBlock {
     std::string xLabel;
     std::string yLabel;
     std::vector<PlotSeries> series;
-    std::vector<ReferenceLine> references;   // horizontal lines (float baseline, thresholds)
-    std::vector<MarkerLine> markers;         // vertical lines, labelled
-    std::vector<std::pair<double, std::string>> xTicks;   // labelled x ticks (layer names); empty = numeric
-    std::string nonFiniteLabel;              // legend text of the NaN/Inf markers
+    std::vector<ReferenceLine> references;               // horizontal lines (float baseline, thresholds)
+    std::vector<MarkerLine> markers;                     // vertical lines, labelled
+    std::vector<std::pair<double, std::string>> xTicks;  // labelled x ticks (layer names); empty = numeric
+    std::string nonFiniteLabel;                          // legend text of the NaN/Inf markers
 };
 
 struct FindingItem {
     std::string id;
-    std::string severity;            // "error" | "warning" | "info"
-    std::string severityLabel;       // localised
-    std::string stage;               // localised stage name
+    std::string severity;       // "error" | "warning" | "info"
+    std::string severityLabel;  // localised
+    std::string stage;          // localised stage name
     std::string title;
     std::string message;
-    std::string strength;                // "accuracy drop relative to QAT 72.9% (threshold 50.0%, ...)", "" = a fact
-    std::string recoveredNote;           // localised "recovered by itself, not counted in the verdict", "" = not
-    std::vector<std::string> evidence;   // one line each, already formatted
-    std::vector<std::string> advice;     // from the FAQ topic's results
-    std::string faqTopic;                // topic id, "" = none
+    std::string strength;       // "accuracy drop relative to QAT 72.9% (threshold 50.0%, ...)", "" = a fact
+    std::string recoveredNote;  // localised "recovered by itself, not counted in the verdict", "" = not
+    std::vector<std::string> evidence;  // one line each, already formatted
+    std::vector<std::string> advice;    // from the FAQ topic's results
+    std::string faqTopic;               // topic id, "" = none
     std::string faqTitle;
 };
 
@@ -74,9 +74,9 @@ enum class BlockKind { Heading, Paragraph, KeyValues, Table, Findings, Code, Plo
 
 struct Block {
     BlockKind kind = BlockKind::Paragraph;
-    int level = 2;                   // Heading: 2 = subsection, 3 = minor
-    std::string text;                // Heading / Paragraph / Note / Code
-    std::string language;            // Code: "python", ...
+    int level = 2;         // Heading: 2 = subsection, 3 = minor
+    std::string text;      // Heading / Paragraph / Note / Code
+    std::string language;  // Code: "python", ...
     std::vector<std::pair<std::string, std::string>> keyValues;
     TableBlock table;
     std::vector<FindingItem> findings;
@@ -84,26 +84,26 @@ struct Block {
 };
 
 struct Section {
-    std::string id;                  // "title" | "summary" | "training" | "wizard" | "model" | "fixedpoint" | "appendix"
+    std::string id;  // "title" | "summary" | "training" | "wizard" | "model" | "fixedpoint" | "appendix"
     std::string title;
     std::vector<Block> blocks;
 };
 
 // Fixed words the writers need (already in the document's language).
 struct Labels {
-    std::string contents;            // "Contents"
-    std::string page;                // "Page {n} of {total}"
-    std::string generatedBy;         // "Generated by QAT Doctor {version}"
+    std::string contents;     // "Contents"
+    std::string page;         // "Page {n} of {total}"
+    std::string generatedBy;  // "Generated by QAT Doctor {version}"
 };
 
 struct ReportDocument {
-    std::string lang;                // "zh" | "en"
+    std::string lang;  // "zh" | "en"
     Paper paper = Paper::A4;
-    std::string title;               // "QAT Doctor report"
-    std::string subtitle;            // project name
+    std::string title;     // "QAT Doctor report"
+    std::string subtitle;  // project name
     std::string date;
     Labels labels;
-    std::vector<Section> sections;   // the first may be "title" (drawn as the title page)
+    std::vector<Section> sections;  // the first may be "title" (drawn as the title page)
 
     const Section* section(const std::string& id) const;
 };

@@ -41,7 +41,10 @@ std::string joined(const std::vector<std::string>& v, const char* sep = ", ")
     return s;
 }
 
-std::string joined(const std::set<std::string>& v) { return joined(std::vector<std::string>(v.begin(), v.end())); }
+std::string joined(const std::set<std::string>& v)
+{
+    return joined(std::vector<std::string>(v.begin(), v.end()));
+}
 
 void addFindingsTable(BuildContext& c, Section& s)
 {
@@ -70,26 +73,31 @@ void addOverview(BuildContext& c, Section& s, const SimulationSummary& sim)
         {tr(c, "Requantization", "重量化方式"),
          sim.requant == "fixed" ? tr(c, "integer multiplier + shift", "整数乘法 + 移位")
                                 : tr(c, "float multiply (reference runtimes)", "浮点乘法（参考运行时）")},
-        {tr(c, "Timing", "耗时"), joined(timing, ", ") + " (" + std::to_string(sim.threads) + tr(c, " thread(s))", " 线程）")}};
+        {tr(c, "Timing", "耗时"),
+         joined(timing, ", ") + " (" + std::to_string(sim.threads) + tr(c, " thread(s))", " 线程）")}};
     const std::string limits = tr(c, " (agreement breaks below cosine ", "（一致性阈值：余弦 ") +
                                fixed(sim.thresholds.minCosine, 3) + tr(c, " or SQNR ", "，SQNR ") +
                                fixed(sim.thresholds.minSqnrDb, 0) + tr(c, " dB)", " dB）");
     kv.emplace_back(tr(c, "First bad layer, fake-quant vs integer", "首个不一致层（伪量化 vs 整数）"),
-                    (sim.firstBadLayer.empty() ? tr(c, "none: they agree on every layer", "无：逐层一致") : sim.firstBadLayer) +
+                    (sim.firstBadLayer.empty() ? tr(c, "none: they agree on every layer", "无：逐层一致")
+                                               : sim.firstBadLayer) +
                         limits);
     kv.emplace_back(tr(c, "First bad layer, float vs fake-quant", "首个不一致层（浮点 vs 伪量化）"),
                     sim.firstBadLayerFloat.empty() ? tr(c, "none", "无") : sim.firstBadLayerFloat);
-    if (auto sq = sim.outputSqnrDb())   // the first graph output's, named when there are several
-        kv.emplace_back(tr(c, "Output SQNR, integer vs float", "输出 SQNR（整数 vs 浮点）"),
-                        fixed(*sq, 2) + " dB" + (sim.outputNames.size() > 1 ? " (" + sim.outputNames.front() + ")" : ""));
+    if (auto sq = sim.outputSqnrDb())  // the first graph output's, named when there are several
+        kv.emplace_back(
+            tr(c, "Output SQNR, integer vs float", "输出 SQNR（整数 vs 浮点）"),
+            fixed(*sq, 2) + " dB" + (sim.outputNames.size() > 1 ? " (" + sim.outputNames.front() + ")" : ""));
     if (sim.requantDiffLsb)
         kv.emplace_back(tr(c, "Float vs fixed-point requantization", "浮点与定点重量化之差"),
                         fixed(*sim.requantDiffLsb, 2) + tr(c, " LSB at the output", " LSB（输出处）") +
                             (sim.requantDiffLayer.empty()
                                  ? ""
-                                 : tr(c, "; first layer where they differ: ", "；两者首次不同的层：") + sim.requantDiffLayer));
+                                 : tr(c, "; first layer where they differ: ", "；两者首次不同的层：") +
+                                       sim.requantDiffLayer));
     if (!sim.fallbacks.empty())
-        kv.emplace_back(tr(c, "Computed in float in the integer mode", "整数模式中以浮点计算"), joined(sim.fallbacks));
+        kv.emplace_back(tr(c, "Computed in float in the integer mode", "整数模式中以浮点计算"),
+                        joined(sim.fallbacks));
     s.blocks.push_back(keyValues(std::move(kv)));
 }
 
@@ -98,8 +106,9 @@ void addChart(BuildContext& c, Section& s, const SimulationSummary& sim)
 {
     PlotBlock p;
     p.title = tr(c, "Per-layer agreement (SQNR)", "逐层一致性（SQNR）");
-    p.xLabel = sim.layers.size() <= kMaxNamedTicks ? tr(c, "Layer (execution order)", "层（执行顺序）")
-                                                   : tr(c, "Layer # (execution order, as in the table)", "层序号（执行顺序，同下表）");
+    p.xLabel = sim.layers.size() <= kMaxNamedTicks
+                   ? tr(c, "Layer (execution order)", "层（执行顺序）")
+                   : tr(c, "Layer # (execution order, as in the table)", "层序号（执行顺序，同下表）");
     p.yLabel = "SQNR (dB)";
     p.nonFiniteLabel = tr(c, "NaN", "NaN");
     struct Pair {
@@ -121,7 +130,7 @@ void addChart(BuildContext& c, Section& s, const SimulationSummary& sim)
             const Agreement* a = sim.layers[i].pair(pair.id);
             if (!a) continue;
             double y = a->sqnrDb;
-            if (y > kSqnrCeilingDb) {   // also +inf
+            if (y > kSqnrCeilingDb) {  // also +inf
                 y = kSqnrCeilingDb;
                 capped = true;
             }
@@ -133,19 +142,26 @@ void addChart(BuildContext& c, Section& s, const SimulationSummary& sim)
         p.series.push_back(std::move(series));
     }
     if (p.series.empty()) return;
-    p.references.push_back({sim.thresholds.minSqnrDb, tr(c, "threshold ", "阈值 ") + fixed(sim.thresholds.minSqnrDb, 0) + " dB"});
+    p.references.push_back({sim.thresholds.minSqnrDb,
+                            tr(c, "threshold ", "阈值 ") + fixed(sim.thresholds.minSqnrDb, 0) + " dB"});
     for (size_t i = 0; i < sim.layers.size(); ++i) {
         if (sim.layers.size() <= kMaxNamedTicks) p.xTicks.emplace_back(double(i + 1), sim.layers[i].layer);
         if (!sim.firstBadLayer.empty() && sim.layers[i].layer == sim.firstBadLayer)
-            p.markers.push_back({double(i + 1), tr(c, "first bad (fake vs int): ", "首个不一致（伪量化 vs 整数）：") + sim.firstBadLayer, ""});
+            p.markers.push_back(
+                {double(i + 1),
+                 tr(c, "first bad (fake vs int): ", "首个不一致（伪量化 vs 整数）：") + sim.firstBadLayer,
+                 ""});
         if (!sim.firstBadLayerFloat.empty() && sim.layers[i].layer == sim.firstBadLayerFloat)
-            p.markers.push_back({double(i + 1), tr(c, "first bad (float vs fake): ", "首个不一致（浮点 vs 伪量化）：") + sim.firstBadLayerFloat,
+            p.markers.push_back({double(i + 1),
+                                 tr(c, "first bad (float vs fake): ", "首个不一致（浮点 vs 伪量化）：") +
+                                     sim.firstBadLayerFloat,
                                  "#1f77b4"});
     }
     s.blocks.push_back(plot(std::move(p)));
     if (capped)
-        s.blocks.push_back(note(tr(c, "Layers whose outputs agree exactly (infinite SQNR) or above 80 dB are drawn at 80 dB.",
-                                   "输出完全一致（SQNR 为无穷大）或高于 80 dB 的层画在 80 dB 处。")));
+        s.blocks.push_back(note(
+            tr(c, "Layers whose outputs agree exactly (infinite SQNR) or above 80 dB are drawn at 80 dB.",
+               "输出完全一致（SQNR 为无穷大）或高于 80 dB 的层画在 80 dB 处。")));
 }
 
 void addLayerTable(BuildContext& c, Section& s, const SimulationSummary& sim)
@@ -156,20 +172,29 @@ void addLayerTable(BuildContext& c, Section& s, const SimulationSummary& sim)
         anyInt16 = anyInt16 || row.int16;
     }
     TableBlock t;
-    t.caption = tr(c, "Per layer, fake-quant vs integer (rows where either comparison breaks are highlighted)",
-                   "逐层：伪量化 vs 整数（任一比较不达标的行已高亮）");
-    t.columns = {"#", tr(c, "Layer", "层"), "Op", tr(c, "cos float/fake", "余弦 浮点/伪量化"), tr(c, "Cosine", "余弦"), "MSE",
-                 tr(c, "Max abs err", "最大绝对误差"), "SQNR (dB)", tr(c, "Max err (LSB)", "最大误差 (LSB)")};
+    t.caption =
+        tr(c, "Per layer, fake-quant vs integer (rows where either comparison breaks are highlighted)",
+           "逐层：伪量化 vs 整数（任一比较不达标的行已高亮）");
+    t.columns = {"#",
+                 tr(c, "Layer", "层"),
+                 "Op",
+                 tr(c, "cos float/fake", "余弦 浮点/伪量化"),
+                 tr(c, "Cosine", "余弦"),
+                 "MSE",
+                 tr(c, "Max abs err", "最大绝对误差"),
+                 "SQNR (dB)",
+                 tr(c, "Max err (LSB)", "最大误差 (LSB)")};
     if (anyOverflow) t.columns.push_back(tr(c, "Overflows", "溢出"));
     if (anyInt16) t.columns.push_back("int16");
     for (size_t i = 0; i < sim.layers.size(); ++i) {
         const auto& row = sim.layers[i];
         const Agreement* ff = row.pair("float_fake");
         const Agreement* fi = row.pair("fake_int");
-        std::vector<std::string> r = {std::to_string(i + 1), row.layer, row.op, ff ? fixed(ff->cosine, 5) : "-"};
+        std::vector<std::string> r = {std::to_string(i + 1), row.layer, row.op,
+                                      ff ? fixed(ff->cosine, 5) : "-"};
         if (fi) {
-            for (std::string v : {fixed(fi->cosine, 5), general(fi->mse), general(fi->maxAbs), fixed(fi->sqnrDb, 1),
-                                  fixed(fi->maxErrLsb, 2)})
+            for (std::string v : {fixed(fi->cosine, 5), general(fi->mse), general(fi->maxAbs),
+                                  fixed(fi->sqnrDb, 1), fixed(fi->maxErrLsb, 2)})
                 r.push_back(std::move(v));
         } else {
             r.insert(r.end(), 5, "-");
@@ -193,10 +218,16 @@ void addLuts(BuildContext& c, Section& s, const SimulationSummary& sim)
         return;
     }
     TableBlock t;
-    t.caption = tr(c, "Look-up table error against the float function over the observed inputs (over 1 LSB highlighted)",
-                   "查找表相对浮点函数的误差（在实际输入范围内；超过 1 LSB 的行已高亮）");
-    t.columns = {tr(c, "Layer", "层"), "Op", tr(c, "Input bits", "输入位宽"), tr(c, "Entries", "表项"),
-                 tr(c, "Input range", "输入范围"), tr(c, "Max error", "最大误差"), tr(c, "Mean error", "平均误差"),
+    t.caption = tr(
+        c, "Look-up table error against the float function over the observed inputs (over 1 LSB highlighted)",
+        "查找表相对浮点函数的误差（在实际输入范围内；超过 1 LSB 的行已高亮）");
+    t.columns = {tr(c, "Layer", "层"),
+                 "Op",
+                 tr(c, "Input bits", "输入位宽"),
+                 tr(c, "Entries", "表项"),
+                 tr(c, "Input range", "输入范围"),
+                 tr(c, "Max error", "最大误差"),
+                 tr(c, "Mean error", "平均误差"),
                  tr(c, "Max error (LSB)", "最大误差 (LSB)")};
     for (const auto& l : sim.luts) {
         t.rows.push_back({l.layer, l.op, std::to_string(l.inputBits), std::to_string(l.entries),
@@ -212,20 +243,26 @@ void addWhatIf(BuildContext& c, Section& s, const SimulationSummary& sim)
     s.blocks.push_back(heading(tr(c, "What-if", "假设分析")));
     if (sim.whatIf()) {
         std::string text = tr(c, "This simulation ran with changed precision: ", "本次仿真改变了精度：");
-        if (!sim.int16Layers.empty()) text += tr(c, "int16 for ", "int16：") + joined(sim.int16Layers) + tr(c, ". ", "。");
-        if (!sim.floatLayers.empty()) text += tr(c, "float for ", "浮点：") + joined(sim.floatLayers) + tr(c, ". ", "。");
+        if (!sim.int16Layers.empty())
+            text += tr(c, "int16 for ", "int16：") + joined(sim.int16Layers) + tr(c, ". ", "。");
+        if (!sim.floatLayers.empty())
+            text += tr(c, "float for ", "浮点：") + joined(sim.floatLayers) + tr(c, ". ", "。");
         const auto sq = sim.outputSqnrDb();
-        if (sq) text += tr(c, "Output SQNR, integer vs float: ", "输出 SQNR（整数 vs 浮点）：") + fixed(*sq, 2) + " dB";
+        if (sq)
+            text += tr(c, "Output SQNR, integer vs float: ", "输出 SQNR（整数 vs 浮点）：") + fixed(*sq, 2) +
+                    " dB";
         if (sq && sim.baselineOutputSqnrDb && std::isfinite(*sim.baselineOutputSqnrDb))
-            text += tr(c, " (unchanged model ", "（原模型 ") + fixed(*sim.baselineOutputSqnrDb, 2) + tr(c, " dB, gain ", " dB，提升 ") +
-                    fixed(*sq - *sim.baselineOutputSqnrDb, 2) + tr(c, " dB)", " dB）");
+            text += tr(c, " (unchanged model ", "（原模型 ") + fixed(*sim.baselineOutputSqnrDb, 2) +
+                    tr(c, " dB, gain ", " dB，提升 ") + fixed(*sq - *sim.baselineOutputSqnrDb, 2) +
+                    tr(c, " dB)", " dB）");
         s.blocks.push_back(paragraph(text + (sq ? tr(c, ".", "。") : "")));
     }
     if (!sim.sensitivity.empty()) {
         TableBlock t;
         t.caption = tr(c, "int16 sensitivity: the output SQNR when one layer is made int16 (best gain first)",
                        "int16 敏感度：单独将某层改为 int16 时的输出 SQNR（按提升排序）");
-        t.columns = {"#", tr(c, "Layer", "层"), tr(c, "Output SQNR at int16 (dB)", "改为 int16 后输出 SQNR (dB)"),
+        t.columns = {"#", tr(c, "Layer", "层"),
+                     tr(c, "Output SQNR at int16 (dB)", "改为 int16 后输出 SQNR (dB)"),
                      tr(c, "Gain (dB)", "提升 (dB)")};
         for (size_t i = 0; i < sim.sensitivity.size(); ++i) {
             const auto& e = sim.sensitivity[i];
@@ -235,10 +272,12 @@ void addWhatIf(BuildContext& c, Section& s, const SimulationSummary& sim)
         s.blocks.push_back(table(std::move(t)));
     }
     if (!sim.whatIf() && sim.sensitivity.empty())
-        s.blocks.push_back(note(tr(c, "No what-if was run. Tick layers on the Fixed-point page to re-run them at int16, or "
-                                      "rank every layer with `qatdoctor-cli analyze --simulate --sensitivity`.",
-                                   "未进行假设分析。可在“定点仿真”页勾选层后以 int16 重新仿真，或用 "
-                                   "`qatdoctor-cli analyze --simulate --sensitivity` 对所有层排序。")));
+        s.blocks.push_back(
+            note(tr(c,
+                    "No what-if was run. Tick layers on the Fixed-point page to re-run them at int16, or "
+                    "rank every layer with `qatdoctor-cli analyze --simulate --sensitivity`.",
+                    "未进行假设分析。可在“定点仿真”页勾选层后以 int16 重新仿真，或用 "
+                    "`qatdoctor-cli analyze --simulate --sensitivity` 对所有层排序。")));
 }
 
 }  // namespace
@@ -249,10 +288,12 @@ Section fixedPointSection(BuildContext& c)
     const auto& sim = c.analysis.simulation;
     if (!sim) {
         addFindingsTable(c, s);
-        s.blocks.push_back(note(tr(c, "The fixed-point simulation was not run for this analysis. Run it on the "
-                                      "Fixed-point page, or add --simulate to `qatdoctor-cli analyze`.",
-                                   "本次分析未运行定点仿真。可在“定点仿真”页运行，或在 `qatdoctor-cli analyze` "
-                                   "后加 --simulate。")));
+        s.blocks.push_back(
+            note(tr(c,
+                    "The fixed-point simulation was not run for this analysis. Run it on the "
+                    "Fixed-point page, or add --simulate to `qatdoctor-cli analyze`.",
+                    "本次分析未运行定点仿真。可在“定点仿真”页运行，或在 `qatdoctor-cli analyze` "
+                    "后加 --simulate。")));
         return s;
     }
     addOverview(c, s, *sim);

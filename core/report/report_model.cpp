@@ -38,14 +38,14 @@ std::string highPrecisionVerdict(const BuildContext& c, const model::LayerTable&
     std::vector<std::string> high, low;
     for (const model::Layer& l : m.layers) {
         if (!isGraphOutput(m, l)) continue;
-        (model::isHighPrecision(l.outputDtype) ? high : low).push_back(l.name + " (" + model::dtypeName(l.outputDtype) + ")");
+        (model::isHighPrecision(l.outputDtype) ? high : low)
+            .push_back(l.name + " (" + model::dtypeName(l.outputDtype) + ")");
     }
     if (high.empty() && low.empty())
         return tr(c, "No layer feeds a graph output directly; the output precision could not be judged.",
                   "没有层直接连到模型输出，无法判断输出精度。");
     std::string s;
-    if (!high.empty())
-        s += tr(c, "High-precision output: ", "高精度输出：") + joined(high) + ". ";
+    if (!high.empty()) s += tr(c, "High-precision output: ", "高精度输出：") + joined(high) + ". ";
     if (!low.empty())
         s += tr(c, "Quantized (low-precision) output: ", "量化（低精度）输出：") + joined(low) + ".";
     return s;
@@ -54,15 +54,23 @@ std::string highPrecisionVerdict(const BuildContext& c, const model::LayerTable&
 void addLayerTable(BuildContext& c, Section& s, const model::LayerTable& m)
 {
     TableBlock t;
-    t.caption = tr(c, "Layers (rows named by a finding are highlighted)", "逐层数据类型（被发现引用的层已高亮）");
-    t.columns = {"#", tr(c, "Layer", "层"), "Op", tr(c, "Input", "输入"), tr(c, "Weight", "权重"),
-                 tr(c, "Granularity", "粒度"), tr(c, "Output", "输出"), tr(c, "Flags", "标记")};
+    t.caption =
+        tr(c, "Layers (rows named by a finding are highlighted)", "逐层数据类型（被发现引用的层已高亮）");
+    t.columns = {"#",
+                 tr(c, "Layer", "层"),
+                 "Op",
+                 tr(c, "Input", "输入"),
+                 tr(c, "Weight", "权重"),
+                 tr(c, "Granularity", "粒度"),
+                 tr(c, "Output", "输出"),
+                 tr(c, "Flags", "标记")};
     int i = 0;
     for (const model::Layer& l : m.layers) {
         const bool hasWeight = l.weightDtype != model::DType::Unknown;
         t.rows.push_back({std::to_string(++i), l.name, l.op, dtypes(l.inputDtypes),
-                          hasWeight ? model::dtypeName(l.weightDtype) : "-", hasWeight ? model::granularityName(l) : "-",
-                          model::dtypeName(l.outputDtype), joined(l.flags)});
+                          hasWeight ? model::dtypeName(l.weightDtype) : "-",
+                          hasWeight ? model::granularityName(l) : "-", model::dtypeName(l.outputDtype),
+                          joined(l.flags)});
         t.highlighted.push_back(c.flaggedLayers.count(l.name) > 0);
     }
     s.blocks.push_back(table(std::move(t)));
@@ -83,8 +91,8 @@ void addDataTable(BuildContext& c, Section& s, const DataTable& d)
     }
     if (!t.columns.empty()) s.blocks.push_back(table(std::move(t)));
     if (d.rows.size() > kMaxDataTableRows)
-        s.blocks.push_back(note(tr(c, "Only the first 300 rows of ", "仅列出前 300 行，共 ") + std::to_string(d.rows.size()) +
-                                tr(c, " are shown.", " 行。")));
+        s.blocks.push_back(note(tr(c, "Only the first 300 rows of ", "仅列出前 300 行，共 ") +
+                                std::to_string(d.rows.size()) + tr(c, " are shown.", " 行。")));
 }
 
 }  // namespace
@@ -93,7 +101,8 @@ Section modelSection(BuildContext& c)
 {
     Section s;
     if (c.analysis.models.empty() && c.analysis.tables.empty()) {
-        s.blocks.push_back(note(tr(c, "No model or toolchain file was loaded.", "没有加载模型或工具链文件。")));
+        s.blocks.push_back(
+            note(tr(c, "No model or toolchain file was loaded.", "没有加载模型或工具链文件。")));
         return s;
     }
     for (const model::LayerTable& m : c.analysis.models) {

@@ -13,11 +13,11 @@ struct BuildContext {
     const Analysis& analysis;
     const ReportOptions& options;
     Lang lang;
-    std::set<std::string> flaggedLayers;   // layers named by a finding's evidence
-    std::set<std::string> flaggedRuns;     // runs named by a finding's evidence
-    std::set<std::string> faqTopics;       // topics referenced anywhere (for the appendix)
-    std::vector<std::string> notes;        // problems met while building (appendix)
-    std::string date;                      // resolved report date
+    std::set<std::string> flaggedLayers;  // layers named by a finding's evidence
+    std::set<std::string> flaggedRuns;    // runs named by a finding's evidence
+    std::set<std::string> faqTopics;      // topics referenced anywhere (for the appendix)
+    std::vector<std::string> notes;       // problems met while building (appendix)
+    std::string date;                     // resolved report date
 };
 
 // The English or the Chinese text, by the report's language.
@@ -26,8 +26,8 @@ inline std::string tr(const BuildContext& c, std::string_view en, std::string_vi
     return std::string(c.lang == Lang::Zh ? zh : en);
 }
 
-std::string formatNumber(double v);        // 6 significant digits; "nan", "inf", "-inf" (numberText)
-std::string formatBytes(uint64_t bytes);   // "1.2 MB"
+std::string formatNumber(double v);       // 6 significant digits; "nan", "inf", "-inf" (numberText)
+std::string formatBytes(uint64_t bytes);  // "1.2 MB"
 std::string evidenceLine(const Evidence& e, Lang lang);
 std::string severityLabel(Severity s, Lang lang);
 std::string stageLabel(Stage s, Lang lang);

@@ -24,7 +24,8 @@ void addFaqAdvice(const BuildContext& c, const Finding& f, FindingItem& item)
         if (!n.isResult()) continue;
         for (const Text& a : n.advice) {
             const std::string& text = a.in(c.lang);
-            if (text.empty() || std::find(item.advice.begin(), item.advice.end(), text) != item.advice.end()) continue;
+            if (text.empty() || std::find(item.advice.begin(), item.advice.end(), text) != item.advice.end())
+                continue;
             item.advice.push_back(text);
             if (item.advice.size() >= kMaxAdvice) return;
         }
@@ -40,19 +41,20 @@ Section summarySection(BuildContext& c)
     s.blocks.push_back(heading(tr(c, "Verdict", "结论")));
     s.blocks.push_back(paragraph(verdict.text.in(c.lang)));
     if (!verdict.clear)
-        s.blocks.push_back(keyValues({{tr(c, "Stage where trouble starts", "问题起始阶段"), stageLabel(verdict.stage, c.lang)},
-                                      {tr(c, "Named finding", "对应发现"), verdict.findingId}}));
+        s.blocks.push_back(keyValues(
+            {{tr(c, "Stage where trouble starts", "问题起始阶段"), stageLabel(verdict.stage, c.lang)},
+             {tr(c, "Named finding", "对应发现"), verdict.findingId}}));
 
     size_t counts[3] = {0, 0, 0};
     for (const Finding& f : c.analysis.findings) ++counts[static_cast<int>(f.severity)];
     s.blocks.push_back(heading(tr(c, "Findings by severity", "按严重程度列出的发现")));
-    s.blocks.push_back(keyValues({{severityLabel(Severity::Error, c.lang), std::to_string(counts[2])},
-                                  {severityLabel(Severity::Warning, c.lang), std::to_string(counts[1])},
-                                  {severityLabel(Severity::Info, c.lang), std::to_string(counts[0])},
-                                  {tr(c, "Checks that had data", "有数据可检查的项"),
-                                   std::to_string(c.analysis.checksRun.size())},
-                                  {tr(c, "Checks that could not run (Appendix)", "无法运行的检查（见附录）"),
-                                   std::to_string(c.analysis.checksSkipped.size())}}));
+    s.blocks.push_back(keyValues(
+        {{severityLabel(Severity::Error, c.lang), std::to_string(counts[2])},
+         {severityLabel(Severity::Warning, c.lang), std::to_string(counts[1])},
+         {severityLabel(Severity::Info, c.lang), std::to_string(counts[0])},
+         {tr(c, "Checks that had data", "有数据可检查的项"), std::to_string(c.analysis.checksRun.size())},
+         {tr(c, "Checks that could not run (Appendix)", "无法运行的检查（见附录）"),
+          std::to_string(c.analysis.checksSkipped.size())}}));
     if (c.analysis.findings.empty()) {
         s.blocks.push_back(note(tr(c, "No findings: every check that had data passed.",
                                    "没有发现问题：所有有数据的检查均通过。")));
@@ -72,8 +74,9 @@ Section summarySection(BuildContext& c)
             item.message = f.message.in(c.lang);
             if (f.strength) item.strength = strengthText(*f.strength, c.lang);
             if (f.recovered)
-                item.recoveredNote = tr(c, "The data recovered by itself: listed, but not counted in the verdict.",
-                                        "数据已自行恢复：列出供参考，不计入结论。");
+                item.recoveredNote =
+                    tr(c, "The data recovered by itself: listed, but not counted in the verdict.",
+                       "数据已自行恢复：列出供参考，不计入结论。");
             for (size_t i = 0; i < f.evidence.size() && i < kMaxEvidencePerFinding; ++i)
                 item.evidence.push_back(evidenceLine(f.evidence[i], c.lang));
             if (f.evidence.size() > kMaxEvidencePerFinding)
@@ -85,7 +88,8 @@ Section summarySection(BuildContext& c)
             b.findings.push_back(std::move(item));
         }
         if (b.findings.empty()) continue;
-        s.blocks.push_back(heading(severityLabel(sev, c.lang) + " (" + std::to_string(b.findings.size()) + ")", 3));
+        s.blocks.push_back(
+            heading(severityLabel(sev, c.lang) + " (" + std::to_string(b.findings.size()) + ")", 3));
         s.blocks.push_back(std::move(b));
     }
     return s;

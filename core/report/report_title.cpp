@@ -15,18 +15,24 @@ std::string kindLabel(InputKind k, Lang lang)
 {
     const bool zh = lang == Lang::Zh;
     switch (k) {
-    case InputKind::LogFolder: return zh ? "日志文件夹" : "log folder";
-    case InputKind::LogFile: return zh ? "日志文件" : "log file";
-    case InputKind::Model: return zh ? "模型" : "model";
-    case InputKind::Artifact: return zh ? "工具链文件" : "toolchain file";
-    case InputKind::Unknown: break;
+        case InputKind::LogFolder:
+            return zh ? "日志文件夹" : "log folder";
+        case InputKind::LogFile:
+            return zh ? "日志文件" : "log file";
+        case InputKind::Model:
+            return zh ? "模型" : "model";
+        case InputKind::Artifact:
+            return zh ? "工具链文件" : "toolchain file";
+        case InputKind::Unknown:
+            break;
     }
     return zh ? "未知" : "unknown";
 }
 
 bool isUnder(const std::string& file, const std::string& folder)
 {
-    if (folder.empty() || file.size() <= folder.size() || file.compare(0, folder.size(), folder) != 0) return false;
+    if (folder.empty() || file.size() <= folder.size() || file.compare(0, folder.size(), folder) != 0)
+        return false;
     return file[folder.size()] == '/' || folder.back() == '/';
 }
 
@@ -65,14 +71,15 @@ Result<Section> titleSection(BuildContext& c, const ProgressFn& progress)
     TableBlock t;
     t.caption = tr(c, "Inputs", "输入文件");
     t.columns = {tr(c, "Path", "路径"), tr(c, "Kind", "类型"), tr(c, "Size", "大小"), "SHA-256"};
-    std::vector<std::pair<std::string, size_t>> toHash;   // path, row
+    std::vector<std::pair<std::string, size_t>> toHash;  // path, row
     for (const InputItem& in : c.analysis.inputs) {
-        t.rows.push_back({in.path, kindLabel(in.kind, c.lang) + (in.format.empty() ? "" : " (" + in.format + ")"),
+        t.rows.push_back({in.path,
+                          kindLabel(in.kind, c.lang) + (in.format.empty() ? "" : " (" + in.format + ")"),
                           formatBytes(in.size), ""});
         if (in.kind == InputKind::LogFolder || fs::is_directory(in.path)) {
             t.rows.back()[3] = tr(c, "(folder: files below)", "（文件夹：见下列文件）");
             const std::vector<const logs::RunFile*> files = filesUnder(c.analysis, in.path);
-            if (in.size == 0) {   // loaders may leave a folder's size to the files
+            if (in.size == 0) {  // loaders may leave a folder's size to the files
                 uint64_t sum = 0;
                 for (const logs::RunFile* f : files) sum += f->size;
                 t.rows.back()[2] = formatBytes(sum);
@@ -99,8 +106,10 @@ Result<Section> titleSection(BuildContext& c, const ProgressFn& progress)
         t.rows[row][3] = h ? *h : tr(c, "unreadable", "无法读取");
         if (!h) c.notes.push_back(h.error().toString());
     }
-    if (!t.rows.empty()) s.blocks.push_back(table(std::move(t)));
-    else s.blocks.push_back(note(tr(c, "No inputs were loaded.", "没有加载任何输入。")));
+    if (!t.rows.empty())
+        s.blocks.push_back(table(std::move(t)));
+    else
+        s.blocks.push_back(note(tr(c, "No inputs were loaded.", "没有加载任何输入。")));
     return s;
 }
 

@@ -79,12 +79,18 @@ const char* eventKindLabel(logs::RunEvent::Kind k, Lang lang)
 {
     const bool zh = lang == Lang::Zh;
     switch (k) {
-    case logs::RunEvent::Kind::Error: return zh ? "错误" : "error";
-    case logs::RunEvent::Kind::Traceback: return zh ? "异常栈" : "traceback";
-    case logs::RunEvent::Kind::Warning: return zh ? "警告" : "warning";
-    case logs::RunEvent::Kind::Checkpoint: return zh ? "检查点" : "checkpoint";
-    case logs::RunEvent::Kind::Parameters: return zh ? "参数指纹" : "parameters";
-    case logs::RunEvent::Kind::Info: break;
+        case logs::RunEvent::Kind::Error:
+            return zh ? "错误" : "error";
+        case logs::RunEvent::Kind::Traceback:
+            return zh ? "异常栈" : "traceback";
+        case logs::RunEvent::Kind::Warning:
+            return zh ? "警告" : "warning";
+        case logs::RunEvent::Kind::Checkpoint:
+            return zh ? "检查点" : "checkpoint";
+        case logs::RunEvent::Kind::Parameters:
+            return zh ? "参数指纹" : "parameters";
+        case logs::RunEvent::Kind::Info:
+            break;
     }
     return zh ? "信息" : "info";
 }
@@ -93,23 +99,27 @@ void addRunTable(BuildContext& c, Section& s)
 {
     TableBlock t;
     t.caption = tr(c, "Runs (rows named by a finding are highlighted)", "运行（被发现引用的行已高亮）");
-    t.columns = {tr(c, "Run", "运行"), tr(c, "Role", "角色"), tr(c, "Points", "数据点"),
-                 tr(c, "Last step", "最后一步"), tr(c, "Batch size", "批大小"), "lr",
-                 tr(c, "World size", "卡数"), "march", tr(c, "Files", "文件")};
+    t.columns = {tr(c, "Run", "运行"),          tr(c, "Role", "角色"),
+                 tr(c, "Points", "数据点"),     tr(c, "Last step", "最后一步"),
+                 tr(c, "Batch size", "批大小"), "lr",
+                 tr(c, "World size", "卡数"),   "march",
+                 tr(c, "Files", "文件")};
     for (const logs::Run& r : c.analysis.logs.runs) {
         size_t points = 0;
         double lastStep = NAN;
         for (const auto& [name, series] : r.series) {
             points += series.size();
-            if (!series.empty()) lastStep = std::isnan(lastStep) ? series.step.back() : std::max(lastStep, series.step.back());
+            if (!series.empty())
+                lastStep = std::isnan(lastStep) ? series.step.back() : std::max(lastStep, series.step.back());
         }
         std::string files;
-        for (const logs::RunFile& f : r.files) files += (files.empty() ? "" : ", ") + f.path.substr(f.path.rfind('/') + 1);
+        for (const logs::RunFile& f : r.files)
+            files += (files.empty() ? "" : ", ") + f.path.substr(f.path.rfind('/') + 1);
         t.rows.push_back({r.name, logs::roleName(r.role), std::to_string(points),
                           std::isnan(lastStep) ? "-" : formatNumber(lastStep),
                           meta(r, {"batch_size", "batch_size_per_gpu", "total_batch_size"}),
-                          meta(r, {"lr", "base_lr", "learning_rate"}), meta(r, {"world_size", "num_gpus", "gpus"}),
-                          meta(r, {"march"}), files});
+                          meta(r, {"lr", "base_lr", "learning_rate"}),
+                          meta(r, {"world_size", "num_gpus", "gpus"}), meta(r, {"march"}), files});
         t.highlighted.push_back(c.flaggedRuns.count(r.name) > 0);
     }
     s.blocks.push_back(table(std::move(t)));
@@ -130,15 +140,16 @@ void addEvents(BuildContext& c, Section& s)
             if (t.rows.size() >= kMaxEventRows) continue;
             const std::string file = e.file < r.files.size() ? r.files[e.file].path : "";
             std::string text = e.text.size() > 400 ? e.text.substr(0, 400) + " ..." : e.text;
-            t.rows.push_back({r.name, eventKindLabel(e.kind, c.lang), file + ":" + std::to_string(e.line), text});
+            t.rows.push_back(
+                {r.name, eventKindLabel(e.kind, c.lang), file + ":" + std::to_string(e.line), text});
             t.highlighted.push_back(e.kind != logs::RunEvent::Kind::Warning);
         }
     }
     if (t.rows.empty()) return;
     s.blocks.push_back(table(std::move(t)));
     if (total > t.rows.size())
-        s.blocks.push_back(note(tr(c, "Only the first 40 of ", "仅列出前 40 条，共 ") + std::to_string(total) +
-                                tr(c, " events are listed.", " 条。")));
+        s.blocks.push_back(note(tr(c, "Only the first 40 of ", "仅列出前 40 条，共 ") +
+                                std::to_string(total) + tr(c, " events are listed.", " 条。")));
 }
 
 }  // namespace
@@ -158,11 +169,13 @@ Section trainingSection(BuildContext& c)
         for (const auto& [name, series] : r.series)
             if (!series.empty()) {
                 const auto h = std::find(headline.begin(), headline.end(), name);
-                metrics[name] = h != headline.end() ? -10 + static_cast<int>(h - headline.begin()) : metricRank(name);
+                metrics[name] =
+                    h != headline.end() ? -10 + static_cast<int>(h - headline.begin()) : metricRank(name);
             }
     std::vector<std::string> order;
     for (const auto& [name, rank] : metrics) order.push_back(name);
-    std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) { return metrics[a] < metrics[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](const auto& a, const auto& b) { return metrics[a] < metrics[b]; });
 
     s.blocks.push_back(heading(tr(c, "Curves", "曲线")));
     for (size_t m = 0; m < order.size() && m < kMaxPlots; ++m) {
@@ -184,7 +197,8 @@ Section trainingSection(BuildContext& c)
             const logs::Series* fs = floatRun->find(metric);
             for (size_t i = fs->size(); i-- > 0;)
                 if (std::isfinite(fs->value[i])) {
-                    p.references.push_back({fs->value[i], tr(c, "float final ", "浮点最终 ") + formatNumber(fs->value[i])});
+                    p.references.push_back(
+                        {fs->value[i], tr(c, "float final ", "浮点最终 ") + formatNumber(fs->value[i])});
                     break;
                 }
         }

@@ -70,7 +70,8 @@ void addWalk(BuildContext& c, Section& s, const json& sessionIn, const json* ite
         const bool jump = step.contains("jump");
         std::string answer = textOf(step.value("label", json()), c.lang);
         if (jump) {
-            answer = tr(c, "opened topic ", "转到主题 ") + str(step, "jump") + (answer.empty() ? "" : ": " + answer);
+            answer = tr(c, "opened topic ", "转到主题 ") + str(step, "jump") +
+                     (answer.empty() ? "" : ": " + answer);
             c.faqTopics.insert(str(step, "jump"));
         }
         const bool automatic = step.value("automatic", false);
@@ -81,7 +82,8 @@ void addWalk(BuildContext& c, Section& s, const json& sessionIn, const json* ite
             if (!evidence.empty()) evidence += "; ";
             evidence += evidenceLine(evidenceFromJson(e), c.lang);
         }
-        t.rows.push_back({std::to_string(n), textOf(step.value("question", json()), c.lang), answer, how, evidence});
+        t.rows.push_back(
+            {std::to_string(n), textOf(step.value("question", json()), c.lang), answer, how, evidence});
         t.highlighted.push_back(automatic && str(step, "outcome") == "found");
     }
     if (!t.rows.empty()) s.blocks.push_back(table(std::move(t)));
@@ -95,7 +97,8 @@ void addWalk(BuildContext& c, Section& s, const json& sessionIn, const json* ite
                                 textOf(current.value("title", json()), c.lang)));
         return;
     }
-    std::string resultTitle = item ? textOf(item->value("title", json()), c.lang) : textOf(current.value("title", json()), c.lang);
+    std::string resultTitle =
+        item ? textOf(item->value("title", json()), c.lang) : textOf(current.value("title", json()), c.lang);
     s.blocks.push_back(keyValues({{tr(c, "Result", "结论"), resultTitle}}));
     if (item) {
         bullets(s, tr(c, "Possible causes", "可能原因"), item->value("causes", json()), c.lang);
@@ -116,12 +119,14 @@ void addWalk(BuildContext& c, Section& s, const json& sessionIn, const json* ite
 Section wizardSectionUnchecked(BuildContext& c)
 {
     Section s;
-    const json state = c.options.wizardJson.empty() ? json() : json::parse(c.options.wizardJson, nullptr, false);
+    const json state =
+        c.options.wizardJson.empty() ? json() : json::parse(c.options.wizardJson, nullptr, false);
     if (!state.is_object()) {
-        s.blocks.push_back(note(c.options.wizardJson.empty()
-                                    ? tr(c, "The symptom wizard was not used for this report.", "本报告未使用症状向导。")
-                                    : tr(c, "The wizard state could not be read (not a JSON object).",
-                                         "无法读取向导状态（不是 JSON 对象）。")));
+        s.blocks.push_back(
+            note(c.options.wizardJson.empty()
+                     ? tr(c, "The symptom wizard was not used for this report.", "本报告未使用症状向导。")
+                     : tr(c, "The wizard state could not be read (not a JSON object).",
+                          "无法读取向导状态（不是 JSON 对象）。")));
         return s;
     }
     size_t walks = 0;
@@ -137,14 +142,16 @@ Section wizardSectionUnchecked(BuildContext& c)
         const json cur = session.value("current", json::object());
         bool listed = false;
         for (const json& item : items)
-            listed = listed || (str(item, "topic") == str(cur, "topic") && str(item, "node") == str(cur, "node"));
+            listed =
+                listed || (str(item, "topic") == str(cur, "topic") && str(item, "node") == str(cur, "node"));
         if (!listed && !session.value("path", json::array()).empty()) {
             addWalk(c, s, session, nullptr);
             ++walks;
         }
     }
     if (walks == 0)
-        s.blocks.push_back(note(tr(c, "The symptom wizard was not used for this report.", "本报告未使用症状向导。")));
+        s.blocks.push_back(
+            note(tr(c, "The symptom wizard was not used for this report.", "本报告未使用症状向导。")));
     return s;
 }
 
@@ -158,7 +165,8 @@ Section wizardSection(BuildContext& c)
         return wizardSectionUnchecked(c);
     } catch (const nlohmann::json::exception& e) {
         Section s;
-        s.blocks.push_back(note(tr(c, "The wizard state could not be read: ", "无法读取向导状态：") + e.what()));
+        s.blocks.push_back(
+            note(tr(c, "The wizard state could not be read: ", "无法读取向导状态：") + e.what()));
         return s;
     }
 }

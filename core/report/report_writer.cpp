@@ -1,9 +1,10 @@
 #include "core/report/report_writer.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
-#include <unistd.h>
 
 #include "core/analysis_json.h"
 #include "core/common/file_io.h"
@@ -20,15 +21,19 @@ Result<void> checkTarget(const std::string& path, bool overwrite)
 {
     std::error_code ec;
     const fs::path p(path);
-    if (fs::is_directory(p, ec)) return makeError("io.write", "cannot write " + path + ": it is a folder", path);
+    if (fs::is_directory(p, ec))
+        return makeError("io.write", "cannot write " + path + ": it is a folder", path);
     if (!overwrite && fs::exists(p, ec))
-        return makeError("io.exists", path + " already exists (not replaced; use --force or confirm to overwrite)", path);
+        return makeError("io.exists",
+                         path + " already exists (not replaced; use --force or confirm to overwrite)", path);
     fs::path folder = p.parent_path();
     if (folder.empty()) folder = ".";
     if (!fs::is_directory(folder, ec))
-        return makeError("io.write", "cannot write " + path + ": folder " + folder.string() + " does not exist", path);
+        return makeError("io.write",
+                         "cannot write " + path + ": folder " + folder.string() + " does not exist", path);
     if (::access(folder.c_str(), W_OK) != 0)
-        return makeError("io.write", "cannot write " + path + ": folder " + folder.string() + " is not writable", path);
+        return makeError("io.write",
+                         "cannot write " + path + ": folder " + folder.string() + " is not writable", path);
     return Ok{};
 }
 
@@ -37,7 +42,8 @@ Result<void> checkTarget(const std::string& path, bool overwrite)
 std::optional<ReportFormat> formatForPath(const std::string& path)
 {
     std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char ch) { return char(std::tolower(ch)); });
     if (ext == ".pdf") return ReportFormat::Pdf;
     if (ext == ".html" || ext == ".htm") return ReportFormat::Html;
     if (ext == ".json") return ReportFormat::Json;
@@ -49,22 +55,29 @@ Result<std::string> renderReport(const Analysis& analysis, ReportFormat format, 
 {
     if (format == ReportFormat::Json) return jsonText(analysisToJson(analysis, options.report.lang)) + "\n";
     if (format == ReportFormat::Pdf && !options.pdf)
-        return makeError("report.no_pdf", "PDF reports need the GUI build of QAT Doctor (Qt); write .html or .json instead");
+        return makeError("report.no_pdf",
+                         "PDF reports need the GUI build of QAT Doctor (Qt); write .html or .json instead");
     // Building (hashing inputs) takes the first half of the bar, drawing the second.
     Result<ReportDocument> doc = buildReport(analysis, options.report, [&](double f, std::string_view stage) {
         return reportProgress(progress, 0.5 * f, stage);
     });
     if (!doc) return doc.error();
     if (format == ReportFormat::Html) return renderHtml(*doc);
-    return options.pdf(*doc, [&](double f, std::string_view stage) { return reportProgress(progress, 0.5 + 0.5 * f, stage); });
+    return options.pdf(*doc, [&](double f, std::string_view stage) {
+        return reportProgress(progress, 0.5 + 0.5 * f, stage);
+    });
 }
 
 Result<void> checkReportTarget(const std::string& path, const WriteOptions& options)
 {
     const std::optional<ReportFormat> format = formatForPath(path);
-    if (!format) return makeError("report.format", path + ": the report format follows the extension: .pdf, .html or .json", path);
+    if (!format)
+        return makeError("report.format",
+                         path + ": the report format follows the extension: .pdf, .html or .json", path);
     if (*format == ReportFormat::Pdf && !options.pdf)
-        return makeError("report.no_pdf", path + ": PDF reports need the GUI build of QAT Doctor (Qt); write .html or .json instead", path);
+        return makeError(
+            "report.no_pdf",
+            path + ": PDF reports need the GUI build of QAT Doctor (Qt); write .html or .json instead", path);
     return checkTarget(path, options.overwrite);
 }
 

@@ -26,7 +26,7 @@ using PdfRenderer = std::function<Result<std::string>(const ReportDocument& doc,
 struct WriteOptions {
     ReportOptions report;
     bool overwrite = false;
-    PdfRenderer pdf;            // empty = PDF not available in this build
+    PdfRenderer pdf;  // empty = PDF not available in this build
 };
 
 // Errors: "report.format" (extension not .pdf/.html/.htm/.json), "report.no_pdf" (no renderer),

@@ -24,8 +24,10 @@ double estimatedTextWidth(const std::string& text, double fontSize)
 {
     double w = 0;
     for (unsigned char ch : text) {
-        if (ch < 0x80) w += 0.52 * fontSize;
-        else if (ch >= 0xC0) w += fontSize;   // lead byte of a multi-byte character
+        if (ch < 0x80)
+            w += 0.52 * fontSize;
+        else if (ch >= 0xC0)
+            w += fontSize;  // lead byte of a multi-byte character
     }
     return w;
 }
@@ -64,9 +66,15 @@ const char* roleColor(const std::string& role)
     return "#555555";
 }
 
-std::string seriesColor(const PlotSeries& s) { return s.color.empty() ? roleColor(s.role) : s.color; }
+std::string seriesColor(const PlotSeries& s)
+{
+    return s.color.empty() ? roleColor(s.role) : s.color;
+}
 
-std::string legendText(const PlotSeries& s) { return s.role.empty() ? s.name : s.name + " (" + s.role + ")"; }
+std::string legendText(const PlotSeries& s)
+{
+    return s.role.empty() ? s.name : s.name + " (" + s.role + ")";
+}
 
 std::vector<double> niceTicks(double lo, double hi, int target)
 {
@@ -116,67 +124,74 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
     auto Y = [&](double y) { return top + (yr.hi - y) / (yr.hi - yr.lo) * ph; };
 
     std::string o;
-    o += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"" + std::to_string(width) + "\" height=\"" +
-         num(h) + "\" viewBox=\"0 0 " + std::to_string(width) + " " + num(h) + "\" role=\"img\">";
+    o += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"" + std::to_string(width) +
+         "\" height=\"" + num(h) + "\" viewBox=\"0 0 " + std::to_string(width) + " " + num(h) +
+         "\" role=\"img\">";
     o += "<title>" + htmlEscape(plot.title) + "</title>";
-    o += "<text x=\"" + num(width / 2.0) + "\" y=\"18\" text-anchor=\"middle\" font-weight=\"bold\" font-size=\"14\">" +
+    o += "<text x=\"" + num(width / 2.0) +
+         "\" y=\"18\" text-anchor=\"middle\" font-weight=\"bold\" font-size=\"14\">" +
          htmlEscape(plot.title) + "</text>";
-    o += "<rect x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(pw) + "\" height=\"" + num(ph) +
-         "\" fill=\"none\" stroke=\"#888\"/>";
+    o += "<rect x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(pw) + "\" height=\"" +
+         num(ph) + "\" fill=\"none\" stroke=\"#888\"/>";
     std::vector<std::pair<double, std::string>> xTicks = plot.xTicks;
     if (xTicks.empty())
         for (double t : niceTicks(xr.lo, xr.hi)) xTicks.emplace_back(t, tickLabel(t));
     for (const auto& [t, label] : xTicks) {
-        o += "<line x1=\"" + num(X(t)) + "\" y1=\"" + num(top) + "\" x2=\"" + num(X(t)) + "\" y2=\"" + num(top + ph) +
-             "\" stroke=\"#eee\"/>";
+        o += "<line x1=\"" + num(X(t)) + "\" y1=\"" + num(top) + "\" x2=\"" + num(X(t)) + "\" y2=\"" +
+             num(top + ph) + "\" stroke=\"#eee\"/>";
         if (plot.xTicks.empty())
-            o += "<text x=\"" + num(X(t)) + "\" y=\"" + num(top + ph + 14) + "\" text-anchor=\"middle\" font-size=\"10\">" +
-                 htmlEscape(label) + "</text>";
+            o += "<text x=\"" + num(X(t)) + "\" y=\"" + num(top + ph + 14) +
+                 "\" text-anchor=\"middle\" font-size=\"10\">" + htmlEscape(label) + "</text>";
         else
             o += "<text transform=\"translate(" + num(X(t) + 3) + "," + num(top + ph + 10) +
                  ") rotate(-40)\" text-anchor=\"end\" font-size=\"9\">" + htmlEscape(label) + "</text>";
     }
     for (double t : niceTicks(yr.lo, yr.hi)) {
-        o += "<line x1=\"" + num(left) + "\" y1=\"" + num(Y(t)) + "\" x2=\"" + num(left + pw) + "\" y2=\"" + num(Y(t)) +
-             "\" stroke=\"#eee\"/>";
-        o += "<text x=\"" + num(left - 4) + "\" y=\"" + num(Y(t) + 3) + "\" text-anchor=\"end\" font-size=\"10\">" +
-             tickLabel(t) + "</text>";
+        o += "<line x1=\"" + num(left) + "\" y1=\"" + num(Y(t)) + "\" x2=\"" + num(left + pw) + "\" y2=\"" +
+             num(Y(t)) + "\" stroke=\"#eee\"/>";
+        o += "<text x=\"" + num(left - 4) + "\" y=\"" + num(Y(t) + 3) +
+             "\" text-anchor=\"end\" font-size=\"10\">" + tickLabel(t) + "</text>";
     }
-    o += "<text x=\"" + num(left + pw / 2) + "\" y=\"" + num(top + ph + tickRoom + 14) + "\" text-anchor=\"middle\" font-size=\"11\">" +
-         htmlEscape(plot.xLabel) + "</text>";
-    o += "<text transform=\"translate(14," + num(top + ph / 2) + ") rotate(-90)\" text-anchor=\"middle\" font-size=\"11\">" +
-         htmlEscape(plot.yLabel) + "</text>";
+    o += "<text x=\"" + num(left + pw / 2) + "\" y=\"" + num(top + ph + tickRoom + 14) +
+         "\" text-anchor=\"middle\" font-size=\"11\">" + htmlEscape(plot.xLabel) + "</text>";
+    o += "<text transform=\"translate(14," + num(top + ph / 2) +
+         ") rotate(-90)\" text-anchor=\"middle\" font-size=\"11\">" + htmlEscape(plot.yLabel) + "</text>";
 
     for (const ReferenceLine& r : plot.references) {
-        o += "<line x1=\"" + num(left) + "\" y1=\"" + num(Y(r.y)) + "\" x2=\"" + num(left + pw) + "\" y2=\"" + num(Y(r.y)) +
-             "\" stroke=\"#444\" stroke-dasharray=\"6 4\"/>";
-        o += "<text x=\"" + num(left + pw - 4) + "\" y=\"" + num(Y(r.y) - 4) + "\" text-anchor=\"end\" font-size=\"10\">" +
-             htmlEscape(r.label) + "</text>";
+        o += "<line x1=\"" + num(left) + "\" y1=\"" + num(Y(r.y)) + "\" x2=\"" + num(left + pw) + "\" y2=\"" +
+             num(Y(r.y)) + "\" stroke=\"#444\" stroke-dasharray=\"6 4\"/>";
+        o += "<text x=\"" + num(left + pw - 4) + "\" y=\"" + num(Y(r.y) - 4) +
+             "\" text-anchor=\"end\" font-size=\"10\">" + htmlEscape(r.label) + "</text>";
     }
     double markerLabelY = top + 12;
     for (const MarkerLine& m : plot.markers) {
-        o += std::string("<line class=\"marker\" x1=\"") + num(X(m.x)) + "\" y1=\"" + num(top) + "\" x2=\"" + num(X(m.x)) +
-             "\" y2=\"" + num(top + ph) + "\" stroke=\"" + markerColor(m) + "\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>";
-        const bool rightHalf = X(m.x) > left + pw * 0.6;   // keep the label inside the axes
+        o += std::string("<line class=\"marker\" x1=\"") + num(X(m.x)) + "\" y1=\"" + num(top) + "\" x2=\"" +
+             num(X(m.x)) + "\" y2=\"" + num(top + ph) + "\" stroke=\"" + markerColor(m) +
+             "\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>";
+        const bool rightHalf = X(m.x) > left + pw * 0.6;  // keep the label inside the axes
         // A white ground keeps the label readable over the curves (a stroke halo would need
         // paint-order, which not every SVG viewer honours); its width is estimated.
         const double tx = X(m.x) + (rightHalf ? -4 : 4), tw = estimatedTextWidth(m.label, 10) + 4;
-        o += "<rect x=\"" + num(rightHalf ? tx - tw + 2 : tx - 2) + "\" y=\"" + num(markerLabelY - 10) + "\" width=\"" +
-             num(tw) + "\" height=\"13\" fill=\"#fff\" fill-opacity=\"0.85\"/>";
-        o += "<text x=\"" + num(tx) + "\" y=\"" + num(markerLabelY) + "\" text-anchor=\"" + (rightHalf ? "end" : "start") +
-             "\" font-size=\"10\" fill=\"" + markerColor(m) + "\">" + htmlEscape(m.label) + "</text>";
-        markerLabelY += 13;   // a second marker's label goes below the first
+        o += "<rect x=\"" + num(rightHalf ? tx - tw + 2 : tx - 2) + "\" y=\"" + num(markerLabelY - 10) +
+             "\" width=\"" + num(tw) + "\" height=\"13\" fill=\"#fff\" fill-opacity=\"0.85\"/>";
+        o += "<text x=\"" + num(tx) + "\" y=\"" + num(markerLabelY) + "\" text-anchor=\"" +
+             (rightHalf ? "end" : "start") + "\" font-size=\"10\" fill=\"" + markerColor(m) + "\">" +
+             htmlEscape(m.label) + "</text>";
+        markerLabelY += 13;  // a second marker's label goes below the first
     }
     std::map<std::string, int> perRole;
     for (const PlotSeries& s : plot.series) {
         const std::string color = seriesColor(s);
         // Two runs of one role share the colour; the second is dashed, further ones dotted.
         const int nth = perRole[color]++;
-        const std::string dash = nth == 1 ? " stroke-dasharray=\"6 3\"" : nth >= 2 ? " stroke-dasharray=\"2 2\"" : "";
+        const std::string dash = nth == 1   ? " stroke-dasharray=\"6 3\""
+                                 : nth >= 2 ? " stroke-dasharray=\"2 2\""
+                                            : "";
         std::string pts;
         auto flush = [&] {
             if (pts.empty()) return;
-            o += "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"1.5\"" + dash + " points=\"" + pts + "\"/>";
+            o += "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"1.5\"" + dash +
+                 " points=\"" + pts + "\"/>";
             pts.clear();
         };
         for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
@@ -187,19 +202,21 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
             pts += num(X(s.x[i])) + "," + num(Y(s.y[i])) + " ";
         }
         flush();
-        if (s.x.size() <= 20)   // a handful of evaluations would be invisible as a line alone
+        if (s.x.size() <= 20)  // a handful of evaluations would be invisible as a line alone
             for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
                 if (std::isfinite(s.x[i]) && std::isfinite(s.y[i]))
-                    o += "<circle cx=\"" + num(X(s.x[i])) + "\" cy=\"" + num(Y(s.y[i])) + "\" r=\"2.5\" fill=\"" + color + "\"/>";
+                    o += "<circle cx=\"" + num(X(s.x[i])) + "\" cy=\"" + num(Y(s.y[i])) +
+                         "\" r=\"2.5\" fill=\"" + color + "\"/>";
         for (size_t i : s.nonFinite) {
             if (i >= s.x.size() || !std::isfinite(s.x[i])) continue;
             const bool low = s.y[i] < 0 && std::isinf(s.y[i]);
             const double x = X(s.x[i]), y = low ? top + ph - 1 : top + 1;
             const double d = low ? -8 : 8;
-            o += "<polygon class=\"nonfinite\" fill=\"#d62728\" stroke=\"" + color + "\" points=\"" + num(x) + "," + num(y) +
-                 " " + num(x - 4) + "," + num(y + d) + " " + num(x + 4) + "," + num(y + d) + "\"><title>" +
-                 htmlEscape(s.name) + ": " + (std::isnan(s.y[i]) ? "NaN" : (low ? "-Inf" : "+Inf")) + " @ " +
-                 tickLabel(s.x[i]) + "</title></polygon>";
+            o += "<polygon class=\"nonfinite\" fill=\"#d62728\" stroke=\"" + color + "\" points=\"" + num(x) +
+                 "," + num(y) + " " + num(x - 4) + "," + num(y + d) + " " + num(x + 4) + "," + num(y + d) +
+                 "\"><title>" + htmlEscape(s.name) + ": " +
+                 (std::isnan(s.y[i]) ? "NaN" : (low ? "-Inf" : "+Inf")) + " @ " + tickLabel(s.x[i]) +
+                 "</title></polygon>";
         }
     }
     // Legend below the axes, three entries a row.
@@ -211,20 +228,24 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
     for (const PlotSeries& s : plot.series) {
         const int nth = legendRole[seriesColor(s)]++;
         legend.push_back({legendText(s), seriesColor(s),
-                          nth == 1 ? " stroke-dasharray=\"6 3\"" : nth >= 2 ? " stroke-dasharray=\"2 2\"" : ""});
+                          nth == 1   ? " stroke-dasharray=\"6 3\""
+                          : nth >= 2 ? " stroke-dasharray=\"2 2\""
+                                     : ""});
     }
-    for (const ReferenceLine& r : plot.references) legend.push_back({r.label, "#444", " stroke-dasharray=\"6 4\""});
-    if (anyNonFinite) legend.push_back({plot.nonFiniteLabel.empty() ? "NaN/Inf" : plot.nonFiniteLabel, "nonfinite", ""});
+    for (const ReferenceLine& r : plot.references)
+        legend.push_back({r.label, "#444", " stroke-dasharray=\"6 4\""});
+    if (anyNonFinite)
+        legend.push_back({plot.nonFiniteLabel.empty() ? "NaN/Inf" : plot.nonFiniteLabel, "nonfinite", ""});
     for (size_t i = 0; i < legend.size(); ++i) {
         const double lx = left + double(i % 3) * (pw / 3), ly = height + 8 + double(i / 3) * 18.0;
         if (legend[i].color == "nonfinite")
-            o += "<polygon fill=\"#d62728\" points=\"" + num(lx + 9) + "," + num(ly + 4) + " " + num(lx + 5) + "," + num(ly - 4) +
-                 " " + num(lx + 13) + "," + num(ly - 4) + "\"/>";
+            o += "<polygon fill=\"#d62728\" points=\"" + num(lx + 9) + "," + num(ly + 4) + " " + num(lx + 5) +
+                 "," + num(ly - 4) + " " + num(lx + 13) + "," + num(ly - 4) + "\"/>";
         else
-            o += "<line x1=\"" + num(lx) + "\" y1=\"" + num(ly) + "\" x2=\"" + num(lx + 18) + "\" y2=\"" + num(ly) +
-                 "\" stroke=\"" + legend[i].color + "\" stroke-width=\"2\"" + legend[i].dash + "/>";
-        o += "<text x=\"" + num(lx + 24) + "\" y=\"" + num(ly + 4) + "\" font-size=\"11\">" + htmlEscape(legend[i].text) +
-             "</text>";
+            o += "<line x1=\"" + num(lx) + "\" y1=\"" + num(ly) + "\" x2=\"" + num(lx + 18) + "\" y2=\"" +
+                 num(ly) + "\" stroke=\"" + legend[i].color + "\" stroke-width=\"2\"" + legend[i].dash + "/>";
+        o += "<text x=\"" + num(lx + 24) + "\" y=\"" + num(ly + 4) + "\" font-size=\"11\">" +
+             htmlEscape(legend[i].text) + "</text>";
     }
     o += "</svg>";
     return o;

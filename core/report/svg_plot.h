@@ -24,6 +24,9 @@ std::string legendText(const PlotSeries& s);
 
 // Marker lines without their own colour are drawn in this one, in both writers.
 inline constexpr const char* kMarkerColor = "#d62728";
-inline std::string markerColor(const MarkerLine& m) { return m.color.empty() ? kMarkerColor : m.color; }
+inline std::string markerColor(const MarkerLine& m)
+{
+    return m.color.empty() ? kMarkerColor : m.color;
+}
 
 }  // namespace qatdoctor::core::report

@@ -1,7 +1,6 @@
 #include "core/report/wizard_input.h"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "core/common/file_io.h"
@@ -21,7 +20,10 @@ bool isWizardState(const json& j)
     return j.is_object() && (j.contains("session") || j.contains("reportItems"));
 }
 
-bool isBareWalk(const json& j) { return j.is_object() && j.contains("start") && j.contains("path"); }
+bool isBareWalk(const json& j)
+{
+    return j.is_object() && j.contains("start") && j.contains("path");
+}
 
 Error wizardError(const std::string& path, const std::string& what)
 {
@@ -32,13 +34,15 @@ Error wizardError(const std::string& path, const std::string& what)
 
 Result<std::string> wizardStateFromJson(std::string_view bytes, const std::string& path)
 {
-    if (jsonNestingDepth(bytes) > kMaxDepth) return wizardError(path, "JSON nested too deeply for a wizard session");
+    if (jsonNestingDepth(bytes) > kMaxDepth)
+        return wizardError(path, "JSON nested too deeply for a wizard session");
     json j;
     try {
         j = json::parse(bytes.begin(), bytes.end());
     } catch (const json::parse_error& e) {
         const size_t at = std::min(e.byte, bytes.size());
-        const auto line = 1 + std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+        const auto line =
+            1 + std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(at), '\n');
         Error err = wizardError(path, "not valid JSON (line " + std::to_string(line) + "): " + e.what());
         err.line = static_cast<int64_t>(line);
         err.offset = static_cast<int64_t>(at);
@@ -48,12 +52,14 @@ Result<std::string> wizardStateFromJson(std::string_view bytes, const std::strin
         const json pages = j.value("pages", json::object());
         const json wizard = pages.is_object() ? pages.value("wizard", json()) : json();
         if (!isWizardState(wizard) && !isBareWalk(wizard))
-            return wizardError(path, "this session has no symptom wizard walk (open the Symptom wizard page, answer, save)");
+            return wizardError(
+                path, "this session has no symptom wizard walk (open the Symptom wizard page, answer, save)");
         return jsonText(wizard, -1);
     }
     if (isWizardState(j) || isBareWalk(j)) return jsonText(j, -1);
-    return wizardError(path, "not a wizard session: expected a .qatdoctor session file, the wizard page's state "
-                             "({\"session\": ...}) or a walk ({\"start\", \"path\", ...})");
+    return wizardError(path,
+                       "not a wizard session: expected a .qatdoctor session file, the wizard page's state "
+                       "({\"session\": ...}) or a walk ({\"start\", \"path\", ...})");
 }
 
 Result<std::string> readWizardState(const std::string& path)

@@ -43,15 +43,18 @@ RuleOutcome checkCalibLowAccuracy(const logs::LogSet& a, const Thresholds& t)
             "calib.low_accuracy", Severity::Warning, Stage::Calibration,
             {"Calibration 精度明显低于 float（" + what + "）",
              "Calibration accuracy far below float (" + what + ")"},
-            {"对同一模型，Calibration 精度与 QAT 精度通常正相关。Calibration 精度已经明显偏低时，建议优先回到 "
-             "Calibration 阶段排查（校准数据、预处理、量化不友好的结构如高风险算子、共享模块、多输入分布差异），"
+            {"对同一模型，Calibration 精度与 QAT 精度通常正相关。Calibration "
+             "精度已经明显偏低时，建议优先回到 "
+             "Calibration "
+             "阶段排查（校准数据、预处理、量化不友好的结构如高风险算子、共享模块、多输入分布差异），"
              "不宜直接寄希望于 QAT 完全修复问题。",
              "For the same model, calibration and QAT accuracy are usually correlated. With calibration "
              "already clearly low, go back to calibration first (calibration data, preprocessing, "
              "quantization-unfriendly structures such as high-risk operators, shared modules or inputs "
              "with very different distributions) rather than hoping QAT will fix it."},
             "qat.calibration_low");
-        f.strength = measuredAbove({"相对浮点的精度下降", "accuracy drop relative to float"}, drop, t.calibLowMaxDrop, true);
+        f.strength = measuredAbove({"相对浮点的精度下降", "accuracy drop relative to float"}, drop,
+                                   t.calibLowMaxDrop, true);
         f.evidence.push_back(accEvidence({r, *acc}, "calibration"));
         f.evidence.push_back(accEvidence(*fl, "float"));
         out.findings.push_back(std::move(f));
@@ -74,7 +77,8 @@ RuleOutcome checkQatWorseThanCalibration(const logs::LogSet& a, const Thresholds
         Finding f = makeFinding(
             "qat.worse_than_calibration", Severity::Warning, Stage::Qat,
             {"QAT 精度低于 Calibration（" + what + "）", "QAT ends below calibration (" + what + ")"},
-            {"QAT 精度不升反降、低于 Calibration 时，建议优先检查 QAT pipeline 和训练策略（学习率、BN 处理方式"
+            {"QAT 精度不升反降、低于 Calibration 时，建议优先检查 QAT pipeline 和训练策略（学习率、BN "
+             "处理方式"
              "是否与浮点训练一致、scale 应固定还是继续更新），而不是继续盲目训练；同时检查 quantized model "
              "的精度是否也在下降。",
              "When QAT ends below calibration, check the QAT pipeline and the training strategy first "
@@ -82,8 +86,8 @@ RuleOutcome checkQatWorseThanCalibration(const logs::LogSet& a, const Thresholds
              "fixed or keep updating) instead of training longer; also check whether the quantized "
              "model's accuracy drops as well."},
             "qat.accuracy_drops");
-        f.strength = measuredAbove({"相对 Calibration 的精度下降", "accuracy drop relative to calibration"}, drop,
-                                   t.qatVsCalibMinDrop, true);
+        f.strength = measuredAbove({"相对 Calibration 的精度下降", "accuracy drop relative to calibration"},
+                                   drop, t.qatVsCalibMinDrop, true);
         f.evidence.push_back(accEvidence({r, *acc}, "QAT"));
         f.evidence.push_back(accEvidence(*calib, "calibration"));
         out.findings.push_back(std::move(f));
@@ -112,15 +116,17 @@ RuleOutcome checkQatQuantizedGap(const logs::LogSet& a, const Thresholds& t)
             {"quantized 模型精度明显低于 QAT（" + what + "）",
              "Quantized model clearly below QAT (" + what + ")"},
             {"QAT 阶段无法完全模拟定点计算，导出、convert 或查表转定点也会引入误差。QAT 精度正常而 quantized "
-             "精度异常时，建议优先按导出一致性问题处理（pre_export 判断是否查表转定点导致，查看逐层对比结果如 "
+             "精度异常时，建议优先按导出一致性问题处理（pre_export "
+             "判断是否查表转定点导致，查看逐层对比结果如 "
              "compare_per_layer_out.txt），而不是继续盲目训练。",
              "QAT cannot fully simulate fixed-point computation, and export, convert or the "
              "look-up-table conversion add error. When QAT is fine but the quantized model is not, "
              "treat it as an export-consistency problem (pre_export tells whether the look-up tables "
              "cause it; compare per layer, e.g. compare_per_layer_out.txt) rather than training longer."},
             "qat.quantized_mismatch");
-        f.strength = measuredAbove({"相对 QAT 的精度下降", "accuracy drop relative to QAT"}, drop,
-                                   severity == Severity::Error ? t.quantizedGapErrorDrop : t.quantizedGapMaxDrop, true);
+        f.strength = measuredAbove(
+            {"相对 QAT 的精度下降", "accuracy drop relative to QAT"}, drop,
+            severity == Severity::Error ? t.quantizedGapErrorDrop : t.quantizedGapMaxDrop, true);
         f.evidence.push_back(accEvidence({&q, *qacc}, "quantized"));
         f.evidence.push_back(accEvidence({qatRun, *acc}, "QAT"));
         out.findings.push_back(std::move(f));
@@ -141,7 +147,8 @@ RuleOutcome checkQatNoQuantizedEval(const logs::LogSet& a, const Thresholds&)
     const logs::Run* qat = qatRunFor(a, nullptr);
     Finding f = makeFinding(
         "qat.no_quantized_eval", Severity::Warning, Stage::Qat,
-        {"只评测了 QAT 模型，没有 quantized 模型的精度", "Only the QAT model is evaluated, not the quantized model"},
+        {"只评测了 QAT 模型，没有 quantized 模型的精度",
+         "Only the QAT model is evaluated, not the quantized model"},
         {"QAT 阶段无法完全模拟 HBIR 中的纯定点计算逻辑，仅观察 qat model 可能掩盖部署侧误差。建议在 QAT "
          "训练过程中同步验证 quantized model（convert_fx / hbdk4 convert 后的模型）的精度，而不是仅以 qat "
          "model 作为精测和监控依据。",

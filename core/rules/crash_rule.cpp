@@ -19,7 +19,8 @@ std::optional<int> completedEpochs(const logs::Run& run)
             if (!m || !m.series->hasEpoch()) continue;
             std::set<int> epochs;
             for (size_t i = 0; i < m.series->size(); ++i)
-                if (auto e = m.series->epochAt(i); e && std::isfinite(*e)) epochs.insert(static_cast<int>(*e));
+                if (auto e = m.series->epochAt(i); e && std::isfinite(*e))
+                    epochs.insert(static_cast<int>(*e));
             if (epochs.empty()) continue;
             // Training lines of the epoch that crashed are there, the epoch is not complete.
             return eval ? static_cast<int>(epochs.size()) : *epochs.rbegin();
@@ -62,10 +63,9 @@ RuleOutcome checkRunCrashed(const logs::LogSet& a, const Thresholds&)
         const auto done = completedEpochs(run);
         const bool known = planned && done;
         if (known && *done >= static_cast<int>(*planned)) continue;  // finished: a logged, survived error
-        if (!known && !traceback) continue;  // an ERROR line alone may be harmless
+        if (!known && !traceback) continue;                          // an ERROR line alone may be harmless
         std::string progress;
-        if (known)
-            progress = std::to_string(*done) + "/" + std::to_string(static_cast<int>(*planned));
+        if (known) progress = std::to_string(*done) + "/" + std::to_string(static_cast<int>(*planned));
         const std::string exc = traceback ? exceptionLine(traceback->text) : error->text;
         const std::string what = run.name + (progress.empty() ? "" : ", epochs " + progress);
         Finding f = makeFinding(

@@ -37,18 +37,21 @@ RuleOutcome checkLossDivergence(const logs::LogSet& a, const Thresholds& t)
         // Explosion: the first point far above the early level.
         size_t boom = p.size();
         for (size_t i = early; i < p.size(); ++i)
-            if (p.value[i] > t.divergenceGrowthFactor * level) { boom = i; break; }
+            if (p.value[i] > t.divergenceGrowthFactor * level) {
+                boom = i;
+                break;
+            }
         if (boom < p.size()) {
             const double peak = *std::max_element(p.value.begin(), p.value.end());
             const std::string what = run.name + " " + loss.name + ": " + fmt(level) + " -> " + fmt(peak);
             Finding f = makeFinding("loss.divergence", Severity::Error, stageForRole(run.role),
-                                    {"损失爆炸（" + what + "）", "Loss explodes (" + what + ")"},
-                                    kAdvice, "qat.nan_loss");
+                                    {"损失爆炸（" + what + "）", "Loss explodes (" + what + ")"}, kAdvice,
+                                    "qat.nan_loss");
             f.strength = measuredAbove({"相对早期水平的倍数", "times the early level"}, p.value[boom] / level,
                                        t.divergenceGrowthFactor);
-            f.evidence.push_back(pointEvidence(run, loss, p.index[boom],
-                                               "first point above " + fmt(t.divergenceGrowthFactor) +
-                                                   "x the early level " + fmt(level)));
+            f.evidence.push_back(pointEvidence(
+                run, loss, p.index[boom],
+                "first point above " + fmt(t.divergenceGrowthFactor) + "x the early level " + fmt(level)));
             const auto peakAt = std::max_element(p.value.begin(), p.value.end()) - p.value.begin();
             if (static_cast<size_t>(peakAt) != boom)
                 f.evidence.push_back(pointEvidence(run, loss, p.index[peakAt], "largest value"));
@@ -66,13 +69,14 @@ RuleOutcome checkLossDivergence(const logs::LogSet& a, const Thresholds& t)
         if (!highest || last < t.divergenceRisingRatio * level) continue;
         const std::string what = run.name + " " + loss.name + ": " + fmt(level) + " -> " + fmt(last);
         Finding f = makeFinding("loss.divergence", Severity::Warning, stageForRole(run.role),
-                                {"损失持续上升（" + what + "）", "Loss keeps rising (" + what + ")"},
-                                kAdvice, "qat.nan_loss");
-        f.strength = measuredAbove({"最后四分之一中位数相对早期水平的倍数", "last-quarter median over the early level"},
-                                   last / level, t.divergenceRisingRatio);
+                                {"损失持续上升（" + what + "）", "Loss keeps rising (" + what + ")"}, kAdvice,
+                                "qat.nan_loss");
+        f.strength = measuredAbove(
+            {"最后四分之一中位数相对早期水平的倍数", "last-quarter median over the early level"},
+            last / level, t.divergenceRisingRatio);
         f.evidence.push_back(pointEvidence(run, loss, p.index[0], "early level " + fmt(level)));
-        f.evidence.push_back(pointEvidence(run, loss, p.index.back(),
-                                           "median of the last quarter " + fmt(last)));
+        f.evidence.push_back(
+            pointEvidence(run, loss, p.index.back(), "median of the last quarter " + fmt(last)));
         out.findings.push_back(std::move(f));
     }
     return out;

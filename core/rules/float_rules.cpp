@@ -33,14 +33,16 @@ RuleOutcome checkFloatNotConverged(const logs::LogSet& a, const Thresholds& t)
                 const double gain = prev > 0 ? (last - prev) / prev : 0.0;
                 if (gain > t.floatConvergedMinLastGain) {
                     const std::string what = "val " + fmt(prev) + " -> " + fmt(last) + ", +" + pct(gain);
-                    Finding f = makeFinding("float.not_converged", Severity::Warning, Stage::Float,
-                                            {"浮点模型尚未收敛（" + what + "）",
-                                             "Float model had not converged (" + what + ")"},
-                                            kNotConvergedAdvice, "qat.nan_loss");
-                    f.strength = measuredAbove({"最后一次评测的相对精度提升", "relative accuracy gain of the last evaluation"},
-                                               gain, t.floatConvergedMinLastGain, true);
+                    Finding f = makeFinding(
+                        "float.not_converged", Severity::Warning, Stage::Float,
+                        {"浮点模型尚未收敛（" + what + "）", "Float model had not converged (" + what + ")"},
+                        kNotConvergedAdvice, "qat.nan_loss");
+                    f.strength = measuredAbove(
+                        {"最后一次评测的相对精度提升", "relative accuracy gain of the last evaluation"}, gain,
+                        t.floatConvergedMinLastGain, true);
                     f.evidence.push_back(pointEvidence(*run, acc, p.index.back(), "last evaluation"));
-                    f.evidence.push_back(pointEvidence(*run, acc, p.index[p.size() - 2], "previous evaluation"));
+                    f.evidence.push_back(
+                        pointEvidence(*run, acc, p.index[p.size() - 2], "previous evaluation"));
                     out.findings.push_back(std::move(f));
                 }
                 continue;
@@ -57,21 +59,24 @@ RuleOutcome checkFloatNotConverged(const logs::LogSet& a, const Thresholds& t)
         if (!(trend.dropPerTenth > t.floatConvergedLossLateDrop)) continue;
         const std::string what = "loss still falling " + pct(trend.dropPerTenth) + " per tenth of the run, " +
                                  fmt(p.value.front()) + " -> " + fmt(p.value.back());
-        Finding f = makeFinding("float.not_converged", Severity::Warning, Stage::Float,
-                                {"浮点模型尚未收敛（loss 在结束时每十分之一训练仍下降 " + pct(trend.dropPerTenth) + "，" +
-                                     fmt(p.value.front()) + " -> " + fmt(p.value.back()) + "）",
-                                 "Float model had not converged (" + what + ")"},
-                                kNotConvergedAdvice, "qat.nan_loss");
-        f.strength = measuredAbove({"loss 末段每十分之一训练的下降", "loss fall per tenth of the run at its end"},
-                                   trend.dropPerTenth, t.floatConvergedLossLateDrop, true);
+        Finding f =
+            makeFinding("float.not_converged", Severity::Warning, Stage::Float,
+                        {"浮点模型尚未收敛（loss 在结束时每十分之一训练仍下降 " + pct(trend.dropPerTenth) +
+                             "，" + fmt(p.value.front()) + " -> " + fmt(p.value.back()) + "）",
+                         "Float model had not converged (" + what + ")"},
+                        kNotConvergedAdvice, "qat.nan_loss");
+        f.strength =
+            measuredAbove({"loss 末段每十分之一训练的下降", "loss fall per tenth of the run at its end"},
+                          trend.dropPerTenth, t.floatConvergedLossLateDrop, true);
         f.evidence.push_back(pointEvidence(*run, loss, p.index[p.size() - trend.fitted],
                                            "start of the fitted end, line at " + fmt(trend.fittedFrom)));
-        f.evidence.push_back(pointEvidence(*run, loss, p.index.back(), "last point, line at " + fmt(trend.fittedTo)));
+        f.evidence.push_back(
+            pointEvidence(*run, loss, p.index.back(), "last point, line at " + fmt(trend.fittedTo)));
         // a run stopped well before the steps its settings plan was cut short, not finished
         const double lastStep = loss.series->step[p.index.back()];
         if (const auto planned = plannedSteps(*run); planned && lastStep + 1 < kStoppedEarlyShare * *planned)
-            f.evidence.push_back(runEvidence(*run, "stopped at step " + fmt(lastStep + 1) + " of the " + fmt(*planned) +
-                                                       " its settings plan"));
+            f.evidence.push_back(runEvidence(*run, "stopped at step " + fmt(lastStep + 1) + " of the " +
+                                                       fmt(*planned) + " its settings plan"));
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -95,16 +100,20 @@ RuleOutcome checkFloatOverfit(const logs::LogSet& a, const Thresholds& t)
         Finding f = makeFinding(
             "float.overfit", Severity::Warning, Stage::Float,
             {"浮点模型可能过拟合（" + what + "）", "Float model may overfit (" + what + ")"},
-            {"浮点模型过拟合时，输入稍有扰动就会引起明显输出变化，量化误差更容易被放大。建议检查输入稍作变化后"
-             "输出是否变化很大、模型参数和 activation 是否较大，并优先解决浮点模型过拟合问题，再继续进行 QAT。",
+            {"浮点模型过拟合时，输入稍有扰动就会引起明显输出变化，量化误差更容易被放大。建议检查输入稍作变化"
+             "后"
+             "输出是否变化很大、模型参数和 activation 是否较大，并优先解决浮点模型过拟合问题，再继续进行 "
+             "QAT。",
              "An overfitting float model reacts strongly to small input changes, so quantization error "
              "is amplified. Check whether outputs change a lot for slightly changed inputs and whether "
              "weights or activations are very large; fix the overfitting before continuing with QAT."},
             "model.float_overfit");
-        f.strength = measuredAbove({"训练精度高出评测精度", "training accuracy above evaluation accuracy"}, gap,
-                                   t.overfitMaxGap, true);
-        f.evidence.push_back(pointEvidence(*run, train, p.index.back(), "final training accuracy " + pct(trainAcc)));
-        f.evidence.push_back(pointEvidence(*run, val->metric, val->index, "final evaluation accuracy " + pct(val->value)));
+        f.strength = measuredAbove({"训练精度高出评测精度", "training accuracy above evaluation accuracy"},
+                                   gap, t.overfitMaxGap, true);
+        f.evidence.push_back(
+            pointEvidence(*run, train, p.index.back(), "final training accuracy " + pct(trainAcc)));
+        f.evidence.push_back(
+            pointEvidence(*run, val->metric, val->index, "final evaluation accuracy " + pct(val->value)));
         out.findings.push_back(std::move(f));
     }
     return out;

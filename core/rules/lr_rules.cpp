@@ -24,7 +24,8 @@ std::string squash(std::string s)
 {
     std::string out;
     for (char c : s)
-        if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
 }
 
@@ -55,21 +56,24 @@ RuleOutcome checkBatchScaledLrUnchanged(const logs::LogSet& a, const Thresholds&
                 const double k = big.batch / small.batch;
                 if (i == j || k < t.batchScaleMinFactor) continue;
                 if (big.lr > small.lr * t.batchScaleLrTolerance) continue;
-                const std::string what = big.run->name + " vs " + small.run->name + ": batch " +
-                                         fmt(k) + "x, lr " + fmt(big.lr / small.lr) + "x";
+                const std::string what = big.run->name + " vs " + small.run->name + ": batch " + fmt(k) +
+                                         "x, lr " + fmt(big.lr / small.lr) + "x";
                 Finding f = makeFinding(
                     "train.batch_scaled_lr_unchanged", Severity::Warning, stageForRole(role),
                     {"总 batch size 增大但学习率未调整（" + what + "）",
                      "Batch size grew but the learning rate stayed (" + what + ")"},
-                    {"开启多机 / 多卡训练后，总 batch size 成倍增大，但 LR、weight decay 等超参数仍沿用单机配置。"
-                     "建议同步调整 LR 等超参数进行平衡（例如按 batch 的倍数线性或按平方根放大 LR），而不是直接沿用原配置。",
+                    {"开启多机 / 多卡训练后，总 batch size 成倍增大，但 LR、weight decay "
+                     "等超参数仍沿用单机配置。"
+                     "建议同步调整 LR 等超参数进行平衡（例如按 batch 的倍数线性或按平方根放大 "
+                     "LR），而不是直接沿用原配置。",
                      "With multi-node / multi-GPU training the total batch size grew several times while "
                      "the lr, weight decay and other hyper-parameters kept the single-machine values. "
                      "Adjust the lr and related hyper-parameters together with the batch (e.g. scale "
                      "the lr linearly or by the square root of the batch factor) instead of reusing them."},
                     "qat.multi_node");
-                f.strength = measuredBelow({"学习率倍数（batch 为 " + fmt(k) + " 倍）", "lr factor (batch " + fmt(k) + "x)"},
-                                           big.lr / small.lr, t.batchScaleLrTolerance);
+                f.strength = measuredBelow(
+                    {"学习率倍数（batch 为 " + fmt(k) + " 倍）", "lr factor (batch " + fmt(k) + "x)"},
+                    big.lr / small.lr, t.batchScaleLrTolerance);
                 f.evidence.push_back(runEvidence(*big.run, describe(big)));
                 f.evidence.push_back(runEvidence(*small.run, describe(small)));
                 out.findings.push_back(std::move(f));
@@ -103,12 +107,16 @@ RuleOutcome checkAggressiveLrSchedule(const logs::LogSet& a, const Thresholds& t
         std::string what;
         if (oneCycle) what = *scheduler;
         if (atFloatPeak)
-            what += (what.empty() ? "" : ", ") + std::string("peak lr ") + fmt(*peak) + " vs float " + fmt(*floatPeak);
+            what += (what.empty() ? "" : ", ") + std::string("peak lr ") + fmt(*peak) + " vs float " +
+                    fmt(*floatPeak);
         Finding f = makeFinding(
             "train.aggressive_lr_schedule", Severity::Warning, Stage::Qat,
-            {"QAT 学习率策略过于激进（" + what + "）", "Aggressive QAT learning-rate schedule (" + what + ")"},
-            {"QAT 是在已收敛的浮点模型上微调，学习率通常远小于浮点训练的峰值。学习率过大时建议优先调低学习率，"
-             "必要时增加梯度裁剪；如果浮点训练使用了 OneCycle 等对学习率影响较大的策略，QAT 阶段通常更适合先切换为"
+            {"QAT 学习率策略过于激进（" + what + "）",
+             "Aggressive QAT learning-rate schedule (" + what + ")"},
+            {"QAT "
+             "是在已收敛的浮点模型上微调，学习率通常远小于浮点训练的峰值。学习率过大时建议优先调低学习率，"
+             "必要时增加梯度裁剪；如果浮点训练使用了 OneCycle 等对学习率影响较大的策略，QAT "
+             "阶段通常更适合先切换为"
              "较稳定的 SGD 策略再验证。",
              "QAT fine-tunes a converged float model; its learning rate is normally far below float's "
              "peak. If the lr is too large, lower it first and add gradient clipping if needed; if "

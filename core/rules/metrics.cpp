@@ -38,8 +38,8 @@ bool isEvalWord(const std::string& w)
 }
 
 // Accuracy-like names, most canonical first (their rank is the preference).
-constexpr const char* kAccuracyWords[] = {"acc", "accuracy", "top1", "acc1", "map", "miou", "iou",
-                                          "ap", "f1", "top5", "acc5", "precision", "recall"};
+constexpr const char* kAccuracyWords[] = {"acc", "accuracy", "top1", "acc1", "map",       "miou",  "iou",
+                                          "ap",  "f1",       "top5", "acc5", "precision", "recall"};
 
 }  // namespace
 
@@ -95,8 +95,8 @@ MetricRef findMetric(const logs::Run& run, MetricKind kind, bool eval, bool quan
         if (m.kind != kind || (kind != MetricKind::LearningRate && m.eval != eval)) continue;
         // A quantized-role run's own metrics are the quantized model's, whatever their names.
         if (run.role != logs::RunRole::Quantized && m.quantized != quantized) continue;
-        const bool better = m.preference < bestPref ||
-                            (m.preference == bestPref && series.size() > best.series->size());
+        const bool better =
+            m.preference < bestPref || (m.preference == bestPref && series.size() > best.series->size());
         if (better) {
             best = MetricRef{name, &series};
             bestPref = m.preference;
@@ -105,7 +105,10 @@ MetricRef findMetric(const logs::Run& run, MetricKind kind, bool eval, bool quan
     return best;
 }
 
-MetricRef learningRate(const logs::Run& r) { return findMetric(r, MetricKind::LearningRate, false); }
+MetricRef learningRate(const logs::Run& r)
+{
+    return findMetric(r, MetricKind::LearningRate, false);
+}
 
 std::vector<std::string> headlineMetrics(const std::vector<logs::Run>& runs)
 {
@@ -127,8 +130,9 @@ std::vector<std::string> headlineMetrics(const std::vector<logs::Run>& runs)
         return chosen;
     };
     std::vector<std::string> out;
-    for (const auto& [kind, eval] : {std::pair{MetricKind::Loss, false}, std::pair{MetricKind::Accuracy, true},
-                                     std::pair{MetricKind::Loss, true}, std::pair{MetricKind::Accuracy, false}}) {
+    for (const auto& [kind, eval] :
+         {std::pair{MetricKind::Loss, false}, std::pair{MetricKind::Accuracy, true},
+          std::pair{MetricKind::Loss, true}, std::pair{MetricKind::Accuracy, false}}) {
         if (out.size() == 2) break;
         std::string name = best(kind, eval);
         if (!name.empty()) out.push_back(std::move(name));
@@ -136,7 +140,8 @@ std::vector<std::string> headlineMetrics(const std::vector<logs::Run>& runs)
     if (out.empty()) {  // nothing named like a loss or an accuracy: the longest curve that is no lr
         std::string longest;
         for (const auto& [name, n] : points)
-            if (classifyMetric(name).kind != MetricKind::LearningRate && (longest.empty() || n > points[longest]))
+            if (classifyMetric(name).kind != MetricKind::LearningRate &&
+                (longest.empty() || n > points[longest]))
                 longest = name;
         if (longest.empty() && !points.empty()) longest = points.begin()->first;
         if (!longest.empty()) out.push_back(longest);
@@ -252,8 +257,8 @@ std::optional<std::string> metadataText(const logs::Run& run, std::initializer_l
 
 std::optional<double> effectiveBatch(const logs::Run& run)
 {
-    auto batch = metadataNumber(run, {"batch_size", "batch_size_per_gpu", "per_device_batch_size",
-                                      "train_batch_size", "batch"});
+    auto batch = metadataNumber(
+        run, {"batch_size", "batch_size_per_gpu", "per_device_batch_size", "train_batch_size", "batch"});
     if (!batch || *batch <= 0) return std::nullopt;
     const double world = worldSize(run).value_or(1.0);
     return *batch * std::max(1.0, world);
@@ -266,8 +271,7 @@ std::optional<double> worldSize(const logs::Run& run)
 
 std::optional<double> baseLearningRate(const logs::Run& run)
 {
-    if (auto lr = metadataNumber(run, {"lr", "base_lr", "learning_rate", "max_lr"}); lr && *lr > 0)
-        return lr;
+    if (auto lr = metadataNumber(run, {"lr", "base_lr", "learning_rate", "max_lr"}); lr && *lr > 0) return lr;
     MetricRef lr = learningRate(run);
     if (!lr) return std::nullopt;
     Points p = finitePoints(*lr.series);
@@ -293,7 +297,8 @@ std::optional<double> plannedEpochs(const logs::Run& run)
 std::optional<double> plannedSteps(const logs::Run& run)
 {
     const auto epochs = plannedEpochs(run);
-    const auto perEpoch = metadataNumber(run, {"steps_per_epoch", "iters_per_epoch", "num_batches", "num_training_batches"});
+    const auto perEpoch =
+        metadataNumber(run, {"steps_per_epoch", "iters_per_epoch", "num_batches", "num_training_batches"});
     if (!epochs || !perEpoch || !(*epochs > 0) || !(*perEpoch > 0)) return std::nullopt;
     return *epochs * *perEpoch;
 }

@@ -19,9 +19,9 @@ enum class MetricKind { Loss, Accuracy, LearningRate, Other };
 
 struct MetricName {
     MetricKind kind = MetricKind::Other;
-    bool eval = false;      // evaluation (validation / test) rather than training
-    bool quantized = false; // names the quantized model ("quantized_val/acc", "int8/acc", "hbir_acc")
-    int preference = 99;    // lower = the more canonical series of its kind ("loss" before "loss_cls")
+    bool eval = false;       // evaluation (validation / test) rather than training
+    bool quantized = false;  // names the quantized model ("quantized_val/acc", "int8/acc", "hbir_acc")
+    int preference = 99;     // lower = the more canonical series of its kind ("loss" before "loss_cls")
 };
 
 MetricName classifyMetric(std::string_view seriesName);
@@ -37,10 +37,22 @@ struct MetricRef {
 // Series naming the quantized model are left out unless quantized is true (then only they count).
 MetricRef findMetric(const logs::Run& run, MetricKind kind, bool eval, bool quantized = false);
 
-inline MetricRef trainLoss(const logs::Run& r) { return findMetric(r, MetricKind::Loss, false); }
-inline MetricRef evalLoss(const logs::Run& r) { return findMetric(r, MetricKind::Loss, true); }
-inline MetricRef trainAccuracy(const logs::Run& r) { return findMetric(r, MetricKind::Accuracy, false); }
-inline MetricRef evalAccuracy(const logs::Run& r) { return findMetric(r, MetricKind::Accuracy, true); }
+inline MetricRef trainLoss(const logs::Run& r)
+{
+    return findMetric(r, MetricKind::Loss, false);
+}
+inline MetricRef evalLoss(const logs::Run& r)
+{
+    return findMetric(r, MetricKind::Loss, true);
+}
+inline MetricRef trainAccuracy(const logs::Run& r)
+{
+    return findMetric(r, MetricKind::Accuracy, false);
+}
+inline MetricRef evalAccuracy(const logs::Run& r)
+{
+    return findMetric(r, MetricKind::Accuracy, true);
+}
 MetricRef learningRate(const logs::Run& r);
 
 // The series a user looks at first across runs (what the Curves page opens on): the training
@@ -79,8 +91,8 @@ double accuracyScale(const logs::Series& s);
 
 // Final evaluation accuracy of a run as a fraction, with the point it came from.
 struct FinalValue {
-    double value = 0;       // as a fraction for accuracies
-    size_t index = 0;       // point index in the series
+    double value = 0;  // as a fraction for accuracies
+    size_t index = 0;  // point index in the series
     MetricRef metric;
 };
 std::optional<FinalValue> finalEvalAccuracy(const logs::Run& run);

@@ -47,7 +47,8 @@ const Text kTrainingAdvice = {
 
 const Text kEvaluationAdvice = {
     "评测结果中出现 NAN / INF，但训练 loss 始终为有限值，且下一次评测恢复正常：通常是该次评测读到的数据有异常"
-    "（例如图片在读取时被改写、标注为空），而不是训练本身的问题。建议检查该次评测所用的验证数据中是否存在 NAN "
+    "（例如图片在读取时被改写、标注为空），而不是训练本身的问题。建议检查该次评测所用的验证数据中是否存在 "
+    "NAN "
     "等异常值；若每次评测都出现，再按 NAN 问题排查输入数据。",
     "An evaluation's loss or score is NaN/Inf while the training loss stays finite and the next "
     "evaluation is finite again: usually the data read for that one evaluation was abnormal (an "
@@ -67,8 +68,10 @@ Severity nonFiniteSeverity(const std::vector<FirstBad>& bad)
         const logs::Series& s = *b.metric.series;
         const bool recovered = std::isfinite(s.value[s.size() - 1]);
         Severity here = Severity::Info;
-        if (!m.eval || (m.kind == MetricKind::Loss && !recovered)) here = Severity::Error;
-        else if (m.kind == MetricKind::Loss) here = Severity::Warning;
+        if (!m.eval || (m.kind == MetricKind::Loss && !recovered))
+            here = Severity::Error;
+        else if (m.kind == MetricKind::Loss)
+            here = Severity::Warning;
         worst = std::max(worst, here);
     }
     return worst;
@@ -101,16 +104,17 @@ RuleOutcome checkLossNonfinite(const logs::LogSet& a, const Thresholds&)
         const bool training = severity == Severity::Error;
         Finding f = makeFinding(
             "loss.nonfinite", severity, stageForRole(run.role),
-            training ? Text{"训练中出现 NAN / INF（" + where + "）", "NaN/Inf during training (" + where + ")"}
-                     : Text{"评测结果中出现 NAN / INF，训练本身保持有限值（" + where + "）",
-                            "NaN/Inf in an evaluation, training itself stays finite (" + where + ")"},
+            training
+                ? Text{"训练中出现 NAN / INF（" + where + "）", "NaN/Inf during training (" + where + ")"}
+                : Text{"评测结果中出现 NAN / INF，训练本身保持有限值（" + where + "）",
+                       "NaN/Inf in an evaluation, training itself stays finite (" + where + ")"},
             training ? kTrainingAdvice : kEvaluationAdvice, "qat.nan_loss");
         // finite again at the next evaluation, and training never saw it: a glitch in the data
         // read for that one evaluation, not where trouble starts
         f.recovered = !training;
         for (size_t i = 0; i < bad.size() && i < 4; ++i)
-            f.evidence.push_back(pointEvidence(run, bad[i].metric, bad[i].index,
-                                               i == 0 ? "first non-finite value" : ""));
+            f.evidence.push_back(
+                pointEvidence(run, bad[i].metric, bad[i].index, i == 0 ? "first non-finite value" : ""));
         out.findings.push_back(std::move(f));
     }
     return out;

@@ -68,7 +68,8 @@ RuleOutcome checkQatNotLearning(const logs::LogSet& a, const Thresholds& t)
         if (const auto prints = fingerprintsOf(*run)) {
             out.ran = true;
             if (prints->before != prints->after) continue;
-            Finding f = notLearning(*run, run->name + ", the same weight fingerprint before and after: " + prints->before);
+            Finding f = notLearning(
+                *run, run->name + ", the same weight fingerprint before and after: " + prints->before);
             f.evidence.push_back(eventEvidence(*run, *prints->first));
             f.evidence.push_back(eventEvidence(*run, *prints->last));
             out.findings.push_back(std::move(f));
@@ -83,11 +84,11 @@ RuleOutcome checkQatNotLearning(const logs::LogSet& a, const Thresholds& t)
                 if (spread > t.notLearningMaxAccuracyChange) continue;
                 Finding f = notLearning(*run, run->name + ", " + std::to_string(ap.size()) +
                                                   " evaluations at " + fmt(ap.value.front()));
-                f.strength = measuredBelow({"评测精度的变化幅度", "spread of the evaluation accuracy"}, spread,
-                                           t.notLearningMaxAccuracyChange, true);
+                f.strength = measuredBelow({"评测精度的变化幅度", "spread of the evaluation accuracy"},
+                                           spread, t.notLearningMaxAccuracyChange, true);
                 f.evidence.push_back(pointEvidence(*run, acc, ap.index.front(), "first evaluation"));
-                f.evidence.push_back(pointEvidence(*run, acc, ap.index.back(),
-                                                   "last evaluation, spread " + fmt(spread)));
+                f.evidence.push_back(
+                    pointEvidence(*run, acc, ap.index.back(), "last evaluation, spread " + fmt(spread)));
                 out.findings.push_back(std::move(f));
                 continue;
             }
@@ -102,9 +103,10 @@ RuleOutcome checkQatNotLearning(const logs::LogSet& a, const Thresholds& t)
         const double last = medianOf(p.value, p.size() - q, p.size());
         if (!(first > 0) || std::fabs(last - first) / first >= t.notLearningMaxRelativeChange) continue;
         Finding f = notLearning(*run, run->name + ", loss " + fmt(first) + " -> " + fmt(last));
-        f.strength = measuredBelow({"loss 的相对变化", "relative change of the loss"}, std::fabs(last - first) / first,
-                                   t.notLearningMaxRelativeChange, true);
-        f.evidence.push_back(pointEvidence(*run, loss, p.index.front(), "first-quarter median " + fmt(first)));
+        f.strength = measuredBelow({"loss 的相对变化", "relative change of the loss"},
+                                   std::fabs(last - first) / first, t.notLearningMaxRelativeChange, true);
+        f.evidence.push_back(
+            pointEvidence(*run, loss, p.index.front(), "first-quarter median " + fmt(first)));
         f.evidence.push_back(pointEvidence(*run, loss, p.index.back(), "last-quarter median " + fmt(last)));
         out.findings.push_back(std::move(f));
     }

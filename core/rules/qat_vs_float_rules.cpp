@@ -63,16 +63,16 @@ RuleOutcome checkQatStartLossHigh(const logs::LogSet& a, const Thresholds& t)
         if (qp.empty()) continue;
         out.ran = true;
         const double start = qp.value.front();
-        if (!(start > t.qatStartLossRatio * floatEnd && start - floatEnd > t.qatStartMinLossDelta))
-            continue;
-        const std::string what = fmt(start) + " vs float " + fmt(floatEnd) + ", " +
-                                 fmt(start / floatEnd) + "x";
+        if (!(start > t.qatStartLossRatio * floatEnd && start - floatEnd > t.qatStartMinLossDelta)) continue;
+        const std::string what =
+            fmt(start) + " vs float " + fmt(floatEnd) + ", " + fmt(start / floatEnd) + "x";
         Finding f = makeFinding(
             "qat.start_loss_high", Severity::Warning, Stage::Qat,
             {"QAT 初始 loss 远高于 float 结束时（" + what + "）",
              "QAT starts far above where float ended (" + what + ")"},
             {"QAT 应从浮点模型结束时的状态继续，初始 loss 通常与 float 末期接近。初始 loss 很大常见原因："
-             "未正确执行 Calibration 或未加载 Calibration 模型参数、prepare 后模型又被修改、浮点模型尚未收敛。"
+             "未正确执行 Calibration 或未加载 Calibration 模型参数、prepare "
+             "后模型又被修改、浮点模型尚未收敛。"
              "建议先确认已完成 Calibration 并正确加载其参数，以获得更稳定的初始系数。",
              "QAT should continue from where the float model ended, so its first loss is normally "
              "close to float's final loss. A much larger start usually means calibration was not run "
@@ -109,13 +109,15 @@ RuleOutcome checkQatTrendMismatch(const logs::LogSet& a, const Thresholds& t)
         out.ran = true;
         const double qatChange = relativeChange(qp.value);
         if (!std::isfinite(qatChange) || qatChange - floatChange <= t.trendMaxRise) continue;
-        const std::string what = "QAT loss " + change(qatChange) + ", float late phase " + change(floatChange);
+        const std::string what =
+            "QAT loss " + change(qatChange) + ", float late phase " + change(floatChange);
         Finding f = makeFinding(
             "qat.trend_mismatch", Severity::Warning, Stage::Qat,
             {"QAT 的 loss 趋势与 float 末期不一致（" + what + "）",
              "QAT's loss trend differs from float's late phase (" + what + ")"},
             {"一般情况下 QAT 的 loss、精度等整体趋势应与浮点训练基本一致；差异较大通常说明 QAT pipeline、"
-             "训练状态控制或量化配置存在问题。建议优先检查 train() / eval() 与 set_fake_quantize() 的状态切换、"
+             "训练状态控制或量化配置存在问题。建议优先检查 train() / eval() 与 set_fake_quantize() "
+             "的状态切换、"
              "是否正确加载了 Calibration 参数、prepare 后的模型是否又被修改，而不是直接调整大量训练超参数。",
              "QAT's loss and accuracy should broadly follow float training; a clearly different trend "
              "usually means a problem in the QAT pipeline, the training-state control or the quantization "
@@ -123,16 +125,17 @@ RuleOutcome checkQatTrendMismatch(const logs::LogSet& a, const Thresholds& t)
              "calibration parameters were loaded and that the model was not changed after prepare, "
              "before tuning many hyper-parameters."},
             "qat.behaviour_vs_float");
-        f.strength = measuredAbove({"QAT loss 变化减去 float 末期变化", "QAT's loss change minus float's late change"},
-                                   qatChange - floatChange, t.trendMaxRise, true);
+        f.strength =
+            measuredAbove({"QAT loss 变化减去 float 末期变化", "QAT's loss change minus float's late change"},
+                          qatChange - floatChange, t.trendMaxRise, true);
         const size_t q = std::max<size_t>(1, qp.size() / 4);
         f.evidence.push_back(pointEvidence(*run, loss, qp.index.front(),
                                            "QAT first-quarter median " + fmt(medianOf(qp.value, 0, q))));
-        f.evidence.push_back(pointEvidence(*run, loss, qp.index.back(),
-                                           "QAT last-quarter median " +
-                                               fmt(medianOf(qp.value, qp.size() - q, qp.size()))));
-        f.evidence.push_back(pointEvidence(*p.floatRun, p.floatLoss,
-                                           fp.index[fp.size() - lateCount], "start of float's late phase"));
+        f.evidence.push_back(
+            pointEvidence(*run, loss, qp.index.back(),
+                          "QAT last-quarter median " + fmt(medianOf(qp.value, qp.size() - q, qp.size()))));
+        f.evidence.push_back(pointEvidence(*p.floatRun, p.floatLoss, fp.index[fp.size() - lateCount],
+                                           "start of float's late phase"));
         out.findings.push_back(std::move(f));
     }
     return out;

@@ -11,13 +11,13 @@
 namespace qatdoctor::core::rules {
 
 struct RuleOutcome {
-    bool ran = false;                // the data needed was there (found or clear)
+    bool ran = false;  // the data needed was there (found or clear)
     std::vector<Finding> findings;
 };
 
 struct Rule {
-    const char* id;                  // the finding id the rule produces, e.g. "loss.nonfinite"
-    Stage stage;                     // the stage its findings usually point at
+    const char* id;  // the finding id the rule produces, e.g. "loss.nonfinite"
+    Stage stage;     // the stage its findings usually point at
     RuleOutcome (*check)(const logs::LogSet& logs, const Thresholds& thresholds);
     // What the rule needs from the logs, for people: a rule that could not run is listed as
     // "not checked" with it (CheckResults::checksSkipped), never taken for "clear".

@@ -10,11 +10,15 @@ namespace qatdoctor::core::rules {
 Stage stageForRole(logs::RunRole role)
 {
     switch (role) {
-    case logs::RunRole::Float: return Stage::Float;
-    case logs::RunRole::Calibration: return Stage::Calibration;
-    case logs::RunRole::Quantized: return Stage::Export;
-    case logs::RunRole::Qat:
-    case logs::RunRole::Unknown: break;
+        case logs::RunRole::Float:
+            return Stage::Float;
+        case logs::RunRole::Calibration:
+            return Stage::Calibration;
+        case logs::RunRole::Quantized:
+            return Stage::Export;
+        case logs::RunRole::Qat:
+        case logs::RunRole::Unknown:
+            break;
     }
     return Stage::Qat;
 }
@@ -74,9 +78,15 @@ Evidence runEvidence(const logs::Run& run, std::string detail)
     return e;
 }
 
-std::string fmt(double v) { return shortNumber(v); }
+std::string fmt(double v)
+{
+    return shortNumber(v);
+}
 
-std::string pct(double fraction) { return percentText(fraction); }
+std::string pct(double fraction)
+{
+    return percentText(fraction);
+}
 
 Strength measuredAbove(Text measure, double value, double threshold, bool percent)
 {
@@ -88,8 +98,7 @@ Strength measuredBelow(Text measure, double value, double threshold, bool percen
     return Strength{std::move(measure), value, threshold, false, percent};
 }
 
-Finding makeFinding(const char* id, Severity severity, Stage stage, Text title, Text message,
-                    const char* faq)
+Finding makeFinding(const char* id, Severity severity, Stage stage, Text title, Text message, const char* faq)
 {
     Finding f;
     f.id = id;

@@ -15,8 +15,7 @@ Stage stageForRole(logs::RunRole role);
 
 // The point `index` of a series: run, file, line (binary formats: "record N" in detail), step,
 // metric and value.
-Evidence pointEvidence(const logs::Run& run, const MetricRef& metric, size_t index,
-                       std::string detail = {});
+Evidence pointEvidence(const logs::Run& run, const MetricRef& metric, size_t index, std::string detail = {});
 // An event: run, file, line, step; detail = the event's first line.
 Evidence eventEvidence(const logs::Run& run, const logs::RunEvent& event);
 // The run as a whole (its first file).

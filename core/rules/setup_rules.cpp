@@ -20,9 +20,14 @@ std::string lower(const std::string& s)
 
 // Phrases torch, CUDA and typical training scripts print when no GPU can be used.
 constexpr const char* kNoGpuPhrases[] = {
-    "cuda is not available",       "found no nvidia driver",     "no cuda gpus are available",
-    "cuda.is_available() is false", "cuda driver version is insufficient",
-    "no nvidia gpu",               "falling back to cpu",        "cuda initialization: ",
+    "cuda is not available",
+    "found no nvidia driver",
+    "no cuda gpus are available",
+    "cuda.is_available() is false",
+    "cuda driver version is insufficient",
+    "no nvidia gpu",
+    "falling back to cpu",
+    "cuda initialization: ",
     "could not load dynamic library 'libcuda",
 };
 
@@ -55,7 +60,8 @@ RuleOutcome checkEnvNoGpu(const logs::LogSet& a, const Thresholds&)
         "env.no_gpu", Severity::Warning, Stage::Environment,
         {"训练环境无法使用 GPU（" + evidence.front().run + "）",
          "Training could not use a GPU (" + evidence.front().run + ")"},
-        {"日志显示 CUDA / GPU 不可用，训练退回到 CPU。常见原因是 GPU Docker 环境未正确配置。建议对照环境部署中 "
+        {"日志显示 CUDA / GPU 不可用，训练退回到 CPU。常见原因是 GPU Docker "
+         "环境未正确配置。建议对照环境部署中 "
          "GPU Docker 部分的说明，确认 Docker 启动方式、GPU 设备映射和驱动环境是否符合要求。",
          "The log says CUDA / the GPU is unavailable and training fell back to the CPU. The usual "
          "cause is a GPU Docker environment that is not set up correctly. Follow the GPU Docker part "
@@ -110,8 +116,10 @@ RuleOutcome checkConfigMarch(const logs::LogSet& a, const Thresholds&)
     // the other runs say.
     out.ran = byMarch.size() > 1 || (!byMarch.empty() && missing.empty());
     const Text advice = {
-        "march 与实际部署处理器不一致可能导致模型编译失败或部署精度不一致。请根据目标处理器选择正确的 BPU 架构，"
-        "并在 Calibration、QAT 和导出各阶段保持一致，例如 J6 需要使用 Nash：horizon.march.set_march(\"nash-e\")。",
+        "march 与实际部署处理器不一致可能导致模型编译失败或部署精度不一致。请根据目标处理器选择正确的 BPU "
+        "架构，"
+        "并在 Calibration、QAT 和导出各阶段保持一致，例如 J6 需要使用 "
+        "Nash：horizon.march.set_march(\"nash-e\")。",
         "A march that does not match the deployment processor can make compilation fail or deployment "
         "accuracy differ. Choose the BPU architecture of the target processor and use the same one in "
         "calibration, QAT and export; for example J6 needs Nash: horizon.march.set_march(\"nash-e\")."};
@@ -123,16 +131,17 @@ RuleOutcome checkConfigMarch(const logs::LogSet& a, const Thresholds&)
                                 {"QAT 运行的日志未记录 march（" + names + "），无法核对",
                                  "The QAT run's log does not record its march (" + names + "): not checked"},
                                 advice, "settings.march");
-        for (const logs::Run* run : missing) f.evidence.push_back(runEvidence(*run, "the logged configuration has no 'march'"));
+        for (const logs::Run* run : missing)
+            f.evidence.push_back(runEvidence(*run, "the logged configuration has no 'march'"));
         out.findings.push_back(std::move(f));
     }
     if (byMarch.size() > 1) {
         std::string list;
         for (const auto& [march, runs] : byMarch) list += (list.empty() ? "" : ", ") + march;
-        Finding f = makeFinding("config.march", Severity::Warning, Stage::Qat,
-                                {"各阶段的 march 不一致（" + list + "）",
-                                 "Runs use different march settings (" + list + ")"},
-                                advice, "settings.march");
+        Finding f = makeFinding(
+            "config.march", Severity::Warning, Stage::Qat,
+            {"各阶段的 march 不一致（" + list + "）", "Runs use different march settings (" + list + ")"},
+            advice, "settings.march");
         for (const auto& [march, runs] : byMarch)
             for (const logs::Run* r : runs) f.evidence.push_back(runEvidence(*r, "march: " + march));
         out.findings.push_back(std::move(f));

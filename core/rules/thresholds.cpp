@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
-#include "core/common/json_depth.h"
 #include "core/common/file_io.h"
+#include "core/common/json_depth.h"
 #include "core/rules/thresholds_default.h"  // generated from resources/thresholds.json
 
 namespace qatdoctor::core::rules {
@@ -52,14 +51,13 @@ const Field* findField(const std::string& key)
     return nullptr;
 }
 
-
 constexpr int kMaxDepth = 16;
 
 Result<json> parseEntries(std::string_view text, const std::string& path)
 {
     if (jsonNestingDepth(text) > kMaxDepth)
-        return makeError("thresholds.parse", path + ": nested deeper than " + std::to_string(kMaxDepth) + " levels",
-                         path);
+        return makeError("thresholds.parse",
+                         path + ": nested deeper than " + std::to_string(kMaxDepth) + " levels", path);
     json doc = json::parse(text.begin(), text.end(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object())
         return makeError("thresholds.parse", path + ": not a JSON object", path);
@@ -80,14 +78,17 @@ Result<double> entryValue(const json& entry, const std::string& key, const std::
         v = &*it;
     }
     if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < 0)
-        return makeError("thresholds.value",
-                         path + ": \"" + key + "\" must be a non-negative finite number", path);
+        return makeError("thresholds.value", path + ": \"" + key + "\" must be a non-negative finite number",
+                         path);
     return v->get<double>();
 }
 
 }  // namespace
 
-std::string_view defaultThresholdsJson() { return kDefaultThresholdsJson; }
+std::string_view defaultThresholdsJson()
+{
+    return kDefaultThresholdsJson;
+}
 
 Thresholds defaultThresholds()
 {

@@ -38,7 +38,7 @@ struct Thresholds {
 
 // One documented threshold as read from a file (for the UI and docs).
 struct ThresholdInfo {
-    std::string key;      // "divergence.growth_factor"
+    std::string key;  // "divergence.growth_factor"
     double value = 0;
     std::string reason;
 };

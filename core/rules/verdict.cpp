@@ -9,12 +9,18 @@ namespace {
 int verdictRank(Stage s)
 {
     switch (s) {
-    case Stage::Float: return 0;
-    case Stage::Calibration: return 1;
-    case Stage::Qat: return 2;
-    case Stage::Export: return 3;
-    case Stage::Deployment: return 4;
-    case Stage::Environment: return 5;
+        case Stage::Float:
+            return 0;
+        case Stage::Calibration:
+            return 1;
+        case Stage::Qat:
+            return 2;
+        case Stage::Export:
+            return 3;
+        case Stage::Deployment:
+            return 4;
+        case Stage::Environment:
+            return 5;
     }
     return 5;
 }
@@ -22,12 +28,18 @@ int verdictRank(Stage s)
 Text stagePhrase(Stage s)
 {
     switch (s) {
-    case Stage::Float: return {"浮点训练阶段", "float training"};
-    case Stage::Calibration: return {"Calibration 阶段", "calibration"};
-    case Stage::Qat: return {"QAT 训练阶段", "QAT training"};
-    case Stage::Export: return {"导出阶段（QAT 到 quantized 模型）", "export (QAT to the quantized model)"};
-    case Stage::Deployment: return {"部署阶段", "deployment"};
-    case Stage::Environment: return {"训练环境", "the training environment"};
+        case Stage::Float:
+            return {"浮点训练阶段", "float training"};
+        case Stage::Calibration:
+            return {"Calibration 阶段", "calibration"};
+        case Stage::Qat:
+            return {"QAT 训练阶段", "QAT training"};
+        case Stage::Export:
+            return {"导出阶段（QAT 到 quantized 模型）", "export (QAT to the quantized model)"};
+        case Stage::Deployment:
+            return {"部署阶段", "deployment"};
+        case Stage::Environment:
+            return {"训练环境", "the training environment"};
     }
     return {"", ""};
 }
@@ -35,20 +47,20 @@ Text stagePhrase(Stage s)
 Text sideAdvice(Stage s)
 {
     switch (s) {
-    case Stage::Float:
-    case Stage::Calibration:
-    case Stage::Qat:
-        return {"这是训练侧问题，建议先在训练阶段解决，再看导出和部署。",
-                "This is a training-side problem: fix it before looking at export or deployment."};
-    case Stage::Export:
-        return {"训练侧未见异常，建议按导出一致性问题排查，而不是继续训练。",
-                "Training looks fine: follow export consistency rather than training longer."};
-    case Stage::Deployment:
-        return {"训练和导出未见异常，建议排查部署链路（输入格式、前后处理、板端适配）。",
-                "Training and export look fine: check the deployment chain (input format, pre- and "
-                "post-processing, board-side adaptation)."};
-    case Stage::Environment:
-        return {"建议先修复训练环境。", "Fix the environment first."};
+        case Stage::Float:
+        case Stage::Calibration:
+        case Stage::Qat:
+            return {"这是训练侧问题，建议先在训练阶段解决，再看导出和部署。",
+                    "This is a training-side problem: fix it before looking at export or deployment."};
+        case Stage::Export:
+            return {"训练侧未见异常，建议按导出一致性问题排查，而不是继续训练。",
+                    "Training looks fine: follow export consistency rather than training longer."};
+        case Stage::Deployment:
+            return {"训练和导出未见异常，建议排查部署链路（输入格式、前后处理、板端适配）。",
+                    "Training and export look fine: check the deployment chain (input format, pre- and "
+                    "post-processing, board-side adaptation)."};
+        case Stage::Environment:
+            return {"建议先修复训练环境。", "Fix the environment first."};
     }
     return {"", ""};
 }
@@ -94,18 +106,23 @@ double relativeStrength(const Finding& f)
 bool leads(const Finding& f, const Finding& than)
 {
     if (f.severity != than.severity) return f.severity > than.severity;
-    if (verdictRank(f.stage) != verdictRank(than.stage)) return verdictRank(f.stage) < verdictRank(than.stage);
+    if (verdictRank(f.stage) != verdictRank(than.stage))
+        return verdictRank(f.stage) < verdictRank(than.stage);
     if (observedInRuns(f) != observedInRuns(than)) return observedInRuns(f);
     return relativeStrength(f) > relativeStrength(than);
 }
 
 // A float or calibration problem explains the QAT trouble that follows it (a poor calibration,
 // then a QAT NaN): when QAT trouble leads, the root-most of those leads instead.
-bool upstreamOfQat(const Finding& f) { return f.stage == Stage::Float || f.stage == Stage::Calibration; }
+bool upstreamOfQat(const Finding& f)
+{
+    return f.stage == Stage::Float || f.stage == Stage::Calibration;
+}
 
 bool leadsUpstream(const Finding& f, const Finding& than)
 {
-    if (verdictRank(f.stage) != verdictRank(than.stage)) return verdictRank(f.stage) < verdictRank(than.stage);
+    if (verdictRank(f.stage) != verdictRank(than.stage))
+        return verdictRank(f.stage) < verdictRank(than.stage);
     return leads(f, than);
 }
 
@@ -137,8 +154,7 @@ Verdict computeVerdict(const CheckResults& analysis, const logs::LogSet& logs)
     if (!lead) {
         const bool anything = !analysis.checksRun.empty();
         v.text = anything
-                     ? Text{"已运行 " + std::to_string(analysis.checksRun.size()) +
-                                " 项检查，未发现问题。",
+                     ? Text{"已运行 " + std::to_string(analysis.checksRun.size()) + " 项检查，未发现问题。",
                             "No problem found: " + std::to_string(analysis.checksRun.size()) +
                                 " checks ran on the loaded data."}
                      : Text{"没有可检查的数据：请加载训练日志文件夹、模型或工具链输出文件。",
@@ -159,7 +175,8 @@ Verdict computeVerdict(const CheckResults& analysis, const logs::LogSet& logs)
     const bool trainingStage =
         lead->stage == Stage::Float || lead->stage == Stage::Calibration || lead->stage == Stage::Qat;
     v.stageUnknown = trainingStage && onlyInRunsOfUnknownStage(*lead, logs);
-    const Text where = v.stageUnknown ? Text{"训练阶段（阶段未知）", "training (stage unknown)"} : stagePhrase(lead->stage);
+    const Text where =
+        v.stageUnknown ? Text{"训练阶段（阶段未知）", "training (stage unknown)"} : stagePhrase(lead->stage);
     const Text side = sideAdvice(lead->stage);
     std::string othersZh, othersEn;
     if (problems > 1) {
@@ -167,7 +184,8 @@ Verdict computeVerdict(const CheckResults& analysis, const logs::LogSet& logs)
         othersEn = " (" + std::to_string(problems - 1) + " more finding" + (problems > 2 ? "s" : "") + ")";
     }
     v.text.zh = "问题最可能始于" + where.zh + "：" + lead->title.zh + othersZh + "。" + side.zh;
-    v.text.en = "Trouble most likely starts in " + where.en + ": " + lead->title.en + othersEn + ". " + side.en;
+    v.text.en =
+        "Trouble most likely starts in " + where.en + ": " + lead->title.en + othersEn + ". " + side.en;
     return v;
 }
 

@@ -1,6 +1,6 @@
-// The one-sentence verdict of a diagnosis (its check results and the runs they looked at): the stage where trouble most likely starts, following
-// the FAQ's "first decide whether the problem is in training, export or deployment". The Overview
-// page, the CLI (text and JSON) and the report all show this same sentence.
+// The one-sentence verdict of a diagnosis (its check results and the runs they looked at): the stage where
+// trouble most likely starts, following the FAQ's "first decide whether the problem is in training, export or
+// deployment". The Overview page, the CLI (text and JSON) and the report all show this same sentence.
 #pragma once
 
 #include <string>
@@ -11,9 +11,9 @@
 namespace qatdoctor::core::rules {
 
 struct Verdict {
-    bool clear = true;        // no warning or error among the findings (recovered ones aside)
-    Stage stage = Stage::Qat; // meaningful when !clear
-    std::string findingId;    // the finding the sentence names ("" when clear)
+    bool clear = true;          // no warning or error among the findings (recovered ones aside)
+    Stage stage = Stage::Qat;   // meaningful when !clear
+    std::string findingId;      // the finding the sentence names ("" when clear)
     bool stageUnknown = false;  // a training finding seen only in runs of no known stage
     Text text;
 };

@@ -3,14 +3,14 @@
 #include <sstream>
 
 #include "app/cli/cli_command.h"
-#include "tests/cli/cli_run.h"
 #include "core/common/version.h"
+#include "tests/cli/cli_run.h"
 
 using namespace qatdoctor::cli;
 
 namespace {
-using qatdoctor::cli::test_support::CliRun;
 using qatdoctor::cli::test_support::cli;
+using qatdoctor::cli::test_support::CliRun;
 }  // namespace
 
 TEST(Cli, Version)
@@ -57,8 +57,9 @@ TEST(Cli, LogsExplainNamesTheLayoutAndTheSourceLines)
     EXPECT_NE(r.out.find("loss: 8 points, steps 50..430, read as mmdet2_text (mmdetection 2.x text log)"),
               std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("20240312_091544.log:31: 2024-03-12 09:16:15,902 - mmdet - INFO - Epoch [1][50/230]"),
-              std::string::npos)
+    EXPECT_NE(
+        r.out.find("20240312_091544.log:31: 2024-03-12 09:16:15,902 - mmdet - INFO - Epoch [1][50/230]"),
+        std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("20240312_091544.log:56: "), std::string::npos) << r.out;
     // the JSON carries the same, per run

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "core/model/dtype.h"
+
+#include <gtest/gtest.h>
 
 using namespace qatdoctor::core::model;
 

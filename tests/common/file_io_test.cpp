@@ -1,9 +1,9 @@
+#include "core/common/file_io.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include "core/common/file_io.h"
 
 using namespace qatdoctor::core;
 namespace fs = std::filesystem;
@@ -28,7 +28,9 @@ TEST(FileIo, MissingFileErrorNamesPath)
 TEST(FileIo, ReadLimitIsEnforced)
 {
     const fs::path p = tempDir() / "big.txt";
-    { std::ofstream(p) << std::string(1000, 'x'); }
+    {
+        std::ofstream(p) << std::string(1000, 'x');
+    }
     auto r = readFile(p.string(), 100);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().code, "io.too_large");
@@ -49,7 +51,8 @@ TEST(FileIo, AtomicWriteReplacesAndRefusesWhenAsked)
     EXPECT_EQ(*readFile(p.string()), "second");
     // No temp files left behind.
     int files = 0;
-    for (auto& e : fs::directory_iterator(p.parent_path())) files += e.path().filename().string().rfind("report.html", 0) == 0;
+    for (auto& e : fs::directory_iterator(p.parent_path()))
+        files += e.path().filename().string().rfind("report.html", 0) == 0;
     EXPECT_EQ(files, 1);
 }
 

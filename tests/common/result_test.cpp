@@ -1,7 +1,8 @@
+#include "core/common/result.h"
+
 #include <gtest/gtest.h>
 
 #include "core/common/finding.h"
-#include "core/common/result.h"
 
 using namespace qatdoctor::core;
 
@@ -45,9 +46,15 @@ TEST(Result, VoidResult)
 TEST(Finding, SortsBySeverityThenStage)
 {
     std::vector<Finding> f(3);
-    f[0].id = "b"; f[0].severity = Severity::Info; f[0].stage = Stage::Float;
-    f[1].id = "a"; f[1].severity = Severity::Error; f[1].stage = Stage::Export;
-    f[2].id = "c"; f[2].severity = Severity::Error; f[2].stage = Stage::Float;
+    f[0].id = "b";
+    f[0].severity = Severity::Info;
+    f[0].stage = Stage::Float;
+    f[1].id = "a";
+    f[1].severity = Severity::Error;
+    f[1].stage = Stage::Export;
+    f[2].id = "c";
+    f[2].severity = Severity::Error;
+    f[2].stage = Stage::Float;
     sortFindings(f);
     EXPECT_EQ(f[0].id, "c");
     EXPECT_EQ(f[1].id, "a");

@@ -1,6 +1,7 @@
 // Runs the installed-shape executables as a user would: the GUI headless with --screenshot, the
 // CLI on the demo. Exit codes and outputs are asserted, not just "it ran".
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <QImage>
 #include <array>
@@ -9,7 +10,6 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
 
 namespace fs = std::filesystem;
 
@@ -49,10 +49,10 @@ TEST(E2e, GuiScreenshotOfDemoShowsTheWindow)
 {
     const fs::path png = tempDir() / "overview.png";
     // A private config home so the test never reads or writes the user's settings/autosave.
-    const std::string env = "QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME=" + tempDir().string()
-                          + "/cfg XDG_DATA_HOME=" + tempDir().string() + "/data ";
-    Proc p = run(env + QATDOCTOR_GUI_BIN " --demo --lang en --screenshot " + png.string()
-                 + " --page overview --size 1200x800 2>&1");
+    const std::string env = "QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME=" + tempDir().string() +
+                            "/cfg XDG_DATA_HOME=" + tempDir().string() + "/data ";
+    Proc p = run(env + QATDOCTOR_GUI_BIN " --demo --lang en --screenshot " + png.string() +
+                 " --page overview --size 1200x800 2>&1");
     ASSERT_EQ(p.code, 0) << p.out;
     QImage img(QString::fromStdString(png.string()));
     ASSERT_FALSE(img.isNull());
@@ -68,7 +68,8 @@ TEST(E2e, GuiScreenshotOfDemoShowsTheWindow)
 
 TEST(E2e, GuiRejectsMissingPathWithExitTwo)
 {
-    Proc p = run("QT_QPA_PLATFORM=offscreen " QATDOCTOR_GUI_BIN " --open /no/such/run_folder --screenshot /dev/null 2>&1");
+    Proc p = run("QT_QPA_PLATFORM=offscreen " QATDOCTOR_GUI_BIN
+                 " --open /no/such/run_folder --screenshot /dev/null 2>&1");
     EXPECT_EQ(p.code, 2);
     EXPECT_NE(p.out.find("/no/such/run_folder"), std::string::npos) << p.out;
 }
@@ -78,10 +79,12 @@ TEST(E2e, GuiSessionOptionTakesItsFileAsTheReadmeSpellsIt)
     // "--session FILE" (not only "--session=FILE"): Qt would take it as its X11 -session option.
     // A session naming a missing input fails loudly, which shows the file was read.
     const fs::path session = tempDir() / "broken.qatdoctor";
-    std::ofstream(session) << R"({"format":"qatdoctor-session","version":1,"inputs":["/no/such/session_input"]})";
+    std::ofstream(session)
+        << R"({"format":"qatdoctor-session","version":1,"inputs":["/no/such/session_input"]})";
     const std::string env = "QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME=" + tempDir().string() + "/cfg ";
     for (const std::string form : {" --session ", " --session=", " -session "}) {
-        Proc p = run(env + QATDOCTOR_GUI_BIN " --no-restore" + form + session.string() + " --screenshot /dev/null 2>&1");
+        Proc p = run(env + QATDOCTOR_GUI_BIN " --no-restore" + form + session.string() +
+                     " --screenshot /dev/null 2>&1");
         EXPECT_NE(p.out.find("/no/such/session_input"), std::string::npos) << form << ": " << p.out;
         EXPECT_NE(p.code, 0) << form;
         // and the session file keeps the input it could not load (no lost work)
@@ -103,8 +106,8 @@ TEST(E2e, CliVersionAndBadPath)
 
 TEST(E2e, CliAnalyzeDemoJson)
 {
-    Proc p = run(QATDOCTOR_CLI_BIN " analyze " + kDemo + "/logs " + kDemo
-                 + "/model/demo_qat.onnx --json --fail-on info");
+    Proc p = run(QATDOCTOR_CLI_BIN " analyze " + kDemo + "/logs " + kDemo +
+                 "/model/demo_qat.onnx --json --fail-on info");
     ASSERT_TRUE(p.code == 0 || p.code == 1) << p.out;
     const auto j = nlohmann::json::parse(p.out, nullptr, false);
     ASSERT_FALSE(j.is_discarded()) << p.out.substr(0, 500);

@@ -42,7 +42,8 @@ std::vector<std::string> seedQuestionHeadings(const std::string& folder)
     for (int n = 1; std::getline(in, line); ++n) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         std::smatch m;
-        if (n > 1 && std::regex_match(line, m, heading) && m[1].str().ends_with("？")) out.push_back(m[1].str());
+        if (n > 1 && std::regex_match(line, m, heading) && m[1].str().ends_with("？"))
+            out.push_back(m[1].str());
     }
     return out;
 }
@@ -72,7 +73,8 @@ TEST(FaqBase, EverySeedQuestionIsATopicReachableFromThePicker)
 {
     const std::optional<std::string> seeds = seedFolder();
     if (!seeds)
-        GTEST_SKIP() << "the seed FAQs are not beside the checkout (a folder shared/seeds next to it) and QATDOCTOR_SEEDS_DIR "
+        GTEST_SKIP() << "the seed FAQs are not beside the checkout (a folder shared/seeds next to it) and "
+                        "QATDOCTOR_SEEDS_DIR "
                         "is not set: the coverage of every seed question is not checked";
     const FaqBase& base = faqtest::realFaq().base;
     const std::vector<std::string> headings = seedQuestionHeadings(*seeds);
@@ -101,7 +103,8 @@ TEST(FaqBase, PickerSortsByPopularity)
     for (const Category& c : base.categories()) {
         const auto topics = base.topicsOf(c);
         EXPECT_EQ(topics.size(), c.topicIds.size());
-        for (size_t i = 1; i < topics.size(); ++i) EXPECT_GE(topics[i - 1]->popularity, topics[i]->popularity);
+        for (size_t i = 1; i < topics.size(); ++i)
+            EXPECT_GE(topics[i - 1]->popularity, topics[i]->popularity);
     }
     const auto all = base.topicsByPopularity();
     ASSERT_EQ(all.size(), 28u);
@@ -113,7 +116,8 @@ TEST(FaqBase, EveryAutoIdInTheDataIsKnownAndTheListMatchesTheSchema)
     auto schema = core::readFile(faqtest::realFaqDir() + "/schema.json");
     ASSERT_TRUE(schema.ok());
     for (std::string_view id : knownCheckIds())
-        EXPECT_NE(schema->find("\"" + std::string(id) + "\""), std::string::npos) << id << " missing in schema.json";
+        EXPECT_NE(schema->find("\"" + std::string(id) + "\""), std::string::npos)
+            << id << " missing in schema.json";
     size_t autoQuestions = 0;
     for (const Topic& t : faqtest::realFaq().base.topics())
         for (const Node& n : t.nodes)

@@ -4,15 +4,18 @@
 #include <sstream>
 
 #include "app/cli/cli_command.h"
-#include "tests/cli/cli_run.h"
 #include "faq_test_util.h"
+#include "tests/cli/cli_run.h"
 
 using namespace qatdoctor;
 using namespace qatdoctor::cli;
 
 namespace {
 using test_support::CliRun;
-CliRun runFaqCli(std::vector<std::string> args) { return test_support::cli(std::move(args)); }
+CliRun runFaqCli(std::vector<std::string> args)
+{
+    return test_support::cli(std::move(args));
+}
 }  // namespace
 
 TEST(FaqCli, ValidateRealFaq)

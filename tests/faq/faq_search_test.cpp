@@ -1,7 +1,8 @@
 // Search over the real knowledge base, in Chinese and English.
+#include "core/faq/faq_search.h"
+
 #include <gtest/gtest.h>
 
-#include "core/faq/faq_search.h"
 #include "faq_test_util.h"
 
 using namespace qatdoctor;
@@ -34,8 +35,10 @@ TEST(FaqSearch, TitleHitsRankFirst)
     const auto hits = searchFaq(faqtest::realFaq().base, "量化", core::Lang::Zh);
     bool seenNonTitle = false;
     for (const SearchHit& h : hits) {
-        if (!h.titleHit) seenNonTitle = true;
-        else EXPECT_FALSE(seenNonTitle) << h.topic->id << " is a title hit ranked after a body hit";
+        if (!h.titleHit)
+            seenNonTitle = true;
+        else
+            EXPECT_FALSE(seenNonTitle) << h.topic->id << " is a title hit ranked after a body hit";
     }
 }
 

@@ -7,9 +7,18 @@
 
 namespace qatdoctor::faqtest {
 
-inline std::string realFaqDir() { return std::string(QATDOCTOR_SOURCE_DIR) + "/faq"; }
-inline std::string goodFixtureDir() { return std::string(QATDOCTOR_TEST_DATA) + "/faq_good"; }
-inline std::string badFixtureDir() { return std::string(QATDOCTOR_TEST_DATA) + "/faq_bad"; }
+inline std::string realFaqDir()
+{
+    return std::string(QATDOCTOR_SOURCE_DIR) + "/faq";
+}
+inline std::string goodFixtureDir()
+{
+    return std::string(QATDOCTOR_TEST_DATA) + "/faq_good";
+}
+inline std::string badFixtureDir()
+{
+    return std::string(QATDOCTOR_TEST_DATA) + "/faq_bad";
+}
 
 // The real faq/ folder, loaded once per test binary (it is immutable).
 inline const core::faq::FaqLoad& realFaq()

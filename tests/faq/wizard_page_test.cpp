@@ -1,6 +1,8 @@
 // The wizard page driven like a user: search, click answers, read the result, go back, add to
 // the report, automatic answers with evidence and Override. Also grabs the page in zh and en
 // (question and result) into the build folder so the rendering can be looked at.
+#include "ui/pages/wizard_page.h"
+
 #include <gtest/gtest.h>
 
 #include <QApplication>
@@ -17,7 +19,6 @@
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session.h"
 #include "ui/common/app_context.h"
-#include "ui/pages/wizard_page.h"
 
 using namespace qatdoctor;
 using namespace qatdoctor::ui;
@@ -179,12 +180,14 @@ TEST(WizardPage, AutoAnswerShowsEvidenceAndCanBeOverridden)
     auto* evidence = visible<QListWidget>(page, "autoEvidence");
     ASSERT_NE(evidence, nullptr);
     ASSERT_EQ(evidence->count(), 1);
-    EXPECT_TRUE(evidence->item(0)->text().contains("train.log:1234")) << evidence->item(0)->text().toStdString();
+    EXPECT_TRUE(evidence->item(0)->text().contains("train.log:1234"))
+        << evidence->item(0)->text().toStdString();
     EXPECT_TRUE(evidence->item(0)->text().contains("step 1500"));
     EXPECT_TRUE(evidence->item(0)->text().contains("loss = NaN"));
 
     QSignalSpy nav(&ctx, &AppContext::navigationRequested);
-    QTest::mouseClick(evidence->viewport(), Qt::LeftButton, {}, evidence->visualItemRect(evidence->item(0)).center());
+    QTest::mouseClick(evidence->viewport(), Qt::LeftButton, {},
+                      evidence->visualItemRect(evidence->item(0)).center());
     ASSERT_EQ(nav.count(), 1);
     const auto target = nav.at(0).at(0).value<NavigationTarget>();
     EXPECT_EQ(target.page, "curves");
@@ -203,7 +206,8 @@ TEST(WizardPage, AQuestionItsCheckCouldNotAnswerSaysWhatItNeeded)
     AppContext ctx;
     setUp(ctx, core::Lang::En);
     auto a = std::make_shared<core::Analysis>();
-    a->checksSkipped.push_back({"loss.nonfinite", {"未检查：需要训练 loss", "not checked: needs a training loss"}});
+    a->checksSkipped.push_back(
+        {"loss.nonfinite", {"未检查：需要训练 loss", "not checked: needs a training loss"}});
     ctx.setAnalysis(a);
     WizardPage page(&ctx);
     page.resize(1100, 760);
@@ -225,7 +229,8 @@ TEST(WizardPage, Screenshots)
     for (core::Lang lang : {core::Lang::Zh, core::Lang::En}) {
         // The chrome in Chinese too, as the app shows it (translations embedded in qatdoctor_ui).
         QTranslator zh;
-        if (lang == core::Lang::Zh && zh.load(":/i18n/qatdoctor_zh_CN.qm")) QCoreApplication::installTranslator(&zh);
+        if (lang == core::Lang::Zh && zh.load(":/i18n/qatdoctor_zh_CN.qm"))
+            QCoreApplication::installTranslator(&zh);
         AppContext ctx;
         setUp(ctx, lang);
         ctx.setAnalysis(nanAnalysis());
@@ -237,11 +242,12 @@ TEST(WizardPage, Screenshots)
         ASSERT_TRUE(settled(page).grab().save(dir + "/wizard_question_" + core::langCode(lang) + ".png"));
         page.focusOn(NavigationTarget{.page = "wizard", .faqTopic = "settings.output_high_precision"});
         for (int i = 0; i < 6 && !page.session().atResult(); ++i)
-            QTest::mouseClick(visible<QPushButton>(page, "answer_yes") ? visible<QPushButton>(page, "answer_yes")
-                                                                         : page.findChildren<QPushButton*>().last(),
+            QTest::mouseClick(visible<QPushButton>(page, "answer_yes")
+                                  ? visible<QPushButton>(page, "answer_yes")
+                                  : page.findChildren<QPushButton*>().last(),
                               Qt::LeftButton);
         QCoreApplication::processEvents();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
         ASSERT_TRUE(settled(page).grab().save(dir + "/wizard_result_" + core::langCode(lang) + ".png"));
     }
 }

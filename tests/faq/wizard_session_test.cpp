@@ -1,10 +1,11 @@
 // Walking the trees: answers, back, restart, topic jumps, automatic answers from a real
 // check results (findings added in code; the check engine is not what is tested here) and the JSON.
+#include "core/faq/wizard_session.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "core/faq/wizard_session.h"
 #include "core/faq/wizard_session_json.h"
 #include "faq_test_util.h"
 
@@ -126,7 +127,8 @@ TEST(WizardSession, AutoAnswerClearAndUnknown)
 
     // a check that could not run: still unknown (never "no"), and the question can say why
     core::CheckResults skipped;
-    skipped.checksSkipped.push_back({"loss.nonfinite", {"未检查：需要训练 loss", "not checked: needs a training loss"}});
+    skipped.checksSkipped.push_back(
+        {"loss.nonfinite", {"未检查：需要训练 loss", "not checked: needs a training loss"}});
     ASSERT_TRUE(s.start("demo.loss").ok());
     EXPECT_EQ(s.autoAdvance(skipped), 0);
     const AutoAnswer why = autoAnswerFor(*s.current(), skipped);
@@ -188,8 +190,9 @@ TEST(WizardSession, JsonRoundTrip)
 TEST(WizardSession, JsonFromAChangedFaqKeepsTheValidPrefix)
 {
     nlohmann::json j = {{"start", "demo.loss"},
-                        {"path", {{{"topic", "demo.loss"}, {"node", "q_nan"}, {"answer", "no"}},
-                                  {{"topic", "demo.loss"}, {"node", "q_lr"}, {"answer", "gone"}}}}};
+                        {"path",
+                         {{{"topic", "demo.loss"}, {"node", "q_nan"}, {"answer", "no"}},
+                          {{"topic", "demo.loss"}, {"node", "q_lr"}, {"answer", "gone"}}}}};
     core::Result<WizardSession> s = sessionFromJson(j, &demo());
     ASSERT_TRUE(s.ok());
     EXPECT_EQ(s->path().size(), 1u);

@@ -1,11 +1,12 @@
 // The RGB-vs-YUV444 comparison on a real image (tests/data/fixedpoint/scene_32x32.rgb, drawn by
 // tests/gen/make_colour_image.py) and the committed QAT model qat_qdq.onnx (input 1x3x32x32).
+#include "core/fixedpoint/colour_compare.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "core/common/file_io.h"
-#include "core/fixedpoint/colour_compare.h"
 #include "core/fixedpoint/simulation_json.h"
 #include "core/model/onnx_file.h"
 
@@ -35,26 +36,26 @@ std::string sceneBytes()
 
 TEST(ColourForms, CenteredYuvOfKnownPixels)
 {
-    const uint8_t px[6] = {255, 255, 255, 255, 0, 0};   // white, red
+    const uint8_t px[6] = {255, 255, 255, 255, 0, 0};  // white, red
     const Tensor t = imageToTensor(px, 1, 2, ColourFormat::Yuv444Centered);
     const float* v = t.data<float>();
-    EXPECT_EQ(v[0], 127.0f);   // Y white = 255 - 128
-    EXPECT_EQ(v[2], 0.0f);     // U white
-    EXPECT_EQ(v[4], 0.0f);     // V white
-    EXPECT_EQ(v[1], std::nearbyint(0.299f * 255) - 128);       // Y red
-    EXPECT_EQ(v[5], 255.0f - 128.0f);                            // V red: 0.5*255 + 128 -> 255 (clamped)
+    EXPECT_EQ(v[0], 127.0f);                              // Y white = 255 - 128
+    EXPECT_EQ(v[2], 0.0f);                                // U white
+    EXPECT_EQ(v[4], 0.0f);                                // V white
+    EXPECT_EQ(v[1], std::nearbyint(0.299f * 255) - 128);  // Y red
+    EXPECT_EQ(v[5], 255.0f - 128.0f);                     // V red: 0.5*255 + 128 -> 255 (clamped)
     const Tensor bgr = imageToTensor(px, 1, 2, ColourFormat::Bgr);
-    EXPECT_EQ(bgr.data<float>()[1], 0.0f);     // channel 0 of the red pixel is its blue
-    EXPECT_EQ(bgr.data<float>()[5], 255.0f);   // channel 2 its red
+    EXPECT_EQ(bgr.data<float>()[1], 0.0f);    // channel 0 of the red pixel is its blue
+    EXPECT_EQ(bgr.data<float>()[5], 255.0f);  // channel 2 its red
 }
 
 TEST(ColourForms, YuvFedToAnRgbModelBreaksAtTheFirstLayer)
 {
     auto interp = loadModel("qat_qdq.onnx");
     const std::string px = sceneBytes();
-    ColourCompareOptions opt;   // trained rgb, fed yuv444, int mode
+    ColourCompareOptions opt;  // trained rgb, fed yuv444, int mode
     opt.threads = 2;
-    opt.pixelScale = 1.0f / 128;   // the model's input quantizer covers about -4..4
+    opt.pixelScale = 1.0f / 128;  // the model's input quantizer covers about -4..4
     auto c = compareColourForms(*interp, reinterpret_cast<const uint8_t*>(px.data()), 32, 32, opt);
     ASSERT_TRUE(c.ok()) << c.error().toString();
     ASSERT_EQ(c->layers.size(), interp->layers().size());

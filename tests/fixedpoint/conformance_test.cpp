@@ -35,8 +35,14 @@ struct CaseResult {
     std::string reason;
 };
 
-CaseResult skip(std::string why) { return {CaseResult::Skip, std::move(why)}; }
-CaseResult fail(std::string why) { return {CaseResult::Fail, std::move(why)}; }
+CaseResult skip(std::string why)
+{
+    return {CaseResult::Skip, std::move(why)};
+}
+CaseResult fail(std::string why)
+{
+    return {CaseResult::Fail, std::move(why)};
+}
 
 // The reason without the model path the interpreter's messages start with.
 std::string withoutPath(const std::string& message)
@@ -66,7 +72,8 @@ bool closeEnough(const Tensor& got, const Tensor& want, std::string& why)
                 return false;
             }
         } else if (got.atInt(i) != want.atInt(i)) {
-            why = "element " + std::to_string(i) + ": " + std::to_string(got.atInt(i)) + " vs " + std::to_string(want.atInt(i));
+            why = "element " + std::to_string(i) + ": " + std::to_string(got.atInt(i)) + " vs " +
+                  std::to_string(want.atInt(i));
             return false;
         }
     }
@@ -88,7 +95,7 @@ CaseResult runCase(const fs::path& dir)
     auto interp = Interpreter::build(*model);
     if (!interp)
         return interp.error().code == "simulate.unsupported" ? skip(withoutPath(interp.error().message))
-                                                              : fail(interp.error().message);
+                                                             : fail(interp.error().message);
     int sets = 0;
     for (const auto& ds : fs::directory_iterator(dir)) {
         if (!ds.is_directory() || ds.path().filename().string().rfind("test_data_set", 0) != 0) continue;
@@ -99,7 +106,9 @@ CaseResult runCase(const fs::path& dir)
             inputs.push_back(*t);
         }
         auto r = (*interp)->run(SimMode::Fake, inputs, RunOptions{}, nullptr);
-        if (!r) return r.error().code == "simulate.unsupported" ? skip(withoutPath(r.error().message)) : fail(r.error().message);
+        if (!r)
+            return r.error().code == "simulate.unsupported" ? skip(withoutPath(r.error().message))
+                                                            : fail(r.error().message);
         for (size_t o = 0; o < r->outputs.size(); ++o) {
             const fs::path f = ds.path() / ("output_" + std::to_string(o) + ".pb");
             if (!fs::exists(f)) continue;
@@ -136,7 +145,8 @@ TEST(Conformance, OnnxBackendNodeTests)
         }
         OpCount& c = counts[op];
         const std::string name = dir.filename().string();
-        if (r.kind == CaseResult::Pass) ++c.pass;
+        if (r.kind == CaseResult::Pass)
+            ++c.pass;
         else if (r.kind == CaseResult::Skip) {
             ++c.skipped;
             c.skips.push_back(name + ": " + r.reason);
@@ -158,26 +168,101 @@ TEST(Conformance, OnnxBackendNodeTests)
         fail += c.fail;
         (simulated ? skippedRun : skippedOther) += c.skipped;
     }
-    std::cout << "total: " << pass << " pass, " << fail << " fail, " << skippedRun << " skipped of simulated ops, "
-              << skippedOther << " skipped of other ops\n";
+    std::cout << "total: " << pass << " pass, " << fail << " fail, " << skippedRun
+              << " skipped of simulated ops, " << skippedOther << " skipped of other ops\n";
     // Reached by this version (no regressions below these):
     const std::map<std::string, int> kExpected = {
-        {"Abs", 1}, {"Add", 3}, {"And", 8}, {"AveragePool", 13}, {"BatchNormalization", 4}, {"Cast", 29},
-        {"CastLike", 2}, {"Ceil", 2}, {"Clip", 11}, {"Concat", 12}, {"Constant", 1}, {"ConstantOfShape", 3},
-        {"Conv", 6}, {"ConvInteger", 3}, {"ConvTranspose", 10}, {"Cos", 2}, {"DequantizeLinear", 2}, {"Div", 5}, {"Dropout", 6},
-        {"DynamicQuantizeLinear", 3}, {"Elu", 3}, {"Equal", 2}, {"Erf", 1}, {"Exp", 2}, {"Expand", 2},
-        {"Flatten", 9}, {"Floor", 2}, {"Gather", 4}, {"Gemm", 11}, {"GlobalAveragePool", 2},
-        {"GlobalMaxPool", 2}, {"Greater", 4}, {"GreaterOrEqual", 2}, {"HardSigmoid", 4}, {"HardSwish", 1},
-        {"Identity", 1}, {"LeakyRelu", 3}, {"Less", 4}, {"LessOrEqual", 2}, {"Log", 2}, {"LogSoftmax", 7},
-        {"MatMul", 3}, {"MatMulInteger", 1}, {"Max", 12}, {"MaxPool", 15}, {"Mean", 3}, {"Min", 12},
-        {"Mod", 11}, {"Mul", 4}, {"Neg", 2}, {"Or", 8}, {"Pad", 3}, {"Pow", 13}, {"QLinearConv", 1},
-        {"QLinearMatMul", 2}, {"QuantizeLinear", 2}, {"Range", 2}, {"Reciprocal", 2}, {"ReduceMax", 22},
-        {"ReduceMean", 9}, {"ReduceMin", 11}, {"ReduceProd", 8}, {"ReduceSum", 10}, {"ReduceSumSquare", 8},
-        {"Relu", 1}, {"Reshape", 10}, {"Resize", 23}, {"Round", 1}, {"Selu", 3}, {"Shape", 10},
-        {"Sigmoid", 2}, {"Sign", 1}, {"Sin", 2}, {"Size", 2}, {"Slice", 8}, {"Softmax", 7}, {"Softplus", 2},
-        {"Softsign", 2}, {"Split", 7}, {"Sqrt", 2}, {"Squeeze", 2}, {"Sub", 4}, {"Sum", 3}, {"Tanh", 2},
-        {"ThresholdedRelu", 3}, {"Tile", 2}, {"Transpose", 7}, {"Unsqueeze", 8}, {"Upsample", 1},
-        {"Where", 2}, {"Xor", 8},
+        {"Abs", 1},
+        {"Add", 3},
+        {"And", 8},
+        {"AveragePool", 13},
+        {"BatchNormalization", 4},
+        {"Cast", 29},
+        {"CastLike", 2},
+        {"Ceil", 2},
+        {"Clip", 11},
+        {"Concat", 12},
+        {"Constant", 1},
+        {"ConstantOfShape", 3},
+        {"Conv", 6},
+        {"ConvInteger", 3},
+        {"ConvTranspose", 10},
+        {"Cos", 2},
+        {"DequantizeLinear", 2},
+        {"Div", 5},
+        {"Dropout", 6},
+        {"DynamicQuantizeLinear", 3},
+        {"Elu", 3},
+        {"Equal", 2},
+        {"Erf", 1},
+        {"Exp", 2},
+        {"Expand", 2},
+        {"Flatten", 9},
+        {"Floor", 2},
+        {"Gather", 4},
+        {"Gemm", 11},
+        {"GlobalAveragePool", 2},
+        {"GlobalMaxPool", 2},
+        {"Greater", 4},
+        {"GreaterOrEqual", 2},
+        {"HardSigmoid", 4},
+        {"HardSwish", 1},
+        {"Identity", 1},
+        {"LeakyRelu", 3},
+        {"Less", 4},
+        {"LessOrEqual", 2},
+        {"Log", 2},
+        {"LogSoftmax", 7},
+        {"MatMul", 3},
+        {"MatMulInteger", 1},
+        {"Max", 12},
+        {"MaxPool", 15},
+        {"Mean", 3},
+        {"Min", 12},
+        {"Mod", 11},
+        {"Mul", 4},
+        {"Neg", 2},
+        {"Or", 8},
+        {"Pad", 3},
+        {"Pow", 13},
+        {"QLinearConv", 1},
+        {"QLinearMatMul", 2},
+        {"QuantizeLinear", 2},
+        {"Range", 2},
+        {"Reciprocal", 2},
+        {"ReduceMax", 22},
+        {"ReduceMean", 9},
+        {"ReduceMin", 11},
+        {"ReduceProd", 8},
+        {"ReduceSum", 10},
+        {"ReduceSumSquare", 8},
+        {"Relu", 1},
+        {"Reshape", 10},
+        {"Resize", 23},
+        {"Round", 1},
+        {"Selu", 3},
+        {"Shape", 10},
+        {"Sigmoid", 2},
+        {"Sign", 1},
+        {"Sin", 2},
+        {"Size", 2},
+        {"Slice", 8},
+        {"Softmax", 7},
+        {"Softplus", 2},
+        {"Softsign", 2},
+        {"Split", 7},
+        {"Sqrt", 2},
+        {"Squeeze", 2},
+        {"Sub", 4},
+        {"Sum", 3},
+        {"Tanh", 2},
+        {"ThresholdedRelu", 3},
+        {"Tile", 2},
+        {"Transpose", 7},
+        {"Unsqueeze", 8},
+        {"Upsample", 1},
+        {"Where", 2},
+        {"Xor", 8},
 
     };
     EXPECT_GE(pass, 493);
@@ -187,9 +272,8 @@ TEST(Conformance, OnnxBackendNodeTests)
     // bfloat16, string, uint64, sequence and optional tensors; random training-mode Dropout;
     // "_expanded" cases whose first op is simulated but that need an op that is not).
     const std::map<std::string, int> kExpectedSkips = {
-        {"Cast", 16}, {"CastLike", 8}, {"Dropout", 6}, {"Identity", 2}, {"Max", 2},
-        {"Min", 2}, {"Mod", 2}, {"Pow", 1}, {"Reshape", 34},
-        {"Sub", 2}, {"Unsqueeze", 18},
+        {"Cast", 16}, {"CastLike", 8}, {"Dropout", 6},  {"Identity", 2}, {"Max", 2},        {"Min", 2},
+        {"Mod", 2},   {"Pow", 1},      {"Reshape", 34}, {"Sub", 2},      {"Unsqueeze", 18},
     };
     for (const auto& [op, c] : counts) {
         if (!findSpecOp(op)) continue;
@@ -197,5 +281,5 @@ TEST(Conformance, OnnxBackendNodeTests)
         EXPECT_EQ(c.skipped, it == kExpectedSkips.end() ? 0 : it->second) << op << " skipped cases";
     }
     EXPECT_EQ(skippedRun, 93);
-    EXPECT_EQ(skippedOther, 346);   // cases of ops the simulator does not run at all
+    EXPECT_EQ(skippedOther, 346);  // cases of ops the simulator does not run at all
 }

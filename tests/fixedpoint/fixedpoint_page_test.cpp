@@ -1,19 +1,21 @@
 // The Fixed-point page offscreen on the committed QAT fixture: the background simulation fills
 // the three-way table and the error chart, the int16 what-if re-runs, weights and findings show.
+#include "ui/pages/fixedpoint_page.h"
+
 #include <gtest/gtest.h>
 
 #include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QLabel>
-#include <QListWidget>
-#include <QSpinBox>
-#include <QSignalSpy>
-#include <QStandardItemModel>
-#include <QTabWidget>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QLabel>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTemporaryDir>
 
 #include "core/analysis.h"
@@ -21,7 +23,6 @@
 #include "ui/common/background_job.h"
 #include "ui/pages/fixedpoint/colour_panel.h"
 #include "ui/pages/fixedpoint/layer_table.h"
-#include "ui/pages/fixedpoint_page.h"
 #include "ui/plots/fixedpoint_layer_plot.h"
 #include "ui/plots/fixedpoint_lut_plot.h"
 #include "ui/plots/weight_histogram.h"
@@ -53,13 +54,13 @@ TEST(FixedpointPage, FirstShownWithASmallModelSimulatesOnItsOwnOnce)
     FixedpointPage page(&ctx);
     ctx.setAnalysis(analysisWith("qat_qdq_bn.onnx"));
     QSignalSpy done(&page, &FixedpointPage::simulationFinished);
-    EXPECT_EQ(page.result(), nullptr);   // nothing runs before the page is seen
+    EXPECT_EQ(page.result(), nullptr);  // nothing runs before the page is seen
     page.show();
     ASSERT_TRUE(waitFinished(page, done));
     EXPECT_TRUE(done.takeFirst().at(0).toBool()) << page.summary()->text().toStdString();
     ASSERT_NE(page.result(), nullptr);
     EXPECT_EQ(page.layerModel()->rowCount(), 4);
-    ASSERT_TRUE(ctx.analysis()->simulation.has_value());   // attached like a pressed Simulate
+    ASSERT_TRUE(ctx.analysis()->simulation.has_value());  // attached like a pressed Simulate
     // Shown again: the result is kept, nothing re-runs.
     page.hide();
     page.show();
@@ -74,8 +75,8 @@ TEST(FixedpointPage, SimulatesThePrimaryModelInTheBackground)
     AppContext ctx;
     QSignalSpy announced(&ctx, &AppContext::jobAnnounced);
     FixedpointPage page(&ctx);
-    EXPECT_EQ(announced.count(), 2);   // the simulation and the colour comparison
-    EXPECT_FALSE(page.runSimulation());   // no model yet
+    EXPECT_EQ(announced.count(), 2);     // the simulation and the colour comparison
+    EXPECT_FALSE(page.runSimulation());  // no model yet
     ctx.setAnalysis(analysisWith("qat_qdq_bn.onnx"));
     page.setInputFile(QString(QATDOCTOR_TEST_DATA) + "/models/qat_qdq_bn.input_0.npy");
     page.setSensitivityEnabled(true);
@@ -100,7 +101,7 @@ TEST(FixedpointPage, SimulatesThePrimaryModelInTheBackground)
     EXPECT_NE(fcFloatFake.maxAbs, fcFakeInt.maxAbs);
     page.layerTable()->setPair("fake_int");
     EXPECT_EQ(page.layerPlot()->pointCount(), 4);
-    EXPECT_EQ(page.layerPlot()->markedLayer(), -1);   // fake and int agree on this model
+    EXPECT_EQ(page.layerPlot()->markedLayer(), -1);  // fake and int agree on this model
     EXPECT_TRUE(page.layerPlot()->hoverText(0).contains("conv1"));
     EXPECT_TRUE(page.layerPlot()->hoverText(0).contains("fake_int"));
     EXPECT_EQ(page.sensitivityModel()->rowCount(), 4);
@@ -112,7 +113,7 @@ TEST(FixedpointPage, SimulatesThePrimaryModelInTheBackground)
     QSpinBox* channel = page.weightView()->channelPicker();
     EXPECT_FALSE(channel->isHidden());
     EXPECT_EQ(channel->maximum(), conv1.channels - 1);
-    EXPECT_EQ(page.weightHistogram()->valueCount(), conv1.count / conv1.channels);   // 3x3x3 of channel 0
+    EXPECT_EQ(page.weightHistogram()->valueCount(), conv1.count / conv1.channels);  // 3x3x3 of channel 0
     const double scale0 = page.weightHistogram()->gridScale();
     channel->setValue(5);
     EXPECT_EQ(page.weightHistogram()->valueCount(), conv1.count / conv1.channels);
@@ -175,10 +176,10 @@ TEST(FixedpointPage, ColourTabShowsYuvFedToAnRgbModelSideBySide)
     FixedpointPage page(&ctx);
     FixedpointColourPanel* panel = page.colourPanel();
     ASSERT_NE(panel, nullptr);
-    EXPECT_FALSE(panel->compare());   // no model, no image
+    EXPECT_FALSE(panel->compare());  // no model, no image
     ctx.setAnalysis(analysisWith("qat_qdq.onnx"));
     page.setInputFile(QString(QATDOCTOR_TEST_DATA) + "/models/qat_qdq.input_0.npy");
-    EXPECT_FALSE(panel->compare());   // not an image
+    EXPECT_FALSE(panel->compare());  // not an image
     // a real PNG (48x40, tests/gen/make_colour_image.py), decoded and scaled to 32x32 by Qt
     page.setInputFile(QString(QATDOCTOR_TEST_DATA) + "/fixedpoint/scene_48x40.png");
     EXPECT_EQ(panel->trainedCombo()->currentData().toInt(), int(core::fixedpoint::ColourFormat::Rgb));
@@ -205,7 +206,8 @@ TEST(FixedpointPage, ColourTabShowsYuvFedToAnRgbModelSideBySide)
     EXPECT_TRUE(panel->result()->firstBadLayer.empty());
     EXPECT_TRUE(panel->summary()->text().contains("agree")) << panel->summary()->text().toStdString();
     if (qEnvironmentVariableIsSet("QATDOCTOR_SHOT_DIR")) {
-        panel->fedCombo()->setCurrentIndex(panel->fedCombo()->findData(int(core::fixedpoint::ColourFormat::Yuv444Centered)));
+        panel->fedCombo()->setCurrentIndex(
+            panel->fedCombo()->findData(int(core::fixedpoint::ColourFormat::Yuv444Centered)));
         ASSERT_TRUE(panel->compare());
         ASSERT_TRUE(done.count() > 0 || done.wait(60000));
         page.resize(1200, 700);

@@ -2,7 +2,6 @@
 // back to float, the integer output stays within a stated bound of fake-quant (in output steps),
 // and each new kernel gives integer codes worked out by hand.
 #include <gtest/gtest.h>
-
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
@@ -23,7 +22,10 @@ using namespace qatdoctor::core::fixedpoint;
 
 namespace {
 
-std::string path(const std::string& f) { return std::string(QATDOCTOR_TEST_DATA) + "/models/int_ops/" + f; }
+std::string path(const std::string& f)
+{
+    return std::string(QATDOCTOR_TEST_DATA) + "/models/int_ops/" + f;
+}
 
 struct Loaded {
     std::shared_ptr<Interpreter> interp;
@@ -77,7 +79,7 @@ std::vector<float> floats(std::initializer_list<int> codes, int zero, float scal
 struct Case {
     const char* name;
     double boundLsb;
-    double partingFloat = 0.05;   // share of codes allowed to part with float requantization
+    double partingFloat = 0.05;  // share of codes allowed to part with float requantization
 };
 
 class IntOpsModel : public ::testing::TestWithParam<Case> {};
@@ -102,8 +104,8 @@ TEST_P(IntOpsModel, RunsInIntegersWithinBoundOfFakeQuant)
             maxLsb = std::max(maxLsb, d);
             differing += d > 0.5;
         }
-        std::cout << c.name << " int(" << requantModeName(rq) << ") vs fake: max " << maxLsb << " LSB, " << differing
-                  << " of " << in.outputs[0].size() << " codes differ\n";
+        std::cout << c.name << " int(" << requantModeName(rq) << ") vs fake: max " << maxLsb << " LSB, "
+                  << differing << " of " << in.outputs[0].size() << " codes differ\n";
         EXPECT_LE(maxLsb, c.boundLsb + 1e-3) << c.name << " " << requantModeName(rq);
         // with float requantization codes part only where fake-quant's value lies next to a
         // rounding boundary (at most 3 of 144 measured); a bias of a step parts most of them.
@@ -117,13 +119,14 @@ TEST_P(IntOpsModel, RunsInIntegersWithinBoundOfFakeQuant)
 
 INSTANTIATE_TEST_SUITE_P(
     Models, IntOpsModel,
-    ::testing::Values(Case{"matmul", 1}, Case{"sub", 1}, Case{"mul", 1}, Case{"concat", 1}, Case{"avgpool_pad", 1},
-                      Case{"avgpool_nopad", 1}, Case{"global_avgpool", 1}, Case{"conv_grouped", 1},
-                      Case{"conv_dilated", 1}, Case{"resize_nearest", 1}, Case{"resize_bilinear_half_pixel", 1},
-                      Case{"resize_bilinear_align_corners", 1}, Case{"resize_bilinear_pytorch_half_pixel", 1},
-                      Case{"resize_bilinear_asymmetric", 1}, Case{"resize_linear_channels", 1},
-                      Case{"resize_bilinear_int16", 1, 0.2}, Case{"resize_bilinear_int8", 1}, Case{"add_broadcast", 1},
-                      Case{"mul_broadcast", 1}, Case{"conv_add_fused", 1}, Case{"leaky_relu", 1}),
+    ::testing::Values(Case{"matmul", 1}, Case{"sub", 1}, Case{"mul", 1}, Case{"concat", 1},
+                      Case{"avgpool_pad", 1}, Case{"avgpool_nopad", 1}, Case{"global_avgpool", 1},
+                      Case{"conv_grouped", 1}, Case{"conv_dilated", 1}, Case{"resize_nearest", 1},
+                      Case{"resize_bilinear_half_pixel", 1}, Case{"resize_bilinear_align_corners", 1},
+                      Case{"resize_bilinear_pytorch_half_pixel", 1}, Case{"resize_bilinear_asymmetric", 1},
+                      Case{"resize_linear_channels", 1}, Case{"resize_bilinear_int16", 1, 0.2},
+                      Case{"resize_bilinear_int8", 1}, Case{"add_broadcast", 1}, Case{"mul_broadcast", 1},
+                      Case{"conv_add_fused", 1}, Case{"leaky_relu", 1}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
 // 2x2 -> 4x4 half_pixel bilinear, input and output scale 0.5, zero point 10. Input codes
@@ -139,8 +142,10 @@ TEST(IntOpsModel, BilinearTwoByTwoToFourByFourByHand)
     Loaded l = load("resize_hand");
     ASSERT_TRUE(l.interp);
     l.inputs = {Tensor::fromFloats({1, 1, 2, 2}, floats({10, 50, 90, 250}, 10, 0.5f))};
-    const auto expectFloat = floats({10, 20, 40, 50, 30, 48, 82, 100, 70, 102, 168, 200, 90, 130, 210, 250}, 10, 0.5f);
-    const auto expectFixed = floats({10, 20, 40, 50, 30, 48, 83, 100, 70, 103, 168, 200, 90, 130, 210, 250}, 10, 0.5f);
+    const auto expectFloat =
+        floats({10, 20, 40, 50, 30, 48, 82, 100, 70, 102, 168, 200, 90, 130, 210, 250}, 10, 0.5f);
+    const auto expectFixed =
+        floats({10, 20, 40, 50, 30, 48, 83, 100, 70, 103, 168, 200, 90, 130, 210, 250}, 10, 0.5f);
     const RunResult f = run(l, SimMode::Int, RequantMode::Float);
     EXPECT_TRUE(f.fallbacks.empty());
     ASSERT_EQ(f.outputs.size(), 1u);
@@ -171,7 +176,7 @@ TEST(IntOpsModel, BroadcastAddByHand)
         ASSERT_TRUE(y.has_value());
         EXPECT_EQ(y->shape(), (std::vector<int64_t>{1, 2, 2}));
         EXPECT_EQ(y->toInts(), (std::vector<int64_t>{130, 140, 128, 136})) << requantModeName(rq);
-        auto s = binaryCodes("Sub", a, qa, b, qb, qo, rq);   // a - 2 (b - 100)
+        auto s = binaryCodes("Sub", a, qa, b, qb, qo, rq);  // a - 2 (b - 100)
         EXPECT_EQ(s->toInts(), (std::vector<int64_t>{130, 140, 112, 120})) << requantModeName(rq);
     }
 }
@@ -200,7 +205,7 @@ TEST(IntOpsModel, PerChannelMulByHand)
         ASSERT_TRUE(y.has_value());
         EXPECT_EQ(y->toInts(), (std::vector<int64_t>{18, 58, 0, 10})) << requantModeName(rq);
     }
-    EXPECT_FALSE(binaryCodes("Mul", b, qb, b, qb, qo, RequantMode::Float).has_value());   // both per channel
+    EXPECT_FALSE(binaryCodes("Mul", b, qb, b, qb, qo, RequantMode::Float).has_value());  // both per channel
 }
 
 // Conv (1x1, weight code 2 at 0.25, input at 0.5 / zero 0: sums 2 x, accumulator scale 0.125)
@@ -239,7 +244,8 @@ TEST(IntOpsModel, FallbacksThatAreNoLayersAreListedToo)
 {
     Loaded l = load("reduce_fallback");
     ASSERT_TRUE(l.interp);
-    EXPECT_EQ(run(l, SimMode::Int).fallbacks, (std::vector<std::string>{"reducemean (ReduceMean)", "leakyrelu (LeakyRelu)"}));
+    EXPECT_EQ(run(l, SimMode::Int).fallbacks,
+              (std::vector<std::string>{"reducemean (ReduceMean)", "leakyrelu (LeakyRelu)"}));
 }
 
 // The list reaches what the CLI's JSON and the Fixed-point page's summary read.
@@ -252,6 +258,7 @@ TEST(IntOpsModel, FallbacksReachTheJsonAndTheSummary)
     ASSERT_TRUE(r.ok()) << r.error().message;
     const std::vector<std::string> expect{"reducemean (ReduceMean)", "leakyrelu (LeakyRelu)"};
     EXPECT_EQ(r->fallbacks, expect);
-    EXPECT_EQ(simulationToJson(*r, Lang::En, opt.requant)["fallbacks"].get<std::vector<std::string>>(), expect);
+    EXPECT_EQ(simulationToJson(*r, Lang::En, opt.requant)["fallbacks"].get<std::vector<std::string>>(),
+              expect);
     EXPECT_EQ(summarizeSimulation(*r, opt, {"input_0.npy"}).fallbacks, expect);
 }

@@ -1,16 +1,15 @@
 // Max pooling's fast 2-D path (padded rows, stride-2 rows split into even and odd runs) against a
 // direct window-by-window reference on random geometries: kernel, stride 1-3, asymmetric pads,
 // ceil mode, uint8 / int8 / float.
-#include <gtest/gtest.h>
+#include "core/fixedpoint/pool_kernel.h"
 
+#include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
 #include <limits>
 #include <random>
 #include <vector>
-
-#include "core/fixedpoint/pool_kernel.h"
 
 using namespace qatdoctor::core::fixedpoint;
 
@@ -52,7 +51,9 @@ T windowMax(const PoolGeometry& g, const T* plane, int64_t oy, int64_t ox)
 template <class T>
 int checkRandom(std::mt19937& rng, int iterations)
 {
-    auto r = [&](int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(rng() % static_cast<uint32_t>(hi - lo + 1)); };
+    auto r = [&](int64_t lo, int64_t hi) {
+        return lo + static_cast<int64_t>(rng() % static_cast<uint32_t>(hi - lo + 1));
+    };
     int compared = 0;
     for (int iter = 0; iter < iterations; ++iter) {
         const int64_t c = r(1, 3), h = r(1, 20), w = r(1, 90);
@@ -71,9 +72,10 @@ int checkRandom(std::mt19937& rng, int iterations)
                     const T want = windowMax(*g, x.data() + ci * h * w, oy, ox);
                     const T got = y[static_cast<size_t>((ci * g->out[1] + oy) * g->out[2] + ox)];
                     if (got != want) {
-                        ADD_FAILURE() << "h=" << h << " w=" << w << " k=" << kh << "x" << kw << " s=" << sh << "," << sw
-                                      << " pads=" << pt << "," << pl << "," << pb << "," << pr << " ceil=" << ceil
-                                      << " at " << ci << "," << oy << "," << ox << ": " << double(got) << " != " << double(want);
+                        ADD_FAILURE() << "h=" << h << " w=" << w << " k=" << kh << "x" << kw << " s=" << sh
+                                      << "," << sw << " pads=" << pt << "," << pl << "," << pb << "," << pr
+                                      << " ceil=" << ceil << " at " << ci << "," << oy << "," << ox << ": "
+                                      << double(got) << " != " << double(want);
                         return compared;
                     }
                 }
@@ -105,5 +107,6 @@ TEST(MaxPoolKernel, ResnetStemPool)
     for (int64_t ci = 0; ci < 4; ++ci)
         for (int64_t oy = 0; oy < 56; ++oy)
             for (int64_t ox = 0; ox < 56; ++ox)
-                ASSERT_EQ(y[static_cast<size_t>((ci * 56 + oy) * 56 + ox)], windowMax(*g, x.data() + ci * 112 * 112, oy, ox));
+                ASSERT_EQ(y[static_cast<size_t>((ci * 56 + oy) * 56 + ox)],
+                          windowMax(*g, x.data() + ci * 112 * 112, oy, ox));
 }

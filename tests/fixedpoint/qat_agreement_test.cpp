@@ -14,7 +14,10 @@ using namespace qatdoctor::core::fixedpoint;
 
 namespace {
 
-std::string data(const std::string& f) { return std::string(QATDOCTOR_TEST_DATA) + "/models/" + f; }
+std::string data(const std::string& f)
+{
+    return std::string(QATDOCTOR_TEST_DATA) + "/models/" + f;
+}
 
 struct Runs {
     std::shared_ptr<Interpreter> interp;
@@ -90,7 +93,8 @@ TEST_P(QatAgreement, IntModeWithinOneLsbOfTorchInt8)
         ASSERT_TRUE(out.ok()) << out.error().message;
         EXPECT_TRUE(out->fallbacks.empty()) << out->fallbacks.front();
         const double d = maxAbsDiff(out->outputs[0], *ref);
-        std::cout << GetParam() << " int(" << requantModeName(mode) << ") vs torch int8: max " << d / lsb << " LSB\n";
+        std::cout << GetParam() << " int(" << requantModeName(mode) << ") vs torch int8: max " << d / lsb
+                  << " LSB\n";
         EXPECT_LE(d, lsb * 1.0001) << requantModeName(mode);
     }
 }

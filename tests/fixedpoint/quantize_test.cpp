@@ -1,9 +1,10 @@
+#include "core/fixedpoint/quantize.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "core/fixedpoint/lut.h"
-#include "core/fixedpoint/quantize.h"
 
 using namespace qatdoctor::core::fixedpoint;
 
@@ -34,10 +35,11 @@ TEST(Quantize, PerAxisInt8AndInt16)
     auto p = makeQParams(DType::Int8, {1.0f, 0.1f}, {0, 0}, 0, {2, 2});
     ASSERT_TRUE(p.ok());
     const Tensor q = quantize(Tensor::fromFloats({2, 2}, {3.4f, -200.0f, 0.34f, -0.05f}), *p);
-    EXPECT_EQ(q.toInts(), (std::vector<int64_t>{3, -128, 3, 0}));   // -0.5 -> -0 (half to even)
+    EXPECT_EQ(q.toInts(), (std::vector<int64_t>{3, -128, 3, 0}));  // -0.5 -> -0 (half to even)
     auto p16 = makeQParams(DType::Int16, {0.001f}, {0}, -1, {2});
     ASSERT_TRUE(p16.ok());
-    EXPECT_EQ(quantize(Tensor::fromFloats({2}, {40.0f, -0.0015f}), *p16).toInts(), (std::vector<int64_t>{32767, -2}));
+    EXPECT_EQ(quantize(Tensor::fromFloats({2}, {40.0f, -0.0015f}), *p16).toInts(),
+              (std::vector<int64_t>{32767, -2}));
     EXPECT_FALSE(makeQParams(DType::Int8, {1.0f, 2.0f, 3.0f}, {0}, 0, {2, 2}).ok());
 }
 
@@ -48,7 +50,8 @@ TEST(Quantize, Int32SaturatesAtBothEndsAndRoundsBothWays)
     auto p = makeQParams(DType::Int32, {1.0f}, {0}, -1, {7});
     ASSERT_TRUE(p.ok());
     // 2147483520 is the largest float below 2^31; 2147483647.0f rounds up to 2^31 itself
-    const Tensor x = Tensor::fromFloats({7}, {3e9f, -3e9f, 2147483520.0f, 100.5f, -100.5f, 2.5f, 2147483647.0f});
+    const Tensor x =
+        Tensor::fromFloats({7}, {3e9f, -3e9f, 2147483520.0f, 100.5f, -100.5f, 2.5f, 2147483647.0f});
     EXPECT_EQ(quantize(x, *p).toInts(),
               (std::vector<int64_t>{2147483647, -2147483648ll, 2147483520, 100, -100, 2, 2147483647}));
     EXPECT_EQ(quantize(x, *p, RoundMode::HalfAwayFromZero).toInts(),
@@ -58,8 +61,9 @@ TEST(Quantize, Int32SaturatesAtBothEndsAndRoundsBothWays)
     ASSERT_TRUE(pz.ok());
     EXPECT_EQ(quantize(Tensor::fromFloats({3}, {1.0f, 1.25f, -2e9f}), *pz).toInts(),
               (std::vector<int64_t>{16777219, 16777219, -2147483648ll}));
-    EXPECT_EQ(quantize(Tensor::fromFloats({3}, {1.0f, 1.25f, -2e9f}), *pz, RoundMode::HalfAwayFromZero).toInts(),
-              (std::vector<int64_t>{16777219, 16777220, -2147483648ll}));
+    EXPECT_EQ(
+        quantize(Tensor::fromFloats({3}, {1.0f, 1.25f, -2e9f}), *pz, RoundMode::HalfAwayFromZero).toInts(),
+        (std::vector<int64_t>{16777219, 16777220, -2147483648ll}));
 }
 
 TEST(Quantize, UInt16AndUInt32SaturateAndRoundBothWays)
@@ -102,8 +106,8 @@ TEST(Quantize, FixedPointMultiplierMatchesTflite)
         // gemmlowp rounds twice (high multiply, then the shift): up to one step off the exact value
         EXPECT_NEAR(multiplyByQuantizedMultiplier(acc, m), exact, 1.0) << acc;
     }
-    EXPECT_EQ(multiplyByQuantizedMultiplier(135, m), 1);   // 0.4995: the double rounding shows
-    EXPECT_EQ(roundingDivideByPOT(5, 1), 3);     // 2.5 -> 3 (away from zero)
+    EXPECT_EQ(multiplyByQuantizedMultiplier(135, m), 1);  // 0.4995: the double rounding shows
+    EXPECT_EQ(roundingDivideByPOT(5, 1), 3);              // 2.5 -> 3 (away from zero)
     EXPECT_EQ(roundingDivideByPOT(-5, 1), -3);
     EXPECT_EQ(saturatingRoundingDoublingHighMul(INT32_MIN, INT32_MIN), INT32_MAX);
     const FixedMultiplier big = quantizeMultiplier(3.0);
@@ -119,7 +123,7 @@ TEST(Quantize, RequantizerFloatAndFixedAgreeAwayFromTies)
         const int64_t f = r.apply(acc, RequantMode::Float), x = r.apply(acc, RequantMode::Fixed);
         EXPECT_LE(std::llabs(f - x), 1) << acc;
     }
-    EXPECT_EQ(r.apply(1000000, RequantMode::Fixed), 127);   // saturates
+    EXPECT_EQ(r.apply(1000000, RequantMode::Fixed), 127);  // saturates
 }
 
 TEST(Lut, EightBitTableIsExactQuantizationOfTheFunction)
@@ -132,8 +136,8 @@ TEST(Lut, EightBitTableIsExactQuantizationOfTheFunction)
     const Tensor y = applyLut(x, in, out, nonlinearFunction("Sigmoid", 0, 0), rep);
     EXPECT_EQ(rep.entries, 256);
     EXPECT_NEAR(rep.inputMin, -3.84, 1e-6);
-    EXPECT_LE(rep.maxErrorLsb, 0.5 + 1e-9);   // only output rounding
-    EXPECT_EQ(y.atInt(128), 128);             // sigmoid(0) = 0.5
+    EXPECT_LE(rep.maxErrorLsb, 0.5 + 1e-9);  // only output rounding
+    EXPECT_EQ(y.atInt(128), 128);            // sigmoid(0) = 0.5
     QParams in16 = *makeQParams(DType::Int16, {0.0005f}, {0}, -1, {});
     QParams out16 = *makeQParams(DType::Int16, {1.0f / 32768}, {0}, -1, {});
     Tensor x16(DType::Int16, {2000});
@@ -141,7 +145,7 @@ TEST(Lut, EightBitTableIsExactQuantizationOfTheFunction)
     LutReport rep16;
     applyLut(x16, in16, out16, nonlinearFunction("Tanh", 0, 0), rep16);
     EXPECT_EQ(rep16.entries, 257);
-    EXPECT_GT(rep16.maxErrorLsb, 0.5);   // interpolation adds its own error
+    EXPECT_GT(rep16.maxErrorLsb, 0.5);  // interpolation adds its own error
     EXPECT_LT(rep16.maxError, 2e-3);
 }
 

@@ -2,20 +2,19 @@
 // form (timing_ms with --repeat, --threads, --mode, --requant, --int16), --inputs DIR,
 // --save-outputs (MODE_OUTPUTNAME.npy in the output's dtype, read back), and usage errors that
 // exit 2 naming the offending file. Most cases call runCli in-process; one runs the real binary.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
 #include "app/cli/cli_command.h"
-#include "tests/cli/cli_run.h"
 #include "core/common/file_io.h"
 #include "core/fixedpoint/tensor_io.h"
+#include "tests/cli/cli_run.h"
 
 using namespace qatdoctor::cli;
 namespace fp = qatdoctor::core::fixedpoint;
@@ -26,8 +25,8 @@ namespace {
 const std::string kModels = std::string(QATDOCTOR_TEST_DATA) + "/models/";
 const std::string kQuantizeLinear = std::string(QATDOCTOR_ONNX_TESTDATA) + "/node/test_quantizelinear";
 
-using qatdoctor::cli::test_support::CliRun;
 using qatdoctor::cli::test_support::cli;
+using qatdoctor::cli::test_support::CliRun;
 
 nlohmann::json runJson(std::vector<std::string> args)
 {
@@ -54,7 +53,8 @@ std::vector<double> outputValues(const nlohmann::json& j, const std::string& mod
 
 fs::path freshDir(const std::string& name)
 {
-    const fs::path d = fs::temp_directory_path() / ("qatdoctor_simulate_cli_" + name + "_" + std::to_string(::getpid()));
+    const fs::path d =
+        fs::temp_directory_path() / ("qatdoctor_simulate_cli_" + name + "_" + std::to_string(::getpid()));
     fs::remove_all(d);
     return d;
 }
@@ -63,8 +63,8 @@ fs::path freshDir(const std::string& name)
 
 TEST(SimulateCli, JsonShapeWithRepeatThreadsAndDataSetFolder)
 {
-    const auto j = runJson({kModels + "qat_qdq.onnx", "--inputs", kModels + "qat_qdq_dataset", "--repeat", "3",
-                            "--threads", "2"});
+    const auto j = runJson({kModels + "qat_qdq.onnx", "--inputs", kModels + "qat_qdq_dataset", "--repeat",
+                            "3", "--threads", "2"});
     ASSERT_TRUE(j.contains("timing_ms"));
     for (const char* m : {"float", "fake", "int"}) {
         ASSERT_TRUE(j["timing_ms"].contains(m)) << m;
@@ -76,11 +76,13 @@ TEST(SimulateCli, JsonShapeWithRepeatThreadsAndDataSetFolder)
     ASSERT_EQ(j["inputs"].size(), 1u);
     EXPECT_EQ(j["inputs"][0]["name"], "input");
     EXPECT_EQ(j["inputs"][0]["shape"], nlohmann::json::array({1, 3, 32, 32}));
-    EXPECT_NE(j["inputs"][0]["source"].get<std::string>().find("qat_qdq_dataset/input_0.pb"), std::string::npos);
+    EXPECT_NE(j["inputs"][0]["source"].get<std::string>().find("qat_qdq_dataset/input_0.pb"),
+              std::string::npos);
     std::vector<std::string> names;
     for (const auto& l : j["layers"]) {
         names.push_back(l["name"]);
-        for (const char* pair : {"float_fake", "fake_int", "float_int"}) EXPECT_TRUE(l.contains(pair)) << pair;
+        for (const char* pair : {"float_fake", "fake_int", "float_int"})
+            EXPECT_TRUE(l.contains(pair)) << pair;
     }
     EXPECT_EQ(names, (std::vector<std::string>{"conv1", "conv2", "add", "fc"}));
     EXPECT_EQ(j["outputs"]["fake"][0]["name"], "logits");
@@ -89,14 +91,17 @@ TEST(SimulateCli, JsonShapeWithRepeatThreadsAndDataSetFolder)
     const fp::Tensor want = readTensor(kModels + "qat_qdq_dataset/output_0.pb");
     const std::vector<double> fake = outputValues(j, "fake");
     ASSERT_EQ(static_cast<int64_t>(fake.size()), want.size());
-    for (int64_t i = 0; i < want.size(); ++i) EXPECT_EQ(static_cast<float>(fake[static_cast<size_t>(i)]), want.data<float>()[i]) << i;
+    for (int64_t i = 0; i < want.size(); ++i)
+        EXPECT_EQ(static_cast<float>(fake[static_cast<size_t>(i)]), want.data<float>()[i]) << i;
     EXPECT_TRUE(j["output_agreement"].contains("fake_int"));
 }
 
 TEST(SimulateCli, ThreadCountDoesNotChangeResults)
 {
-    const auto one = runJson({kModels + "qat_qdq_bn.onnx", "--input", kModels + "qat_qdq_bn.input_0.npy", "--threads", "1"});
-    const auto two = runJson({kModels + "qat_qdq_bn.onnx", "--input", kModels + "qat_qdq_bn.input_0.npy", "--threads", "3"});
+    const auto one = runJson(
+        {kModels + "qat_qdq_bn.onnx", "--input", kModels + "qat_qdq_bn.input_0.npy", "--threads", "1"});
+    const auto two = runJson(
+        {kModels + "qat_qdq_bn.onnx", "--input", kModels + "qat_qdq_bn.input_0.npy", "--threads", "3"});
     for (const char* m : {"float", "fake", "int"}) EXPECT_EQ(outputValues(one, m), outputValues(two, m)) << m;
     EXPECT_EQ(two["threads"], 3);
 }
@@ -117,7 +122,9 @@ TEST(SimulateCli, ModeRequantAndInt16)
     // the what-if: conv2's output at 16 bits brings it closer to float (int mode), conv1 unchanged
     const auto base = runJson({model, "--input", input});
     const auto wide = runJson({model, "--input", input, "--int16", "conv2"});
-    auto sqnr = [](const nlohmann::json& j, size_t layer) { return j["layers"][layer]["float_int"]["sqnr_db"].get<double>(); };
+    auto sqnr = [](const nlohmann::json& j, size_t layer) {
+        return j["layers"][layer]["float_int"]["sqnr_db"].get<double>();
+    };
     EXPECT_EQ(wide["layers"][1]["name"], "conv2");
     EXPECT_GT(sqnr(wide, 1), sqnr(base, 1) + 2.0);
     EXPECT_EQ(sqnr(wide, 0), sqnr(base, 0));
@@ -141,10 +148,14 @@ TEST(SimulateCli, BatchedNpyAndRawInputsGiveTheSameRun)
     const fs::path dir = freshDir("batch");
     fs::create_directories(dir);
     const std::string batch = (dir / "batch4.npy").string(), raw = (dir / "one.raw").string();
-    ASSERT_TRUE(qatdoctor::core::writeFileAtomic(batch, fp::writeNpy(fp::Tensor::fromFloats(shape, values)), true).ok());
+    ASSERT_TRUE(
+        qatdoctor::core::writeFileAtomic(batch, fp::writeNpy(fp::Tensor::fromFloats(shape, values)), true)
+            .ok());
     const std::vector<float> first = one.toFloats();
-    ASSERT_TRUE(qatdoctor::core::writeFileAtomic(
-                    raw, std::string(reinterpret_cast<const char*>(first.data()), first.size() * sizeof(float)), true).ok());
+    ASSERT_TRUE(
+        qatdoctor::core::writeFileAtomic(
+            raw, std::string(reinterpret_cast<const char*>(first.data()), first.size() * sizeof(float)), true)
+            .ok());
     std::string dims;
     for (int64_t d : one.shape()) dims += (dims.empty() ? "" : ",") + std::to_string(d);
 
@@ -157,7 +168,8 @@ TEST(SimulateCli, BatchedNpyAndRawInputsGiveTheSameRun)
         EXPECT_EQ(outputValues(fromRaw, m), outputValues(fromNpy, m)) << m;
     }
     ASSERT_EQ(fromBatch["notes"].size(), 1u);
-    EXPECT_NE(fromBatch["notes"][0].get<std::string>().find("a batch of 4; 4 samples of 1 simulated"), std::string::npos)
+    EXPECT_NE(fromBatch["notes"][0].get<std::string>().find("a batch of 4; 4 samples of 1 simulated"),
+              std::string::npos)
         << fromBatch["notes"][0];
     EXPECT_TRUE(fromNpy["notes"].empty());
     // the outputs are the first sample's; the figures cover all four
@@ -195,8 +207,8 @@ TEST(SimulateCli, SaveOutputsWritesEachModeInItsOwnDtype)
 {
     // QuantizeLinear node test: three graph inputs from input_0..2.pb, a uint8 graph output
     const fs::path dir = freshDir("save");
-    const CliRun r = cli({"simulate", kQuantizeLinear + "/model.onnx", "--inputs", kQuantizeLinear + "/test_data_set_0",
-                          "--save-outputs", dir.string()});
+    const CliRun r = cli({"simulate", kQuantizeLinear + "/model.onnx", "--inputs",
+                          kQuantizeLinear + "/test_data_set_0", "--save-outputs", dir.string()});
     ASSERT_EQ(r.code, kExitOk) << r.err;
     const fp::Tensor want = readTensor(kQuantizeLinear + "/test_data_set_0/output_0.pb");
     ASSERT_EQ(want.dtype(), fp::DType::UInt8);
@@ -214,18 +226,20 @@ TEST(SimulateCli, SaveOutputsWritesEachModeInItsOwnDtype)
     for (int64_t i = 0; i < x.size(); ++i) EXPECT_EQ(flt.data<float>()[i], x.data<float>()[i]);
 
     // a float graph output: fake_logits.npy equals the data set's output; existing files are kept
-    const CliRun q = cli({"simulate", kModels + "qat_qdq.onnx", "--inputs", kModels + "qat_qdq_dataset", "--mode", "fake",
-                          "--save-outputs", dir.string()});
+    const CliRun q = cli({"simulate", kModels + "qat_qdq.onnx", "--inputs", kModels + "qat_qdq_dataset",
+                          "--mode", "fake", "--save-outputs", dir.string()});
     ASSERT_EQ(q.code, kExitOk) << q.err;
     const fp::Tensor logits = readTensor((dir / "fake_logits.npy").string());
     const fp::Tensor ref = readTensor(kModels + "qat_qdq_dataset/output_0.pb");
     ASSERT_EQ(logits.shape(), ref.shape());
     for (int64_t i = 0; i < ref.size(); ++i) EXPECT_EQ(logits.data<float>()[i], ref.data<float>()[i]);
     EXPECT_FALSE(fs::exists(dir / "int_logits.npy"));
-    const CliRun again = cli({"simulate", kModels + "qat_qdq.onnx", "--mode", "fake", "--save-outputs", dir.string()});
+    const CliRun again =
+        cli({"simulate", kModels + "qat_qdq.onnx", "--mode", "fake", "--save-outputs", dir.string()});
     EXPECT_EQ(again.code, kExitUsage);
     EXPECT_NE(again.err.find("fake_logits.npy"), std::string::npos) << again.err;
-    const CliRun forced = cli({"simulate", kModels + "qat_qdq.onnx", "--mode", "fake", "--save-outputs", dir.string(), "--force"});
+    const CliRun forced = cli(
+        {"simulate", kModels + "qat_qdq.onnx", "--mode", "fake", "--save-outputs", dir.string(), "--force"});
     EXPECT_EQ(forced.code, kExitOk) << forced.err;
     // all modes into a folder holding the last of their files: refused before any is written
     fs::rename(dir / "fake_logits.npy", dir / "int_logits.npy");
@@ -245,9 +259,11 @@ TEST(SimulateCli, BadInputsExitTwoNamingTheFile)
     };
     const Case cases[] = {
         {{"simulate", model, "--input", "/no/such/input.npy"}, "/no/such/input.npy"},
-        {{"simulate", model, "--input", kModels + "qat_qdq.torch_int8.npy"}, "qat_qdq.torch_int8.npy"},   // 1x10
-        {{"simulate", model, "--input", kModels + "not_onnx.onnx"}, "not_onnx.onnx"},   // raw without --shape
-        {{"simulate", model, "--input", kModels + "qat_qdq.onnx", "--shape", "1,3,32,32"}, "qat_qdq.onnx"},   // size
+        {{"simulate", model, "--input", kModels + "qat_qdq.torch_int8.npy"},
+         "qat_qdq.torch_int8.npy"},                                                    // 1x10
+        {{"simulate", model, "--input", kModels + "not_onnx.onnx"}, "not_onnx.onnx"},  // raw without --shape
+        {{"simulate", model, "--input", kModels + "qat_qdq.onnx", "--shape", "1,3,32,32"},
+         "qat_qdq.onnx"},  // size
         {{"simulate", model, "--inputs", "/no/such/data_set"}, "/no/such/data_set"},
         {{"simulate", model, "--int16", "no_such_layer"}, "no_such_layer"},
         {{"simulate", kModels + "truncated.onnx"}, "truncated.onnx"},
@@ -300,9 +316,10 @@ TEST(SimulateCli, RealBinaryComparesRgbAndYuvOnARealImage)
 {
     const std::string png = std::string(QATDOCTOR_TEST_DATA) + "/fixedpoint/scene_48x40.png";
     std::string out;
-    const int code = runBinary(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --image '" + png +
-                                   "' --compare-color rgb,yuv444 --pixel-scale 0.0078125 --json",
-                               out);
+    const int code =
+        runBinary(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --image '" + png +
+                      "' --compare-color rgb,yuv444 --pixel-scale 0.0078125 --json",
+                  out);
     ASSERT_EQ(code, 0) << out;
     const auto j = nlohmann::json::parse(out);
     const auto& c = j["colour_comparison"];
@@ -312,14 +329,16 @@ TEST(SimulateCli, RealBinaryComparesRgbAndYuvOnARealImage)
     EXPECT_EQ(c["first_bad_layer"], "conv1");
     ASSERT_EQ(c["layers"].size(), 4u);
     for (const auto& row : c["layers"])
-        EXPECT_LT(row["mismatch"]["sqnr_db"].get<double>() + 10.0, row["quantization"]["sqnr_db"].get<double>()) << row;
+        EXPECT_LT(row["mismatch"]["sqnr_db"].get<double>() + 10.0,
+                  row["quantization"]["sqnr_db"].get<double>())
+            << row;
     ASSERT_EQ(c["outputs"].size(), 1u);
     EXPECT_EQ(c["outputs"][0]["name"], "logits");
 
     // the same image as a plain input in one colour form
     std::string plain;
-    ASSERT_EQ(runBinary(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --image '" + png +
-                            "' --color yuv444 --json --mode int",
+    ASSERT_EQ(runBinary(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --image '" +
+                            png + "' --color yuv444 --json --mode int",
                         plain),
               0)
         << plain;
@@ -328,8 +347,8 @@ TEST(SimulateCli, RealBinaryComparesRgbAndYuvOnARealImage)
     EXPECT_EQ(p["inputs"][0]["shape"], nlohmann::json::array({1, 3, 32, 32}));
 
     std::string err;
-    EXPECT_EQ(runBinary(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --image '" + kModels +
-                            "qat_qdq.onnx' 2>&1",
+    EXPECT_EQ(runBinary(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --image '" +
+                            kModels + "qat_qdq.onnx' 2>&1",
                         err),
               2);
     EXPECT_NE(err.find("cannot decode"), std::string::npos) << err;
@@ -340,14 +359,16 @@ TEST(SimulateCli, RealBinaryJsonAndExitCodes)
 {
     auto run = runBinary;
     std::string out;
-    const int ok = run(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --inputs '" + kModels +
-                           "qat_qdq_dataset' --json --repeat 2 --mode fake",
+    const int ok = run(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --inputs '" +
+                           kModels + "qat_qdq_dataset' --json --repeat 2 --mode fake",
                        out);
     ASSERT_EQ(ok, 0) << out;
     const auto j = nlohmann::json::parse(out);
     EXPECT_TRUE(j["timing_ms"]["fake"].is_number());
     std::string err;
-    const int bad = run(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels + "qat_qdq.onnx' --input /no/such/x.npy 2>&1", err);
+    const int bad = run(std::string(QATDOCTOR_CLI_BIN) + " simulate '" + kModels +
+                            "qat_qdq.onnx' --input /no/such/x.npy 2>&1",
+                        err);
     EXPECT_EQ(bad, 2);
     EXPECT_NE(err.find("/no/such/x.npy"), std::string::npos) << err;
 }

@@ -96,7 +96,7 @@ TEST(SimulationCases, ACoarse16BitTanhTableIsTheFirstBadLayer)
     const Agreement& tanh = pairOf(*r, "tanh", "fake_int");
     EXPECT_LT(tanh.cosine, 0.9);
     EXPECT_LT(tanh.sqnrDb, 10.0);
-    EXPECT_GT(pairOf(*r, "tanh", "float_fake").cosine, 0.999);   // fake-quant itself is fine
+    EXPECT_GT(pairOf(*r, "tanh", "float_fake").cosine, 0.999);  // fake-quant itself is fine
     EXPECT_EQ(r->firstBadLayer, "tanh");
     EXPECT_TRUE(r->firstBadLayerFloat.empty());
     ASSERT_EQ(r->luts.size(), 1u);
@@ -123,7 +123,7 @@ TEST(SimulationCases, SensitivityRanksTheCoarselyQuantizedLayerFirst)
     ASSERT_TRUE(r.ok()) << r.error().toString();
     ASSERT_EQ(r->sensitivity.size(), 2u);
     EXPECT_EQ(r->sensitivity[0].layer, "conv1");
-    EXPECT_GT(r->sensitivity[0].gainDb, 10.0);   // 4 wasted bits ~ 24 dB at conv1, less at the output
+    EXPECT_GT(r->sensitivity[0].gainDb, 10.0);  // 4 wasted bits ~ 24 dB at conv1, less at the output
     EXPECT_EQ(r->sensitivity[1].layer, "conv2");
     EXPECT_LT(std::fabs(r->sensitivity[1].gainDb), 1.0);
     // gain = the layer's output SQNR minus the unchanged model's
@@ -151,7 +151,9 @@ TEST(SimulationCases, Int16AndFloatWhatIfsReportTheirGainOverTheUnchangedModel)
         EXPECT_DOUBLE_EQ(*r->baselineOutputSqnrDb, base) << kind;
         EXPECT_GT(*r->outputSqnrDb(), base + 10.0) << kind;
         // conv1 itself: its int result now follows float closely (24.6 dB before, 41.1 after)
-        EXPECT_GT(pairOf(*r, "conv1", "float_int").sqnrDb, pairOf(*unchanged, "conv1", "float_int").sqnrDb + 12.0) << kind;
+        EXPECT_GT(pairOf(*r, "conv1", "float_int").sqnrDb,
+                  pairOf(*unchanged, "conv1", "float_int").sqnrDb + 12.0)
+            << kind;
         const auto j = simulationToJson(*r, Lang::En, RequantMode::Float)["what_if"];
         EXPECT_EQ(j[std::string(kind) + "_layers"], nlohmann::json::array({"conv1"})) << kind;
         EXPECT_NEAR(j["gain_db"].get<double>(), *r->outputSqnrDb() - base, 1e-9) << kind;
@@ -173,9 +175,9 @@ TEST(SimulationCases, AgreementMetricsOfKnownTensors)
     EXPECT_NEAR(g.maxAbs, 1.0, 1e-12);
     EXPECT_NEAR(g.sqnrDb, 10.0 * std::log10(30.0), 1e-9);
     EXPECT_NEAR(g.maxErrLsb, 2.0, 1e-12);
-    EXPECT_EQ(compareTensors(ref, other, 0).maxErrLsb, 0.0);   // not quantized: no steps
+    EXPECT_EQ(compareTensors(ref, other, 0).maxErrLsb, 0.0);  // not quantized: no steps
     EXPECT_TRUE(std::isinf(compareTensors(ref, ref, 0.5).sqnrDb));
-    EXPECT_TRUE(agreementBroken(g));   // cosine 0.9955 passes, SQNR 14.8 dB < 20 does not
+    EXPECT_TRUE(agreementBroken(g));  // cosine 0.9955 passes, SQNR 14.8 dB < 20 does not
     AgreementThresholds loose;
     loose.minSqnrDb = 10;
     EXPECT_FALSE(agreementBroken(g, loose));
@@ -186,7 +188,7 @@ TEST(SimulationCases, RequantizationsPartingByOneStepIsNotAFinding)
     SimulationResult r;
     r.modelPath = "m.onnx";
     r.requantDiffLayer = "conv2";
-    r.requantDiffLsb = 1.0000001;   // one step, as a quotient of dequantized floats
+    r.requantDiffLsb = 1.0000001;  // one step, as a quotient of dequantized floats
     EXPECT_TRUE(simulationFindings(r).empty());
     r.requantDiffLsb = 2.0;
     const auto f = simulationFindings(r);
@@ -202,7 +204,8 @@ TEST(SimulationCases, MergedAgreementsEqualTheWholeComparedAtOnce)
     const Tensor othA = Tensor::fromFloats({3}, {1.5f, -2, 2}), othB = Tensor::fromFloats({2}, {0.25f, 4.5f});
     const Agreement whole = compareTensors(Tensor::fromFloats({5}, {1, -2, 3, 0.5f, 4}),
                                            Tensor::fromFloats({5}, {1.5f, -2, 2, 0.25f, 4.5f}), 0.25);
-    const Agreement merged = mergeAgreements(compareTensors(refA, othA, 0.25), compareTensors(refB, othB, 0.25));
+    const Agreement merged =
+        mergeAgreements(compareTensors(refA, othA, 0.25), compareTensors(refB, othB, 0.25));
     EXPECT_EQ(merged.count, 5);
     EXPECT_NEAR(merged.cosine, whole.cosine, 1e-15);
     EXPECT_NEAR(merged.mse, whole.mse, 1e-15);
@@ -233,7 +236,8 @@ TEST(SimulationCases, SamplesOfABatchAreSimulatedOneAfterAnother)
     EXPECT_EQ(r->samples, 2u);
     for (size_t li = 0; li < r->comparisons.size(); ++li)
         for (const char* pair : {"float_fake", "fake_int", "float_int"}) {
-            const Agreement want = mergeAgreements(a->comparisons[li].pairs.at(pair), b->comparisons[li].pairs.at(pair));
+            const Agreement want =
+                mergeAgreements(a->comparisons[li].pairs.at(pair), b->comparisons[li].pairs.at(pair));
             const Agreement& got = r->comparisons[li].pairs.at(pair);
             EXPECT_EQ(got.count, want.count);
             EXPECT_DOUBLE_EQ(got.mse, want.mse) << li << pair;
@@ -244,8 +248,9 @@ TEST(SimulationCases, SamplesOfABatchAreSimulatedOneAfterAnother)
     ASSERT_TRUE(r->baselineOutputSqnrDb.has_value());
     EXPECT_DOUBLE_EQ(*r->baselineOutputSqnrDb,
                      mergeAgreements(*a->baselineOutputAgreement, *b->baselineOutputAgreement).sqnrDb);
-    EXPECT_DOUBLE_EQ(*r->outputSqnrDb(), mergeAgreements(a->outputAgreement.at("float_int")[0],
-                                                         b->outputAgreement.at("float_int")[0]).sqnrDb);
+    EXPECT_DOUBLE_EQ(
+        *r->outputSqnrDb(),
+        mergeAgreements(a->outputAgreement.at("float_int")[0], b->outputAgreement.at("float_int")[0]).sqnrDb);
 }
 
 // ConvTranspose weights are [C, M/group, k...]: their output channels are axis 1, and the weight

@@ -1,13 +1,14 @@
 // simulate() end to end on the committed QAT fixtures: agreement figures, what-if, weights,
 // LUT reports, findings and the JSON form.
+#include "core/fixedpoint/simulation.h"
+
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "core/fixedpoint/sim_inputs.h"
-#include "core/fixedpoint/simulation.h"
 #include "core/fixedpoint/simulation_json.h"
 #include "core/fixedpoint/tensor_io.h"
-
-#include <map>
 #include "core/model/onnx_file.h"
 
 using namespace qatdoctor::core;
@@ -34,7 +35,7 @@ TEST(Simulation, LayersOfTheBnExportAreNamedAndFolded)
     for (const auto& L : interp->layers()) names.push_back(L.name);
     EXPECT_EQ(names, (std::vector<std::string>{"conv1", "conv2", "add", "fc"}));
     const LayerInfo& conv1 = interp->layers()[0];
-    EXPECT_EQ(conv1.outputQuantizers.size(), 1u);   // Div, Add, BN, Relu absorbed up to Q -> Clip -> DQ
+    EXPECT_EQ(conv1.outputQuantizers.size(), 1u);  // Div, Add, BN, Relu absorbed up to Q -> Clip -> DQ
     EXPECT_EQ(conv1.weightQuantizers.size(), 2u);
     EXPECT_GT(conv1.outputScale, 0.0f);
     auto w = interp->layerWeight(conv1);
@@ -76,10 +77,10 @@ TEST(Simulation, AllModesAgreeWhereTheyShould)
     EXPECT_TRUE(r->overflows.empty());
     ASSERT_TRUE(r->requantDiffLsb.has_value());
     EXPECT_LE(*r->requantDiffLsb, 1.0);
-    EXPECT_EQ(r->weights.size(), 3u);   // conv1, conv2, fc
+    EXPECT_EQ(r->weights.size(), 3u);  // conv1, conv2, fc
     for (const auto& w : r->weights) {
         EXPECT_GE(w.sqnrInt8PerChannel, w.sqnrInt8PerTensor - 1e-9) << w.layer;
-        EXPECT_GT(w.sqnrInt16PerChannel, w.sqnrInt8PerChannel + 30) << w.layer;   // ~6 dB per bit
+        EXPECT_GT(w.sqnrInt16PerChannel, w.sqnrInt8PerChannel + 30) << w.layer;  // ~6 dB per bit
         ASSERT_TRUE(w.sqnrModel.has_value());
     }
     EXPECT_EQ(r->sensitivity.size(), interp->layers().size());
@@ -96,7 +97,8 @@ TEST(Simulation, CancelStopsWithTheCancelledCode)
     auto in = prepareInputs(*interp, InputSpec{});
     ASSERT_TRUE(in.ok());
     EXPECT_EQ(in->sources[0], "random(seed=0)");
-    auto r = simulate(*interp, in->tensors, SimulationOptions{}, [](double, std::string_view) { return false; });
+    auto r =
+        simulate(*interp, in->tensors, SimulationOptions{}, [](double, std::string_view) { return false; });
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().code, kCancelledCode);
 }
@@ -105,7 +107,8 @@ TEST(Simulation, WrongInputShapeNamesTheInput)
 {
     auto interp = load("qat_qdq.onnx");
     ASSERT_TRUE(interp);
-    auto r = interp->run(SimMode::Fake, {randomTensor(DType::Float32, {1, 3, 8, 8}, 1)}, RunOptions{}, nullptr);
+    auto r =
+        interp->run(SimMode::Fake, {randomTensor(DType::Float32, {1, 3, 8, 8}, 1)}, RunOptions{}, nullptr);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("input"), std::string::npos);
 }
@@ -149,13 +152,13 @@ TEST(Simulation, LookUpTablesAreReportedPerLayer)
     for (const auto& l : r->luts) luts[l.layer] = l;
     ASSERT_EQ(luts.size(), 4u);
     EXPECT_EQ(luts["sigmoid"].entries, 256);
-    EXPECT_LE(luts["sigmoid"].maxErrorLsb, 0.5 + 1e-6);   // an 8-bit table is exact up to output rounding
+    EXPECT_LE(luts["sigmoid"].maxErrorLsb, 0.5 + 1e-6);  // an 8-bit table is exact up to output rounding
     EXPECT_EQ(luts["tanh"].inputBits, 16);
     EXPECT_EQ(luts["tanh"].entries, 257);
-    EXPECT_GT(luts["tanh"].maxErrorLsb, 1.0);              // interpolation between breakpoints
+    EXPECT_GT(luts["tanh"].maxErrorLsb, 1.0);  // interpolation between breakpoints
     EXPECT_LT(luts["tanh"].maxError, 1e-3);
     EXPECT_LE(luts["softmax"].maxErrorLsb, 1.0);
-    EXPECT_GT(luts["exp"].maxErrorLsb, 10.0);              // exp(5) does not fit the output range
+    EXPECT_GT(luts["exp"].maxErrorLsb, 10.0);  // exp(5) does not fit the output range
     EXPECT_FALSE(luts["exp"].curveX.empty());
     EXPECT_TRUE(r->fallbacks.empty());
     for (const auto& c : r->comparisons)

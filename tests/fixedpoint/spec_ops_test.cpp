@@ -2,7 +2,6 @@
 // against MatMul on the same integers, Gelu's two forms, ConvTranspose against a direct
 // scatter, the integer ConvTranspose kernel against the float op.
 #include <gtest/gtest.h>
-
 #include <onnx/onnx_pb.h>
 
 #include <cmath>
@@ -89,7 +88,8 @@ TEST(SpecOps, QLinearMatMulBroadcastsBatchesLikeMatMul)
     EXPECT_EQ(q[0].toFloats(), f[0].toFloats());
     // a 1-D B drops its dimension: [2, 3] x [3] -> [2]
     const Tensor bv = codes(DType::UInt8, {3}, 5, 4);
-    const auto qv = run(makeNode("QLinearMatMul"), {codes(DType::UInt8, {2, 3}, 3, 4), one, az, bv, one, bz, one, yz});
+    const auto qv =
+        run(makeNode("QLinearMatMul"), {codes(DType::UInt8, {2, 3}, 3, 4), one, az, bv, one, bz, one, yz});
     const auto fv = run(makeNode("MatMul"), {minus(codes(DType::UInt8, {2, 3}, 3, 4), 3), minus(bv, 5)});
     ASSERT_EQ(qv.size(), 1u);
     EXPECT_EQ(qv[0].shape(), (std::vector<int64_t>{2}));
@@ -138,8 +138,9 @@ namespace {
 
 // ConvTranspose straight from the specification's definition: every input pixel scatters
 // x * w into y at i * stride + k * dilation - pad_begin (2-D, integer-valued floats: exact).
-std::vector<float> scatterConvTranspose(const Tensor& x, const Tensor& w, int64_t group, std::vector<int64_t> s,
-                                        std::vector<int64_t> d, std::vector<int64_t> padBegin, std::vector<int64_t> out)
+std::vector<float> scatterConvTranspose(const Tensor& x, const Tensor& w, int64_t group,
+                                        std::vector<int64_t> s, std::vector<int64_t> d,
+                                        std::vector<int64_t> padBegin, std::vector<int64_t> out)
 {
     const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3);
     const int64_t mg = w.dim(1), M = mg * group, KH = w.dim(2), KW = w.dim(3), cg = C / group;
@@ -152,7 +153,8 @@ std::vector<float> scatterConvTranspose(const Tensor& x, const Tensor& w, int64_
                     for (int64_t j = 0; j < W; ++j)
                         for (int64_t ki = 0; ki < KH; ++ki)
                             for (int64_t kj = 0; kj < KW; ++kj) {
-                                const int64_t oi = i * s[0] + ki * d[0] - padBegin[0], oj = j * s[1] + kj * d[1] - padBegin[1];
+                                const int64_t oi = i * s[0] + ki * d[0] - padBegin[0],
+                                              oj = j * s[1] + kj * d[1] - padBegin[1];
                                 if (oi < 0 || oi >= out[0] || oj < 0 || oj >= out[1]) continue;
                                 const int64_t om = (c / cg) * mg + m;
                                 y[static_cast<size_t>(((n * M + om) * out[0] + oi) * out[1] + oj)] +=
@@ -165,7 +167,8 @@ std::vector<float> scatterConvTranspose(const Tensor& x, const Tensor& w, int64_
 Tensor smallInts(std::vector<int64_t> shape, int64_t step)
 {
     std::vector<float> v(static_cast<size_t>(shapeSize(shape)));
-    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((static_cast<int64_t>(i) * step + 5) % 9 - 4);
+    for (size_t i = 0; i < v.size(); ++i)
+        v[i] = static_cast<float>((static_cast<int64_t>(i) * step + 5) % 9 - 4);
     return Tensor::fromFloats(std::move(shape), v);
 }
 
@@ -175,7 +178,7 @@ Tensor smallInts(std::vector<int64_t> shape, int64_t step)
 // conformance cases have one group and one feature at a time), against the direct scatter.
 TEST(SpecOps, ConvTransposeMatchesTheSpecificationsScatter)
 {
-    const Tensor x = smallInts({2, 4, 3, 4}, 7), w = smallInts({4, 3, 3, 2}, 5);   // group 2: M = 6
+    const Tensor x = smallInts({2, 4, 3, 4}, 7), w = smallInts({4, 3, 3, 2}, 5);  // group 2: M = 6
     onnx::NodeProto n = makeNode("ConvTranspose");
     auto* g = n.add_attribute();
     g->set_name("group");
@@ -215,8 +218,8 @@ TEST(SpecOps, IntegerConvTransposeEqualsTheFloatOpOnIntegers)
     setInts(n, "strides", {2, 1});
     setInts(n, "pads", {0, 1, 1, 0});
     setInts(n, "output_padding", {1, 0});
-    const Tensor x = codes(DType::UInt8, {2, 4, 3, 5}, 60, 140, 11);   // codes 60..199, zero point 128
-    const Tensor w = codes(DType::Int8, {4, 3, 2, 3}, -90, 180, 13);   // per-channel (axis 1) zero points
+    const Tensor x = codes(DType::UInt8, {2, 4, 3, 5}, 60, 140, 11);  // codes 60..199, zero point 128
+    const Tensor w = codes(DType::Int8, {4, 3, 2, 3}, -90, 180, 13);  // per-channel (axis 1) zero points
     const std::vector<int64_t> wz = {3, -5, 0};
     auto geom = convTransposeGeometry(n, x.shape(), w.shape());
     ASSERT_TRUE(geom.ok());
@@ -231,10 +234,12 @@ TEST(SpecOps, IntegerConvTransposeEqualsTheFloatOpOnIntegers)
     ASSERT_EQ(y.size(), 1u);
     ASSERT_EQ(acc->shape, y[0].shape());
     ASSERT_EQ(acc->size(), y[0].size());
-    for (int64_t i = 0; i < acc->size(); ++i) ASSERT_EQ(static_cast<float>(acc->at(i)), y[0].toFloats()[static_cast<size_t>(i)]) << i;
+    for (int64_t i = 0; i < acc->size(); ++i)
+        ASSERT_EQ(static_cast<float>(acc->at(i)), y[0].toFloats()[static_cast<size_t>(i)]) << i;
 
     // 16-bit codes: int64 sums, still exact
-    const Tensor x16 = codes(DType::Int16, {1, 4, 3, 5}, -300, 600, 17), w16 = codes(DType::Int16, {4, 3, 2, 3}, -200, 400, 7);
+    const Tensor x16 = codes(DType::Int16, {1, 4, 3, 5}, -300, 600, 17),
+                 w16 = codes(DType::Int16, {4, 3, 2, 3}, -200, 400, 7);
     auto geom16 = convTransposeGeometry(n, x16.shape(), w16.shape());
     ASSERT_TRUE(geom16.ok());
     auto acc16 = convTransposeInteger(*geom16, x16, 0, w16, {0}, nullptr);
@@ -242,20 +247,23 @@ TEST(SpecOps, IntegerConvTransposeEqualsTheFloatOpOnIntegers)
     EXPECT_TRUE(acc16->wide);
     const auto y16 = run(n, {minus(x16, 0), minus(w16, 0)});
     ASSERT_EQ(y16.size(), 1u);
-    for (int64_t i = 0; i < acc16->size(); ++i) ASSERT_EQ(static_cast<float>(acc16->at(i)), y16[0].toFloats()[static_cast<size_t>(i)]) << i;
+    for (int64_t i = 0; i < acc16->size(); ++i)
+        ASSERT_EQ(static_cast<float>(acc16->at(i)), y16[0].toFloats()[static_cast<size_t>(i)]) << i;
 
     // 4 channels x 9 taps x 30000^2 = 3.24e10 at the centre: beyond int32, kept and counted
     onnx::NodeProto plain = makeNode("ConvTranspose");
     std::vector<int64_t> big(4 * 3 * 3, 30000), bigW(4 * 1 * 3 * 3, 30000);
-    const Tensor xb = Tensor::fromInts(DType::Int16, {1, 4, 3, 3}, big), wb = Tensor::fromInts(DType::Int16, {4, 1, 3, 3}, bigW);
+    const Tensor xb = Tensor::fromInts(DType::Int16, {1, 4, 3, 3}, big),
+                 wb = Tensor::fromInts(DType::Int16, {4, 1, 3, 3}, bigW);
     auto geomB = convTransposeGeometry(plain, xb.shape(), wb.shape());
     ASSERT_TRUE(geomB.ok());
     auto accB = convTransposeInteger(*geomB, xb, 0, wb, {0}, nullptr);
     ASSERT_TRUE(accB.ok());
     EXPECT_EQ(accB->shape, (std::vector<int64_t>{1, 1, 5, 5}));
     EXPECT_EQ(accB->at(12), 4ll * 9 * 30000 * 30000);
-    EXPECT_EQ(accB->overflows, 25);   // every output has at least one tap: >= 3.6e9
-    EXPECT_FALSE(convTransposeInteger(*geom, x, 128, w, {1, 2}, nullptr).ok());   // 2 zero points for 3 channels
+    EXPECT_EQ(accB->overflows, 25);  // every output has at least one tap: >= 3.6e9
+    EXPECT_FALSE(
+        convTransposeInteger(*geom, x, 128, w, {1, 2}, nullptr).ok());  // 2 zero points for 3 channels
 }
 
 // The integer mode's 8-bit Gelu table built from the node follows the node's form: each table
@@ -303,8 +311,8 @@ void addInitializer(onnx::GraphProto& g, const std::string& name, const Tensor& 
     }
 }
 
-void addNode(onnx::GraphProto& g, const std::string& op, const std::string& name, std::vector<std::string> ins,
-             const std::string& out)
+void addNode(onnx::GraphProto& g, const std::string& op, const std::string& name,
+             std::vector<std::string> ins, const std::string& out)
 {
     auto* n = g.add_node();
     n->set_op_type(op);
@@ -329,7 +337,8 @@ TEST(SpecOps, QdqConvTransposeModelRunsInEveryMode)
     auto* in = g.add_input();
     in->set_name("x");
     in->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
-    for (int64_t d : {1, 4, 5, 5}) in->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+    for (int64_t d : {1, 4, 5, 5})
+        in->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
     g.add_output()->set_name("y");
     const Tensor wq = codes(DType::Int8, {4, 3, 4, 4}, -100, 200, 37);
     addInitializer(g, "x_s", Tensor::scalar(0.02f));
@@ -362,9 +371,11 @@ TEST(SpecOps, QdqConvTransposeModelRunsInEveryMode)
     EXPECT_FLOAT_EQ(layer.outputScale, 0.05f);
 
     std::vector<float> xv(100);
-    for (size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>((static_cast<int>(i) * 13) % 41 - 20) * 0.07f;
+    for (size_t i = 0; i < xv.size(); ++i)
+        xv[i] = static_cast<float>((static_cast<int>(i) * 13) % 41 - 20) * 0.07f;
     const Tensor x = Tensor::fromFloats({1, 4, 5, 5}, xv);
-    const QParams px = *makeQParams(DType::UInt8, {0.02f}, {128}, -1, {}), pw = *makeQParams(DType::Int8, {0.01f}, {0}, -1, {});
+    const QParams px = *makeQParams(DType::UInt8, {0.02f}, {128}, -1, {}),
+                  pw = *makeQParams(DType::Int8, {0.01f}, {0}, -1, {});
     const QParams py = *makeQParams(DType::UInt8, {0.05f}, {128}, -1, {});
     const onnx::NodeProto& ctNode = g.node(3);
     const Tensor b = Tensor::fromFloats({3}, {0.25f, -0.5f, 0.125f});
@@ -377,7 +388,7 @@ TEST(SpecOps, QdqConvTransposeModelRunsInEveryMode)
     auto flt = (*interp)->run(SimMode::Float, {x}, RunOptions{}, nullptr);
     auto integer = (*interp)->run(SimMode::Int, {x}, RunOptions{}, nullptr);
     ASSERT_TRUE(fake.ok() && flt.ok() && integer.ok());
-    EXPECT_EQ(fake->outputs[0].shape(), (std::vector<int64_t>{1, 3, 10, 10}));   // 2 * (5 - 1) + 4 - 2
+    EXPECT_EQ(fake->outputs[0].shape(), (std::vector<int64_t>{1, 3, 10, 10}));  // 2 * (5 - 1) + 4 - 2
     EXPECT_EQ(fake->outputs[0].toFloats(), fakeQuantize(fakeWant[0], py).toFloats());
     EXPECT_EQ(flt->outputs[0].toFloats(), floatWant[0].toFloats());
     // the integer mode sums the codes exactly (convTransposeInteger) and requantizes once: within
@@ -396,10 +407,12 @@ TEST(SpecOps, QdqConvTransposeModelRunsInEveryMode)
 // window's maximum in the flat input, and storage_order 1 gives the same element column-major.
 TEST(SpecOps, MaxPoolIndicesPointAtTheMaximumInEveryRank)
 {
-    for (const std::vector<int64_t>& shape : {std::vector<int64_t>{2, 3, 11}, std::vector<int64_t>{1, 2, 5, 6, 7}}) {
+    for (const std::vector<int64_t>& shape :
+         {std::vector<int64_t>{2, 3, 11}, std::vector<int64_t>{1, 2, 5, 6, 7}}) {
         const int r = static_cast<int>(shape.size()) - 2;
         std::vector<float> xv(static_cast<size_t>(shapeSize(shape)));
-        for (size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>((static_cast<int64_t>(i) * 37 + 11) % 101);
+        for (size_t i = 0; i < xv.size(); ++i)
+            xv[i] = static_cast<float>((static_cast<int64_t>(i) * 37 + 11) % 101);
         const Tensor x = Tensor::fromFloats(shape, xv);
         std::vector<Tensor> outs[2];
         for (int order = 0; order < 2; ++order) {

@@ -1,7 +1,8 @@
+#include "core/fixedpoint/tensor_io.h"
+
 #include <gtest/gtest.h>
 
 #include "core/common/file_io.h"
-#include "core/fixedpoint/tensor_io.h"
 
 using namespace qatdoctor::core;
 using namespace qatdoctor::core::fixedpoint;
@@ -69,10 +70,12 @@ TEST(TensorIo, NpyHeaderIsReadAsThePythonLiteralItIs)
 {
     const std::string eight(8 * 4, '\0');
     // as numpy writes it, and with the keys in another order and double quotes
-    auto ok = parseNpy(npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }", eight), "a.npy");
+    auto ok =
+        parseNpy(npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }", eight), "a.npy");
     ASSERT_TRUE(ok) << ok.error().toString();
     EXPECT_EQ(ok->shape(), (std::vector<int64_t>{2, 4}));
-    auto reordered = parseNpy(npyBytes("{\"shape\": (8,), \"fortran_order\": False, \"descr\": \"<f4\"}", eight), "b.npy");
+    auto reordered =
+        parseNpy(npyBytes("{\"shape\": (8,), \"fortran_order\": False, \"descr\": \"<f4\"}", eight), "b.npy");
     ASSERT_TRUE(reordered) << reordered.error().toString();
     EXPECT_EQ(reordered->shape(), (std::vector<int64_t>{8}));
     // what the old substring reader took: a minus sign dropped, 'shape' inside another value,
@@ -80,8 +83,10 @@ TEST(TensorIo, NpyHeaderIsReadAsThePythonLiteralItIs)
     const struct {
         std::string bytes, why;
     } bad[] = {
-        {npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 8), }", eight), "negative dimension"},
-        {npyBytes("{'descr': '<f4', 'fortran_order': False, 'note': 'shape': (2, 4), }", eight), "unknown key 'note'"},
+        {npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 8), }", eight),
+         "negative dimension"},
+        {npyBytes("{'descr': '<f4', 'fortran_order': False, 'note': 'shape': (2, 4), }", eight),
+         "unknown key 'note'"},
         {npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), ", eight), "not closed"},
         {npyBytes("{'descr': '<f4', 'shape': (2, 4), }", eight), "lacks"},
         {npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }", eight, 9, 9), "version 9.9"},
@@ -96,7 +101,8 @@ TEST(TensorIo, NpyHeaderIsReadAsThePythonLiteralItIs)
 
 TEST(TensorIo, SeededRandomIsReproducible)
 {
-    const Tensor a = randomTensor(DType::Float32, {1, 3, 8, 8}, 7), b = randomTensor(DType::Float32, {1, 3, 8, 8}, 7);
+    const Tensor a = randomTensor(DType::Float32, {1, 3, 8, 8}, 7),
+                 b = randomTensor(DType::Float32, {1, 3, 8, 8}, 7);
     EXPECT_EQ(a.toFloats(), b.toFloats());
     EXPECT_NE(a.toFloats(), randomTensor(DType::Float32, {1, 3, 8, 8}, 8).toFloats());
 }
@@ -105,11 +111,12 @@ TEST(TensorIo, SeededRandomIsReproducible)
 
 TEST(Colour, RgbBgrAndCenteredYuv444)
 {
-    const uint8_t px[6] = {255, 0, 0, 128, 128, 128};   // red, grey
+    const uint8_t px[6] = {255, 0, 0, 128, 128, 128};  // red, grey
     const Tensor rgb = imageToTensor(px, 1, 2, ColourFormat::Rgb);
     EXPECT_EQ(rgb.shape(), (std::vector<int64_t>{1, 3, 1, 2}));
     EXPECT_EQ(rgb.toFloats(), (std::vector<float>{255, 128, 0, 128, 0, 128}));
-    EXPECT_EQ(imageToTensor(px, 1, 2, ColourFormat::Bgr).toFloats(), (std::vector<float>{0, 128, 0, 128, 255, 128}));
+    EXPECT_EQ(imageToTensor(px, 1, 2, ColourFormat::Bgr).toFloats(),
+              (std::vector<float>{0, 128, 0, 128, 255, 128}));
     // red: Y = 76, U = 85, V = 255; grey: Y = U = V = 128; then minus 128
     EXPECT_EQ(imageToTensor(px, 1, 2, ColourFormat::Yuv444Centered).toFloats(),
               (std::vector<float>{76 - 128, 0, 85 - 128, 0, 127, 0}));

@@ -27,7 +27,8 @@ model::LayerTable fixtureTable()
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     static const model::LayerTable table = fixtureTable();
-    auto expected = model::parseExpectedDtypes(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.json");
+    auto expected =
+        model::parseExpectedDtypes(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.json");
     if (!expected) return 0;
     std::vector<Finding> findings;
     std::set<std::string> evaluated;

@@ -2,9 +2,8 @@
 // saved FAQ wizard session (replayed on the shipped FAQ base). The first byte picks which.
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session_json.h"

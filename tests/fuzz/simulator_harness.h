@@ -50,20 +50,37 @@ private:
 
 struct IntAttribute {
     const char* name;
-    int maxValues;   // 1 = a single int
+    int maxValues;  // 1 = a single int
 };
 
 // The integer attributes the kernels read, and the string choices they branch on.
 constexpr IntAttribute kIntAttributes[] = {
-    {"axis", 1},      {"axes", 3},       {"perm", 4},          {"pads", 6},      {"strides", 3},
-    {"kernel_shape", 3}, {"dilations", 3}, {"group", 1},      {"keepdims", 1},  {"split", 3},
-    {"allowzero", 1}, {"num_outputs", 1}, {"transA", 1},      {"transB", 1},    {"ceil_mode", 1},
-    {"count_include_pad", 1}, {"to", 1}, {"noop_with_empty_axes", 1}, {"output_padding", 3}, {"blocksize", 1},
+    {"axis", 1},
+    {"axes", 3},
+    {"perm", 4},
+    {"pads", 6},
+    {"strides", 3},
+    {"kernel_shape", 3},
+    {"dilations", 3},
+    {"group", 1},
+    {"keepdims", 1},
+    {"split", 3},
+    {"allowzero", 1},
+    {"num_outputs", 1},
+    {"transA", 1},
+    {"transB", 1},
+    {"ceil_mode", 1},
+    {"count_include_pad", 1},
+    {"to", 1},
+    {"noop_with_empty_axes", 1},
+    {"output_padding", 3},
+    {"blocksize", 1},
 };
 constexpr const char* kStringAttributes[][2] = {
-    {"mode", "constant"}, {"mode", "reflect"},   {"mode", "edge"},       {"mode", "nearest"},
-    {"mode", "linear"},   {"mode", "cubic"},     {"auto_pad", "SAME_UPPER"}, {"auto_pad", "VALID"},
-    {"coordinate_transformation_mode", "asymmetric"}, {"nearest_mode", "floor"},
+    {"mode", "constant"},       {"mode", "reflect"},   {"mode", "edge"},
+    {"mode", "nearest"},        {"mode", "linear"},    {"mode", "cubic"},
+    {"auto_pad", "SAME_UPPER"}, {"auto_pad", "VALID"}, {"coordinate_transformation_mode", "asymmetric"},
+    {"nearest_mode", "floor"},
 };
 constexpr int64_t kOpsets[] = {11, 13, 17};
 

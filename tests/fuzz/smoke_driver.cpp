@@ -13,6 +13,9 @@
 // An input that crashes with an ASan report, abort or segfault is written to
 // smoke-crash-<number>.bin in the working directory and its number printed; gcc's UBSan ends
 // the process without the death callback, so use --trace for those.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -28,9 +31,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <fcntl.h>
-#include <unistd.h>
 
 #if defined(__has_include)
 #if __has_include(<sanitizer/common_interface_defs.h>)
@@ -67,8 +67,9 @@ void dumpCurrent()
         ::close(fd);
     }
     char msg[160];
-    const int len = std::snprintf(msg, sizeof msg, "\nsmoke: input %lld crashed, written to %s (replay: --only %lld)\n",
-                                  g_iteration, name, g_iteration);
+    const int len =
+        std::snprintf(msg, sizeof msg, "\nsmoke: input %lld crashed, written to %s (replay: --only %lld)\n",
+                      g_iteration, name, g_iteration);
     if (len > 0) (void)!::write(2, msg, static_cast<size_t>(len));
     g_current = nullptr;  // once
 }
@@ -99,10 +100,30 @@ private:
 };
 
 // Values parsers tend to treat specially: sizes, signs, limits, JSON / text structure.
-constexpr std::array<std::string_view, 24> kTokens{
-    "0", "-1", "1", "255", "65535", "4294967295", "18446744073709551615", "99999999999999999999999",
-    "1e308", "-1e308", "nan", "inf", "null", "{", "}", "[", "]", "\"", ",", ":", "\n", "\r\n", "\t",
-    std::string_view("\0\0\0\0", 4)};
+constexpr std::array<std::string_view, 24> kTokens{"0",
+                                                   "-1",
+                                                   "1",
+                                                   "255",
+                                                   "65535",
+                                                   "4294967295",
+                                                   "18446744073709551615",
+                                                   "99999999999999999999999",
+                                                   "1e308",
+                                                   "-1e308",
+                                                   "nan",
+                                                   "inf",
+                                                   "null",
+                                                   "{",
+                                                   "}",
+                                                   "[",
+                                                   "]",
+                                                   "\"",
+                                                   ",",
+                                                   ":",
+                                                   "\n",
+                                                   "\r\n",
+                                                   "\t",
+                                                   std::string_view("\0\0\0\0", 4)};
 constexpr std::array<uint8_t, 10> kBytes{0x00, 0x01, 0x7f, 0x80, 0xff, '0', '9', '\n', '"', '{'};
 
 class Mutator {
@@ -122,50 +143,51 @@ private:
     void mutateOnce(std::string& s, Rng& rng) const
     {
         switch (rng.below(9)) {
-        case 0:  // flip one bit
-            if (!s.empty()) s[rng.below(s.size())] ^= static_cast<char>(1u << rng.below(8));
-            break;
-        case 1:  // an interesting byte
-            if (!s.empty()) s[rng.below(s.size())] = static_cast<char>(kBytes[rng.below(kBytes.size())]);
-            break;
-        case 2:  // truncate
-            s.resize(rng.below(s.size() + 1));
-            break;
-        case 3: {  // insert random bytes
-            std::string ins(1 + rng.below(8), '\0');
-            for (char& c : ins) c = static_cast<char>(rng.next());
-            s.insert(rng.below(s.size() + 1), ins);
-            break;
-        }
-        case 4: {  // delete a range
-            if (s.empty()) break;
-            const size_t at = rng.below(s.size());
-            s.erase(at, 1 + rng.below(std::min<size_t>(64, s.size() - at)));
-            break;
-        }
-        case 5: {  // duplicate a chunk somewhere else
-            if (s.empty()) break;
-            const size_t from = rng.below(s.size());
-            const std::string chunk = s.substr(from, 1 + rng.below(std::min<size_t>(256, s.size() - from)));
-            s.insert(rng.below(s.size() + 1), chunk);
-            break;
-        }
-        case 6: {  // splice: head of this input, tail of another corpus file
-            const std::string& other = m_corpus[rng.below(m_corpus.size())];
-            s = s.substr(0, rng.below(s.size() + 1)) + other.substr(rng.below(other.size() + 1));
-            break;
-        }
-        case 7: {  // insert a token
-            const std::string_view t = kTokens[rng.below(kTokens.size())];
-            s.insert(rng.below(s.size() + 1), t);
-            break;
-        }
-        default: {  // overwrite with a token (a number or bracket where another one was)
-            const std::string_view t = kTokens[rng.below(kTokens.size())];
-            const size_t at = rng.below(s.size() + 1);
-            s.replace(at, std::min(t.size(), s.size() - at), t);
-            break;
-        }
+            case 0:  // flip one bit
+                if (!s.empty()) s[rng.below(s.size())] ^= static_cast<char>(1u << rng.below(8));
+                break;
+            case 1:  // an interesting byte
+                if (!s.empty()) s[rng.below(s.size())] = static_cast<char>(kBytes[rng.below(kBytes.size())]);
+                break;
+            case 2:  // truncate
+                s.resize(rng.below(s.size() + 1));
+                break;
+            case 3: {  // insert random bytes
+                std::string ins(1 + rng.below(8), '\0');
+                for (char& c : ins) c = static_cast<char>(rng.next());
+                s.insert(rng.below(s.size() + 1), ins);
+                break;
+            }
+            case 4: {  // delete a range
+                if (s.empty()) break;
+                const size_t at = rng.below(s.size());
+                s.erase(at, 1 + rng.below(std::min<size_t>(64, s.size() - at)));
+                break;
+            }
+            case 5: {  // duplicate a chunk somewhere else
+                if (s.empty()) break;
+                const size_t from = rng.below(s.size());
+                const std::string chunk =
+                    s.substr(from, 1 + rng.below(std::min<size_t>(256, s.size() - from)));
+                s.insert(rng.below(s.size() + 1), chunk);
+                break;
+            }
+            case 6: {  // splice: head of this input, tail of another corpus file
+                const std::string& other = m_corpus[rng.below(m_corpus.size())];
+                s = s.substr(0, rng.below(s.size() + 1)) + other.substr(rng.below(other.size() + 1));
+                break;
+            }
+            case 7: {  // insert a token
+                const std::string_view t = kTokens[rng.below(kTokens.size())];
+                s.insert(rng.below(s.size() + 1), t);
+                break;
+            }
+            default: {  // overwrite with a token (a number or bracket where another one was)
+                const std::string_view t = kTokens[rng.below(kTokens.size())];
+                const size_t at = rng.below(s.size() + 1);
+                s.replace(at, std::min(t.size(), s.size() - at), t);
+                break;
+            }
         }
     }
 
@@ -219,15 +241,24 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
         const bool hasValue = i + 1 < argc;
-        if (a == "--iterations" && hasValue) iterations = std::atoll(argv[++i]);
-        else if (a == "--seed" && hasValue) seed = std::strtoull(argv[++i], nullptr, 10);
-        else if (a == "--max-len" && hasValue) maxLen = std::strtoull(argv[++i], nullptr, 10);
-        else if (a == "--only" && hasValue) only = std::atoll(argv[++i]);
-        else if (a == "--trace") trace = true;
+        if (a == "--iterations" && hasValue)
+            iterations = std::atoll(argv[++i]);
+        else if (a == "--seed" && hasValue)
+            seed = std::strtoull(argv[++i], nullptr, 10);
+        else if (a == "--max-len" && hasValue)
+            maxLen = std::strtoull(argv[++i], nullptr, 10);
+        else if (a == "--only" && hasValue)
+            only = std::atoll(argv[++i]);
+        else if (a == "--trace")
+            trace = true;
         else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "usage: %s [--iterations N] [--seed S] [--max-len BYTES] [--only I] [--trace] CORPUS...\n", argv[0]);
+            std::fprintf(
+                stderr,
+                "usage: %s [--iterations N] [--seed S] [--max-len BYTES] [--only I] [--trace] CORPUS...\n",
+                argv[0]);
             return 2;
-        } else paths.emplace_back(a);
+        } else
+            paths.emplace_back(a);
     }
     const std::vector<std::string> corpus = readCorpus(paths, maxLen);
     if (corpus.empty()) {
@@ -245,7 +276,8 @@ int main(int argc, char** argv)
     const std::clock_t cpuStart = std::clock();
     // Inputs are numbered: 0..corpus-1 the files, then the mutations; each mutation's random
     // stream depends only on the seed and its number, so --only replays it alone.
-    const long long total = std::max(static_cast<long long>(corpus.size()) + std::max(0LL, iterations), only + 1);
+    const long long total =
+        std::max(static_cast<long long>(corpus.size()) + std::max(0LL, iterations), only + 1);
     const Mutator mutator(corpus, maxLen);
     long long ran = 0;
     for (long long i = 0; i < total; ++i) {
@@ -261,8 +293,9 @@ int main(int argc, char** argv)
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double cpu = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
-    std::printf("smoke: %lld inputs (%zu corpus files, %lld mutations, seed %llu) in %.2f s wall, %.2f s CPU\n",
-                ran, corpus.size(), only >= 0 ? 0 : std::max(0LL, iterations), static_cast<unsigned long long>(seed),
-                wall, cpu);
+    std::printf(
+        "smoke: %lld inputs (%zu corpus files, %lld mutations, seed %llu) in %.2f s wall, %.2f s CPU\n", ran,
+        corpus.size(), only >= 0 ? 0 : std::max(0LL, iterations), static_cast<unsigned long long>(seed), wall,
+        cpu);
     return 0;
 }

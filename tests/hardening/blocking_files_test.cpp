@@ -24,7 +24,9 @@ const core::Warning* warningFor(const std::vector<core::Warning>& warnings, cons
 
 void writeLog(const std::string& path)
 {
-    writeBytes(path, "Epoch[0] Step[1] GlobalStep[1] qat_train: loss[0.5]\nEpoch[0] Step[2] GlobalStep[2] qat_train: loss[0.4]\n");
+    writeBytes(path,
+               "Epoch[0] Step[1] GlobalStep[1] qat_train: loss[0.5]\nEpoch[0] Step[2] GlobalStep[2] "
+               "qat_train: loss[0.4]\n");
 }
 
 TEST(BlockingFiles, AFifoOrAKernelFileNamedLikeALogIsSkippedWithTheReason)

@@ -1,12 +1,13 @@
 // The `--expect FILE` reader (core/model/expected_dtypes.h) on the committed fixture and on
 // hostile files: malformed, nested, oversized, unknown dtypes. Each is an "expect.parse" error
 // naming the file (and the line for malformed JSON), never an exception or a silent pass.
-#include <string>
+#include "core/model/expected_dtypes.h"
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "core/analysis.h"
-#include "core/model/expected_dtypes.h"
 #include "tests/hardening/hardening_util.h"
 
 namespace qatdoctor::test {
@@ -23,7 +24,8 @@ TEST(ExpectedDtypes, FixtureReadsEveryModule)
 
 TEST(ExpectedDtypes, MalformedJsonNamesFileAndLine)
 {
-    auto e = model::parseExpectedDtypes("{\n \"conv1\": \"int16\",\n \"conv2\" \"int16\"\n}", "x.expect.json");
+    auto e =
+        model::parseExpectedDtypes("{\n \"conv1\": \"int16\",\n \"conv2\" \"int16\"\n}", "x.expect.json");
     ASSERT_FALSE(e);
     EXPECT_EQ(e.error().code, "expect.parse");
     EXPECT_EQ(e.error().file, "x.expect.json");
@@ -35,14 +37,15 @@ TEST(ExpectedDtypes, HostileShapesAreRefused)
 {
     const std::string many = [] {
         std::string s = "{";
-        for (size_t i = 0; i <= model::kMaxExpectedDtypes; ++i) s += (i ? ",\"m" : "\"m") + std::to_string(i) + "\":\"int8\"";
+        for (size_t i = 0; i <= model::kMaxExpectedDtypes; ++i)
+            s += (i ? ",\"m" : "\"m") + std::to_string(i) + "\":\"int8\"";
         return s + "}";
     }();
     for (const std::string& text :
          {std::string(), std::string("[]"), std::string("\"int16\""), std::string("{\"a\": 16}"),
-          std::string("{\"a\": \"int17\"}"), std::string("{\"\": \"int16\"}"), std::string("{\"a\": \"int16\""),
-          std::string("{\"a\": \"\xff\"}"), nestedObjects(100000), nestedArrays(100000),
-          "{\"a\": " + nestedArrays(3) + "}", many}) {
+          std::string("{\"a\": \"int17\"}"), std::string("{\"\": \"int16\"}"),
+          std::string("{\"a\": \"int16\""), std::string("{\"a\": \"\xff\"}"), nestedObjects(100000),
+          nestedArrays(100000), "{\"a\": " + nestedArrays(3) + "}", many}) {
         auto e = model::parseExpectedDtypes(text, "bad.json");
         ASSERT_FALSE(e) << text.substr(0, 80);
         EXPECT_EQ(e.error().code, "expect.parse") << text.substr(0, 80);

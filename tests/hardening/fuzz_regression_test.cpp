@@ -2,14 +2,14 @@
 // (tests/data/fuzz_regressions/<parser>/<file>, see tests/fuzz/README.md) through the same calls
 // as the fuzz target of that parser. Each must come back as a value: an error, or a result whose
 // damage is reported as warnings. One test per file, named after it.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "core/artifacts/printed_layers.h"
 #include "core/artifacts/printed_module.h"
@@ -127,16 +127,19 @@ const std::map<std::string, Replay>& replays()
         {"log_text", [](std::string_view b, const std::string& n) { return replayLog("text", b, n); }},
         {"log_csv", [](std::string_view b, const std::string& n) { return replayLog("csv", b, n); }},
         {"log_jsonl", [](std::string_view b, const std::string& n) { return replayLog("jsonl", b, n); }},
-        {"log_tfevents", [](std::string_view b, const std::string& n) { return replayLog("tfevents", b, n); }},
+        {"log_tfevents",
+         [](std::string_view b, const std::string& n) { return replayLog("tfevents", b, n); }},
         {"onnx", replayOnnx},
         {"printed", replayPrinted},
         {"toolchain", replayToolchain},
         {"faq", replayFaq},
         {"json_inputs", replayJsonInputs},
         {"npy", [](std::string_view b, const std::string& n) { return !fixedpoint::parseNpy(b, n); }},
-        {"tensor_pb", [](std::string_view b, const std::string& n) { return !fixedpoint::parseTensorProto(b, n); }},
+        {"tensor_pb",
+         [](std::string_view b, const std::string& n) { return !fixedpoint::parseTensorProto(b, n); }},
         // a crafted one-node model: refused or run, never a crash (the sanitizer run checks memory)
-        {"simulator", [](std::string_view b, const std::string&) {
+        {"simulator",
+         [](std::string_view b, const std::string&) {
              (void)runSimulatorHarness(reinterpret_cast<const uint8_t*>(b.data()), b.size());
              return true;
          }},

@@ -1,12 +1,12 @@
 // Helpers of the hardening tests: temp folders and files written by the test itself.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
-
-#include <gtest/gtest.h>
 
 #include "core/common/file_io.h"
 
@@ -45,10 +45,16 @@ inline std::string readBytes(const std::string& path)
     return r ? *r : std::string();
 }
 
-inline std::string dataPath(const std::string& rel) { return std::string(QATDOCTOR_TEST_DATA) + "/" + rel; }
+inline std::string dataPath(const std::string& rel)
+{
+    return std::string(QATDOCTOR_TEST_DATA) + "/" + rel;
+}
 
 // "[[[[...1...]]]]" / {"a":{"a":...}} nested depth levels.
-inline std::string nestedArrays(size_t depth) { return std::string(depth, '[') + "1" + std::string(depth, ']'); }
+inline std::string nestedArrays(size_t depth)
+{
+    return std::string(depth, '[') + "1" + std::string(depth, ']');
+}
 inline std::string nestedObjects(size_t depth)
 {
     std::string s;

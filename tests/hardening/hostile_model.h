@@ -37,7 +37,8 @@ public:
         return *this;
     }
     // An int64 initializer fed to the node's next input.
-    HostileModel& initInts(const std::string& name, const std::vector<int64_t>& dims, const std::vector<int64_t>& values)
+    HostileModel& initInts(const std::string& name, const std::vector<int64_t>& dims,
+                           const std::vector<int64_t>& values)
     {
         auto* t = m_model.mutable_graph()->add_initializer();
         t->set_name(name);
@@ -55,7 +56,8 @@ public:
         return initFloatValues(name, dims, std::vector<float>(static_cast<size_t>(n), value));
     }
     // A float initializer of the given dims and values.
-    HostileModel& initFloatValues(const std::string& name, const std::vector<int64_t>& dims, const std::vector<float>& values)
+    HostileModel& initFloatValues(const std::string& name, const std::vector<int64_t>& dims,
+                                  const std::vector<float>& values)
     {
         auto* t = m_model.mutable_graph()->add_initializer();
         t->set_name(name);
@@ -75,8 +77,10 @@ public:
     {
         auto* a = mutableNode()->add_attribute();
         a->set_name(name);
-        a->set_type(values.size() == 1 && isScalarAttribute(name) ? onnx::AttributeProto::INT : onnx::AttributeProto::INTS);
-        if (a->type() == onnx::AttributeProto::INT) a->set_i(values[0]);
+        a->set_type(values.size() == 1 && isScalarAttribute(name) ? onnx::AttributeProto::INT
+                                                                  : onnx::AttributeProto::INTS);
+        if (a->type() == onnx::AttributeProto::INT)
+            a->set_i(values[0]);
         else
             for (int64_t v : values) a->add_ints(v);
         return *this;
@@ -153,8 +157,8 @@ private:
     // Attributes ONNX declares as a single int (the others given one value stay lists).
     static bool isScalarAttribute(const std::string& name)
     {
-        return name == "axis" || name == "keepdims" || name == "group" || name == "ceil_mode" || name == "blocksize" ||
-               name == "count_include_pad" || name == "transA" || name == "transB";
+        return name == "axis" || name == "keepdims" || name == "group" || name == "ceil_mode" ||
+               name == "blocksize" || name == "count_include_pad" || name == "transA" || name == "transB";
     }
 
     onnx::ModelProto m_model;

@@ -1,6 +1,8 @@
 // Inputs that claim or contain huge sizes: each is refused (or streamed) with a message naming
 // the file, before memory of the claimed size is allocated. The ONNX / .pb / .npy files are the
 // tiny committed fixtures of tests/gen/make_hostile.py (each claims a 100 GB tensor).
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -10,12 +12,10 @@
 #include <string>
 #include <thread>
 
-#include <gtest/gtest.h>
-
 #include "core/fixedpoint/interpreter.h"
 #include "core/fixedpoint/tensor_io.h"
-#include "core/logs/log_reader.h"
 #include "core/logs/line_parser.h"
+#include "core/logs/log_reader.h"
 #include "core/model/layer_weights.h"
 #include "core/model/model_graph.h"
 #include "core/model/onnx_file.h"
@@ -150,13 +150,14 @@ TEST(HugeInput, BigLogStreamsWithBoundedMemory)
     int64_t dataLines = 0;
     {
         std::string chunk;
-        const std::string filler = "2026-11-30 10:00:00 INFO dataloader: prefetch queue 8 of 8 batches ready, worker 3 idle\n";
+        const std::string filler =
+            "2026-11-30 10:00:00 INFO dataloader: prefetch queue 8 of 8 batches ready, worker 3 idle\n";
         std::ofstream out(path, std::ios::binary);
         int64_t written = 0;
         for (int64_t i = 0; written < kFileBytes; ++i) {
             if (i % 1000 == 0) {
-                chunk += "Epoch[0] Step[" + std::to_string(dataLines + 1) + "] GlobalStep[" + std::to_string(dataLines + 1) +
-                         "] loss[0.5]\n";
+                chunk += "Epoch[0] Step[" + std::to_string(dataLines + 1) + "] GlobalStep[" +
+                         std::to_string(dataLines + 1) + "] loss[0.5]\n";
                 ++dataLines;
             } else {
                 chunk += filler;
@@ -186,8 +187,8 @@ TEST(HugeInput, BigLogStreamsWithBoundedMemory)
     ASSERT_EQ(set->runs.size(), 1u);
     EXPECT_EQ(static_cast<int64_t>(set->runs[0].series.at("loss").value.size()), dataLines);
     const int64_t growth = peak - before;
-    EXPECT_LT(growth, kFileBytes / 4) << "RssAnon grew by " << (growth >> 20) << " MiB reading a " << (kFileBytes >> 20)
-                                      << " MiB log";
+    EXPECT_LT(growth, kFileBytes / 4)
+        << "RssAnon grew by " << (growth >> 20) << " MiB reading a " << (kFileBytes >> 20) << " MiB log";
     std::printf("reading a %lld MiB log: RssAnon peak +%lld MiB\n", static_cast<long long>(kFileBytes >> 20),
                 static_cast<long long>(growth >> 20));
 }

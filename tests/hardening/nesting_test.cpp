@@ -2,11 +2,11 @@
 // thresholds overrides, saved wizard sessions) and printed module reprs. Each is bounded: an
 // error or warning with a message, never a stack overflow (the sanitizer run uses a small stack
 // guard, so recursion per level would show up here).
-#include <string>
-
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <onnx/onnx_pb.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "core/artifacts/printed_module.h"
 #include "core/faq/faq_base.h"
@@ -107,7 +107,8 @@ TEST(Nesting, JsonlLineTooDeepIsAWarning)
     TempDir dir("jsonl");
     const std::string path = dir / "metrics.jsonl";
     writeBytes(path, "{\"step\": 1, \"loss\": 0.5}\n{\"step\": 2, \"x\": " + nestedObjects(kDeep) +
-                         "}\n{\"step\": 3, \"loss\": " + nestedArrays(kDeep) + "}\n{\"step\": 4, \"loss\": 0.25}\n");
+                         "}\n{\"step\": 3, \"loss\": " + nestedArrays(kDeep) +
+                         "}\n{\"step\": 4, \"loss\": 0.25}\n");
     auto set = logs::readLogFile(path);
     ASSERT_TRUE(set) << set.error().toString();
     ASSERT_FALSE(set->warnings.empty());

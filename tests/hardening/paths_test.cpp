@@ -1,5 +1,7 @@
 // Paths read from files stay inside the file's folder (no '..', no absolute paths, no symlinks
 // out, also through a symlinked sub-folder), and writes never replace an existing file unasked.
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -7,9 +9,6 @@
 #include <cstring>
 #include <ctime>
 #include <string>
-
-#include <gtest/gtest.h>
-#include <onnx/onnx_pb.h>
 
 #include "core/artifacts/artifacts_api.h"
 #include "core/common/file_io.h"
@@ -32,7 +31,8 @@ onnx::TensorProto externalTensor(const std::string& location, const std::string&
     t.set_data_type(onnx::TensorProto::FLOAT);
     t.add_dims(4);
     t.set_data_location(onnx::TensorProto::EXTERNAL);
-    for (const auto& [k, v] : {std::pair<std::string, std::string>{"location", location}, {"offset", offset},
+    for (const auto& [k, v] : {std::pair<std::string, std::string>{"location", location},
+                               {"offset", offset},
                                {"length", length}}) {
         auto* e = t.add_external_data();
         e->set_key(k);
@@ -76,7 +76,8 @@ struct Layout {
     }
     std::vector<std::string> escapes() const
     {
-        return {"../secret.bin", root / "secret.bin", "link.bin", "sub/w.bin", "./../secret.bin", "sub/../../secret.bin"};
+        return {"../secret.bin", root / "secret.bin", "link.bin",
+                "sub/w.bin",     "./../secret.bin",   "sub/../../secret.bin"};
     }
 };
 
@@ -136,9 +137,13 @@ TEST(Paths, ExternalDataIsARegularFileReadOnceInItsRange)
 TEST(Paths, SimulatorExternalDataWithBadNumbersIsAnError)
 {
     Layout l;
-    for (const auto& [offset, length] : std::vector<std::pair<std::string, std::string>>{
-             {"abc", "16"}, {"0", "x"}, {"-4", "16"}, {"0", "99999999999999999999999"},
-             {"9223372036854775807", "16"}, {"8", "9223372036854775807"}}) {
+    for (const auto& [offset, length] :
+         std::vector<std::pair<std::string, std::string>>{{"abc", "16"},
+                                                          {"0", "x"},
+                                                          {"-4", "16"},
+                                                          {"0", "99999999999999999999999"},
+                                                          {"9223372036854775807", "16"},
+                                                          {"8", "9223372036854775807"}}) {
         auto t = fixedpoint::tensorFromProto(externalTensor("w.bin", offset, length), l.model);
         EXPECT_FALSE(t) << offset << " " << length;
     }
@@ -193,7 +198,8 @@ TEST(Paths, PastedTextNeverReplacesAFile)
 {
     TempDir dir("paste");
     writeBytes(dir / "pasted_model_1.txt", "mine");
-    auto saved = artifacts::savePastedText("Net(\n  (conv): Conv2d(3, 8, kernel_size=(3, 3))\n)\n", dir.path().string());
+    auto saved = artifacts::savePastedText("Net(\n  (conv): Conv2d(3, 8, kernel_size=(3, 3))\n)\n",
+                                           dir.path().string());
     ASSERT_TRUE(saved) << saved.error().toString();
     EXPECT_NE(*saved, dir / "pasted_model_1.txt");
     EXPECT_EQ(readBytes(dir / "pasted_model_1.txt"), "mine");

@@ -1,15 +1,16 @@
 // The GUI's .qatdoctor session reader (ui/shell/session_file.cpp, QtCore only, so it runs in the
 // builds without the GUI too): hostile and damaged session files are errors naming the file,
 // every truncation of a real session terminates, and what the app saves reads back the same.
-#include <string>
+#include "ui/shell/session_file.h"
+
+#include <gtest/gtest.h>
 
 #include <QByteArray>
 #include <QJsonArray>
 #include <QJsonObject>
-#include <gtest/gtest.h>
+#include <string>
 
 #include "tests/hardening/hardening_util.h"
-#include "ui/shell/session_file.h"
 
 namespace qatdoctor::test {
 namespace {
@@ -54,15 +55,18 @@ TEST(SessionFile, HostileSessionsAreErrorsNamingTheFile)
     const std::string head = R"({"format": "qatdoctor-session", "pages": )";
     for (const std::string& text :
          {std::string(), std::string("[]"), std::string("{}"), std::string("{\"format\": 7}"),
-          std::string(R"({"format": "qatdoctor-session", "version": 99})"), head + nestedObjects(100000) + "}",
-          head + "{\"wizard\": " + nestedArrays(100000) + "}}", std::string("{\"format\": \"qatdoctor-session\"")}) {
+          std::string(R"({"format": "qatdoctor-session", "version": 99})"),
+          head + nestedObjects(100000) + "}", head + "{\"wizard\": " + nestedArrays(100000) + "}}",
+          std::string("{\"format\": \"qatdoctor-session\"")}) {
         auto s = ui::sessionFromJson(QByteArray::fromStdString(text), QStringLiteral("bad.qatdoctor"));
         ASSERT_FALSE(s) << text.substr(0, 80);
         EXPECT_NE(s.error().message.find("bad.qatdoctor"), std::string::npos) << s.error().message;
     }
     // Wrong types inside a valid session are dropped, not errors: the session still opens.
-    auto s = ui::sessionFromJson(R"({"format": "qatdoctor-session", "inputs": [1, "a", null, {}], "roles": {"r": 5},
-                                     "expect": [], "pages": [], "notes": {}})", QStringLiteral("types.qatdoctor"));
+    auto s = ui::sessionFromJson(
+        R"({"format": "qatdoctor-session", "inputs": [1, "a", null, {}], "roles": {"r": 5},
+                                     "expect": [], "pages": [], "notes": {}})",
+        QStringLiteral("types.qatdoctor"));
     ASSERT_TRUE(s) << s.error().toString();
     EXPECT_EQ(s->inputs, QStringList{QStringLiteral("a")});
     EXPECT_TRUE(s->expectPath.isEmpty() && s->pages.isEmpty() && s->notes.isEmpty());

@@ -1,11 +1,11 @@
 // Every reader terminates on truncated input: each binary fixture cut at many points (every byte
 // of the first 256, then evenly spread cuts) is read, and the result is an error or a partial
 // read, never a hang or a crash (the fuzzers explore this further; this is the fixed sweep).
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <string>
 #include <utility>
-
-#include <gtest/gtest.h>
 
 #include "core/artifacts/printed_module.h"
 #include "core/artifacts/toolchain_files.h"
@@ -82,7 +82,8 @@ TEST(Truncation, TensorBoardEventsAtEveryCut)
     for (size_t cut : cuts(bytes.size())) {
         auto parsed = logs::parseLogBytes(*format, std::string_view(bytes).substr(0, cut), name, {}, 1, true);
         ASSERT_TRUE(parsed) << cut;
-        EXPECT_GE(parsed->points(), lastPoints) << "a longer prefix never yields fewer points (cut " << cut << ")";
+        EXPECT_GE(parsed->points(), lastPoints)
+            << "a longer prefix never yields fewer points (cut " << cut << ")";
         lastPoints = parsed->points();
     }
 }
@@ -91,16 +92,18 @@ TEST(Truncation, TensorBoardEventsAtEveryCut)
 // prefix parses (the whole file gives points: the fixtures are real).
 TEST(Truncation, LineLogsAtEveryCut)
 {
-    for (const auto& [formatId, name] : {std::pair<const char*, std::string>{"text", "logs/hat/qat/train.log"},
-                                         {"csv", "logs/mixed/qat_run/metrics.csv"},
-                                         {"jsonl", "logs/mixed/qat_run/metrics.jsonl"}}) {
+    for (const auto& [formatId, name] :
+         {std::pair<const char*, std::string>{"text", "logs/hat/qat/train.log"},
+          {"csv", "logs/mixed/qat_run/metrics.csv"},
+          {"jsonl", "logs/mixed/qat_run/metrics.jsonl"}}) {
         const std::string bytes = fixture(name);
         ASSERT_FALSE(bytes.empty()) << name;
         const logs::LogFormat* format = logs::findLogFormat(formatId);
         ASSERT_NE(format, nullptr) << formatId;
         size_t lastPoints = 0;
         for (size_t cut : cuts(bytes.size())) {
-            auto parsed = logs::parseLogBytes(*format, std::string_view(bytes).substr(0, cut), name, {}, 1, true);
+            auto parsed =
+                logs::parseLogBytes(*format, std::string_view(bytes).substr(0, cut), name, {}, 1, true);
             ASSERT_TRUE(parsed) << name << " cut at " << cut;
             lastPoints = parsed->points();
         }

@@ -10,7 +10,10 @@ namespace qatdoctor::core::logs::test {
 namespace {
 
 // The warnings of one damaged file, read on its own.
-LogSet readBad(const std::string& name) { return readOne("logs_bad/" + name); }
+LogSet readBad(const std::string& name)
+{
+    return readOne("logs_bad/" + name);
+}
 
 const Warning* warningWithCode(const LogSet& set, const std::string& code)
 {

@@ -1,5 +1,7 @@
 // Column: the shared step and line buffers of the metrics of one line, and that every parser
 // shares them (one copy of a row's step for all its metrics) without changing a single value.
+#include "core/logs/column.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,7 +9,6 @@
 #include <thread>
 #include <vector>
 
-#include "core/logs/column.h"
 #include "core/logs/log_reader.h"
 #include "core/logs/parsed_log.h"
 #include "core/logs/run.h"
@@ -16,7 +17,10 @@ using namespace qatdoctor::core::logs;
 
 namespace {
 
-std::vector<double> values(const Column<double>& c) { return {c.begin(), c.end()}; }
+std::vector<double> values(const Column<double>& c)
+{
+    return {c.begin(), c.end()};
+}
 
 }  // namespace
 
@@ -119,14 +123,16 @@ std::string makeLog(const std::string& format, int rows)
     for (int i = 0; i < rows; ++i) {
         const std::string step = std::to_string(i), loss = std::to_string(2.0 / (1 + i % 977));
         const std::string acc = std::to_string((i % 1000) * 0.001), lr = std::to_string(0.1 - i * 1e-7);
-        if (format == "csv") out += step + "," + std::to_string(i / 500) + "," + loss + "," + acc + "," + lr + "\n";
+        if (format == "csv")
+            out += step + "," + std::to_string(i / 500) + "," + loss + "," + acc + "," + lr + "\n";
         if (format == "text")
-            out += "Epoch[" + std::to_string(i / 500) + "] Step[" + step + "] GlobalStep[" + step + "] loss[" + loss +
-                   "] acc[" + acc + "] lr=" + lr + "\n";
+            out += "Epoch[" + std::to_string(i / 500) + "] Step[" + step + "] GlobalStep[" + step +
+                   "] loss[" + loss + "] acc[" + acc + "] lr=" + lr + "\n";
         if (format == "jsonl")
-            out += R"({"step": )" + step + R"(, "epoch": )" + std::to_string(i / 500) + R"(, "loss": )" + loss +
-                   R"(, "acc": )" + acc + R"(, "lr": )" + lr + "}\n";
-        if (i % 50 == 49 && format == "text") out += "Epoch[" + std::to_string(i / 500) + "] GlobalStep[" + step + "] val_acc[0.5]\n";
+            out += R"({"step": )" + step + R"(, "epoch": )" + std::to_string(i / 500) + R"(, "loss": )" +
+                   loss + R"(, "acc": )" + acc + R"(, "lr": )" + lr + "}\n";
+        if (i % 50 == 49 && format == "text")
+            out += "Epoch[" + std::to_string(i / 500) + "] GlobalStep[" + step + "] val_acc[0.5]\n";
         if (i % 50 == 49 && format == "jsonl") out += R"({"step": )" + step + R"(, "val_acc": 0.5})" + "\n";
     }
     return out;
@@ -169,8 +175,10 @@ TEST(Column, TheMetricsOfOneLineShareTheirStepsAndLinesInEveryLineFormat)
                 EXPECT_EQ(loss->step[r], static_cast<double>(r)) << what;
                 // text and JSONL: a validation line after every 50 rows
                 const uint32_t extra = format == "csv" ? 0 : static_cast<uint32_t>(r / 50);
-                EXPECT_EQ(loss->line[r], header + linesPerRow * static_cast<uint32_t>(r) + 1 + extra) << what << " row " << r;
-                EXPECT_EQ(loss->value[r], static_cast<float>(std::stod(std::to_string(2.0 / (1 + r % 977))))) << what;
+                EXPECT_EQ(loss->line[r], header + linesPerRow * static_cast<uint32_t>(r) + 1 + extra)
+                    << what << " row " << r;
+                EXPECT_EQ(loss->value[r], static_cast<float>(std::stod(std::to_string(2.0 / (1 + r % 977)))))
+                    << what;
             }
             if (format != "csv") {
                 ASSERT_NE(val, nullptr) << what;

@@ -1,6 +1,8 @@
 // The min/max pyramid decimation gives exactly what the linear per-pixel scan gives, on the
 // real run fixtures (tests/data/runs, the demo logs: real NaN/Inf included), at several zooms and
 // widths, also with non-finite stretches, isolated points and edge values put into real series.
+#include "ui/plots/curve_data.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +10,6 @@
 #include <limits>
 
 #include "core/logs/log_reader.h"
-#include "ui/plots/curve_data.h"
 
 namespace qatdoctor::ui {
 namespace {

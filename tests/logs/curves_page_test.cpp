@@ -1,5 +1,9 @@
 // GUI test (offscreen): the demo logs in the Training-curves page; real point counts, the NaN
 // marker of the diverging run, decimation keeping the shape, export.
+#include "ui/pages/curves_page.h"
+
+#include <gtest/gtest.h>
+
 #include <QApplication>
 #include <QDialog>
 #include <QDir>
@@ -8,10 +12,8 @@
 #include <QTest>
 #include <cmath>
 #include <cstdlib>
-#include <gtest/gtest.h>
 
 #include "core/logs/log_reader.h"
-#include "ui/pages/curves_page.h"
 #include "ui/plots/curve_data.h"
 #include "ui/plots/curve_plot.h"
 
@@ -48,7 +50,7 @@ TEST(CurveData, DebiasedEmaStartsAtTheFirstValue)
 {
     const std::vector<float> raw{1.f, 2.f, NAN, 3.f};
     const std::vector<float> s = smoothEma(raw, 0.6);
-    EXPECT_FLOAT_EQ(s[0], 1.f);               // debiased: no pull towards 0
+    EXPECT_FLOAT_EQ(s[0], 1.f);  // debiased: no pull towards 0
     EXPECT_NEAR(s[1], (0.4 * 0.6 + 0.4 * 2) / (1 - 0.36), 1e-5);
     EXPECT_TRUE(std::isnan(s[2]));
 }
@@ -70,7 +72,8 @@ TEST(CurvesPage, DemoLogs)
     EXPECT_EQ(src, 48);
     EXPECT_EQ(plot->drawnPoints("float", "loss"), 48);
     // QATDOCTOR_CURVES_SHOT=path.png saves the page as shown (to look at it)
-    if (const QString shot = qEnvironmentVariable("QATDOCTOR_CURVES_SHOT"); !shot.isEmpty()) page.grab().save(shot);
+    if (const QString shot = qEnvironmentVariable("QATDOCTOR_CURVES_SHOT"); !shot.isEmpty())
+        page.grab().save(shot);
 
     // the tests/data/logs/hat fixture: QAT's loss goes NaN at step 13 -> 2 markers, labelled
     context.setAnalysis(loadLogs(std::string(QATDOCTOR_TEST_DATA) + "/logs/hat"));
@@ -108,11 +111,13 @@ TEST(CurvesPage, OpensOnTheLossAndExplainsAReading)
     // the run's details: the layout and the lines its points came from
     mmdet.explainRun(0);
     QTRY_VERIFY_WITH_TIMEOUT(!mmdet.lastExplanation().isEmpty(), 10000);
-    EXPECT_NE(mmdet.lastExplanation().indexOf("read as mmdet2_text"), -1) << mmdet.lastExplanation().toStdString();
+    EXPECT_NE(mmdet.lastExplanation().indexOf("read as mmdet2_text"), -1)
+        << mmdet.lastExplanation().toStdString();
     EXPECT_NE(mmdet.lastExplanation().indexOf("20240312_091544.log:31: "), -1);
     // QATDOCTOR_CURVES_SHOT=path.png also saves the explanation window (to look at it)
     if (const QString shot = qEnvironmentVariable("QATDOCTOR_CURVES_SHOT"); !shot.isEmpty())
-        for (QDialog* d : mmdet.findChildren<QDialog*>()) d->grab().save(QString(shot).replace(".png", "_explain.png"));
+        for (QDialog* d : mmdet.findChildren<QDialog*>())
+            d->grab().save(QString(shot).replace(".png", "_explain.png"));
 }
 
 TEST(CurvesPage, LiveWatchingPicksUpAppendedLines)

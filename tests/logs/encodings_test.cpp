@@ -57,7 +57,8 @@ TEST(LogEncodings, Utf16WithABomReadsAsTheSameLog)
     expectSameLog(utf16(kPlain, false, false), "UTF-16BE");
     EXPECT_EQ(logTextEncoding(utf16(kPlain, true, false)), "UTF-16LE");
     // a character outside the BMP (a surrogate pair) and a lone surrogate
-    const std::string pair = std::string("\xff\xfe", 2) + std::string("\x3d\xd8\x00\xde", 4) + std::string("\x00\xd8", 2);
+    const std::string pair =
+        std::string("\xff\xfe", 2) + std::string("\x3d\xd8\x00\xde", 4) + std::string("\x00\xd8", 2);
     EXPECT_EQ(*decodeLogText(pair), "\xf0\x9f\x98\x80\xef\xbf\xbd");
 }
 
@@ -93,7 +94,8 @@ TEST(LogEncodings, WesternWindowsLogsAreDecodedAsWindows1252)
     EXPECT_EQ(logTextEncoding(log), "Windows-1252");
     const std::optional<std::string> text = decodeLogText(log);
     ASSERT_TRUE(text);
-    EXPECT_EQ(text->substr(0, text->find('\n')), "description: Genauigkeit f\xc3\xbcr Schritt 1, R\xc3\xa9sultat \xe2\x82\xac 5");
+    EXPECT_EQ(text->substr(0, text->find('\n')),
+              "description: Genauigkeit f\xc3\xbcr Schritt 1, R\xc3\xa9sultat \xe2\x82\xac 5");
     expectSameLog(log, "Windows-1252");
 }
 

@@ -31,7 +31,8 @@ TEST(LogFolder, HatStagesBecomeRunsWithRoles)
     EXPECT_EQ(runNamed(*set, "float").role, RunRole::Float);
     // the log's own words come before the folder's name
     EXPECT_EQ(runNamed(*set, "float").roleReason,
-              "train.log: header line '2026-11-01 08:00:00,000 - INFO - HAT_TRAINING_STEP=float batch_size=64 world_siz' "
+              "train.log: header line '2026-11-01 08:00:00,000 - INFO - HAT_TRAINING_STEP=float "
+              "batch_size=64 world_siz' "
               "(line 1)");
     EXPECT_EQ(runNamed(*set, "calibration").role, RunRole::Calibration);
     EXPECT_EQ(runNamed(*set, "qat").role, RunRole::Qat);
@@ -54,7 +55,8 @@ TEST(LogFolder, TrailingSlashAndDotGiveTheSameRuns)
     // what tab completion and copy-paste hand over: "hat/", "./hat", "hat//qat/.."
     auto plain = readLogFolder(fixture("logs/hat"));
     ASSERT_TRUE(plain.ok());
-    for (const std::string& form : {fixture("logs/hat") + "/", fixture("logs/hat") + "//", fixture("logs/hat/qat/..")}) {
+    for (const std::string& form :
+         {fixture("logs/hat") + "/", fixture("logs/hat") + "//", fixture("logs/hat/qat/..")}) {
         auto other = readLogFolder(form);
         ASSERT_TRUE(other.ok()) << form;
         ASSERT_EQ(other->runs.size(), plain->runs.size()) << form;
@@ -73,9 +75,11 @@ TEST(LogFolder, TrailingSlashAndDotGiveTheSameRuns)
 
 TEST(LogFolder, LogNamedFilesThatAreNoLogsAreListedAsSkipped)
 {
-    const auto dir = std::filesystem::temp_directory_path() / ("qatdoctor_skip_" + std::to_string(::getpid()));
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("qatdoctor_skip_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir / "run");
-    std::ofstream(dir / "run" / "train.log") << "epoch: 1 loss: 0.5\nepoch: 2 loss: 0.4\nepoch: 3 loss: 0.3\n";
+    std::ofstream(dir / "run" / "train.log")
+        << "epoch: 1 loss: 0.5\nepoch: 2 loss: 0.4\nepoch: 3 loss: 0.3\n";
     std::ofstream(dir / "run" / "notes.txt") << "remember to try a lower learning rate\nand a bigger batch\n";
     auto set = readLogFolder(dir.string());
     ASSERT_TRUE(set.ok());
@@ -88,7 +92,8 @@ TEST(LogFolder, LogNamedFilesThatAreNoLogsAreListedAsSkipped)
 TEST(LogFolder, AStageNamedByItsLogPrefixKeepsItsOwnSeries)
 {
     // a QAT script that evaluates the calibrated model first, with its own log prefix
-    const auto dir = std::filesystem::temp_directory_path() / ("qatdoctor_stage_" + std::to_string(::getpid()));
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("qatdoctor_stage_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir / "exp");
     std::ofstream(dir / "exp" / "train.log") << "Epoch[0] calib_val: acc[0.6400] \n"
                                                 "Epoch[0] Step[0] GlobalStep[0] qat_train: loss[1.2000] \n"
@@ -161,7 +166,8 @@ TEST(RoleGuess, WordsInNamesAndHints)
     const RoleGuess ck = guessRole({"exp", "stage2"}, {"train.log", "qat-checkpoint-best.pth.tar"}, {});
     EXPECT_EQ(ck.role, RunRole::Qat);
     EXPECT_EQ(ck.reason, "checkpoint name 'qat-checkpoint-best.pth.tar'");
-    const RoleGuess h = guessRole({"exp", "stage3"}, {"train.log"}, {{RunRole::Calibration, "training_step: calibration"}});
+    const RoleGuess h =
+        guessRole({"exp", "stage3"}, {"train.log"}, {{RunRole::Calibration, "training_step: calibration"}});
     EXPECT_EQ(h.role, RunRole::Calibration);
     EXPECT_EQ(guessRole({"exp", "stage4"}, {"train.log"}, {}).role, RunRole::Unknown);
     // "international" or "interval" are not int8

@@ -1,7 +1,6 @@
 // Each format on a real fixture, with exact values.
-#include <cmath>
-
 #include <algorithm>
+#include <cmath>
 
 #include "core/logs/crc32c.h"
 #include "core/logs/metric_names.h"
@@ -192,8 +191,9 @@ TEST(LogFormats, ProbesPickTheRightFormat)
     EXPECT_EQ(probe("logs/mixed/qat_run/metrics.jsonl"), "jsonl");
     EXPECT_EQ(probe("logs/mixed/qat_run/tb/events.out.tfevents.1793433600.host.1"), "tfevents");
     // a generic .txt that looks like a log scores low (printed models and toolchain tables win)
-    EXPECT_LE(probeLogFile("notes.txt", "Epoch[0] Step[1] GlobalStep[1] t: loss[1.0]\n"
-                                        "Epoch[0] Step[2] GlobalStep[2] t: loss[0.9]\n"),
+    EXPECT_LE(probeLogFile("notes.txt",
+                           "Epoch[0] Step[1] GlobalStep[1] t: loss[1.0]\n"
+                           "Epoch[0] Step[2] GlobalStep[2] t: loss[0.9]\n"),
               20);
 }
 
@@ -241,7 +241,8 @@ TEST(LogFormats, ASettingsBlockOverHalfTheFileReadsTheSameOnTwoThreads)
     // The second half, parsed apart, cannot know that no metric line came before it; it used to
     // read its half as 20,000 one-point series, so the reading depended on the thread count.
     std::string text;
-    for (int i = 0; i < 40000; ++i) text += "setting_" + std::to_string(i) + ": " + std::to_string(i) + "  # padding_padding\n";
+    for (int i = 0; i < 40000; ++i)
+        text += "setting_" + std::to_string(i) + ": " + std::to_string(i) + "  # padding_padding\n";
     text += "Epoch[1] Step[1] GlobalStep[1] t: loss[0.5]\n";
     auto one = parseLogBytes(*findLogFormat("text"), text, "cfg.log", {}, 1);
     auto two = parseLogBytes(*findLogFormat("text"), text, "cfg.log", {}, 2);
@@ -278,7 +279,8 @@ TEST(TextLog, LoggingSourcePrefixAndConfigDump)
         "task_name: tiny_cls\n"
         "log_freq: 8\n"
         "2026-11-02 10:00:01,000 INFO [train.py:42] steps_per_epoch: 64\n"
-        "2026-11-02 10:00:02,000 INFO [metric_updater.py:120] Epoch[0] Step[7] GlobalStep[7] float: loss[1.2] \n"
+        "2026-11-02 10:00:02,000 INFO [metric_updater.py:120] Epoch[0] Step[7] GlobalStep[7] float: "
+        "loss[1.2] \n"
         "2026-11-02 10:00:03,000 INFO [metric_updater.py:120] grad_scale: 1024\n";
     auto parsed = parseLogBytes(*findLogFormat("text"), text, "cfg.log");
     ASSERT_TRUE(parsed.ok());
@@ -301,11 +303,16 @@ TEST(LogFormats, LinesLikeThePreviousOneParseTheSameAsAFullScan)
         "2026-11-01 08:00:01,000 - INFO - Epoch[0] Step[3] GlobalStep[3] float: loss[nan] acc[0.6]\n"
         "2026-11-01 08:00:01,500 - INFO - Epoch[0] Step[3] GlobalStep[3] float_val: loss[1.2] acc[0.7]\n"
         "2026-11-01 08:00:02,000 - INFO - Epoch[0] Step[4] GlobalStep[4] float: loss[1.3] acc[0.62]\n"
-        "2026-11-01 08:00:02,500 - INFO - Epoch[0] Step[5] GlobalStep[5] float: loss[1.25] acc[0.63] eta: 0:10:22\n"
-        "2026-11-01 08:00:03,000 - INFO - Epoch[0] Step[6] GlobalStep[6] float: loss[1.2e-1] acc[0.64] eta: 0:10:21\n"
-        "2026-11-01 08:00:03,500 - INFO - Epoch[0] Step[7] GlobalStep[7] float: loss[abc] acc[0.65] eta: 0:10:20\n"
-        "2026-11-01 08:00:04,000 - INFO - Epoch[0] Step[8] GlobalStep[8] float: loss[-inf] acc[0.66] eta: 0:10:20\n"
-        "2026-11-01 08:00:04,500 - WARNING - Epoch[0] Step[9] GlobalStep[9] float: loss[0.9] acc[0.67] eta: 0:10:20\n";
+        "2026-11-01 08:00:02,500 - INFO - Epoch[0] Step[5] GlobalStep[5] float: loss[1.25] acc[0.63] eta: "
+        "0:10:22\n"
+        "2026-11-01 08:00:03,000 - INFO - Epoch[0] Step[6] GlobalStep[6] float: loss[1.2e-1] acc[0.64] eta: "
+        "0:10:21\n"
+        "2026-11-01 08:00:03,500 - INFO - Epoch[0] Step[7] GlobalStep[7] float: loss[abc] acc[0.65] eta: "
+        "0:10:20\n"
+        "2026-11-01 08:00:04,000 - INFO - Epoch[0] Step[8] GlobalStep[8] float: loss[-inf] acc[0.66] eta: "
+        "0:10:20\n"
+        "2026-11-01 08:00:04,500 - WARNING - Epoch[0] Step[9] GlobalStep[9] float: loss[0.9] acc[0.67] eta: "
+        "0:10:20\n";
     auto parsed = parseLogBytes(*findLogFormat("text"), text, "t.log", {}, 1);
     ASSERT_TRUE(parsed.ok());
     auto series = [&](const std::string& name) -> const Series& {
@@ -354,7 +361,8 @@ TEST(CsvLog, PlainRowsParseLikeTheGeneralPath)
     for (int i = 0; i < 300; ++i) {
         const std::string loss = i == 17 ? "nan" : std::to_string(2.0 / (i + 1));
         const std::string acc = std::to_string(i * 0.003);
-        const std::string row[] = {std::to_string(i % 50), std::to_string(1000 + i), std::to_string(i / 50), loss, acc};
+        const std::string row[] = {std::to_string(i % 50), std::to_string(1000 + i), std::to_string(i / 50),
+                                   loss, acc};
         plain += row[0] + "," + row[1] + "," + row[2] + "," + row[3] + "," + row[4] + "\n";
         spaced += row[0] + ", " + row[1] + ",\"" + row[2] + "\", " + row[3] + " ," + row[4] + "\n";
     }
@@ -373,7 +381,8 @@ TEST(CsvLog, PlainRowsParseLikeTheGeneralPath)
     }
     EXPECT_EQ(a->series[0].step[3], 1003);  // the global step wins over the step column
     EXPECT_TRUE(std::isnan(a->series[0].value[17]));
-    auto gap = parseLogBytes(*findLogFormat("csv"), "step,loss,acc\n1,0.5,0.1\n2,,0.2\n3,0.25,0.3\n", "gap.csv");
+    auto gap =
+        parseLogBytes(*findLogFormat("csv"), "step,loss,acc\n1,0.5,0.1\n2,,0.2\n3,0.25,0.3\n", "gap.csv");
     ASSERT_TRUE(gap.ok());
     EXPECT_EQ(gap->series[0].step, (std::vector<double>{1, 3}));
     EXPECT_EQ(gap->series[1].step, (std::vector<double>{1, 2, 3}));
@@ -429,7 +438,8 @@ TEST(CsvLog, BatchedRowsGiveTheSamePointsAndMarks)
             ASSERT_EQ(x.epochs.size(), y.epochs.size()) << header;
             for (size_t m = 0; m < x.epochs.size(); ++m) {
                 EXPECT_EQ(x.epochs[m].begin, y.epochs[m].begin) << header << " mark " << m;
-                EXPECT_EQ(std::isnan(x.epochs[m].value), std::isnan(y.epochs[m].value)) << header << " mark " << m;
+                EXPECT_EQ(std::isnan(x.epochs[m].value), std::isnan(y.epochs[m].value))
+                    << header << " mark " << m;
                 if (!std::isnan(x.epochs[m].value)) EXPECT_EQ(x.epochs[m].value, y.epochs[m].value) << header;
             }
             ASSERT_EQ(x.wallTimes.size(), y.wallTimes.size()) << header;
@@ -460,7 +470,8 @@ TEST(CsvLog, RunsOfOneShapeReadEveryRowExactly)
         loss.push_back(std::strtod(a, nullptr));
         lr.push_back(std::strtod(b, nullptr));
         char row[96];
-        lf.append(row, static_cast<size_t>(std::snprintf(row, sizeof row, "%d,%d,%s,%s\n", i, i / 5000, a, b)));
+        lf.append(row,
+                  static_cast<size_t>(std::snprintf(row, sizeof row, "%d,%d,%s,%s\n", i, i / 5000, a, b)));
     }
     ASSERT_GT(lf.size(), 9u << 20);  // halves past 4 MiB: ticks and sizing in both
     std::string crlf;
@@ -495,7 +506,8 @@ TEST(CsvLog, RunsOfOneShapeReadEveryRowExactly)
 TEST(LogFormats, CancelDuringATwoThreadParse)
 {
     std::string text;
-    for (int i = 0; i < 400000; ++i) text += "step=" + std::to_string(i) + " loss=" + std::to_string(1.0 / (i + 1)) + "\n";
+    for (int i = 0; i < 400000; ++i)
+        text += "step=" + std::to_string(i) + " loss=" + std::to_string(1.0 / (i + 1)) + "\n";
     ASSERT_GT(text.size(), 8u << 20);  // two progress ticks at least
     int calls = 0;
     double lastFraction = -1;
@@ -541,10 +553,15 @@ TEST(JsonlLog, LinesLikeThePreviousOneParseTheSameAsAFullRead)
         std::string loss = i == 50 ? "NaN" : std::to_string(3.0 / (i + 1));
         const std::string acc = std::to_string(0.001 * i), lr = i < 100 ? "0.1" : "0.0009999999999975326";
         std::string line;
-        if (i == 120) line = "{\"epoch\": 2, \"step\": " + std::to_string(i) + ", \"loss\": " + loss + ", \"acc\": " + acc + "}";
-        else if (i == 130) line = "{\"step\": " + std::to_string(i) + ", \"loss\": " + loss + ", \"note\": \"x\", \"lr\": " + lr + "}";
-        else line = "{\"step\": " + std::to_string(i) + ", \"epoch\": " + std::to_string(i / 100) + ", \"loss\": " + loss +
-                    ", \"acc\": " + acc + ", \"lr\": " + lr + "}";
+        if (i == 120)
+            line = "{\"epoch\": 2, \"step\": " + std::to_string(i) + ", \"loss\": " + loss +
+                   ", \"acc\": " + acc + "}";
+        else if (i == 130)
+            line = "{\"step\": " + std::to_string(i) + ", \"loss\": " + loss +
+                   ", \"note\": \"x\", \"lr\": " + lr + "}";
+        else
+            line = "{\"step\": " + std::to_string(i) + ", \"epoch\": " + std::to_string(i / 100) +
+                   ", \"loss\": " + loss + ", \"acc\": " + acc + ", \"lr\": " + lr + "}";
         same += line + "\n";
         varied += (i % 2 ? line : "  " + line + " ") + "\n";
     }
@@ -559,7 +576,8 @@ TEST(JsonlLog, LinesLikeThePreviousOneParseTheSameAsAFullRead)
         ASSERT_EQ(a->series[i].size(), b->series[i].size());
         for (size_t k = 0; k < a->series[i].size(); ++k)
             if (!std::isnan(b->series[i].value[k])) EXPECT_EQ(a->series[i].value[k], b->series[i].value[k]);
-        EXPECT_EQ(a->series[i].epochAt(a->series[i].size() - 1), b->series[i].epochAt(b->series[i].size() - 1));
+        EXPECT_EQ(a->series[i].epochAt(a->series[i].size() - 1),
+                  b->series[i].epochAt(b->series[i].size() - 1));
     }
     EXPECT_EQ(a->series[0].size(), 200u);
     EXPECT_TRUE(std::isnan(a->series[0].value[50]));

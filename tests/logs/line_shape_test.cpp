@@ -1,6 +1,8 @@
 // LineShape reads a line of the previous line's exact shape word by word: it must give the
 // values parseNumber gives, refuse every other shape, and the parsers that use it must read logs
 // whose widths change (a step gaining a digit, a loss crossing 10) exactly.
+#include "core/logs/line_shape.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -9,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "core/logs/line_shape.h"
 #include "core/logs/log_reader.h"
 #include "core/logs/scan_util.h"
 
@@ -23,7 +24,8 @@ std::vector<NumberSpan> spansOf(const std::string& line)
     const char* p = line.data();
     const char* e = p + line.size();
     for (const char* q = p; q < e; ++q) {
-        if (!(isDigit(*q) || *q == '-' || *q == '.') || (q > p && (isDigit(q[-1]) || q[-1] == '.' || isAlpha(q[-1]))))
+        if (!(isDigit(*q) || *q == '-' || *q == '.') ||
+            (q > p && (isDigit(q[-1]) || q[-1] == '.' || isAlpha(q[-1]))))
             continue;
         double v;
         if (const char* r = parseNumber(q, e, v)) {
@@ -40,7 +42,10 @@ struct Padded {
     const char* begin() const { return bytes.data(); }
     const char* end() const { return bytes.data() + bytes.size() - LineShape::kReadPast; }
 };
-Padded padded(const std::string& line) { return {line + std::string(LineShape::kReadPast, '\n')}; }
+Padded padded(const std::string& line)
+{
+    return {line + std::string(LineShape::kReadPast, '\n')};
+}
 
 TEST(LineShape, SameShapeGivesParseNumbersValues)
 {
@@ -50,13 +55,15 @@ TEST(LineShape, SameShapeGivesParseNumbersValues)
         for (int i = 0; i < n; ++i) s += static_cast<char>('0' + rng() % 10);
         return s;
     };
-    const std::string first = "Epoch [1/200] Step [12/5004] loss: 6.8836 lr: -0.100000 acc: 0.0149 t: 12345678";
+    const std::string first =
+        "Epoch [1/200] Step [12/5004] loss: 6.8836 lr: -0.100000 acc: 0.0149 t: 12345678";
     LineShape shape;
     ASSERT_TRUE(shape.build(first.data(), first.data() + first.size(), spansOf(first)));
     for (int i = 0; i < 500; ++i) {
-        const std::string line = "Epoch [" + digits(1) + "/" + digits(3) + "] Step [" + digits(2) + "/" + digits(4) +
-                                 "] loss: " + digits(1) + "." + digits(4) + " lr: -" + digits(1) + "." + digits(6) +
-                                 " acc: " + digits(1) + "." + digits(4) + " t: " + digits(8);
+        const std::string line = "Epoch [" + digits(1) + "/" + digits(3) + "] Step [" + digits(2) + "/" +
+                                 digits(4) + "] loss: " + digits(1) + "." + digits(4) + " lr: -" + digits(1) +
+                                 "." + digits(6) + " acc: " + digits(1) + "." + digits(4) +
+                                 " t: " + digits(8);
         const Padded b = padded(line);
         double values[8];
         ASSERT_TRUE(shape.match(b.begin(), b.end(), values)) << line;
@@ -76,12 +83,12 @@ TEST(LineShape, OtherShapesAreRefused)
     LineShape shape;
     ASSERT_TRUE(shape.build(first.data(), first.data() + first.size(), spansOf(first)));
     double values[3];
-    for (const char* other : {"step: 1200 loss: 0.5000,acc=0.25",   // a wider number
-                              "step: 120 loss: 0.500,acc=0.250",    // same length, digits moved
-                              "step: 120 Loss: 0.5000,acc=0.25",    // a letter changed
-                              "step: 12a loss: 0.5000,acc=0.25",    // a digit became a letter
-                              "step: 120 loss: 0.5000,acc=0.2",     // shorter
-                              "step: 120 loss: -.5000,acc=0.25"}) { // a sign where a digit was
+    for (const char* other : {"step: 1200 loss: 0.5000,acc=0.25",    // a wider number
+                              "step: 120 loss: 0.500,acc=0.250",     // same length, digits moved
+                              "step: 120 Loss: 0.5000,acc=0.25",     // a letter changed
+                              "step: 12a loss: 0.5000,acc=0.25",     // a digit became a letter
+                              "step: 120 loss: 0.5000,acc=0.2",      // shorter
+                              "step: 120 loss: -.5000,acc=0.25"}) {  // a sign where a digit was
         const Padded b = padded(other);
         EXPECT_FALSE(shape.match(b.begin(), b.end(), values)) << other;
     }
@@ -91,9 +98,11 @@ TEST(LineShape, OtherShapesAreRefused)
     EXPECT_EQ(values[1], 1.25);
     EXPECT_EQ(values[2], 0.75);
     // numbers parseNumber's fast path does not read are never shaped
-    for (const std::string line : {"lr: 1e-3 x", "lr: 0.0009999999999975326", "step: 123456789 a", "lr: 1.5.2"}) {
+    for (const std::string line :
+         {"lr: 1e-3 x", "lr: 0.0009999999999975326", "step: 123456789 a", "lr: 1.5.2"}) {
         std::vector<NumberSpan> spans = spansOf(line);
-        if (line == "lr: 1e-3 x") spans = {{line.data() + 4, line.data() + 5, false}};  // "1" before an exponent
+        if (line == "lr: 1e-3 x")
+            spans = {{line.data() + 4, line.data() + 5, false}};  // "1" before an exponent
         EXPECT_FALSE(shape.build(line.data(), line.data() + line.size(), spans)) << line;
     }
 }
@@ -112,7 +121,8 @@ TEST(LineShape, LogsWithChangingWidthsParseExactly)
         std::snprintf(b, sizeof b, "%.*f", 1 + (i / 300) % 8, 0.1 / (1 + i));
         loss.push_back(std::strtod(a, nullptr));
         lr.push_back(std::strtod(b, nullptr));
-        text += "2026-11-01 08:00:00,000 - INFO - Step [" + std::to_string(i) + "/3000] loss: " + a + " lr: " + b + "\n";
+        text += "2026-11-01 08:00:00,000 - INFO - Step [" + std::to_string(i) + "/3000] loss: " + a +
+                " lr: " + b + "\n";
         csv += std::to_string(i) + "," + a + "," + b + "\n";
     }
     for (const auto& [format, bytes] : {std::pair<const char*, std::string>{"text", text}, {"csv", csv}}) {
@@ -148,7 +158,8 @@ TEST(LineShape, SimdAndPortableReadersAgree)
         const int numbers = pick(17);
         for (int k = 0; k <= numbers; ++k) {
             // (a word never starts with 'e': the number before it would have an exponent)
-            words.push_back(" " + std::string(static_cast<size_t>(pick(9)), static_cast<char>('f' + pick(20))) + " ");
+            words.push_back(
+                " " + std::string(static_cast<size_t>(pick(9)), static_cast<char>('f' + pick(20))) + " ");
             if (k == numbers) break;
             Width w{pick(9), pick(9), pick(4) == 0};
             if (w.intLen == 0 && w.fracLen == 0) w.intLen = 1;

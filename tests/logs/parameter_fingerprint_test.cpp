@@ -1,6 +1,7 @@
 // Weight fingerprints: which lines report one, what of the line is the fingerprint, and that the
 // text parser files them as events (never as settings or series) on a real generated log.
 #include "core/logs/parameter_fingerprint.h"
+
 #include "tests/logs/test_util.h"
 
 namespace qatdoctor::core::logs::test {
@@ -22,8 +23,9 @@ TEST(ParameterFingerprint, SettingsAndProseAreNone)
     EXPECT_FALSE(parameterFingerprint("weight_decay: 0.0005"));
     EXPECT_FALSE(parameterFingerprint("Converting BatchNorm weights: 3 layers"));
     EXPECT_FALSE(parameterFingerprint("norm 15.48 of the parameters"));  // the measure must follow them
-    EXPECT_FALSE(parameterFingerprint("parameters norm: unknown"));       // and a value the measure
-    EXPECT_FALSE(parameterFingerprint("Load calibration checkpoint from ./calibration-checkpoint-last.pth.tar"));
+    EXPECT_FALSE(parameterFingerprint("parameters norm: unknown"));      // and a value the measure
+    EXPECT_FALSE(
+        parameterFingerprint("Load calibration checkpoint from ./calibration-checkpoint-last.pth.tar"));
     EXPECT_FALSE(parameterFingerprint(""));
 }
 

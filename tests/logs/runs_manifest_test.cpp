@@ -4,7 +4,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "core/logs/metric_names.h"
@@ -31,7 +30,10 @@ std::vector<std::string> caseNames()
 
 class RunsManifest : public ::testing::TestWithParam<std::string> {};
 
-bool near(double a, double b) { return std::fabs(a - b) <= 1e-3 * std::max(1.0, std::fabs(b)); }
+bool near(double a, double b)
+{
+    return std::fabs(a - b) <= 1e-3 * std::max(1.0, std::fabs(b));
+}
 
 TEST_P(RunsManifest, MatchesExpectedValues)
 {
@@ -48,7 +50,8 @@ TEST_P(RunsManifest, MatchesExpectedValues)
         for (const char* key : {"batch_size", "world_size", "march"}) {
             if (!expected["metadata"].contains(key)) continue;
             ASSERT_TRUE(run->metadata.count(key)) << runName << " " << key;
-            EXPECT_EQ(run->metadata.at(key), expected["metadata"][key].get<std::string>()) << runName << " " << key;
+            EXPECT_EQ(run->metadata.at(key), expected["metadata"][key].get<std::string>())
+                << runName << " " << key;
         }
         for (auto& [tag, st] : expected["series"].items()) {
             const std::string name = seriesName(tag, false);
@@ -58,13 +61,16 @@ TEST_P(RunsManifest, MatchesExpectedValues)
             if (s->empty()) continue;
             EXPECT_EQ(s->step.front(), st["first_step"].get<double>()) << runName << " " << name;
             EXPECT_EQ(s->step.back(), st["last_step"].get<double>()) << runName << " " << name;
-            if (st["first"].is_number()) EXPECT_TRUE(near(s->value.front(), st["first"].get<double>())) << runName << " " << name;
-            if (st["last"].is_number()) EXPECT_TRUE(near(s->value.back(), st["last"].get<double>())) << runName << " " << name;
+            if (st["first"].is_number())
+                EXPECT_TRUE(near(s->value.front(), st["first"].get<double>())) << runName << " " << name;
+            if (st["last"].is_number())
+                EXPECT_TRUE(near(s->value.back(), st["last"].get<double>())) << runName << " " << name;
             const SeriesStats stats = seriesStats(*s);
             EXPECT_EQ(stats.nonFinite, st["nonfinite_points"].get<size_t>()) << runName << " " << name;
             if (st["first_nonfinite"].is_object() && st["first_nonfinite"].contains("step")) {
                 ASSERT_TRUE(stats.firstNonFinite) << runName << " " << name;
-                EXPECT_EQ(s->step[*stats.firstNonFinite], st["first_nonfinite"]["step"].get<double>()) << runName << " " << name;
+                EXPECT_EQ(s->step[*stats.firstNonFinite], st["first_nonfinite"]["step"].get<double>())
+                    << runName << " " << name;
             }
         }
         if (expected.contains("val") && expected["val"].is_object()) {

@@ -2,6 +2,8 @@
 // division) must give the correctly rounded double strtod gives, stop exactly where the number
 // ends, and never read past the end of its bytes (each case sits in a buffer of its exact size,
 // so the sanitizer build catches an over-read).
+#include "core/logs/scan_util.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,8 +14,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#include "core/logs/scan_util.h"
 
 namespace qatdoctor::core::logs {
 namespace {
@@ -77,8 +77,8 @@ TEST(ParseNumber, LongDecimalsRoundLikeStrtod)
         // the decimals of 17 and 19 significant digits nearest the midpoint above d
         const double mid = d + (std::nextafter(d, 2 * d + 1) - d) / 2;
         for (int digits : {17, 19}) {
-            std::snprintf(buf, sizeof buf, "%.*f", std::max(0, digits - 1 - static_cast<int>(std::floor(std::log10(mid)))),
-                          mid);
+            std::snprintf(buf, sizeof buf, "%.*f",
+                          std::max(0, digits - 1 - static_cast<int>(std::floor(std::log10(mid)))), mid);
             numbers.emplace_back(buf);
         }
     }
@@ -91,8 +91,10 @@ TEST(ParseNumber, LongDecimalsRoundLikeStrtod)
         ASSERT_TRUE(p.ok) << n;
         ASSERT_EQ(p.length, n.size()) << n;
         const double want = std::strtod(n.c_str(), nullptr);
-        ASSERT_EQ(std::memcmp(&p.value, &want, sizeof want), 0) << n << " read " << p.value << " strtod " << want;
-        const size_t sig = static_cast<size_t>(std::count_if(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }));
+        ASSERT_EQ(std::memcmp(&p.value, &want, sizeof want), 0)
+            << n << " read " << p.value << " strtod " << want;
+        const size_t sig = static_cast<size_t>(
+            std::count_if(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }));
         longOnes += sig > 15 && sig <= 19;
     }
     EXPECT_GT(longOnes, 400000);
@@ -105,7 +107,7 @@ TEST(ParseNumber, SpecialValuesAndNonNumbers)
     EXPECT_EQ(parseExact("inf").value, INFINITY);
     EXPECT_EQ(parseExact("-inf]").value, -INFINITY);
     EXPECT_EQ(parseExact("+2.5E-1").value, 0.25);
-    EXPECT_EQ(parseExact("12345678").value, 12345678.0);      // exactly one word of digits
+    EXPECT_EQ(parseExact("12345678").value, 12345678.0);  // exactly one word of digits
     EXPECT_EQ(parseExact("123456789012").value, 123456789012.0);
     EXPECT_EQ(parseExact("0.100000000").length, 11u);
     EXPECT_EQ(parseExact("1.").value, 1.0);

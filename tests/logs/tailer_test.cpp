@@ -17,8 +17,9 @@ class TailerTest : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        m_dir = fs::temp_directory_path() / ("qatdoctor_tail_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                             "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        m_dir = fs::temp_directory_path() /
+                ("qatdoctor_tail_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(m_dir);
         fs::create_directories(m_dir / "qat");
     }
@@ -42,7 +43,8 @@ protected:
 TEST_F(TailerTest, AppendPartialTruncateAndNewRun)
 {
     const fs::path log = m_dir / "qat" / "train.log";
-    append(log, "Epoch[0] Step[0] GlobalStep[0] t: loss[1.0] \nEpoch[0] Step[1] GlobalStep[1] t: loss[0.9] \n");
+    append(log,
+           "Epoch[0] Step[0] GlobalStep[0] t: loss[1.0] \nEpoch[0] Step[1] GlobalStep[1] t: loss[0.9] \n");
     LogTailer tailer(m_dir.string());
     auto r = tailer.poll();
     ASSERT_TRUE(r.ok());
@@ -67,7 +69,10 @@ TEST_F(TailerTest, AppendPartialTruncateAndNewRun)
     EXPECT_EQ(loss(tailer)->sourceAt(2).lineOrRecord, 3u);
 
     // truncated and rewritten (a restarted run): read again from the start
-    { std::ofstream f(log, std::ios::trunc); f << "Epoch[0] Step[0] GlobalStep[0] t: loss[2.0] \n"; }
+    {
+        std::ofstream f(log, std::ios::trunc);
+        f << "Epoch[0] Step[0] GlobalStep[0] t: loss[2.0] \n";
+    }
     r = tailer.poll();
     ASSERT_TRUE(r.ok());
     EXPECT_TRUE(*r);
@@ -110,13 +115,16 @@ void overwrite(const fs::path& p, size_t at, const std::string& text)
 TEST_F(TailerTest, ResumeFromALoadedSetParsesOnlyAppendedBytes)
 {
     const fs::path qat = m_dir / "qat" / "train.log";
-    append(qat, "Epoch[0] Step[0] GlobalStep[0] t: loss[1.0] \nEpoch[0] Step[1] GlobalStep[1] t: loss[0.9] \n"
-                "Epoch[0] Step[2] GlobalStep[2] t: loss[0.8] \n");
+    append(qat,
+           "Epoch[0] Step[0] GlobalStep[0] t: loss[1.0] \nEpoch[0] Step[1] GlobalStep[1] t: loss[0.9] \n"
+           "Epoch[0] Step[2] GlobalStep[2] t: loss[0.8] \n");
     fs::create_directories(m_dir / "float");
     append(m_dir / "float" / "metrics.csv", "step,loss\n0,3.0\n1,2.5\n");
     fs::create_directories(m_dir / "calib");
     const fs::path calib = m_dir / "calib" / "train.log";
-    append(calib, "Epoch[0] Step[0] GlobalStep[0] t: loss[5.0] \nEpoch[0] Step[1] GlobalStep[1] t: loss[4.");  // partial
+    append(
+        calib,
+        "Epoch[0] Step[0] GlobalStep[0] t: loss[5.0] \nEpoch[0] Step[1] GlobalStep[1] t: loss[4.");  // partial
 
     auto loaded = readLogFolder(m_dir.string());
     ASSERT_TRUE(loaded.ok());
@@ -194,7 +202,10 @@ TEST_F(TailerTest, ResumeFromALoadedSetParsesOnlyAppendedBytes)
     EXPECT_FALSE(*r);
 
     // a loaded file truncated and rewritten: the whole folder is read again
-    { std::ofstream t(calib, std::ios::trunc); t << "Epoch[0] Step[0] GlobalStep[0] t: loss[9.0] \n"; }
+    {
+        std::ofstream t(calib, std::ios::trunc);
+        t << "Epoch[0] Step[0] GlobalStep[0] t: loss[9.0] \n";
+    }
     r = tailer.poll();
     ASSERT_TRUE(r.ok());
     EXPECT_TRUE(*r);
@@ -247,7 +258,8 @@ TEST_F(TailerTest, TurnedDownFilesAreAskedAgainOnlyWhenTheyChange)
     ASSERT_TRUE(tailer.poll().ok());
     EXPECT_EQ(asked, 2);  // changed: asked again (and still another reader's)
     for (int i = 3; i < 40; ++i)
-        append(m_dir / "qat" / "notes.txt", "Epoch [1/2] Step [" + std::to_string(i) + "/90] loss: 0." + std::to_string(i) + " acc: 0.5\n");
+        append(m_dir / "qat" / "notes.txt", "Epoch [1/2] Step [" + std::to_string(i) + "/90] loss: 0." +
+                                                std::to_string(i) + " acc: 0.5\n");
     ASSERT_TRUE(tailer.poll().ok());
     EXPECT_EQ(tailer.logSet().runs[0].files.size(), 2u);  // the notes became a log
 }

@@ -10,7 +10,10 @@
 
 namespace qatdoctor::core::logs::test {
 
-inline std::string fixture(const std::string& rel) { return std::string(QATDOCTOR_TEST_DATA) + "/" + rel; }
+inline std::string fixture(const std::string& rel)
+{
+    return std::string(QATDOCTOR_TEST_DATA) + "/" + rel;
+}
 
 // Reads one file as a single-run LogSet; fails the test when it cannot.
 inline LogSet readOne(const std::string& rel)

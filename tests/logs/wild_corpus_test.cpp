@@ -5,7 +5,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "core/analysis.h"
@@ -18,7 +17,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string wildDir() { return fixture("logs/wild"); }
+std::string wildDir()
+{
+    return fixture("logs/wild");
+}
 
 std::vector<std::string> caseNames()
 {
@@ -27,7 +29,8 @@ std::vector<std::string> caseNames()
     for (const auto& e : fs::directory_iterator(wildDir(), ec)) {
         const std::string name = e.path().filename().string();
         const std::string suffix = ".expected.json";
-        if (name.size() > suffix.size() && name.ends_with(suffix)) out.push_back(name.substr(0, name.size() - suffix.size()));
+        if (name.size() > suffix.size() && name.ends_with(suffix))
+            out.push_back(name.substr(0, name.size() - suffix.size()));
     }
     std::sort(out.begin(), out.end());
     return out;
@@ -59,20 +62,29 @@ bool near(double actual, double expected)
 // Compares one run with its expectations; `where` names the entry point in failure messages.
 void expectRun(const Run& run, const json& expected, const std::string& where)
 {
-    if (expected.contains("role")) EXPECT_EQ(roleName(run.role), expected["role"].get<std::string>()) << where << " (" << run.roleReason << ")";
+    if (expected.contains("role"))
+        EXPECT_EQ(roleName(run.role), expected["role"].get<std::string>())
+            << where << " (" << run.roleReason << ")";
     const json series = expected.value("series", json::object());
     for (const auto& [name, st] : series.items()) {
         const Series* s = run.find(name);
         ASSERT_NE(s, nullptr) << where << ": no series " << name;
         if (st.contains("points")) EXPECT_EQ(s->size(), st["points"].get<size_t>()) << where << " " << name;
         if (s->empty()) continue;
-        if (st.contains("first_step")) EXPECT_EQ(s->step.front(), st["first_step"].get<double>()) << where << " " << name;
-        if (st.contains("last_step")) EXPECT_EQ(s->step.back(), st["last_step"].get<double>()) << where << " " << name;
-        if (st.contains("first")) EXPECT_TRUE(near(s->value.front(), valueOf(st["first"]))) << where << " " << name << " first " << s->value.front();
-        if (st.contains("last")) EXPECT_TRUE(near(s->value.back(), valueOf(st["last"]))) << where << " " << name << " last " << s->value.back();
+        if (st.contains("first_step"))
+            EXPECT_EQ(s->step.front(), st["first_step"].get<double>()) << where << " " << name;
+        if (st.contains("last_step"))
+            EXPECT_EQ(s->step.back(), st["last_step"].get<double>()) << where << " " << name;
+        if (st.contains("first"))
+            EXPECT_TRUE(near(s->value.front(), valueOf(st["first"])))
+                << where << " " << name << " first " << s->value.front();
+        if (st.contains("last"))
+            EXPECT_TRUE(near(s->value.back(), valueOf(st["last"])))
+                << where << " " << name << " last " << s->value.back();
     }
     for (const auto& absent : expected.value("absent", json::array()))
-        EXPECT_EQ(run.find(absent.get<std::string>()), nullptr) << where << ": series " << absent.get<std::string>() << " must not exist";
+        EXPECT_EQ(run.find(absent.get<std::string>()), nullptr)
+            << where << ": series " << absent.get<std::string>() << " must not exist";
     if (expected.value("only_series", false))
         for (const auto& [name, s] : run.series)
             EXPECT_TRUE(series.contains(name)) << where << ": unexpected series " << name;
@@ -125,7 +137,8 @@ TEST_P(WildLogs, EveryEntryPointReadsTheManifest)
         ASSERT_NE(a, nullptr) << "logs DIR: no run " << name << " among " << runNames(logsDir->runs);
         expectRun(*a, expected, "logs DIR " + name);
         const logs::Run* b = runNamed(analyzedDir->logs.runs, name);
-        ASSERT_NE(b, nullptr) << "analyze DIR: no run " << name << " among " << runNames(analyzedDir->logs.runs);
+        ASSERT_NE(b, nullptr) << "analyze DIR: no run " << name << " among "
+                              << runNames(analyzedDir->logs.runs);
         expectRun(*b, expected, "analyze DIR " + name);
     }
     EXPECT_EQ(logsDir->runs.size(), runs.size()) << "logs DIR runs: " << runNames(logsDir->runs);
@@ -152,7 +165,8 @@ TEST_P(WildLogs, EveryEntryPointReadsTheManifest)
 
     for (const auto& id : m.value("no_findings", json::array()))
         for (const Finding& finding : analyzedDir->findings)
-            EXPECT_NE(finding.id, id.get<std::string>()) << "analyze DIR raised " << finding.id << ": " << finding.message.en;
+            EXPECT_NE(finding.id, id.get<std::string>())
+                << "analyze DIR raised " << finding.id << ": " << finding.message.en;
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, WildLogs, ::testing::ValuesIn(caseNames()), [](const auto& info) {

@@ -31,8 +31,10 @@ inline std::string chainModel(int nodes, int modules)
         onnx::NodeProto* node = g->add_node();
         const bool conv = i % 2 == 0;
         node->set_op_type(conv ? "Conv" : "Relu");
-        const std::string module = modules > 0 ? "/stage" + std::to_string(i % modules) + "/block" + std::to_string(i) : "";
-        node->set_name(modules > 0 ? module + (conv ? "/conv/Conv" : "/act/Relu") : "node_" + std::to_string(i));
+        const std::string module =
+            modules > 0 ? "/stage" + std::to_string(i % modules) + "/block" + std::to_string(i) : "";
+        node->set_name(modules > 0 ? module + (conv ? "/conv/Conv" : "/act/Relu")
+                                   : "node_" + std::to_string(i));
         node->add_input("t" + std::to_string(i));
         if (conv) node->add_input("w");
         node->add_output("t" + std::to_string(i + 1));

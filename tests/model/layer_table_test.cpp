@@ -1,12 +1,12 @@
 // The per-layer table and the lints on the committed ONNX fixtures, checked against the facts
 // tests/gen/onnx_facts.py wrote into tests/data/models/MANIFEST.json (a new fixture = a new row).
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <set>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/analysis.h"
 #include "core/model/model_graph.h"
@@ -77,9 +77,11 @@ TEST_P(ManifestModel, LayerTableMatchesFacts)
         const Layer* l = byNode(*table, node);
         ASSERT_NE(l, nullptr);
         const std::string module = fl["module"];
-        if (!module.empty()) EXPECT_TRUE(l->name == module || l->name.rfind(module + " (", 0) == 0) << l->name;
-        const std::string op = fl.contains("domain") ? fl["domain"].get<std::string>() + "::" + fl["op"].get<std::string>()
-                                                     : fl["op"].get<std::string>();
+        if (!module.empty())
+            EXPECT_TRUE(l->name == module || l->name.rfind(module + " (", 0) == 0) << l->name;
+        const std::string op = fl.contains("domain")
+                                   ? fl["domain"].get<std::string>() + "::" + fl["op"].get<std::string>()
+                                   : fl["op"].get<std::string>();
         EXPECT_EQ(l->op, op);
         std::vector<std::string> inputs;
         for (DType d : l->inputDtypes) inputs.push_back(dtypeName(d));
@@ -104,15 +106,18 @@ TEST_P(ManifestModel, LayerTableMatchesFacts)
             if (g.is_null()) {
                 EXPECT_EQ(granularityName(*l), "");
             } else if (g == "per-channel") {
-                EXPECT_EQ(granularityName(*l), "per-channel(axis=" + std::to_string(fl["weight_axis"].get<int>()) + ")");
+                EXPECT_EQ(granularityName(*l),
+                          "per-channel(axis=" + std::to_string(fl["weight_axis"].get<int>()) + ")");
             } else {
                 EXPECT_EQ(granularityName(*l), "per-tensor");
             }
             if (fl.contains("weight_scale_range")) {
                 ASSERT_TRUE(l->weightQuant.has_value());
                 const auto& s = l->weightQuant->scales;
-                EXPECT_FLOAT_EQ(*std::min_element(s.begin(), s.end()), fl["weight_scale_range"][0].get<float>());
-                EXPECT_FLOAT_EQ(*std::max_element(s.begin(), s.end()), fl["weight_scale_range"][1].get<float>());
+                EXPECT_FLOAT_EQ(*std::min_element(s.begin(), s.end()),
+                                fl["weight_scale_range"][0].get<float>());
+                EXPECT_FLOAT_EQ(*std::max_element(s.begin(), s.end()),
+                                fl["weight_scale_range"][1].get<float>());
             }
         }
     }
@@ -129,7 +134,8 @@ TEST_P(ManifestModel, LintsAreExactlyTheExpectedOnes)
     const json f = facts();
     AnalyzeOptions options;
     options.paths = {path()};
-    if (f.contains("expect_file")) options.expectPath = (kModels / f["expect_file"].get<std::string>()).string();
+    if (f.contains("expect_file"))
+        options.expectPath = (kModels / f["expect_file"].get<std::string>()).string();
     auto analysis = analyze(options);
     ASSERT_TRUE(analysis) << analysis.error().toString();
     ASSERT_EQ(analysis->inputs.size(), 1u);
@@ -146,8 +152,9 @@ TEST_P(ManifestModel, LintsAreExactlyTheExpectedOnes)
     }
     const auto want = f["lints"].get<std::set<std::string>>();
     EXPECT_EQ(got, want);
-    for (const char* id : {"model.output_low_precision", "model.shared_quant_params", "model.uncalibrated_scale",
-                           "model.aux_branch", "model.float_fallback", "model.custom_gridsample"})
+    for (const char* id :
+         {"model.output_low_precision", "model.shared_quant_params", "model.uncalibrated_scale",
+          "model.aux_branch", "model.float_fallback", "model.custom_gridsample"})
         EXPECT_TRUE(analysis->checksRun.count(id)) << id;
     EXPECT_EQ(analysis->checksRun.count("model.int16_not_applied"), f.contains("expect_file") ? 1u : 0u);
 }

@@ -1,24 +1,22 @@
 // Each lint names the right layers on its fixture, and damaged inputs fail with the file named.
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
-#include <gtest/gtest.h>
-
-#include <onnx/onnx_pb.h>
-
 #include "core/analysis.h"
-#include "core/model/model_lints.h"
 #include "core/model/graph_layout.h"
 #include "core/model/layer_weights.h"
-#include "core/model/onnx_layer_table.h"
 #include "core/model/model_graph.h"
+#include "core/model/model_lints.h"
 #include "core/model/onnx_file.h"
+#include "core/model/onnx_layer_table.h"
 #include "tests/model/chain_model.h"
-#include <cmath>
 
 using namespace qatdoctor::core;
 using namespace qatdoctor::core::model;
@@ -90,7 +88,8 @@ TEST(ModelLints, FloatFallback)
 
 TEST(ModelLints, Int16NotAppliedWithExpectations)
 {
-    const std::map<std::string, std::string> expect = {{"conv1", "int16"}, {"conv2", "qint16"}, {"fc", "float32"}};
+    const std::map<std::string, std::string> expect = {
+        {"conv1", "int16"}, {"conv2", "qint16"}, {"fc", "float32"}};
     const auto f = lintsOf("qat_int16.onnx", expect);
     EXPECT_EQ(layersOf(f, "model.int16_not_applied"), std::vector<std::string>{"conv2"});
     ASSERT_EQ(f.size(), 1u);
@@ -119,7 +118,10 @@ TEST(ModelLints, WorkOnATableWithoutGraph)
 
 TEST(ModelInputs, DamagedFilesNameTheFile)
 {
-    struct Case { const char* file; const char* code; };
+    struct Case {
+        const char* file;
+        const char* code;
+    };
     for (const Case& c : {Case{"truncated.onnx", "onnx.parse"}, Case{"not_onnx.onnx", "onnx.not_onnx"},
                           Case{"external_escape/model.onnx", "onnx.external_escape"}}) {
         SCOPED_TRACE(c.file);
@@ -182,7 +184,8 @@ TEST(ModelLints, NoFalsePositivesOnOnnxTestData)
 
 TEST(ModelLayers, QLinearConvTestModel)
 {
-    auto table = loadOnnxLayerTable(std::string(QATDOCTOR_ONNX_TESTDATA) + "/node/test_qlinearconv/model.onnx");
+    auto table =
+        loadOnnxLayerTable(std::string(QATDOCTOR_ONNX_TESTDATA) + "/node/test_qlinearconv/model.onnx");
     ASSERT_TRUE(table);
     EXPECT_EQ(table->opset, 10);
     ASSERT_EQ(table->layers.size(), 1u);
@@ -195,7 +198,8 @@ TEST(ModelLayers, QLinearConvTestModel)
 
 TEST(ModelLayers, PytorchConvertedConv2dIsFloat)
 {
-    auto table = loadOnnxLayerTable(std::string(QATDOCTOR_ONNX_TESTDATA) + "/pytorch-converted/test_Conv2d/model.onnx");
+    auto table = loadOnnxLayerTable(std::string(QATDOCTOR_ONNX_TESTDATA) +
+                                    "/pytorch-converted/test_Conv2d/model.onnx");
     ASSERT_TRUE(table);
     EXPECT_EQ(table->opset, 6);
     ASSERT_EQ(table->layers.size(), 1u);
@@ -242,7 +246,8 @@ TEST(GraphLayout, FoldsQuantizersAndGroupsByModule)
     auto folded = layoutGraph(*table, {0, true});
     ASSERT_TRUE(full && folded);
     EXPECT_EQ(static_cast<int>(full->nodes.size()),
-              static_cast<int>(table->graph->nodes().size() + table->graphInputs.size() + table->graphOutputs.size()));
+              static_cast<int>(table->graph->nodes().size() + table->graphInputs.size() +
+                               table->graphOutputs.size()));
     EXPECT_LT(folded->nodes.size(), full->nodes.size());
     EXPECT_GT(folded->hiddenNodes, 0);
     // conv1 feeds relu; the edge between the input and conv1 carries the input quantizer's dtype.
@@ -318,13 +323,17 @@ TEST(ModelLints, BrokenScalesAreNamedWithTheirLayer)
         ASSERT_TRUE(m.ParseFromString(bytes));
         size_t damaged = 0;
         for (auto& t : *m.mutable_graph()->mutable_initializer()) {
-            if (t.name().find("scale") == std::string::npos || t.data_type() != onnx::TensorProto::FLOAT) continue;
-            if (t.float_data_size() > 0) t.set_float_data(0, bad);
-            else if (t.raw_data().size() >= 4) std::memcpy(t.mutable_raw_data()->data(), &bad, 4);
+            if (t.name().find("scale") == std::string::npos || t.data_type() != onnx::TensorProto::FLOAT)
+                continue;
+            if (t.float_data_size() > 0)
+                t.set_float_data(0, bad);
+            else if (t.raw_data().size() >= 4)
+                std::memcpy(t.mutable_raw_data()->data(), &bad, 4);
             ++damaged;
         }
         ASSERT_GT(damaged, 0u);
-        const fs::path path = fs::temp_directory_path() / ("qatdoctor_broken_scale_" + std::to_string(::getpid()) + ".onnx");
+        const fs::path path =
+            fs::temp_directory_path() / ("qatdoctor_broken_scale_" + std::to_string(::getpid()) + ".onnx");
         std::ofstream(path, std::ios::binary) << m.SerializeAsString();
         auto table = loadOnnxLayerTable(path.string());
         fs::remove(path);
@@ -338,7 +347,8 @@ TEST(ModelLints, BrokenScalesAreNamedWithTheirLayer)
         for (const Finding& f : out)
             if (f.id == "model.broken_scale") {
                 EXPECT_EQ(f.severity, Severity::Error);
-                EXPECT_NE(f.evidence.at(0).detail.find("scale"), std::string::npos) << f.evidence.at(0).detail;
+                EXPECT_NE(f.evidence.at(0).detail.find("scale"), std::string::npos)
+                    << f.evidence.at(0).detail;
             }
     }
 }

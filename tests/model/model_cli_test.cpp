@@ -1,8 +1,8 @@
 // qatdoctor-cli model FILE [--json] [--expect FILE] on the committed fixtures.
-#include <sstream>
-
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "app/cli/cli_command.h"
 #include "tests/cli/cli_run.h"
@@ -13,14 +13,15 @@ namespace {
 
 const std::string kModels = std::string(QATDOCTOR_TEST_DATA) + "/models/";
 
-using qatdoctor::cli::test_support::CliRun;
 using qatdoctor::cli::test_support::cli;
+using qatdoctor::cli::test_support::CliRun;
 
 }  // namespace
 
 TEST(ModelCli, JsonHasModelLayersAndFindings)
 {
-    const CliRun r = cli({"model", kModels + "qat_int16.onnx", "--json", "--expect", kModels + "qat_int16.expect.json"});
+    const CliRun r =
+        cli({"model", kModels + "qat_int16.onnx", "--json", "--expect", kModels + "qat_int16.expect.json"});
     ASSERT_EQ(r.code, kExitOk) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["model"]["opset"], 13);
@@ -34,7 +35,8 @@ TEST(ModelCli, JsonHasModelLayersAndFindings)
     EXPECT_EQ(conv1["input_dtypes"], nlohmann::json::array({"int8"}));
     EXPECT_EQ(conv1["output_dtype"], "int16");
     EXPECT_TRUE(conv1["output_scale"].is_number());
-    EXPECT_TRUE(conv1.contains("weight_dtype") && conv1.contains("weight_granularity") && conv1.contains("flags"));
+    EXPECT_TRUE(conv1.contains("weight_dtype") && conv1.contains("weight_granularity") &&
+                conv1.contains("flags"));
     ASSERT_EQ(j["findings"].size(), 1u);
     EXPECT_EQ(j["findings"][0]["id"], "model.int16_not_applied");
     EXPECT_EQ(j["findings"][0]["evidence"][0]["layer"], "conv2");

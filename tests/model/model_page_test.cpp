@@ -1,6 +1,10 @@
 // The Model page offscreen on the demo model: the layer table model under
 // QAbstractItemModelTester, flagged rows and the wizard link, the details pane's weight histogram
 // with its quantization grid, the graph view laid out in the background, and screenshots.
+#include "ui/pages/model_page.h"
+
+#include <gtest/gtest.h>
+
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDir>
@@ -9,20 +13,16 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <gtest/gtest.h>
+#include <fstream>
 
 #include "core/analysis.h"
+#include "tests/model/chain_model.h"
 #include "ui/common/app_context.h"
 #include "ui/common/background_job.h"
 #include "ui/pages/model/graph_view.h"
 #include "ui/pages/model/layer_details.h"
 #include "ui/pages/model/layer_table_model.h"
-#include "ui/pages/model_page.h"
 #include "ui/plots/weight_histogram.h"
-#include "tests/model/chain_model.h"
-
-#include <fstream>
 
 namespace qatdoctor::ui {
 namespace {
@@ -84,7 +84,8 @@ TEST(ModelPage, TableFlagsAndWizardLink)
     page.tabs()->setCurrentIndex(0);
     const QModelIndex cell = page.filterModel()->mapFromSource(m->index(fc, LayerTableModel::Finding));
     page.tableView()->scrollTo(cell);
-    QTest::mouseClick(page.tableView()->viewport(), Qt::LeftButton, {}, page.tableView()->visualRect(cell).center());
+    QTest::mouseClick(page.tableView()->viewport(), Qt::LeftButton, {},
+                      page.tableView()->visualRect(cell).center());
     ASSERT_EQ(nav.count(), 1);
     const auto target = nav.at(0).at(0).value<NavigationTarget>();
     EXPECT_EQ(target.page, "wizard");
@@ -133,7 +134,10 @@ TEST(ModelPage, ExpectationsSetInThePageFlagTheLayer)
     ASSERT_TRUE(changed.wait(20000));
     EXPECT_TRUE(ctx.analysis()->checksRun.count("model.int16_not_applied"));
     EXPECT_TRUE(page.tableModel()->index(conv2, 0).data(LayerTableModel::FlaggedRole).toBool());
-    EXPECT_FALSE(page.tableModel()->index(page.tableModel()->rowOf("conv1"), 0).data(LayerTableModel::FlaggedRole).toBool());
+    EXPECT_FALSE(page.tableModel()
+                     ->index(page.tableModel()->rowOf("conv1"), 0)
+                     .data(LayerTableModel::FlaggedRole)
+                     .toBool());
 }
 
 TEST(ModelPage, NoGraphForTextSources)
@@ -179,7 +183,8 @@ TEST(ModelPage, BigGraphStaysUsable)
     ASSERT_NE(layout, nullptr);
     EXPECT_LE(layout->nodes.size(), static_cast<size_t>(core::model::kMaxLayoutVertices));
     EXPECT_TRUE(layout->grouping.coarsened);
-    EXPECT_TRUE(page.graphView()->statusText().contains("too many to draw one by one")) << page.graphView()->statusText().toStdString();
+    EXPECT_TRUE(page.graphView()->statusText().contains("too many to draw one by one"))
+        << page.graphView()->statusText().toStdString();
     EXPECT_TRUE(page.graphView()->search("#1-"));  // a group of consecutive nodes is found by its name
     QTest::qWait(50);
     shot(page, "model_page_big_graph.png");

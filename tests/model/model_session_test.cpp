@@ -2,6 +2,8 @@
 // the session (File > Save session), open it in a fresh window with its own context, and find
 // the expectation and its model.int16_not_applied finding again. Offscreen (label gui); main()
 // is in model_page_test.cpp and points QSettings / autosave at a temporary folder.
+#include <gtest/gtest.h>
+
 #include <QAction>
 #include <QFile>
 #include <QJsonArray>
@@ -11,8 +13,6 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <gtest/gtest.h>
 
 #include "core/analysis.h"
 #include "ui/common/app_context.h"
@@ -38,8 +38,8 @@ const core::Finding* findingOf(const AnalysisPtr& a, const std::string& id)
 // Waits until the window is idle and its analysis carries the int16_not_applied finding.
 bool waitForExpectationFinding(MainWindow& w, int ms = 30000)
 {
-    return QTest::qWaitFor([&] { return !w.isBusy() && findingOf(w.context()->analysis(), "model.int16_not_applied"); },
-                           ms);
+    return QTest::qWaitFor(
+        [&] { return !w.isBusy() && findingOf(w.context()->analysis(), "model.int16_not_applied"); }, ms);
 }
 
 ModelPage* modelPage(MainWindow& w)
@@ -71,8 +71,9 @@ TEST(ModelPageSession, ExpectationsSurviveSaveAndLoad)
         MainWindow w(QATDOCTOR_SOURCE_DIR, &language);
         w.setHeadless(true);
         ASSERT_TRUE(w.openSession(sessionPath));
-        ASSERT_TRUE(QTest::qWaitFor([&] { return !w.isBusy() && w.context()->analysis()
-                                                 && w.context()->analysis()->primaryModel(); }, 30000));
+        ASSERT_TRUE(QTest::qWaitFor(
+            [&] { return !w.isBusy() && w.context()->analysis() && w.context()->analysis()->primaryModel(); },
+            30000));
         EXPECT_EQ(findingOf(w.context()->analysis(), "model.int16_not_applied"), nullptr);
         ModelPage* page = modelPage(w);
         ASSERT_NE(page, nullptr);
@@ -98,7 +99,8 @@ TEST(ModelPageSession, ExpectationsSurviveSaveAndLoad)
     ASSERT_TRUE(w2.openSession(sessionPath));
     ASSERT_TRUE(waitForExpectationFinding(w2));
     const AnalysisPtr a = w2.context()->analysis();
-    EXPECT_EQ(a->expectedDtypes, (std::map<std::string, std::string>{{"conv1", "int16"}, {"conv2", "int16"}}));
+    EXPECT_EQ(a->expectedDtypes,
+              (std::map<std::string, std::string>{{"conv1", "int16"}, {"conv2", "int16"}}));
     const core::Finding* f = findingOf(a, "model.int16_not_applied");
     ASSERT_EQ(f->evidence.size(), 1u);
     EXPECT_EQ(f->evidence[0].layer, "conv2");
@@ -120,8 +122,9 @@ TEST(ModelPageSession, HandEditedStateKeepsOnlyKnownDtypes)
     ModelPage page(&ctx);
     EXPECT_FALSE(page.savedExpectations().has_value());
     ctx.restorePageState(QJsonObject{
-        {"model", QJsonObject{{"expected", QJsonObject{{"conv2", "int16"}, {"conv1", "int17"}, {"", "int8"},
-                                                       {"fc", 3}}}}}});
+        {"model",
+         QJsonObject{
+             {"expected", QJsonObject{{"conv2", "int16"}, {"conv1", "int17"}, {"", "int8"}, {"fc", 3}}}}}});
     const auto saved = page.savedExpectations();
     ASSERT_TRUE(saved.has_value());
     EXPECT_EQ(*saved, (std::map<std::string, std::string>{{"conv2", "int16"}}));
@@ -133,7 +136,8 @@ TEST(ModelPageSession, HandEditedStateKeepsOnlyKnownDtypes)
     auto a = core::analyze(options);
     ASSERT_TRUE(a) << a.error().toString();
     ctx.setAnalysis(std::make_shared<const core::Analysis>(std::move(*a)));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return findingOf(ctx.analysis(), "model.int16_not_applied") != nullptr; }, 30000));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return findingOf(ctx.analysis(), "model.int16_not_applied") != nullptr; }, 30000));
     EXPECT_EQ(ctx.analysis()->expectedDtypes, *saved);
 }
 
@@ -153,7 +157,7 @@ TEST(ModelPageSession, ShowPageSelectsAPageTab)
     EXPECT_EQ(w.currentPageId(), "model");
     EXPECT_EQ(tabs->currentIndex(), 1);
     EXPECT_TRUE(w.showPage("model"));
-    EXPECT_EQ(tabs->currentIndex(), 1);   // a plain page name leaves the tab alone
+    EXPECT_EQ(tabs->currentIndex(), 1);  // a plain page name leaves the tab alone
     EXPECT_FALSE(w.showPage("model:3"));
     EXPECT_FALSE(w.showPage("model:0"));
     EXPECT_FALSE(w.showPage("model:graph"));

@@ -1,9 +1,9 @@
 #include "core/model/onnx_file.h"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "core/common/file_io.h"
 #include "core/model/model_graph.h"
@@ -18,7 +18,8 @@ const std::string kNode = std::string(QATDOCTOR_ONNX_TESTDATA) + "/node/";
 
 fs::path tempDir(const std::string& name)
 {
-    fs::path d = fs::temp_directory_path() / ("qatdoctor_model_test_" + name + "_" + std::to_string(::getpid()));
+    fs::path d =
+        fs::temp_directory_path() / ("qatdoctor_model_test_" + name + "_" + std::to_string(::getpid()));
     fs::remove_all(d);
     fs::create_directories(d);
     return d;
@@ -163,7 +164,8 @@ TEST(OnnxFile, ExternalDataEscapesAreRefused)
     fs::create_directories(dir);
     writeBytes(root / "secret.bin", std::string(16, 'x'));
     fs::create_symlink(root / "secret.bin", dir / "link.bin");
-    for (const std::string& loc : std::vector<std::string>{"../secret.bin", (root / "secret.bin").string(), "link.bin"}) {
+    for (const std::string& loc :
+         std::vector<std::string>{"../secret.bin", (root / "secret.bin").string(), "link.bin"}) {
         writeBytes(dir / "m.onnx", externalModel(loc, 16));
         auto m = readOnnxFile((dir / "m.onnx").string());
         ASSERT_TRUE(m);

@@ -2,10 +2,10 @@
 // points, per-axis scales (axis 0, a negative axis, the default axis 1), output_dtype without a
 // zero point, Cast to float16 around an fp16 region; and what the lints make of them. The
 // manifest test checks the same files against onnx_facts.py; these state the values by name.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
-
-#include <gtest/gtest.h>
 
 #include "core/analysis.h"
 #include "core/model/model_graph.h"
@@ -71,7 +71,7 @@ TEST(Opset21, Int16AndUint16PerAxis)
 
     const Layer& conv1 = layer(t, "conv1");
     EXPECT_EQ(conv1.inputDtypes, std::vector<DType>{DType::Int16});
-    EXPECT_EQ(conv1.weightDtype, DType::Int16);            // converted int16 weight
+    EXPECT_EQ(conv1.weightDtype, DType::Int16);                // converted int16 weight
     EXPECT_EQ(granularityName(conv1), "per-channel(axis=0)");  // written as axis=-4
     ASSERT_TRUE(conv1.weightQuant);
     EXPECT_EQ(conv1.weightQuant->scales.size(), 4u);
@@ -190,7 +190,7 @@ TEST(Opset21, Float16IslandIsNotAFloatFallback)
 {
     const Lints l = lint(load("opset21_fp16.onnx"));
     EXPECT_TRUE(l.evaluated.count("model.float_fallback"));
-    EXPECT_EQ(l.find("model.float_fallback"), nullptr);       // the Sigmoid after Cast(FLOAT16)
+    EXPECT_EQ(l.find("model.float_fallback"), nullptr);        // the Sigmoid after Cast(FLOAT16)
     EXPECT_EQ(l.find("model.output_low_precision"), nullptr);  // float16 output is high precision
     EXPECT_TRUE(l.findings.empty());
     // The float32 island of the torch export is still one.
@@ -200,7 +200,8 @@ TEST(Opset21, Float16IslandIsNotAFloatFallback)
 
 TEST(Opset21, ExpectedDtypesOnInt16AndFloat16Layers)
 {
-    const Lints l = lint(load("opset21_int16.onnx"), {{"conv1", "qint16"}, {"conv2", "int16"}, {"fc", "int16"}});
+    const Lints l =
+        lint(load("opset21_int16.onnx"), {{"conv1", "qint16"}, {"conv2", "int16"}, {"fc", "int16"}});
     const Finding* f = l.find("model.int16_not_applied");
     ASSERT_NE(f, nullptr);
     ASSERT_EQ(f->evidence.size(), 1u);
@@ -208,7 +209,8 @@ TEST(Opset21, ExpectedDtypesOnInt16AndFloat16Layers)
     EXPECT_EQ(f->evidence[0].detail, "expected int16, actual uint16");
 
     // fp16 set where it took effect, int16 where it did not.
-    const Lints h = lint(load("opset21_fp16.onnx"), {{"conv2", "torch.float16"}, {"fc", "float16"}, {"add", "int16"}});
+    const Lints h =
+        lint(load("opset21_fp16.onnx"), {{"conv2", "torch.float16"}, {"fc", "float16"}, {"add", "int16"}});
     const Finding* g = h.find("model.int16_not_applied");
     ASSERT_NE(g, nullptr);
     ASSERT_EQ(g->evidence.size(), 1u);

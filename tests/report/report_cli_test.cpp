@@ -7,20 +7,20 @@
 #include <sstream>
 
 #include "app/cli/cli_command.h"
-#include "tests/cli/cli_run.h"
 #include "core/common/file_io.h"
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session.h"
 #include "core/faq/wizard_session_json.h"
 #include "report_test_support.h"
+#include "tests/cli/cli_run.h"
 
 namespace qatdoctor {
 namespace {
 
 using namespace report_test;
 
-using cli::test_support::CliRun;
 using cli::test_support::cli;
+using cli::test_support::CliRun;
 
 class ReportCli : public ::testing::Test {
 protected:
@@ -85,7 +85,8 @@ TEST_F(ReportCli, SimulateAddsTheSimulationToJsonAndReport)
     ASSERT_TRUE(j["simulation"].is_object());
     EXPECT_EQ(j["simulation"]["inputs"][0]["source"], "random(seed=3)");
     EXPECT_EQ(j["simulation"]["layers"].size(), 4u);
-    EXPECT_NE(std::find(j["checks_run"].begin(), j["checks_run"].end(), "simulation.lut_error"), j["checks_run"].end());
+    EXPECT_NE(std::find(j["checks_run"].begin(), j["checks_run"].end(), "simulation.lut_error"),
+              j["checks_run"].end());
     CliRun plain = cli({"analyze", model, "--json"});
     EXPECT_TRUE(nlohmann::json::parse(plain.out)["simulation"].is_null());
 
@@ -106,7 +107,8 @@ TEST_F(ReportCli, SimulateOptionsAreCheckedAndNeedAnOnnxModel)
     CliRun noModel = cli({"analyze", testData("runs/healthy"), "--simulate"});
     EXPECT_EQ(noModel.code, cli::kExitUsage);
     EXPECT_NE(noModel.err.find("no ONNX model"), std::string::npos) << noModel.err;
-    CliRun badInput = cli({"analyze", testData("models/qat_qdq.onnx"), "--simulate", "--sim-input", m_dir + "/missing.npy"});
+    CliRun badInput = cli(
+        {"analyze", testData("models/qat_qdq.onnx"), "--simulate", "--sim-input", m_dir + "/missing.npy"});
     EXPECT_EQ(badInput.code, cli::kExitUsage);
     EXPECT_NE(badInput.err.find("missing.npy"), std::string::npos) << badInput.err;
     // a model the simulator cannot run (Horizon's own quantize ops) still gets its other checks
@@ -137,10 +139,11 @@ TEST_F(ReportCli, WizardSessionFileShowsInTheReport)
     const core::faq::Node* q = walk.current();
     ASSERT_TRUE(q && !q->answers.empty());
     ASSERT_TRUE(walk.answer(q->answers.front().id));
-    const nlohmann::json session = {{"format", "qatdoctor-session"},
-                                    {"version", 1},
-                                    {"inputs", {sourceDir("resources/demo/logs")}},
-                                    {"pages", {{"wizard", {{"version", 1}, {"session", core::faq::sessionToJson(walk, faq.base)}}}}}};
+    const nlohmann::json session = {
+        {"format", "qatdoctor-session"},
+        {"version", 1},
+        {"inputs", {sourceDir("resources/demo/logs")}},
+        {"pages", {{"wizard", {{"version", 1}, {"session", core::faq::sessionToJson(walk, faq.base)}}}}}};
     const std::string sessionPath = m_dir + "/work.qatdoctor";
     ASSERT_TRUE(core::writeFileAtomic(sessionPath, session.dump(2), false));
     const std::string html = m_dir + "/wizard.html";
@@ -152,13 +155,15 @@ TEST_F(ReportCli, WizardSessionFileShowsInTheReport)
     EXPECT_NE(text.find(q->answers.front().label.en), std::string::npos) << q->answers.front().label.en;
 
     // A bare walk works too; a file that is none of these is exit 2 naming it, before any work.
-    ASSERT_TRUE(core::writeFileAtomic(m_dir + "/walk.json", core::faq::sessionToJson(walk, faq.base).dump(), false));
-    CliRun bare = cli({"analyze", sourceDir("resources/demo/logs"), "--report", m_dir + "/bare.html", "--wizard",
-                       m_dir + "/walk.json"});
+    ASSERT_TRUE(
+        core::writeFileAtomic(m_dir + "/walk.json", core::faq::sessionToJson(walk, faq.base).dump(), false));
+    CliRun bare = cli({"analyze", sourceDir("resources/demo/logs"), "--report", m_dir + "/bare.html",
+                       "--wizard", m_dir + "/walk.json"});
     EXPECT_NE(bare.code, cli::kExitUsage) << bare.err;
     EXPECT_NE(core::readFile(m_dir + "/bare.html")->find("Path taken"), std::string::npos);
     ASSERT_TRUE(core::writeFileAtomic(m_dir + "/bad.json", "{\"runs\": [", false));
-    CliRun bad = cli({"analyze", sourceDir("resources/demo/logs"), "--report", m_dir + "/bad.html", "--wizard", m_dir + "/bad.json"});
+    CliRun bad = cli({"analyze", sourceDir("resources/demo/logs"), "--report", m_dir + "/bad.html",
+                      "--wizard", m_dir + "/bad.json"});
     EXPECT_EQ(bad.code, cli::kExitUsage);
     EXPECT_NE(bad.err.find(m_dir + "/bad.json"), std::string::npos) << bad.err;
     EXPECT_FALSE(std::filesystem::exists(m_dir + "/bad.html"));

@@ -53,9 +53,10 @@ TEST(InputSetName, CommonFolderOfTheInputs)
     const std::string demo = sourceDir("resources/demo");
     EXPECT_EQ(core::inputSetName({demo + "/logs", demo + "/model/demo_qat.onnx"}), "demo");
     // `analyze resources/demo` lists the project folder and the model files read from it.
-    EXPECT_EQ(core::inputSetName({demo, demo + "/model/demo_qat.onnx", demo + "/model/demo_qat_printed.txt"}), "demo");
+    EXPECT_EQ(core::inputSetName({demo, demo + "/model/demo_qat.onnx", demo + "/model/demo_qat_printed.txt"}),
+              "demo");
     EXPECT_EQ(core::inputSetName({demo + "/model/demo_qat.onnx", demo}), "demo");
-    EXPECT_EQ(core::inputSetName({demo + "/logs/"}), "logs");   // one folder: itself
+    EXPECT_EQ(core::inputSetName({demo + "/logs/"}), "logs");  // one folder: itself
     EXPECT_EQ(core::inputSetName({demo + "/model/demo_qat.onnx"}), "model/demo_qat.onnx");
     EXPECT_EQ(core::inputSetName({demo + "/logs/qat", demo + "/logs/float"}), "logs");
     EXPECT_EQ(core::commonFolder({demo + "/logs", demo + "/model/demo_qat.onnx"}),
@@ -71,7 +72,8 @@ class ReportFixture : public ::testing::Test {
 protected:
     static void SetUpTestSuite()
     {
-        s_analysis = new core::Analysis(analyzeOrDie({testData("runs/nan_loss"), testData("models/qat_qdq_highprec.onnx")}));
+        s_analysis = new core::Analysis(
+            analyzeOrDie({testData("runs/nan_loss"), testData("models/qat_qdq_highprec.onnx")}));
         s_faq = new core::faq::FaqLoad(core::faq::FaqBase::loadDirectory(sourceDir("faq")));
     }
     static void TearDownTestSuite()
@@ -112,7 +114,7 @@ TEST_F(ReportFixture, AllSectionsInOrderWithTitles)
     std::vector<std::string> ids;
     for (const Section& s : doc.sections) ids.push_back(s.id);
     EXPECT_EQ(ids, allSectionIds());
-    EXPECT_EQ(doc.subtitle, "data");   // runs/nan_loss and models/x.onnx share tests/data
+    EXPECT_EQ(doc.subtitle, "data");  // runs/nan_loss and models/x.onnx share tests/data
     EXPECT_EQ(doc.date, "2026-01-02 03:04 UTC");
     EXPECT_EQ(doc.section("summary")->title, "Summary");
     EXPECT_EQ(build(core::Lang::Zh).section("summary")->title, "结论与发现");
@@ -182,7 +184,8 @@ TEST(ReportStrength, FindingsCarryTheirStrengthAndTheAppendixWhatWasNotChecked)
     for (const Block& b : appendix->section("appendix")->blocks)
         for (const auto& row : b.table.rows)
             if (row.size() == 2 && row[1].starts_with("not checked: needs")) listed.insert(row[0]);
-    for (const core::Analysis::SkippedCheck& k : qatOnly.checksSkipped) EXPECT_TRUE(listed.count(k.id)) << k.id;
+    for (const core::Analysis::SkippedCheck& k : qatOnly.checksSkipped)
+        EXPECT_TRUE(listed.count(k.id)) << k.id;
 }
 
 TEST_F(ReportFixture, TrainingPlotsKeepAndMarkNonFiniteValues)
@@ -219,7 +222,8 @@ TEST_F(ReportFixture, ModelTableHasEveryLayerAndHighlightsFlaggedOnes)
                 if (!e.layer.empty()) flagged.insert(e.layer);
     for (size_t i = 0; i < model.layers.size(); ++i) {
         EXPECT_EQ(layers->table.rows[i][1], model.layers[i].name);
-        EXPECT_EQ(layers->table.highlighted[i], flagged.count(model.layers[i].name) > 0) << model.layers[i].name;
+        EXPECT_EQ(layers->table.highlighted[i], flagged.count(model.layers[i].name) > 0)
+            << model.layers[i].name;
     }
 }
 
@@ -232,8 +236,9 @@ TEST_F(ReportFixture, HtmlParsesAndShowsIdsAndLayersInBothLanguages)
         for (const core::Finding& f : s_analysis->findings) args += " " + shellQuote(f.id);
         for (const auto& l : s_analysis->primaryModel()->layers) args += " " + shellQuote(l.name);
         args += " " + shellQuote(lang == core::Lang::Zh ? "训练曲线" : "Training");
-        const CommandResult r = run("python3 " + shellQuote(std::string(QATDOCTOR_REPORT_TEST_DIR) + "/check_html.py") + " " +
-                                    shellQuote(path) + args + " 2>&1");
+        const CommandResult r =
+            run("python3 " + shellQuote(std::string(QATDOCTOR_REPORT_TEST_DIR) + "/check_html.py") + " " +
+                shellQuote(path) + args + " 2>&1");
         EXPECT_EQ(r.exitCode, 0) << r.output;
     }
 }
@@ -287,12 +292,12 @@ TEST_F(ReportFixture, UnwritableOrUnknownTargetsAreClearErrors)
     ASSERT_FALSE(missing);
     EXPECT_EQ(missing.error().code, "io.write");
     EXPECT_NE(missing.error().message.find("/nonexistent-folder/sub/r.html"), std::string::npos);
-    auto folder = writeReport(*s_analysis, m_dir, o);   // a folder, even with overwrite
+    auto folder = writeReport(*s_analysis, m_dir, o);  // a folder, even with overwrite
     ASSERT_FALSE(folder);
     auto ext = writeReport(*s_analysis, m_dir + "/r.docx", o);
     ASSERT_FALSE(ext);
     EXPECT_EQ(ext.error().code, "report.format");
-    auto pdf = writeReport(*s_analysis, m_dir + "/r.pdf", o);   // no renderer installed
+    auto pdf = writeReport(*s_analysis, m_dir + "/r.pdf", o);  // no renderer installed
     ASSERT_FALSE(pdf);
     EXPECT_EQ(pdf.error().code, "report.no_pdf");
     EXPECT_FALSE(std::filesystem::exists(m_dir + "/r.pdf"));

@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis_json.h"
+#include "core/analysis_simulation.h"
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session.h"
 #include "core/faq/wizard_session_json.h"
-#include "core/analysis_simulation.h"
 #include "core/report/html_writer.h"
 #include "core/report/report_builder.h"
 #include "core/report/svg_plot.h"
@@ -73,7 +73,8 @@ TEST_F(FixedpointReport, SimulationJoinsTheAnalysisWithItsFindings)
     EXPECT_EQ(sim.modelPath, testData("fixedpoint/lut_qdq.onnx"));
     // The simulator's finding is an analysis finding now, and its checks count as run.
     bool lutFinding = false;
-    for (const core::Finding& f : s_analysis->findings) lutFinding = lutFinding || f.id == "simulation.lut_error";
+    for (const core::Finding& f : s_analysis->findings)
+        lutFinding = lutFinding || f.id == "simulation.lut_error";
     EXPECT_TRUE(lutFinding);
     EXPECT_EQ(s_analysis->checksRun.count("simulation.first_bad_layer"), 1u);
     // Re-running the checks (a role change) keeps them.
@@ -126,7 +127,7 @@ TEST_F(FixedpointReport, FirstBadLayerIsMarkedAndHighlighted)
     ASSERT_EQ(layers.rows.size(), 4u);
     EXPECT_EQ(layers.rows[2][1], "softmax");
     EXPECT_TRUE(layers.highlighted[2]);
-    EXPECT_FALSE(layers.highlighted[0]);   // sigmoid agrees both ways
+    EXPECT_FALSE(layers.highlighted[0]);  // sigmoid agrees both ways
     const std::string svg = renderSvgPlot(p);
     EXPECT_NE(svg.find("class=\"marker\""), std::string::npos);
     EXPECT_NE(svg.find("first bad (fake vs int): softmax"), std::string::npos);
@@ -137,7 +138,7 @@ TEST_F(FixedpointReport, TablesForLayersLutsAndSensitivity)
     const ReportDocument doc = build(*s_analysis);
     const Section* s = doc.section("fixedpoint");
     const auto tables = blocks(*s, BlockKind::Table);
-    ASSERT_GE(tables.size(), 4u);   // layers, LUTs, sensitivity, findings
+    ASSERT_GE(tables.size(), 4u);  // layers, LUTs, sensitivity, findings
     const TableBlock& layers = tables[0]->table;
     EXPECT_TRUE(layers.repeatHeader);
     ASSERT_EQ(layers.rows.size(), 4u);
@@ -148,11 +149,11 @@ TEST_F(FixedpointReport, TablesForLayersLutsAndSensitivity)
     EXPECT_EQ(layers.rows[1][7], sqnr);
     const TableBlock& luts = tables[1]->table;
     ASSERT_EQ(luts.rows.size(), 4u);
-    for (size_t i = 0; i < luts.rows.size(); ++i) {   // tables off by more than 1 LSB are marked
+    for (size_t i = 0; i < luts.rows.size(); ++i) {  // tables off by more than 1 LSB are marked
         EXPECT_EQ(luts.rows[i][0], s_analysis->simulation->luts[i].layer);
         EXPECT_EQ(luts.highlighted[i], s_analysis->simulation->luts[i].maxErrorLsb > 1.0) << luts.rows[i][0];
         if (luts.rows[i][0] == "tanh") {
-            EXPECT_TRUE(luts.highlighted[i]);   // the 16-bit table interpolates: 12.7 LSB
+            EXPECT_TRUE(luts.highlighted[i]);  // the 16-bit table interpolates: 12.7 LSB
             EXPECT_EQ(luts.rows[i][2], "16");
             EXPECT_EQ(luts.rows[i][3], "257");
         }
@@ -171,7 +172,8 @@ TEST_F(FixedpointReport, WhatIfRunSaysWhatChanged)
     const ReportDocument doc = build(a);
     bool said = false;
     for (const Block* b : blocks(*doc.section("fixedpoint"), BlockKind::Paragraph))
-        said = said || (b->text.find("int16 for tanh") != std::string::npos && b->text.find("unchanged model 30.00 dB") != std::string::npos);
+        said = said || (b->text.find("int16 for tanh") != std::string::npos &&
+                        b->text.find("unchanged model 30.00 dB") != std::string::npos);
     EXPECT_TRUE(said);
 }
 
@@ -200,12 +202,14 @@ TEST_F(FixedpointReport, HtmlShowsTheSectionInBothLanguages)
         ASSERT_TRUE(core::writeFileAtomic(path, renderHtml(build(*s_analysis, lang)), false));
         std::string args;
         for (const std::string& l : kLutLayers) args += " " + shellQuote(l);
-        for (const char* t : lang == core::Lang::Zh ? std::vector<const char*>{"定点仿真", "逐层一致性", "查找表", "假设分析"}
-                                                    : std::vector<const char*>{"Fixed-point", "Per-layer agreement",
-                                                                               "Look-up tables", "What-if"})
+        for (const char* t : lang == core::Lang::Zh
+                                 ? std::vector<const char*>{"定点仿真", "逐层一致性", "查找表", "假设分析"}
+                                 : std::vector<const char*>{"Fixed-point", "Per-layer agreement",
+                                                            "Look-up tables", "What-if"})
             args += " " + shellQuote(t);
-        const CommandResult r = run("python3 " + shellQuote(std::string(QATDOCTOR_REPORT_TEST_DIR) + "/check_html.py") + " " +
-                                    shellQuote(path) + args + " 2>&1");
+        const CommandResult r =
+            run("python3 " + shellQuote(std::string(QATDOCTOR_REPORT_TEST_DIR) + "/check_html.py") + " " +
+                shellQuote(path) + args + " 2>&1");
         EXPECT_EQ(r.exitCode, 0) << r.output;
     }
     std::filesystem::remove_all(dir);
@@ -243,7 +247,8 @@ TEST(WizardInput, AcceptsSessionFilePageStateAndBareWalk)
     ASSERT_TRUE(session.answer(session.current()->answers.front().id));
     const nlohmann::json walk = core::faq::sessionToJson(session, faq.base);
     const nlohmann::json state = {{"version", 1}, {"session", walk}};
-    const nlohmann::json file = {{"format", "qatdoctor-session"}, {"version", 1}, {"inputs", {"x"}}, {"pages", {{"wizard", state}}}};
+    const nlohmann::json file = {
+        {"format", "qatdoctor-session"}, {"version", 1}, {"inputs", {"x"}}, {"pages", {{"wizard", state}}}};
     for (const nlohmann::json& j : {walk, state, file}) {
         core::Result<std::string> got = wizardStateFromJson(j.dump(2), "w.json");
         ASSERT_TRUE(got) << got.error().toString();
@@ -254,7 +259,8 @@ TEST(WizardInput, AcceptsSessionFilePageStateAndBareWalk)
         const ReportDocument doc = *buildReport(core::Analysis{}, o);
         bool asked = false;
         for (const Block& b : doc.section("wizard")->blocks)
-            if (b.kind == BlockKind::Table && !b.table.rows.empty()) asked = b.table.rows[0][1] == walk["path"][0]["question"]["en"];
+            if (b.kind == BlockKind::Table && !b.table.rows.empty())
+                asked = b.table.rows[0][1] == walk["path"][0]["question"]["en"];
         EXPECT_TRUE(asked) << j.dump().substr(0, 80);
     }
 }
@@ -266,7 +272,8 @@ TEST(WizardInput, ErrorsNameTheFile)
     EXPECT_EQ(notJson.error().code, "report.wizard");
     EXPECT_NE(notJson.error().message.find("/tmp/w.json"), std::string::npos);
     EXPECT_EQ(notJson.error().line, 3);
-    auto noWizard = wizardStateFromJson(R"({"format": "qatdoctor-session", "version": 1, "pages": {}})", "s.qatdoctor");
+    auto noWizard =
+        wizardStateFromJson(R"({"format": "qatdoctor-session", "version": 1, "pages": {}})", "s.qatdoctor");
     ASSERT_FALSE(noWizard);
     EXPECT_NE(noWizard.error().message.find("no symptom wizard walk"), std::string::npos);
     auto other = wizardStateFromJson(R"({"runs": []})", "a.json");

@@ -9,11 +9,11 @@
 #include <QThreadPool>
 #include <regex>
 
+#include "core/analysis_simulation.h"
 #include "core/faq/faq_base.h"
 #include "core/report/report_builder.h"
 #include "core/report/report_writer.h"
 #include "report_test_support.h"
-#include "core/analysis_simulation.h"
 #include "ui/common/app_context.h"
 #include "ui/pages/fixedpoint_page.h"
 #include "ui/pages/report_page.h"
@@ -30,8 +30,9 @@ class PdfReport : public ::testing::Test {
 protected:
     static void SetUpTestSuite()
     {
-        s_analysis = new core::Analysis(analyzeOrDie({sourceDir("resources/demo/logs"), testData("runs/nan_loss/qat"),
-                                                      testData("models/qat_qdq_highprec.onnx")}));
+        s_analysis =
+            new core::Analysis(analyzeOrDie({sourceDir("resources/demo/logs"), testData("runs/nan_loss/qat"),
+                                             testData("models/qat_qdq_highprec.onnx")}));
         fp::SimulationOptions simulation;
         simulation.sensitivity = true;
         if (auto ran = core::simulateAnalysisModel(*s_analysis, simulation, {}); !ran)
@@ -90,19 +91,22 @@ TEST_F(PdfReport, TextHasSectionsFindingIdsAndLayersInBothLanguages)
         const std::string pdf = writePdf(doc, std::string("r_") + core::langCode(lang) + ".pdf");
         const std::string text = run("pdftotext -enc UTF-8 " + shellQuote(pdf) + " -").output;
         ASSERT_FALSE(text.empty());
-        for (const Section& s : doc.sections)   // the title page shows the report title instead
+        for (const Section& s : doc.sections)  // the title page shows the report title instead
             if (s.id != "title") EXPECT_TRUE(containsText(text, s.title)) << s.title;
         EXPECT_TRUE(containsText(text, doc.labels.contents));
         for (const core::Finding& f : s_analysis->findings) EXPECT_TRUE(containsText(text, f.id)) << f.id;
-        for (const auto& l : s_analysis->primaryModel()->layers) EXPECT_TRUE(containsText(text, l.name)) << l.name;
+        for (const auto& l : s_analysis->primaryModel()->layers)
+            EXPECT_TRUE(containsText(text, l.name)) << l.name;
         // The fixed-point section: its sub-headings, every simulated layer, the chart's legend.
         ASSERT_TRUE(s_analysis->simulation);
         const bool zh = lang == core::Lang::Zh;
-        for (const char* t : zh ? std::vector<const char*>{"逐层一致性", "查找表", "假设分析", "伪量化 vs 整数"}
-                                : std::vector<const char*>{"Per-layer agreement", "Look-up tables", "What-if",
-                                                           "fake-quant vs integer", "int16 sensitivity"})
+        for (const char* t :
+             zh ? std::vector<const char*>{"逐层一致性", "查找表", "假设分析", "伪量化 vs 整数"}
+                : std::vector<const char*>{"Per-layer agreement", "Look-up tables", "What-if",
+                                           "fake-quant vs integer", "int16 sensitivity"})
             EXPECT_TRUE(containsText(text, t)) << t;
-        for (const auto& l : s_analysis->simulation->layers) EXPECT_TRUE(containsText(text, l.layer)) << l.layer;
+        for (const auto& l : s_analysis->simulation->layers)
+            EXPECT_TRUE(containsText(text, l.layer)) << l.layer;
         const int n = pages(pdf);
         EXPECT_GE(n, 8);
         EXPECT_LE(n, 60);
@@ -131,18 +135,20 @@ TEST_F(PdfReport, LongTableSplitsAcrossPagesWithRepeatedHeaderAndNumberedContent
     s.title = "Model";
     TableBlock t;
     t.columns = {"#", "LayerColumnHeader", "Output"};
-    for (int i = 0; i < 240; ++i) t.rows.push_back({std::to_string(i), "backbone.stage" + std::to_string(i) + ".conv", "int8"});
+    for (int i = 0; i < 240; ++i)
+        t.rows.push_back({std::to_string(i), "backbone.stage" + std::to_string(i) + ".conv", "int8"});
     t.highlighted.assign(t.rows.size(), false);
     t.highlighted[100] = true;
     s.blocks.push_back(table(t));
     doc.sections.push_back(s);
     const std::string pdf = writePdf(doc, "long.pdf");
     const int n = pages(pdf);
-    ASSERT_GE(n, 5);   // title, contents, >= 3 table pages
+    ASSERT_GE(n, 5);  // title, contents, >= 3 table pages
     int headerPages = 0;
     for (int p = 3; p <= n; ++p) {
-        const std::string text =
-            run("pdftotext -f " + std::to_string(p) + " -l " + std::to_string(p) + " " + shellQuote(pdf) + " -").output;
+        const std::string text = run("pdftotext -f " + std::to_string(p) + " -l " + std::to_string(p) + " " +
+                                     shellQuote(pdf) + " -")
+                                     .output;
         headerPages += containsText(text, "LayerColumnHeader");
         EXPECT_TRUE(containsText(text, "Page " + std::to_string(p) + " of " + std::to_string(n)));
     }
@@ -168,10 +174,11 @@ TEST_F(PdfReport, PreviewImagesMatchPages)
 TEST_F(PdfReport, CliWritesPdfWithNoDisplayAndRefusesOverwrite)
 {
     const std::string pdf = m_dir + "/cli.pdf";
-    const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM " + shellQuote(QATDOCTOR_CLI_EXE) +
-                            " analyze " + shellQuote(sourceDir("resources/demo/logs")) + " " +
-                            shellQuote(sourceDir("resources/demo/model/demo_qat.onnx")) + " --lang zh --report " +
-                            shellQuote(pdf) + " --fail-on error";
+    const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM " +
+                            shellQuote(QATDOCTOR_CLI_EXE) + " analyze " +
+                            shellQuote(sourceDir("resources/demo/logs")) + " " +
+                            shellQuote(sourceDir("resources/demo/model/demo_qat.onnx")) +
+                            " --lang zh --report " + shellQuote(pdf) + " --fail-on error";
     const CommandResult first = run(cmd + " 2>&1");
     EXPECT_NE(first.exitCode, 2) << first.output;
     ASSERT_TRUE(std::filesystem::exists(pdf)) << first.output;
@@ -206,7 +213,8 @@ TEST_F(PdfReport, ReportPagePreviewsAndExports)
 
     page.exportTo(pdf, false);
     ASSERT_TRUE(done.wait(30000));
-    EXPECT_TRUE(done.last().at(1).toString().contains("already exists")) << done.last().at(1).toString().toStdString();
+    EXPECT_TRUE(done.last().at(1).toString().contains("already exists"))
+        << done.last().at(1).toString().toStdString();
 
     const QString html = QString::fromStdString(m_dir + "/page.html");
     page.exportTo(html, true);
@@ -233,8 +241,9 @@ TEST_F(PdfReport, ClosingTheWindowDuringAnExportReturnsAndLeavesNoFile)
     delete window;
     // No event is processed between the start and the close, so the plots were never drawn: the
     // export cannot have finished before the window went away.
-    EXPECT_TRUE(QThreadPool::globalInstance()->waitForDone(120000)) << "the export worker hangs after the window closed";
-    QCoreApplication::processEvents();   // the plot request left queued finds nobody waiting
+    EXPECT_TRUE(QThreadPool::globalInstance()->waitForDone(120000))
+        << "the export worker hangs after the window closed";
+    QCoreApplication::processEvents();  // the plot request left queued finds nobody waiting
     EXPECT_EQ(done.count(), 0);
     EXPECT_FALSE(std::filesystem::exists(pdf));
     EXPECT_TRUE(std::filesystem::is_empty(m_dir)) << "a partial or temporary file was left in " << m_dir;
@@ -247,7 +256,8 @@ TEST_F(PdfReport, FixedpointPagePutsItsSimulationInTheAnalysis)
     ui::AppContext context;
     context.setDataDir(QString::fromStdString(sourceDir("")));
     ui::FixedpointPage page(&context);
-    context.setAnalysis(std::make_shared<const core::Analysis>(analyzeOrDie({testData("fixedpoint/lut_qdq.onnx")})));
+    context.setAnalysis(
+        std::make_shared<const core::Analysis>(analyzeOrDie({testData("fixedpoint/lut_qdq.onnx")})));
     ASSERT_FALSE(context.analysis()->simulation);
     QSignalSpy finished(&page, &ui::FixedpointPage::simulationFinished);
     QSignalSpy changed(&context, &ui::AppContext::analysisChanged);
@@ -278,7 +288,8 @@ TEST_F(PdfReport, FixedpointPagePutsItsSimulationInTheAnalysis)
     const ReportDocument doc = *buildReport(*a, o);
     bool whatIf = false;
     for (const Block& b : doc.section("fixedpoint")->blocks)
-        whatIf = whatIf || (b.kind == BlockKind::Paragraph && b.text.find("int16 for sigmoid") != std::string::npos);
+        whatIf = whatIf ||
+                 (b.kind == BlockKind::Paragraph && b.text.find("int16 for sigmoid") != std::string::npos);
     EXPECT_TRUE(whatIf);
 }
 

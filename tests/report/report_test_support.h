@@ -2,19 +2,26 @@
 // poppler-utils), and text normalisation for comparing what a PDF or HTML shows.
 #pragma once
 
+#include <unistd.h>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <string>
-#include <unistd.h>
 
 #include "core/analysis.h"
 #include "core/common/file_io.h"
 
 namespace qatdoctor::report_test {
 
-inline std::string testData(const std::string& rel) { return std::string(QATDOCTOR_TEST_DATA) + "/" + rel; }
-inline std::string sourceDir(const std::string& rel) { return std::string(QATDOCTOR_SOURCE_DIR) + "/" + rel; }
+inline std::string testData(const std::string& rel)
+{
+    return std::string(QATDOCTOR_TEST_DATA) + "/" + rel;
+}
+inline std::string sourceDir(const std::string& rel)
+{
+    return std::string(QATDOCTOR_SOURCE_DIR) + "/" + rel;
+}
 
 // A fresh folder under the system temp dir, removed by the caller's TearDown.
 inline std::string makeTempDir(const std::string& name)
@@ -27,7 +34,7 @@ inline std::string makeTempDir(const std::string& name)
 
 struct CommandResult {
     int exitCode = -1;
-    std::string output;   // stdout (and stderr when the command redirects it)
+    std::string output;  // stdout (and stderr when the command redirects it)
 };
 
 inline CommandResult run(const std::string& command)
@@ -54,8 +61,10 @@ inline std::string shellQuote(const std::string& s)
 // without any whitespace.
 inline std::string normalise(std::string s)
 {
-    const std::pair<const char*, const char*> ligatures[] = {{"\xEF\xAC\x80", "ff"}, {"\xEF\xAC\x81", "fi"},
-                                                             {"\xEF\xAC\x82", "fl"}, {"\xEF\xAC\x83", "ffi"},
+    const std::pair<const char*, const char*> ligatures[] = {{"\xEF\xAC\x80", "ff"},
+                                                             {"\xEF\xAC\x81", "fi"},
+                                                             {"\xEF\xAC\x82", "fl"},
+                                                             {"\xEF\xAC\x83", "ffi"},
                                                              {"\xEF\xAC\x84", "ffl"}};
     for (const auto& [from, to] : ligatures)
         for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p)) s.replace(p, 3, to);

@@ -1,15 +1,14 @@
 // `qatdoctor-cli analyze <case> --json` on the real runs, in-process through cli::runCli:
 // finding ids, the verdict, and the exit codes of --fail-on.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
-#include <map>
 #include <fstream>
 #include <iterator>
-#include <sstream>
-
-#include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "app/cli/cli_command.h"
 #include "tests/cli/cli_run.h"
@@ -55,21 +54,27 @@ TEST_F(AnalyzeE2e, HealthyIsClearAndExitsZero)
     EXPECT_TRUE(doc["verdict"]["stage"].is_null());
     EXPECT_TRUE(doc["checks_run"].size() >= 15u);
     for (const char* id : {"loss.nonfinite", "qat.quantized_gap", "calib.low_accuracy"})
-        EXPECT_NE(std::find(doc["checks_run"].begin(), doc["checks_run"].end(), id), doc["checks_run"].end()) << id;
+        EXPECT_NE(std::find(doc["checks_run"].begin(), doc["checks_run"].end(), id), doc["checks_run"].end())
+            << id;
 }
 
 TEST_F(AnalyzeE2e, WhatCouldNotBeCheckedIsListedNotCleared)
 {
     // one QAT log with no float, calibration or quantized run, and no march in its settings
-    const CliResult r = test_support::cli(
-        {"analyze", std::string(QATDOCTOR_TEST_DATA) + "/logs/wild/hat_crashed", "--json", "--fail-on", "warning"});
+    const CliResult r =
+        test_support::cli({"analyze", std::string(QATDOCTOR_TEST_DATA) + "/logs/wild/hat_crashed", "--json",
+                           "--fail-on", "warning"});
     const json doc = json::parse(r.out);
     std::map<std::string, std::string> skipped;
-    for (const json& s : doc["checks_skipped"]) skipped[s["id"].get<std::string>()] = s["reason"].get<std::string>();
-    EXPECT_EQ(skipped["qat.quantized_gap"], "not checked: needs the QAT and the quantized model's evaluation accuracy");
-    EXPECT_EQ(skipped["calib.low_accuracy"], "not checked: needs the float and the calibration evaluation accuracy");
+    for (const json& s : doc["checks_skipped"])
+        skipped[s["id"].get<std::string>()] = s["reason"].get<std::string>();
+    EXPECT_EQ(skipped["qat.quantized_gap"],
+              "not checked: needs the QAT and the quantized model's evaluation accuracy");
+    EXPECT_EQ(skipped["calib.low_accuracy"],
+              "not checked: needs the float and the calibration evaluation accuracy");
     for (const auto& [id, reason] : skipped)  // never both run and skipped
-        EXPECT_EQ(std::find(doc["checks_run"].begin(), doc["checks_run"].end(), id), doc["checks_run"].end()) << id;
+        EXPECT_EQ(std::find(doc["checks_run"].begin(), doc["checks_run"].end(), id), doc["checks_run"].end())
+            << id;
 }
 
 TEST_F(AnalyzeE2e, BytesThatAreNotUtf8NeverAbortTheJson)
@@ -82,8 +87,8 @@ TEST_F(AnalyzeE2e, BytesThatAreNotUtf8NeverAbortTheJson)
     std::ofstream log(dir / ("qat_" + gbk) / "train.log", std::ios::binary);
     log << "task_name: " << gbk << "\n";
     for (int s = 0; s < 20; ++s)
-        log << "Epoch[0] Step[" << s << "] GlobalStep[" << s << "] qat_train: loss[" << 1.0 - 0.01 * s << "] " << gbk
-            << "_acc[0.5]\n";
+        log << "Epoch[0] Step[" << s << "] GlobalStep[" << s << "] qat_train: loss[" << 1.0 - 0.01 * s << "] "
+            << gbk << "_acc[0.5]\n";
     log.close();
     const CliResult r = test_support::cli({"analyze", dir.string(), "--json"});
     EXPECT_EQ(r.code, 0) << r.err;
@@ -102,7 +107,8 @@ TEST_F(AnalyzeE2e, ControlCharactersInNamesArePrintedEscaped)
     const std::string name = "qat\x1b[2J\x1b]0;owned\x07";
     std::filesystem::create_directories(dir / name);
     std::ofstream log(dir / name / "train.log");
-    for (int s = 0; s < 20; ++s) log << "Epoch[0] Step[" << s << "] GlobalStep[" << s << "] qat_train: loss[0.5]\n";
+    for (int s = 0; s < 20; ++s)
+        log << "Epoch[0] Step[" << s << "] GlobalStep[" << s << "] qat_train: loss[0.5]\n";
     log.close();
     const CliResult r = test_support::cli({"analyze", dir.string()});
     EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
@@ -117,10 +123,12 @@ TEST_F(AnalyzeE2e, ControlCharactersInNamesArePrintedEscaped)
 TEST_F(AnalyzeE2e, SimulatingARefusedModelSaysWhichAndWhy)
 {
     // a project folder with a log and a truncated model: not "no ONNX model among the inputs"
-    const auto dir = std::filesystem::temp_directory_path() / ("qatdoctor_cutmodel_" + std::to_string(::getpid()));
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("qatdoctor_cutmodel_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir / "qat");
     std::ofstream log(dir / "qat" / "train.log");
-    for (int s = 0; s < 20; ++s) log << "Epoch[0] Step[" << s << "] GlobalStep[" << s << "] qat_train: loss[0.5]\n";
+    for (int s = 0; s < 20; ++s)
+        log << "Epoch[0] Step[" << s << "] GlobalStep[" << s << "] qat_train: loss[0.5]\n";
     log.close();
     std::ifstream in(std::string(QATDOCTOR_TEST_DATA) + "/models/qat_qdq.onnx", std::ios::binary);
     const std::string model((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -133,12 +141,14 @@ TEST_F(AnalyzeE2e, SimulatingARefusedModelSaysWhichAndWhy)
 TEST_F(AnalyzeE2e, AMarchThatIsNotLoggedIsAHintNotTheVerdict)
 {
     // a healthy QAT log whose settings do not mention the march
-    const auto dir = std::filesystem::temp_directory_path() / ("qatdoctor_march_" + std::to_string(::getpid()));
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("qatdoctor_march_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir / "qat");
     std::ofstream log(dir / "qat" / "train.log");
     log << "batch_size=32 lr=0.001 world_size=1\n";
     for (int s = 0; s < 20; ++s)
-        log << "Epoch[0] Step[" << s << "] GlobalStep[" << s << "] qat_train: loss[" << 1.0 - 0.01 * s << "] \n";
+        log << "Epoch[0] Step[" << s << "] GlobalStep[" << s << "] qat_train: loss[" << 1.0 - 0.01 * s
+            << "] \n";
     log.close();
     const CliResult r = test_support::cli({"analyze", dir.string(), "--json"});
     const json doc = json::parse(r.out);

@@ -9,11 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/analysis.h"
 #include "core/rules/verdict.h"
@@ -68,8 +67,10 @@ inline DiagnosisScore scoreDiagnosisCorpus(const std::string& dir)
         for (const Finding& f : analysis->findings)
             if (f.severity != Severity::Info) fired.insert(f.id);
         std::set<std::string> expected, allowed;
-        for (const auto& id : c.value("expect", nlohmann::json::array())) expected.insert(id.get<std::string>());
-        for (const auto& id : c.value("allow", nlohmann::json::array())) allowed.insert(id.get<std::string>());
+        for (const auto& id : c.value("expect", nlohmann::json::array()))
+            expected.insert(id.get<std::string>());
+        for (const auto& id : c.value("allow", nlohmann::json::array()))
+            allowed.insert(id.get<std::string>());
         for (const std::string& id : expected) {
             IdScore& s = score.byId[id];
             if (fired.count(id)) {
@@ -86,8 +87,10 @@ inline DiagnosisScore scoreDiagnosisCorpus(const std::string& dir)
             }
         if (c.value("healthy", false)) {
             ++score.healthy;
-            if (rules::computeVerdict(*analysis, analysis->logs).clear) ++score.healthyClear;
-            else score.misses.push_back(name + ": healthy but not clear");
+            if (rules::computeVerdict(*analysis, analysis->logs).clear)
+                ++score.healthyClear;
+            else
+                score.misses.push_back(name + ": healthy but not clear");
         }
     }
     return score;

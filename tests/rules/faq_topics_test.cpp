@@ -1,9 +1,9 @@
 // Every rule's FAQ topic exists in faq/*.json and is the topic of the seed question the rule
 // answers (matched by the seed heading, so a renamed topic id is caught here).
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <map>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "core/common/file_io.h"
@@ -100,12 +100,12 @@ TEST(RuleFaqTopics, EveryFindingLinksTheTopicOfItsSeedQuestion)
         ASSERT_NE(got, headings.end()) << f.id << " links unknown topic " << f.faq;
         EXPECT_EQ(got->second, want->second) << f.id << " -> " << f.faq;
     }
-    for (const char* id : {"loss.nonfinite", "loss.divergence", "run.crashed", "qat.start_loss_high",
-                           "qat.no_quantized_eval", "calib.low_accuracy", "calib.multi_gpu",
-                           "env.no_gpu", "config.march", "config.march_not_logged", "train.aggressive_lr_schedule",
-                           "train.batch_scaled_lr_unchanged", "float.overfit", "float.not_converged",
-                           "qat.trend_mismatch", "qat.worse_than_calibration", "qat.quantized_gap",
-                           "qat.not_learning"})
+    for (const char* id :
+         {"loss.nonfinite", "loss.divergence", "run.crashed", "qat.start_loss_high", "qat.no_quantized_eval",
+          "calib.low_accuracy", "calib.multi_gpu", "env.no_gpu", "config.march", "config.march_not_logged",
+          "train.aggressive_lr_schedule", "train.batch_scaled_lr_unchanged", "float.overfit",
+          "float.not_converged", "qat.trend_mismatch", "qat.worse_than_calibration", "qat.quantized_gap",
+          "qat.not_learning"})
         EXPECT_TRUE(seen.count(id)) << id;
 }
 

@@ -2,10 +2,10 @@
 // python3-torch): every case triggers its expected ids with the expected evidence, triggers no
 // other id of the manifest's list except the allowed ones, and the healthy case has no warning
 // or error at all. One row of MANIFEST.json = one test.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "core/analysis.h"
@@ -72,7 +72,10 @@ std::string lineOf(const std::string& path, int64_t n)
     return text->substr(pos, text->find('\n', pos) - pos);
 }
 
-std::string fmtStep(double step) { return std::to_string(static_cast<long long>(step)); }
+std::string fmtStep(double step)
+{
+    return std::to_string(static_cast<long long>(step));
+}
 
 bool hasNonfiniteToken(std::string line)
 {
@@ -98,7 +101,8 @@ TEST_P(RunsManifest, FindingsMatch)
     if (std::count(expect.begin(), expect.end(), "env.no_gpu")) {
         bool anyWarningEvent = false;
         for (const logs::Run& r : a->logs.runs)
-            for (const logs::RunEvent& e : r.events) anyWarningEvent |= e.kind == logs::RunEvent::Kind::Warning;
+            for (const logs::RunEvent& e : r.events)
+                anyWarningEvent |= e.kind == logs::RunEvent::Kind::Warning;
         if (!anyWarningEvent)
             GTEST_SKIP() << "env.no_gpu reads WARNING lines, which the log reader does not report as "
                             "events yet (core/logs)";
@@ -113,8 +117,8 @@ TEST_P(RunsManifest, FindingsMatch)
         EXPECT_TRUE(a->checksRun.count(id)) << GetParam() << ": " << id << " did not run";
     }
     for (const std::string& id : m["finding_ids"].get<std::vector<std::string>>()) {
-        const bool wanted = std::count(expect.begin(), expect.end(), id) ||
-                            std::count(allow.begin(), allow.end(), id);
+        const bool wanted =
+            std::count(expect.begin(), expect.end(), id) || std::count(allow.begin(), allow.end(), id);
         if (!wanted) EXPECT_FALSE(problems.count(id)) << GetParam() << ": unexpected " << id;
     }
     if (GetParam() == "healthy") EXPECT_TRUE(problems.empty()) << "healthy run with findings";

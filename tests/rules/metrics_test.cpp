@@ -1,9 +1,10 @@
 // Metric identification by name: the one place the rules learn what a series is.
-#include <cmath>
+#include "core/rules/metrics.h"
 
 #include <gtest/gtest.h>
 
-#include "core/rules/metrics.h"
+#include <cmath>
+
 #include "tests/rules/run_builder.h"
 
 namespace qatdoctor::core::rules {

@@ -1,13 +1,13 @@
 // The Overview page offscreen on real analyses: its item models under QAbstractItemModelTester,
 // the verdict sentence from core, navigation from a finding and its evidence, role edits, and a
 // screenshot of the demo data for a look.
+#include <gtest/gtest.h>
+
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDir>
 #include <QSignalSpy>
 #include <QTreeView>
-
-#include <gtest/gtest.h>
 
 #include "core/analysis.h"
 #include "core/rules/verdict.h"
@@ -31,7 +31,10 @@ AnalysisPtr analyzed(std::vector<std::string> paths)
     return std::make_shared<const core::Analysis>(std::move(*a));
 }
 
-std::string runCase(const char* name) { return std::string(QATDOCTOR_TEST_DATA) + "/runs/" + name; }
+std::string runCase(const char* name)
+{
+    return std::string(QATDOCTOR_TEST_DATA) + "/runs/" + name;
+}
 
 class OverviewPageTest : public ::testing::Test {
 protected:
@@ -90,7 +93,8 @@ TEST_F(OverviewPageTest, StrengthRecoveryAndWhatWasNotChecked)
     EXPECT_TRUE(page.detailsText().contains("recovered by itself")) << page.detailsText().toStdString();
     // a measured finding shows how far past its threshold it is
     ctx.setAnalysis(analyzed({corpus + "quantized_gap_folders"}));
-    EXPECT_TRUE(page.detailsText().contains("Strength: accuracy drop relative to QAT")) << page.detailsText().toStdString();
+    EXPECT_TRUE(page.detailsText().contains("Strength: accuracy drop relative to QAT"))
+        << page.detailsText().toStdString();
     // one QAT run: the batch comparison could not run, and the page lists it with its need
     ctx.setAnalysis(analyzed({corpus + "healthy_short"}));
     page.showSkippedChecks();
@@ -156,7 +160,8 @@ TEST_F(OverviewPageTest, DemoScreenshot)
     const QString demo = QStringLiteral(QATDOCTOR_SOURCE_DIR) + "/resources/demo";
     if (!QDir(demo + "/logs").exists()) GTEST_SKIP() << "no demo logs";
     std::vector<std::string> paths = {(demo + "/logs").toStdString()};
-    if (QFile::exists(demo + "/model/demo_qat.onnx")) paths.push_back((demo + "/model/demo_qat.onnx").toStdString());
+    if (QFile::exists(demo + "/model/demo_qat.onnx"))
+        paths.push_back((demo + "/model/demo_qat.onnx").toStdString());
     AppContext ctx;
     OverviewPage page(&ctx);
     ctx.setAnalysis(analyzed(paths));

@@ -1,10 +1,10 @@
 // Each rule on Runs built in code: the healthy pipeline is clear, one change shows one symptom
 // with its evidence. (The same symptoms on real logs: manifest_test.cpp.)
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
-
-#include <gtest/gtest.h>
 
 #include "core/rules/rule.h"
 #include "tests/rules/healthy_fixture.h"
@@ -12,10 +12,10 @@
 namespace qatdoctor::core {
 namespace {
 
+using logs::RunRole;
 using testing::healthyPipeline;
 using testing::Pipeline;
 using testing::RunBuilder;
-using logs::RunRole;
 
 std::vector<Finding> run(Analysis a)
 {
@@ -45,11 +45,11 @@ TEST(Rules, HealthyPipelineIsClearAndEveryRuleWithDataRan)
     Analysis a = healthyPipeline().analysis();
     rules::runTrainingRules(a.logs, rules::defaultThresholds(), a);
     EXPECT_EQ(problemIds(a.findings), std::vector<std::string>{});
-    for (const char* id : {"loss.nonfinite", "loss.divergence", "run.crashed", "env.no_gpu",
-                           "float.not_converged", "float.overfit", "calib.low_accuracy",
-                           "calib.multi_gpu", "qat.start_loss_high", "qat.trend_mismatch",
-                           "qat.not_learning", "qat.worse_than_calibration", "qat.quantized_gap",
-                           "qat.no_quantized_eval", "train.aggressive_lr_schedule", "config.march"})
+    for (const char* id :
+         {"loss.nonfinite", "loss.divergence", "run.crashed", "env.no_gpu", "float.not_converged",
+          "float.overfit", "calib.low_accuracy", "calib.multi_gpu", "qat.start_loss_high",
+          "qat.trend_mismatch", "qat.not_learning", "qat.worse_than_calibration", "qat.quantized_gap",
+          "qat.no_quantized_eval", "train.aggressive_lr_schedule", "config.march"})
         EXPECT_TRUE(a.checksRun.count(id)) << id;
     // One QAT run only: nothing to compare batch sizes with.
     EXPECT_FALSE(a.checksRun.count("train.batch_scaled_lr_unchanged"));
@@ -168,9 +168,11 @@ TEST(Rules, CrashBeforePlannedEnd)
 {
     Pipeline p = healthyPipeline();
     p.qatRun.series["qat_val/acc"] = testing::makeSeries({0.9084}, 63, 64, 1);
-    p.qatRun.events.push_back({logs::RunEvent::Kind::Error, "Training failed with an exception, exiting", 0, 120, 84.0});
+    p.qatRun.events.push_back(
+        {logs::RunEvent::Kind::Error, "Training failed with an exception, exiting", 0, 120, 84.0});
     p.qatRun.events.push_back({logs::RunEvent::Kind::Traceback,
-                               "Traceback (most recent call last):\n  File \"train.py\", line 3\nRuntimeError: stack expects each tensor to be equal size",
+                               "Traceback (most recent call last):\n  File \"train.py\", line "
+                               "3\nRuntimeError: stack expects each tensor to be equal size",
                                0, 121, 84.0});
     const auto fFindings = run(p.analysis());
     const Finding* f = find(fFindings, "run.crashed");
@@ -204,12 +206,12 @@ TEST(Rules, QatStartingFarAboveFloat)
 TEST(Rules, AccuracyComparisons)
 {
     Pipeline p = healthyPipeline();
-    p.calibRun.series["calib_val/acc"].value.set(0, 0.70f);   // 23% below float
-    p.qatRun.series["qat_val/acc"].value.set(2, 0.60f);        // below calibration
+    p.calibRun.series["calib_val/acc"].value.set(0, 0.70f);          // 23% below float
+    p.qatRun.series["qat_val/acc"].value.set(2, 0.60f);              // below calibration
     p.quantizedRun.series["quantized_val/acc"].value.set(0, 0.50f);  // below QAT
     const auto findings = run(p.analysis());
-    EXPECT_EQ(problemIds(findings),
-              (std::vector<std::string>{"calib.low_accuracy", "qat.quantized_gap", "qat.worse_than_calibration"}));
+    EXPECT_EQ(problemIds(findings), (std::vector<std::string>{"calib.low_accuracy", "qat.quantized_gap",
+                                                              "qat.worse_than_calibration"}));
     EXPECT_EQ(find(findings, "qat.quantized_gap")->stage, Stage::Export);
     EXPECT_EQ(find(findings, "qat.quantized_gap")->evidence.at(0).run, "quantized");
     // each carries how far past its threshold it is: 0.5 vs QAT's 0.6 is a relative drop of 1/6,
@@ -264,8 +266,11 @@ TEST(Rules, WeightFingerprintsDecideWhetherQatLearnt)
     // one evaluation only (too few to judge the accuracy)
     Pipeline p = healthyPipeline();
     p.qatRun.series["qat_val/acc"] = testing::makeSeries({0.9131}, 47, 48, 1);
-    p.qatRun.events.push_back({logs::RunEvent::Kind::Parameters, "parameters before training: norm 15.48 sha1 c9881e5e08a0", 0, 22, std::nullopt});
-    p.qatRun.events.push_back({logs::RunEvent::Kind::Parameters, "parameters after training: norm 15.48 sha1 c9881e5e08a0", 0, 41, 48.0});
+    p.qatRun.events.push_back({logs::RunEvent::Kind::Parameters,
+                               "parameters before training: norm 15.48 sha1 c9881e5e08a0", 0, 22,
+                               std::nullopt});
+    p.qatRun.events.push_back({logs::RunEvent::Kind::Parameters,
+                               "parameters after training: norm 15.48 sha1 c9881e5e08a0", 0, 41, 48.0});
     auto findings = run(p.analysis());
     const Finding* f = find(findings, "qat.not_learning");
     ASSERT_TRUE(f);
@@ -275,8 +280,11 @@ TEST(Rules, WeightFingerprintsDecideWhetherQatLearnt)
     // weights that moved learnt, however flat the evaluations look
     Pipeline q = healthyPipeline();
     q.qatRun.series["qat_val/acc"].value = {0.9111f, 0.9111f, 0.9111f};
-    q.qatRun.events.push_back({logs::RunEvent::Kind::Parameters, "parameters before training: norm 15.48 sha1 c9881e5e08a0", 0, 22, std::nullopt});
-    q.qatRun.events.push_back({logs::RunEvent::Kind::Parameters, "parameters after training: norm 15.51 sha1 77aa01b2c3d4", 0, 41, 48.0});
+    q.qatRun.events.push_back({logs::RunEvent::Kind::Parameters,
+                               "parameters before training: norm 15.48 sha1 c9881e5e08a0", 0, 22,
+                               std::nullopt});
+    q.qatRun.events.push_back({logs::RunEvent::Kind::Parameters,
+                               "parameters after training: norm 15.51 sha1 77aa01b2c3d4", 0, 41, 48.0});
     EXPECT_FALSE(find(run(q.analysis()), "qat.not_learning"));
 }
 
@@ -369,7 +377,8 @@ TEST(Rules, SetupFacts)
 {
     Pipeline p = healthyPipeline();
     p.calibRun.metadata["world_size"] = "2";
-    p.floatRun.events.push_back({logs::RunEvent::Kind::Warning, "CUDA is not available, falling back to CPU", 0, 3, std::nullopt});
+    p.floatRun.events.push_back(
+        {logs::RunEvent::Kind::Warning, "CUDA is not available, falling back to CPU", 0, 3, std::nullopt});
     p.qatRun.metadata.erase("march");
     p.quantizedRun.metadata["march"] = "bayes";
     const auto findings = run(p.analysis());

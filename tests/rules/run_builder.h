@@ -57,8 +57,10 @@ private:
 inline logs::Series makeSeries(std::vector<double> values, double first = 0, double every = 1,
                                int perEpoch = 0)
 {
-    return RunBuilder("x", logs::RunRole::Unknown).series("s", std::move(values), first, every, perEpoch)
-        .build().series.at("s");
+    return RunBuilder("x", logs::RunRole::Unknown)
+        .series("s", std::move(values), first, every, perEpoch)
+        .build()
+        .series.at("s");
 }
 
 inline Analysis analysisOf(std::initializer_list<logs::Run> runs)

@@ -1,11 +1,12 @@
 // The embedded thresholds file is complete and documented; user files override a subset.
-#include <filesystem>
-#include <fstream>
+#include "core/rules/thresholds.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "core/common/file_io.h"
-#include "core/rules/thresholds.h"
 
 namespace qatdoctor::core::rules {
 namespace {

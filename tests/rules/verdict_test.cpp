@@ -1,8 +1,9 @@
 // The verdict names the earliest pipeline stage with a warning or error.
+#include "core/rules/verdict.h"
+
 #include <gtest/gtest.h>
 
 #include "core/analysis.h"
-#include "core/rules/verdict.h"
 
 namespace qatdoctor::core::rules {
 namespace {
@@ -45,8 +46,9 @@ TEST(Verdict, AGlitchTheDataRecoveredFromIsListedButNotTheVerdict)
     a.findings.push_back(nan);
     Verdict v = computeVerdict(a, a.logs);
     EXPECT_TRUE(v.clear);
-    EXPECT_EQ(v.text.en, "No problem found: 1 checks ran on the loaded data. 1 passing glitch in the data "
-                         "recovered by itself (listed among the findings).");
+    EXPECT_EQ(v.text.en,
+              "No problem found: 1 checks ran on the loaded data. 1 passing glitch in the data "
+              "recovered by itself (listed among the findings).");
     EXPECT_TRUE(v.text.complete());
     // a real problem elsewhere still leads, and the glitch does not count among its others
     a.findings.push_back(finding("qat.not_learning", Severity::Warning, Stage::Qat));
@@ -100,10 +102,12 @@ TEST(Verdict, AnErrorLeadsAWarningOfAnEarlierStageUnlessItIsUpstream)
     Analysis a;
     a.findings.push_back(finding("train.batch_scaled_lr_unchanged", Severity::Warning, Stage::Qat));
     a.findings.push_back(finding("qat.quantized_gap", Severity::Error, Stage::Export));
-    EXPECT_EQ(computeVerdict(a, a.logs).findingId, "qat.quantized_gap");  // a broken model is not hidden by a note
+    EXPECT_EQ(computeVerdict(a, a.logs).findingId,
+              "qat.quantized_gap");  // a broken model is not hidden by a note
     a.findings.push_back(finding("calib.low_accuracy", Severity::Warning, Stage::Calibration));
     a.findings.push_back(finding("loss.nonfinite", Severity::Error, Stage::Qat));
-    EXPECT_EQ(computeVerdict(a, a.logs).findingId, "calib.low_accuracy");  // ... but calibration explains QAT's NaN
+    EXPECT_EQ(computeVerdict(a, a.logs).findingId,
+              "calib.low_accuracy");  // ... but calibration explains QAT's NaN
 }
 
 TEST(Verdict, ATrainingProblemInARunOfNoKnownStageSaysSo)

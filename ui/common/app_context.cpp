@@ -19,7 +19,10 @@ void AppContext::setLang(core::Lang lang)
     emit langChanged(lang);
 }
 
-QString AppContext::faqDir() const { return QDir(m_dataDir).filePath("faq"); }
+QString AppContext::faqDir() const
+{
+    return QDir(m_dataDir).filePath("faq");
+}
 
 QString AppContext::demoDir() const
 {

@@ -40,9 +40,12 @@ public:
         core::ProgressFn progress = [self, id, cancelled](double f, std::string_view stage) {
             if (cancelled->load()) return false;
             const QString s = QString::fromUtf8(stage.data(), static_cast<int>(stage.size()));
-            QMetaObject::invokeMethod(self, [self, id, f, s] {
-                if (self && self->m_currentId == id) emit self->progress(f, s);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                self,
+                [self, id, f, s] {
+                    if (self && self->m_currentId == id) emit self->progress(f, s);
+                },
+                Qt::QueuedConnection);
             return !cancelled->load();
         };
         auto* watcher = new QFutureWatcher<T>(this);

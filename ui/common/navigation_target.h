@@ -8,13 +8,13 @@
 namespace qatdoctor::ui {
 
 struct NavigationTarget {
-    QString page;          // page id: "overview", "wizard", "curves", "model", "fixedpoint", "report"
-    QString run;           // curves: run to show
-    QString metric;        // curves: series name
+    QString page;                // page id: "overview", "wizard", "curves", "model", "fixedpoint", "report"
+    QString run;                 // curves: run to show
+    QString metric;              // curves: series name
     std::optional<double> step;  // curves: step to zoom to
-    QString layer;         // model / fixedpoint: layer to select
-    QString faqTopic;      // wizard: topic id to open
-    QString findingId;     // overview: finding to highlight
+    QString layer;               // model / fixedpoint: layer to select
+    QString faqTopic;            // wizard: topic id to open
+    QString findingId;           // overview: finding to highlight
 };
 
 }  // namespace qatdoctor::ui

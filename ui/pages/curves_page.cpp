@@ -3,14 +3,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
-#include <QFontDatabase>
-#include <QMenu>
-#include <QPlainTextEdit>
 #include <QFileDialog>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
+#include <QPlainTextEdit>
 #include <QSlider>
 #include <QSplitter>
 #include <QTableWidget>
@@ -71,7 +71,8 @@ void CurvesPage::buildUi()
     m_smoothing = new QSlider(Qt::Horizontal);
     m_smoothing->setRange(0, 99);
     m_smoothing->setMaximumWidth(160);
-    m_smoothing->setToolTip(tr("Smoothing (TensorBoard's debiased exponential moving average); the raw curve stays faint behind"));
+    m_smoothing->setToolTip(tr(
+        "Smoothing (TensorBoard's debiased exponential moving average); the raw curve stays faint behind"));
     m_smoothingValue = new QLabel(QStringLiteral("0.00"));
     m_boxZoom = new QToolButton;
     m_boxZoom->setText(tr("Box zoom"));
@@ -148,8 +149,9 @@ void CurvesPage::buildUi()
     connect(m_boxZoom, &QToolButton::toggled, m_plot, &CurvePlot::setBoxZoom);
     connect(reset, &QToolButton::clicked, m_plot, &CurvePlot::resetView);
     connect(exportButton, &QToolButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QStringLiteral("curves.png"),
-                                                          tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export plot"), QStringLiteral("curves.png"),
+                                         tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf)"));
         if (!path.isEmpty() && !exportPlot(path)) m_status->setText(tr("Could not write %1").arg(path));
     });
     connect(m_metricList, &QListWidget::itemChanged, this, [this] {
@@ -174,7 +176,8 @@ void CurvesPage::setLogs(std::shared_ptr<const core::logs::LogSet> logs, bool ke
     fillMetrics();
     replot(keepView);
     const size_t warnings = m_logs ? m_logs->warnings.size() : 0;
-    m_status->setText(warnings ? tr("%n warning(s) while reading the logs (see Overview)", nullptr, static_cast<int>(warnings))
+    m_status->setText(warnings ? tr("%n warning(s) while reading the logs (see Overview)", nullptr,
+                                    static_cast<int>(warnings))
                                : QString());
 }
 
@@ -219,7 +222,8 @@ void CurvesPage::fillRuns()
         item->setToolTip(tip + QStringLiteral("\n") + tr("Right-click: explain this reading"));
         m_runs->setItem(row, 0, item);
         auto* combo = new QComboBox;
-        for (const char* r : {"float", "calibration", "qat", "quantized", "unknown"}) combo->addItem(QString::fromLatin1(r));
+        for (const char* r : {"float", "calibration", "qat", "quantized", "unknown"})
+            combo->addItem(QString::fromLatin1(r));
         combo->setCurrentText(QString::fromUtf8(core::logs::roleName(run.role)));
         combo->setToolTip(tr("Guessed from: %1").arg(QString::fromStdString(run.roleReason)));
         connect(combo, &QComboBox::currentTextChanged, this,
@@ -263,14 +267,16 @@ void CurvesPage::setMetrics(const QStringList& chosen)
 {
     m_filling = true;
     for (int i = 0; i < m_metricList->count(); ++i)
-        m_metricList->item(i)->setCheckState(chosen.contains(m_metricList->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+        m_metricList->item(i)->setCheckState(chosen.contains(m_metricList->item(i)->text()) ? Qt::Checked
+                                                                                            : Qt::Unchecked);
     m_filling = false;
     replot();
 }
 
 void CurvesPage::replot(bool keepView)
 {
-    m_plot->setCurves(m_logs, metrics(), static_cast<XAxisMode>(std::max(0, m_xMode->currentIndex())), keepView);
+    m_plot->setCurves(m_logs, metrics(), static_cast<XAxisMode>(std::max(0, m_xMode->currentIndex())),
+                      keepView);
 }
 
 void CurvesPage::focusOn(const NavigationTarget& target)
@@ -286,7 +292,10 @@ void CurvesPage::focusOn(const NavigationTarget& target)
     }
 }
 
-bool CurvesPage::exportPlot(const QString& path) { return m_plot->exportTo(path); }
+bool CurvesPage::exportPlot(const QString& path)
+{
+    return m_plot->exportTo(path);
+}
 
 void CurvesPage::setLiveWatching(bool on)
 {
@@ -321,13 +330,17 @@ void CurvesPage::setLiveWatching(bool on)
         [this](std::shared_ptr<core::logs::LogTailer> t) {
             if (!t || !m_live->isChecked()) return;
             m_tailer = std::move(t);
-            for (const std::string& p : m_tailer->watchedPaths()) m_watcher.addPath(QString::fromStdString(p));
+            for (const std::string& p : m_tailer->watchedPaths())
+                m_watcher.addPath(QString::fromStdString(p));
             setLogs(std::make_shared<core::logs::LogSet>(m_tailer->logSet()));
             m_status->setText(tr("Watching %1").arg(QString::fromStdString(m_tailer->logSet().root)));
         });
 }
 
-void CurvesPage::onFilesChanged() { m_debounce.start(); }
+void CurvesPage::onFilesChanged()
+{
+    m_debounce.start();
+}
 
 void CurvesPage::pollTailer()
 {

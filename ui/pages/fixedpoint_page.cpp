@@ -44,20 +44,21 @@ struct FixedpointPage::Outcome {
     QString error;
     bool whatIf = false;
     fp::SimulationOptions options;
-    std::vector<std::string> inputSources;   // per graph input (for the analysis' summary)
+    std::vector<std::string> inputSources;  // per graph input (for the analysis' summary)
 };
 
 namespace {
 
 QString num(double v, int prec)
 {
-    return std::isfinite(v) ? QString::number(v, 'f', prec) : (v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"));
+    return std::isfinite(v) ? QString::number(v, 'f', prec)
+                            : (v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"));
 }
 
 QStandardItem* numberItem(double v, int prec)
 {
     auto* it = new QStandardItem(num(v, prec));
-    it->setData(std::isfinite(v) ? v : (v > 0 ? 1e9 : -1e9), Qt::UserRole);   // sort key
+    it->setData(std::isfinite(v) ? v : (v > 0 ? 1e9 : -1e9), Qt::UserRole);  // sort key
     it->setEditable(false);
     return it;
 }
@@ -102,8 +103,9 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     m_colour->addItem(tr("image as RGB"), int(fp::ColourFormat::Rgb));
     m_colour->addItem(tr("image as BGR"), int(fp::ColourFormat::Bgr));
     m_colour->addItem(tr("image as YUV444 (centered)"), int(fp::ColourFormat::Yuv444Centered));
-    m_colour->setToolTip(tr("How an image input is fed: the board takes centered YUV444; a model trained on RGB "
-                            "fed YUV444 (or the reverse) shows here as a large float-vs-int error."));
+    m_colour->setToolTip(
+        tr("How an image input is fed: the board takes centered YUV444; a model trained on RGB "
+           "fed YUV444 (or the reverse) shows here as a large float-vs-int error."));
     m_threads->setRange(1, 64);
     m_threads->setValue(2);
     m_threads->setPrefix(tr("threads "));
@@ -177,8 +179,8 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     connect(m_run, &QPushButton::clicked, this, [this] { runSimulation(); });
     connect(m_whatIf, &QPushButton::clicked, this, [this] { runSimulation(); });
     connect(pickInput, &QPushButton::clicked, this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Input tensor"), {},
-                                                       tr("Inputs (*.npy *.pb *.png *.jpg *.jpeg *.bmp);;All files (*)"));
+        const QString f = QFileDialog::getOpenFileName(
+            this, tr("Input tensor"), {}, tr("Inputs (*.npy *.pb *.png *.jpg *.jpeg *.bmp);;All files (*)"));
         if (!f.isEmpty()) setInputFile(f);
     });
     connect(randomInput, &QPushButton::clicked, this, [this] { setInputFile({}); });
@@ -195,7 +197,10 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     onAnalysisChanged();
 }
 
-WeightHistogram* FixedpointPage::weightHistogram() const { return m_weightView->histogram(); }
+WeightHistogram* FixedpointPage::weightHistogram() const
+{
+    return m_weightView->histogram();
+}
 
 QString FixedpointPage::modelPath() const
 {
@@ -215,7 +220,10 @@ void FixedpointPage::setInputFile(const QString& path)
     m_inputLabel->setText(path.isEmpty() ? tr("Input: random values (seed 0)") : tr("Input: %1").arg(path));
 }
 
-void FixedpointPage::setSensitivityEnabled(bool on) { m_rankSensitivity->setChecked(on); }
+void FixedpointPage::setSensitivityEnabled(bool on)
+{
+    m_rankSensitivity->setChecked(on);
+}
 
 void FixedpointPage::onAnalysisChanged()
 {
@@ -223,11 +231,13 @@ void FixedpointPage::onAnalysisChanged()
     m_run->setEnabled(!path.isEmpty());
     m_whatIf->setEnabled(false);
     m_colourPanel->setImage(m_inputFile);
-    m_header->setText(path.isEmpty()
-                          ? tr("Load an ONNX model exported from QAT (QuantizeLinear/DequantizeLinear form) to simulate "
-                               "float, fake-quant and integer inference layer by layer.")
-                          : tr("Model: %1. Simulate runs it as float (quantizers removed), fake-quant (= ONNX Runtime, "
-                               "the QAT model) and integer (= the deployed model) on the same input.").arg(path));
+    m_header->setText(
+        path.isEmpty()
+            ? tr("Load an ONNX model exported from QAT (QuantizeLinear/DequantizeLinear form) to simulate "
+                 "float, fake-quant and integer inference layer by layer.")
+            : tr("Model: %1. Simulate runs it as float (quantizers removed), fake-quant (= ONNX Runtime, "
+                 "the QAT model) and integer (= the deployed model) on the same input.")
+                  .arg(path));
     restoreSettings();
 }
 
@@ -263,8 +273,10 @@ void FixedpointPage::restoreSettings()
     m_threads->setValue(s->threads);
     m_rankSensitivity->setChecked(s->sensitivity);
     m_layerTable->clearWhatIf();
-    for (const QString& layer : s->int16) m_layerTable->setWhatIf(layer.toStdString(), FixedpointLayerTable::WhatIf::Int16);
-    for (const QString& layer : s->floatLayers) m_layerTable->setWhatIf(layer.toStdString(), FixedpointLayerTable::WhatIf::Float);
+    for (const QString& layer : s->int16)
+        m_layerTable->setWhatIf(layer.toStdString(), FixedpointLayerTable::WhatIf::Int16);
+    for (const QString& layer : s->floatLayers)
+        m_layerTable->setWhatIf(layer.toStdString(), FixedpointLayerTable::WhatIf::Float);
     QTimer::singleShot(0, this, [this] { runSimulation(); });
 }
 
@@ -320,29 +332,44 @@ bool FixedpointPage::runSimulation()
             out->interp = cached;
             if (!out->interp) {
                 auto m = core::model::readOnnxFile(p);
-                if (!m) { out->error = QString::fromStdString(m.error().toString()); return out; }
+                if (!m) {
+                    out->error = QString::fromStdString(m.error().toString());
+                    return out;
+                }
                 auto i = fp::Interpreter::build(*m);
-                if (!i) { out->error = QString::fromStdString(i.error().toString()); return out; }
+                if (!i) {
+                    out->error = QString::fromStdString(i.error().toString());
+                    return out;
+                }
                 out->interp = *i;
             }
             auto in = fp::prepareInputs(*out->interp, spec);
-            if (!in) { out->error = QString::fromStdString(in.error().toString()); return out; }
-            if (!image.isNull()) {   // an image: scaled to the model's H x W, in the chosen colour form
+            if (!in) {
+                out->error = QString::fromStdString(in.error().toString());
+                return out;
+            }
+            if (!image.isNull()) {  // an image: scaled to the model's H x W, in the chosen colour form
                 const auto& shape = out->interp->inputShapes()[0];
                 if (shape.size() != 4 || shape[1] != 3) {
                     out->error = tr("an image input needs a model input of shape [N,3,H,W]");
                     return out;
                 }
-                const int h = shape[2] > 0 ? int(shape[2]) : image.height(), w = shape[3] > 0 ? int(shape[3]) : image.width();
+                const int h = shape[2] > 0 ? int(shape[2]) : image.height(),
+                          w = shape[3] > 0 ? int(shape[3]) : image.width();
                 const QImage scaled = image.scaled(w, h, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
                 std::vector<uint8_t> rgb(size_t(w) * size_t(h) * 3);
-                for (int y = 0; y < h; ++y) std::memcpy(rgb.data() + size_t(y) * size_t(w) * 3, scaled.constScanLine(y), size_t(w) * 3);
+                for (int y = 0; y < h; ++y)
+                    std::memcpy(rgb.data() + size_t(y) * size_t(w) * 3, scaled.constScanLine(y),
+                                size_t(w) * 3);
                 in->tensors[0] = fp::imageToTensor(rgb.data(), h, w, colour);
                 in->sources[0] = imagePath + " (" + fp::colourFormatName(colour) + ")";
             }
             out->inputSources = in->sources;
             auto r = fp::simulate(*out->interp, *in, opt, progress);
-            if (!r) { out->error = QString::fromStdString(r.error().toString()); return out; }
+            if (!r) {
+                out->error = QString::fromStdString(r.error().toString());
+                return out;
+            }
             out->result = std::make_shared<fp::SimulationResult>(std::move(*r));
             return out;
         },
@@ -363,7 +390,8 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
     const fp::SimulationResult& r = *m_result;
     const double sq = outputSqnr(r);
     QString text;
-    for (const auto& [mode, ms] : r.timingMs) text += QString("%1 %2 ms  ").arg(QString::fromStdString(mode)).arg(ms, 0, 'f', 1);
+    for (const auto& [mode, ms] : r.timingMs)
+        text += QString("%1 %2 ms  ").arg(QString::fromStdString(mode)).arg(ms, 0, 'f', 1);
     text += "<br>" + (r.firstBadLayer.empty() ? tr("Fake-quant and integer agree on every layer.")
                                               : tr("<b>First layer where fake-quant and integer part: %1</b>")
                                                     .arg(QString::fromStdString(r.firstBadLayer)));
@@ -374,21 +402,29 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
                     .arg(r.floatLayers.size())
                     .arg(*r.baselineOutputSqnrDb, 0, 'f', 2)
                     .arg(sq - *r.baselineOutputSqnrDb, 0, 'f', 2);
-    if (r.requantDiffLsb) text += "<br>" + tr("Float vs fixed-point requantization: %1 LSB at the output").arg(*r.requantDiffLsb, 0, 'f', 2);
+    if (r.requantDiffLsb)
+        text +=
+            "<br>" +
+            tr("Float vs fixed-point requantization: %1 LSB at the output").arg(*r.requantDiffLsb, 0, 'f', 2);
     if (r.samples > 1)
-        text += "<br>" + tr("Figures cover %1 input samples of the batch; the sensitivity ranking is the first sample's.").arg(r.samples);
-    if (!r.fallbacks.empty()) text += "<br>" + tr("%1 op(s) fell back to float in integer mode").arg(r.fallbacks.size());
+        text +=
+            "<br>" +
+            tr("Figures cover %1 input samples of the batch; the sensitivity ranking is the first sample's.")
+                .arg(r.samples);
+    if (!r.fallbacks.empty())
+        text += "<br>" + tr("%1 op(s) fell back to float in integer mode").arg(r.fallbacks.size());
     m_summary->setText(text);
     m_layerTable->setResult(r);
     m_plot->setResult(r);
     m_sensitivity->clear();
     m_sensitivity->setHorizontalHeaderLabels({tr("Layer"), tr("Output SQNR at int16 (dB)"), tr("Gain (dB)")});
     for (const auto& s : r.sensitivity)
-        m_sensitivity->appendRow({new QStandardItem(QString::fromStdString(s.layer)), numberItem(s.outputSqnrDb, 2),
-                                  numberItem(s.gainDb, 2)});
+        m_sensitivity->appendRow({new QStandardItem(QString::fromStdString(s.layer)),
+                                  numberItem(s.outputSqnrDb, 2), numberItem(s.gainDb, 2)});
     m_sensitivityHint->setText(
         r.sensitivity.empty()
-            ? tr("Not ranked in this run. Tick \"Rank layers for int16\" and simulate: every layer is run once more "
+            ? tr("Not ranked in this run. Tick \"Rank layers for int16\" and simulate: every layer is run "
+                 "once more "
                  "at int16, and the layers are ranked by the output SQNR that gains.")
             : tr("Each layer alone at int16, best gain first: the layers worth 16 bits on the board."));
     m_sensitivityView->resizeColumnsToContents();
@@ -398,9 +434,10 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
     for (const auto& x : r.findings)
         f += QString("<p><b>%1</b> [%2]<br>%3</p>")
                  .arg(QString::fromStdString(x.title.in(context()->lang())).toHtmlEscaped(),
-                      QString::fromStdString(x.id), QString::fromStdString(x.message.in(context()->lang())).toHtmlEscaped());
+                      QString::fromStdString(x.id),
+                      QString::fromStdString(x.message.in(context()->lang())).toHtmlEscaped());
     m_findings->setHtml(f.isEmpty() ? tr("No findings.") : f);
-    publishToAnalysis(*o);   // before enabling the what-if: analysisChanged resets the buttons
+    publishToAnalysis(*o);  // before enabling the what-if: analysisChanged resets the buttons
     m_whatIf->setEnabled(true);
     saveSettings();
     if (!m_pendingLayer.isEmpty()) {
@@ -428,8 +465,10 @@ void FixedpointPage::fillWeights()
 {
     m_weightList->clear();
     for (const auto& w : m_result->weights) m_weightList->addItem(QString::fromStdString(w.layer));
-    if (m_weightList->count()) m_weightList->setCurrentRow(0);
-    else m_weightView->showMessage(tr("No layer with a constant weight."));
+    if (m_weightList->count())
+        m_weightList->setCurrentRow(0);
+    else
+        m_weightView->showMessage(tr("No layer with a constant weight."));
 }
 
 void FixedpointPage::showWeight(int row)
@@ -456,28 +495,38 @@ void FixedpointPage::showWeight(int row)
         values->dims = w->values.shape();
         m_weightView->showWeights(std::move(values), std::move(q));
     }
-    m_weightStats->setText(tr("Weight SQNR: int8 per-tensor %1 dB, int8 per-channel %2 dB, int16 per-channel %3 dB%4")
-                               .arg(num(s.sqnrInt8PerTensor, 1), num(s.sqnrInt8PerChannel, 1), num(s.sqnrInt16PerChannel, 1),
-                                    s.sqnrModel ? tr(", the model's own quantizer %1 dB").arg(num(*s.sqnrModel, 1)) : QString()));
+    m_weightStats->setText(
+        tr("Weight SQNR: int8 per-tensor %1 dB, int8 per-channel %2 dB, int16 per-channel %3 dB%4")
+            .arg(
+                num(s.sqnrInt8PerTensor, 1), num(s.sqnrInt8PerChannel, 1), num(s.sqnrInt16PerChannel, 1),
+                s.sqnrModel ? tr(", the model's own quantizer %1 dB").arg(num(*s.sqnrModel, 1)) : QString()));
 }
 
 void FixedpointPage::fillLuts()
 {
     m_lutList->clear();
     for (const auto& l : m_result->luts)
-        m_lutList->addItem(QString("%1 (%2): max %3 LSB").arg(QString::fromStdString(l.layer), QString::fromStdString(l.op))
+        m_lutList->addItem(QString("%1 (%2): max %3 LSB")
+                               .arg(QString::fromStdString(l.layer), QString::fromStdString(l.op))
                                .arg(l.maxErrorLsb, 0, 'f', 2));
-    if (m_lutList->count()) m_lutList->setCurrentRow(0);
-    else m_lutPlot->showMessage(tr("No look-up-table op in this model (Sigmoid, Tanh, Exp, Softmax, Gelu, ...):\n"
-                                   "nothing here turns into a table on export."));
+    if (m_lutList->count())
+        m_lutList->setCurrentRow(0);
+    else
+        m_lutPlot->showMessage(
+            tr("No look-up-table op in this model (Sigmoid, Tanh, Exp, Softmax, Gelu, ...):\n"
+               "nothing here turns into a table on export."));
 }
 
 void FixedpointPage::setLayerTicked(const QString& layer, bool ticked)
 {
-    m_layerTable->setWhatIf(layer.toStdString(), ticked ? FixedpointLayerTable::WhatIf::Int16 : FixedpointLayerTable::WhatIf::None);
+    m_layerTable->setWhatIf(layer.toStdString(), ticked ? FixedpointLayerTable::WhatIf::Int16
+                                                        : FixedpointLayerTable::WhatIf::None);
 }
 
-QStandardItemModel* FixedpointPage::layerModel() const { return m_layerTable->model(); }
+QStandardItemModel* FixedpointPage::layerModel() const
+{
+    return m_layerTable->model();
+}
 
 void FixedpointPage::focusOn(const NavigationTarget& target)
 {

@@ -46,10 +46,10 @@ public:
     // Starts a simulation of the current model (with the ticked int16 layers); false when there
     // is no ONNX model to simulate.
     bool runSimulation();
-    void setInputFile(const QString& path);   // "" = seeded random input
+    void setInputFile(const QString& path);  // "" = seeded random input
 
     // For tests.
-    QStandardItemModel* layerModel() const;   // FixedpointLayerTable::Column columns
+    QStandardItemModel* layerModel() const;  // FixedpointLayerTable::Column columns
     FixedpointLayerTable* layerTable() const { return m_layerTable; }
     QStandardItemModel* sensitivityModel() const { return m_sensitivity; }
     FixedpointLayerPlot* layerPlot() const { return m_plot; }
@@ -107,14 +107,14 @@ private:
     FixedpointLutPlot* m_lutPlot;
     QTextBrowser* m_findings;
     BackgroundJob* m_job;
-    FixedpointColourPanel* m_colourPanel = nullptr;   // the RGB vs YUV444 tab
+    FixedpointColourPanel* m_colourPanel = nullptr;  // the RGB vs YUV444 tab
 
     QString m_inputFile;
-    QString m_autoRanFor;   // the model simulated on its own when the page was first shown
+    QString m_autoRanFor;  // the model simulated on its own when the page was first shown
     std::shared_ptr<const core::fixedpoint::Interpreter> m_interp;
     std::shared_ptr<const core::fixedpoint::SimulationResult> m_result;
-    QString m_pendingLayer;                 // focusOn before the results arrived
-    QString m_restoredFor;                  // the model a session's settings were re-run for
+    QString m_pendingLayer;  // focusOn before the results arrived
+    QString m_restoredFor;   // the model a session's settings were re-run for
 };
 
 }  // namespace qatdoctor::ui

@@ -3,18 +3,17 @@
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-
-#include <QInputDialog>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QMessageBox>
-#include <QPushButton>
 
 #include "ui/common/background_job.h"
 #include "ui/pages/model/graph_view.h"
@@ -24,10 +23,17 @@
 namespace qatdoctor::ui {
 
 ModelPage::ModelPage(AppContext* context, QWidget* parent)
-    : Page(context, parent), m_header(new QLabel(this)), m_filterEdit(new QLineEdit(this)),
-      m_flaggedOnly(new QCheckBox(tr("Flagged only"), this)), m_tabs(new QTabWidget(this)), m_table(new QTableView(this)),
-      m_graph(new GraphView(context, this)), m_details(new LayerDetails(context, this)), m_model(new LayerTableModel(this)),
-      m_filter(new LayerFilterModel(this)), m_checksJob(new BackgroundJob(this))
+    : Page(context, parent),
+      m_header(new QLabel(this)),
+      m_filterEdit(new QLineEdit(this)),
+      m_flaggedOnly(new QCheckBox(tr("Flagged only"), this)),
+      m_tabs(new QTabWidget(this)),
+      m_table(new QTableView(this)),
+      m_graph(new GraphView(context, this)),
+      m_details(new LayerDetails(context, this)),
+      m_model(new LayerTableModel(this)),
+      m_filter(new LayerFilterModel(this)),
+      m_checksJob(new BackgroundJob(this))
 {
     m_header->setTextFormat(Qt::RichText);
     m_header->setWordWrap(true);
@@ -50,7 +56,8 @@ ModelPage::ModelPage(AppContext* context, QWidget* parent)
     filterRow->addWidget(m_filterEdit, 1);
     filterRow->addWidget(m_flaggedOnly);
     auto* expect = new QPushButton(tr("Expected dtypes…"), this);
-    expect->setToolTip(tr("Module name -> dtype you configured (e.g. int16); layers whose actual dtype differs are flagged"));
+    expect->setToolTip(tr(
+        "Module name -> dtype you configured (e.g. int16); layers whose actual dtype differs are flagged"));
     connect(expect, &QPushButton::clicked, this, &ModelPage::editExpectations);
     filterRow->addWidget(expect);
     auto* left = new QWidget(this);
@@ -69,7 +76,8 @@ ModelPage::ModelPage(AppContext* context, QWidget* parent)
 
     connect(m_filterEdit, &QLineEdit::textChanged, m_filter, &LayerFilterModel::setText);
     connect(m_flaggedOnly, &QCheckBox::toggled, m_filter, &LayerFilterModel::setFlaggedOnly);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { onCurrentRowChanged(); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this] { onCurrentRowChanged(); });
     connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
         if (index.column() == LayerTableModel::Finding) {
             const QString faq = index.data(LayerTableModel::FaqRole).toString();
@@ -95,7 +103,10 @@ ModelPage::ModelPage(AppContext* context, QWidget* parent)
     reload();
 }
 
-QIcon ModelPage::icon() const { return QIcon(QStringLiteral(":/icons/page-model.svg")); }
+QIcon ModelPage::icon() const
+{
+    return QIcon(QStringLiteral(":/icons/page-model.svg"));
+}
 
 void ModelPage::reload()
 {
@@ -107,17 +118,20 @@ void ModelPage::reload()
     m_graph->setTable(analysis, table);
     m_details->showLayer(analysis, table, nullptr);
     if (!table) {
-        m_header->setText(tr("<b>No model loaded.</b> Open an exported ONNX model (or a printed model) to see its "
-                             "per-layer dtypes and quantization findings."));
+        m_header->setText(
+            tr("<b>No model loaded.</b> Open an exported ONNX model (or a printed model) to see its "
+               "per-layer dtypes and quantization findings."));
         return;
     }
     int flagged = 0;
     for (int r = 0; r < m_model->rowCount(); ++r)
         if (!m_model->findingsAt(r).empty()) ++flagged;
-    QString text = QStringLiteral("<b>%1</b> — %2").arg(QString::fromStdString(table->sourcePath).toHtmlEscaped(),
-                                                        QString::fromStdString(table->format));
+    QString text = QStringLiteral("<b>%1</b> — %2")
+                       .arg(QString::fromStdString(table->sourcePath).toHtmlEscaped(),
+                            QString::fromStdString(table->format));
     if (table->opset > 0) text += tr(", opset %1").arg(table->opset);
-    if (!table->producer.empty()) text += QStringLiteral(", ") + QString::fromStdString(table->producer).toHtmlEscaped();
+    if (!table->producer.empty())
+        text += QStringLiteral(", ") + QString::fromStdString(table->producer).toHtmlEscaped();
     text += tr(" — %1 layers, %2 flagged").arg(table->layers.size()).arg(flagged);
     if (analysis->models.size() > 1) text += tr(" (%1 more models loaded)").arg(analysis->models.size() - 1);
     m_header->setText(text);
@@ -176,7 +190,9 @@ void ModelPage::editExpectations()
         current.insert(QString::fromStdString(module), QString::fromStdString(dtype));
     if (current.isEmpty())  // start from what the model has, for the user to edit
         for (const auto& l : analysis->primaryModel()->layers)
-            if (l.outputQuant) current.insert(QString::fromStdString(l.name), QString::fromLatin1(core::model::dtypeName(l.outputDtype)));
+            if (l.outputQuant)
+                current.insert(QString::fromStdString(l.name),
+                               QString::fromLatin1(core::model::dtypeName(l.outputDtype)));
     bool ok = false;
     const QString text = QInputDialog::getMultiLineText(
         this, tr("Expected dtypes"), tr("JSON object of module name -> dtype (int8, int16, float32, ...):"),
@@ -185,14 +201,16 @@ void ModelPage::editExpectations()
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
     if (!doc.isObject()) {
-        QMessageBox::warning(this, tr("Expected dtypes"), tr("Not a JSON object: %1").arg(error.errorString()));
+        QMessageBox::warning(this, tr("Expected dtypes"),
+                             tr("Not a JSON object: %1").arg(error.errorString()));
         return;
     }
     std::map<std::string, std::string> expected;
     const QJsonObject obj = doc.object();
     for (auto it = obj.begin(); it != obj.end(); ++it) {
         if (!core::model::parseDType(it.value().toString().toStdString())) {
-            QMessageBox::warning(this, tr("Expected dtypes"), tr("Unknown dtype for %1: '%2'").arg(it.key(), it.value().toString()));
+            QMessageBox::warning(this, tr("Expected dtypes"),
+                                 tr("Unknown dtype for %1: '%2'").arg(it.key(), it.value().toString()));
             return;
         }
         expected[it.key().toStdString()] = it.value().toString().toStdString();

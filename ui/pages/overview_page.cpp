@@ -29,8 +29,9 @@ QString verdictStyle(const core::rules::Verdict& v, const core::Analysis* a)
         bg = error ? QStringLiteral("#fdecea") : QStringLiteral("#fff4e5");
         border = error ? QStringLiteral("#e57373") : QStringLiteral("#ffb74d");
     }
-    return QStringLiteral("QLabel { background: %1; border: 1px solid %2; border-radius: 4px; padding: 8px; "
-                          "font-size: 11pt; color: #212121; }")
+    return QStringLiteral(
+               "QLabel { background: %1; border: 1px solid %2; border-radius: 4px; padding: 8px; "
+               "font-size: 11pt; color: #212121; }")
         .arg(bg, border);
 }
 
@@ -163,15 +164,21 @@ void OverviewPage::updateVerdict()
         warnings += f.severity == core::Severity::Warning;
         infos += f.severity == core::Severity::Info;
     }
-    QString summary = tr("%1 error(s), %2 warning(s), %3 note(s); %4 check(s) ran on %5 run(s) and %6 model(s).")
-                          .arg(errors).arg(warnings).arg(infos)
-                          .arg(a->checksRun.size()).arg(a->logs.runs.size()).arg(a->models.size())
-                          .toHtmlEscaped();
+    QString summary =
+        tr("%1 error(s), %2 warning(s), %3 note(s); %4 check(s) ran on %5 run(s) and %6 model(s).")
+            .arg(errors)
+            .arg(warnings)
+            .arg(infos)
+            .arg(a->checksRun.size())
+            .arg(a->logs.runs.size())
+            .arg(a->models.size())
+            .toHtmlEscaped();
     // what could not be checked is unknown, not clear: say so where the counts are
     if (!a->checksSkipped.empty())
         summary += QStringLiteral(" <a href=\"skipped\">%1</a>")
                        .arg(tr("%n check(s) not run: see what they need", nullptr,
-                               static_cast<int>(a->checksSkipped.size())).toHtmlEscaped());
+                               static_cast<int>(a->checksSkipped.size()))
+                                .toHtmlEscaped());
     m_summary->setText(summary);
 }
 
@@ -182,14 +189,17 @@ void OverviewPage::updateDetails()
     m_showButton->setEnabled(f && !navigationFor(*f, m_findingsModel->evidenceAt(current)).page.isEmpty());
     m_wizardButton->setEnabled(f && !f->faq.empty());
     if (!f) {
-        m_details->setHtml(QStringLiteral("<p>%1</p>").arg(tr("Select a finding to see its explanation and evidence.")));
+        m_details->setHtml(
+            QStringLiteral("<p>%1</p>").arg(tr("Select a finding to see its explanation and evidence.")));
         return;
     }
     const core::Lang lang = context()->lang();
-    QString html = QStringLiteral("<h3>%1</h3>").arg(QString::fromStdString(f->title.in(lang)).toHtmlEscaped());
+    QString html =
+        QStringLiteral("<h3>%1</h3>").arg(QString::fromStdString(f->title.in(lang)).toHtmlEscaped());
     if (f->strength)
         html += QStringLiteral("<p><b>%1</b> %2</p>")
-                    .arg(tr("Strength:"), QString::fromStdString(core::strengthText(*f->strength, lang)).toHtmlEscaped());
+                    .arg(tr("Strength:"),
+                         QString::fromStdString(core::strengthText(*f->strength, lang)).toHtmlEscaped());
     if (f->recovered)
         html += QStringLiteral("<p><i>%1</i></p>")
                     .arg(tr("The data recovered by itself: listed, but not counted in the verdict."));
@@ -199,7 +209,8 @@ void OverviewPage::updateDetails()
         html += QStringLiteral("<li>%1</li>").arg(FindingsModel::evidenceText(e).toHtmlEscaped());
     html += QStringLiteral("</ul><p><small>%1 · %2</small></p>")
                 .arg(QString::fromStdString(f->id),
-                     f->faq.empty() ? tr("no FAQ topic") : tr("FAQ topic %1").arg(QString::fromStdString(f->faq)));
+                     f->faq.empty() ? tr("no FAQ topic")
+                                    : tr("FAQ topic %1").arg(QString::fromStdString(f->faq)));
     m_details->setHtml(html);
 }
 
@@ -210,9 +221,10 @@ void OverviewPage::showSkippedChecks()
     m_findingsView->clearSelection();
     m_findingsView->setCurrentIndex({});
     const core::Lang lang = context()->lang();
-    QString html = QStringLiteral("<h3>%1</h3><p>%2</p><ul>")
-                       .arg(tr("Not checked"), tr("These checks had no data to run on: their answer is unknown, "
-                                                  "not clear. Load what each needs to have it checked."));
+    QString html =
+        QStringLiteral("<h3>%1</h3><p>%2</p><ul>")
+            .arg(tr("Not checked"), tr("These checks had no data to run on: their answer is unknown, "
+                                       "not clear. Load what each needs to have it checked."));
     for (const core::Analysis::SkippedCheck& s : a->checksSkipped)
         html += QStringLiteral("<li><b>%1</b>: %2</li>")
                     .arg(QString::fromStdString(s.id).toHtmlEscaped(),
@@ -222,8 +234,14 @@ void OverviewPage::showSkippedChecks()
     m_wizardButton->setEnabled(false);
 }
 
-QString OverviewPage::verdictText() const { return m_verdict->text(); }
-QString OverviewPage::detailsText() const { return m_details->toPlainText(); }
+QString OverviewPage::verdictText() const
+{
+    return m_verdict->text();
+}
+QString OverviewPage::detailsText() const
+{
+    return m_details->toPlainText();
+}
 
 void OverviewPage::showEvidence(const QModelIndex& index)
 {

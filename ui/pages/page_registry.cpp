@@ -3,8 +3,8 @@
 #include "ui/pages/artifacts_page.h"
 #include "ui/pages/curves_page.h"
 #include "ui/pages/fixedpoint_page.h"
-#include "ui/pages/overview_page.h"
 #include "ui/pages/model_page.h"
+#include "ui/pages/overview_page.h"
 #include "ui/pages/report_page.h"
 #include "ui/pages/wizard_page.h"
 
@@ -14,12 +14,8 @@ std::vector<Page*> createPages(AppContext* c, QWidget* parent)
 {
     // Sidebar order.
     return {
-        new OverviewPage(c, parent),
-        new WizardPage(c, parent),
-        new CurvesPage(c, parent),
-        new ModelPage(c, parent),
-        new ArtifactsPage(c, parent),
-        new FixedpointPage(c, parent),
+        new OverviewPage(c, parent), new WizardPage(c, parent),    new CurvesPage(c, parent),
+        new ModelPage(c, parent),    new ArtifactsPage(c, parent), new FixedpointPage(c, parent),
         new ReportPage(c, parent),
     };
 }

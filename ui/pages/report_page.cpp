@@ -50,9 +50,8 @@ ReportPage::ReportPage(AppContext* context, QWidget* parent) : Page(context, par
     m_previewTimer->setInterval(400);
     connect(m_previewTimer, &QTimer::timeout, this, &ReportPage::refreshPreview);
     connect(context, &AppContext::analysisChanged, this, &ReportPage::schedulePreview);
-    connect(context, &AppContext::langChanged, this, [this](core::Lang lang) {
-        m_lang->setCurrentIndex(lang == core::Lang::Zh ? 0 : 1);
-    });
+    connect(context, &AppContext::langChanged, this,
+            [this](core::Lang lang) { m_lang->setCurrentIndex(lang == core::Lang::Zh ? 0 : 1); });
     connect(context, &AppContext::pageStateChanged, this, [this](const QString& pageId) {
         if (pageId == "wizard") schedulePreview();
         if (pageId == id() && !m_restoring) restoreState();
@@ -69,7 +68,10 @@ void ReportPage::buildUi()
         box->setChecked(true);
         m_sections.insert(QString::fromStdString(sid), box);
         form->addWidget(box);
-        connect(box, &QCheckBox::toggled, this, [this] { saveState(); schedulePreview(); });
+        connect(box, &QCheckBox::toggled, this, [this] {
+            saveState();
+            schedulePreview();
+        });
     }
     auto* options = new QFormLayout;
     m_lang = new QComboBox;
@@ -83,7 +85,10 @@ void ReportPage::buildUi()
     options->addRow(tr("Paper"), m_paper);
     form->addLayout(options);
     for (QComboBox* combo : {m_lang, m_paper})
-        connect(combo, &QComboBox::currentIndexChanged, this, [this] { saveState(); schedulePreview(); });
+        connect(combo, &QComboBox::currentIndexChanged, this, [this] {
+            saveState();
+            schedulePreview();
+        });
     m_export = new QPushButton(tr("Export…"));
     connect(m_export, &QPushButton::clicked, this, &ReportPage::exportReport);
     form->addWidget(m_export);
@@ -113,7 +118,7 @@ void ReportPage::saveState()
     QJsonArray sections;
     for (auto it = m_sections.cbegin(); it != m_sections.cend(); ++it)
         if (it.value()->isChecked()) sections.append(it.key());
-    m_restoring = true;   // our own write must not come back as a restore
+    m_restoring = true;  // our own write must not come back as a restore
     context()->setPageState(id(), QJsonObject{{"version", 1},
                                               {"sections", sections},
                                               {"lang", m_lang->currentData().toString()},
@@ -128,14 +133,19 @@ void ReportPage::restoreState()
     m_restoring = true;
     if (state.contains("sections")) {
         const QJsonArray on = state.value("sections").toArray();
-        for (auto it = m_sections.begin(); it != m_sections.end(); ++it) it.value()->setChecked(on.contains(it.key()));
+        for (auto it = m_sections.begin(); it != m_sections.end(); ++it)
+            it.value()->setChecked(on.contains(it.key()));
     }
     if (state.contains("lang")) m_lang->setCurrentIndex(state.value("lang").toString() == "zh" ? 0 : 1);
-    if (state.contains("paper")) m_paper->setCurrentIndex(state.value("paper").toString() == "letter" ? 1 : 0);
+    if (state.contains("paper"))
+        m_paper->setCurrentIndex(state.value("paper").toString() == "letter" ? 1 : 0);
     m_restoring = false;
 }
 
-void ReportPage::schedulePreview() { m_previewTimer->start(); }
+void ReportPage::schedulePreview()
+{
+    m_previewTimer->start();
+}
 
 // Options as plain values, so the background work touches no widget.
 static report::ReportOptions optionsFrom(const QMap<QString, QCheckBox*>& sections, const QComboBox* lang,
@@ -146,8 +156,9 @@ static report::ReportOptions optionsFrom(const QMap<QString, QCheckBox*>& sectio
     o.paper = paper->currentData().toString() == "letter" ? report::Paper::Letter : report::Paper::A4;
     for (auto it = sections.cbegin(); it != sections.cend(); ++it)
         if (it.value()->isChecked()) o.sections.insert(it.key().toStdString());
-    if (o.sections.empty()) o.sections.insert("title");   // empty would mean "all"
-    if (!wizardState.isEmpty()) o.wizardJson = QJsonDocument(wizardState).toJson(QJsonDocument::Compact).toStdString();
+    if (o.sections.empty()) o.sections.insert("title");  // empty would mean "all"
+    if (!wizardState.isEmpty())
+        o.wizardJson = QJsonDocument(wizardState).toJson(QJsonDocument::Compact).toStdString();
     return o;
 }
 
@@ -159,7 +170,7 @@ void ReportPage::refreshPreview()
         return;
     }
     report::ReportOptions options = optionsFrom(m_sections, m_lang, m_paper, context()->pageState("wizard"));
-    options.hashInputs = false;   // the preview must be quick; the export hashes
+    options.hashInputs = false;  // the preview must be quick; the export hashes
     const std::string faqDir = context()->faqDir().toStdString();
     m_previewJob->start<PreviewResult>(
         tr("Report preview"),
@@ -188,8 +199,10 @@ void ReportPage::showPreview(std::vector<QImage> images, const QString& error)
         label->setStyleSheet("background: white;");
         m_pagesLayout->addWidget(label);
     }
-    if (!error.isEmpty()) m_status->setText(error);
-    else m_status->setText(tr("%n page(s)", nullptr, static_cast<int>(m_previewImages.size())));
+    if (!error.isEmpty())
+        m_status->setText(error);
+    else
+        m_status->setText(tr("%n page(s)", nullptr, static_cast<int>(m_previewImages.size())));
     emit previewReady(static_cast<int>(m_previewImages.size()));
 }
 
@@ -212,9 +225,9 @@ void ReportPage::exportReport()
     const QString path = dialog.selectedFiles().front();
     bool overwrite = false;
     if (QFileInfo::exists(path)) {
-        const auto answer = QMessageBox::question(this, tr("Export report"),
-                                                  tr("%1 already exists. Replace it?").arg(path),
-                                                  QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+        const auto answer =
+            QMessageBox::question(this, tr("Export report"), tr("%1 already exists. Replace it?").arg(path),
+                                  QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
         if (answer != QMessageBox::Yes) return;
         overwrite = true;
     }
@@ -231,7 +244,9 @@ void ReportPage::exportTo(const QString& path, bool overwrite)
     report::WriteOptions options;
     options.report = optionsFrom(m_sections, m_lang, m_paper, context()->pageState("wizard"));
     options.overwrite = overwrite;
-    options.pdf = [](const report::ReportDocument& doc, const core::ProgressFn& progress) { return renderPdf(doc, progress); };
+    options.pdf = [](const report::ReportDocument& doc, const core::ProgressFn& progress) {
+        return renderPdf(doc, progress);
+    };
     const std::string faqDir = context()->faqDir().toStdString();
     const std::string target = path.toStdString();
     m_export->setEnabled(false);

@@ -41,7 +41,7 @@ public slots:
     void refreshPreview();
 
 signals:
-    void exportFinished(const QString& path, const QString& error);   // error empty = written
+    void exportFinished(const QString& path, const QString& error);  // error empty = written
     void previewReady(int pages);
 
 private:

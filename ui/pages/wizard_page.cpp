@@ -19,7 +19,10 @@
 
 namespace qatdoctor::ui {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 }  // namespace
 
@@ -102,13 +105,16 @@ void WizardPage::buildUi()
     connect(m_back, &QPushButton::clicked, this, &WizardPage::goBack);
     connect(m_restart, &QPushButton::clicked, this, &WizardPage::restart);
     connect(m_breadcrumb, &QLabel::linkActivated, this, [this](const QString& link) {
-        if (link == "picker") showPicker();
-        else if (link.startsWith("step:")) goBackTo(link.mid(5).toULongLong());
+        if (link == "picker")
+            showPicker();
+        else if (link.startsWith("step:"))
+            goBackTo(link.mid(5).toULongLong());
     });
     connect(m_picker, &SymptomPicker::topicChosen, this, [this](const QString& t) { openTopic(t, false); });
     connect(m_picker, &SymptomPicker::searchChanged, this, [this] { saveState(); });
     connect(m_question, &QuestionView::answered, this, &WizardPage::answer);
-    connect(m_result, &ResultView::topicLinkActivated, this, [this](const QString& t) { openTopic(t, true); });
+    connect(m_result, &ResultView::topicLinkActivated, this,
+            [this](const QString& t) { openTopic(t, true); });
     connect(m_result, &ResultView::addToReportRequested, this, &WizardPage::addToReport);
     connect(m_autoPanel, &AutoAnswerPanel::overrideRequested, this, &WizardPage::overrideStep);
     connect(m_autoPanel, &AutoAnswerPanel::evidenceActivated, this, &WizardPage::showEvidence);
@@ -116,13 +122,16 @@ void WizardPage::buildUi()
 
 void WizardPage::loadFaq()
 {
-    m_faq = std::make_unique<core::faq::FaqLoad>(core::faq::FaqBase::loadDirectory(context()->faqDir().toStdString()));
+    m_faq = std::make_unique<core::faq::FaqLoad>(
+        core::faq::FaqBase::loadDirectory(context()->faqDir().toStdString()));
     m_session = std::make_unique<core::faq::WizardSession>(&m_faq->base);
     if (!m_faq->errors.empty()) {
         QStringList lines;
-        for (size_t i = 0; i < m_faq->errors.size() && i < 5; ++i) lines << qs(m_faq->errors[i].toString()).toHtmlEscaped();
-        m_faqProblems->setText(tr("The FAQ folder %1 has %n problem(s); the wizard shows what loaded.", nullptr,
-                                  static_cast<int>(m_faq->errors.size())).arg(context()->faqDir()) +
+        for (size_t i = 0; i < m_faq->errors.size() && i < 5; ++i)
+            lines << qs(m_faq->errors[i].toString()).toHtmlEscaped();
+        m_faqProblems->setText(tr("The FAQ folder %1 has %n problem(s); the wizard shows what loaded.",
+                                  nullptr, static_cast<int>(m_faq->errors.size()))
+                                   .arg(context()->faqDir()) +
                                "<br>" + lines.join("<br>"));
         m_faqProblems->show();
     }
@@ -249,7 +258,8 @@ void WizardPage::render()
         if (const AnalysisPtr analysis = context()->analysis(); analysis && !node->autoCheck.empty())
             if (const auto reason = core::faq::evaluateCheck(*analysis, node->autoCheck).notChecked)
                 notChecked = QString::fromStdString(reason->in(lang));
-        m_question->showQuestion(*node, lang, m_session->isOverridden(m_session->topic()->id, node->id), notChecked);
+        m_question->showQuestion(*node, lang, m_session->isOverridden(m_session->topic()->id, node->id),
+                                 notChecked);
         m_nodeViews->setCurrentWidget(m_question);
         m_question->focusFirstAnswer();
     }
@@ -267,11 +277,13 @@ void WizardPage::renderBreadcrumb()
     const QString sep = QString::fromUtf8(" \u203a ");
     auto crumb = [&](const QString& text, size_t pathSize) {
         // The last crumb is where the user is: plain text, not a link.
-        return pathSize == path.size() ? "<b>" + text.toHtmlEscaped() + "</b>"
-                                       : QString("<a href=\"step:%1\">%2</a>").arg(pathSize).arg(text.toHtmlEscaped());
+        return pathSize == path.size()
+                   ? "<b>" + text.toHtmlEscaped() + "</b>"
+                   : QString("<a href=\"step:%1\">%2</a>").arg(pathSize).arg(text.toHtmlEscaped());
     };
     QStringList parts{QString("<a href=\"picker\">%1</a>").arg(tr("Symptoms").toHtmlEscaped())};
-    if (const core::faq::Topic* start = base.topic(m_session->startTopicId())) parts << crumb(qs(start->symptom.in(lang)), 0);
+    if (const core::faq::Topic* start = base.topic(m_session->startTopicId()))
+        parts << crumb(qs(start->symptom.in(lang)), 0);
     for (size_t i = 0; i < path.size(); ++i) {
         const core::faq::PathStep& s = path[i];
         QString label;
@@ -284,7 +296,8 @@ void WizardPage::renderBreadcrumb()
             label = a ? qs(a->label.in(lang)) : qs(s.answer);
             // An answer that moves to another topic: name where it went.
             if (a && a->jumpsToTopic())
-                if (const core::faq::Topic* t = base.topic(a->targetTopic())) label += QString::fromUtf8(" \u2192 ") + qs(t->symptom.in(lang));
+                if (const core::faq::Topic* t = base.topic(a->targetTopic()))
+                    label += QString::fromUtf8(" \u2192 ") + qs(t->symptom.in(lang));
         }
         if (s.automatic) label += " " + tr("(auto)");
         parts << crumb(label, i + 1);

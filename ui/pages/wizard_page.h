@@ -78,8 +78,8 @@ private:
     QPushButton* m_symptoms = nullptr;
     QPushButton* m_back = nullptr;
     QPushButton* m_restart = nullptr;
-    QStackedWidget* m_screens = nullptr;   // picker | walk
-    QStackedWidget* m_nodeViews = nullptr; // question | result
+    QStackedWidget* m_screens = nullptr;    // picker | walk
+    QStackedWidget* m_nodeViews = nullptr;  // question | result
     SymptomPicker* m_picker = nullptr;
     AutoAnswerPanel* m_autoPanel = nullptr;
     QuestionView* m_question = nullptr;

@@ -11,15 +11,25 @@
 
 namespace qatdoctor::ui {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 // Qt and core speak different JSON libraries; the session form is small, so text is the bridge.
-QJsonObject toQt(const nlohmann::json& j) { return QJsonDocument::fromJson(QByteArray::fromStdString(core::jsonText(j, -1))).object(); }
+QJsonObject toQt(const nlohmann::json& j)
+{
+    return QJsonDocument::fromJson(QByteArray::fromStdString(core::jsonText(j, -1))).object();
+}
 nlohmann::json fromQt(const QJsonObject& o)
 {
-    return nlohmann::json::parse(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString(), nullptr, false);
+    return nlohmann::json::parse(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString(), nullptr,
+                                 false);
 }
-QJsonObject textToQt(const core::Text& t) { return QJsonObject{{"zh", qs(t.zh)}, {"en", qs(t.en)}}; }
+QJsonObject textToQt(const core::Text& t)
+{
+    return QJsonObject{{"zh", qs(t.zh)}, {"en", qs(t.en)}};
+}
 QJsonArray textsToQt(const std::vector<core::Text>& texts)
 {
     QJsonArray a;
@@ -34,7 +44,8 @@ void WizardPage::saveState()
                       {"view", m_walking ? "walk" : "picker"},
                       {"search", m_picker->searchText()},
                       {"reportItems", m_reportItems}};
-    if (m_session->started()) state.insert("session", toQt(core::faq::sessionToJson(*m_session, m_faq->base)));
+    if (m_session->started())
+        state.insert("session", toQt(core::faq::sessionToJson(*m_session, m_faq->base)));
     m_saving = true;  // our own write must not trigger a restore
     context()->setPageState(id(), state);
     m_saving = false;

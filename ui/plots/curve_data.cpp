@@ -11,29 +11,31 @@ std::vector<double> curveX(const core::logs::Series& s, XAxisMode mode, double o
     std::vector<double> x;
     const size_t n = s.size();
     switch (mode) {
-    case XAxisMode::Step:
-    case XAxisMode::QatAfterFloat:
-        x.resize(n);
-        for (size_t i = 0; i < n; ++i) x[i] = s.step[i] + offset;
-        break;
-    case XAxisMode::Epoch: {
-        if (!s.hasEpoch()) break;
-        x.resize(n);
-        // points of one epoch spread evenly over [epoch, epoch + 1)
-        for (size_t m = 0; m < s.epochs.size(); ++m) {
-            const size_t b = s.epochs[m].begin;
-            const size_t e = m + 1 < s.epochs.size() ? s.epochs[m + 1].begin : n;
-            for (size_t i = b; i < e && i < n; ++i)
-                x[i] = s.epochs[m].value + static_cast<double>(i - b) / static_cast<double>(std::max<size_t>(1, e - b));
+        case XAxisMode::Step:
+        case XAxisMode::QatAfterFloat:
+            x.resize(n);
+            for (size_t i = 0; i < n; ++i) x[i] = s.step[i] + offset;
+            break;
+        case XAxisMode::Epoch: {
+            if (!s.hasEpoch()) break;
+            x.resize(n);
+            // points of one epoch spread evenly over [epoch, epoch + 1)
+            for (size_t m = 0; m < s.epochs.size(); ++m) {
+                const size_t b = s.epochs[m].begin;
+                const size_t e = m + 1 < s.epochs.size() ? s.epochs[m + 1].begin : n;
+                for (size_t i = b; i < e && i < n; ++i)
+                    x[i] = s.epochs[m].value +
+                           static_cast<double>(i - b) / static_cast<double>(std::max<size_t>(1, e - b));
+            }
+            for (size_t i = 0; i < std::min<size_t>(n, s.epochs.front().begin); ++i)
+                x[i] = s.epochs.front().value;
+            break;
         }
-        for (size_t i = 0; i < std::min<size_t>(n, s.epochs.front().begin); ++i) x[i] = s.epochs.front().value;
-        break;
-    }
-    case XAxisMode::WallTime:
-        if (!s.hasWallTime()) break;
-        x.resize(n);
-        for (size_t i = 0; i < n; ++i) x[i] = (s.wallTimeAt(i).value_or(wallStart) - wallStart) / 3600.0;
-        break;
+        case XAxisMode::WallTime:
+            if (!s.hasWallTime()) break;
+            x.resize(n);
+            for (size_t i = 0; i < n; ++i) x[i] = (s.wallTimeAt(i).value_or(wallStart) - wallStart) / 3600.0;
+            break;
     }
     return x;
 }
@@ -63,8 +65,8 @@ namespace {
 
 // One pixel column's points in x order: first, min and max (whichever comes first), last, each
 // index once.
-void appendColumn(DecimatedCurve& out, const std::vector<double>& x, const float* y, size_t first, size_t minI,
-                  size_t maxI, size_t last)
+void appendColumn(DecimatedCurve& out, const std::vector<double>& x, const float* y, size_t first,
+                  size_t minI, size_t maxI, size_t last)
 {
     const size_t idx[4] = {first, std::min(minI, maxI), std::max(minI, maxI), last};
     size_t prev = SIZE_MAX;
@@ -78,7 +80,8 @@ void appendColumn(DecimatedCurve& out, const std::vector<double>& x, const float
 
 }  // namespace
 
-DecimatedCurve decimate(const std::vector<double>& x, const float* y, size_t n, double xMin, double xMax, int pixels)
+DecimatedCurve decimate(const std::vector<double>& x, const float* y, size_t n, double xMin, double xMax,
+                        int pixels)
 {
     DecimatedCurve out;
     if (n == 0 || x.size() < n) return out;
@@ -89,8 +92,10 @@ DecimatedCurve decimate(const std::vector<double>& x, const float* y, size_t n, 
 
     // range of indices to visit: first point >= xMin (minus one), last <= xMax (plus one); x is
     // mostly ascending, so binary search, with a linear fallback tolerated by bucketing.
-    size_t lo = static_cast<size_t>(std::lower_bound(x.begin(), x.begin() + static_cast<long>(n), xMin) - x.begin());
-    size_t hi = static_cast<size_t>(std::upper_bound(x.begin(), x.begin() + static_cast<long>(n), xMax) - x.begin());
+    size_t lo =
+        static_cast<size_t>(std::lower_bound(x.begin(), x.begin() + static_cast<long>(n), xMin) - x.begin());
+    size_t hi =
+        static_cast<size_t>(std::upper_bound(x.begin(), x.begin() + static_cast<long>(n), xMax) - x.begin());
     if (lo > 0) --lo;
     if (hi < n) ++hi;
 
@@ -230,8 +235,8 @@ bool ascending(const std::vector<double>& x, size_t n)
     return true;
 }
 
-DecimatedCurve decimate(const std::vector<double>& x, const DecimationIndex& index, const float* y, double xMin,
-                        double xMax, int pixels)
+DecimatedCurve decimate(const std::vector<double>& x, const DecimationIndex& index, const float* y,
+                        double xMin, double xMax, int pixels)
 {
     DecimatedCurve out;
     const size_t n = index.size();
@@ -249,14 +254,16 @@ DecimatedCurve decimate(const std::vector<double>& x, const DecimationIndex& ind
     if (hi < n) ++hi;
     if (lo >= hi) return out;
 
-    for (auto it = std::lower_bound(index.isolated().begin(), index.isolated().end(), static_cast<uint32_t>(lo));
+    for (auto it =
+             std::lower_bound(index.isolated().begin(), index.isolated().end(), static_cast<uint32_t>(lo));
          it != index.isolated().end() && *it < hi; ++it) {
         out.isolatedX.push_back(x[*it]);
         out.isolatedY.push_back(y[*it]);
     }
     const auto& runs = index.badRuns();
     size_t r = static_cast<size_t>(
-        std::partition_point(runs.begin(), runs.end(), [&](const auto& run) { return run.second <= lo; }) - runs.begin());
+        std::partition_point(runs.begin(), runs.end(), [&](const auto& run) { return run.second <= lo; }) -
+        runs.begin());
     bool gapPending = false;
     for (size_t i = lo; i < hi;) {
         while (r < runs.size() && runs[r].second <= i) ++r;

@@ -24,9 +24,9 @@ std::vector<double> curveX(const core::logs::Series& s, XAxisMode mode, double o
 std::vector<float> smoothEma(std::span<const float> y, double weight);
 
 struct DecimatedCurve {
-    std::vector<double> x, y;          // line points (NaN y = a gap)
+    std::vector<double> x, y;                  // line points (NaN y = a gap)
     std::vector<double> isolatedX, isolatedY;  // finite points with no finite neighbour: drawn as dots
-    std::vector<double> badX, badY;    // non-finite points (y = the value: NaN, +Inf, -Inf)
+    std::vector<double> badX, badY;            // non-finite points (y = the value: NaN, +Inf, -Inf)
 };
 
 // Keeps, per pixel column of [xMin, xMax], the first, min, max and last finite value (in
@@ -64,7 +64,7 @@ bool ascending(const std::vector<double>& x, size_t n);
 
 // The same result as decimate(x, index's y, ...) for ascending x, in O(pixels x log n) plus the
 // non-finite and isolated points in range.
-DecimatedCurve decimate(const std::vector<double>& x, const DecimationIndex& index, const float* y, double xMin,
-                        double xMax, int pixels);
+DecimatedCurve decimate(const std::vector<double>& x, const DecimationIndex& index, const float* y,
+                        double xMin, double xMax, int pixels);
 
 }  // namespace qatdoctor::ui

@@ -36,11 +36,21 @@ QColor roleColor(RunRole role, int variant)
 {
     QColor c;
     switch (role) {
-    case RunRole::Float: c = QColor(0x1f, 0x77, 0xb4); break;        // blue
-    case RunRole::Calibration: c = QColor(0xff, 0x7f, 0x0e); break;  // orange
-    case RunRole::Qat: c = QColor(0xd6, 0x27, 0x28); break;          // red
-    case RunRole::Quantized: c = QColor(0x94, 0x67, 0xbd); break;    // purple
-    case RunRole::Unknown: c = QColor(0x7f, 0x7f, 0x7f); break;
+        case RunRole::Float:
+            c = QColor(0x1f, 0x77, 0xb4);
+            break;  // blue
+        case RunRole::Calibration:
+            c = QColor(0xff, 0x7f, 0x0e);
+            break;  // orange
+        case RunRole::Qat:
+            c = QColor(0xd6, 0x27, 0x28);
+            break;  // red
+        case RunRole::Quantized:
+            c = QColor(0x94, 0x67, 0xbd);
+            break;  // purple
+        case RunRole::Unknown:
+            c = QColor(0x7f, 0x7f, 0x7f);
+            break;
     }
     return variant == 0 ? c : c.darker(100 + 35 * variant);
 }
@@ -57,8 +67,8 @@ CurvePlot::CurvePlot(QWidget* parent) : QCustomPlot(parent)
     rebuild();
 }
 
-void CurvePlot::setCurves(std::shared_ptr<const core::logs::LogSet> logs, const QStringList& metrics, XAxisMode mode,
-                          bool keepView)
+void CurvePlot::setCurves(std::shared_ptr<const core::logs::LogSet> logs, const QStringList& metrics,
+                          XAxisMode mode, bool keepView)
 {
     const bool keep = keepView && mode == m_mode && metrics == m_metrics && !m_rects.empty();
     const QCPRange x = keep ? m_rects.front()->axis(QCPAxis::atBottom)->range() : QCPRange();
@@ -82,8 +92,10 @@ void CurvePlot::setLogY(bool on)
     for (QCPAxisRect* r : m_rects) {
         QCPAxis* y = r->axis(QCPAxis::atLeft);
         y->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-        if (on) y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        else y->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        if (on)
+            y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        else
+            y->setTicker(QSharedPointer<QCPAxisTicker>::create());
     }
     m_autoY = true;
     redrawNow();
@@ -138,7 +150,8 @@ void CurvePlot::rebuild()
         const bool lastRow = row == metrics.size() - 1;
         x->setTickLabels(lastRow);
         if (lastRow) {
-            static const char* kLabels[] = {QT_TR_NOOP("step"), QT_TR_NOOP("epoch"), QT_TR_NOOP("wall time (hours)"),
+            static const char* kLabels[] = {QT_TR_NOOP("step"), QT_TR_NOOP("epoch"),
+                                            QT_TR_NOOP("wall time (hours)"),
                                             QT_TR_NOOP("step (QAT after float)")};
             x->setLabel(tr(kLabels[static_cast<int>(m_mode)]));
         }
@@ -182,7 +195,8 @@ void CurvePlot::rebuild()
             c.rect = m_rects[static_cast<size_t>(row)];
             // "QAT after float" shifts every non-float run by float's last step; wall time is
             // measured from the earliest run's start so stages line up in real time.
-            const double offset = (m_mode == XAxisMode::QatAfterFloat && run.role != RunRole::Float) ? floatEnd : 0;
+            const double offset =
+                (m_mode == XAxisMode::QatAfterFloat && run.role != RunRole::Float) ? floatEnd : 0;
             c.x = curveX(*s, m_mode, offset, std::isfinite(wallStart) ? wallStart : 0);
             if (c.x.empty()) c.x = curveX(*s, XAxisMode::Step, offset, 0);  // no epochs / times: steps
             c.single = s->size() <= 2 && (run.role == RunRole::Calibration || run.role == RunRole::Quantized);
@@ -198,7 +212,8 @@ void CurvePlot::rebuild()
             c.raw->removeFromLegend();
             c.line = addGraph(xa, ya);
             c.line->setPen(QPen(color, 1.6));
-            c.line->setName(runName + QStringLiteral(" (") + QString::fromUtf8(core::logs::roleName(run.role)) + ")");
+            c.line->setName(runName + QStringLiteral(" (") +
+                            QString::fromUtf8(core::logs::roleName(run.role)) + ")");
             if (inLegend) c.line->removeFromLegend();
             inLegend = true;
             c.dots = addGraph(xa, ya);
@@ -207,7 +222,8 @@ void CurvePlot::rebuild()
             c.dots->removeFromLegend();
             c.bad = addGraph(xa, ya);
             c.bad->setLineStyle(QCPGraph::lsNone);
-            c.bad->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QPen(Qt::black), QBrush(color), 10));
+            c.bad->setScatterStyle(
+                QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QPen(Qt::black), QBrush(color), 10));
             c.bad->removeFromLegend();
             for (size_t i = 0; i < s->size(); ++i) {
                 if (std::isfinite(s->value[i])) continue;
@@ -326,8 +342,9 @@ void CurvePlot::redecimate()
         c.dots->setData(toContainer(main.isolatedX, main.isolatedY));
         if (smooth) {
             const DecimatedCurve raw =
-                c.rawIndex ? decimate(c.x, *c.rawIndex, c.series->value.data(), xr.lower, xr.upper, pixels)
-                           : decimate(c.x, c.series->value.data(), c.series->size(), xr.lower, xr.upper, pixels);
+                c.rawIndex
+                    ? decimate(c.x, *c.rawIndex, c.series->value.data(), xr.lower, xr.upper, pixels)
+                    : decimate(c.x, c.series->value.data(), c.series->size(), xr.lower, xr.upper, pixels);
             c.raw->setData(toContainer(raw.x, raw.y));
         } else {
             c.raw->data()->clear();
@@ -349,8 +366,10 @@ void CurvePlot::fitY(QCPAxisRect* rect)
             for (float v : c.series->value) consider(v);
             continue;
         }
-        for (auto it = c.line->data()->constBegin(); it != c.line->data()->constEnd(); ++it) consider(it->value);
-        for (auto it = c.raw->data()->constBegin(); it != c.raw->data()->constEnd(); ++it) consider(it->value);
+        for (auto it = c.line->data()->constBegin(); it != c.line->data()->constEnd(); ++it)
+            consider(it->value);
+        for (auto it = c.raw->data()->constBegin(); it != c.raw->data()->constEnd(); ++it)
+            consider(it->value);
     }
     if (!std::isfinite(lo)) return;
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
@@ -386,7 +405,8 @@ void CurvePlot::placeMarkers()
             label->position->setAxes(xa, ya);
             label->position->setCoords(xa->range().upper, v);
             label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-            label->setText(QStringLiteral("%1 %2 = %3").arg(c.run, c.metric).arg(static_cast<double>(v), 0, 'g', 4));
+            label->setText(
+                QStringLiteral("%1 %2 = %3").arg(c.run, c.metric).arg(static_cast<double>(v), 0, 'g', 4));
             label->setColor(c.line->pen().color());
             m_labels.push_back(line);
             m_labels.push_back(label);
@@ -418,8 +438,10 @@ void CurvePlot::placeMarkers()
 
 void CurvePlot::setRunHidden(const QString& run, bool hidden)
 {
-    if (hidden) m_hiddenRuns.insert(run);
-    else m_hiddenRuns.remove(run);
+    if (hidden)
+        m_hiddenRuns.insert(run);
+    else
+        m_hiddenRuns.remove(run);
     for (Curve& c : m_curves) {
         if (c.run != run) continue;
         for (QCPGraph* g : {c.line, c.raw, c.dots, c.bad}) g->setVisible(!hidden);

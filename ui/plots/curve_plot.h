@@ -5,12 +5,12 @@
 // pan, box zoom, reset and export. Redraws re-decimate to the pixel width (curve_data.h).
 #pragma once
 
+#include <qcustomplot.h>
+
 #include <QString>
 #include <QStringList>
 #include <memory>
 #include <vector>
-
-#include <qcustomplot.h>
 
 #include "core/logs/run.h"
 #include "ui/plots/curve_data.h"
@@ -47,7 +47,7 @@ public:
     int labelCount() const;  // NaN/Inf value labels + single-number labels
     double lastRedrawMs() const { return m_lastRedrawMs; }
     QString readoutAt(double x) const;
-    void redrawNow();        // re-decimate and replot synchronously (benchmark)
+    void redrawNow();  // re-decimate and replot synchronously (benchmark)
 
 signals:
     void readoutChanged(const QString& text);
@@ -67,13 +67,13 @@ private:
         bool ascending = false;
         std::shared_ptr<const DecimationIndex> rawIndex, smoothIndex;
         QCPAxisRect* rect = nullptr;
-        QCPGraph* line = nullptr;      // smoothed (or raw when smoothing is off)
-        QCPGraph* raw = nullptr;       // faint raw curve behind (smoothing on)
-        QCPGraph* dots = nullptr;      // isolated points
-        QCPGraph* bad = nullptr;       // NaN/Inf markers at the top edge
-        std::vector<double> badX;      // for the labels
+        QCPGraph* line = nullptr;  // smoothed (or raw when smoothing is off)
+        QCPGraph* raw = nullptr;   // faint raw curve behind (smoothing on)
+        QCPGraph* dots = nullptr;  // isolated points
+        QCPGraph* bad = nullptr;   // NaN/Inf markers at the top edge
+        std::vector<double> badX;  // for the labels
         std::vector<float> badY;
-        bool single = false;           // a one-number run (calibration / quantized eval)
+        bool single = false;  // a one-number run (calibration / quantized eval)
     };
 
     void rebuild();

@@ -1,9 +1,10 @@
 #include "ui/plots/fixedpoint_layer_plot.h"
 
+#include <qcustomplot.h>
+
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <cmath>
-#include <qcustomplot.h>
 #include <string_view>
 
 namespace qatdoctor::ui {
@@ -11,7 +12,10 @@ namespace qatdoctor::ui {
 namespace {
 // SQNR of identical tensors is infinite; plot it at a ceiling so the line stays readable.
 constexpr double kCeilingDb = 80.0;
-double plotted(double db) { return std::isfinite(db) ? std::min(db, kCeilingDb) : kCeilingDb; }
+double plotted(double db)
+{
+    return std::isfinite(db) ? std::min(db, kCeilingDb) : kCeilingDb;
+}
 }  // namespace
 
 FixedpointLayerPlot::FixedpointLayerPlot(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(this))
@@ -69,7 +73,11 @@ QString FixedpointLayerPlot::hoverText(double x) const
 void FixedpointLayerPlot::setResult(const core::fixedpoint::SimulationResult& r)
 {
     clear();
-    struct Series { const char* pair; QString name; QColor color; };
+    struct Series {
+        const char* pair;
+        QString name;
+        QColor color;
+    };
     const Series series[] = {{"fake_int", tr("fake vs int"), QColor(200, 60, 40)},
                              {"float_fake", tr("float vs fake"), QColor(40, 100, 200)},
                              {"float_int", tr("float vs int"), QColor(120, 120, 120)}};
@@ -96,13 +104,15 @@ void FixedpointLayerPlot::setResult(const core::fixedpoint::SimulationResult& r)
     }
     for (size_t i = 0; i < r.layers.size(); ++i) {
         const auto& c = r.comparisons[i];
-        QString tip = QString::fromStdString(r.layers[i].name) + " (" + QString::fromStdString(r.layers[i].op) + ")";
+        QString tip =
+            QString::fromStdString(r.layers[i].name) + " (" + QString::fromStdString(r.layers[i].op) + ")";
         for (const auto& [pair, a] : c.pairs)
-            tip += QString("\n%1: cos %2, SQNR %3 dB, max %4 LSB")
-                       .arg(QString::fromStdString(pair))
-                       .arg(a.cosine, 0, 'f', 4)
-                       .arg(std::isfinite(a.sqnrDb) ? QString::number(a.sqnrDb, 'f', 1) : QStringLiteral("inf"))
-                       .arg(a.maxErrLsb, 0, 'f', 1);
+            tip +=
+                QString("\n%1: cos %2, SQNR %3 dB, max %4 LSB")
+                    .arg(QString::fromStdString(pair))
+                    .arg(a.cosine, 0, 'f', 4)
+                    .arg(std::isfinite(a.sqnrDb) ? QString::number(a.sqnrDb, 'f', 1) : QStringLiteral("inf"))
+                    .arg(a.maxErrLsb, 0, 'f', 1);
         if (c.overflows) tip += tr("\naccumulator overflows: %1").arg(c.overflows);
         m_tips.push_back(tip);
         if (r.layers.size() <= 40) {

@@ -22,7 +22,7 @@ public:
 
     QCustomPlot* plot() const { return m_plot; }
     int pointCount() const { return m_points; }
-    int markedLayer() const { return m_marked; }   // -1 = none
+    int markedLayer() const { return m_marked; }  // -1 = none
     // Tooltip text for the layer nearest x (what hovering shows).
     QString hoverText(double x) const;
 

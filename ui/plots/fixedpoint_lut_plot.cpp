@@ -32,7 +32,10 @@ void FixedpointLutPlot::showMessage(const QString& text)
     replot();
 }
 
-QString FixedpointLutPlot::message() const { return m_message->visible() ? m_message->text() : QString(); }
+QString FixedpointLutPlot::message() const
+{
+    return m_message->visible() ? m_message->text() : QString();
+}
 
 void FixedpointLutPlot::showLut(const core::fixedpoint::LutReport& lut)
 {
@@ -50,7 +53,8 @@ void FixedpointLutPlot::showLut(const core::fixedpoint::LutReport& lut)
     table->setLineStyle(QCPGraph::lsStepCenter);
     table->setData(x, QVector<double>(lut.curveLut.begin(), lut.curveLut.end()), true);
     QVector<double> err;
-    for (size_t i = 0; i < lut.curveX.size(); ++i) err.push_back(std::abs(lut.curveLut[i] - lut.curveExact[i]));
+    for (size_t i = 0; i < lut.curveX.size(); ++i)
+        err.push_back(std::abs(lut.curveLut[i] - lut.curveExact[i]));
     QCPGraph* e = addGraph(xAxis, yAxis2);
     e->setName(tr("error"));
     e->setPen(QPen(QColor(120, 120, 120), 1, Qt::DotLine));

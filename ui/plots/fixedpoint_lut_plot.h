@@ -13,7 +13,7 @@ class FixedpointLutPlot : public QCustomPlot {
 public:
     explicit FixedpointLutPlot(QWidget* parent = nullptr);
     void showLut(const core::fixedpoint::LutReport& lut);
-    void showMessage(const QString& text);   // no table to show: the reason, centered, no axes
+    void showMessage(const QString& text);  // no table to show: the reason, centered, no axes
     int sampleCount() const { return m_samples; }
     QString message() const;
 

@@ -14,11 +14,24 @@ std::pair<int64_t, int64_t> integerRange(const core::model::QuantParams& q)
     using core::model::DType;
     int64_t lo = -128, hi = 127;
     switch (q.dtype) {
-    case DType::UInt8: lo = 0; hi = 255; break;
-    case DType::Int16: lo = -32768; hi = 32767; break;
-    case DType::UInt16: lo = 0; hi = 65535; break;
-    case DType::Int32: lo = INT32_MIN; hi = INT32_MAX; break;
-    default: break;
+        case DType::UInt8:
+            lo = 0;
+            hi = 255;
+            break;
+        case DType::Int16:
+            lo = -32768;
+            hi = 32767;
+            break;
+        case DType::UInt16:
+            lo = 0;
+            hi = 65535;
+            break;
+        case DType::Int32:
+            lo = INT32_MIN;
+            hi = INT32_MAX;
+            break;
+        default:
+            break;
     }
     return {q.qmin.value_or(lo), q.qmax.value_or(hi)};
 }
@@ -69,7 +82,8 @@ void WeightHistogram::showMessage(const QString& text)
     replot();
 }
 
-void WeightHistogram::showWeights(const std::vector<float>& values, const core::model::QuantParams* quant, int channel)
+void WeightHistogram::showWeights(const std::vector<float>& values, const core::model::QuantParams* quant,
+                                  int channel)
 {
     m_message->setVisible(false);
     legend->setVisible(true);
@@ -101,7 +115,10 @@ void WeightHistogram::showWeights(const std::vector<float>& values, const core::
     if (quant && !quant->scales.empty()) {
         const size_t c = std::min(static_cast<size_t>(std::max(channel, 0)), quant->scales.size() - 1);
         const double scale = quant->scales[c];
-        const double zp = quant->zeroPoints.empty() ? 0.0 : static_cast<double>(quant->zeroPoints[std::min(c, quant->zeroPoints.size() - 1)]);
+        const double zp =
+            quant->zeroPoints.empty()
+                ? 0.0
+                : static_cast<double>(quant->zeroPoints[std::min(c, quant->zeroPoints.size() - 1)]);
         const auto [qlo, qhi] = integerRange(*quant);
         const double rangeLo = (static_cast<double>(qlo) - zp) * scale;
         const double rangeHi = (static_cast<double>(qhi) - zp) * scale;
@@ -111,7 +128,8 @@ void WeightHistogram::showWeights(const std::vector<float>& values, const core::
             const int64_t kLo = std::max<int64_t>(qlo, static_cast<int64_t>(std::floor(lo / scale + zp)));
             const int64_t kHi = std::min<int64_t>(qhi, static_cast<int64_t>(std::ceil(hi / scale + zp)));
             const int64_t count = kHi - kLo + 1;
-            const int64_t step = std::max<int64_t>(1, count / kMaxGridLines + (count % kMaxGridLines ? 1 : 0));
+            const int64_t step =
+                std::max<int64_t>(1, count / kMaxGridLines + (count % kMaxGridLines ? 1 : 0));
             QVector<double> gx, gy;
             for (int64_t k = kLo; k <= kHi; k += step) {
                 gx << (static_cast<double>(k) - zp) * scale;
@@ -120,9 +138,12 @@ void WeightHistogram::showWeights(const std::vector<float>& values, const core::
             m_grid->setData(gx, gy, true);
             m_gridLines = static_cast<int>(gx.size());
             m_grid->setName(step == 1 ? tr("quantization grid (scale %1)").arg(scale, 0, 'g', 4)
-                                      : tr("quantization grid, 1 line per %1 values (scale %2)").arg(step).arg(scale, 0, 'g', 4));
+                                      : tr("quantization grid, 1 line per %1 values (scale %2)")
+                                            .arg(step)
+                                            .arg(scale, 0, 'g', 4));
             if (rangeLo >= lo - (hi - lo) && rangeHi <= hi + (hi - lo)) {
-                m_bounds->setData(QVector<double>{rangeLo, rangeHi}, QVector<double>{top * 1.3, top * 1.3}, true);
+                m_bounds->setData(QVector<double>{rangeLo, rangeHi}, QVector<double>{top * 1.3, top * 1.3},
+                                  true);
                 viewLo = std::min(viewLo, rangeLo);
                 viewHi = std::max(viewHi, rangeHi);
             }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <qcustomplot.h>
+
 #include <vector>
 
 #include "core/model/layer_table.h"

@@ -25,8 +25,9 @@ public:
 
     // quant: the weight quantizer (none = float weight, no grid). Shows channel 0 of a
     // per-channel quantizer first.
-    void showWeights(std::shared_ptr<const core::model::LayerWeights> weights, std::optional<core::model::QuantParams> quant);
-    void showMessage(const QString& text);   // no weights (yet): the reason, centered
+    void showWeights(std::shared_ptr<const core::model::LayerWeights> weights,
+                     std::optional<core::model::QuantParams> quant);
+    void showMessage(const QString& text);  // no weights (yet): the reason, centered
 
     WeightHistogram* histogram() const { return m_histogram; }
     QSpinBox* channelPicker() const { return m_channel; }

@@ -9,7 +9,7 @@ namespace qatdoctor::ui {
 namespace {
 
 constexpr double kCellPad = 3;
-constexpr int kMaxCellChars = 1500;   // a cell taller than a page cannot be split; keep it short
+constexpr int kMaxCellChars = 1500;  // a cell taller than a page cannot be split; keep it short
 
 }  // namespace
 
@@ -73,7 +73,7 @@ std::vector<Fragment> PdfFlow::placeText(const QString& text, const QFont& font,
                 newPage();
                 continue;
             }
-            last = first + 1;   // a line taller than a page: draw it anyway, clipped
+            last = first + 1;  // a line taller than a page: draw it anyway, clipped
         }
         const QTextLine endLine = box.layout->lineAt(last - 1);
         const double h = endLine.y() + endLine.height() - startY + 2 * inset;
@@ -102,11 +102,13 @@ std::vector<double> PdfFlow::columnWidths(const TableSpec& t, const QFont& font)
     const double avail = m_content.width();
     std::vector<double> natural(n, 24);
     auto widen = [&](size_t c, const QString& s) {
-        natural[c] = std::max(natural[c], std::min(avail, fm.horizontalAdvance(s.left(200)) + 2 * kCellPad + 2));
+        natural[c] =
+            std::max(natural[c], std::min(avail, fm.horizontalAdvance(s.left(200)) + 2 * kCellPad + 2));
     };
     for (size_t c = 0; c < n; ++c) widen(c, t.columns[static_cast<qsizetype>(c)]);
     for (size_t r = 0; r < t.rows.size() && r < 400; ++r)
-        for (size_t c = 0; c < n && c < static_cast<size_t>(t.rows[r].size()); ++c) widen(c, t.rows[r][static_cast<qsizetype>(c)]);
+        for (size_t c = 0; c < n && c < static_cast<size_t>(t.rows[r].size()); ++c)
+            widen(c, t.rows[r][static_cast<qsizetype>(c)]);
     double sum = 0;
     for (double w : natural) sum += w;
     if (sum <= avail) {
@@ -146,14 +148,17 @@ void PdfFlow::placeTable(const TableSpec& t, const QFont& font, const QFont& hea
         std::vector<TextBox> boxes;
         height = 0;
         for (size_t c = 0; c < widths.size(); ++c) {
-            const QString s = c < static_cast<size_t>(cells.size()) ? cells[static_cast<qsizetype>(c)].left(kMaxCellChars) : QString();
+            const QString s = c < static_cast<size_t>(cells.size())
+                                  ? cells[static_cast<qsizetype>(c)].left(kMaxCellChars)
+                                  : QString();
             boxes.push_back(makeText(s, f, widths[c] - 2 * kCellPad));
             height = std::max(height, boxes.back().height);
         }
         height += 2 * kCellPad;
         return boxes;
     };
-    auto drawRow = [this, widths, x0](std::vector<TextBox> boxes, double top, double h, QColor fill, bool mark) {
+    auto drawRow = [this, widths, x0](std::vector<TextBox> boxes, double top, double h, QColor fill,
+                                      bool mark) {
         add([=](QPainter& p) {
             double x = x0;
             double total = 0;

@@ -28,7 +28,7 @@ struct TextBox {
 };
 
 struct FlowPage {
-    QString sectionTitle;            // for the running header
+    QString sectionTitle;  // for the running header
     std::vector<DrawOp> ops;
 };
 
@@ -54,7 +54,11 @@ public:
     TextBox makeText(const QString& text, const QFont& font, double width) const;
 
     void newPage();
-    void setSectionTitle(const QString& title) { m_section = title; if (!m_pages.empty()) m_pages.back().sectionTitle = title; }
+    void setSectionTitle(const QString& title)
+    {
+        m_section = title;
+        if (!m_pages.empty()) m_pages.back().sectionTitle = title;
+    }
     int page() const { return static_cast<int>(m_pages.size()) - 1; }
     double y() const { return m_y; }
     double left() const { return m_content.left(); }

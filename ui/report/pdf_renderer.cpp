@@ -27,7 +27,10 @@ constexpr double kMarginX = 60, kMarginTop = 72, kMarginBottom = 64;
 constexpr double kPlotHeight = 330;
 constexpr size_t kMaxTocEntries = 46;
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 struct Fonts {
     QFont body, small, table, tableHeader, code, h1, h2, h3, title, subtitle;
@@ -41,7 +44,8 @@ Fonts makeFonts(const QString& family)
         font.setBold(bold);
         return font;
     };
-    Fonts fonts{f(9.5), f(8), f(7.5), f(7.5, true), f(8), f(17, true), f(12.5, true), f(10, true), f(26, true), f(15)};
+    Fonts fonts{f(9.5),      f(8),          f(7.5),      f(7.5, true), f(8),
+                f(17, true), f(12.5, true), f(10, true), f(26, true),  f(15)};
     fonts.code.setFamilies({"DejaVu Sans Mono", family});
     fonts.code.setStyleHint(QFont::Monospace);
     return fonts;
@@ -74,7 +78,8 @@ public:
         m_flow.skip(8);
         if (!doc.subtitle.empty()) m_flow.placeText(q(doc.subtitle), m_f.subtitle);
         m_flow.skip(4);
-        m_flow.placeText(q(doc.date) + "  \u00b7  " + q(doc.labels.generatedBy), m_f.body, 0, QColor("#555555"));
+        m_flow.placeText(q(doc.date) + "  \u00b7  " + q(doc.labels.generatedBy), m_f.body, 0,
+                         QColor("#555555"));
         m_flow.skip(36);
         if (const Section* s = doc.section("title"))
             for (const Block& b : s->blocks) block(b);
@@ -98,31 +103,37 @@ private:
     void block(const Block& b)
     {
         switch (b.kind) {
-        case BlockKind::Heading: heading(b); break;
-        case BlockKind::Paragraph:
-            m_flow.placeText(q(b.text), m_f.body);
-            m_flow.skip(5);
-            break;
-        case BlockKind::Note: {
-            QFont italic = m_f.body;
-            italic.setItalic(true);
-            m_flow.placeText(q(b.text), italic, 0, QColor("#555555"));
-            m_flow.skip(5);
-            break;
-        }
-        case BlockKind::Code:
-            m_flow.placeText(q(b.text), m_f.code, 0, Qt::black, QColor("#f1f3f5"));
-            m_flow.skip(8);
-            break;
-        case BlockKind::KeyValues: keyValues(b); break;
-        case BlockKind::Table: table(b.table); break;
-        case BlockKind::Findings:
-            for (const FindingItem& f : b.findings) finding(f);
-            break;
-        case BlockKind::Plot:
-            if (m_nextPlot < m_plots.size())
-                m_flow.placePicture(m_plots[m_nextPlot++], QSizeF(m_flow.width(), kPlotHeight));
-            break;
+            case BlockKind::Heading:
+                heading(b);
+                break;
+            case BlockKind::Paragraph:
+                m_flow.placeText(q(b.text), m_f.body);
+                m_flow.skip(5);
+                break;
+            case BlockKind::Note: {
+                QFont italic = m_f.body;
+                italic.setItalic(true);
+                m_flow.placeText(q(b.text), italic, 0, QColor("#555555"));
+                m_flow.skip(5);
+                break;
+            }
+            case BlockKind::Code:
+                m_flow.placeText(q(b.text), m_f.code, 0, Qt::black, QColor("#f1f3f5"));
+                m_flow.skip(8);
+                break;
+            case BlockKind::KeyValues:
+                keyValues(b);
+                break;
+            case BlockKind::Table:
+                table(b.table);
+                break;
+            case BlockKind::Findings:
+                for (const FindingItem& f : b.findings) finding(f);
+                break;
+            case BlockKind::Plot:
+                if (m_nextPlot < m_plots.size())
+                    m_flow.placePicture(m_plots[m_nextPlot++], QSizeF(m_flow.width(), kPlotHeight));
+                break;
         }
     }
 
@@ -131,7 +142,7 @@ private:
         const QFont& font = b.level <= 2 ? m_f.h2 : m_f.h3;
         const double h = m_flow.makeText(q(b.text), font, m_flow.width()).height;
         m_flow.skip(b.level <= 2 ? 8 : 4);
-        m_flow.ensure(h + 70);   // keep a heading with the start of what it heads
+        m_flow.ensure(h + 70);  // keep a heading with the start of what it heads
         if (b.level <= 2) m_toc.push_back({q(b.text), 2, m_flow.page()});
         m_flow.placeText(q(b.text), font, 0, b.level <= 2 ? QColor("#1f4e79") : Qt::black);
         m_flow.skip(4);
@@ -191,15 +202,17 @@ private:
         put(q(f.message), m_f.body, 12);
         for (const std::string& e : f.evidence) put("\u2022 " + q(e), m_f.small, 24, QColor("#333333"));
         if (!f.faqTopic.empty())
-            put("FAQ: " + q(f.faqTopic) + (f.faqTitle.empty() ? QString() : " \u2014 " + q(f.faqTitle)), m_f.small, 12,
-                QColor("#1f4e79"));
+            put("FAQ: " + q(f.faqTopic) + (f.faqTitle.empty() ? QString() : " \u2014 " + q(f.faqTitle)),
+                m_f.small, 12, QColor("#1f4e79"));
         for (const std::string& a : f.advice) put("\u2192 " + q(a), m_f.body, 24);
         // One severity bar per page the finding spans.
         std::map<int, std::pair<double, double>> span;
         for (const Fragment& fr : all) {
             auto it = span.find(fr.page);
-            if (it == span.end()) span[fr.page] = {fr.top, fr.bottom};
-            else it->second = {std::min(it->second.first, fr.top), std::max(it->second.second, fr.bottom)};
+            if (it == span.end())
+                span[fr.page] = {fr.top, fr.bottom};
+            else
+                it->second = {std::min(it->second.first, fr.top), std::max(it->second.second, fr.bottom)};
         }
         const double x = m_flow.left();
         for (const auto& [page, range] : span) {
@@ -268,7 +281,8 @@ core::Result<std::vector<QPicture>> drawPlots(const ReportDocument& doc, QSize s
     std::unique_lock<std::mutex> lock(handoff->mutex);
     while (!handoff->ready.wait_for(lock, std::chrono::milliseconds(50), [&] { return handoff->done; })) {
         lock.unlock();
-        const bool go = core::reportProgress(progress, 0.0, "drawing plots") && !QCoreApplication::closingDown();
+        const bool go =
+            core::reportProgress(progress, 0.0, "drawing plots") && !QCoreApplication::closingDown();
         lock.lock();
         if (!go && !handoff->done) {
             handoff->abandoned = true;
@@ -279,8 +293,8 @@ core::Result<std::vector<QPicture>> drawPlots(const ReportDocument& doc, QSize s
     return std::move(handoff->pictures);
 }
 
-void drawContents(QPainter& p, const PdfFlow& flow, const std::vector<TocEntry>& toc, const ReportDocument& doc,
-                  const Fonts& f)
+void drawContents(QPainter& p, const PdfFlow& flow, const std::vector<TocEntry>& toc,
+                  const ReportDocument& doc, const Fonts& f)
 {
     const QRectF c = flow.content();
     double y = c.top();
@@ -307,16 +321,16 @@ void drawContents(QPainter& p, const PdfFlow& flow, const std::vector<TocEntry>&
     }
 }
 
-void drawFrame(QPainter& p, int index, int total, const FlowPage& page, const ReportDocument& doc, const QSizeF& size,
-               const Fonts& f)
+void drawFrame(QPainter& p, int index, int total, const FlowPage& page, const ReportDocument& doc,
+               const QSizeF& size, const Fonts& f)
 {
     p.setFont(f.small);
     p.setPen(QColor("#666666"));
     if (index > 0) {
         p.drawText(QRectF(kMarginX, 28, size.width() / 2, 20), Qt::AlignLeft | Qt::AlignVCenter,
                    q(doc.title) + (doc.subtitle.empty() ? QString() : " \u2014 " + q(doc.subtitle)));
-        p.drawText(QRectF(size.width() / 2, 28, size.width() / 2 - kMarginX, 20), Qt::AlignRight | Qt::AlignVCenter,
-                   page.sectionTitle);
+        p.drawText(QRectF(size.width() / 2, 28, size.width() / 2 - kMarginX, 20),
+                   Qt::AlignRight | Qt::AlignVCenter, page.sectionTitle);
         p.setPen(QPen(QColor("#cccccc"), 0.8));
         p.drawLine(QPointF(kMarginX, 50), QPointF(size.width() - kMarginX, 50));
     }
@@ -340,7 +354,8 @@ struct LaidOut {
     int tocPage = 1;
 };
 
-core::Result<std::unique_ptr<LaidOut>> layoutReport(const ReportDocument& doc, const core::ProgressFn& progress)
+core::Result<std::unique_ptr<LaidOut>> layoutReport(const ReportDocument& doc,
+                                                    const core::ProgressFn& progress)
 {
     auto out = std::make_unique<LaidOut>();
     const QPageSize pageSize(doc.paper == Paper::Letter ? QPageSize::Letter : QPageSize::A4);
@@ -348,7 +363,8 @@ core::Result<std::unique_ptr<LaidOut>> layoutReport(const ReportDocument& doc, c
     const QRectF content(kMarginX, kMarginTop, out->pagePx.width() - 2 * kMarginX,
                          out->pagePx.height() - kMarginTop - kMarginBottom);
     QString family;
-    auto plots = drawPlots(doc, QSize(static_cast<int>(content.width()), static_cast<int>(kPlotHeight)), &family, progress);
+    auto plots = drawPlots(doc, QSize(static_cast<int>(content.width()), static_cast<int>(kPlotHeight)),
+                           &family, progress);
     if (!plots) return plots.error();
     out->plots = std::move(plots).value();
 
@@ -365,7 +381,7 @@ core::Result<std::unique_ptr<LaidOut>> layoutReport(const ReportDocument& doc, c
     out->flow = std::make_unique<PdfFlow>(out->writer.get(), content);
     DocumentLayout layout(*out->flow, out->fonts, out->plots);
     layout.titlePage(doc);
-    out->flow->newPage();   // contents, filled in once the page numbers are known
+    out->flow->newPage();  // contents, filled in once the page numbers are known
     out->tocPage = out->flow->page();
     out->flow->setSectionTitle(q(doc.labels.contents));
     for (const Section& s : doc.sections)
@@ -377,7 +393,8 @@ core::Result<std::unique_ptr<LaidOut>> layoutReport(const ReportDocument& doc, c
 void paintPage(QPainter& painter, const LaidOut& l, const ReportDocument& doc, int i)
 {
     const auto& pages = l.flow->pages();
-    drawFrame(painter, i, static_cast<int>(pages.size()), pages[static_cast<size_t>(i)], doc, l.pagePx, l.fonts);
+    drawFrame(painter, i, static_cast<int>(pages.size()), pages[static_cast<size_t>(i)], doc, l.pagePx,
+              l.fonts);
     if (i == l.tocPage) drawContents(painter, *l.flow, l.toc, doc, l.fonts);
     for (const DrawOp& op : pages[static_cast<size_t>(i)].ops) {
         painter.save();
@@ -393,14 +410,16 @@ core::Result<std::string> renderPdf(const ReportDocument& doc, const core::Progr
     auto laid = layoutReport(doc, progress);
     if (!laid) return laid.error();
     LaidOut& l = **laid;
-    if (!core::reportProgress(progress, 0.2, "laying out pages")) return core::makeError(core::kCancelledCode, "cancelled");
+    if (!core::reportProgress(progress, 0.2, "laying out pages"))
+        return core::makeError(core::kCancelledCode, "cancelled");
     QPainter painter;
     if (!painter.begin(l.writer.get())) return core::makeError("report.pdf", "cannot start the PDF painter");
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
     const int total = static_cast<int>(l.flow->pages().size());
     for (int i = 0; i < total; ++i) {
-        if (!core::reportProgress(progress, 0.2 + 0.8 * i / std::max(1, total), "drawing page " + std::to_string(i + 1))) {
+        if (!core::reportProgress(progress, 0.2 + 0.8 * i / std::max(1, total),
+                                  "drawing page " + std::to_string(i + 1))) {
             painter.end();
             return core::makeError(core::kCancelledCode, "cancelled while drawing the PDF");
         }
@@ -413,7 +432,8 @@ core::Result<std::string> renderPdf(const ReportDocument& doc, const core::Progr
     return std::string(l.bytes.constData(), static_cast<size_t>(l.bytes.size()));
 }
 
-core::Result<std::vector<QImage>> renderPreview(const ReportDocument& doc, double scale, const core::ProgressFn& progress)
+core::Result<std::vector<QImage>> renderPreview(const ReportDocument& doc, double scale,
+                                                const core::ProgressFn& progress)
 {
     auto laid = layoutReport(doc, progress);
     if (!laid) return laid.error();
@@ -421,7 +441,8 @@ core::Result<std::vector<QImage>> renderPreview(const ReportDocument& doc, doubl
     std::vector<QImage> images;
     const int total = static_cast<int>(l.flow->pages().size());
     for (int i = 0; i < total; ++i) {
-        if (!core::reportProgress(progress, double(i) / std::max(1, total), "drawing preview page " + std::to_string(i + 1)))
+        if (!core::reportProgress(progress, double(i) / std::max(1, total),
+                                  "drawing preview page " + std::to_string(i + 1)))
             return core::makeError(core::kCancelledCode, "cancelled");
         QImage image((l.pagePx * scale).toSize(), QImage::Format_RGB32);
         image.fill(Qt::white);

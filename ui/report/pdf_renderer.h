@@ -18,7 +18,8 @@ namespace qatdoctor::ui {
 // drawn on the application's thread (a worker waits for them, giving up when progress says stop
 // or the application is closing), the pages on the calling thread.
 // Returns the PDF bytes; kCancelledCode when progress says stop.
-core::Result<std::string> renderPdf(const core::report::ReportDocument& doc, const core::ProgressFn& progress = {});
+core::Result<std::string> renderPdf(const core::report::ReportDocument& doc,
+                                    const core::ProgressFn& progress = {});
 
 // The same pages as images (scale 1 = 96 dpi), for the Report page's preview. Same threading.
 core::Result<std::vector<QImage>> renderPreview(const core::report::ReportDocument& doc, double scale,

@@ -1,9 +1,10 @@
 #include "ui/report/plot_picture.h"
 
+#include <qcustomplot.h>
+
 #include <cmath>
 #include <limits>
 #include <map>
-#include <qcustomplot.h>
 
 #include "core/report/svg_plot.h"
 
@@ -20,7 +21,8 @@ QVector<double> toVector(const std::vector<double>& v, bool finiteOnly)
     QVector<double> out;
     out.reserve(static_cast<qsizetype>(v.size()));
     // QCPGraph leaves a gap at NaN; an infinity would draw a line off to the page edge.
-    for (double d : v) out.push_back(finiteOnly && !std::isfinite(d) ? std::numeric_limits<double>::quiet_NaN() : d);
+    for (double d : v)
+        out.push_back(finiteOnly && !std::isfinite(d) ? std::numeric_limits<double>::quiet_NaN() : d);
     return out;
 }
 
@@ -58,7 +60,7 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
         if (s.x.size() <= kMarkPointsBelow) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
         g->setData(toVector(s.x, false), toVector(s.y, true), true);
     }
-    if (!plot.xTicks.empty()) {   // layer names, slanted
+    if (!plot.xTicks.empty()) {  // layer names, slanted
         auto ticker = QSharedPointer<QCPAxisTickerText>::create();
         for (const auto& [x, label] : plot.xTicks) ticker->addTick(x, QString::fromStdString(label));
         cp.xAxis->setTicker(ticker);
@@ -68,7 +70,9 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
     // A little room on the left and right, so points at the first or last step (a quantized
     // evaluation at step 0) are not hidden under the axis.
     const QCPRange xr = cp.xAxis->range();
-    const double xpad = !plot.xTicks.empty() ? 0.5 : xr.size() > 0 ? xr.size() * 0.02 : 1.0;   // layers: half a slot
+    const double xpad = !plot.xTicks.empty() ? 0.5
+                        : xr.size() > 0      ? xr.size() * 0.02
+                                             : 1.0;  // layers: half a slot
     cp.xAxis->setRange(xr.lower - xpad, xr.upper + xpad);
     double lo = cp.yAxis->range().lower, hi = cp.yAxis->range().upper;
     for (const auto& r : plot.references) lo = std::min(lo, r.y), hi = std::max(hi, r.y);
@@ -81,7 +85,7 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
         g->setPen(QPen(QColor("#444444"), 1.0, Qt::DashLine));
         g->setData({cp.xAxis->range().lower, cp.xAxis->range().upper}, {r.y, r.y});
     }
-    double labelY = 0.04;   // axis-rect ratio; a second marker's label goes below the first
+    double labelY = 0.04;  // axis-rect ratio; a second marker's label goes below the first
     for (const auto& m : plot.markers) {
         const QColor red(QString::fromStdString(core::report::markerColor(m)));
         auto* line = new QCPItemStraightLine(&cp);
@@ -90,14 +94,14 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
         line->setPen(QPen(red, 1.5, Qt::DashLine));
         auto* text = new QCPItemText(&cp);
         text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        const bool rightHalf = m.x > cp.xAxis->range().center();   // keep the label inside the axes
+        const bool rightHalf = m.x > cp.xAxis->range().center();  // keep the label inside the axes
         text->position->setCoords(m.x, labelY);
         labelY += 0.07;
         text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
         text->setPadding(QMargins(4, 0, 4, 0));
         text->setFont(base);
         text->setColor(red);
-        text->setBrush(QColor(255, 255, 255, 215));   // readable over the lines and points it crosses
+        text->setBrush(QColor(255, 255, 255, 215));  // readable over the lines and points it crosses
         text->setText(QString::fromStdString(m.label));
     }
     // NaN/Inf markers: red triangles on the top edge (NaN, +Inf) or the bottom edge (-Inf).
@@ -113,7 +117,8 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
         QCPGraph* g = cp.addGraph();
         g->setName(QString::fromStdString(plot.nonFiniteLabel.empty() ? "NaN/Inf" : plot.nonFiniteLabel));
         g->setLineStyle(QCPGraph::lsNone);
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QColor("#d62728"), QColor("#d62728"), 7));
+        g->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QColor("#d62728"), QColor("#d62728"), 7));
         g->setData(mx, my);
     }
 
@@ -125,7 +130,7 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
     sub->setMargins(QMargins(5, 0, 5, 5));
     sub->addElement(0, 0, cp.legend);
     cp.legend->setWrap(3);
-    cp.legend->setFillOrder(QCPLegend::foColumnsFirst);   // rearranges with the wrap set above
+    cp.legend->setFillOrder(QCPLegend::foColumnsFirst);  // rearranges with the wrap set above
     cp.plotLayout()->setRowStretchFactor(2, 0.001);
     cp.plotLayout()->setRowStretchFactor(0, 0.001);
 

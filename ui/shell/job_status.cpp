@@ -41,7 +41,10 @@ void JobStatus::track(BackgroundJob* job)
     });
     connect(job, &BackgroundJob::finished, this, [this, job] { hideJob(job); });
     connect(job, &QObject::destroyed, this, [this, job] {
-        if (m_active == job) { m_active = nullptr; setVisible(false); }
+        if (m_active == job) {
+            m_active = nullptr;
+            setVisible(false);
+        }
     });
 }
 

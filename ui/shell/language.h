@@ -16,7 +16,7 @@ public:
 
     // "zh_CN" or "en". Explicit choice > saved setting > system locale.
     QString current() const { return m_code; }
-    void apply(const QString& code);   // installs the translators and saves the choice
+    void apply(const QString& code);  // installs the translators and saves the choice
     static QString initialCode(const QString& requested);
 
 private:

@@ -31,15 +31,18 @@ core::Result<Session> sessionFromJson(const QByteArray& json, const QString& pat
     if (err.error != QJsonParseError::NoError) {
         // Report a line, not just an offset: count newlines before the error.
         const int64_t line = json.left(err.offset).count('\n') + 1;
-        return core::makeError("session.parse", file + ": not a valid session file: "
-                                   + err.errorString().toStdString(), file, line, err.offset);
+        return core::makeError("session.parse",
+                               file + ": not a valid session file: " + err.errorString().toStdString(), file,
+                               line, err.offset);
     }
     const QJsonObject root = doc.object();
     if (root.value("format").toString() != "qatdoctor-session")
         return core::makeError("session.format", file + ": not a QAT Doctor session (.qatdoctor) file", file);
     if (root.value("version").toInt() > kSessionVersion)
-        return core::makeError("session.version", file + ": written by a newer QAT Doctor (version "
-                                   + std::to_string(root.value("version").toInt()) + ")", file);
+        return core::makeError("session.version",
+                               file + ": written by a newer QAT Doctor (version " +
+                                   std::to_string(root.value("version").toInt()) + ")",
+                               file);
     Session s;
     for (const QJsonValue& v : root.value("inputs").toArray())
         if (v.isString()) s.inputs << v.toString();

@@ -13,10 +13,10 @@
 namespace qatdoctor::ui {
 
 struct Session {
-    QStringList inputs;                 // paths (log folders, models, artifacts)
-    QMap<QString, QString> roles;       // run name -> role set by the user
-    QString expectPath;                 // expected dtypes JSON (optional)
-    QJsonObject pages;                  // page id -> page state
+    QStringList inputs;            // paths (log folders, models, artifacts)
+    QMap<QString, QString> roles;  // run name -> role set by the user
+    QString expectPath;            // expected dtypes JSON (optional)
+    QJsonObject pages;             // page id -> page state
     QString notes;
 
     bool isEmpty() const { return inputs.isEmpty() && notes.isEmpty() && pages.isEmpty(); }

@@ -46,9 +46,8 @@ WelcomePanel::WelcomePanel(bool demoAvailable, QWidget* parent) : QWidget(parent
     layout->addWidget(new QLabel(tr("Recent:"), column));
     m_recent = new QListWidget(column);
     m_recent->setMaximumHeight(160);
-    connect(m_recent, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-        emit openPathRequested(item->data(Qt::UserRole).toString());
-    });
+    connect(m_recent, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { emit openPathRequested(item->data(Qt::UserRole).toString()); });
     layout->addWidget(m_recent);
     layout->addWidget(new QLabel(tr("Tip: drop folders and files anywhere on this window."), column));
 

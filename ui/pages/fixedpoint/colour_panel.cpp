@@ -38,7 +38,8 @@ QStandardItem* dbItem(double v, bool bad)
 
 void addForms(QComboBox* box, fp::ColourFormat selected)
 {
-    for (fp::ColourFormat f : {fp::ColourFormat::Rgb, fp::ColourFormat::Bgr, fp::ColourFormat::Yuv444Centered})
+    for (fp::ColourFormat f :
+         {fp::ColourFormat::Rgb, fp::ColourFormat::Bgr, fp::ColourFormat::Yuv444Centered})
         box->addItem(f == fp::ColourFormat::Yuv444Centered ? QObject::tr("YUV444 (centered)")
                                                            : QString(fp::colourFormatName(f)).toUpper(),
                      int(f));
@@ -66,11 +67,12 @@ FixedpointColourPanel::FixedpointColourPanel(AppContext* context, std::function<
     addForms(m_fed, fp::ColourFormat::Yuv444Centered);
     m_mode->addItem(tr("integer (deployed)"), int(fp::SimMode::Int));
     m_mode->addItem(tr("fake-quant (QAT)"), int(fp::SimMode::Fake));
-    m_scale->setDecimals(7);   // 1/128 = 0.0078125 exactly
+    m_scale->setDecimals(7);  // 1/128 = 0.0078125 exactly
     m_scale->setRange(1e-6, 1000.0);
     m_scale->setValue(1.0 / 128.0);
-    m_scale->setToolTip(tr("Pixels (0..255, or -128..127 for centered YUV) are multiplied by this before the model, "
-                           "as the training normalization did; 1/128 is horizon's convention for centered YUV444."));
+    m_scale->setToolTip(
+        tr("Pixels (0..255, or -128..127 for centered YUV) are multiplied by this before the model, "
+           "as the training normalization did; 1/128 is horizon's convention for centered YUV444."));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table->setModel(m_rows);
@@ -105,14 +107,18 @@ void FixedpointColourPanel::setImage(const QString& path)
     m_image = isImageFile(path) ? path : QString();
     updateEnabled();
     if (!m_result)
-        m_summary->setText(m_image.isEmpty()
-                               ? tr("Pick an image as the input (Input file...) to see what feeding it in the wrong "
-                                    "colour form does: the board takes centered YUV444, a model trained on RGB (or "
-                                    "the reverse) is wrong from its first layer on.")
-                               : tr("Image %1: press Compare.").arg(m_image));
+        m_summary->setText(
+            m_image.isEmpty()
+                ? tr("Pick an image as the input (Input file...) to see what feeding it in the wrong "
+                     "colour form does: the board takes centered YUV444, a model trained on RGB (or "
+                     "the reverse) is wrong from its first layer on.")
+                : tr("Image %1: press Compare.").arg(m_image));
 }
 
-void FixedpointColourPanel::updateEnabled() { m_run->setEnabled(!m_image.isEmpty() && !m_modelPath().isEmpty()); }
+void FixedpointColourPanel::updateEnabled()
+{
+    m_run->setEnabled(!m_image.isEmpty() && !m_modelPath().isEmpty());
+}
 
 bool FixedpointColourPanel::compare()
 {
@@ -131,16 +137,29 @@ bool FixedpointColourPanel::compare()
         [model, image, opt](const core::ProgressFn& progress) {
             auto out = std::make_shared<ColourOutcome>();
             auto m = core::model::readOnnxFile(model.toStdString());
-            if (!m) { out->error = QString::fromStdString(m.error().toString()); return out; }
+            if (!m) {
+                out->error = QString::fromStdString(m.error().toString());
+                return out;
+            }
             auto interp = fp::Interpreter::build(*m);
-            if (!interp) { out->error = QString::fromStdString(interp.error().toString()); return out; }
-            const auto& shape = (*interp)->inputShapes().empty() ? std::vector<int64_t>{} : (*interp)->inputShapes()[0];
+            if (!interp) {
+                out->error = QString::fromStdString(interp.error().toString());
+                return out;
+            }
+            const auto& shape =
+                (*interp)->inputShapes().empty() ? std::vector<int64_t>{} : (*interp)->inputShapes()[0];
             const int h = shape.size() == 4 && shape[2] > 0 ? int(shape[2]) : 0;
             const int w = shape.size() == 4 && shape[3] > 0 ? int(shape[3]) : 0;
             const DecodedImage img = decodeImage(image, w, h);
-            if (!img.error.isEmpty()) { out->error = img.error; return out; }
+            if (!img.error.isEmpty()) {
+                out->error = img.error;
+                return out;
+            }
             auto c = fp::compareColourForms(**interp, img.rgb.data(), img.height, img.width, opt, progress);
-            if (!c) { out->error = QString::fromStdString(c.error().toString()); return out; }
+            if (!c) {
+                out->error = QString::fromStdString(c.error().toString());
+                return out;
+            }
             out->result = std::make_shared<fp::ColourComparison>(std::move(*c));
             return out;
         },
@@ -164,8 +183,8 @@ void FixedpointColourPanel::show(const fp::ColourComparison& c)
     const QString fed = m_fed->itemText(m_fed->findData(int(c.options.fed)));
     m_rows->clear();
     m_rows->setHorizontalHeaderLabels({tr("Layer"), tr("Op"), tr("Quantization only: SQNR (dB)"),
-                                       tr("%1 fed as %2: SQNR (dB)").arg(trained, fed), tr("cosine (%1)").arg(fed),
-                                       tr("max error (%1, LSB)").arg(fed)});
+                                       tr("%1 fed as %2: SQNR (dB)").arg(trained, fed),
+                                       tr("cosine (%1)").arg(fed), tr("max error (%1, LSB)").arg(fed)});
     for (const auto& row : c.layers) {
         const bool broken = fp::agreementBroken(row.mismatch, c.options.thresholds);
         auto* name = new QStandardItem(QString::fromStdString(row.layer));
@@ -178,22 +197,28 @@ void FixedpointColourPanel::show(const fp::ColourComparison& c)
         auto* cosine = dbItem(row.mismatch.cosine, broken);
         cosine->setText(QString::number(row.mismatch.cosine, 'f', 4));
         auto* lsb = dbItem(row.mismatch.maxErrLsb, false);
-        m_rows->appendRow({name, op, dbItem(row.quantization.sqnrDb, false), dbItem(row.mismatch.sqnrDb, broken), cosine, lsb});
+        m_rows->appendRow({name, op, dbItem(row.quantization.sqnrDb, false),
+                           dbItem(row.mismatch.sqnrDb, broken), cosine, lsb});
     }
     m_table->resizeColumnsToContents();
-    QString text = tr("<b>Model trained on %1, fed %2</b> (%3 mode).").arg(trained, fed, fp::simModeName(c.options.mode));
+    QString text = tr("<b>Model trained on %1, fed %2</b> (%3 mode).")
+                       .arg(trained, fed, fp::simModeName(c.options.mode));
     if (!c.outputMismatch.empty()) {
         const double mis = c.outputMismatch[0].sqnrDb, q = c.outputQuantization[0].sqnrDb;
-        text += " " + tr("Output SQNR: %1 dB with the wrong colour form against %2 dB from quantization alone.")
-                          .arg(std::isfinite(mis) ? QString::number(mis, 'f', 1) : QStringLiteral("inf"))
-                          .arg(std::isfinite(q) ? QString::number(q, 'f', 1) : QStringLiteral("inf"));
+        text +=
+            " " + tr("Output SQNR: %1 dB with the wrong colour form against %2 dB from quantization alone.")
+                      .arg(std::isfinite(mis) ? QString::number(mis, 'f', 1) : QStringLiteral("inf"))
+                      .arg(std::isfinite(q) ? QString::number(q, 'f', 1) : QStringLiteral("inf"));
     }
-    text += "<br>" + (c.firstBadLayer.empty()
-                          ? tr("The two forms agree on every layer.")
-                          : tr("First layer where they part: <b>%1</b>.").arg(QString::fromStdString(c.firstBadLayer)));
+    text +=
+        "<br>" +
+        (c.firstBadLayer.empty()
+             ? tr("The two forms agree on every layer.")
+             : tr("First layer where they part: <b>%1</b>.").arg(QString::fromStdString(c.firstBadLayer)));
     if (c.top1Trained && c.top1Fed)
-        text += " " + (*c.top1Trained == *c.top1Fed ? tr("Top-1 class unchanged (%1).").arg(*c.top1Trained)
-                                                     : tr("Top-1 class changes: %1 -> %2.").arg(*c.top1Trained).arg(*c.top1Fed));
+        text += " " + (*c.top1Trained == *c.top1Fed
+                           ? tr("Top-1 class unchanged (%1).").arg(*c.top1Trained)
+                           : tr("Top-1 class changes: %1 -> %2.").arg(*c.top1Trained).arg(*c.top1Fed));
     m_summary->setText(text);
 }
 

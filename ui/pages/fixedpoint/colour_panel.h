@@ -26,11 +26,11 @@ class FixedpointColourPanel : public QWidget {
     Q_OBJECT
 public:
     // modelPath() gives the model to simulate ("" = none); threads() and requant() the page's choices.
-    FixedpointColourPanel(AppContext* context, std::function<QString()> modelPath, std::function<int()> threads,
-                          QWidget* parent = nullptr);
+    FixedpointColourPanel(AppContext* context, std::function<QString()> modelPath,
+                          std::function<int()> threads, QWidget* parent = nullptr);
 
-    void setImage(const QString& path);   // "" or a non-image file: the comparison is disabled
-    bool compare();                       // starts the background run; false when it cannot
+    void setImage(const QString& path);  // "" or a non-image file: the comparison is disabled
+    bool compare();                      // starts the background run; false when it cannot
 
     // For tests.
     QStandardItemModel* model() const { return m_rows; }

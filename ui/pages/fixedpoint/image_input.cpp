@@ -9,7 +9,8 @@ namespace qatdoctor::ui {
 bool isImageFile(const QString& path)
 {
     const QString suffix = path.section('.', -1).toLower();
-    return suffix == "png" || suffix == "jpg" || suffix == "jpeg" || suffix == "bmp" || suffix == "ppm" || suffix == "pgm";
+    return suffix == "png" || suffix == "jpg" || suffix == "jpeg" || suffix == "bmp" || suffix == "ppm" ||
+           suffix == "pgm";
 }
 
 DecodedImage decodeImage(const QString& path, int width, int height)
@@ -28,7 +29,8 @@ DecodedImage decodeImage(const QString& path, int width, int height)
     out.width = w;
     out.height = h;
     out.rgb.resize(size_t(w) * size_t(h) * 3);
-    for (int y = 0; y < h; ++y) std::memcpy(out.rgb.data() + size_t(y) * size_t(w) * 3, image.constScanLine(y), size_t(w) * 3);
+    for (int y = 0; y < h; ++y)
+        std::memcpy(out.rgb.data() + size_t(y) * size_t(w) * 3, image.constScanLine(y), size_t(w) * 3);
     return out;
 }
 

@@ -12,11 +12,11 @@ namespace qatdoctor::ui {
 
 struct DecodedImage {
     int width = 0, height = 0;
-    std::vector<uint8_t> rgb;   // height * width * 3
-    QString error;              // non-empty = failed (names the file)
+    std::vector<uint8_t> rgb;  // height * width * 3
+    QString error;             // non-empty = failed (names the file)
 };
 
-bool isImageFile(const QString& path);   // by extension: png, jpg, jpeg, bmp, ppm, pgm
+bool isImageFile(const QString& path);  // by extension: png, jpg, jpeg, bmp, ppm, pgm
 // width/height <= 0 keep the image's own size on that axis.
 DecodedImage decodeImage(const QString& path, int width, int height);
 

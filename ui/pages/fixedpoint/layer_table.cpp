@@ -25,7 +25,7 @@ QString num(double v, int prec)
 QStandardItem* numberItem(double v, int prec)
 {
     auto* it = new QStandardItem(num(v, prec));
-    it->setData(std::isfinite(v) ? v : (v > 0 ? 1e300 : -1e300), Qt::UserRole);   // sort key
+    it->setData(std::isfinite(v) ? v : (v > 0 ? 1e300 : -1e300), Qt::UserRole);  // sort key
     it->setEditable(false);
     it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return it;
@@ -53,7 +53,10 @@ QStandardItem* tickItem(bool ticked, const QString& tip)
 }  // namespace
 
 FixedpointLayerTable::FixedpointLayerTable(QWidget* parent)
-    : QWidget(parent), m_pair(new QComboBox(this)), m_view(new QTableView(this)), m_model(new QStandardItemModel(this))
+    : QWidget(parent),
+      m_pair(new QComboBox(this)),
+      m_view(new QTableView(this)),
+      m_model(new QStandardItemModel(this))
 {
     m_pair->addItem(tr("fake-quant vs integer (what deployment changes)"), QStringLiteral("fake_int"));
     m_pair->addItem(tr("float vs fake-quant (what quantization costs)"), QStringLiteral("float_fake"));
@@ -75,7 +78,8 @@ FixedpointLayerTable::FixedpointLayerTable(QWidget* parent)
     layout->addLayout(top);
     layout->addWidget(m_view, 1);
     connect(m_pair, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { fill(); });
-    connect(m_model, &QStandardItemModel::itemChanged, this, [this](QStandardItem* it) { onItemChanged(it->row(), it->column()); });
+    connect(m_model, &QStandardItemModel::itemChanged, this,
+            [this](QStandardItem* it) { onItemChanged(it->row(), it->column()); });
     fill();
 }
 
@@ -90,12 +94,17 @@ void FixedpointLayerTable::setPair(const QString& pair)
     if (const int i = m_pair->findData(pair); i >= 0) m_pair->setCurrentIndex(i);
 }
 
-QString FixedpointLayerTable::pair() const { return m_pair->currentData().toString(); }
+QString FixedpointLayerTable::pair() const
+{
+    return m_pair->currentData().toString();
+}
 
 void FixedpointLayerTable::setWhatIf(const std::string& layer, WhatIf kind)
 {
-    if (kind == WhatIf::None) m_whatIf.erase(layer);
-    else m_whatIf[layer] = kind;
+    if (kind == WhatIf::None)
+        m_whatIf.erase(layer);
+    else
+        m_whatIf[layer] = kind;
     fill();
     emit whatIfChanged();
 }
@@ -128,8 +137,10 @@ void FixedpointLayerTable::onItemChanged(int row, int column)
     const bool on = m_model->item(row, column)->checkState() == Qt::Checked;
     const WhatIf kind = column == ColInt16 ? WhatIf::Int16 : WhatIf::Float;
     // int16 and float exclude each other: ticking one unticks the other
-    if (on) m_whatIf[layer] = kind;
-    else if (auto it = m_whatIf.find(layer); it != m_whatIf.end() && it->second == kind) m_whatIf.erase(it);
+    if (on)
+        m_whatIf[layer] = kind;
+    else if (auto it = m_whatIf.find(layer); it != m_whatIf.end() && it->second == kind)
+        m_whatIf.erase(it);
     fill();
     emit whatIfChanged();
 }
@@ -140,10 +151,13 @@ void FixedpointLayerTable::fill()
     const int sortColumn = m_view->horizontalHeader()->sortIndicatorSection();
     const Qt::SortOrder sortOrder = m_view->horizontalHeader()->sortIndicatorOrder();
     m_model->clear();
-    m_model->setHorizontalHeaderLabels({tr("int16"), tr("float"), tr("Layer"), tr("Op"), tr("cosine"), tr("SQNR (dB)"), tr("MSE"),
-                                        tr("L1 (mean |err|)"), tr("max abs err"), tr("max err (LSB)"), tr("overflows")});
-    m_model->horizontalHeaderItem(ColLsb)->setToolTip(tr("largest error in steps of the layer's output scale"));
-    m_model->horizontalHeaderItem(ColOverflow)->setToolTip(tr("integer-mode outputs whose accumulator passed int32"));
+    m_model->setHorizontalHeaderLabels({tr("int16"), tr("float"), tr("Layer"), tr("Op"), tr("cosine"),
+                                        tr("SQNR (dB)"), tr("MSE"), tr("L1 (mean |err|)"), tr("max abs err"),
+                                        tr("max err (LSB)"), tr("overflows")});
+    m_model->horizontalHeaderItem(ColLsb)->setToolTip(
+        tr("largest error in steps of the layer's output scale"));
+    m_model->horizontalHeaderItem(ColOverflow)
+        ->setToolTip(tr("integer-mode outputs whose accumulator passed int32"));
     if (m_result) {
         const std::string pair = this->pair().toStdString();
         const fp::SimulationResult& r = *m_result;
@@ -157,13 +171,15 @@ void FixedpointLayerTable::fill()
             auto* nameItem = textItem(QString::fromStdString(name));
             nameItem->setData(int(i), Qt::UserRole + 1);
             if (name == r.firstBadLayer && pair == "fake_int") nameItem->setForeground(QColor(200, 0, 0));
-            if (name == r.firstBadLayerFloat && pair == "float_fake") nameItem->setForeground(QColor(200, 0, 0));
+            if (name == r.firstBadLayerFloat && pair == "float_fake")
+                nameItem->setForeground(QColor(200, 0, 0));
             row << nameItem << textItem(QString::fromStdString(r.layers[i].op));
-            const auto& pairs = i < r.comparisons.size() ? r.comparisons[i].pairs : std::map<std::string, fp::Agreement>{};
+            const auto& pairs =
+                i < r.comparisons.size() ? r.comparisons[i].pairs : std::map<std::string, fp::Agreement>{};
             if (auto p = pairs.find(pair); p != pairs.end()) {
                 const fp::Agreement& a = p->second;
-                row << numberItem(a.cosine, 4) << numberItem(a.sqnrDb, 1) << numberItem(a.mse, -1) << numberItem(a.l1, -1)
-                    << numberItem(a.maxAbs, -1) << numberItem(a.maxErrLsb, 1);
+                row << numberItem(a.cosine, 4) << numberItem(a.sqnrDb, 1) << numberItem(a.mse, -1)
+                    << numberItem(a.l1, -1) << numberItem(a.maxAbs, -1) << numberItem(a.maxErrLsb, 1);
             } else {
                 for (int c = ColCosine; c <= ColLsb; ++c) row << textItem(QStringLiteral("-"));
             }

@@ -21,13 +21,26 @@ namespace qatdoctor::ui {
 class FixedpointLayerTable : public QWidget {
     Q_OBJECT
 public:
-    enum Column { ColInt16, ColFloat, ColLayer, ColOp, ColCosine, ColSqnr, ColMse, ColL1, ColMaxAbs, ColLsb, ColOverflow, ColCount };
+    enum Column {
+        ColInt16,
+        ColFloat,
+        ColLayer,
+        ColOp,
+        ColCosine,
+        ColSqnr,
+        ColMse,
+        ColL1,
+        ColMaxAbs,
+        ColLsb,
+        ColOverflow,
+        ColCount
+    };
     enum class WhatIf { None, Int16, Float };
 
     explicit FixedpointLayerTable(QWidget* parent = nullptr);
 
     void setResult(const core::fixedpoint::SimulationResult& result);
-    void setPair(const QString& pair);   // "fake_int", "float_fake" or "float_int"
+    void setPair(const QString& pair);  // "fake_int", "float_fake" or "float_int"
     QString pair() const;
 
     void setWhatIf(const std::string& layer, WhatIf kind);
@@ -49,7 +62,7 @@ private:
     QTableView* m_view;
     QStandardItemModel* m_model;
     std::map<std::string, WhatIf> m_whatIf;
-    const core::fixedpoint::SimulationResult* m_result = nullptr;   // owned by the page (shared_ptr)
+    const core::fixedpoint::SimulationResult* m_result = nullptr;  // owned by the page (shared_ptr)
     bool m_filling = false;
 };
 

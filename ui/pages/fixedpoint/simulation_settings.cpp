@@ -1,16 +1,20 @@
 #include "ui/pages/fixedpoint/simulation_settings.h"
 
 #include <QJsonArray>
-
 #include <algorithm>
 
 namespace qatdoctor::ui {
 
 QJsonObject SimulationSettings::toJson() const
 {
-    return {{"model", model},         {"input", input},      {"requant", requant},
-            {"colour", colour},       {"threads", threads},  {"sensitivity", sensitivity},
-            {"int16", QJsonArray::fromStringList(int16)}, {"float", QJsonArray::fromStringList(floatLayers)}};
+    return {{"model", model},
+            {"input", input},
+            {"requant", requant},
+            {"colour", colour},
+            {"threads", threads},
+            {"sensitivity", sensitivity},
+            {"int16", QJsonArray::fromStringList(int16)},
+            {"float", QJsonArray::fromStringList(floatLayers)}};
 }
 
 std::optional<SimulationSettings> SimulationSettings::fromJson(const QJsonObject& state)
@@ -26,7 +30,8 @@ std::optional<SimulationSettings> SimulationSettings::fromJson(const QJsonObject
     for (const QJsonValue& v : state.value("int16").toArray())
         if (v.isString() && !v.toString().isEmpty()) s.int16 << v.toString();
     for (const QJsonValue& v : state.value("float").toArray())
-        if (v.isString() && !v.toString().isEmpty() && !s.int16.contains(v.toString())) s.floatLayers << v.toString();
+        if (v.isString() && !v.toString().isEmpty() && !s.int16.contains(v.toString()))
+            s.floatLayers << v.toString();
     return s;
 }
 

@@ -11,14 +11,14 @@
 namespace qatdoctor::ui {
 
 struct SimulationSettings {
-    QString model;          // the ONNX file simulated
-    QString input;          // "" = seeded random input
-    int requant = 0;        // core::fixedpoint::RequantMode
-    int colour = 0;         // core::fixedpoint::ColourFormat of an image input
+    QString model;    // the ONNX file simulated
+    QString input;    // "" = seeded random input
+    int requant = 0;  // core::fixedpoint::RequantMode
+    int colour = 0;   // core::fixedpoint::ColourFormat of an image input
     int threads = 1;
     bool sensitivity = false;
-    QStringList int16;      // layers ticked for the int16 what-if
-    QStringList floatLayers;   // layers ticked for the float what-if
+    QStringList int16;        // layers ticked for the int16 what-if
+    QStringList floatLayers;  // layers ticked for the float what-if
 
     QJsonObject toJson() const;
     // nullopt for a state without a model (never simulated, or hand-edited into nonsense).

@@ -30,11 +30,14 @@ public:
     {
         setPos(n.x, n.y);
         setFlag(ItemIsSelectable);
-        setToolTip(QString::fromStdString(n.name + (n.layer.empty() ? "" : "\nlayer: " + n.layer) + "\n")
-                   + QString::fromLatin1(core::model::dtypeName(n.dtype)));
+        setToolTip(QString::fromStdString(n.name + (n.layer.empty() ? "" : "\nlayer: " + n.layer) + "\n") +
+                   QString::fromLatin1(core::model::dtypeName(n.dtype)));
         setData(0, index);
     }
-    QRectF boundingRect() const override { return {-m_node.w / 2 - 2, -m_node.h / 2 - 2, m_node.w + 4, m_node.h + 4}; }
+    QRectF boundingRect() const override
+    {
+        return {-m_node.w / 2 - 2, -m_node.h / 2 - 2, m_node.w + 4, m_node.h + 4};
+    }
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) override
     {
         const QRectF r(-m_node.w / 2, -m_node.h / 2, m_node.w, m_node.h);
@@ -42,7 +45,8 @@ public:
         QColor fill = LayerTableModel::dtypeColor(m_node.dtype);
         if (m_node.op == "input" || m_node.op == "output") fill = QColor(0xee, 0xee, 0xee);
         p->setBrush(fill);
-        p->setPen(QPen(isSelected() ? QColor(0xd0, 0x20, 0x20) : QColor(0x50, 0x50, 0x50), isSelected() ? 3 : 1));
+        p->setPen(
+            QPen(isSelected() ? QColor(0xd0, 0x20, 0x20) : QColor(0x50, 0x50, 0x50), isSelected() ? 3 : 1));
         if (lod < 0.25) {  // far away: just the box
             p->drawRect(r);
             return;
@@ -108,16 +112,23 @@ void ZoomableGraphicsView::wheelEvent(QWheelEvent* event)
 }
 
 GraphView::GraphView(AppContext* context, QWidget* parent)
-    : QWidget(parent), m_context(context), m_search(new QLineEdit(this)), m_grouping(new QComboBox(this)),
-      m_fold(new QCheckBox(tr("Fold quantizers"), this)), m_status(new QLabel(this)), m_scene(new QGraphicsScene(this)),
-      m_view(new ZoomableGraphicsView(m_scene, this)), m_job(new BackgroundJob(this))
+    : QWidget(parent),
+      m_context(context),
+      m_search(new QLineEdit(this)),
+      m_grouping(new QComboBox(this)),
+      m_fold(new QCheckBox(tr("Fold quantizers"), this)),
+      m_status(new QLabel(this)),
+      m_scene(new QGraphicsScene(this)),
+      m_view(new ZoomableGraphicsView(m_scene, this)),
+      m_job(new BackgroundJob(this))
 {
     m_search->setPlaceholderText(tr("Search nodes (Enter = next)"));
     m_search->setClearButtonEnabled(true);
     m_grouping->addItem(tr("No grouping"), 0);
     for (int d = 1; d <= 3; ++d) m_grouping->addItem(tr("Group by module, depth %1").arg(d), d);
     m_fold->setChecked(true);
-    m_fold->setToolTip(tr("Hide Quantize/Dequantize, Constant and Identity nodes; edges then show the quantized dtype"));
+    m_fold->setToolTip(
+        tr("Hide Quantize/Dequantize, Constant and Identity nodes; edges then show the quantized dtype"));
     auto* fit = new QPushButton(tr("Fit"), this);
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_search, 2);
@@ -136,7 +147,8 @@ GraphView::GraphView(AppContext* context, QWidget* parent)
     connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchFrom = 0; });
     connect(m_grouping, qOverload<int>(&QComboBox::activated), this, [this] { relayout(); });
     connect(m_fold, &QCheckBox::toggled, this, [this] { relayout(); });
-    connect(fit, &QPushButton::clicked, this, [this] { m_view->fitInView(m_scene->itemsBoundingRect(), Qt::KeepAspectRatio); });
+    connect(fit, &QPushButton::clicked, this,
+            [this] { m_view->fitInView(m_scene->itemsBoundingRect(), Qt::KeepAspectRatio); });
     connect(m_scene, &QGraphicsScene::selectionChanged, this, [this] {
         const auto items = m_scene->selectedItems();
         if (items.size() != 1) return;
@@ -151,7 +163,10 @@ GraphView::GraphView(AppContext* context, QWidget* parent)
     setTable(nullptr, nullptr);
 }
 
-QString GraphView::statusText() const { return m_status->text(); }
+QString GraphView::statusText() const
+{
+    return m_status->text();
+}
 
 void GraphView::setTable(std::shared_ptr<const core::Analysis> analysis, const core::model::LayerTable* table)
 {
@@ -171,8 +186,9 @@ void GraphView::setTable(std::shared_ptr<const core::Analysis> analysis, const c
         return;
     }
     if (!haveGraph) {
-        m_status->setText(tr("No graph for this source (%1 is a %2, not a model graph).")
-                              .arg(QString::fromStdString(table->sourcePath), QString::fromStdString(table->format)));
+        m_status->setText(
+            tr("No graph for this source (%1 is a %2, not a model graph).")
+                .arg(QString::fromStdString(table->sourcePath), QString::fromStdString(table->format)));
         return;
     }
     const bool big = table->graph && table->layers.size() * 3 > kGroupAboveNodes;
@@ -192,7 +208,8 @@ void GraphView::relayout()
     m_job->start<LayoutResult>(
         tr("Laying out the model graph"),
         [keep, table, options](const core::ProgressFn& progress) {
-            return std::make_shared<core::Result<core::model::GraphLayout>>(core::model::layoutGraph(*table, options, progress));
+            return std::make_shared<core::Result<core::model::GraphLayout>>(
+                core::model::layoutGraph(*table, options, progress));
         },
         [this](LayoutResult r) {
             if (!r->ok()) {
@@ -219,19 +236,25 @@ void GraphView::buildScene()
     for (const auto& e : L.edges) {
         const auto& a = L.nodes[static_cast<size_t>(e.from)];
         const auto& b = L.nodes[static_cast<size_t>(e.to)];
-        m_scene->addItem(new EdgeItem(QPointF(a.x, a.y + a.h / 2), QPointF(b.x, b.y - b.h / 2), e.dtype, b.rank - a.rank));
+        m_scene->addItem(
+            new EdgeItem(QPointF(a.x, a.y + a.h / 2), QPointF(b.x, b.y - b.h / 2), e.dtype, b.rank - a.rank));
     }
     m_scene->setSceneRect(m_scene->itemsBoundingRect().adjusted(-40, -40, 40, 40));
     QString status = tr("%1 nodes drawn, %2 edges, %3 quantizer/constant nodes folded")
-                         .arg(L.nodes.size()).arg(L.edges.size()).arg(L.hiddenNodes);
+                         .arg(L.nodes.size())
+                         .arg(L.edges.size())
+                         .arg(L.hiddenNodes);
     if (L.grouping.coarsened) {
         // Say why the drawing is not what the grouping box asked for.
-        const QString why = L.grouping.consecutive > 0
-                                ? tr("%L1 nodes are too many to draw one by one: drawn in groups of %L2 consecutive "
-                                     "nodes (the Layers tab lists every one)")
-                                      .arg(L.grouping.visibleNodes).arg(L.grouping.consecutive)
-                                : tr("%L1 nodes are too many to draw one by one: grouped by module, depth %2")
-                                      .arg(L.grouping.visibleNodes).arg(L.grouping.depth);
+        const QString why =
+            L.grouping.consecutive > 0
+                ? tr("%L1 nodes are too many to draw one by one: drawn in groups of %L2 consecutive "
+                     "nodes (the Layers tab lists every one)")
+                      .arg(L.grouping.visibleNodes)
+                      .arg(L.grouping.consecutive)
+                : tr("%L1 nodes are too many to draw one by one: grouped by module, depth %2")
+                      .arg(L.grouping.visibleNodes)
+                      .arg(L.grouping.depth);
         status = why + QStringLiteral(" — ") + status;
     }
     m_status->setText(status);
@@ -269,7 +292,8 @@ bool GraphView::centerOnLayer(const QString& layer)
             selectNode(static_cast<int>(i));
             return true;
         }
-        if (n.op == "group" && (name == n.name || name.rfind(n.name + ".", 0) == 0)) group = static_cast<int>(i);
+        if (n.op == "group" && (name == n.name || name.rfind(n.name + ".", 0) == 0))
+            group = static_cast<int>(i);
     }
     if (group >= 0) selectNode(group);
     return group >= 0;
@@ -282,8 +306,8 @@ bool GraphView::search(const QString& text)
     for (int k = 0; k < count; ++k) {
         const int i = (m_searchFrom + k) % count;
         const auto& n = m_layout->nodes[static_cast<size_t>(i)];
-        if (QString::fromStdString(n.name).contains(text, Qt::CaseInsensitive)
-            || QString::fromStdString(n.label).contains(text, Qt::CaseInsensitive)) {
+        if (QString::fromStdString(n.name).contains(text, Qt::CaseInsensitive) ||
+            QString::fromStdString(n.label).contains(text, Qt::CaseInsensitive)) {
             selectNode(i);
             m_searchFrom = i + 1;
             return true;

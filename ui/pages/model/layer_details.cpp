@@ -12,27 +12,36 @@ namespace {
 
 using WeightsResult = std::shared_ptr<core::Result<core::model::LayerWeights>>;
 
-QString qs(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
+}
 
 QString quantHtml(const core::model::QuantParams& q)
 {
     QString out = QStringLiteral("<table cellspacing=2>");
-    auto row = [&](const QString& k, const QString& v) { out += QStringLiteral("<tr><td><i>%1</i></td><td>%2</td></tr>").arg(k, v); };
+    auto row = [&](const QString& k, const QString& v) {
+        out += QStringLiteral("<tr><td><i>%1</i></td><td>%2</td></tr>").arg(k, v);
+    };
     row(QObject::tr("dtype"), QString::fromLatin1(core::model::dtypeName(q.dtype)));
-    row(QObject::tr("granularity"), q.perChannel() ? QObject::tr("per-channel, axis %1, %2 channels").arg(q.axis).arg(q.scales.size())
-                                                   : QObject::tr("per-tensor"));
+    row(QObject::tr("granularity"),
+        q.perChannel() ? QObject::tr("per-channel, axis %1, %2 channels").arg(q.axis).arg(q.scales.size())
+                       : QObject::tr("per-tensor"));
     if (!q.scales.empty()) {
         const auto [lo, hi] = std::minmax_element(q.scales.begin(), q.scales.end());
-        row(QObject::tr("scale"), q.scales.size() == 1 ? QString::number(*lo, 'g', 6)
-                                                       : QStringLiteral("%1 … %2").arg(*lo, 0, 'g', 5).arg(*hi, 0, 'g', 5));
+        row(QObject::tr("scale"), q.scales.size() == 1
+                                      ? QString::number(*lo, 'g', 6)
+                                      : QStringLiteral("%1 … %2").arg(*lo, 0, 'g', 5).arg(*hi, 0, 'g', 5));
     }
     if (!q.zeroPoints.empty()) {
         const auto [lo, hi] = std::minmax_element(q.zeroPoints.begin(), q.zeroPoints.end());
-        row(QObject::tr("zero point"), *lo == *hi ? QString::number(*lo) : QStringLiteral("%1 … %2").arg(*lo).arg(*hi));
+        row(QObject::tr("zero point"),
+            *lo == *hi ? QString::number(*lo) : QStringLiteral("%1 … %2").arg(*lo).arg(*hi));
     }
     if (q.qmin || q.qmax)
-        row(QObject::tr("integer range"), QStringLiteral("[%1, %2]").arg(q.qmin ? QString::number(*q.qmin) : QStringLiteral("-"),
-                                                                        q.qmax ? QString::number(*q.qmax) : QStringLiteral("-")));
+        row(QObject::tr("integer range"), QStringLiteral("[%1, %2]")
+                                              .arg(q.qmin ? QString::number(*q.qmin) : QStringLiteral("-"),
+                                                   q.qmax ? QString::number(*q.qmax) : QStringLiteral("-")));
     if (!q.observer.empty()) row(QObject::tr("quantizer"), qs(q.observer));
     if (!q.scaleSource.empty()) row(QObject::tr("scale from"), qs(q.scaleSource));
     return out + QStringLiteral("</table>");
@@ -41,7 +50,10 @@ QString quantHtml(const core::model::QuantParams& q)
 }  // namespace
 
 LayerDetails::LayerDetails(AppContext* context, QWidget* parent)
-    : QWidget(parent), m_context(context), m_text(new QTextBrowser(this)), m_weightView(new WeightView(this)),
+    : QWidget(parent),
+      m_context(context),
+      m_text(new QTextBrowser(this)),
+      m_weightView(new WeightView(this)),
       m_job(new BackgroundJob(this))
 {
     m_text->setOpenLinks(false);
@@ -57,10 +69,13 @@ LayerDetails::LayerDetails(AppContext* context, QWidget* parent)
     showLayer(nullptr, nullptr, nullptr);
 }
 
-WeightHistogram* LayerDetails::histogram() const { return m_weightView->histogram(); }
+WeightHistogram* LayerDetails::histogram() const
+{
+    return m_weightView->histogram();
+}
 
-void LayerDetails::showLayer(std::shared_ptr<const core::Analysis> analysis, const core::model::LayerTable* table,
-                             const core::model::Layer* layer)
+void LayerDetails::showLayer(std::shared_ptr<const core::Analysis> analysis,
+                             const core::model::LayerTable* table, const core::model::Layer* layer)
 {
     m_analysis = std::move(analysis);
     m_table = table;
@@ -82,7 +97,8 @@ void LayerDetails::showLayer(std::shared_ptr<const core::Analysis> analysis, con
     m_job->start<WeightsResult>(
         tr("Reading weights of %1").arg(QString::fromStdString(layer->name)),
         [keep, t, l](const core::ProgressFn&) {
-            return std::make_shared<core::Result<core::model::LayerWeights>>(core::model::readLayerWeights(*t, *l));
+            return std::make_shared<core::Result<core::model::LayerWeights>>(
+                core::model::readLayerWeights(*t, *l));
         },
         [this](WeightsResult r) {
             if (!r->ok()) {
@@ -90,29 +106,37 @@ void LayerDetails::showLayer(std::shared_ptr<const core::Analysis> analysis, con
                 return;
             }
             if (!m_layer) return;
-            m_weightView->showWeights(std::make_shared<const core::model::LayerWeights>(std::move(r->value())),
-                                      m_layer->weightQuant);
+            m_weightView->showWeights(
+                std::make_shared<const core::model::LayerWeights>(std::move(r->value())),
+                m_layer->weightQuant);
         });
 }
 
 void LayerDetails::renderText()
 {
     if (!m_layer) {
-        m_text->setHtml(QStringLiteral("<p><i>%1</i></p>").arg(tr("Select a layer to see its quantization parameters.")));
+        m_text->setHtml(
+            QStringLiteral("<p><i>%1</i></p>").arg(tr("Select a layer to see its quantization parameters.")));
         return;
     }
     const core::model::Layer& l = *m_layer;
-    QString html = QStringLiteral("<h3>%1</h3><p>%2 <code>%3</code></p>").arg(qs(l.name), qs(l.op), qs(l.source.node));
+    QString html =
+        QStringLiteral("<h3>%1</h3><p>%2 <code>%3</code></p>").arg(qs(l.name), qs(l.op), qs(l.source.node));
     QStringList inputs;
     for (auto d : l.inputDtypes) inputs << QString::fromLatin1(core::model::dtypeName(d));
     html += QStringLiteral("<p><b>%1</b> %2<br><b>%3</b> %4</p>")
                 .arg(tr("Inputs:"), inputs.join(QStringLiteral(", ")), tr("Output:"),
                      QString::fromLatin1(core::model::dtypeName(l.outputDtype)));
-    if (l.weightQuant) html += QStringLiteral("<h4>%1</h4>").arg(tr("Weight quantizer")) + quantHtml(*l.weightQuant);
+    if (l.weightQuant)
+        html += QStringLiteral("<h4>%1</h4>").arg(tr("Weight quantizer")) + quantHtml(*l.weightQuant);
     else if (l.weightDtype != core::model::DType::Unknown)
-        html += QStringLiteral("<p><b>%1</b> %2 (%3)</p>").arg(tr("Weight:"), QString::fromLatin1(core::model::dtypeName(l.weightDtype)), tr("not quantized in this graph"));
-    if (l.outputQuant) html += QStringLiteral("<h4>%1</h4>").arg(tr("Output quantizer")) + quantHtml(*l.outputQuant);
-    else html += QStringLiteral("<p>%1</p>").arg(tr("Output not quantized (high precision)."));
+        html += QStringLiteral("<p><b>%1</b> %2 (%3)</p>")
+                    .arg(tr("Weight:"), QString::fromLatin1(core::model::dtypeName(l.weightDtype)),
+                         tr("not quantized in this graph"));
+    if (l.outputQuant)
+        html += QStringLiteral("<h4>%1</h4>").arg(tr("Output quantizer")) + quantHtml(*l.outputQuant);
+    else
+        html += QStringLiteral("<p>%1</p>").arg(tr("Output not quantized (high precision)."));
     if (!l.flags.empty()) {
         QStringList flags;
         for (const auto& f : l.flags) flags << qs(f);
@@ -126,7 +150,8 @@ void LayerDetails::renderText()
                     html += QStringLiteral("<hr><p><b>⚠ %1</b><br>%2<br><i>%3</i></p>")
                                 .arg(qs(f.title.in(lang)), qs(f.message.in(lang)), qs(e.detail));
                     if (!f.faq.empty())
-                        html += QStringLiteral("<p><a href=\"faq:%1\">%2</a></p>").arg(qs(f.faq), tr("Open in wizard"));
+                        html += QStringLiteral("<p><a href=\"faq:%1\">%2</a></p>")
+                                    .arg(qs(f.faq), tr("Open in wizard"));
                     break;
                 }
     }

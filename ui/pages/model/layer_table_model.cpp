@@ -2,8 +2,8 @@
 
 #include <QApplication>
 #include <QColor>
-#include <QStyle>
 #include <QFont>
+#include <QStyle>
 #include <algorithm>
 
 namespace qatdoctor::ui {
@@ -11,9 +11,15 @@ namespace {
 
 using core::model::DType;
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
-QString dtypeText(DType t) { return t == DType::Unknown ? QStringLiteral("-") : QString::fromLatin1(core::model::dtypeName(t)); }
+QString dtypeText(DType t)
+{
+    return t == DType::Unknown ? QStringLiteral("-") : QString::fromLatin1(core::model::dtypeName(t));
+}
 
 QString scalesText(const core::model::QuantParams& q)
 {
@@ -27,8 +33,8 @@ QString scalesText(const core::model::QuantParams& q)
 
 LayerTableModel::LayerTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void LayerTableModel::setTable(std::shared_ptr<const core::Analysis> analysis, const core::model::LayerTable* table,
-                               core::Lang lang)
+void LayerTableModel::setTable(std::shared_ptr<const core::Analysis> analysis,
+                               const core::model::LayerTable* table, core::Lang lang)
 {
     beginResetModel();
     m_analysis = std::move(analysis);
@@ -73,17 +79,32 @@ int LayerTableModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() || !m_table ? 0 : static_cast<int>(m_table->layers.size());
 }
 
-int LayerTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int LayerTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QColor LayerTableModel::dtypeColor(DType t)
 {
     switch (t) {
-    case DType::Int8: case DType::UInt8: return QColor(0xf4, 0xb4, 0x9c);     // low precision: warm
-    case DType::Int16: case DType::UInt16: return QColor(0xf6, 0xdc, 0x8c);  // 16 bit: yellow
-    case DType::Int32: case DType::UInt32: case DType::Int64: return QColor(0xa8, 0xd8, 0xb0);  // accumulators
-    case DType::Float16: case DType::BFloat16: return QColor(0xb4, 0xd4, 0xf4);
-    case DType::Float32: case DType::Float64: return QColor(0xd4, 0xe4, 0xf8);  // float: blue
-    default: return QColor(0xe0, 0xe0, 0xe0);
+        case DType::Int8:
+        case DType::UInt8:
+            return QColor(0xf4, 0xb4, 0x9c);  // low precision: warm
+        case DType::Int16:
+        case DType::UInt16:
+            return QColor(0xf6, 0xdc, 0x8c);  // 16 bit: yellow
+        case DType::Int32:
+        case DType::UInt32:
+        case DType::Int64:
+            return QColor(0xa8, 0xd8, 0xb0);  // accumulators
+        case DType::Float16:
+        case DType::BFloat16:
+            return QColor(0xb4, 0xd4, 0xf4);
+        case DType::Float32:
+        case DType::Float64:
+            return QColor(0xd4, 0xe4, 0xf8);  // float: blue
+        default:
+            return QColor(0xe0, 0xe0, 0xe0);
     }
 }
 
@@ -105,7 +126,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         if (col == Weight && l->weightDtype != DType::Unknown) return dtypeColor(l->weightDtype);
         if (col == Output) return dtypeColor(l->outputDtype);
         if (col == Finding && !findings.empty())
-            return findings.front()->severity == core::Severity::Error ? QColor(0xf8, 0xc8, 0xc8) : QColor(0xfc, 0xe8, 0xc4);
+            return findings.front()->severity == core::Severity::Error ? QColor(0xf8, 0xc8, 0xc8)
+                                                                       : QColor(0xfc, 0xe8, 0xc4);
         return {};
     }
     if (role == Qt::ForegroundRole && col == Finding && !findings.empty() && !findings.front()->faq.empty())
@@ -123,8 +145,9 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         if (col == Finding && !findings.empty()) {
             QString tip;
             for (const core::Finding* f : findings)
-                tip += QStringLiteral("<b>%1</b><br>%2<br>").arg(qs(f->title.in(m_lang)).toHtmlEscaped(),
-                                                                 qs(f->message.in(m_lang)).toHtmlEscaped());
+                tip += QStringLiteral("<b>%1</b><br>%2<br>")
+                           .arg(qs(f->title.in(m_lang)).toHtmlEscaped(),
+                                qs(f->message.in(m_lang)).toHtmlEscaped());
             return tip + tr("Click to open the wizard on this topic.");
         }
         if (col == Name) return qs(l->source.node);
@@ -132,38 +155,52 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
     }
     if (role != Qt::DisplayRole && role != SortRole) return {};
     switch (col) {
-    case Name: return qs(l->name);
-    case Op: return qs(l->op);
-    case Inputs: {
-        QStringList parts;
-        for (DType d : l->inputDtypes) parts << dtypeText(d);
-        return parts.join(QStringLiteral(", "));
-    }
-    case Weight: return dtypeText(l->weightDtype);
-    case Granularity: return qs(core::model::granularityName(*l));
-    case WeightScales:
-        if (role == SortRole) return l->weightQuant && !l->weightQuant->scales.empty() ? QVariant(l->weightQuant->scales.front()) : QVariant(0.0);
-        return l->weightQuant ? scalesText(*l->weightQuant) : QStringLiteral("-");
-    case Output: return dtypeText(l->outputDtype);
-    case OutputScale:
-        if (role == SortRole) return l->outputQuant && !l->outputQuant->scales.empty() ? QVariant(l->outputQuant->scales.front()) : QVariant(0.0);
-        return l->outputQuant ? scalesText(*l->outputQuant) : QStringLiteral("-");
-    case ZeroPoint:
-        if (!l->outputQuant || l->outputQuant->zeroPoints.empty()) return role == SortRole ? QVariant(0) : QVariant(QStringLiteral("-"));
-        return QVariant::fromValue<qlonglong>(l->outputQuant->zeroPoints.front());
-    case Flags: {
-        QStringList parts;
-        for (const auto& f : l->flags) parts << qs(f);
-        return parts.join(QStringLiteral(", "));
-    }
-    case Finding: {
-        if (findings.empty()) return QString();
-        QString text = QStringLiteral("⚠ ") + qs(findings.front()->title.in(m_lang));
-        if (findings.size() > 1) text += QStringLiteral(" (+%1)").arg(findings.size() - 1);
-        if (!findings.front()->faq.empty() && role == Qt::DisplayRole) text += QStringLiteral("  → ") + tr("open in wizard");
-        return text;
-    }
-    default: return {};
+        case Name:
+            return qs(l->name);
+        case Op:
+            return qs(l->op);
+        case Inputs: {
+            QStringList parts;
+            for (DType d : l->inputDtypes) parts << dtypeText(d);
+            return parts.join(QStringLiteral(", "));
+        }
+        case Weight:
+            return dtypeText(l->weightDtype);
+        case Granularity:
+            return qs(core::model::granularityName(*l));
+        case WeightScales:
+            if (role == SortRole)
+                return l->weightQuant && !l->weightQuant->scales.empty()
+                           ? QVariant(l->weightQuant->scales.front())
+                           : QVariant(0.0);
+            return l->weightQuant ? scalesText(*l->weightQuant) : QStringLiteral("-");
+        case Output:
+            return dtypeText(l->outputDtype);
+        case OutputScale:
+            if (role == SortRole)
+                return l->outputQuant && !l->outputQuant->scales.empty()
+                           ? QVariant(l->outputQuant->scales.front())
+                           : QVariant(0.0);
+            return l->outputQuant ? scalesText(*l->outputQuant) : QStringLiteral("-");
+        case ZeroPoint:
+            if (!l->outputQuant || l->outputQuant->zeroPoints.empty())
+                return role == SortRole ? QVariant(0) : QVariant(QStringLiteral("-"));
+            return QVariant::fromValue<qlonglong>(l->outputQuant->zeroPoints.front());
+        case Flags: {
+            QStringList parts;
+            for (const auto& f : l->flags) parts << qs(f);
+            return parts.join(QStringLiteral(", "));
+        }
+        case Finding: {
+            if (findings.empty()) return QString();
+            QString text = QStringLiteral("⚠ ") + qs(findings.front()->title.in(m_lang));
+            if (findings.size() > 1) text += QStringLiteral(" (+%1)").arg(findings.size() - 1);
+            if (!findings.front()->faq.empty() && role == Qt::DisplayRole)
+                text += QStringLiteral("  → ") + tr("open in wizard");
+            return text;
+        }
+        default:
+            return {};
     }
 }
 
@@ -171,18 +208,30 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Name: return tr("Layer");
-    case Op: return tr("Op");
-    case Inputs: return tr("Input dtypes");
-    case Weight: return tr("Weight");
-    case Granularity: return tr("Granularity");
-    case WeightScales: return tr("Weight scales");
-    case Output: return tr("Output");
-    case OutputScale: return tr("Output scale");
-    case ZeroPoint: return tr("Zero point");
-    case Flags: return tr("Flags");
-    case Finding: return tr("Finding");
-    default: return {};
+        case Name:
+            return tr("Layer");
+        case Op:
+            return tr("Op");
+        case Inputs:
+            return tr("Input dtypes");
+        case Weight:
+            return tr("Weight");
+        case Granularity:
+            return tr("Granularity");
+        case WeightScales:
+            return tr("Weight scales");
+        case Output:
+            return tr("Output");
+        case OutputScale:
+            return tr("Output scale");
+        case ZeroPoint:
+            return tr("Zero point");
+        case Flags:
+            return tr("Flags");
+        case Finding:
+            return tr("Finding");
+        default:
+            return {};
     }
 }
 
@@ -210,7 +259,10 @@ bool LayerFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& source
         return false;
     if (m_text.isEmpty()) return true;
     for (int c = 0; c < m->columnCount(sourceParent); ++c)
-        if (m->index(sourceRow, c, sourceParent).data(Qt::DisplayRole).toString().contains(m_text, Qt::CaseInsensitive))
+        if (m->index(sourceRow, c, sourceParent)
+                .data(Qt::DisplayRole)
+                .toString()
+                .contains(m_text, Qt::CaseInsensitive))
             return true;
     return false;
 }

@@ -15,7 +15,20 @@ namespace qatdoctor::ui {
 class LayerTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Op, Inputs, Weight, Granularity, WeightScales, Output, OutputScale, ZeroPoint, Finding, Flags, ColumnCount };
+    enum Column {
+        Name,
+        Op,
+        Inputs,
+        Weight,
+        Granularity,
+        WeightScales,
+        Output,
+        OutputScale,
+        ZeroPoint,
+        Finding,
+        Flags,
+        ColumnCount
+    };
     enum Role { SortRole = Qt::UserRole + 1, FlaggedRole, FaqRole };
 
     explicit LayerTableModel(QObject* parent = nullptr);

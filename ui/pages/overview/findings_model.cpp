@@ -23,9 +23,12 @@ QString number(double v)
 QString severityLabel(core::Severity s)
 {
     switch (s) {
-    case core::Severity::Error: return FindingsModel::tr("Error");
-    case core::Severity::Warning: return FindingsModel::tr("Warning");
-    case core::Severity::Info: break;
+        case core::Severity::Error:
+            return FindingsModel::tr("Error");
+        case core::Severity::Warning:
+            return FindingsModel::tr("Warning");
+        case core::Severity::Info:
+            break;
     }
     return FindingsModel::tr("Info");
 }
@@ -33,12 +36,18 @@ QString severityLabel(core::Severity s)
 QString stageLabel(core::Stage s)
 {
     switch (s) {
-    case core::Stage::Environment: return FindingsModel::tr("Environment");
-    case core::Stage::Float: return FindingsModel::tr("Float");
-    case core::Stage::Calibration: return FindingsModel::tr("Calibration");
-    case core::Stage::Qat: return FindingsModel::tr("QAT");
-    case core::Stage::Export: return FindingsModel::tr("Export");
-    case core::Stage::Deployment: return FindingsModel::tr("Deployment");
+        case core::Stage::Environment:
+            return FindingsModel::tr("Environment");
+        case core::Stage::Float:
+            return FindingsModel::tr("Float");
+        case core::Stage::Calibration:
+            return FindingsModel::tr("Calibration");
+        case core::Stage::Qat:
+            return FindingsModel::tr("QAT");
+        case core::Stage::Export:
+            return FindingsModel::tr("Export");
+        case core::Stage::Deployment:
+            return FindingsModel::tr("Deployment");
     }
     return {};
 }
@@ -46,9 +55,12 @@ QString stageLabel(core::Stage s)
 QColor severityColor(core::Severity s)
 {
     switch (s) {
-    case core::Severity::Error: return QColor(0xc6, 0x28, 0x28);
-    case core::Severity::Warning: return QColor(0xb2, 0x6a, 0x00);
-    case core::Severity::Info: break;
+        case core::Severity::Error:
+            return QColor(0xc6, 0x28, 0x28);
+        case core::Severity::Warning:
+            return QColor(0xb2, 0x6a, 0x00);
+        case core::Severity::Info:
+            break;
     }
     return QColor(0x15, 0x65, 0xc0);
 }
@@ -128,7 +140,10 @@ int FindingsModel::rowCount(const QModelIndex& parent) const
     return f ? static_cast<int>(f->evidence.size()) : 0;
 }
 
-int FindingsModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int FindingsModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
 
 QVariant FindingsModel::data(const QModelIndex& index, int role) const
 {
@@ -137,29 +152,37 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
     const core::Evidence* e = evidenceAt(index);
     const bool isEvidence = index.internalId() != kFindingRow;
     switch (role) {
-    case FindingIndexRole:
-        return static_cast<int>(isEvidence ? index.internalId() - 1 : static_cast<quintptr>(index.row()));
-    case EvidenceIndexRole: return isEvidence ? index.row() : -1;
-    case SeverityRole: return static_cast<int>(f->severity);
-    case Qt::ForegroundRole:
-        if (!isEvidence && index.column() == SeverityColumn) return QBrush(severityColor(f->severity));
-        return {};
-    case Qt::ToolTipRole:
-        if (isEvidence) return e ? evidenceText(*e) : QString();
-        return f->strength ? QString::fromStdString(core::strengthText(*f->strength, m_lang) + "\n\n" + f->message.in(m_lang))
-                           : QString::fromStdString(f->message.in(m_lang));
-    case Qt::DisplayRole:
-        break;
-    default:
-        return {};
+        case FindingIndexRole:
+            return static_cast<int>(isEvidence ? index.internalId() - 1 : static_cast<quintptr>(index.row()));
+        case EvidenceIndexRole:
+            return isEvidence ? index.row() : -1;
+        case SeverityRole:
+            return static_cast<int>(f->severity);
+        case Qt::ForegroundRole:
+            if (!isEvidence && index.column() == SeverityColumn) return QBrush(severityColor(f->severity));
+            return {};
+        case Qt::ToolTipRole:
+            if (isEvidence) return e ? evidenceText(*e) : QString();
+            return f->strength ? QString::fromStdString(core::strengthText(*f->strength, m_lang) + "\n\n" +
+                                                        f->message.in(m_lang))
+                               : QString::fromStdString(f->message.in(m_lang));
+        case Qt::DisplayRole:
+            break;
+        default:
+            return {};
     }
     if (isEvidence) return index.column() == TextColumn && e ? evidenceText(*e) : QVariant();
     switch (index.column()) {
-    case SeverityColumn: return severityLabel(f->severity);
-    case StageColumn: return stageLabel(f->stage);
-    case TextColumn: return QString::fromStdString(f->title.in(m_lang));
-    case IdColumn: return QString::fromStdString(f->id);
-    default: return {};
+        case SeverityColumn:
+            return severityLabel(f->severity);
+        case StageColumn:
+            return stageLabel(f->stage);
+        case TextColumn:
+            return QString::fromStdString(f->title.in(m_lang));
+        case IdColumn:
+            return QString::fromStdString(f->id);
+        default:
+            return {};
     }
 }
 
@@ -167,11 +190,16 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case SeverityColumn: return tr("Severity");
-    case StageColumn: return tr("Stage");
-    case TextColumn: return tr("Finding");
-    case IdColumn: return tr("Id");
-    default: return {};
+        case SeverityColumn:
+            return tr("Severity");
+        case StageColumn:
+            return tr("Stage");
+        case TextColumn:
+            return tr("Finding");
+        case IdColumn:
+            return tr("Id");
+        default:
+            return {};
     }
 }
 

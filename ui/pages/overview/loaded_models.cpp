@@ -22,7 +22,10 @@ int InputsModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() || !m_analysis ? 0 : static_cast<int>(m_analysis->inputs.size());
 }
 
-int InputsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int InputsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant InputsModel::data(const QModelIndex& index, int role) const
 {
@@ -31,17 +34,22 @@ QVariant InputsModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole) return QString::fromStdString(in.path);
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-    case PathColumn: return QFileInfo(QString::fromStdString(in.path)).fileName();
-    case KindColumn: return QString::fromLatin1(core::inputKindName(in.kind));
-    case FormatColumn: return QString::fromStdString(in.format);
-    case DetailColumn: {
-        // A model input: its layer count; other inputs: their size.
-        if (in.kind == core::InputKind::Model)
-            for (const auto& m : m_analysis->models)
-                if (m.sourcePath == in.path) return tr("%n layer(s)", nullptr, static_cast<int>(m.layers.size()));
-        return in.size > 0 ? QLocale().formattedDataSize(static_cast<qint64>(in.size)) : QString();
-    }
-    default: return {};
+        case PathColumn:
+            return QFileInfo(QString::fromStdString(in.path)).fileName();
+        case KindColumn:
+            return QString::fromLatin1(core::inputKindName(in.kind));
+        case FormatColumn:
+            return QString::fromStdString(in.format);
+        case DetailColumn: {
+            // A model input: its layer count; other inputs: their size.
+            if (in.kind == core::InputKind::Model)
+                for (const auto& m : m_analysis->models)
+                    if (m.sourcePath == in.path)
+                        return tr("%n layer(s)", nullptr, static_cast<int>(m.layers.size()));
+            return in.size > 0 ? QLocale().formattedDataSize(static_cast<qint64>(in.size)) : QString();
+        }
+        default:
+            return {};
     }
 }
 
@@ -49,11 +57,16 @@ QVariant InputsModel::headerData(int section, Qt::Orientation orientation, int r
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case PathColumn: return tr("Input");
-    case KindColumn: return tr("Kind");
-    case FormatColumn: return tr("Format");
-    case DetailColumn: return tr("Size / layers");
-    default: return {};
+        case PathColumn:
+            return tr("Input");
+        case KindColumn:
+            return tr("Kind");
+        case FormatColumn:
+            return tr("Format");
+        case DetailColumn:
+            return tr("Size / layers");
+        default:
+            return {};
     }
 }
 
@@ -79,7 +92,10 @@ int RunsModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() || !m_analysis ? 0 : static_cast<int>(m_analysis->logs.runs.size());
 }
 
-int RunsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int RunsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant RunsModel::data(const QModelIndex& index, int role) const
 {
@@ -89,12 +105,18 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
         return tr("Double-click to correct the role; the checks run again.");
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     switch (index.column()) {
-    case NameColumn: return QString::fromStdString(run.name);
-    case RoleColumn: return QString::fromLatin1(core::logs::roleName(run.role));
-    case FilesColumn: return static_cast<int>(run.files.size());
-    case SeriesColumn: return static_cast<int>(run.series.size());
-    case ReasonColumn: return QString::fromStdString(run.roleReason);
-    default: return {};
+        case NameColumn:
+            return QString::fromStdString(run.name);
+        case RoleColumn:
+            return QString::fromLatin1(core::logs::roleName(run.role));
+        case FilesColumn:
+            return static_cast<int>(run.files.size());
+        case SeriesColumn:
+            return static_cast<int>(run.series.size());
+        case ReasonColumn:
+            return QString::fromStdString(run.roleReason);
+        default:
+            return {};
     }
 }
 
@@ -120,12 +142,18 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case NameColumn: return tr("Run");
-    case RoleColumn: return tr("Role");
-    case FilesColumn: return tr("Files");
-    case SeriesColumn: return tr("Series");
-    case ReasonColumn: return tr("Why this role");
-    default: return {};
+        case NameColumn:
+            return tr("Run");
+        case RoleColumn:
+            return tr("Role");
+        case FilesColumn:
+            return tr("Files");
+        case SeriesColumn:
+            return tr("Series");
+        case ReasonColumn:
+            return tr("Why this role");
+        default:
+            return {};
     }
 }
 

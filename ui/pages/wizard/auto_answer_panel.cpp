@@ -15,7 +15,10 @@
 
 namespace qatdoctor::ui {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 QString number(double v)
 {
     if (std::isnan(v)) return "NaN";
@@ -31,7 +34,8 @@ AutoAnswerPanel::AutoAnswerPanel(QWidget* parent) : QWidget(parent), m_rows(new 
     outer->setContentsMargins(0, 0, 0, 0);
     auto* frame = new QFrame(this);
     frame->setObjectName("autoFrame");
-    frame->setStyleSheet("QFrame#autoFrame { background: #eef4ff; border: 1px solid #b6ccf2; border-radius: 4px; }");
+    frame->setStyleSheet(
+        "QFrame#autoFrame { background: #eef4ff; border: 1px solid #b6ccf2; border-radius: 4px; }");
     frame->setLayout(m_rows);
     outer->addWidget(frame);
     hide();
@@ -40,11 +44,14 @@ AutoAnswerPanel::AutoAnswerPanel(QWidget* parent) : QWidget(parent), m_rows(new 
 QString AutoAnswerPanel::describeEvidence(const core::Evidence& e)
 {
     QStringList parts;
-    if (!e.file.empty()) parts << QFileInfo(qs(e.file)).fileName() + (e.line > 0 ? QString(":%1").arg(e.line) : QString());
+    if (!e.file.empty())
+        parts << QFileInfo(qs(e.file)).fileName() + (e.line > 0 ? QString(":%1").arg(e.line) : QString());
     if (!e.run.empty()) parts << tr("run %1").arg(qs(e.run));
     if (e.step) parts << tr("step %1").arg(number(*e.step));
-    if (e.value) parts << (e.metric.empty() ? tr("value") : qs(e.metric)) + " = " + number(*e.value);
-    else if (!e.metric.empty()) parts << qs(e.metric);
+    if (e.value)
+        parts << (e.metric.empty() ? tr("value") : qs(e.metric)) + " = " + number(*e.value);
+    else if (!e.metric.empty())
+        parts << qs(e.metric);
     if (!e.layer.empty()) parts << tr("layer %1").arg(qs(e.layer));
     if (!e.detail.empty()) parts << qs(e.detail);
     return parts.join(QString::fromUtf8(" \u00b7 "));
@@ -76,10 +83,11 @@ void AutoAnswerPanel::showSteps(const core::faq::FaqBase& base, const std::vecto
         auto* rowLayout = new QVBoxLayout(row);
         rowLayout->setContentsMargins(0, 2, 0, 2);
         auto* head = new QHBoxLayout;
-        auto* text = new QLabel(QString("%1  \u2192  <b>%2</b>  <span style='color:#666'>(%3: %4)</span>")
-                                    .arg(qs(q->text.in(lang)).toHtmlEscaped(), qs(a->label.in(lang)).toHtmlEscaped(),
-                                         qs(step.check), step.outcome == core::faq::AutoOutcome::Found
-                                                             ? tr("found") : tr("nothing found")));
+        auto* text = new QLabel(
+            QString("%1  \u2192  <b>%2</b>  <span style='color:#666'>(%3: %4)</span>")
+                .arg(qs(q->text.in(lang)).toHtmlEscaped(), qs(a->label.in(lang)).toHtmlEscaped(),
+                     qs(step.check),
+                     step.outcome == core::faq::AutoOutcome::Found ? tr("found") : tr("nothing found")));
         text->setWordWrap(true);
         text->setObjectName("autoAnswerText");
         auto* override = new QPushButton(tr("Override"));

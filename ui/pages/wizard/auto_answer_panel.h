@@ -24,7 +24,8 @@ public:
 
     // Shows the trailing automatic steps of path (those after the last manual one); hides
     // itself when there are none.
-    void showSteps(const core::faq::FaqBase& base, const std::vector<core::faq::PathStep>& path, core::Lang lang);
+    void showSteps(const core::faq::FaqBase& base, const std::vector<core::faq::PathStep>& path,
+                   core::Lang lang);
 
     // One line describing a piece of evidence ("train.log:1234 · step 1500 · loss = nan").
     static QString describeEvidence(const core::Evidence& e);

@@ -23,7 +23,7 @@ private:
         QRegularExpression pattern;
         QTextCharFormat format;
     };
-    std::vector<Rule> m_rules;   // applied in order; later rules (strings, comments) win
+    std::vector<Rule> m_rules;  // applied in order; later rules (strings, comments) win
 };
 
 }  // namespace qatdoctor::ui

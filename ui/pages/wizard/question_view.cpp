@@ -10,7 +10,10 @@
 namespace qatdoctor::ui {
 
 QuestionView::QuestionView(QWidget* parent)
-    : QWidget(parent), m_text(new QLabel(this)), m_help(new QLabel(this)), m_autoHint(new QLabel(this)),
+    : QWidget(parent),
+      m_text(new QLabel(this)),
+      m_help(new QLabel(this)),
+      m_autoHint(new QLabel(this)),
       m_answers(new QVBoxLayout)
 {
     auto* layout = new QVBoxLayout(this);
@@ -37,7 +40,8 @@ QuestionView::QuestionView(QWidget* parent)
 
     // Number keys answer while the question has focus (not while typing in the search box).
     for (int i = 1; i <= 9; ++i) {
-        auto* sc = new QShortcut(QKeySequence(Qt::Key_0 + i), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+        auto* sc = new QShortcut(QKeySequence(Qt::Key_0 + i), this, nullptr, nullptr,
+                                 Qt::WidgetWithChildrenShortcut);
         connect(sc, &QShortcut::activated, this, [this, i] {
             if (static_cast<size_t>(i) <= m_buttons.size()) m_buttons[static_cast<size_t>(i - 1)]->click();
         });
@@ -57,8 +61,9 @@ void QuestionView::showQuestion(const core::faq::Node& question, core::Lang lang
         if (overridden)
             m_autoHint->setText(tr("You chose to answer this yourself (automatic check: %1).").arg(check));
         else if (!notChecked.isEmpty())
-            m_autoHint->setText(tr("Unknown from your data, %1 (automatic check: %2). Load it, or answer by hand.")
-                                    .arg(notChecked, check));
+            m_autoHint->setText(
+                tr("Unknown from your data, %1 (automatic check: %2). Load it, or answer by hand.")
+                    .arg(notChecked, check));
         else
             m_autoHint->setText(tr("Your loaded data cannot answer this yet (automatic check: %1). "
                                    "Load the logs or model it needs, or answer by hand.")

@@ -11,14 +11,18 @@
 
 namespace qatdoctor::ui {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 QLabel* wrapped(const QString& text, Qt::TextFormat format = Qt::PlainText)
 {
     auto* l = new QLabel(text);
     l->setWordWrap(true);
     l->setTextFormat(format);
-    l->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse |
+                               Qt::LinksAccessibleByKeyboard);
     return l;
 }
 }  // namespace
@@ -92,7 +96,8 @@ void ResultView::showResult(const core::faq::FaqBase& base, const core::faq::Nod
     QStringList links;
     for (const std::string& id : result.related)
         if (const core::faq::Topic* t = base.topic(id))
-            links << QString("<a href=\"%1\">%2</a>").arg(qs(id).toHtmlEscaped(), qs(t->title.in(lang)).toHtmlEscaped());
+            links << QString("<a href=\"%1\">%2</a>")
+                         .arg(qs(id).toHtmlEscaped(), qs(t->title.in(lang)).toHtmlEscaped());
     if (!links.isEmpty()) {
         m_content->addWidget(wrapped("<h3>" + tr("See also").toHtmlEscaped() + "</h3>", Qt::RichText));
         QLabel* l = wrapped(links.join("<br>"), Qt::RichText);
@@ -103,7 +108,9 @@ void ResultView::showResult(const core::faq::FaqBase& base, const core::faq::Nod
     QStringList refs;
     for (const core::faq::Reference& r : result.references) {
         const QString name = qs(r.name.in(lang)).toHtmlEscaped();
-        refs << (r.topic.empty() || !base.topic(r.topic) ? name : QString("<a href=\"%1\">%2</a>").arg(qs(r.topic), name));
+        refs << (r.topic.empty() || !base.topic(r.topic)
+                     ? name
+                     : QString("<a href=\"%1\">%2</a>").arg(qs(r.topic), name));
     }
     if (!refs.isEmpty()) {
         m_content->addWidget(wrapped("<h3>" + tr("References").toHtmlEscaped() + "</h3>", Qt::RichText));

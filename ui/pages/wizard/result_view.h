@@ -22,7 +22,8 @@ class ResultView : public QWidget {
 public:
     explicit ResultView(QWidget* parent = nullptr);
 
-    void showResult(const core::faq::FaqBase& base, const core::faq::Node& result, core::Lang lang, bool inReport);
+    void showResult(const core::faq::FaqBase& base, const core::faq::Node& result, core::Lang lang,
+                    bool inReport);
     void setInReport(bool inReport);
 
 signals:

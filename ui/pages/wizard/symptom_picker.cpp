@@ -1,12 +1,12 @@
 #include "ui/pages/wizard/symptom_picker.h"
 
 #include <QHeaderView>
-#include <functional>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <functional>
 
 #include "core/faq/faq_base.h"
 #include "core/faq/faq_search.h"
@@ -15,13 +15,18 @@ namespace qatdoctor::ui {
 namespace {
 constexpr int kTopicRole = Qt::UserRole;
 constexpr int kMostCommonCount = 6;
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 // Enter/Down in the search box moves into the results, so the keyboard alone picks a symptom.
 class SearchKeys : public QObject {
 public:
     SearchKeys(QTreeWidget* tree, std::function<void()> choose, QObject* parent)
-        : QObject(parent), m_tree(tree), m_choose(std::move(choose)) {}
+        : QObject(parent), m_tree(tree), m_choose(std::move(choose))
+    {
+    }
     bool eventFilter(QObject* watched, QEvent* event) override
     {
         if (event->type() != QEvent::KeyPress) return QObject::eventFilter(watched, event);
@@ -44,7 +49,10 @@ private:
 }  // namespace
 
 SymptomPicker::SymptomPicker(QWidget* parent)
-    : QWidget(parent), m_search(new QLineEdit(this)), m_tree(new QTreeWidget(this)), m_status(new QLabel(this))
+    : QWidget(parent),
+      m_search(new QLineEdit(this)),
+      m_tree(new QTreeWidget(this)),
+      m_status(new QLabel(this))
 {
     auto* layout = new QVBoxLayout(this);
     auto* heading = new QLabel("<h2>" + tr("What do you see?").toHtmlEscaped() + "</h2>", this);
@@ -67,10 +75,13 @@ SymptomPicker::SymptomPicker(QWidget* parent)
     m_tree->setStyleSheet("QTreeWidget::item { padding: 4px 2px; }");
     layout->addWidget(m_tree, 1);
 
-    m_search->installEventFilter(new SearchKeys(m_tree, [this] {
-        if (!m_tree->currentItem()) m_tree->setCurrentItem(m_tree->topLevelItem(0));
-        chooseCurrent();
-    }, this));
+    m_search->installEventFilter(new SearchKeys(
+        m_tree,
+        [this] {
+            if (!m_tree->currentItem()) m_tree->setCurrentItem(m_tree->topLevelItem(0));
+            chooseCurrent();
+        },
+        this));
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
         rebuild();
         emit searchChanged(text);
@@ -94,9 +105,18 @@ void SymptomPicker::setLang(core::Lang lang)
     rebuild();
 }
 
-QString SymptomPicker::searchText() const { return m_search->text(); }
-void SymptomPicker::setSearchText(const QString& text) { m_search->setText(text); }
-void SymptomPicker::focusSearch() { m_search->setFocus(); }
+QString SymptomPicker::searchText() const
+{
+    return m_search->text();
+}
+void SymptomPicker::setSearchText(const QString& text)
+{
+    m_search->setText(text);
+}
+void SymptomPicker::focusSearch()
+{
+    m_search->setFocus();
+}
 
 void SymptomPicker::chooseCurrent()
 {
@@ -123,8 +143,10 @@ void SymptomPicker::rebuild()
     m_tree->clear();
     if (!m_base) return;
     const QString query = m_search->text().trimmed();
-    if (query.isEmpty()) showBrowse();
-    else showSearch(query);
+    if (query.isEmpty())
+        showBrowse();
+    else
+        showSearch(query);
 }
 
 void SymptomPicker::showBrowse()
@@ -153,8 +175,9 @@ void SymptomPicker::showBrowse()
 void SymptomPicker::showSearch(const QString& query)
 {
     const auto hits = core::faq::searchFaq(*m_base, query.toStdString(), m_lang);
-    m_status->setText(hits.empty() ? tr("No topic matches \u201c%1\u201d.").arg(query)
-                                   : tr("%n matching topic(s), best first.", nullptr, static_cast<int>(hits.size())));
+    m_status->setText(hits.empty()
+                          ? tr("No topic matches \u201c%1\u201d.").arg(query)
+                          : tr("%n matching topic(s), best first.", nullptr, static_cast<int>(hits.size())));
     for (const core::faq::SearchHit& h : hits) {
         QString detail = qs(h.topic->title.in(m_lang));
         if (!h.titleHit && h.field != "symptom") detail += "  \u2014  " + qs(h.snippet);
