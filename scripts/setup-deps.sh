@@ -9,6 +9,7 @@ packages=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   nlohmann-json3-dev libfast-float-dev libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   libgtest-dev googletest
+  clang-format clang-tidy
   xvfb xauth poppler-utils python3 fonts-dejavu-core fonts-wqy-microhei
 )
 

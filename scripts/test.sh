@@ -12,6 +12,9 @@ echo "== build (-O2) =="
 "$here/scripts/build.sh" "$here/build"
 echo "== tests (unit, gui, e2e; benchmarks excluded) =="
 (cd "$here/build" && QT_QPA_PLATFORM=offscreen ctest -j"$jobs" --output-on-failure -LE bench)
+echo "== format (.clang-format) and clang-tidy (.clang-tidy, new issues) =="
+"$here/scripts/check_format.sh"
+"$here/scripts/check_tidy.sh" "$here/build"
 
 if [ "${QATDOCTOR_SKIP_SANITIZERS:-0}" != "1" ]; then
   echo "== core tests under ASan + UBSan =="

@@ -146,9 +146,11 @@ void addEvents(BuildContext& c, Section& s)
         }
     }
     if (t.rows.empty()) return;
+    const size_t listed = t.rows.size();  // (read before the table is moved into the section)
     s.blocks.push_back(table(std::move(t)));
-    if (total > t.rows.size())
-        s.blocks.push_back(note(tr(c, "Only the first 40 of ", "仅列出前 40 条，共 ") +
+    if (total > listed)
+        s.blocks.push_back(note(tr(c, "Only the first " + std::to_string(listed) + " of ",
+                                   "仅列出前 " + std::to_string(listed) + " 条，共 ") +
                                 std::to_string(total) + tr(c, " events are listed.", " 条。")));
 }
 

@@ -188,6 +188,33 @@ TEST(ReportStrength, FindingsCarryTheirStrengthAndTheAppendixWhatWasNotChecked)
         EXPECT_TRUE(listed.count(k.id)) << k.id;
 }
 
+// The events table lists at most 40 rows and says how many there were; with fewer it says
+// nothing (it used to read the count from the moved-from table: "Only the first 40 of 2").
+TEST(ReportEvents, TheNoteCountsWhatWasListedAndOnlyWhenSomethingWasLeftOut)
+{
+    auto notesWith = [](size_t events) {
+        core::Analysis a;
+        core::logs::Run run;
+        run.name = "qat";
+        run.files.push_back({"qat/train.log", "text", 100});
+        for (size_t i = 0; i < events; ++i)
+            run.events.push_back({core::logs::RunEvent::Kind::Warning, "UserWarning: " + std::to_string(i), 0,
+                                  static_cast<int64_t>(i + 1)});
+        a.logs.runs.push_back(run);
+        ReportOptions o;
+        o.hashInputs = false;
+        auto doc = buildReport(a, o);
+        EXPECT_TRUE(doc);
+        std::vector<std::string> notes;
+        for (const Block& b : doc->section("training")->blocks)
+            if (b.kind == BlockKind::Note && b.text.find("events are listed") != std::string::npos)
+                notes.push_back(b.text);
+        return notes;
+    };
+    EXPECT_TRUE(notesWith(2).empty());
+    EXPECT_EQ(notesWith(45), std::vector<std::string>{"Only the first 40 of 45 events are listed."});
+}
+
 TEST_F(ReportFixture, TrainingPlotsKeepAndMarkNonFiniteValues)
 {
     const ReportDocument doc = build(core::Lang::En);
