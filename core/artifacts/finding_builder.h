@@ -11,19 +11,6 @@ namespace qatdoctor::core::artifacts {
 
 inline constexpr size_t kMaxEvidence = 20;  // a finding lists at most this many places
 
-inline Finding newFinding(const char* id, Severity severity, Stage stage, Text title, Text message,
-                          const char* faq)
-{
-    Finding f;
-    f.id = id;
-    f.severity = severity;
-    f.stage = stage;
-    f.title = std::move(title);
-    f.message = std::move(message);
-    f.faq = faq;
-    return f;
-}
-
 inline void addEvidence(Finding& f, const std::string& file, int64_t line, const std::string& layer,
                         std::string detail, std::optional<double> value = std::nullopt,
                         std::string metric = {})

@@ -37,7 +37,7 @@ std::string dtypes(const std::vector<DType>& ts)
 void dequantFedLow(const model::LayerTable& lt, std::vector<Finding>& out,
                    std::vector<std::string>& evaluated)
 {
-    Finding f = newFinding(
+    Finding f = makeFinding(
         "model.output_low_precision", Severity::Warning, Stage::Qat,
         {"DeQuantStub 的输入是 qint8/qint16：输出不是高精度",
          "A DeQuantStub is fed by qint8/qint16: the output is not high precision"},
@@ -66,7 +66,7 @@ void dequantFedLow(const model::LayerTable& lt, std::vector<Finding>& out,
 void floatFallback(const model::LayerTable& lt, std::vector<Finding>& out,
                    std::vector<std::string>& evaluated)
 {
-    Finding f = newFinding(
+    Finding f = makeFinding(
         "model.float_fallback", Severity::Warning, Stage::Qat,
         {"有量化算子的输入是 float32", "Quantized ops receive float32 input"},
         {"这些非 Stub 算子的 Input dtype 含 torch.float32：通常是缺少 "
@@ -106,7 +106,7 @@ void unfused(const std::vector<const DataTable*>& sections, std::vector<Finding>
     const int name = t->column("name");
     const int type = t->column("type");
     std::string groups = group >= 0 ? t->rows.back()[static_cast<size_t>(group)] : "?";
-    Finding f = newFinding(
+    Finding f = makeFinding(
         "model.unfused", Severity::Warning, Stage::Qat,
         {"有可以融合的模块没有融合", "Fusable modules are not fused"},
         {"model_check_result.txt 列出了 " + groups +
@@ -135,18 +135,19 @@ void shared(const model::LayerTable* lt, const std::vector<const DataTable*>& se
     const int name = t->column("name");
     const int times = t->column("called times");
     if (name < 0 || times < 0) return;
-    Finding f = newFinding("model.shared_quant_params", Severity::Warning, Stage::Qat,
-                           {"有模块被调用了多次，共享同一组量化参数",
-                            "Modules are called several times and share one set of quantization parameters"},
-                           {"model_check_result.txt 显示这些模块在 forward "
-                            "中被调用了多次。被多次调用的模块（FloatFunctional、QuantStub、Conv 等）"
-                            "共享同一组量化参数，输入分布不同时会引入额外误差。请为每次调用定义独立的模块。",
-                            "model_check_result.txt shows these modules are called several times in forward. "
-                            "A module called several "
-                            "times (FloatFunctional, QuantStub, Conv...) shares one set of quantization "
-                            "parameters, which adds error "
-                            "when its inputs differ. Define one module per call."},
-                           "op.shared_floatfunctional");
+    Finding f =
+        makeFinding("model.shared_quant_params", Severity::Warning, Stage::Qat,
+                    {"有模块被调用了多次，共享同一组量化参数",
+                     "Modules are called several times and share one set of quantization parameters"},
+                    {"model_check_result.txt 显示这些模块在 forward "
+                     "中被调用了多次。被多次调用的模块（FloatFunctional、QuantStub、Conv 等）"
+                     "共享同一组量化参数，输入分布不同时会引入额外误差。请为每次调用定义独立的模块。",
+                     "model_check_result.txt shows these modules are called several times in forward. "
+                     "A module called several "
+                     "times (FloatFunctional, QuantStub, Conv...) shares one set of quantization "
+                     "parameters, which adds error "
+                     "when its inputs differ. Define one module per call."},
+                    "op.shared_floatfunctional");
     for (size_t r = 0; r < t->rows.size(); ++r) {
         const std::string& n = t->rows[r][static_cast<size_t>(name)];
         auto v = parseNumber(t->rows[r][static_cast<size_t>(times)]);

@@ -48,7 +48,7 @@ void outputLowPrecision(const model::LayerTable& t, std::vector<Finding>& out,
     evaluated.push_back("model.output_low_precision");
     if (!last->outputQuant || !model::isInteger(last->outputQuant->dtype)) return;
     if (last->outputQuant->fakeQuantEnabled == false) return;
-    Finding f = newFinding(
+    Finding f = makeFinding(
         "model.output_low_precision", Severity::Warning, Stage::Qat,
         {"模型最后一个计算层仍是低精度输出", "The last compute layer still has a low-precision output"},
         {"打印的模型中最后一个计算层 " + last->name + " 仍带有 (activation_post_process): FakeQuantize（" +
@@ -84,7 +84,7 @@ void uncalibrated(const model::LayerTable& t, std::vector<Finding>& out, std::ve
     evaluated.push_back("model.uncalibrated_scale");
     if (bad.empty()) return;
     const std::string n = std::to_string(bad.size()) + "/" + std::to_string(quantized);
-    Finding f = newFinding(
+    Finding f = makeFinding(
         "model.uncalibrated_scale", Severity::Warning, Stage::Calibration,
         {"有量化参数仍是未校准的默认值", "Quantization parameters still have their uncalibrated defaults"},
         {n + " 个量化层的 scale 为 1.0 或 observer 的 min_val 为 inf / 空，说明这些量化参数没有经过 "
@@ -143,7 +143,7 @@ void enabledFlags(const model::LayerTable& t, std::vector<Finding>& out, std::ve
     if (!fqOff.empty()) {
         const std::string n = std::to_string(fqOff.size());
         const bool all = fqOn == 0;
-        Finding f = newFinding(
+        Finding f = makeFinding(
             "qat.fake_quant_disabled", all ? Severity::Info : Severity::Warning, Stage::Qat,
             {"有量化节点的 fake_quant_enabled 为 0", "Some quantizers have fake_quant_enabled = 0"},
             {n + " 个量化节点关闭了伪量化" + std::string(all ? "（全部关闭，像是 Calibration 状态）" : "") +
@@ -165,7 +165,7 @@ void enabledFlags(const model::LayerTable& t, std::vector<Finding>& out, std::ve
     // some observers run and others don't points at a mistake.
     if (!obsOff.empty() && obsOn > 0) {
         const std::string n = std::to_string(obsOff.size());
-        Finding f = newFinding(
+        Finding f = makeFinding(
             "qat.observer_disabled", Severity::Warning, Stage::Qat,
             {"有量化节点的 observer_enabled 为 0", "Some quantizers have observer_enabled = 0"},
             {n + " 个量化节点关闭了 observer，scale 在训练中不会再更新。QAT 训练通常需要 observer_enabled 为 "
@@ -208,20 +208,20 @@ void sharedHint(const model::LayerTable& t, const std::vector<model::LayerTable>
             }
             if (uses < 2) continue;
             Finding f =
-                newFinding("model.shared_quant_params", Severity::Warning, Stage::Qat,
-                           {"一个 FloatFunctional 可能被调用了多次（提示）",
-                            "One FloatFunctional may be called several times (hint)"},
-                           {"打印的模型里只有一个 FloatFunctional 实例 " + l.name + "，而 " + g.sourcePath +
-                                " 的计算图中有 " + std::to_string(uses) +
-                                " 个算子属于它。多次调用同一个 FloatFunctional 会共享一组量化参数。"
-                                "这只是提示，不是证明：请在 forward 中确认，并为每次调用定义独立的成员。",
-                            "The printed model has one FloatFunctional instance " + l.name +
-                                ", while the graph in " + g.sourcePath + " has " + std::to_string(uses) +
-                                " ops under it. Calling one FloatFunctional several times shares "
-                                "one set of quantization parameters. This is a hint, not proof: check "
-                                "forward, and define one "
-                                "member per call."},
-                           "op.shared_floatfunctional");
+                makeFinding("model.shared_quant_params", Severity::Warning, Stage::Qat,
+                            {"一个 FloatFunctional 可能被调用了多次（提示）",
+                             "One FloatFunctional may be called several times (hint)"},
+                            {"打印的模型里只有一个 FloatFunctional 实例 " + l.name + "，而 " + g.sourcePath +
+                                 " 的计算图中有 " + std::to_string(uses) +
+                                 " 个算子属于它。多次调用同一个 FloatFunctional 会共享一组量化参数。"
+                                 "这只是提示，不是证明：请在 forward 中确认，并为每次调用定义独立的成员。",
+                             "The printed model has one FloatFunctional instance " + l.name +
+                                 ", while the graph in " + g.sourcePath + " has " + std::to_string(uses) +
+                                 " ops under it. Calling one FloatFunctional several times shares "
+                                 "one set of quantization parameters. This is a hint, not proof: check "
+                                 "forward, and define one "
+                                 "member per call."},
+                            "op.shared_floatfunctional");
             addLayerEvidence(f, l, std::to_string(uses) + " graph ops under " + scope);
             out.push_back(std::move(f));
             break;

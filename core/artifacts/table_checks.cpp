@@ -66,7 +66,7 @@ void similarityDrop(const DataTable& t, std::vector<Finding>& out, std::vector<s
     const std::string detail =
         t.columns[static_cast<size_t>(c)] + " " + formatNumber(values[r]) +
         (r > 0 ? " after >= " + formatNumber(before) + " in the layers before" : " at the first layer");
-    Finding f = newFinding(
+    Finding f = makeFinding(
         "consistency.similarity_drop", Severity::Warning, Stage::Qat,
         {"逐层相似度在 " + name + " 处明显下降", "Per-layer similarity drops at " + name},
         {"在 " + t.sourcePath + " 中，" + name + " 是第一个相似度明显低于其前面各层的层（" + detail +
@@ -103,7 +103,7 @@ void truncationRounding(const DataTable& t, std::vector<Finding>& out, std::vect
     const int qscale = col(t, {"qscale"}), dtype = col(t, {"quant_dtype"});
     evaluated.push_back("consistency.truncation");
     if (cos >= 0) evaluated.push_back("consistency.rounding");
-    Finding trunc = newFinding(
+    Finding trunc = makeFinding(
         "consistency.truncation", Severity::Warning, Stage::Qat,
         {"有层的输出范围被截断（scale 偏小）", "Layer outputs are clipped (scale too small)"},
         {"这些层被分析模型的 min/max 明显窄于基准模型，或 qscale × qmax "
@@ -115,7 +115,7 @@ void truncationRounding(const DataTable& t, std::vector<Finding>& out, std::vect
          "fixed "
          "scale, int16, or calibration data that covers the real distribution)."},
         "qat.quantized_mismatch");
-    Finding round = newFinding(
+    Finding round = makeFinding(
         "consistency.rounding", Severity::Info, Stage::Qat,
         {"有层范围一致但误差较大（舍入误差）", "Layers agree in range but have large error (rounding error)"},
         {"这些层的数值范围与基准一致，但相似度低（Cosine < 0.95）且 max_qscale_diff 不大：属于舍入误差，"
@@ -165,17 +165,18 @@ void nonfiniteStatistics(const DataTable& t, std::vector<Finding>& out, std::vec
         if (int c = t.column(n); c >= 0) cols.push_back(c);
     if (cols.empty()) return;
     evaluated.push_back("statistic.nonfinite");
-    Finding f = newFinding("statistic.nonfinite", Severity::Error, Stage::Qat,
-                           {"逐层统计中出现 NaN/Inf", "NaN/Inf in the per-layer statistics"},
-                           {"statistic.txt 中有层的 min/max/mean/var/scale 为 NaN 或 "
-                            "Inf。第一个出现的层通常就是问题源头：检查输入数据是否含 NaN/Inf、"
-                            "该层是否有除零 / log / exp 溢出，attention mask 等大数值是否需要 clamp。",
-                            "statistic.txt has layers whose min/max/mean/var/scale is NaN or Inf. The first "
-                            "such layer is usually the "
-                            "source: check the input data for NaN/Inf, division by zero / log / exp overflow "
-                            "in that layer, and whether "
-                            "large values such as attention masks need a clamp."},
-                           "qat.nan_loss");
+    Finding f =
+        makeFinding("statistic.nonfinite", Severity::Error, Stage::Qat,
+                    {"逐层统计中出现 NaN/Inf", "NaN/Inf in the per-layer statistics"},
+                    {"statistic.txt 中有层的 min/max/mean/var/scale 为 NaN 或 "
+                     "Inf。第一个出现的层通常就是问题源头：检查输入数据是否含 NaN/Inf、"
+                     "该层是否有除零 / log / exp 溢出，attention mask 等大数值是否需要 clamp。",
+                     "statistic.txt has layers whose min/max/mean/var/scale is NaN or Inf. The first "
+                     "such layer is usually the "
+                     "source: check the input data for NaN/Inf, division by zero / log / exp overflow "
+                     "in that layer, and whether "
+                     "large values such as attention masks need a clamp."},
+                    "qat.nan_loss");
     for (size_t r = 0; r < t.rows.size(); ++r)
         for (int c : cols) {
             const double v = num(t, r, c);
@@ -195,7 +196,7 @@ void cpuFallback(const DataTable& t, std::vector<Finding>& out, std::vector<std:
     if (dev < 0) return;
     evaluated.push_back("model.cpu_fallback");
     const int type = col(t, {"type"});
-    Finding f = newFinding(
+    Finding f = makeFinding(
         "model.cpu_fallback", Severity::Warning, Stage::Deployment,
         {"有算子将部署在 CPU 上", "Some ops will be deployed on the CPU"},
         {"deploy_device.txt 显示这些算子不在 BPU 上运行，而是回退到 CPU：速度变慢，且 BPU 与 CPU "
@@ -227,7 +228,7 @@ void sensitiveOps(const DataTable& t, std::vector<Finding>& out, std::vector<std
     const std::string m = t.columns[static_cast<size_t>(metric)];
     const double lastValue = num(t, t.rows.size() - 1, metric);
     const bool tailNotZero = t.rows.size() > 3 && !std::isnan(lastValue) && std::fabs(lastValue) > 1e-6;
-    Finding f = newFinding(
+    Finding f = makeFinding(
         "consistency.sensitive_ops", Severity::Info, Stage::Qat,
         {"量化最敏感的算子", "The ops most sensitive to quantization"},
         {"按 " + m +

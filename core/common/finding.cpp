@@ -66,4 +66,16 @@ void sortFindings(std::vector<Finding>& findings)
     });
 }
 
+Finding makeFinding(std::string id, Severity severity, Stage stage, Text title, Text message, const char* faq)
+{
+    Finding f;
+    f.id = std::move(id);
+    f.severity = severity;
+    f.stage = stage;
+    f.title = std::move(title);
+    f.message = std::move(message);
+    f.faq = faq ? faq : "";
+    return f;
+}
+
 }  // namespace qatdoctor::core

@@ -60,6 +60,11 @@ struct Finding {
     bool recovered = false;
 };
 
+// The one constructor of a Finding; evidence and strength are added by the caller. faq = the FAQ
+// topic id the finding's advice comes from (nullptr or "" = none).
+Finding makeFinding(std::string id, Severity severity, Stage stage, Text title, Text message,
+                    const char* faq = "");
+
 const char* severityName(Severity s);  // "error" | "warning" | "info"
 const char* stageName(Stage s);        // "environment" | "float" | "calibration" | ...
 std::optional<Severity> parseSeverity(const std::string& name);

@@ -291,10 +291,7 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
         const Agreement* ag = nullptr;
         for (const auto& c : r.comparisons)
             if (c.layer == r.firstBadLayer && c.pairs.count("fake_int")) ag = &c.pairs.at("fake_int");
-        Finding f;
-        f.id = "simulation.first_bad_layer";
-        f.severity = Severity::Warning;
-        f.stage = Stage::Deployment;
+        Finding f = makeFinding("simulation.first_bad_layer", Severity::Warning, Stage::Deployment, {}, {});
         f.title = {"定点仿真：从 " + r.firstBadLayer + " 起 QAT 与定点结果开始不一致",
                    "Fixed-point simulation: QAT and integer results part at " + r.firstBadLayer};
         const std::string cos = ag ? fmt(ag->cosine, 4) : "?";
@@ -315,10 +312,7 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
     }
     for (const LutReport& l : r.luts) {
         if (l.maxErrorLsb <= 1.0) continue;
-        Finding f;
-        f.id = "simulation.lut_error";
-        f.severity = Severity::Warning;
-        f.stage = Stage::Export;
+        Finding f = makeFinding("simulation.lut_error", Severity::Warning, Stage::Export, {}, {});
         f.title = {
             "查表算子 " + l.layer + "（" + l.op + "）误差超过 1 个量化步长",
             "Look-up table of " + l.layer + " (" + l.op + ") is off by more than one quantization step"};
@@ -340,10 +334,8 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
         out.push_back(f);
     }
     for (const auto& [layer, n] : r.overflows) {
-        Finding f;
-        f.id = "simulation.accumulator_overflow";
-        f.severity = Severity::Error;
-        f.stage = Stage::Deployment;
+        Finding f =
+            makeFinding("simulation.accumulator_overflow", Severity::Error, Stage::Deployment, {}, {});
         f.title = {"层 " + layer + " 的累加结果超出 int32", "Accumulator of " + layer + " exceeds int32"};
         f.message = {
             std::to_string(n) + " 个输出的累加值超出 32 位范围（16 位输入的典型风险），硬件上会溢出。",
@@ -355,10 +347,7 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
     }
     // The step count is a quotient of dequantized floats: exactly one step can read 1.0000001.
     if (r.requantDiffLsb && *r.requantDiffLsb > kRequantMismatchLsb + 1e-3) {
-        Finding f;
-        f.id = "simulation.requant_mismatch";
-        f.severity = Severity::Info;
-        f.stage = Stage::Deployment;
+        Finding f = makeFinding("simulation.requant_mismatch", Severity::Info, Stage::Deployment, {}, {});
         f.title = {"浮点与定点重量化的输出相差 " + fmt(*r.requantDiffLsb, 1) + " LSB",
                    "Float and fixed-point requantization differ by " + fmt(*r.requantDiffLsb, 1) +
                        " LSB at the output"};

@@ -38,18 +38,6 @@ std::string scaleText(const QuantParams& q)
                                 : std::to_string(q.scales.size()) + " scales";
 }
 
-Finding makeFinding(const char* id, Severity sev, Stage stage, Text title, Text message, const char* faq)
-{
-    Finding f;
-    f.id = id;
-    f.severity = sev;
-    f.stage = stage;
-    f.title = std::move(title);
-    f.message = std::move(message);
-    f.faq = faq;
-    return f;
-}
-
 }  // namespace
 
 // Graph facts, computed once per runModelLints (linear in the graph).

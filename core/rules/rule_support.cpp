@@ -98,18 +98,6 @@ Strength measuredBelow(Text measure, double value, double threshold, bool percen
     return Strength{std::move(measure), value, threshold, false, percent};
 }
 
-Finding makeFinding(const char* id, Severity severity, Stage stage, Text title, Text message, const char* faq)
-{
-    Finding f;
-    f.id = id;
-    f.severity = severity;
-    f.stage = stage;
-    f.title = std::move(title);
-    f.message = std::move(message);
-    f.faq = faq ? faq : "";
-    return f;
-}
-
 std::vector<const logs::Run*> runsWithRole(const logs::LogSet& set, logs::RunRole role)
 {
     std::vector<const logs::Run*> out;

@@ -31,9 +31,6 @@ std::string pct(double fraction);
 Strength measuredAbove(Text measure, double value, double threshold, bool percent = false);
 Strength measuredBelow(Text measure, double value, double threshold, bool percent = false);
 
-Finding makeFinding(const char* id, Severity severity, Stage stage, Text title, Text message,
-                    const char* faq);
-
 // Runs of a role, in load order.
 std::vector<const logs::Run*> runsWithRole(const logs::LogSet& set, logs::RunRole role);
 
