@@ -11,6 +11,7 @@
 #include "core/analysis_json.h"
 #include "core/analysis_simulation.h"
 #include "core/common/json_text.h"
+#include "core/common/number_text.h"
 #include "core/report/wizard_input.h"
 #include "core/rules/thresholds.h"
 #include "core/rules/verdict.h"
@@ -68,11 +69,8 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
             << (sim->firstBadLayer.empty()
                     ? "fake-quant and integer agree on every layer"
                     : "first layer where fake-quant and integer part: " + sim->firstBadLayer);
-        if (auto sq = sim->outputSqnrDb(); sq && std::isfinite(*sq)) {
-            char db[32];
-            std::snprintf(db, sizeof db, "%.2f", *sq);
-            out << "; output SQNR int vs float " << db << " dB";
-        }
+        if (auto sq = sim->outputSqnrDb(); sq && std::isfinite(*sq))
+            out << "; output SQNR int vs float " << core::fixedText(*sq, 2) << " dB";
         out << "\n";
     }
     out << "\nVerdict: " << core::rules::computeVerdict(a, a.logs).text.in(lang) << "\n";

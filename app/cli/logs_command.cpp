@@ -12,6 +12,7 @@
 #include "core/analysis_json.h"
 #include "core/common/finding_json.h"
 #include "core/common/json_text.h"
+#include "core/common/number_text.h"
 #include "core/logs/explain.h"
 #include "core/logs/log_reader.h"
 #include "core/logs/series_stats.h"
@@ -30,15 +31,6 @@ constexpr const char* kUsage =
     "                    lines (file:line) of its first and last points; with --json, an\n"
     "                    \"explain\" array per run\n"
     "  --role RUN=ROLE   override a run's guessed role (float|calibration|qat|quantized)\n";
-
-std::string num(double v)
-{
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    std::ostringstream s;
-    s << std::setprecision(6) << v;
-    return s.str();
-}
 
 std::string pad(std::string s, size_t w)
 {
@@ -65,15 +57,16 @@ void printRun(std::ostream& out, const core::logs::Run& r)
             if (st.firstNonFinite) {
                 const size_t i = *st.firstNonFinite;
                 const auto src = s.sourceAt(i);
-                nf = num(s.value[i]) + " at step " + num(s.step[i]);
+                nf = core::fullNumber(s.value[i]) + " at step " + core::fullNumber(s.step[i]);
                 if (src.file < r.files.size())
                     nf += " (" + std::filesystem::path(r.files[src.file].path).filename().string() + ":" +
                           std::to_string(src.lineOrRecord) + ")";
             }
             out << "  " << pad(name, 22) << pad(std::to_string(st.points), 9)
-                << pad(s.empty() ? "-" : num(s.value.front()), 11)
-                << pad(s.empty() ? "-" : num(s.value.back()), 11) << pad(st.min ? num(*st.min) : "-", 11)
-                << pad(st.max ? num(*st.max) : "-", 11) << nf << "\n";
+                << pad(s.empty() ? "-" : core::fullNumber(s.value.front()), 11)
+                << pad(s.empty() ? "-" : core::fullNumber(s.value.back()), 11)
+                << pad(st.min ? core::fullNumber(*st.min) : "-", 11)
+                << pad(st.max ? core::fullNumber(*st.max) : "-", 11) << nf << "\n";
         }
     }
     for (const auto& e : r.events) {

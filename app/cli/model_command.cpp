@@ -12,6 +12,7 @@
 #include "core/analysis.h"
 #include "core/analysis_json.h"
 #include "core/common/json_text.h"
+#include "core/common/number_text.h"
 
 namespace qatdoctor::cli {
 namespace {
@@ -36,9 +37,7 @@ std::string dtypes(const std::vector<core::model::DType>& list)
 std::string shortScale(const core::model::Layer& l)
 {
     if (!l.outputQuant || l.outputQuant->scales.empty()) return "-";
-    std::ostringstream s;
-    s << std::setprecision(4) << l.outputQuant->scales.front();
-    return s.str();
+    return core::shortNumber(l.outputQuant->scales.front());
 }
 
 void printTable(std::ostream& out, const core::model::LayerTable& t)

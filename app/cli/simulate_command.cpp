@@ -16,6 +16,7 @@
 #include "app/cli/text_output.h"
 #include "core/common/file_io.h"
 #include "core/common/json_text.h"
+#include "core/common/number_text.h"
 #include "core/fixedpoint/colour_compare.h"
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/fixedpoint/simulation.h"
@@ -86,22 +87,6 @@ std::set<std::string> splitList(const std::vector<std::string>& values)
     return out;
 }
 
-std::string fmt(double v, int prec)
-{
-    if (!std::isfinite(v)) return v > 0 ? "inf" : "-inf";
-    std::ostringstream o;
-    o << std::fixed << std::setprecision(prec) << v;
-    return o.str();
-}
-
-// "+14.38 dB", "-0.20 dB"; a gain that rounds to zero prints as "+0.00 dB", never "+-0.00".
-std::string signedDb(double v)
-{
-    std::string s = fmt(v, 2);
-    if (s == "-0.00") s = "0.00";
-    return (s[0] == '-' ? s : "+" + s) + " dB";
-}
-
 std::string joined(const std::set<std::string>& names)
 {
     std::string out;
@@ -129,7 +114,7 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
         out << "Figures cover " << r.samples
             << " input samples; outputs, timing and the sensitivity ranking are the first's.\n";
     out << "Timing (ms):";
-    for (const auto& [m, ms] : r.timingMs) out << "  " << m << " " << fmt(ms, 2);
+    for (const auto& [m, ms] : r.timingMs) out << "  " << m << " " << core::fixedText(ms, 2);
     out << "\n\n";
     out << std::left << std::setw(28) << "layer" << std::setw(12) << "op" << std::right << std::setw(10)
         << "cos f/q" << std::setw(10) << "cos q/i" << std::setw(11) << "SQNR q/i" << std::setw(9) << "LSB q/i"
@@ -139,9 +124,9 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
         auto get = [&](const char* pair, int what) -> std::string {
             auto it = c.pairs.find(pair);
             if (it == c.pairs.end()) return "-";
-            if (what == 0) return fmt(it->second.cosine, 4);
-            if (what == 1) return fmt(it->second.sqnrDb, 1);
-            return fmt(it->second.maxErrLsb, 1);
+            if (what == 0) return core::fixedText(it->second.cosine, 4);
+            if (what == 1) return core::fixedText(it->second.sqnrDb, 1);
+            return core::fixedText(it->second.maxErrLsb, 1);
         };
         std::string name = r.layers[i].name;
         if (name.size() > 27) name = name.substr(0, 24) + "...";
@@ -153,16 +138,18 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
     for (const auto& [pair, list] : r.outputAgreement)
         for (size_t k = 0; k < list.size(); ++k)
             out << "Output " << (k < r.outputNames.size() ? r.outputNames[k] : "?") << " " << pair
-                << ": cosine " << fmt(list[k].cosine, 5) << ", SQNR " << fmt(list[k].sqnrDb, 1)
-                << " dB, max abs " << fmt(list[k].maxAbs, 5) << "\n";
+                << ": cosine " << core::fixedText(list[k].cosine, 5) << ", SQNR "
+                << core::fixedText(list[k].sqnrDb, 1) << " dB, max abs " << core::fixedText(list[k].maxAbs, 5)
+                << "\n";
     if (r.requantDiffLsb)
-        out << "Float vs fixed requantization: max " << fmt(*r.requantDiffLsb, 2) << " LSB at the output"
+        out << "Float vs fixed requantization: max " << core::fixedText(*r.requantDiffLsb, 2)
+            << " LSB at the output"
             << (r.requantDiffLayer.empty() ? "" : " (first difference at " + r.requantDiffLayer + ")")
             << "\n";
     for (const auto& l : r.luts)
         out << "LUT " << l.layer << " (" << l.op << ", " << l.inputBits << "-bit, " << l.entries
-            << " entries): max error " << fmt(l.maxError, 5) << " (" << fmt(l.maxErrorLsb, 2)
-            << " LSB), mean " << fmt(l.meanError, 5) << "\n";
+            << " entries): max error " << core::fixedText(l.maxError, 5) << " ("
+            << core::fixedText(l.maxErrorLsb, 2) << " LSB), mean " << core::fixedText(l.meanError, 5) << "\n";
     if (!r.fallbacks.empty()) {
         out << "Computed in float in int mode:";
         for (const auto& f : r.fallbacks) out << " " << f;
@@ -172,7 +159,7 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
         out << "\nint16 sensitivity (output SQNR gain vs float):\n";
         for (size_t i = 0; i < r.sensitivity.size() && i < 10; ++i)
             out << "  " << std::left << std::setw(30) << r.sensitivity[i].layer << std::right
-                << signedDb(r.sensitivity[i].gainDb) << "\n";
+                << core::signedFixedText(r.sensitivity[i].gainDb, 2) << " dB\n";
     }
     if (r.whatIf()) {
         out << "\nWhat-if:";
@@ -180,8 +167,9 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
         if (!r.floatLayers.empty()) out << " float for " << joined(r.floatLayers) << ".";
         const auto sq = r.outputSqnrDb();
         if (sq && r.baselineOutputSqnrDb)
-            out << " Output SQNR (int vs float) " << fmt(*sq, 2) << " dB, unchanged model "
-                << fmt(*r.baselineOutputSqnrDb, 2) << " dB, gain " << signedDb(*sq - *r.baselineOutputSqnrDb)
+            out << " Output SQNR (int vs float) " << core::fixedText(*sq, 2) << " dB, unchanged model "
+                << core::fixedText(*r.baselineOutputSqnrDb, 2) << " dB, gain "
+                << core::signedFixedText(*sq - *r.baselineOutputSqnrDb, 2) << " dB"
                 << ".";
         out << "\n";
     }
@@ -442,14 +430,15 @@ void printColourComparison(std::ostream& out, const fp::ColourComparison& c, con
         std::string name = row.layer;
         if (name.size() > 27) name = name.substr(0, 24) + "...";
         out << std::left << std::setw(28) << name << std::setw(10) << row.op << std::right << std::setw(16)
-            << fmt(row.quantization.sqnrDb, 1) << std::setw(16) << fmt(row.mismatch.sqnrDb, 1)
-            << std::setw(10) << fmt(row.mismatch.cosine, 4)
+            << core::fixedText(row.quantization.sqnrDb, 1) << std::setw(16)
+            << core::fixedText(row.mismatch.sqnrDb, 1) << std::setw(10)
+            << core::fixedText(row.mismatch.cosine, 4)
             << (row.layer == c.firstBadLayer ? "  <- first bad" : "") << "\n";
     }
     for (size_t o = 0; o < c.outputMismatch.size(); ++o)
         out << "Output " << (o < c.outputNames.size() ? c.outputNames[o] : "?") << ": SQNR "
-            << fmt(c.outputMismatch[o].sqnrDb, 1) << " dB fed " << fed << ", "
-            << fmt(c.outputQuantization[o].sqnrDb, 1) << " dB from quantization alone\n";
+            << core::fixedText(c.outputMismatch[o].sqnrDb, 1) << " dB fed " << fed << ", "
+            << core::fixedText(c.outputQuantization[o].sqnrDb, 1) << " dB from quantization alone\n";
     if (c.top1Trained && c.top1Fed)
         out << "Top-1: " << *c.top1Trained << " (" << trained << ") vs " << *c.top1Fed << " (" << fed
             << ")\n";

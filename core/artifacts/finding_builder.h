@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/common/finding.h"
+#include "core/common/number_text.h"
 #include "core/model/layer_table.h"
 
 namespace qatdoctor::core::artifacts {
@@ -37,7 +38,5 @@ inline bool hasFlag(const model::Layer& l, const char* flag)
         if (f == flag) return true;
     return false;
 }
-
-std::string formatNumber(double v);  // compact: 0.9213, 3.05e-05, inf
 
 }  // namespace qatdoctor::core::artifacts

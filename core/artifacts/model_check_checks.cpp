@@ -155,7 +155,7 @@ void shared(const model::LayerTable* lt, const std::vector<const DataTable*>& se
         // A DeQuantStub holds no quantization parameters; reusing it is harmless.
         const Layer* l = lt ? lt->find(n) : nullptr;
         if ((l && l->op.find("DeQuantStub") != std::string::npos) || containsNoCase(n, "dequant")) continue;
-        addEvidence(f, t->sourcePath, t->rowLines[r], n, "called " + formatNumber(*v) + " times", *v,
+        addEvidence(f, t->sourcePath, t->rowLines[r], n, "called " + fullNumber(*v) + " times", *v,
                     "called times");
     }
     if (!f.evidence.empty()) out.push_back(std::move(f));

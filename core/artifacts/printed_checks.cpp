@@ -30,11 +30,10 @@ std::string quantSummary(const model::QuantParams& q)
 {
     std::string s = std::string("dtype=") + model::dtypeName(q.dtype);
     if (q.scales.size() == 1)
-        s += " scale=" + formatNumber(q.scales.front());
+        s += " scale=" + fullNumber(q.scales.front());
     else if (!q.scales.empty())
         s += " scales=" + std::to_string(q.scales.size());
-    if (q.minVal && q.maxVal)
-        s += " min_val=" + formatNumber(*q.minVal) + " max_val=" + formatNumber(*q.maxVal);
+    if (q.minVal && q.maxVal) s += " min_val=" + fullNumber(*q.minVal) + " max_val=" + fullNumber(*q.maxVal);
     return s;
 }
 
@@ -230,13 +229,6 @@ void sharedHint(const model::LayerTable& t, const std::vector<model::LayerTable>
 }
 
 }  // namespace
-
-std::string formatNumber(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
 
 void checkPrintedModel(const model::LayerTable& table, const std::vector<model::LayerTable>& others,
                        std::vector<Finding>& out, std::vector<std::string>& evaluated)

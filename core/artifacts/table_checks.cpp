@@ -64,8 +64,8 @@ void similarityDrop(const DataTable& t, std::vector<Finding>& out, std::vector<s
         if (!std::isnan(values[k])) before = std::min(before, values[k]);
     const std::string name = layerName(t, r);
     const std::string detail =
-        t.columns[static_cast<size_t>(c)] + " " + formatNumber(values[r]) +
-        (r > 0 ? " after >= " + formatNumber(before) + " in the layers before" : " at the first layer");
+        t.columns[static_cast<size_t>(c)] + " " + fullNumber(values[r]) +
+        (r > 0 ? " after >= " + fullNumber(before) + " in the layers before" : " at the first layer");
     Finding f = makeFinding(
         "consistency.similarity_drop", Severity::Warning, Stage::Qat,
         {"逐层相似度在 " + name + " 处明显下降", "Per-layer similarity drops at " + name},
@@ -132,14 +132,14 @@ void truncationRounding(const DataTable& t, std::vector<Finding>& out, std::vect
         if (!(range > 0) || std::isinf(range)) continue;
         const double tol = 0.05 * range;
         bool clipped = (b1 > 0 && a1 < b1 - tol) || (b0 < 0 && a0 > b0 + tol);
-        std::string why = "base [" + formatNumber(b0) + ", " + formatNumber(b1) + "] vs analysed [" +
-                          formatNumber(a0) + ", " + formatNumber(a1) + "]";
+        std::string why = "base [" + fullNumber(b0) + ", " + fullNumber(b1) + "] vs analysed [" +
+                          fullNumber(a0) + ", " + fullNumber(a1) + "]";
         const double s = num(t, r, qscale);
         const int64_t qmax = dtype >= 0 ? qmaxOf(t.rows[r][static_cast<size_t>(dtype)]) : 0;
         if (!std::isnan(s) && s > 0 && qmax > 0 && s * static_cast<double>(qmax) < 0.9 * range) {
             clipped = true;
-            why += "; qscale " + formatNumber(s) + " x " + std::to_string(qmax) + " = " +
-                   formatNumber(s * static_cast<double>(qmax)) + " < " + formatNumber(range);
+            why += "; qscale " + fullNumber(s) + " x " + std::to_string(qmax) + " = " +
+                   fullNumber(s * static_cast<double>(qmax)) + " < " + fullNumber(range);
         }
         const std::string name = layerName(t, r);
         if (clipped) {
@@ -150,8 +150,8 @@ void truncationRounding(const DataTable& t, std::vector<Finding>& out, std::vect
         const double d = num(t, r, qdiff);
         if (!std::isnan(c) && c < 0.95 && (std::isnan(d) || d <= 2.0))
             addEvidence(round, t.sourcePath, t.rowLines[r], name,
-                        "Cosine " + formatNumber(c) +
-                            (std::isnan(d) ? "" : ", max_qscale_diff " + formatNumber(d)) + "; " + why,
+                        "Cosine " + fullNumber(c) +
+                            (std::isnan(d) ? "" : ", max_qscale_diff " + fullNumber(d)) + "; " + why,
                         c, "Cosine");
     }
     if (!trunc.evidence.empty()) out.push_back(std::move(trunc));

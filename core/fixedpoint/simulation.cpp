@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/common/number_text.h"
 #include "core/fixedpoint/thread_pool.h"
 
 namespace qatdoctor::core::fixedpoint {
@@ -50,15 +51,6 @@ std::vector<float> symmetricFake(const Tensor& w, int bits, bool perChannel, int
             }
     }
     return out;
-}
-
-std::string fmt(double v, int prec = 3)
-{
-    std::ostringstream o;
-    o.setf(std::ios::fixed);
-    o.precision(prec);
-    o << v;
-    return o.str();
 }
 
 // Final output 0's SQNR of an int run against the float run (0 when either is missing).
@@ -294,8 +286,8 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
         Finding f = makeFinding("simulation.first_bad_layer", Severity::Warning, Stage::Deployment, {}, {});
         f.title = {"定点仿真：从 " + r.firstBadLayer + " 起 QAT 与定点结果开始不一致",
                    "Fixed-point simulation: QAT and integer results part at " + r.firstBadLayer};
-        const std::string cos = ag ? fmt(ag->cosine, 4) : "?";
-        const std::string sq = ag ? fmt(ag->sqnrDb, 1) : "?";
+        const std::string cos = ag ? fixedText(ag->cosine, 4) : "?";
+        const std::string sq = ag ? fixedText(ag->sqnrDb, 1) : "?";
         f.message = {
             "在同一输入上，伪量化（QAT 模型）与整数（部署模型）逐层比较，第一个明显偏离的层是 " +
                 r.firstBadLayer + "（余弦 " + cos + "，SQNR " + sq +
@@ -316,18 +308,19 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
         f.title = {
             "查表算子 " + l.layer + "（" + l.op + "）误差超过 1 个量化步长",
             "Look-up table of " + l.layer + " (" + l.op + ") is off by more than one quantization step"};
-        f.message = {
-            "导出后 " + l.op + " 以 " + std::to_string(l.entries) + " 项查找表实现；在观测到的输入范围 [" +
-                fmt(l.inputMin) + ", " + fmt(l.inputMax) + "] 上最大误差 " + fmt(l.maxError, 5) + "（" +
-                fmt(l.maxErrorLsb, 2) + " LSB），平均 " + fmt(l.meanError, 5) +
-                "。可提高该算子输入/输出精度（int16）或改写为对查表友好的形式。",
-            "After export " + l.op + " runs as a " + std::to_string(l.entries) +
-                "-entry table; over the observed input "
-                "range [" +
-                fmt(l.inputMin) + ", " + fmt(l.inputMax) + "] its largest error is " + fmt(l.maxError, 5) +
-                " (" + fmt(l.maxErrorLsb, 2) + " LSB), mean " + fmt(l.meanError, 5) +
-                ". Give the op 16-bit input/output "
-                "or rewrite it into a table-friendly form."};
+        f.message = {"导出后 " + l.op + " 以 " + std::to_string(l.entries) +
+                         " 项查找表实现；在观测到的输入范围 [" + fixedText(l.inputMin, 3) + ", " +
+                         fixedText(l.inputMax, 3) + "] 上最大误差 " + fixedText(l.maxError, 5) + "（" +
+                         fixedText(l.maxErrorLsb, 2) + " LSB），平均 " + fixedText(l.meanError, 5) +
+                         "。可提高该算子输入/输出精度（int16）或改写为对查表友好的形式。",
+                     "After export " + l.op + " runs as a " + std::to_string(l.entries) +
+                         "-entry table; over the observed input "
+                         "range [" +
+                         fixedText(l.inputMin, 3) + ", " + fixedText(l.inputMax, 3) +
+                         "] its largest error is " + fixedText(l.maxError, 5) + " (" +
+                         fixedText(l.maxErrorLsb, 2) + " LSB), mean " + fixedText(l.meanError, 5) +
+                         ". Give the op 16-bit input/output "
+                         "or rewrite it into a table-friendly form."};
         f.evidence.push_back(
             layerEvidence(l.layer, "lut_max_error", l.maxError, std::to_string(l.inputBits) + "-bit input"));
         f.faq = "export.precision_loss";
@@ -348,8 +341,8 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
     // The step count is a quotient of dequantized floats: exactly one step can read 1.0000001.
     if (r.requantDiffLsb && *r.requantDiffLsb > kRequantMismatchLsb + 1e-3) {
         Finding f = makeFinding("simulation.requant_mismatch", Severity::Info, Stage::Deployment, {}, {});
-        f.title = {"浮点与定点重量化的输出相差 " + fmt(*r.requantDiffLsb, 1) + " LSB",
-                   "Float and fixed-point requantization differ by " + fmt(*r.requantDiffLsb, 1) +
+        f.title = {"浮点与定点重量化的输出相差 " + fixedText(*r.requantDiffLsb, 1) + " LSB",
+                   "Float and fixed-point requantization differ by " + fixedText(*r.requantDiffLsb, 1) +
                        " LSB at the output"};
         f.message = {
             "参考运行时（浮点乘法）与整数硬件（乘数+移位）的舍入差异从 " + r.requantDiffLayer +

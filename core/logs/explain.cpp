@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 
+#include "core/common/number_text.h"
 #include "core/logs/log_layouts.h"
 
 namespace qatdoctor::core::logs {
@@ -99,13 +100,6 @@ std::string escapedControls(std::string_view text)
     return out;
 }
 
-std::string stepText(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.10g", v);
-    return buf;
-}
-
 }  // namespace
 
 std::string explanationText(const Run& run)
@@ -113,8 +107,9 @@ std::string explanationText(const Run& run)
     std::string out = "Run " + run.name + "  role=" + roleName(run.role) + "  (" + run.roleReason + ")\n";
     for (const RunFile& f : run.files) out += "  file " + f.path + "  [" + f.layout + "]\n";
     for (const SeriesExplanation& e : explainRun(run)) {
-        out += "  " + e.series + ": " + std::to_string(e.points) + " points, steps " + stepText(e.firstStep) +
-               ".." + stepText(e.lastStep) + ", read as " + e.layout + " (" + e.framework + ")\n";
+        out += "  " + e.series + ": " + std::to_string(e.points) + " points, steps " +
+               numberText(e.firstStep, 10) + ".." + numberText(e.lastStep, 10) + ", read as " + e.layout +
+               " (" + e.framework + ")\n";
         for (const SourceLine& l : e.samples) {
             const size_t slash = l.file.find_last_of('/');
             out += "      " + (slash == std::string::npos ? l.file : l.file.substr(slash + 1)) + ":" +

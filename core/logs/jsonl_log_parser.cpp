@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/common/number_text.h"
 #include "core/logs/line_parser.h"
 #include "core/logs/metric_names.h"
 #include "core/logs/number_layout.h"
@@ -323,8 +324,8 @@ private:
                         readPythonAssignments(unescapeNewlines(en.text), m_out.metadata);
                         continue;
                     }
-                    m_out.metadata.emplace(std::string(k), en.isNumber ? std::string(numberText(en.number))
-                                                                       : std::string(en.text));
+                    m_out.metadata.emplace(std::string(k),
+                                           en.isNumber ? numberText(en.number, 10) : std::string(en.text));
                 }
                 return;
             }
@@ -452,13 +453,6 @@ private:
         if (i >= m_kindCache.size()) m_kindCache.resize(i + 1);
         m_kindCache[i] = {std::string(key), k};
         return k;
-    }
-
-    static std::string numberText(double v)
-    {
-        char buf[32];
-        const int n = std::snprintf(buf, sizeof buf, "%.10g", v);
-        return std::string(buf, static_cast<size_t>(n));
     }
 
     static constexpr size_t kMaxLayoutNumbers = 256;

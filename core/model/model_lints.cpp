@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 
+#include "core/common/number_text.h"
 #include "core/model/model_graph.h"
 #include "core/model/onnx_graph_facts.h"
 
@@ -34,8 +35,7 @@ Evidence layerEvidence(const LayerTable& t, const std::string& layer, std::strin
 std::string scaleText(const QuantParams& q)
 {
     if (q.scales.empty()) return "?";
-    return q.scales.size() == 1 ? std::to_string(q.scales.front())
-                                : std::to_string(q.scales.size()) + " scales";
+    return q.scales.size() == 1 ? fullNumber(q.scales.front()) : std::to_string(q.scales.size()) + " scales";
 }
 
 }  // namespace
@@ -343,8 +343,7 @@ bool lintCustomGridSample(const LintInput& in, std::vector<Finding>& out)
 // ends of the range; a huge one puts every value on the zero point.
 std::string brokenScale(float s)
 {
-    if (std::isnan(s)) return "NaN";
-    if (std::isinf(s)) return s > 0 ? "+inf" : "-inf";
+    if (!std::isfinite(s)) return nonFiniteText(s);
     if (s == 0) return "zero";
     if (s < 0) return "negative";
     if (s < kSmallestUsableScale) return "vanishingly small";
@@ -384,7 +383,7 @@ bool lintBrokenScale(const LintInput& in, std::vector<Finding>& out)
                 if (!brokenScale(scales[i]).empty() && bad++ == 0) first = i;
             if (bad == 0) continue;
             std::string detail = std::string(what) + " scale " + brokenScale(scales[first]) + " (" +
-                                 std::to_string(scales[first]) + ")";
+                                 fullNumber(scales[first]) + ")";
             if (scales.size() > 1)
                 detail += " in channel " + std::to_string(first) + ", " + std::to_string(bad) + " of " +
                           std::to_string(scales.size()) + " channels";

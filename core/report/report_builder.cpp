@@ -109,11 +109,6 @@ Result<ReportDocument> buildReport(const Analysis& analysis, const ReportOptions
 
 namespace detail {
 
-std::string formatNumber(double v)
-{
-    return numberText(v, 6);
-}
-
 std::string formatBytes(uint64_t bytes)
 {
     return byteSizeText(bytes);
@@ -130,11 +125,11 @@ std::string evidenceLine(const Evidence& e, Lang lang)
     };
     if (!e.run.empty()) add((zh ? "运行 " : "run ") + e.run);
     if (!e.file.empty()) add(e.line > 0 ? e.file + ":" + std::to_string(e.line) : e.file);
-    if (e.step) add((zh ? "步 " : "step ") + formatNumber(*e.step));
+    if (e.step) add((zh ? "步 " : "step ") + fullNumber(*e.step));
     if (!e.metric.empty())
-        add(e.value ? e.metric + " = " + formatNumber(*e.value) : e.metric);
+        add(e.value ? e.metric + " = " + fullNumber(*e.value) : e.metric);
     else if (e.value)
-        add((zh ? "值 " : "value ") + formatNumber(*e.value));
+        add((zh ? "值 " : "value ") + fullNumber(*e.value));
     if (!e.layer.empty()) add((zh ? "层 " : "layer ") + e.layer);
     if (!e.detail.empty()) add(e.detail);
     return s;

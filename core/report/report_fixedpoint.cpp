@@ -17,23 +17,6 @@ constexpr double kSqnrCeilingDb = 80.0;
 // Past this many layers the chart's x axis is numbered (matching the table's #) instead of named.
 constexpr size_t kMaxNamedTicks = 40;
 
-std::string fixed(double v, int decimals)
-{
-    if (std::isnan(v)) return "NaN";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
-std::string general(double v)
-{
-    if (!std::isfinite(v)) return fixed(v, 0);
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
-
 std::string joined(const std::vector<std::string>& v, const char* sep = ", ")
 {
     std::string s;
@@ -65,7 +48,7 @@ void addFindingsTable(BuildContext& c, Section& s)
 void addOverview(BuildContext& c, Section& s, const SimulationSummary& sim)
 {
     std::vector<std::string> timing;
-    for (const auto& [mode, ms] : sim.timingMs) timing.push_back(mode + " " + fixed(ms, 1) + " ms");
+    for (const auto& [mode, ms] : sim.timingMs) timing.push_back(mode + " " + fixedText(ms, 1) + " ms");
     std::vector<std::pair<std::string, std::string>> kv = {
         {tr(c, "Model", "模型"), sim.modelPath},
         {tr(c, "Input", "输入"), joined(sim.inputs)},
@@ -76,8 +59,8 @@ void addOverview(BuildContext& c, Section& s, const SimulationSummary& sim)
         {tr(c, "Timing", "耗时"),
          joined(timing, ", ") + " (" + std::to_string(sim.threads) + tr(c, " thread(s))", " 线程）")}};
     const std::string limits = tr(c, " (agreement breaks below cosine ", "（一致性阈值：余弦 ") +
-                               fixed(sim.thresholds.minCosine, 3) + tr(c, " or SQNR ", "，SQNR ") +
-                               fixed(sim.thresholds.minSqnrDb, 0) + tr(c, " dB)", " dB）");
+                               fixedText(sim.thresholds.minCosine, 3) + tr(c, " or SQNR ", "，SQNR ") +
+                               fixedText(sim.thresholds.minSqnrDb, 0) + tr(c, " dB)", " dB）");
     kv.emplace_back(tr(c, "First bad layer, fake-quant vs integer", "首个不一致层（伪量化 vs 整数）"),
                     (sim.firstBadLayer.empty() ? tr(c, "none: they agree on every layer", "无：逐层一致")
                                                : sim.firstBadLayer) +
@@ -85,12 +68,12 @@ void addOverview(BuildContext& c, Section& s, const SimulationSummary& sim)
     kv.emplace_back(tr(c, "First bad layer, float vs fake-quant", "首个不一致层（浮点 vs 伪量化）"),
                     sim.firstBadLayerFloat.empty() ? tr(c, "none", "无") : sim.firstBadLayerFloat);
     if (auto sq = sim.outputSqnrDb())  // the first graph output's, named when there are several
-        kv.emplace_back(
-            tr(c, "Output SQNR, integer vs float", "输出 SQNR（整数 vs 浮点）"),
-            fixed(*sq, 2) + " dB" + (sim.outputNames.size() > 1 ? " (" + sim.outputNames.front() + ")" : ""));
+        kv.emplace_back(tr(c, "Output SQNR, integer vs float", "输出 SQNR（整数 vs 浮点）"),
+                        fixedText(*sq, 2) + " dB" +
+                            (sim.outputNames.size() > 1 ? " (" + sim.outputNames.front() + ")" : ""));
     if (sim.requantDiffLsb)
         kv.emplace_back(tr(c, "Float vs fixed-point requantization", "浮点与定点重量化之差"),
-                        fixed(*sim.requantDiffLsb, 2) + tr(c, " LSB at the output", " LSB（输出处）") +
+                        fixedText(*sim.requantDiffLsb, 2) + tr(c, " LSB at the output", " LSB（输出处）") +
                             (sim.requantDiffLayer.empty()
                                  ? ""
                                  : tr(c, "; first layer where they differ: ", "；两者首次不同的层：") +
@@ -143,7 +126,7 @@ void addChart(BuildContext& c, Section& s, const SimulationSummary& sim)
     }
     if (p.series.empty()) return;
     p.references.push_back({sim.thresholds.minSqnrDb,
-                            tr(c, "threshold ", "阈值 ") + fixed(sim.thresholds.minSqnrDb, 0) + " dB"});
+                            tr(c, "threshold ", "阈值 ") + fixedText(sim.thresholds.minSqnrDb, 0) + " dB"});
     for (size_t i = 0; i < sim.layers.size(); ++i) {
         if (sim.layers.size() <= kMaxNamedTicks) p.xTicks.emplace_back(double(i + 1), sim.layers[i].layer);
         if (!sim.firstBadLayer.empty() && sim.layers[i].layer == sim.firstBadLayer)
@@ -191,10 +174,10 @@ void addLayerTable(BuildContext& c, Section& s, const SimulationSummary& sim)
         const Agreement* ff = row.pair("float_fake");
         const Agreement* fi = row.pair("fake_int");
         std::vector<std::string> r = {std::to_string(i + 1), row.layer, row.op,
-                                      ff ? fixed(ff->cosine, 5) : "-"};
+                                      ff ? fixedText(ff->cosine, 5) : "-"};
         if (fi) {
-            for (std::string v : {fixed(fi->cosine, 5), general(fi->mse), general(fi->maxAbs),
-                                  fixed(fi->sqnrDb, 1), fixed(fi->maxErrLsb, 2)})
+            for (std::string v : {fixedText(fi->cosine, 5), shortNumber(fi->mse), shortNumber(fi->maxAbs),
+                                  fixedText(fi->sqnrDb, 1), fixedText(fi->maxErrLsb, 2)})
                 r.push_back(std::move(v));
         } else {
             r.insert(r.end(), 5, "-");
@@ -231,8 +214,8 @@ void addLuts(BuildContext& c, Section& s, const SimulationSummary& sim)
                  tr(c, "Max error (LSB)", "最大误差 (LSB)")};
     for (const auto& l : sim.luts) {
         t.rows.push_back({l.layer, l.op, std::to_string(l.inputBits), std::to_string(l.entries),
-                          "[" + general(l.inputMin) + ", " + general(l.inputMax) + "]", general(l.maxError),
-                          general(l.meanError), fixed(l.maxErrorLsb, 2)});
+                          "[" + shortNumber(l.inputMin) + ", " + shortNumber(l.inputMax) + "]",
+                          shortNumber(l.maxError), shortNumber(l.meanError), fixedText(l.maxErrorLsb, 2)});
         t.highlighted.push_back(l.maxErrorLsb > 1.0);
     }
     s.blocks.push_back(table(std::move(t)));
@@ -249,11 +232,11 @@ void addWhatIf(BuildContext& c, Section& s, const SimulationSummary& sim)
             text += tr(c, "float for ", "浮点：") + joined(sim.floatLayers) + tr(c, ". ", "。");
         const auto sq = sim.outputSqnrDb();
         if (sq)
-            text += tr(c, "Output SQNR, integer vs float: ", "输出 SQNR（整数 vs 浮点）：") + fixed(*sq, 2) +
-                    " dB";
+            text += tr(c, "Output SQNR, integer vs float: ", "输出 SQNR（整数 vs 浮点）：") +
+                    fixedText(*sq, 2) + " dB";
         if (sq && sim.baselineOutputSqnrDb && std::isfinite(*sim.baselineOutputSqnrDb))
-            text += tr(c, " (unchanged model ", "（原模型 ") + fixed(*sim.baselineOutputSqnrDb, 2) +
-                    tr(c, " dB, gain ", " dB，提升 ") + fixed(*sq - *sim.baselineOutputSqnrDb, 2) +
+            text += tr(c, " (unchanged model ", "（原模型 ") + fixedText(*sim.baselineOutputSqnrDb, 2) +
+                    tr(c, " dB, gain ", " dB，提升 ") + fixedText(*sq - *sim.baselineOutputSqnrDb, 2) +
                     tr(c, " dB)", " dB）");
         s.blocks.push_back(paragraph(text + (sq ? tr(c, ".", "。") : "")));
     }
@@ -266,7 +249,8 @@ void addWhatIf(BuildContext& c, Section& s, const SimulationSummary& sim)
                      tr(c, "Gain (dB)", "提升 (dB)")};
         for (size_t i = 0; i < sim.sensitivity.size(); ++i) {
             const auto& e = sim.sensitivity[i];
-            t.rows.push_back({std::to_string(i + 1), e.layer, fixed(e.outputSqnrDb, 2), fixed(e.gainDb, 2)});
+            t.rows.push_back(
+                {std::to_string(i + 1), e.layer, fixedText(e.outputSqnrDb, 2), fixedText(e.gainDb, 2)});
             t.highlighted.push_back(false);
         }
         s.blocks.push_back(table(std::move(t)));

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/common/number_text.h"
 #include "core/report/report_builder.h"
 
 namespace qatdoctor::core::report::detail {
@@ -26,7 +27,6 @@ inline std::string tr(const BuildContext& c, std::string_view en, std::string_vi
     return std::string(c.lang == Lang::Zh ? zh : en);
 }
 
-std::string formatNumber(double v);       // 6 significant digits; "nan", "inf", "-inf" (numberText)
 std::string formatBytes(uint64_t bytes);  // "1.2 MB"
 std::string evidenceLine(const Evidence& e, Lang lang);
 std::string severityLabel(Severity s, Lang lang);

@@ -116,7 +116,7 @@ void addRunTable(BuildContext& c, Section& s)
         for (const logs::RunFile& f : r.files)
             files += (files.empty() ? "" : ", ") + f.path.substr(f.path.rfind('/') + 1);
         t.rows.push_back({r.name, logs::roleName(r.role), std::to_string(points),
-                          std::isnan(lastStep) ? "-" : formatNumber(lastStep),
+                          std::isnan(lastStep) ? "-" : fullNumber(lastStep),
                           meta(r, {"batch_size", "batch_size_per_gpu", "total_batch_size"}),
                           meta(r, {"lr", "base_lr", "learning_rate"}),
                           meta(r, {"world_size", "num_gpus", "gpus"}), meta(r, {"march"}), files});
@@ -200,7 +200,7 @@ Section trainingSection(BuildContext& c)
             for (size_t i = fs->size(); i-- > 0;)
                 if (std::isfinite(fs->value[i])) {
                     p.references.push_back(
-                        {fs->value[i], tr(c, "float final ", "浮点最终 ") + formatNumber(fs->value[i])});
+                        {fs->value[i], tr(c, "float final ", "浮点最终 ") + fullNumber(fs->value[i])});
                     break;
                 }
         }

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "core/common/number_text.h"
 #include "core/report/html_escape.h"
 
 namespace qatdoctor::core::report {
@@ -214,9 +215,8 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
             const double d = low ? -8 : 8;
             o += "<polygon class=\"nonfinite\" fill=\"#d62728\" stroke=\"" + color + "\" points=\"" + num(x) +
                  "," + num(y) + " " + num(x - 4) + "," + num(y + d) + " " + num(x + 4) + "," + num(y + d) +
-                 "\"><title>" + htmlEscape(s.name) + ": " +
-                 (std::isnan(s.y[i]) ? "NaN" : (low ? "-Inf" : "+Inf")) + " @ " + tickLabel(s.x[i]) +
-                 "</title></polygon>";
+                 "\"><title>" + htmlEscape(s.name) + ": " + nonFiniteText(s.y[i]) + " @ " +
+                 tickLabel(s.x[i]) + "</title></polygon>";
         }
     }
     // Legend below the axes, three entries a row.

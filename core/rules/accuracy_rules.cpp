@@ -22,7 +22,7 @@ std::optional<Scored> firstScored(const logs::LogSet& a, logs::RunRole role)
 Evidence accEvidence(const Scored& s, const char* label)
 {
     return pointEvidence(*s.run, s.acc.metric, s.acc.index,
-                         std::string(label) + " final accuracy " + pct(s.acc.value));
+                         std::string(label) + " final accuracy " + percentText(s.acc.value));
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ RuleOutcome checkCalibLowAccuracy(const logs::LogSet& a, const Thresholds& t)
         out.ran = true;
         const double drop = (fl->acc.value - acc->value) / fl->acc.value;
         if (drop <= t.calibLowMaxDrop) continue;
-        const std::string what = pct(acc->value) + " vs float " + pct(fl->acc.value);
+        const std::string what = percentText(acc->value) + " vs float " + percentText(fl->acc.value);
         Finding f = makeFinding(
             "calib.low_accuracy", Severity::Warning, Stage::Calibration,
             {"Calibration 精度明显低于 float（" + what + "）",
@@ -73,7 +73,7 @@ RuleOutcome checkQatWorseThanCalibration(const logs::LogSet& a, const Thresholds
         out.ran = true;
         const double drop = (calib->acc.value - acc->value) / calib->acc.value;
         if (drop <= t.qatVsCalibMinDrop) continue;
-        const std::string what = pct(acc->value) + " vs calibration " + pct(calib->acc.value);
+        const std::string what = percentText(acc->value) + " vs calibration " + percentText(calib->acc.value);
         Finding f = makeFinding(
             "qat.worse_than_calibration", Severity::Warning, Stage::Qat,
             {"QAT 精度低于 Calibration（" + what + "）", "QAT ends below calibration (" + what + ")"},
@@ -108,7 +108,7 @@ RuleOutcome checkQatQuantizedGap(const logs::LogSet& a, const Thresholds& t)
         out.ran = true;
         const double drop = (acc->value - qacc->value) / acc->value;
         if (drop <= t.quantizedGapMaxDrop) continue;
-        const std::string what = pct(qacc->value) + " vs QAT " + pct(acc->value);
+        const std::string what = percentText(qacc->value) + " vs QAT " + percentText(acc->value);
         // a small gap is a mismatch to look into; a collapse is a model that must not ship
         const Severity severity = drop > t.quantizedGapErrorDrop ? Severity::Error : Severity::Warning;
         Finding f = makeFinding(

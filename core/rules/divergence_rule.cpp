@@ -43,15 +43,16 @@ RuleOutcome checkLossDivergence(const logs::LogSet& a, const Thresholds& t)
             }
         if (boom < p.size()) {
             const double peak = *std::max_element(p.value.begin(), p.value.end());
-            const std::string what = run.name + " " + loss.name + ": " + fmt(level) + " -> " + fmt(peak);
+            const std::string what =
+                run.name + " " + loss.name + ": " + shortNumber(level) + " -> " + shortNumber(peak);
             Finding f = makeFinding("loss.divergence", Severity::Error, stageForRole(run.role),
                                     {"损失爆炸（" + what + "）", "Loss explodes (" + what + ")"}, kAdvice,
                                     "qat.nan_loss");
             f.strength = measuredAbove({"相对早期水平的倍数", "times the early level"}, p.value[boom] / level,
                                        t.divergenceGrowthFactor);
-            f.evidence.push_back(pointEvidence(
-                run, loss, p.index[boom],
-                "first point above " + fmt(t.divergenceGrowthFactor) + "x the early level " + fmt(level)));
+            f.evidence.push_back(pointEvidence(run, loss, p.index[boom],
+                                               "first point above " + shortNumber(t.divergenceGrowthFactor) +
+                                                   "x the early level " + shortNumber(level)));
             const auto peakAt = std::max_element(p.value.begin(), p.value.end()) - p.value.begin();
             if (static_cast<size_t>(peakAt) != boom)
                 f.evidence.push_back(pointEvidence(run, loss, p.index[peakAt], "largest value"));
@@ -67,16 +68,17 @@ RuleOutcome checkLossDivergence(const logs::LogSet& a, const Thresholds& t)
         for (size_t k = 0; k + 1 < 4; ++k)
             if (medianOf(p.value, k * q, (k + 1) * q) >= last) highest = false;
         if (!highest || last < t.divergenceRisingRatio * level) continue;
-        const std::string what = run.name + " " + loss.name + ": " + fmt(level) + " -> " + fmt(last);
+        const std::string what =
+            run.name + " " + loss.name + ": " + shortNumber(level) + " -> " + shortNumber(last);
         Finding f = makeFinding("loss.divergence", Severity::Warning, stageForRole(run.role),
                                 {"损失持续上升（" + what + "）", "Loss keeps rising (" + what + ")"}, kAdvice,
                                 "qat.nan_loss");
         f.strength = measuredAbove(
             {"最后四分之一中位数相对早期水平的倍数", "last-quarter median over the early level"},
             last / level, t.divergenceRisingRatio);
-        f.evidence.push_back(pointEvidence(run, loss, p.index[0], "early level " + fmt(level)));
+        f.evidence.push_back(pointEvidence(run, loss, p.index[0], "early level " + shortNumber(level)));
         f.evidence.push_back(
-            pointEvidence(run, loss, p.index.back(), "median of the last quarter " + fmt(last)));
+            pointEvidence(run, loss, p.index.back(), "median of the last quarter " + shortNumber(last)));
         out.findings.push_back(std::move(f));
     }
     return out;

@@ -32,7 +32,8 @@ RuleOutcome checkFloatNotConverged(const logs::LogSet& a, const Thresholds& t)
                 const double prev = p.value[p.size() - 2], last = p.value.back();
                 const double gain = prev > 0 ? (last - prev) / prev : 0.0;
                 if (gain > t.floatConvergedMinLastGain) {
-                    const std::string what = "val " + fmt(prev) + " -> " + fmt(last) + ", +" + pct(gain);
+                    const std::string what =
+                        "val " + shortNumber(prev) + " -> " + shortNumber(last) + ", +" + percentText(gain);
                     Finding f = makeFinding(
                         "float.not_converged", Severity::Warning, Stage::Float,
                         {"浮点模型尚未收敛（" + what + "）", "Float model had not converged (" + what + ")"},
@@ -57,26 +58,29 @@ RuleOutcome checkFloatNotConverged(const logs::LogSet& a, const Thresholds& t)
         out.ran = true;
         const LateTrend trend = lateTrend(p.value);
         if (!(trend.dropPerTenth > t.floatConvergedLossLateDrop)) continue;
-        const std::string what = "loss still falling " + pct(trend.dropPerTenth) + " per tenth of the run, " +
-                                 fmt(p.value.front()) + " -> " + fmt(p.value.back());
-        Finding f =
-            makeFinding("float.not_converged", Severity::Warning, Stage::Float,
-                        {"浮点模型尚未收敛（loss 在结束时每十分之一训练仍下降 " + pct(trend.dropPerTenth) +
-                             "，" + fmt(p.value.front()) + " -> " + fmt(p.value.back()) + "）",
-                         "Float model had not converged (" + what + ")"},
-                        kNotConvergedAdvice, "qat.nan_loss");
+        const std::string what = "loss still falling " + percentText(trend.dropPerTenth) +
+                                 " per tenth of the run, " + shortNumber(p.value.front()) + " -> " +
+                                 shortNumber(p.value.back());
+        Finding f = makeFinding(
+            "float.not_converged", Severity::Warning, Stage::Float,
+            {"浮点模型尚未收敛（loss 在结束时每十分之一训练仍下降 " + percentText(trend.dropPerTenth) + "，" +
+                 shortNumber(p.value.front()) + " -> " + shortNumber(p.value.back()) + "）",
+             "Float model had not converged (" + what + ")"},
+            kNotConvergedAdvice, "qat.nan_loss");
         f.strength =
             measuredAbove({"loss 末段每十分之一训练的下降", "loss fall per tenth of the run at its end"},
                           trend.dropPerTenth, t.floatConvergedLossLateDrop, true);
-        f.evidence.push_back(pointEvidence(*run, loss, p.index[p.size() - trend.fitted],
-                                           "start of the fitted end, line at " + fmt(trend.fittedFrom)));
         f.evidence.push_back(
-            pointEvidence(*run, loss, p.index.back(), "last point, line at " + fmt(trend.fittedTo)));
+            pointEvidence(*run, loss, p.index[p.size() - trend.fitted],
+                          "start of the fitted end, line at " + shortNumber(trend.fittedFrom)));
+        f.evidence.push_back(
+            pointEvidence(*run, loss, p.index.back(), "last point, line at " + shortNumber(trend.fittedTo)));
         // a run stopped well before the steps its settings plan was cut short, not finished
         const double lastStep = loss.series->step[p.index.back()];
         if (const auto planned = plannedSteps(*run); planned && lastStep + 1 < kStoppedEarlyShare * *planned)
-            f.evidence.push_back(runEvidence(*run, "stopped at step " + fmt(lastStep + 1) + " of the " +
-                                                       fmt(*planned) + " its settings plan"));
+            f.evidence.push_back(runEvidence(*run, "stopped at step " + shortNumber(lastStep + 1) +
+                                                       " of the " + shortNumber(*planned) +
+                                                       " its settings plan"));
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -96,7 +100,7 @@ RuleOutcome checkFloatOverfit(const logs::LogSet& a, const Thresholds& t)
         const double trainAcc = medianOf(p.value, p.size() - tail, p.size()) * accuracyScale(*train.series);
         const double gap = trainAcc - val->value;
         if (gap <= t.overfitMaxGap) continue;
-        const std::string what = "train " + pct(trainAcc) + " vs val " + pct(val->value);
+        const std::string what = "train " + percentText(trainAcc) + " vs val " + percentText(val->value);
         Finding f = makeFinding(
             "float.overfit", Severity::Warning, Stage::Float,
             {"浮点模型可能过拟合（" + what + "）", "Float model may overfit (" + what + ")"},
@@ -111,9 +115,9 @@ RuleOutcome checkFloatOverfit(const logs::LogSet& a, const Thresholds& t)
         f.strength = measuredAbove({"训练精度高出评测精度", "training accuracy above evaluation accuracy"},
                                    gap, t.overfitMaxGap, true);
         f.evidence.push_back(
-            pointEvidence(*run, train, p.index.back(), "final training accuracy " + pct(trainAcc)));
-        f.evidence.push_back(
-            pointEvidence(*run, val->metric, val->index, "final evaluation accuracy " + pct(val->value)));
+            pointEvidence(*run, train, p.index.back(), "final training accuracy " + percentText(trainAcc)));
+        f.evidence.push_back(pointEvidence(*run, val->metric, val->index,
+                                           "final evaluation accuracy " + percentText(val->value)));
         out.findings.push_back(std::move(f));
     }
     return out;

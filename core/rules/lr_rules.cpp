@@ -32,7 +32,8 @@ std::string squash(std::string s)
 std::string describe(const BatchLr& b)
 {
     const double world = worldSize(*b.run).value_or(1);
-    return "effective batch " + fmt(b.batch) + " (world_size " + fmt(world) + "), lr " + fmt(b.lr);
+    return "effective batch " + shortNumber(b.batch) + " (world_size " + shortNumber(world) + "), lr " +
+           shortNumber(b.lr);
 }
 
 }  // namespace
@@ -56,8 +57,8 @@ RuleOutcome checkBatchScaledLrUnchanged(const logs::LogSet& a, const Thresholds&
                 const double k = big.batch / small.batch;
                 if (i == j || k < t.batchScaleMinFactor) continue;
                 if (big.lr > small.lr * t.batchScaleLrTolerance) continue;
-                const std::string what = big.run->name + " vs " + small.run->name + ": batch " + fmt(k) +
-                                         "x, lr " + fmt(big.lr / small.lr) + "x";
+                const std::string what = big.run->name + " vs " + small.run->name + ": batch " +
+                                         shortNumber(k) + "x, lr " + shortNumber(big.lr / small.lr) + "x";
                 Finding f = makeFinding(
                     "train.batch_scaled_lr_unchanged", Severity::Warning, stageForRole(role),
                     {"总 batch size 增大但学习率未调整（" + what + "）",
@@ -71,9 +72,9 @@ RuleOutcome checkBatchScaledLrUnchanged(const logs::LogSet& a, const Thresholds&
                      "Adjust the lr and related hyper-parameters together with the batch (e.g. scale "
                      "the lr linearly or by the square root of the batch factor) instead of reusing them."},
                     "qat.multi_node");
-                f.strength = measuredBelow(
-                    {"学习率倍数（batch 为 " + fmt(k) + " 倍）", "lr factor (batch " + fmt(k) + "x)"},
-                    big.lr / small.lr, t.batchScaleLrTolerance);
+                f.strength = measuredBelow({"学习率倍数（batch 为 " + shortNumber(k) + " 倍）",
+                                            "lr factor (batch " + shortNumber(k) + "x)"},
+                                           big.lr / small.lr, t.batchScaleLrTolerance);
                 f.evidence.push_back(runEvidence(*big.run, describe(big)));
                 f.evidence.push_back(runEvidence(*small.run, describe(small)));
                 out.findings.push_back(std::move(f));
@@ -107,8 +108,8 @@ RuleOutcome checkAggressiveLrSchedule(const logs::LogSet& a, const Thresholds& t
         std::string what;
         if (oneCycle) what = *scheduler;
         if (atFloatPeak)
-            what += (what.empty() ? "" : ", ") + std::string("peak lr ") + fmt(*peak) + " vs float " +
-                    fmt(*floatPeak);
+            what += (what.empty() ? "" : ", ") + std::string("peak lr ") + shortNumber(*peak) + " vs float " +
+                    shortNumber(*floatPeak);
         Finding f = makeFinding(
             "train.aggressive_lr_schedule", Severity::Warning, Stage::Qat,
             {"QAT 学习率策略过于激进（" + what + "）",
@@ -136,7 +137,7 @@ RuleOutcome checkAggressiveLrSchedule(const logs::LogSet& a, const Thresholds& t
         }
         if (oneCycle) f.evidence.push_back(runEvidence(*run, "lr scheduler: " + *scheduler));
         if (atFloatPeak && f.evidence.empty())
-            f.evidence.push_back(runEvidence(*run, "peak lr " + fmt(*peak)));
+            f.evidence.push_back(runEvidence(*run, "peak lr " + shortNumber(*peak)));
         out.findings.push_back(std::move(f));
     }
     return out;

@@ -100,7 +100,8 @@ RuleOutcome checkLossNonfinite(const logs::LogSet& a, const Thresholds&)
         const FirstBad& first = bad.front();
         const double step = first.metric.series->step[first.index];
         const std::string where = run.name + ", " + first.metric.name + " = " +
-                                  fmt(first.metric.series->value[first.index]) + " at step " + fmt(step);
+                                  shortNumber(first.metric.series->value[first.index]) + " at step " +
+                                  shortNumber(step);
         const bool training = severity == Severity::Error;
         Finding f = makeFinding(
             "loss.nonfinite", severity, stageForRole(run.role),

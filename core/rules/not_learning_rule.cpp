@@ -83,12 +83,12 @@ RuleOutcome checkQatNotLearning(const logs::LogSet& a, const Thresholds& t)
                 const double spread = (*hi - *lo) * accuracyScale(*acc.series);
                 if (spread > t.notLearningMaxAccuracyChange) continue;
                 Finding f = notLearning(*run, run->name + ", " + std::to_string(ap.size()) +
-                                                  " evaluations at " + fmt(ap.value.front()));
+                                                  " evaluations at " + shortNumber(ap.value.front()));
                 f.strength = measuredBelow({"评测精度的变化幅度", "spread of the evaluation accuracy"},
                                            spread, t.notLearningMaxAccuracyChange, true);
                 f.evidence.push_back(pointEvidence(*run, acc, ap.index.front(), "first evaluation"));
-                f.evidence.push_back(
-                    pointEvidence(*run, acc, ap.index.back(), "last evaluation, spread " + fmt(spread)));
+                f.evidence.push_back(pointEvidence(*run, acc, ap.index.back(),
+                                                   "last evaluation, spread " + shortNumber(spread)));
                 out.findings.push_back(std::move(f));
                 continue;
             }
@@ -102,12 +102,14 @@ RuleOutcome checkQatNotLearning(const logs::LogSet& a, const Thresholds& t)
         const double first = medianOf(p.value, 0, q);
         const double last = medianOf(p.value, p.size() - q, p.size());
         if (!(first > 0) || std::fabs(last - first) / first >= t.notLearningMaxRelativeChange) continue;
-        Finding f = notLearning(*run, run->name + ", loss " + fmt(first) + " -> " + fmt(last));
+        Finding f =
+            notLearning(*run, run->name + ", loss " + shortNumber(first) + " -> " + shortNumber(last));
         f.strength = measuredBelow({"loss 的相对变化", "relative change of the loss"},
                                    std::fabs(last - first) / first, t.notLearningMaxRelativeChange, true);
         f.evidence.push_back(
-            pointEvidence(*run, loss, p.index.front(), "first-quarter median " + fmt(first)));
-        f.evidence.push_back(pointEvidence(*run, loss, p.index.back(), "last-quarter median " + fmt(last)));
+            pointEvidence(*run, loss, p.index.front(), "first-quarter median " + shortNumber(first)));
+        f.evidence.push_back(
+            pointEvidence(*run, loss, p.index.back(), "last-quarter median " + shortNumber(last)));
         out.findings.push_back(std::move(f));
     }
     return out;

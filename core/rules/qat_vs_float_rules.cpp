@@ -43,8 +43,8 @@ double relativeChange(const std::vector<double>& v)
 // "+12.5%", or "x3.5e+04" once the change is too large for a percentage to read well.
 std::string change(double c)
 {
-    if (c > 9.0) return "x" + fmt(1.0 + c);
-    return (c >= 0 ? "+" : "") + pct(c);
+    if (c > 9.0) return "x" + shortNumber(1.0 + c);
+    return (c >= 0 ? "+" : "") + percentText(c);
 }
 
 }  // namespace
@@ -64,8 +64,8 @@ RuleOutcome checkQatStartLossHigh(const logs::LogSet& a, const Thresholds& t)
         out.ran = true;
         const double start = qp.value.front();
         if (!(start > t.qatStartLossRatio * floatEnd && start - floatEnd > t.qatStartMinLossDelta)) continue;
-        const std::string what =
-            fmt(start) + " vs float " + fmt(floatEnd) + ", " + fmt(start / floatEnd) + "x";
+        const std::string what = shortNumber(start) + " vs float " + shortNumber(floatEnd) + ", " +
+                                 shortNumber(start / floatEnd) + "x";
         Finding f = makeFinding(
             "qat.start_loss_high", Severity::Warning, Stage::Qat,
             {"QAT 初始 loss 远高于 float 结束时（" + what + "）",
@@ -85,7 +85,7 @@ RuleOutcome checkQatStartLossHigh(const logs::LogSet& a, const Thresholds& t)
         f.evidence.push_back(pointEvidence(*run, loss, qp.index.front(), "first QAT loss"));
         f.evidence.push_back(pointEvidence(*p.floatRun, p.floatLoss, fp.index.back(),
                                            "float's final loss level (median of last " +
-                                               std::to_string(tail) + " points) " + fmt(floatEnd)));
+                                               std::to_string(tail) + " points) " + shortNumber(floatEnd)));
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -129,11 +129,12 @@ RuleOutcome checkQatTrendMismatch(const logs::LogSet& a, const Thresholds& t)
             measuredAbove({"QAT loss 变化减去 float 末期变化", "QAT's loss change minus float's late change"},
                           qatChange - floatChange, t.trendMaxRise, true);
         const size_t q = std::max<size_t>(1, qp.size() / 4);
-        f.evidence.push_back(pointEvidence(*run, loss, qp.index.front(),
-                                           "QAT first-quarter median " + fmt(medianOf(qp.value, 0, q))));
         f.evidence.push_back(
-            pointEvidence(*run, loss, qp.index.back(),
-                          "QAT last-quarter median " + fmt(medianOf(qp.value, qp.size() - q, qp.size()))));
+            pointEvidence(*run, loss, qp.index.front(),
+                          "QAT first-quarter median " + shortNumber(medianOf(qp.value, 0, q))));
+        f.evidence.push_back(pointEvidence(
+            *run, loss, qp.index.back(),
+            "QAT last-quarter median " + shortNumber(medianOf(qp.value, qp.size() - q, qp.size()))));
         f.evidence.push_back(pointEvidence(*p.floatRun, p.floatLoss, fp.index[fp.size() - lateCount],
                                            "start of float's late phase"));
         out.findings.push_back(std::move(f));

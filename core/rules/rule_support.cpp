@@ -78,16 +78,6 @@ Evidence runEvidence(const logs::Run& run, std::string detail)
     return e;
 }
 
-std::string fmt(double v)
-{
-    return shortNumber(v);
-}
-
-std::string pct(double fraction)
-{
-    return percentText(fraction);
-}
-
 Strength measuredAbove(Text measure, double value, double threshold, bool percent)
 {
     return Strength{std::move(measure), value, threshold, true, percent};

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/common/finding.h"
+#include "core/common/number_text.h"  // shortNumber, percentText: the rules' texts
 #include "core/logs/run.h"
 #include "core/rules/metrics.h"
 
@@ -20,11 +21,6 @@ Evidence pointEvidence(const logs::Run& run, const MetricRef& metric, size_t ind
 Evidence eventEvidence(const logs::Run& run, const logs::RunEvent& event);
 // The run as a whole (its first file).
 Evidence runEvidence(const logs::Run& run, std::string detail = {});
-
-// "0.3123", "1.2e+04", "nan": %.4g, the short form used in titles and details.
-std::string fmt(double v);
-// "81.2%" for a fraction.
-std::string pct(double fraction);
 
 // The strength of a finding that holds when value is above threshold (measuredAbove) or below
 // it (measuredBelow); percent: both are fractions shown as percent.

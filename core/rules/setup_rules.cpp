@@ -81,7 +81,7 @@ RuleOutcome checkCalibMultiGpu(const logs::LogSet& a, const Thresholds&)
         if (!world) continue;
         out.ran = true;
         if (*world <= 1) continue;
-        const std::string what = run->name + ", world_size " + fmt(*world);
+        const std::string what = run->name + ", world_size " + shortNumber(*world);
         Finding f = makeFinding(
             "calib.multi_gpu", Severity::Error, Stage::Calibration,
             {"Calibration 使用了多卡（" + what + "）", "Calibration ran on several GPUs (" + what + ")"},
@@ -91,7 +91,7 @@ RuleOutcome checkCalibMultiGpu(const logs::LogSet& a, const Thresholds&)
              "ranges each GPU observes are not synchronised, so the resulting quantization parameters "
              "are unreliable. Run calibration on a single GPU."},
             "method.multi_gpu_calibration");
-        f.evidence.push_back(runEvidence(*run, "world_size: " + fmt(*world)));
+        f.evidence.push_back(runEvidence(*run, "world_size: " + shortNumber(*world)));
         out.findings.push_back(std::move(f));
     }
     return out;

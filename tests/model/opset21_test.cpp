@@ -107,7 +107,8 @@ TEST(Opset21, Int16OutputIsStillLowPrecision)
     ASSERT_NE(f, nullptr);
     ASSERT_EQ(f->evidence.size(), 1u);
     EXPECT_EQ(f->evidence[0].layer, "fc");
-    EXPECT_EQ(f->evidence[0].detail, "output int16, scale 0.000300");
+    EXPECT_EQ(f->evidence[0].detail,
+              "output int16, scale 0.0003");  // six significant digits, not six decimals
     EXPECT_EQ(f->faq, "settings.output_high_precision");
     EXPECT_EQ(l.findings.size(), 1u);
 }

@@ -26,6 +26,7 @@
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/model/onnx_file.h"
 #include "ui/common/background_job.h"
+#include "ui/common/number_strings.h"
 #include "ui/pages/fixedpoint/colour_panel.h"
 #include "ui/pages/fixedpoint/layer_table.h"
 #include "ui/pages/fixedpoint/simulation_settings.h"
@@ -49,15 +50,9 @@ struct FixedpointPage::Outcome {
 
 namespace {
 
-QString num(double v, int prec)
-{
-    return std::isfinite(v) ? QString::number(v, 'f', prec)
-                            : (v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"));
-}
-
 QStandardItem* numberItem(double v, int prec)
 {
-    auto* it = new QStandardItem(num(v, prec));
+    auto* it = new QStandardItem(fixedString(v, prec));
     it->setData(std::isfinite(v) ? v : (v > 0 ? 1e9 : -1e9), Qt::UserRole);  // sort key
     it->setEditable(false);
     return it;
@@ -497,9 +492,10 @@ void FixedpointPage::showWeight(int row)
     }
     m_weightStats->setText(
         tr("Weight SQNR: int8 per-tensor %1 dB, int8 per-channel %2 dB, int16 per-channel %3 dB%4")
-            .arg(
-                num(s.sqnrInt8PerTensor, 1), num(s.sqnrInt8PerChannel, 1), num(s.sqnrInt16PerChannel, 1),
-                s.sqnrModel ? tr(", the model's own quantizer %1 dB").arg(num(*s.sqnrModel, 1)) : QString()));
+            .arg(fixedString(s.sqnrInt8PerTensor, 1), fixedString(s.sqnrInt8PerChannel, 1),
+                 fixedString(s.sqnrInt16PerChannel, 1),
+                 s.sqnrModel ? tr(", the model's own quantizer %1 dB").arg(fixedString(*s.sqnrModel, 1))
+                             : QString()));
 }
 
 void FixedpointPage::fillLuts()

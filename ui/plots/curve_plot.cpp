@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/common/number_text.h"
+
 namespace qatdoctor::ui {
 
 using core::logs::RunRole;
@@ -14,12 +16,6 @@ using core::logs::RunRole;
 namespace {
 
 constexpr int kMaxBadLabels = 8;  // value labels per curve; every NaN/Inf still gets a marker
-
-QString badText(float v)
-{
-    if (std::isnan(v)) return QStringLiteral("NaN");
-    return v > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf");
-}
 
 QSharedPointer<QCPGraphDataContainer> toContainer(const std::vector<double>& x, const std::vector<double>& y)
 {
@@ -428,7 +424,9 @@ void CurvePlot::placeMarkers()
             label->position->setCoords(c.badX[i], top);
             label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
             label->setPadding(QMargins(0, 8, 0, 0));
-            label->setText(QStringLiteral("%1 @ %2").arg(badText(c.badY[i])).arg(c.badX[i], 0, 'g', 6));
+            label->setText(QStringLiteral("%1 @ %2")
+                               .arg(QString::fromLatin1(core::nonFiniteText(c.badY[i])))
+                               .arg(c.badX[i], 0, 'g', 6));
             label->setColor(c.line->pen().color().darker(130));
             m_labels.push_back(label);
             ++labels;
@@ -484,7 +482,7 @@ QString CurvePlot::readoutAt(double x) const
             if (i > 0 && std::fabs(c.x[i - 1] - x) < std::fabs(c.x[i] - x)) --i;
         }
         const float v = c.series->value[i];
-        const QString value = std::isfinite(v) ? QString::number(static_cast<double>(v), 'g', 6) : badText(v);
+        const QString value = QString::fromStdString(core::numberText(v, 6));
         lines << QStringLiteral("%1 · %2 = %3  (x %4)").arg(c.run, c.metric, value).arg(c.x[i], 0, 'g', 7);
     }
     return lines.join(QLatin1Char('\n'));

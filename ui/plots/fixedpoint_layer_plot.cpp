@@ -7,6 +7,8 @@
 #include <cmath>
 #include <string_view>
 
+#include "ui/common/number_strings.h"
+
 namespace qatdoctor::ui {
 
 namespace {
@@ -107,12 +109,11 @@ void FixedpointLayerPlot::setResult(const core::fixedpoint::SimulationResult& r)
         QString tip =
             QString::fromStdString(r.layers[i].name) + " (" + QString::fromStdString(r.layers[i].op) + ")";
         for (const auto& [pair, a] : c.pairs)
-            tip +=
-                QString("\n%1: cos %2, SQNR %3 dB, max %4 LSB")
-                    .arg(QString::fromStdString(pair))
-                    .arg(a.cosine, 0, 'f', 4)
-                    .arg(std::isfinite(a.sqnrDb) ? QString::number(a.sqnrDb, 'f', 1) : QStringLiteral("inf"))
-                    .arg(a.maxErrLsb, 0, 'f', 1);
+            tip += QString("\n%1: cos %2, SQNR %3 dB, max %4 LSB")
+                       .arg(QString::fromStdString(pair))
+                       .arg(a.cosine, 0, 'f', 4)
+                       .arg(fixedString(a.sqnrDb, 1))
+                       .arg(a.maxErrLsb, 0, 'f', 1);
         if (c.overflows) tip += tr("\naccumulator overflows: %1").arg(c.overflows);
         m_tips.push_back(tip);
         if (r.layers.size() <= 40) {

@@ -14,6 +14,7 @@
 #include "core/model/onnx_file.h"
 #include "ui/common/app_context.h"
 #include "ui/common/background_job.h"
+#include "ui/common/number_strings.h"
 #include "ui/pages/fixedpoint/image_input.h"
 
 namespace qatdoctor::ui {
@@ -29,7 +30,7 @@ struct ColourOutcome {
 
 QStandardItem* dbItem(double v, bool bad)
 {
-    auto* it = new QStandardItem(std::isfinite(v) ? QString::number(v, 'f', 1) : QStringLiteral("inf"));
+    auto* it = new QStandardItem(fixedString(v, 1));
     it->setData(std::isfinite(v) ? v : 1e9, Qt::UserRole);
     it->setEditable(false);
     if (bad) it->setForeground(QColor(200, 0, 0));

@@ -9,6 +9,8 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "ui/common/number_strings.h"
+
 namespace qatdoctor::ui {
 namespace {
 
@@ -16,10 +18,8 @@ namespace fp = core::fixedpoint;
 
 QString num(double v, int prec)
 {
-    if (!std::isfinite(v)) return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
     // MSE and L1 of well-agreeing layers are tiny: keep their digits instead of printing 0.0000
-    if (prec < 0) return QString::number(v, 'g', 4);
-    return QString::number(v, 'f', prec);
+    return prec < 0 ? numberString(v, 4) : fixedString(v, prec);
 }
 
 QStandardItem* numberItem(double v, int prec)

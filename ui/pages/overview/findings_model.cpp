@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <cmath>
 
+#include "ui/common/number_strings.h"
+
 namespace qatdoctor::ui {
 namespace {
 
@@ -12,13 +14,6 @@ namespace {
 constexpr quintptr kFindingRow = 0;
 
 const std::vector<core::Finding> kNoFindings;
-
-QString number(double v)
-{
-    if (std::isnan(v)) return QStringLiteral("nan");
-    if (std::isinf(v)) return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-    return QString::number(v, 'g', 6);
-}
 
 QString severityLabel(core::Severity s)
 {
@@ -213,13 +208,13 @@ QString FindingsModel::evidenceText(const core::Evidence& e)
         if (e.line > 0) where += QLatin1Char(':') + QString::number(e.line);
         parts << where;
     }
-    if (e.step) parts << tr("step %1").arg(number(*e.step));
+    if (e.step) parts << tr("step %1").arg(numberString(*e.step, 6));
     if (!e.metric.empty() && e.value)
-        parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(e.metric), number(*e.value));
+        parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(e.metric), numberString(*e.value, 6));
     else if (!e.metric.empty())
         parts << QString::fromStdString(e.metric);
     else if (e.value)
-        parts << number(*e.value);
+        parts << numberString(*e.value, 6);
     if (!e.detail.empty()) parts << QString::fromStdString(e.detail);
     return parts.join(QStringLiteral(" · "));
 }

@@ -12,18 +12,13 @@
 #include "core/common/finding.h"
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session.h"
+#include "ui/common/number_strings.h"
 
 namespace qatdoctor::ui {
 namespace {
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
-}
-QString number(double v)
-{
-    if (std::isnan(v)) return "NaN";
-    if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
-    return QString::number(v, 'g', 6);
 }
 }  // namespace
 
@@ -47,9 +42,9 @@ QString AutoAnswerPanel::describeEvidence(const core::Evidence& e)
     if (!e.file.empty())
         parts << QFileInfo(qs(e.file)).fileName() + (e.line > 0 ? QString(":%1").arg(e.line) : QString());
     if (!e.run.empty()) parts << tr("run %1").arg(qs(e.run));
-    if (e.step) parts << tr("step %1").arg(number(*e.step));
+    if (e.step) parts << tr("step %1").arg(numberString(*e.step, 6));
     if (e.value)
-        parts << (e.metric.empty() ? tr("value") : qs(e.metric)) + " = " + number(*e.value);
+        parts << (e.metric.empty() ? tr("value") : qs(e.metric)) + " = " + numberString(*e.value, 6);
     else if (!e.metric.empty())
         parts << qs(e.metric);
     if (!e.layer.empty()) parts << tr("layer %1").arg(qs(e.layer));
