@@ -1,14 +1,18 @@
 #include "core/analysis_simulation.h"
 
-#include "core/model/onnx_file.h"
-
 namespace qatdoctor::core {
+
+const model::LayerTable* simulatableModel(const Analysis& analysis)
+{
+    for (const model::LayerTable& m : analysis.models)  // models.front() is the primary model
+        if (m.format == "onnx" && m.graph) return &m;
+    return nullptr;
+}
 
 std::string simulatableModelPath(const Analysis& analysis)
 {
-    for (const model::LayerTable& m : analysis.models)  // models.front() is the primary model
-        if (m.format == "onnx") return m.sourcePath;
-    return {};
+    const model::LayerTable* m = simulatableModel(analysis);
+    return m ? m->sourcePath : std::string();
 }
 
 void attachSimulation(Analysis& analysis, fixedpoint::SimulationSummary summary)
@@ -20,8 +24,8 @@ void attachSimulation(Analysis& analysis, fixedpoint::SimulationSummary summary)
 Result<void> simulateAnalysisModel(Analysis& analysis, const fixedpoint::SimulationOptions& options,
                                    const fixedpoint::InputSpec& input, const ProgressFn& progress)
 {
-    const std::string path = simulatableModelPath(analysis);
-    if (path.empty()) {
+    const model::LayerTable* table = simulatableModel(analysis);
+    if (!table) {
         // an ONNX file that was found but refused is not "no model": say which and why
         for (const Warning& w : analysis.warnings)
             if (w.code.rfind("onnx.", 0) == 0 || w.code == "io.too_large")
@@ -32,9 +36,8 @@ Result<void> simulateAnalysisModel(Analysis& analysis, const fixedpoint::Simulat
         return makeError("simulate.no_model",
                          "nothing to simulate: no ONNX model among the inputs (give the exported .onnx)");
     }
-    Result<model::OnnxModel> model = model::readOnnxFile(path);
-    if (!model) return model.error();
-    auto interp = fixedpoint::Interpreter::build(*model);
+    // the graph the analysis loaded: the model is not read from disk a second time
+    auto interp = fixedpoint::Interpreter::build(table->graph);
     if (!interp) return interp.error();
     Result<fixedpoint::PreparedInputs> inputs = fixedpoint::prepareInputs(**interp, input);
     if (!inputs) return inputs.error();

@@ -14,7 +14,8 @@
 namespace qatdoctor::core {
 
 // The ONNX model the simulator runs: the primary model when it is ONNX, else the first ONNX
-// model loaded; "" when there is none.
+// model loaded; nullptr ("" for the path) when there is none.
+const model::LayerTable* simulatableModel(const Analysis& analysis);
 std::string simulatableModelPath(const Analysis& analysis);
 
 // Sets analysis.simulation and re-runs the checks (its findings join the analysis).

@@ -64,25 +64,42 @@ std::vector<int64_t> valueInfoShape(const onnx::ValueInfoProto& v)
 
 Result<std::shared_ptr<Interpreter>> Interpreter::build(const model::OnnxModel& model)
 {
+    if (!model.proto) return makeError("simulate.model", "no model", model.path);
+    auto graph = model::ModelGraph::build(model);
+    if (!graph) return graph.error();
+    return build(std::move(*graph));
+}
+
+Result<std::shared_ptr<Interpreter>> Interpreter::build(std::shared_ptr<const model::ModelGraph> graph)
+{
+    const std::string& path = graph->model().path;
     // building folds constants through the kernels: the same guard as run()
     try {
-        return buildGraph(model);
+        return buildGraph(std::move(graph));
     } catch (const std::exception& e) {
-        return makeError("simulate.kernel", model.path + ": while preparing the graph: " + e.what(),
-                         model.path);
+        return makeError("simulate.kernel", path + ": while preparing the graph: " + e.what(), path);
     }
 }
 
-Result<std::shared_ptr<Interpreter>> Interpreter::buildGraph(const model::OnnxModel& model)
+Result<std::shared_ptr<Interpreter>> Interpreter::buildGraph(std::shared_ptr<const model::ModelGraph> graph)
 {
+    const model::OnnxModel& model = graph->model();
     if (!model.proto) return makeError("simulate.model", "no model", model.path);
     const onnx::GraphProto& g = model.proto->graph();
     std::shared_ptr<Interpreter> self(new Interpreter());
-    self->m_model = model;
+    self->m_graph = graph;
     auto impl = std::make_shared<Impl>();
     impl->opset = model.opset ? model.opset : 13;
     impl->folder = model.folder;
+    // The graph's tensor index is the interpreter's: a tensor id means the same on both sides.
+    for (const model::GraphTensor& t : graph->tensors()) {
+        impl->tensorIds.emplace(t.name, static_cast<int>(impl->tensorNames.size()));
+        impl->tensorNames.push_back(t.name);
+    }
     auto idOf = [&](const std::string& name) {
+        const int id = graph->tensorId(name);
+        if (id >= 0) return id;
+        // (every name the proto uses is in the graph; this keeps the ids whole if one is not)
         auto [it, added] = impl->tensorIds.emplace(name, static_cast<int>(impl->tensorNames.size()));
         if (added) impl->tensorNames.push_back(name);
         return it->second;
@@ -344,7 +361,7 @@ Result<RunResult> Interpreter::run(SimMode mode, const std::vector<Tensor>& inpu
             const onnx::NodeProto& n = *m_impl->nodes[currentNode].proto;
             where = "node '" + n.name() + "' (" + n.op_type() + ")";
         }
-        return makeError("simulate.kernel", m_model.path + ": " + where + ": " + e.what(), m_model.path);
+        return makeError("simulate.kernel", path() + ": " + where + ": " + e.what(), path());
     }
 }
 
@@ -357,9 +374,9 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
     result.mode = mode;
     if (inputs.size() != m_inputs.size())
         return makeError("simulate.input",
-                         m_model.path + ": the model has " + std::to_string(m_inputs.size()) + " inputs, " +
+                         path() + ": the model has " + std::to_string(m_inputs.size()) + " inputs, " +
                              std::to_string(inputs.size()) + " given",
-                         m_model.path);
+                         path());
     const size_t nt = impl.tensorNames.size();
     std::vector<Value> values(nt);
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -375,7 +392,7 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
             return makeError("simulate.input",
                              "input '" + m_inputs[i] + "' has shape " + shapeString(t.shape()) +
                                  ", the model wants " + shapeString(shape),
-                             m_model.path);
+                             path());
         values[static_cast<size_t>(impl.inputIds[i])].t = t;
     }
     // per tensor id: a float value the integer mode computed from quantized data (a fallback's
@@ -530,7 +547,7 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
             }
             OpCall call{*node.proto, ins, impl.opset, pool, impl.folder};
             Result<std::vector<Tensor>> r = callKernel(node, call);
-            if (!r) return makeError(r.error().code, m_model.path + ": " + r.error().message, m_model.path);
+            if (!r) return makeError(r.error().code, path() + ": " + r.error().message, path());
             for (Tensor& t : *r) {
                 Value o;
                 o.t = std::move(t);

@@ -19,7 +19,7 @@
 #include "core/common/result.h"
 #include "core/fixedpoint/quantize.h"
 #include "core/fixedpoint/tensor.h"
-#include "core/model/onnx_file.h"
+#include "core/model/model_graph.h"
 
 namespace qatdoctor::core::fixedpoint {
 
@@ -74,8 +74,12 @@ struct RunResult {
 
 class Interpreter {
 public:
-    // Decodes initializers, orders the nodes and finds the layers. Errors name the model file and
-    // the node: unsupported ops ("simulate.unsupported"), cycles, unreadable tensors.
+    // Decodes initializers, orders the nodes and finds the layers, on the graph the model area
+    // already built (its tensor ids are the interpreter's; the model is not read again). Errors
+    // name the model file and the node: unsupported ops ("simulate.unsupported"), cycles,
+    // unreadable tensors.
+    static Result<std::shared_ptr<Interpreter>> build(std::shared_ptr<const model::ModelGraph> graph);
+    // ModelGraph::build, then the above: for callers holding only a parsed file.
     static Result<std::shared_ptr<Interpreter>> build(const model::OnnxModel& model);
 
     const std::vector<LayerInfo>& layers() const { return m_layers; }
@@ -83,7 +87,8 @@ public:
     const std::vector<std::vector<int64_t>>& inputShapes() const { return m_inputShapes; }  // -1 = dynamic
     const std::vector<DType>& inputTypes() const { return m_inputTypes; }
     const std::vector<std::string>& outputNames() const { return m_outputs; }
-    const std::string& path() const { return m_model.path; }
+    const std::string& path() const { return m_graph->model().path; }
+    const model::ModelGraph& graph() const { return *m_graph; }
 
     // inputs in inputNames() order. Thread-safe: runs share nothing mutable.
     Result<RunResult> run(SimMode mode, const std::vector<Tensor>& inputs, const RunOptions& options,
@@ -101,12 +106,12 @@ public:
 
 private:
     Interpreter() = default;
-    static Result<std::shared_ptr<Interpreter>> buildGraph(const model::OnnxModel& model);
+    static Result<std::shared_ptr<Interpreter>> buildGraph(std::shared_ptr<const model::ModelGraph> graph);
     // run() without its guard; currentNode follows the node being computed, so that an
     // exception from a kernel can be reported against it.
     Result<RunResult> runNodes(SimMode mode, const std::vector<Tensor>& inputs, const RunOptions& options,
                                ThreadPool* pool, const ProgressFn& progress, size_t& currentNode) const;
-    model::OnnxModel m_model;
+    std::shared_ptr<const model::ModelGraph> m_graph;  // owns the proto the nodes point into
     std::vector<LayerInfo> m_layers;
     std::vector<std::string> m_inputs, m_outputs;
     std::vector<std::vector<int64_t>> m_inputShapes;

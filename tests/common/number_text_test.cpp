@@ -1,10 +1,10 @@
 // The one number formatter: every number people read, and the non-finite ones spelled one way.
-#include <cmath>
-#include <limits>
+#include "core/common/number_text.h"
 
 #include <gtest/gtest.h>
 
-#include "core/common/number_text.h"
+#include <cmath>
+#include <limits>
 
 namespace qatdoctor::core {
 namespace {
@@ -15,9 +15,11 @@ TEST(NumberText, NonFiniteValuesReadTheSameEverywhere)
 {
     for (auto text : {numberText(NAN, 4), fixedText(NAN, 2), signedFixedText(NAN, 2), percentText(NAN)})
         EXPECT_EQ(text, "NaN");
-    for (auto text : {shortNumber(kInf), fullNumber(kInf), fixedText(kInf, 1), signedFixedText(kInf, 2), percentText(kInf)})
+    for (auto text : {shortNumber(kInf), fullNumber(kInf), fixedText(kInf, 1), signedFixedText(kInf, 2),
+                      percentText(kInf)})
         EXPECT_EQ(text, "+Inf");
-    for (auto text : {shortNumber(-kInf), fixedText(-kInf, 1), signedFixedText(-kInf, 2)}) EXPECT_EQ(text, "-Inf");
+    for (auto text : {shortNumber(-kInf), fixedText(-kInf, 1), signedFixedText(-kInf, 2)})
+        EXPECT_EQ(text, "-Inf");
     EXPECT_EQ(std::string(nonFiniteText(1.0)), "");
 }
 

@@ -4,7 +4,9 @@
 // the per-layer / LUT / sensitivity tables, the JSON "simulation" object and the HTML. Also the
 // wizard input of `analyze --report --wizard FILE`.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "core/analysis_json.h"
@@ -235,6 +237,25 @@ TEST(FixedpointReportNone, NoOnnxModelIsAClearError)
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().code, "simulate.no_model");
     EXPECT_FALSE(a.simulation);
+}
+
+// The simulation runs on the graph the analysis loaded: the model is not read from disk again
+// (it was read twice before; here the file is gone by the time the simulation runs).
+TEST(FixedpointReportNone, TheSimulationUsesTheLoadedModelNotTheFileAgain)
+{
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("qatdoctor_sim_once_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::filesystem::path copy = dir / "model.onnx";
+    std::filesystem::copy_file(testData("models/qat_qdq.onnx"), copy,
+                               std::filesystem::copy_options::overwrite_existing);
+    core::Analysis a = analyzeOrDie({copy.string()});
+    std::filesystem::remove_all(dir);
+    const core::Result<void> r = core::simulateAnalysisModel(a, {}, {});
+    ASSERT_TRUE(r) << r.error().toString();
+    ASSERT_TRUE(a.simulation);
+    EXPECT_EQ(a.simulation->modelPath, copy.string());
+    EXPECT_FALSE(a.simulation->layers.empty());
 }
 
 // --wizard FILE: a .qatdoctor session, the wizard page's state or a bare walk.

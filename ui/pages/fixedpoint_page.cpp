@@ -156,7 +156,7 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     m_tabs->addTab(lutTab, tr("Look-up tables"));
     m_tabs->addTab(m_findings, tr("Findings"));
     m_colourPanel = new FixedpointColourPanel(
-        context, [this] { return modelPath(); }, [this] { return m_threads->value(); }, this);
+        context, [this] { return modelGraph(); }, [this] { return m_threads->value(); }, this);
     m_tabs->addTab(m_colourPanel, tr("RGB vs YUV444"));
 
     auto* layout = new QVBoxLayout(this);
@@ -200,12 +200,14 @@ WeightHistogram* FixedpointPage::weightHistogram() const
 QString FixedpointPage::modelPath() const
 {
     auto a = context()->analysis();
-    const core::model::LayerTable* m = a ? a->primaryModel() : nullptr;
-    if (m && m->format == "onnx") return QString::fromStdString(m->sourcePath);
-    if (a)
-        for (const auto& t : a->models)
-            if (t.format == "onnx") return QString::fromStdString(t.sourcePath);
-    return {};
+    return a ? QString::fromStdString(core::simulatableModelPath(*a)) : QString();
+}
+
+std::shared_ptr<const core::model::ModelGraph> FixedpointPage::modelGraph() const
+{
+    auto a = context()->analysis();
+    const core::model::LayerTable* m = a ? core::simulatableModel(*a) : nullptr;
+    return m ? m->graph : nullptr;
 }
 
 void FixedpointPage::setInputFile(const QString& path)
@@ -314,24 +316,20 @@ bool FixedpointPage::runSimulation()
         spec.files = {m_inputFile.toStdString()};
     }
     auto cached = m_interp && QString::fromStdString(m_interp->path()) == path ? m_interp : nullptr;
-    const std::string p = path.toStdString();
+    const std::shared_ptr<const core::model::ModelGraph> graph =
+        modelGraph();  // the analysis's: no second read
     const std::string imagePath = image.isNull() ? std::string() : m_inputFile.toStdString();
     m_run->setEnabled(false);
     m_whatIf->setEnabled(false);
     m_job->start<std::shared_ptr<Outcome>>(
         tr("Simulating %1").arg(path),
-        [p, opt, spec, cached, whatIf, image, imagePath, colour](const core::ProgressFn& progress) {
+        [graph, opt, spec, cached, whatIf, image, imagePath, colour](const core::ProgressFn& progress) {
             auto out = std::make_shared<Outcome>();
             out->whatIf = whatIf;
             out->options = opt;
             out->interp = cached;
             if (!out->interp) {
-                auto m = core::model::readOnnxFile(p);
-                if (!m) {
-                    out->error = QString::fromStdString(m.error().toString());
-                    return out;
-                }
-                auto i = fp::Interpreter::build(*m);
+                auto i = fp::Interpreter::build(graph);
                 if (!i) {
                     out->error = QString::fromStdString(i.error().toString());
                     return out;

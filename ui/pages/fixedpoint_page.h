@@ -80,6 +80,8 @@ private:
     void fillLuts();
     void showWeight(int row);
     QString modelPath() const;
+    // The graph the analysis loaded for modelPath() (the page never reads the model again).
+    std::shared_ptr<const core::model::ModelGraph> modelGraph() const;
     // Session: the last simulation's settings go to the page state; a restored state whose
     // model is loaded is simulated again with them (once).
     void saveSettings();

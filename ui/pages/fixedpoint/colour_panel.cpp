@@ -49,10 +49,11 @@ void addForms(QComboBox* box, fp::ColourFormat selected)
 
 }  // namespace
 
-FixedpointColourPanel::FixedpointColourPanel(AppContext* context, std::function<QString()> modelPath,
-                                             std::function<int()> threads, QWidget* parent)
+FixedpointColourPanel::FixedpointColourPanel(
+    AppContext* context, std::function<std::shared_ptr<const core::model::ModelGraph>()> model,
+    std::function<int()> threads, QWidget* parent)
     : QWidget(parent),
-      m_modelPath(std::move(modelPath)),
+      m_model(std::move(model)),
       m_threads(std::move(threads)),
       m_trained(new QComboBox(this)),
       m_fed(new QComboBox(this)),
@@ -118,13 +119,14 @@ void FixedpointColourPanel::setImage(const QString& path)
 
 void FixedpointColourPanel::updateEnabled()
 {
-    m_run->setEnabled(!m_image.isEmpty() && !m_modelPath().isEmpty());
+    m_run->setEnabled(!m_image.isEmpty() && m_model() != nullptr);
 }
 
 bool FixedpointColourPanel::compare()
 {
-    const QString model = m_modelPath();
-    if (model.isEmpty() || m_image.isEmpty()) return false;
+    const std::shared_ptr<const core::model::ModelGraph> graph = m_model();
+    if (!graph || m_image.isEmpty()) return false;
+    const QString model = QString::fromStdString(graph->model().path);
     fp::ColourCompareOptions opt;
     opt.trained = fp::ColourFormat(m_trained->currentData().toInt());
     opt.fed = fp::ColourFormat(m_fed->currentData().toInt());
@@ -135,14 +137,9 @@ bool FixedpointColourPanel::compare()
     m_run->setEnabled(false);
     m_job->start<std::shared_ptr<ColourOutcome>>(
         tr("Comparing colour forms on %1").arg(model),
-        [model, image, opt](const core::ProgressFn& progress) {
+        [graph, image, opt](const core::ProgressFn& progress) {
             auto out = std::make_shared<ColourOutcome>();
-            auto m = core::model::readOnnxFile(model.toStdString());
-            if (!m) {
-                out->error = QString::fromStdString(m.error().toString());
-                return out;
-            }
-            auto interp = fp::Interpreter::build(*m);
+            auto interp = fp::Interpreter::build(graph);
             if (!interp) {
                 out->error = QString::fromStdString(interp.error().toString());
                 return out;

@@ -25,8 +25,9 @@ class BackgroundJob;
 class FixedpointColourPanel : public QWidget {
     Q_OBJECT
 public:
-    // modelPath() gives the model to simulate ("" = none); threads() and requant() the page's choices.
-    FixedpointColourPanel(AppContext* context, std::function<QString()> modelPath,
+    // model() gives the graph to simulate (the analysis's; null = none); threads() the page's choice.
+    FixedpointColourPanel(AppContext* context,
+                          std::function<std::shared_ptr<const core::model::ModelGraph>()> model,
                           std::function<int()> threads, QWidget* parent = nullptr);
 
     void setImage(const QString& path);  // "" or a non-image file: the comparison is disabled
@@ -47,7 +48,7 @@ private:
     void show(const core::fixedpoint::ColourComparison& c);
     void updateEnabled();
 
-    std::function<QString()> m_modelPath;
+    std::function<std::shared_ptr<const core::model::ModelGraph>()> m_model;
     std::function<int()> m_threads;
     QString m_image;
     QComboBox* m_trained;
