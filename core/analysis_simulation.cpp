@@ -15,6 +15,19 @@ std::string simulatableModelPath(const Analysis& analysis)
     return m ? m->sourcePath : std::string();
 }
 
+Error noSimulatableModel(const Analysis& analysis)
+{
+    // an ONNX file that was found but refused is not "no model": say which and why
+    for (const Warning& w : analysis.warnings)
+        if (w.code.rfind("onnx.", 0) == 0 || w.code == "io.too_large")
+            return makeError("simulate.no_model",
+                             "nothing to simulate: the ONNX model " + w.file +
+                                 " was found but could not be read: " + w.message,
+                             w.file);
+    return makeError("simulate.no_model",
+                     "nothing to simulate: no ONNX model among the inputs (give the exported .onnx)");
+}
+
 void attachSimulation(Analysis& analysis, fixedpoint::SimulationSummary summary)
 {
     analysis.simulation = std::move(summary);
@@ -25,17 +38,7 @@ Result<void> simulateAnalysisModel(Analysis& analysis, const fixedpoint::Simulat
                                    const fixedpoint::InputSpec& input, const ProgressFn& progress)
 {
     const model::LayerTable* table = simulatableModel(analysis);
-    if (!table) {
-        // an ONNX file that was found but refused is not "no model": say which and why
-        for (const Warning& w : analysis.warnings)
-            if (w.code.rfind("onnx.", 0) == 0 || w.code == "io.too_large")
-                return makeError("simulate.no_model",
-                                 "nothing to simulate: the ONNX model " + w.file +
-                                     " was found but could not be read: " + w.message,
-                                 w.file);
-        return makeError("simulate.no_model",
-                         "nothing to simulate: no ONNX model among the inputs (give the exported .onnx)");
-    }
+    if (!table) return noSimulatableModel(analysis);
     // the graph the analysis loaded: the model is not read from disk a second time
     auto interp = fixedpoint::Interpreter::build(table->graph);
     if (!interp) return interp.error();

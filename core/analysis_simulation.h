@@ -16,6 +16,8 @@ namespace qatdoctor::core {
 // The ONNX model the simulator runs: the primary model when it is ONNX, else the first ONNX
 // model loaded; nullptr ("" for the path) when there is none.
 const model::LayerTable* simulatableModel(const Analysis& analysis);
+// Why there is none: "simulate.no_model", naming an ONNX file that was found but refused.
+Error noSimulatableModel(const Analysis& analysis);
 std::string simulatableModelPath(const Analysis& analysis);
 
 // Sets analysis.simulation and re-runs the checks (its findings join the analysis).

@@ -197,6 +197,11 @@ WeightHistogram* FixedpointPage::weightHistogram() const
     return m_weightView->histogram();
 }
 
+QString FixedpointPage::headerText() const
+{
+    return m_header->text();
+}
+
 QString FixedpointPage::modelPath() const
 {
     auto a = context()->analysis();
@@ -228,10 +233,15 @@ void FixedpointPage::onAnalysisChanged()
     m_run->setEnabled(!path.isEmpty());
     m_whatIf->setEnabled(false);
     m_colourPanel->setImage(m_inputFile);
+    const auto analysis = context()->analysis();
+    const core::Error none = analysis ? core::noSimulatableModel(*analysis) : core::Error{};
     m_header->setText(
         path.isEmpty()
-            ? tr("Load an ONNX model exported from QAT (QuantizeLinear/DequantizeLinear form) to simulate "
-                 "float, fake-quant and integer inference layer by layer.")
+            ? (!none.file.empty()  // an ONNX file was found but refused: say which and why
+                   ? QString::fromStdString(none.message)
+                   : tr("Load an ONNX model exported from QAT (QuantizeLinear/DequantizeLinear form) to "
+                        "simulate "
+                        "float, fake-quant and integer inference layer by layer."))
             : tr("Model: %1. Simulate runs it as float (quantizers removed), fake-quant (= ONNX Runtime, "
                  "the QAT model) and integer (= the deployed model) on the same input.")
                   .arg(path));

@@ -59,6 +59,7 @@ public:
     QListWidget* weightList() const { return m_weightList; }
     QTabWidget* tabs() const { return m_tabs; }
     QLabel* summary() const { return m_summary; }
+    QString headerText() const;
     BackgroundJob* job() const { return m_job; }
     FixedpointColourPanel* colourPanel() const { return m_colourPanel; }
     const core::fixedpoint::SimulationResult* result() const { return m_result.get(); }
