@@ -18,6 +18,7 @@
 #include "core/common/json_text.h"
 #include "core/common/number_text.h"
 #include "core/fixedpoint/colour_compare.h"
+#include "core/fixedpoint/mode_pair.h"
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/fixedpoint/simulation.h"
 #include "core/fixedpoint/simulation_json.h"
@@ -121,8 +122,8 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
         << "\n";
     for (size_t i = 0; i < r.layers.size(); ++i) {
         const auto& c = r.comparisons[i];
-        auto get = [&](const char* pair, int what) -> std::string {
-            auto it = c.pairs.find(pair);
+        auto get = [&](core::fixedpoint::ModePair pair, int what) -> std::string {
+            auto it = c.pairs.find(core::fixedpoint::modePairKey(pair));
             if (it == c.pairs.end()) return "-";
             if (what == 0) return core::fixedText(it->second.cosine, 4);
             if (what == 1) return core::fixedText(it->second.sqnrDb, 1);
@@ -131,9 +132,10 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
         std::string name = r.layers[i].name;
         if (name.size() > 27) name = name.substr(0, 24) + "...";
         out << std::left << std::setw(28) << name << std::setw(12) << r.layers[i].op << std::right
-            << std::setw(10) << get("float_fake", 0) << std::setw(10) << get("fake_int", 0) << std::setw(11)
-            << get("fake_int", 1) << std::setw(9) << get("fake_int", 2)
-            << (r.layers[i].name == r.firstBadLayer ? "  <- first bad" : "") << "\n";
+            << std::setw(10) << get(fp::ModePair::FloatFake, 0) << std::setw(10)
+            << get(fp::ModePair::FakeInt, 0) << std::setw(11) << get(fp::ModePair::FakeInt, 1) << std::setw(9)
+            << get(fp::ModePair::FakeInt, 2) << (r.layers[i].name == r.firstBadLayer ? "  <- first bad" : "")
+            << "\n";
     }
     for (const auto& [pair, list] : r.outputAgreement)
         for (size_t k = 0; k < list.size(); ++k)

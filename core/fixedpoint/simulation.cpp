@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/common/number_text.h"
+#include "core/fixedpoint/mode_pair.h"
 #include "core/fixedpoint/thread_pool.h"
 
 namespace qatdoctor::core::fixedpoint {
@@ -63,7 +64,7 @@ double finalOutputSqnr(const std::vector<Tensor>& reference, const std::vector<T
 
 std::optional<double> SimulationResult::outputSqnrDb() const
 {
-    auto it = outputAgreement.find("float_int");
+    auto it = outputAgreement.find(modePairKey(ModePair::FloatInt));
     if (it == outputAgreement.end() || it->second.empty()) return std::nullopt;
     return it->second.front().sqnrDb;
 }
@@ -150,18 +151,18 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
         r.fallbacks = runs["int"].fallbacks;
     }
     // per-layer and per-output agreement for each pair of modes that ran
-    const std::vector<std::pair<std::string, std::pair<std::string, std::string>>> pairs = {
-        {"float_fake", {"float", "fake"}}, {"fake_int", {"fake", "int"}}, {"float_int", {"float", "int"}}};
     r.comparisons.resize(r.layers.size());
     for (size_t li = 0; li < r.layers.size(); ++li) {
         r.comparisons[li].layer = r.layers[li].name;
         auto it = r.overflows.find(r.layers[li].name);
         if (it != r.overflows.end()) r.comparisons[li].overflows = it->second;
     }
-    for (const auto& [pair, modes] : pairs) {
-        if (!runs.count(modes.first) || !runs.count(modes.second)) continue;
-        const RunResult& a = runs[modes.first];
-        const RunResult& b = runs[modes.second];
+    for (const ModePairInfo& info : modePairs()) {
+        const std::string pair = info.key;
+        const std::string first = simModeName(info.first), second = simModeName(info.second);
+        if (!runs.count(first) || !runs.count(second)) continue;
+        const RunResult& a = runs[first];
+        const RunResult& b = runs[second];
         for (size_t li = 0; li < r.layers.size(); ++li) {
             if (li >= a.layerOutputs.size() || li >= b.layerOutputs.size()) break;
             const Agreement ag =
@@ -261,8 +262,9 @@ void markFirstBadLayers(SimulationResult& r, const AgreementThresholds& threshol
         auto broken = [&](const char* pair) {
             return c.pairs.count(pair) && agreementBroken(c.pairs.at(pair), thresholds);
         };
-        if (r.firstBadLayer.empty() && broken("fake_int")) r.firstBadLayer = c.layer;
-        if (r.firstBadLayerFloat.empty() && broken("float_fake")) r.firstBadLayerFloat = c.layer;
+        if (r.firstBadLayer.empty() && broken(modePairKey(ModePair::FakeInt))) r.firstBadLayer = c.layer;
+        if (r.firstBadLayerFloat.empty() && broken(modePairKey(ModePair::FloatFake)))
+            r.firstBadLayerFloat = c.layer;
     }
 }
 
@@ -282,7 +284,8 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
     if (!r.firstBadLayer.empty()) {
         const Agreement* ag = nullptr;
         for (const auto& c : r.comparisons)
-            if (c.layer == r.firstBadLayer && c.pairs.count("fake_int")) ag = &c.pairs.at("fake_int");
+            if (c.layer == r.firstBadLayer && c.pairs.count(modePairKey(ModePair::FakeInt)))
+                ag = &c.pairs.at(modePairKey(ModePair::FakeInt));
         Finding f = makeFinding("simulation.first_bad_layer", Severity::Warning, Stage::Deployment, {}, {});
         f.title = {"定点仿真：从 " + r.firstBadLayer + " 起 QAT 与定点结果开始不一致",
                    "Fixed-point simulation: QAT and integer results part at " + r.firstBadLayer};

@@ -33,7 +33,7 @@ struct SimulationOptions {
     uint64_t maxTensorBytes = 0;
 };
 
-// Agreement of one tensor between two modes; pair is "float_fake", "fake_int" or "float_int".
+// Agreement of one tensor between two modes, by modePairKey() (mode_pair.h).
 struct LayerComparison {
     std::string layer;
     std::map<std::string, Agreement> pairs;

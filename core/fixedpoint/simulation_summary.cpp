@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/common/finding_json.h"
+#include "core/fixedpoint/mode_pair.h"
 #include "core/fixedpoint/simulation.h"
 #include "core/fixedpoint/simulation_json.h"
 
@@ -40,7 +41,7 @@ const Agreement* LayerAgreementRow::pair(const std::string& name) const
 
 std::optional<double> SimulationSummary::outputSqnrDb() const
 {
-    auto it = outputAgreement.find("float_int");
+    auto it = outputAgreement.find(modePairKey(ModePair::FloatInt));
     if (it == outputAgreement.end() || it->second.empty()) return std::nullopt;
     return it->second.front().sqnrDb;
 }

@@ -25,7 +25,7 @@ struct SimulationOptions;
 struct LayerAgreementRow {
     std::string layer;
     std::string op;
-    std::map<std::string, Agreement> pairs;  // "float_fake" | "fake_int" | "float_int"
+    std::map<std::string, Agreement> pairs;  // by modePairKey() (mode_pair.h)
     int64_t overflows = 0;                   // accumulator results outside int32
     bool int16 = false;                      // what-if: this layer ran at int16
 

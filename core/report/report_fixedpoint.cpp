@@ -4,12 +4,17 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/fixedpoint/mode_pair.h"
 #include "core/report/report_sections.h"
 
 namespace qatdoctor::core::report::detail {
 namespace {
 
 using fixedpoint::Agreement;
+using fixedpoint::ModePair;
+using fixedpoint::ModePairInfo;
+using fixedpoint::modePairInfo;
+using fixedpoint::modePairKey;
 using fixedpoint::SimulationSummary;
 
 // SQNR of identical tensors is infinite; the chart draws it at this ceiling (as the page does).
@@ -94,23 +99,18 @@ void addChart(BuildContext& c, Section& s, const SimulationSummary& sim)
                    : tr(c, "Layer # (execution order, as in the table)", "层序号（执行顺序，同下表）");
     p.yLabel = "SQNR (dB)";
     p.nonFiniteLabel = tr(c, "NaN", "NaN");
-    struct Pair {
-        const char* id;
-        std::string name;
-        const char* color;
-    };
     // Drawn in this order so that fake vs int (the deployment question) is on top, and float vs
     // fake stays visible where it equals float vs int (fake and int agree).
-    const Pair pairs[] = {{"float_int", tr(c, "float vs integer", "浮点 vs 整数"), "#9a9a9a"},
-                          {"float_fake", tr(c, "float vs fake-quant", "浮点 vs 伪量化"), "#1f77b4"},
-                          {"fake_int", tr(c, "fake-quant vs integer", "伪量化 vs 整数"), "#d62728"}};
     bool capped = false;
-    for (const Pair& pair : pairs) {
+    for (const ModePair pair : {ModePair::FloatInt, ModePair::FloatFake, ModePair::FakeInt}) {
+        const ModePairInfo& info = modePairInfo(pair);
         PlotSeries series;
-        series.name = pair.name;
-        series.color = pair.color;
+        series.name = info.label.in(c.lang);
+        char colour[8];
+        std::snprintf(colour, sizeof colour, "#%06x", static_cast<unsigned>(info.rgb));
+        series.color = colour;
         for (size_t i = 0; i < sim.layers.size(); ++i) {
-            const Agreement* a = sim.layers[i].pair(pair.id);
+            const Agreement* a = sim.layers[i].pair(info.key);
             if (!a) continue;
             double y = a->sqnrDb;
             if (y > kSqnrCeilingDb) {  // also +inf
@@ -171,8 +171,8 @@ void addLayerTable(BuildContext& c, Section& s, const SimulationSummary& sim)
     if (anyInt16) t.columns.push_back("int16");
     for (size_t i = 0; i < sim.layers.size(); ++i) {
         const auto& row = sim.layers[i];
-        const Agreement* ff = row.pair("float_fake");
-        const Agreement* fi = row.pair("fake_int");
+        const Agreement* ff = row.pair(modePairKey(ModePair::FloatFake));
+        const Agreement* fi = row.pair(modePairKey(ModePair::FakeInt));
         std::vector<std::string> r = {std::to_string(i + 1), row.layer, row.op,
                                       ff ? fixedText(ff->cosine, 5) : "-"};
         if (fi) {

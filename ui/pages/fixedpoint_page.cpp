@@ -60,8 +60,7 @@ QStandardItem* numberItem(double v, int prec)
 
 double outputSqnr(const fp::SimulationResult& r)
 {
-    auto it = r.outputAgreement.find("float_int");
-    return it == r.outputAgreement.end() || it->second.empty() ? NAN : it->second[0].sqnrDb;
+    return r.outputSqnrDb().value_or(NAN);
 }
 
 }  // namespace

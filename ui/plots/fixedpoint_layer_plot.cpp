@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "core/fixedpoint/mode_pair.h"
 #include "ui/common/number_strings.h"
 
 namespace qatdoctor::ui {
@@ -80,9 +81,13 @@ void FixedpointLayerPlot::setResult(const core::fixedpoint::SimulationResult& r)
         QString name;
         QColor color;
     };
-    const Series series[] = {{"fake_int", tr("fake vs int"), QColor(200, 60, 40)},
-                             {"float_fake", tr("float vs fake"), QColor(40, 100, 200)},
-                             {"float_int", tr("float vs int"), QColor(120, 120, 120)}};
+    auto series_ = [](core::fixedpoint::ModePair p, const QString& name) {
+        const auto& info = core::fixedpoint::modePairInfo(p);
+        return Series{info.key, name, QColor(QRgb(info.rgb))};
+    };
+    const Series series[] = {series_(core::fixedpoint::ModePair::FakeInt, tr("fake vs int")),
+                             series_(core::fixedpoint::ModePair::FloatFake, tr("float vs fake")),
+                             series_(core::fixedpoint::ModePair::FloatInt, tr("float vs int"))};
     QVector<QString> labels;
     QVector<double> ticks;
     for (const Series& s : series) {
@@ -98,7 +103,8 @@ void FixedpointLayerPlot::setResult(const core::fixedpoint::SimulationResult& r)
         g->setName(s.name);
         // float vs int is drawn last and dashed: where it lies on float vs fake (integer arithmetic
         // adds nothing to the quantization error) the blue line still shows between the dashes
-        const bool dashed = std::string_view(s.pair) == "float_int";
+        const bool dashed =
+            std::string_view(s.pair) == core::fixedpoint::modePairKey(core::fixedpoint::ModePair::FloatInt);
         g->setPen(QPen(s.color, dashed ? 1.5 : 2, dashed ? Qt::DashLine : Qt::SolidLine));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
         g->setData(xs, ys, true);

@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/fixedpoint/mode_pair.h"
 #include "ui/common/number_strings.h"
 
 namespace qatdoctor::ui {
@@ -58,9 +59,10 @@ FixedpointLayerTable::FixedpointLayerTable(QWidget* parent)
       m_view(new QTableView(this)),
       m_model(new QStandardItemModel(this))
 {
-    m_pair->addItem(tr("fake-quant vs integer (what deployment changes)"), QStringLiteral("fake_int"));
-    m_pair->addItem(tr("float vs fake-quant (what quantization costs)"), QStringLiteral("float_fake"));
-    m_pair->addItem(tr("float vs integer (both)"), QStringLiteral("float_int"));
+    auto key = [](fp::ModePair p) { return QString::fromLatin1(fp::modePairKey(p)); };
+    m_pair->addItem(tr("fake-quant vs integer (what deployment changes)"), key(fp::ModePair::FakeInt));
+    m_pair->addItem(tr("float vs fake-quant (what quantization costs)"), key(fp::ModePair::FloatFake));
+    m_pair->addItem(tr("float vs integer (both)"), key(fp::ModePair::FloatInt));
     m_view->setModel(m_model);
     // execution order until the user sorts by a column
     m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
@@ -170,8 +172,9 @@ void FixedpointLayerTable::fill()
                 << tickItem(kind == WhatIf::Float, tr("what-if: this layer computed in float"));
             auto* nameItem = textItem(QString::fromStdString(name));
             nameItem->setData(int(i), Qt::UserRole + 1);
-            if (name == r.firstBadLayer && pair == "fake_int") nameItem->setForeground(QColor(200, 0, 0));
-            if (name == r.firstBadLayerFloat && pair == "float_fake")
+            if (name == r.firstBadLayer && pair == fp::modePairKey(fp::ModePair::FakeInt))
+                nameItem->setForeground(QColor(200, 0, 0));
+            if (name == r.firstBadLayerFloat && pair == fp::modePairKey(fp::ModePair::FloatFake))
                 nameItem->setForeground(QColor(200, 0, 0));
             row << nameItem << textItem(QString::fromStdString(r.layers[i].op));
             const auto& pairs =
