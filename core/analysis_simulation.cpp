@@ -1,5 +1,7 @@
 #include "core/analysis_simulation.h"
 
+#include "core/common/error_codes.h"
+
 namespace qatdoctor::core {
 
 const model::LayerTable* simulatableModel(const Analysis& analysis)
@@ -19,12 +21,12 @@ Error noSimulatableModel(const Analysis& analysis)
 {
     // an ONNX file that was found but refused is not "no model": say which and why
     for (const Warning& w : analysis.warnings)
-        if (w.code.rfind("onnx.", 0) == 0 || w.code == "io.too_large")
-            return makeError("simulate.no_model",
+        if (w.code.rfind("onnx.", 0) == 0 || w.code == codes::kIoTooLarge)
+            return makeError(codes::kSimulateNoModel,
                              "nothing to simulate: the ONNX model " + w.file +
                                  " was found but could not be read: " + w.message,
                              w.file);
-    return makeError("simulate.no_model",
+    return makeError(codes::kSimulateNoModel,
                      "nothing to simulate: no ONNX model among the inputs (give the exported .onnx)");
 }
 

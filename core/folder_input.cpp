@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "core/common/error_codes.h"
 #include "core/common/file_io.h"
 #include "core/logs/log_input.h"
 #include "core/logs/log_reader.h"
@@ -107,7 +108,7 @@ Result<void> loadProjectFolder(const std::string& path, Analysis& into, const Pr
     Result<logs::LogSet> logsRead = logs::readLogFolder(path, logProgress, options);
     if (logsRead)
         logs::appendLogSet(into.logs, std::move(*logsRead));
-    else if (logsRead.error().code != "logs.none" || claimed.empty())
+    else if (logsRead.error().code != codes::kLogsNone || claimed.empty())
         return logsRead.error();
 
     for (size_t i = 0; i < claimed.size(); ++i) {

@@ -10,6 +10,7 @@
 #include "core/analysis.h"
 #include "core/analysis_json.h"
 #include "core/analysis_simulation.h"
+#include "core/common/error_codes.h"
 #include "core/common/json_text.h"
 #include "core/common/number_text.h"
 #include "core/report/wizard_input.h"
@@ -95,8 +96,9 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
 // a model the simulator cannot run does not.
 bool isSimulationUsageError(const std::string& code)
 {
-    return code == "simulate.no_model" || code == "simulate.input" || code == "simulate.npy" ||
-           code == "simulate.pb" || code == "simulate.raw" || code.starts_with("io.");
+    namespace codes = core::codes;
+    return code == codes::kSimulateNoModel || code == codes::kSimulateInput || code == codes::kSimulateNpy ||
+           code == codes::kSimulatePb || code == codes::kSimulateRaw || code.starts_with("io.");
 }
 
 int runAnalyze(const std::vector<std::string>& argv, CommandIo io)

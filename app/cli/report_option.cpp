@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "app/cli/faq_dir.h"
+#include "core/common/error_codes.h"
 #include "core/faq/faq_base.h"
 
 namespace qatdoctor::cli {
@@ -31,7 +32,7 @@ int checkReportOption(const std::string& path, bool force, CommandIo io)
     core::Result<void> ok = core::report::checkReportTarget(path, options);
     if (ok) return kExitOk;
     io.err << "analyze: report: " << ok.error().message << "\n";
-    if (ok.error().code == "io.exists") io.err << "analyze: add --force to replace it\n";
+    if (ok.error().code == core::codes::kIoExists) io.err << "analyze: add --force to replace it\n";
     return kExitUsage;
 }
 
@@ -49,7 +50,7 @@ int writeReportOption(const core::Analysis& analysis, const std::string& path, c
     core::Result<void> written = core::report::writeReport(analysis, path, options);
     if (!written) {
         io.err << "analyze: report: " << written.error().message << "\n";
-        if (written.error().code == "io.exists") io.err << "analyze: add --force to replace it\n";
+        if (written.error().code == core::codes::kIoExists) io.err << "analyze: add --force to replace it\n";
         return kExitUsage;
     }
     io.err << "report written to " << path << "\n";

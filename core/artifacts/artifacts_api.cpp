@@ -4,6 +4,7 @@
 
 #include "core/artifacts/printed_layers.h"
 #include "core/artifacts/text_lines.h"
+#include "core/common/error_codes.h"
 #include "core/common/file_io.h"
 
 namespace qatdoctor::core::artifacts {
@@ -58,12 +59,12 @@ Result<std::string> savePastedText(std::string_view text, const std::string& fol
         const std::string path = (fs::path(folder) / ("pasted_model_" + std::to_string(n) + ".txt")).string();
         if (fs::exists(path, ec)) continue;
         if (auto r = writeFileAtomic(path, text, false); !r) {
-            if (r.error().code == "io.exists") continue;
+            if (r.error().code == codes::kIoExists) continue;
             return r.error();
         }
         return path;
     }
-    return makeError("io.exists", folder + ": too many pasted_model_*.txt files", folder);
+    return makeError(codes::kIoExists, folder + ": too many pasted_model_*.txt files", folder);
 }
 
 }  // namespace qatdoctor::core::artifacts

@@ -14,11 +14,11 @@ enum class ModePair { FloatFake, FakeInt, FloatInt };
 
 struct ModePairInfo {
     ModePair pair;
-    const char* key;   // map and JSON key: "float_fake", "fake_int", "float_int"
+    const char* key;  // map and JSON key: "float_fake", "fake_int", "float_int"
     SimMode first, second;
-    Text label;        // "fake-quant vs integer"
-    Text meaning;      // what the difference is: "what deployment changes"
-    uint32_t rgb;      // its colour in every chart, the app's and the report's
+    Text label;    // "fake-quant vs integer"
+    Text meaning;  // what the difference is: "what deployment changes"
+    uint32_t rgb;  // its colour in every chart, the app's and the report's
 };
 
 // In the order the simulation computes them.

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 
+#include "core/common/error_codes.h"
 #include "core/common/file_io.h"
 #include "core/logs/line_parser.h"
 #include "core/logs/log_layouts.h"
@@ -348,7 +349,7 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         if (u.file->decoded && (decoded = decodeLogText(bytes))) bytes = *decoded;
         if (bytes.empty()) {
             if (!u.file->emptyWarned && !m_options.live)
-                u.parsed.warnings.push_back(makeError("logs.empty", "empty file", u.file->path));
+                u.parsed.warnings.push_back(makeError(codes::kLogsEmpty, "empty file", u.file->path));
             continue;
         }
         const uint64_t start = u.state.offset;
@@ -395,7 +396,8 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         if (u.reset || u.state.offset != t.state.offset || !u.parsed.warnings.empty() || !t.id.ok)
             changed = true;
         t.id = u.id;
-        if (u.parsed.warnings.size() && u.parsed.warnings.front().code == "logs.empty") t.emptyWarned = true;
+        if (u.parsed.warnings.size() && u.parsed.warnings.front().code == codes::kLogsEmpty)
+            t.emptyWarned = true;
         t.state = std::move(u.state);
         t.checkpoint = std::move(u.checkpoint);
         t.checkpoint.warningCounts.clear();
@@ -608,7 +610,7 @@ LogTailer LogTailer::resume(std::shared_ptr<const LogSet> loaded, ReadOptions op
     t.m_base = loaded;
     // "partial last line" warnings of the load are stale: the line is read when it completes
     for (const Warning& w : loaded->warnings) {
-        const bool stale = w.code == "logs.partial_line" &&
+        const bool stale = w.code == codes::kLogsPartialLine &&
                            std::any_of(cp.files.begin(), cp.files.end(), [&](const TailCheckpoint::File& f) {
                                return f.partialTail && f.path == w.file;
                            });
