@@ -42,13 +42,12 @@ Result<void> simulateAnalysisModel(Analysis& analysis, const fixedpoint::Simulat
     const model::LayerTable* table = simulatableModel(analysis);
     if (!table) return noSimulatableModel(analysis);
     // the graph the analysis loaded: the model is not read from disk a second time
-    auto interp = fixedpoint::Interpreter::build(table->graph);
-    if (!interp) return interp.error();
-    Result<fixedpoint::PreparedInputs> inputs = fixedpoint::prepareInputs(**interp, input);
-    if (!inputs) return inputs.error();
-    Result<fixedpoint::SimulationResult> result = fixedpoint::simulate(**interp, *inputs, options, progress);
-    if (!result) return result.error();
-    attachSimulation(analysis, fixedpoint::summarizeSimulation(*result, options, inputs->sources));
+    fixedpoint::SimulationRequest request;
+    request.input = input;
+    request.options = options;
+    auto run = fixedpoint::runSimulation(table->graph, request, progress);
+    if (!run) return run.error();
+    attachSimulation(analysis, fixedpoint::summarizeSimulation(run->result, options, run->inputs.sources));
     return Ok{};
 }
 

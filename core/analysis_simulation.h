@@ -8,6 +8,7 @@
 #include "core/analysis.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
+#include "core/fixedpoint/run_simulation.h"
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/fixedpoint/simulation.h"
 

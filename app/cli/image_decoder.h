@@ -10,17 +10,11 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/fixedpoint/run_simulation.h"
 
 namespace qatdoctor::cli {
 
-struct DecodedRgb {
-    int64_t width = 0, height = 0;
-    std::vector<uint8_t> rgb;  // height * width * 3, interleaved RGB
-};
-
-// Decodes path scaled to width x height (<= 0: the image's own size). Errors name the file.
-using ImageDecoder =
-    std::function<core::Result<DecodedRgb>(const std::string& path, int64_t width, int64_t height)>;
+using ImageDecoder = core::fixedpoint::ImageDecoder;  // core/fixedpoint/run_simulation.h
 
 // Set once by main() before any command runs (unset = --image unavailable in this build).
 void setImageDecoder(ImageDecoder decoder);

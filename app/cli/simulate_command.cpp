@@ -301,42 +301,29 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         return kExitUsage;
     }
 
+    // the one simulation path (core/fixedpoint/run_simulation.h): this command keeps only its I/O
     auto model = core::model::readOnnxFile(args.positionals()[0]);
     if (!model) {
         io.err << "simulate: " << model.error().toString() << "\n";
         return kExitUsage;
     }
-    auto interp = fp::Interpreter::build(*model);
-    if (!interp) {
-        io.err << "simulate: " << interp.error().toString() << "\n";
+    auto graph = core::model::ModelGraph::build(*model);
+    if (!graph) {
+        io.err << "simulate: " << graph.error().toString() << "\n";
         return kExitUsage;
     }
-    for (const std::set<std::string>* names : {&opt.int16Layers, &opt.floatLayers})
-        for (const std::string& n : *names) {
-            const auto& L = (*interp)->layers();
-            if (std::none_of(L.begin(), L.end(), [&](const fp::LayerInfo& l) { return l.name == n; })) {
-                io.err << "simulate: no layer named '" << n << "' in " << args.positionals()[0] << "\n";
-                return kExitUsage;
-            }
-        }
-    std::optional<DecodedRgb> pixels;
-    if (!image.empty()) {
-        const auto& shape =
-            (*interp)->inputShapes().empty() ? std::vector<int64_t>{} : (*interp)->inputShapes()[0];
-        if ((*interp)->inputNames().size() != 1 || shape.size() != 4 || (shape[1] >= 0 && shape[1] != 3)) {
-            io.err << "simulate: " << image
-                   << ": an image input needs a model with one input of shape [N,3,H,W] ("
-                   << args.positionals()[0] << ")\n";
-            return kExitUsage;
-        }
-        auto decoded = imageDecoder()(image, shape[3], shape[2]);
-        if (!decoded) {
-            io.err << "simulate: " << decoded.error().toString() << "\n";
-            return kExitUsage;
-        }
-        pixels = std::move(*decoded);
-    }
+    fp::SimulationRequest request;
+    request.input = spec;
+    request.options = opt;
+    if (!image.empty()) request.image = fp::ImageRequest{image, colour, pixelScale, imageDecoder()};
     if (compareColour) {
+        auto interp = fp::interpreterFor(*graph, nullptr);
+        auto pixels =
+            interp ? fp::imageForModel(**interp, *request.image) : core::Result<fp::RgbImage>(interp.error());
+        if (!pixels) {
+            io.err << "simulate: " << pixels.error().toString() << "\n";
+            return kExitUsage;
+        }
         fp::ColourCompareOptions co;
         co.trained = compareColour->first;
         co.fed = compareColour->second;
@@ -359,22 +346,13 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         }
         return kExitOk;
     }
-    auto inputs = fp::prepareInputs(**interp, spec);
-    if (!inputs) {
-        io.err << "simulate: " << inputs.error().toString() << "\n";
+    auto run = fp::runSimulation(*graph, request);
+    if (!run) {
+        io.err << "simulate: " << run.error().toString() << "\n";
         return kExitUsage;
     }
-    if (pixels) {
-        fp::Tensor t = fp::imageToTensor(pixels->rgb.data(), pixels->height, pixels->width, colour);
-        for (int64_t i = 0; i < t.size(); ++i) t.data<float>()[i] *= pixelScale;
-        inputs->tensors[0] = t;
-        inputs->sources[0] = image + " (" + fp::colourFormatName(colour) + ")";
-    }
-    auto result = fp::simulate(**interp, *inputs, opt);
-    if (!result) {
-        io.err << "simulate: " << result.error().toString() << "\n";
-        return kExitUsage;
-    }
+    const fp::PreparedInputs* inputs = &run->inputs;
+    const fp::SimulationResult* result = &run->result;
     if (auto dir = args.value("save-outputs")) {
         std::error_code ec;
         std::filesystem::create_directories(*dir, ec);
@@ -407,7 +385,7 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         nlohmann::json j = fp::simulationToJson(*result, lang, opt.requant);
         j["inputs"] = nlohmann::json::array();
         for (size_t i = 0; i < inputs->sources.size(); ++i)
-            j["inputs"].push_back({{"name", (*interp)->inputNames()[i]},
+            j["inputs"].push_back({{"name", run->interpreter->inputNames()[i]},
                                    {"source", inputs->sources[i]},
                                    {"shape", inputs->tensors[i].shape()}});
         j["notes"] = inputs->notes;

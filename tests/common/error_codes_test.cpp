@@ -1,14 +1,14 @@
 // core/common/error_codes.h lists every error and warning code: a code written anywhere in the
 // sources (core/, app/, ui/) that the list lacks fails here, so the list cannot drift. Finding
 // ids share some prefixes ("input.colour_format") and are told apart by the check-id list.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <regex>
 #include <set>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "core/faq/check_ids.h"
 
@@ -55,11 +55,12 @@ TEST(ErrorCodes, EveryCodeInTheSourcesIsListed)
                     missing.insert(c + " (" + fs::relative(e.path(), src).string() + ")");
         }
     }
-    EXPECT_TRUE(missing.empty()) << "codes missing from core/common/error_codes.h:\n" << [&] {
-        std::string s;
-        for (const std::string& m : missing) s += "  " + m + "\n";
-        return s;
-    }();
+    EXPECT_TRUE(missing.empty()) << "codes missing from core/common/error_codes.h:\n"
+                                 << [&] {
+                                        std::string s;
+                                        for (const std::string& m : missing) s += "  " + m + "\n";
+                                        return s;
+                                    }();
 }
 
 }  // namespace

@@ -23,11 +23,13 @@
 
 #include "core/analysis_simulation.h"
 #include "core/fixedpoint/colour.h"
+#include "core/fixedpoint/run_simulation.h"
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/model/onnx_file.h"
 #include "ui/common/background_job.h"
 #include "ui/common/number_strings.h"
 #include "ui/pages/fixedpoint/colour_panel.h"
+#include "ui/pages/fixedpoint/image_input.h"
 #include "ui/pages/fixedpoint/layer_table.h"
 #include "ui/pages/fixedpoint/simulation_settings.h"
 #include "ui/plots/fixedpoint_layer_plot.h"
@@ -311,68 +313,36 @@ bool FixedpointPage::runSimulation()
     opt.int16Layers = m_layerTable->layersAt(FixedpointLayerTable::WhatIf::Int16);
     opt.floatLayers = m_layerTable->layersAt(FixedpointLayerTable::WhatIf::Float);
     const bool whatIf = !opt.int16Layers.empty() || !opt.floatLayers.empty();
-    fp::InputSpec spec;
-    QImage image;
-    const auto colour = fp::ColourFormat(m_colour->currentData().toInt());
-    const QString suffix = m_inputFile.section('.', -1).toLower();
-    if (suffix == "png" || suffix == "jpg" || suffix == "jpeg" || suffix == "bmp") {
-        image = QImage(m_inputFile).convertToFormat(QImage::Format_RGB888);
-        if (image.isNull()) {
-            m_summary->setText(tr("Cannot read the image %1").arg(m_inputFile));
-            return false;
-        }
+    fp::SimulationRequest request;
+    request.options = opt;
+    if (isImageFile(m_inputFile)) {  // an image: scaled to the model's H x W, in the chosen colour form
+        fp::ImageRequest image;
+        image.path = m_inputFile.toStdString();
+        image.colour = fp::ColourFormat(m_colour->currentData().toInt());
+        image.decode = decodeImage;
+        request.image = image;
     } else if (!m_inputFile.isEmpty()) {
-        spec.files = {m_inputFile.toStdString()};
+        request.input.files = {m_inputFile.toStdString()};
     }
-    auto cached = m_interp && QString::fromStdString(m_interp->path()) == path ? m_interp : nullptr;
+    request.reuse = m_interp && QString::fromStdString(m_interp->path()) == path ? m_interp : nullptr;
     const std::shared_ptr<const core::model::ModelGraph> graph =
         modelGraph();  // the analysis's: no second read
-    const std::string imagePath = image.isNull() ? std::string() : m_inputFile.toStdString();
     m_run->setEnabled(false);
     m_whatIf->setEnabled(false);
     m_job->start<std::shared_ptr<Outcome>>(
         tr("Simulating %1").arg(path),
-        [graph, opt, spec, cached, whatIf, image, imagePath, colour](const core::ProgressFn& progress) {
+        [graph, request, whatIf](const core::ProgressFn& progress) {
             auto out = std::make_shared<Outcome>();
             out->whatIf = whatIf;
-            out->options = opt;
-            out->interp = cached;
-            if (!out->interp) {
-                auto i = fp::Interpreter::build(graph);
-                if (!i) {
-                    out->error = QString::fromStdString(i.error().toString());
-                    return out;
-                }
-                out->interp = *i;
-            }
-            auto in = fp::prepareInputs(*out->interp, spec);
-            if (!in) {
-                out->error = QString::fromStdString(in.error().toString());
+            out->options = request.options;
+            auto run = fp::runSimulation(graph, request, progress);
+            if (!run) {
+                out->error = QString::fromStdString(run.error().toString());
                 return out;
             }
-            if (!image.isNull()) {  // an image: scaled to the model's H x W, in the chosen colour form
-                const auto& shape = out->interp->inputShapes()[0];
-                if (shape.size() != 4 || shape[1] != 3) {
-                    out->error = tr("an image input needs a model input of shape [N,3,H,W]");
-                    return out;
-                }
-                const int h = shape[2] > 0 ? int(shape[2]) : image.height(),
-                          w = shape[3] > 0 ? int(shape[3]) : image.width();
-                const QImage scaled = image.scaled(w, h, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
-                std::vector<uint8_t> rgb(size_t(w) * size_t(h) * 3);
-                for (int y = 0; y < h; ++y)
-                    std::memcpy(rgb.data() + size_t(y) * size_t(w) * 3, scaled.constScanLine(y),
-                                size_t(w) * 3);
-                in->tensors[0] = fp::imageToTensor(rgb.data(), h, w, colour);
-                in->sources[0] = imagePath + " (" + fp::colourFormatName(colour) + ")";
-            }
-            out->inputSources = in->sources;
-            auto r = fp::simulate(*out->interp, *in, opt, progress);
-            if (!r) {
-                out->error = QString::fromStdString(r.error().toString());
-                return out;
-            }
-            out->result = std::make_shared<fp::SimulationResult>(std::move(*r));
+            out->interp = run->interpreter;
+            out->inputSources = run->inputs.sources;
+            out->result = std::make_shared<fp::SimulationResult>(std::move(run->result));
             return out;
         },
         [this](std::shared_ptr<Outcome> o) { onFinished(std::move(o)); });

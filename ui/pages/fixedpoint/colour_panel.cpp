@@ -139,21 +139,21 @@ bool FixedpointColourPanel::compare()
         tr("Comparing colour forms on %1").arg(model),
         [graph, image, opt](const core::ProgressFn& progress) {
             auto out = std::make_shared<ColourOutcome>();
-            auto interp = fp::Interpreter::build(graph);
+            auto interp = fp::interpreterFor(graph, nullptr);
             if (!interp) {
                 out->error = QString::fromStdString(interp.error().toString());
                 return out;
             }
-            const auto& shape =
-                (*interp)->inputShapes().empty() ? std::vector<int64_t>{} : (*interp)->inputShapes()[0];
-            const int h = shape.size() == 4 && shape[2] > 0 ? int(shape[2]) : 0;
-            const int w = shape.size() == 4 && shape[3] > 0 ? int(shape[3]) : 0;
-            const DecodedImage img = decodeImage(image, w, h);
-            if (!img.error.isEmpty()) {
-                out->error = img.error;
+            fp::ImageRequest request;
+            request.path = image.toStdString();
+            request.decode = decodeImage;
+            auto img = fp::imageForModel(**interp, request);
+            if (!img) {
+                out->error = QString::fromStdString(img.error().toString());
                 return out;
             }
-            auto c = fp::compareColourForms(**interp, img.rgb.data(), img.height, img.width, opt, progress);
+            auto c =
+                fp::compareColourForms(**interp, img->rgb.data(), img->height, img->width, opt, progress);
             if (!c) {
                 out->error = QString::fromStdString(c.error().toString());
                 return out;

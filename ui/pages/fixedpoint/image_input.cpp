@@ -4,6 +4,8 @@
 #include <QImageReader>
 #include <cstring>
 
+#include "core/common/error_codes.h"
+
 namespace qatdoctor::ui {
 
 bool isImageFile(const QString& path)
@@ -13,19 +15,19 @@ bool isImageFile(const QString& path)
            suffix == "pgm";
 }
 
-DecodedImage decodeImage(const QString& path, int width, int height)
+core::Result<core::fixedpoint::RgbImage> decodeImage(const std::string& path, int64_t width, int64_t height)
 {
-    DecodedImage out;
-    QImageReader reader(path);
+    QImageReader reader(QString::fromStdString(path));
     QImage image = reader.read();
-    if (image.isNull()) {
-        out.error = QStringLiteral("%1: cannot decode the image (%2)").arg(path, reader.errorString());
-        return out;
-    }
+    if (image.isNull())
+        return core::makeError(
+            core::codes::kSimulateImage,
+            path + ": cannot decode the image (" + reader.errorString().toStdString() + ")", path);
     image = image.convertToFormat(QImage::Format_RGB888);
-    const int w = width > 0 ? width : image.width(), h = height > 0 ? height : image.height();
+    const int w = width > 0 ? int(width) : image.width(), h = height > 0 ? int(height) : image.height();
     if (w != image.width() || h != image.height())
         image = image.scaled(w, h, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    core::fixedpoint::RgbImage out;
     out.width = w;
     out.height = h;
     out.rgb.resize(size_t(w) * size_t(h) * 3);
