@@ -7,7 +7,7 @@
 namespace qatdoctor::core::fixedpoint {
 
 Result<std::shared_ptr<const Interpreter>> interpreterFor(std::shared_ptr<const model::ModelGraph> graph,
-                                                         const std::shared_ptr<const Interpreter>& reuse)
+                                                          const std::shared_ptr<const Interpreter>& reuse)
 {
     if (reuse) return reuse;
     if (!graph) return makeError(codes::kSimulateNoModel, "nothing to simulate: no ONNX model");
@@ -30,8 +30,8 @@ Result<RgbImage> imageForModel(const Interpreter& interpreter, const ImageReques
     return image.decode(image.path, shape[3], shape[2]);
 }
 
-Result<SimulationRun> runSimulation(std::shared_ptr<const model::ModelGraph> graph, const SimulationRequest& request,
-                                   const ProgressFn& progress)
+Result<SimulationRun> runSimulation(std::shared_ptr<const model::ModelGraph> graph,
+                                    const SimulationRequest& request, const ProgressFn& progress)
 {
     SimulationRun run;
     auto interpreter = interpreterFor(std::move(graph), request.reuse);

@@ -53,7 +53,7 @@ struct SimulationRun {
 
 // The interpreter to use: request.reuse, or one built on graph.
 Result<std::shared_ptr<const Interpreter>> interpreterFor(std::shared_ptr<const model::ModelGraph> graph,
-                                                         const std::shared_ptr<const Interpreter>& reuse);
+                                                          const std::shared_ptr<const Interpreter>& reuse);
 
 // The image decoded at the size of the model's input. Errors: "simulate.input" (the model has not
 // one input of shape [N,3,H,W]), the decoder's.
@@ -62,7 +62,7 @@ Result<RgbImage> imageForModel(const Interpreter& interpreter, const ImageReques
 // Builds (or reuses) the interpreter, prepares the inputs and simulates. Errors: "simulate.input"
 // (a what-if layer the model does not have, an image the model cannot take), the interpreter's,
 // prepareInputs', the decoder's and simulate's; kCancelledCode through progress.
-Result<SimulationRun> runSimulation(std::shared_ptr<const model::ModelGraph> graph, const SimulationRequest& request,
-                                   const ProgressFn& progress = {});
+Result<SimulationRun> runSimulation(std::shared_ptr<const model::ModelGraph> graph,
+                                    const SimulationRequest& request, const ProgressFn& progress = {});
 
 }  // namespace qatdoctor::core::fixedpoint

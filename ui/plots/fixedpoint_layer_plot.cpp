@@ -81,13 +81,13 @@ void FixedpointLayerPlot::setResult(const core::fixedpoint::SimulationResult& r)
         QString name;
         QColor color;
     };
-    auto series_ = [](core::fixedpoint::ModePair p, const QString& name) {
+    auto seriesOf = [](core::fixedpoint::ModePair p, const QString& name) {
         const auto& info = core::fixedpoint::modePairInfo(p);
         return Series{info.key, name, QColor(QRgb(info.rgb))};
     };
-    const Series series[] = {series_(core::fixedpoint::ModePair::FakeInt, tr("fake vs int")),
-                             series_(core::fixedpoint::ModePair::FloatFake, tr("float vs fake")),
-                             series_(core::fixedpoint::ModePair::FloatInt, tr("float vs int"))};
+    const Series series[] = {seriesOf(core::fixedpoint::ModePair::FakeInt, tr("fake vs int")),
+                             seriesOf(core::fixedpoint::ModePair::FloatFake, tr("float vs fake")),
+                             seriesOf(core::fixedpoint::ModePair::FloatInt, tr("float vs int"))};
     QVector<QString> labels;
     QVector<double> ticks;
     for (const Series& s : series) {
