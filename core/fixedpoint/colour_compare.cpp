@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/fixedpoint/simulation.h"
 #include "core/fixedpoint/thread_pool.h"
 
 namespace qatdoctor::core::fixedpoint {
@@ -79,9 +80,7 @@ Result<ColourComparison> compareColourForms(const Interpreter& interp, const uin
         c.layers.push_back(row);
     }
     for (size_t o = 0; o < ref.outputs.size() && o < other.outputs.size() && o < flt.outputs.size(); ++o) {
-        double scale = 0;
-        for (const LayerInfo& L : layers)
-            if (L.observed == c.outputNames[o]) scale = L.outputScale;
+        const double scale = outputScaleOf(layers, c.outputNames[o]);
         c.outputMismatch.push_back(compareTensors(ref.outputs[o], other.outputs[o], scale));
         c.outputQuantization.push_back(compareTensors(flt.outputs[o], ref.outputs[o], scale));
     }

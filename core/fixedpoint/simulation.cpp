@@ -84,58 +84,75 @@ WeightStats weightStats(const std::string& layer, const Tensor& weight,
     return s;
 }
 
-Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<Tensor>& inputs,
-                                  const SimulationOptions& options, const ProgressFn& progress)
+namespace {
+
+bool runsMode(const SimulationOptions& options, SimMode mode)
 {
-    SimulationResult r;
-    r.modelPath = interp.path();
-    r.modes = options.modes;
-    r.layers = interp.layers();
-    r.outputNames = interp.outputNames();
-    r.threads = std::max(1, options.threads);
-    ThreadPool pool(r.threads);
-    RunOptions base;
-    base.requant = options.requant;
-    base.int16Layers = options.int16Layers;
-    base.floatLayers = options.floatLayers;
-    base.maxTensorBytes = options.maxTensorBytes;
-    const int repeat = std::max(1, options.repeat);
-    const bool extraRequant = options.compareRequant && std::find(options.modes.begin(), options.modes.end(),
-                                                                  SimMode::Int) != options.modes.end();
-    const size_t sensRuns = options.sensitivity ? r.layers.size() : 0;
-    r.int16Layers = options.int16Layers;
-    r.floatLayers = options.floatLayers;
-    const bool hasFloat =
-        std::find(options.modes.begin(), options.modes.end(), SimMode::Float) != options.modes.end();
-    const bool hasInt =
-        std::find(options.modes.begin(), options.modes.end(), SimMode::Int) != options.modes.end();
-    const bool baselineRun = r.whatIf() && hasFloat && hasInt;
-    const size_t runsPerMode = repeat > 1 ? size_t(repeat) + 1 : 1;
-    const double totalRuns = double(options.modes.size() * runsPerMode + (extraRequant ? 1 : 0) + sensRuns +
-                                    (baselineRun ? 1 : 0));
-    double doneRuns = 0;
-    auto sub = [&](const char* stage) {
-        return ProgressFn([&, stage](double f, std::string_view) {
-            return reportProgress(progress, (doneRuns + f) / totalRuns, stage);
+    return std::find(options.modes.begin(), options.modes.end(), mode) != options.modes.end();
+}
+
+// What the steps of one simulation share: the interpreter and its inputs, the thread pool, the
+// run options every run starts from, and the progress over all the runs the simulation makes.
+class Steps {
+public:
+    Steps(const Interpreter& interp, const std::vector<Tensor>& inputs, const SimulationOptions& options,
+          const ProgressFn& progress, double totalRuns)
+        : interp(interp),
+          inputs(inputs),
+          options(options),
+          pool(std::max(1, options.threads)),
+          m_progress(progress),
+          m_totalRuns(totalRuns)
+    {
+        base.requant = options.requant;
+        base.int16Layers = options.int16Layers;
+        base.floatLayers = options.floatLayers;
+        base.maxTensorBytes = options.maxTensorBytes;
+    }
+
+    // One run of the interpreter, counted in the progress under stage.
+    Result<RunResult> run(SimMode mode, const RunOptions& o, const char* stage)
+    {
+        auto res = interp.run(mode, inputs, o, &pool, [&, stage](double f, std::string_view) {
+            return reportProgress(m_progress, (m_doneRuns + f) / m_totalRuns, stage);
         });
-    };
+        m_doneRuns += 1;
+        return res;
+    }
+    void skipRun() { m_doneRuns += 1; }
+
+    const Interpreter& interp;
+    const std::vector<Tensor>& inputs;
+    const SimulationOptions& options;
+    ThreadPool pool;
+    RunOptions base;
+
+private:
+    const ProgressFn& m_progress;
+    double m_totalRuns;
+    double m_doneRuns = 0;
+};
+
+// Each mode asked for, with its median time. Run 0 keeps every layer's output for the
+// comparisons; with --repeat N it is not timed: N more runs without that copying are, so
+// timing_ms is the inference alone.
+Result<std::map<std::string, RunResult>> runModes(Steps& steps, SimulationResult& r)
+{
     std::map<std::string, RunResult> runs;
-    for (SimMode mode : options.modes) {
+    const int repeat = std::max(1, steps.options.repeat);
+    for (SimMode mode : steps.options.modes) {
         std::vector<double> times;
-        // Run 0 keeps every layer's output for the comparisons. With --repeat N it is not timed:
-        // N more runs without that copying are, so timing_ms is the inference alone.
         const int runsOfMode = repeat > 1 ? repeat + 1 : 1;
         for (int k = 0; k < runsOfMode; ++k) {
-            RunOptions o = base;
+            RunOptions o = steps.base;
             o.keepLayerOutputs = k == 0;
             const auto t0 = std::chrono::steady_clock::now();
-            auto res = interp.run(mode, inputs, o, &pool, sub(simModeName(mode)));
+            auto res = steps.run(mode, o, simModeName(mode));
             const auto t1 = std::chrono::steady_clock::now();
             if (!res) return res.error();
             if (k > 0 || runsOfMode == 1)
                 times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
             if (k == 0) runs[simModeName(mode)] = std::move(*res);
-            doneRuns += 1;
         }
         std::sort(times.begin(), times.end());
         const size_t n = times.size();
@@ -150,7 +167,12 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
         r.luts = runs["int"].luts;
         r.fallbacks = runs["int"].fallbacks;
     }
-    // per-layer and per-output agreement for each pair of modes that ran
+    return runs;
+}
+
+// Per-layer and per-output agreement for each pair of modes that ran.
+void compareModes(const std::map<std::string, RunResult>& runs, SimulationResult& r)
+{
     r.comparisons.resize(r.layers.size());
     for (size_t li = 0; li < r.layers.size(); ++li) {
         r.comparisons[li].layer = r.layers[li].name;
@@ -158,96 +180,137 @@ Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<T
         if (it != r.overflows.end()) r.comparisons[li].overflows = it->second;
     }
     for (const ModePairInfo& info : modePairs()) {
-        const std::string pair = info.key;
-        const std::string first = simModeName(info.first), second = simModeName(info.second);
-        if (!runs.count(first) || !runs.count(second)) continue;
-        const RunResult& a = runs[first];
-        const RunResult& b = runs[second];
+        const auto a = runs.find(simModeName(info.first)), b = runs.find(simModeName(info.second));
+        if (a == runs.end() || b == runs.end()) continue;
         for (size_t li = 0; li < r.layers.size(); ++li) {
-            if (li >= a.layerOutputs.size() || li >= b.layerOutputs.size()) break;
-            const Agreement ag =
-                compareTensors(a.layerOutputs[li], b.layerOutputs[li], r.layers[li].outputScale);
-            if (ag.count == 0) continue;
-            r.comparisons[li].pairs[pair] = ag;
+            if (li >= a->second.layerOutputs.size() || li >= b->second.layerOutputs.size()) break;
+            const Agreement ag = compareTensors(a->second.layerOutputs[li], b->second.layerOutputs[li],
+                                                r.layers[li].outputScale);
+            if (ag.count > 0) r.comparisons[li].pairs[info.key] = ag;
         }
-        for (size_t o = 0; o < a.outputs.size() && o < b.outputs.size(); ++o) {
-            double scale = 0;
-            for (const LayerInfo& L : r.layers)
-                if (L.observed == r.outputNames[o]) scale = L.outputScale;
-            r.outputAgreement[pair].push_back(compareTensors(a.outputs[o], b.outputs[o], scale));
-        }
+        for (size_t o = 0; o < a->second.outputs.size() && o < b->second.outputs.size(); ++o)
+            r.outputAgreement[info.key].push_back(compareTensors(a->second.outputs[o], b->second.outputs[o],
+                                                                 outputScaleOf(r.layers, r.outputNames[o])));
     }
-    // the other requantization: where and by how much the two integer pipelines part
-    if (extraRequant) {
-        RunOptions o = base;
-        o.requant = options.requant == RequantMode::Float ? RequantMode::Fixed : RequantMode::Float;
-        auto other = interp.run(SimMode::Int, inputs, o, &pool, sub("int (other requantization)"));
-        if (!other) return other.error();
-        doneRuns += 1;
-        const RunResult& mine = runs["int"];
-        double worst = 0;
-        for (size_t li = 0; li < r.layers.size() && li < other->layerOutputs.size(); ++li) {
-            const Agreement ag =
-                compareTensors(mine.layerOutputs[li], other->layerOutputs[li], r.layers[li].outputScale);
-            if (ag.count && ag.maxAbs > 0 && r.requantDiffLayer.empty())
-                r.requantDiffLayer = r.layers[li].name;
-        }
-        for (size_t k = 0; k < mine.outputs.size(); ++k) {
-            double scale = 0;
-            for (const LayerInfo& L : r.layers)
-                if (L.observed == r.outputNames[k]) scale = L.outputScale;
-            const Agreement ag = compareTensors(mine.outputs[k], other->outputs[k], scale);
-            worst = std::max(worst, scale > 0 ? ag.maxErrLsb : ag.maxAbs);
-        }
-        r.requantDiffLsb = worst;
+}
+
+// The other requantization: where and by how much the two integer pipelines part.
+Result<void> compareRequantizations(Steps& steps, const RunResult& mine, SimulationResult& r)
+{
+    RunOptions o = steps.base;
+    o.requant = steps.options.requant == RequantMode::Float ? RequantMode::Fixed : RequantMode::Float;
+    auto other = steps.run(SimMode::Int, o, "int (other requantization)");
+    if (!other) return other.error();
+    for (size_t li = 0; li < r.layers.size() && li < other->layerOutputs.size(); ++li) {
+        const Agreement ag =
+            compareTensors(mine.layerOutputs[li], other->layerOutputs[li], r.layers[li].outputScale);
+        if (ag.count && ag.maxAbs > 0 && r.requantDiffLayer.empty()) r.requantDiffLayer = r.layers[li].name;
     }
-    if (options.weights) {
-        for (const LayerInfo& L : r.layers) {
-            if (L.weight.empty()) continue;
-            auto w = interp.layerWeight(L);
-            if (!w) continue;
-            // output channels: axis 0 of Conv/Gemm weights, axis 1 of ConvTranspose's [C, M/group, k...]
-            const int64_t axis =
-                w->quant && w->quant->scales.size() > 1 ? w->quant->axis : (L.op == "ConvTranspose" ? 1 : 0);
-            r.weights.push_back(weightStats(L.name, w->values, w->quant, axis));
-        }
+    double worst = 0;
+    for (size_t k = 0; k < mine.outputs.size(); ++k) {
+        const double scale = outputScaleOf(r.layers, r.outputNames[k]);
+        const Agreement ag = compareTensors(mine.outputs[k], other->outputs[k], scale);
+        worst = std::max(worst, scale > 0 ? ag.maxErrLsb : ag.maxAbs);
     }
-    if (baselineRun) {
-        RunOptions o = base;
+    r.requantDiffLsb = worst;
+    return Ok{};
+}
+
+// How much each layer's weight loses to int8 per tensor, per channel, int16 and its own quantizer.
+void weightStatistics(const Interpreter& interp, SimulationResult& r)
+{
+    for (const LayerInfo& L : r.layers) {
+        if (L.weight.empty()) continue;
+        auto w = interp.layerWeight(L);
+        if (!w) continue;
+        // output channels: axis 0 of Conv/Gemm weights, axis 1 of ConvTranspose's [C, M/group, k...]
+        const int64_t axis =
+            w->quant && w->quant->scales.size() > 1 ? w->quant->axis : (L.op == "ConvTranspose" ? 1 : 0);
+        r.weights.push_back(weightStats(L.name, w->values, w->quant, axis));
+    }
+}
+
+// What-if runs: the unchanged model's output agreement, the baseline the gain is measured from.
+Result<void> baselineRun(Steps& steps, const std::map<std::string, RunResult>& runs, SimulationResult& r)
+{
+    RunOptions o = steps.base;
+    o.keepLayerOutputs = false;
+    o.int16Layers.clear();
+    o.floatLayers.clear();
+    auto unchanged = steps.run(SimMode::Int, o, "int (unchanged model)");
+    if (!unchanged) return unchanged.error();
+    const auto& ref = runs.at("float").outputs;
+    if (!ref.empty() && !unchanged->outputs.empty()) {
+        r.baselineOutputAgreement = compareTensors(ref[0], unchanged->outputs[0], 0);
+        r.baselineOutputSqnrDb = r.baselineOutputAgreement->sqnrDb;
+    }
+    return Ok{};
+}
+
+// Every quantized layer at int16 in turn, ranked by the output SQNR it gains.
+Result<void> rankSensitivity(Steps& steps, const std::map<std::string, RunResult>& runs, SimulationResult& r)
+{
+    const auto& ref = runs.at("float").outputs;
+    auto outputSqnr = [&](const std::vector<Tensor>& outs) { return finalOutputSqnr(ref, outs); };
+    const double baseline = runs.count("int") ? outputSqnr(runs.at("int").outputs) : 0.0;
+    for (const LayerInfo& L : r.layers) {
+        if (L.outputQuantizers.empty() && L.weightQuantizers.empty()) {
+            steps.skipRun();
+            continue;
+        }
+        RunOptions o = steps.base;
         o.keepLayerOutputs = false;
-        o.int16Layers.clear();
-        o.floatLayers.clear();
-        auto unchanged = interp.run(SimMode::Int, inputs, o, &pool, sub("int (unchanged model)"));
-        if (!unchanged) return unchanged.error();
-        doneRuns += 1;
-        const auto& ref = runs["float"].outputs;
-        if (!ref.empty() && !unchanged->outputs.empty()) {
-            r.baselineOutputAgreement = compareTensors(ref[0], unchanged->outputs[0], 0);
-            r.baselineOutputSqnrDb = r.baselineOutputAgreement->sqnrDb;
-        }
+        o.int16Layers.insert(L.name);
+        auto res = steps.run(SimMode::Int, o, "what-if int16");
+        if (!res) return res.error();
+        const double s = outputSqnr(res->outputs);
+        r.sensitivity.push_back({L.name, s, s - baseline});
     }
-    if (options.sensitivity && runs.count("float")) {
-        const auto& ref = runs["float"].outputs;
-        auto outputSqnr = [&](const std::vector<Tensor>& outs) { return finalOutputSqnr(ref, outs); };
-        const double baseline = runs.count("int") ? outputSqnr(runs["int"].outputs) : 0.0;
-        for (const LayerInfo& L : r.layers) {
-            if (L.outputQuantizers.empty() && L.weightQuantizers.empty()) {
-                doneRuns += 1;
-                continue;
-            }
-            RunOptions o = base;
-            o.keepLayerOutputs = false;
-            o.int16Layers.insert(L.name);
-            auto res = interp.run(SimMode::Int, inputs, o, &pool, sub("what-if int16"));
-            if (!res) return res.error();
-            doneRuns += 1;
-            const double s = outputSqnr(res->outputs);
-            r.sensitivity.push_back({L.name, s, s - baseline});
-        }
-        std::stable_sort(
-            r.sensitivity.begin(), r.sensitivity.end(),
-            [](const SensitivityRow& a, const SensitivityRow& b) { return a.gainDb > b.gainDb; });
-    }
+    std::stable_sort(r.sensitivity.begin(), r.sensitivity.end(),
+                     [](const SensitivityRow& a, const SensitivityRow& b) { return a.gainDb > b.gainDb; });
+    return Ok{};
+}
+
+}  // namespace
+
+double outputScaleOf(const std::vector<LayerInfo>& layers, const std::string& outputName)
+{
+    double scale = 0;
+    for (const LayerInfo& L : layers)
+        if (L.observed == outputName) scale = L.outputScale;
+    return scale;
+}
+
+Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<Tensor>& inputs,
+                                  const SimulationOptions& options, const ProgressFn& progress)
+{
+    SimulationResult r;
+    r.modelPath = interp.path();
+    r.modes = options.modes;
+    r.layers = interp.layers();
+    r.outputNames = interp.outputNames();
+    r.threads = std::max(1, options.threads);
+    r.int16Layers = options.int16Layers;
+    r.floatLayers = options.floatLayers;
+    const bool extraRequant = options.compareRequant && runsMode(options, SimMode::Int);
+    const bool baseline = r.whatIf() && runsMode(options, SimMode::Float) && runsMode(options, SimMode::Int);
+    const bool sensitivity = options.sensitivity && runsMode(options, SimMode::Float);
+    const int repeat = std::max(1, options.repeat);
+    const size_t runsPerMode = repeat > 1 ? size_t(repeat) + 1 : 1;
+    const double totalRuns = double(options.modes.size() * runsPerMode + (extraRequant ? 1 : 0) +
+                                    (sensitivity ? r.layers.size() : 0) + (baseline ? 1 : 0));
+    Steps steps(interp, inputs, options, progress, totalRuns);
+
+    auto runs = runModes(steps, r);
+    if (!runs) return runs.error();
+    compareModes(*runs, r);
+    if (extraRequant)
+        if (auto done = compareRequantizations(steps, runs->at("int"), r); !done) return done.error();
+    if (options.weights) weightStatistics(interp, r);
+    if (baseline)
+        if (auto done = baselineRun(steps, *runs, r); !done) return done.error();
+    if (sensitivity)
+        if (auto done = rankSensitivity(steps, *runs, r); !done) return done.error();
     markFirstBadLayers(r, options.thresholds);
     r.findings = simulationFindings(r);
     reportProgress(progress, 1.0, "done");

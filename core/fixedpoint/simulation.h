@@ -93,6 +93,10 @@ struct SimulationResult {
 // the ordinary double-rounding of a multiplier + shift.
 constexpr double kRequantMismatchLsb = 1.0;
 
+// The quantization step of the graph output outputName: the output scale of the layer that
+// produces it, 0 when none does (errors in output steps then read as absolute errors).
+double outputScaleOf(const std::vector<LayerInfo>& layers, const std::string& outputName);
+
 // Runs everything the options ask for. inputs follow interp.inputNames(). Errors: input shape
 // mismatches ("simulate.input"), kernel errors naming the node, kCancelledCode.
 Result<SimulationResult> simulate(const Interpreter& interp, const std::vector<Tensor>& inputs,
