@@ -320,36 +320,6 @@ int32_t onnxFromDtype(DType t)
     return 0;
 }
 
-namespace {
-
-Result<std::string> externalBytes(const onnx::TensorProto& p, const std::string& folder)
-{
-    if (folder.empty()) return makeError("simulate.tensor", "tensor '" + p.name() + "' uses external data");
-    std::string location;
-    int64_t offset = 0, length = -1;
-    for (const auto& kv : p.external_data()) {
-        if (kv.key() == "location")
-            location = kv.value();
-        else if (kv.key() == "offset" || kv.key() == "length") {
-            int64_t& v = kv.key() == "offset" ? offset : length;
-            const std::string& text = kv.value();
-            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-            if (ec != std::errc() || end != text.data() + text.size() || v < 0)
-                return makeError("simulate.tensor", "tensor '" + p.name() + "': bad external data " +
-                                                        kv.key() + " '" + text + "'");
-        }
-    }
-    // the model's own reader: confined, opened once, only this tensor's range read
-    auto bytes = model::readExternalRange(
-        folder, location, static_cast<uint64_t>(offset),
-        length < 0 ? std::nullopt : std::optional<uint64_t>(static_cast<uint64_t>(length)),
-        "tensor '" + p.name() + "'");
-    if (!bytes) return makeError("simulate.tensor", bytes.error().message, bytes.error().file);
-    return bytes;
-}
-
-}  // namespace
-
 Result<Tensor> tensorFromProto(const onnx::TensorProto& p, const std::string& folder)
 {
     const DType dtype = dtypeFromOnnx(p.data_type());
@@ -360,76 +330,22 @@ Result<Tensor> tensorFromProto(const onnx::TensorProto& p, const std::string& fo
     for (int64_t d : shape)
         if (d < 0 || d > (int64_t{1} << 40))
             return makeError("simulate.tensor", "tensor '" + p.name() + "': bad dimension");
-    const size_t available = p.has_raw_data() ? p.raw_data().size() : static_cast<size_t>(1) << 62;
-    if (p.data_location() != onnx::TensorProto::EXTERNAL && p.has_raw_data() &&
-        claimedElements(shape) * static_cast<double>(elementSize(dtype)) > static_cast<double>(available))
-        return makeError("simulate.tensor", "tensor '" + p.name() + "': shape " + shapeString(shape) +
-                                                " needs more bytes than stored");
-    // Typed fields hold one value per element; external data is read whole (readFile's 2 GiB).
-    // Both are checked before allocating, so a claimed 100 GB shape is refused here.
-    const double claimed = claimedElements(shape);
-    if (p.data_location() == onnx::TensorProto::EXTERNAL
-            ? claimed * static_cast<double>(elementSize(dtype)) > static_cast<double>(kDefaultReadLimit)
-            : !p.has_raw_data() &&
-                  claimed > static_cast<double>(
-                                std::max({p.float_data_size(), p.double_data_size(), p.int64_data_size(),
-                                          p.uint64_data_size(), p.int32_data_size()})))
-        return makeError("simulate.tensor", "tensor '" + p.name() + "': shape " + shapeString(shape) +
-                                                " needs more values than stored");
+    if (p.data_location() == onnx::TensorProto::EXTERNAL && folder.empty())
+        return makeError("simulate.tensor", "tensor '" + p.name() + "' uses external data");
+    // the model's decoder: every storage, the size checks before allocating, external data
+    // confined to the folder and read in its range only
+    model::OnnxModel where;
+    where.folder = folder;
+    where.path = "the model";  // (the interpreter prefixes its errors with the model's path)
+    auto bytes = model::tensorBytes(where, p);
+    if (!bytes) return makeError("simulate.tensor", bytes.error().message, bytes.error().file);
     Tensor t(dtype, shape);
-    const size_t es = elementSize(dtype);
-    const size_t need = static_cast<size_t>(t.size()) * es;
-    std::string raw;
-    bool haveRaw = false;
-    if (p.data_location() == onnx::TensorProto::EXTERNAL) {
-        auto b = externalBytes(p, folder);
-        if (!b) return b.error();
-        raw = std::move(*b);
-        haveRaw = true;
-    } else if (p.has_raw_data()) {
-        raw = p.raw_data();
-        haveRaw = true;
-    }
-    if (haveRaw) {
-        if (raw.size() != need)
-            return makeError("simulate.tensor", "tensor '" + p.name() + "': " + std::to_string(raw.size()) +
-                                                    " bytes of data, shape " + shapeString(shape) +
-                                                    " needs " + std::to_string(need));
-        if (need) std::memcpy(t.data<uint8_t>(), raw.data(), need);
-        return t;
-    }
-    const int64_t n = t.size();
-    auto check = [&](int64_t have) -> Result<void> {
-        if (have != n)
-            return makeError("simulate.tensor", "tensor '" + p.name() + "': " + std::to_string(have) +
-                                                    " values, shape " + shapeString(shape) + " needs " +
-                                                    std::to_string(n));
-        return Ok{};
-    };
-    Result<void> ok = Ok{};
-    switch (dtype) {
-        case DType::Float32:
-            if (!(ok = check(p.float_data_size()))) return ok.error();
-            for (int64_t i = 0; i < n; ++i) t.data<float>()[i] = p.float_data(static_cast<int>(i));
-            break;
-        case DType::Float64:
-            if (!(ok = check(p.double_data_size()))) return ok.error();
-            for (int64_t i = 0; i < n; ++i) t.data<double>()[i] = p.double_data(static_cast<int>(i));
-            break;
-        case DType::Int64:
-            if (!(ok = check(p.int64_data_size()))) return ok.error();
-            for (int64_t i = 0; i < n; ++i) t.data<int64_t>()[i] = p.int64_data(static_cast<int>(i));
-            break;
-        case DType::UInt32:
-            if (!(ok = check(p.uint64_data_size()))) return ok.error();
-            for (int64_t i = 0; i < n; ++i)
-                t.setInt(i, static_cast<int64_t>(p.uint64_data(static_cast<int>(i))));
-            break;
-        default:  // int8/uint8/int16/uint16/int32/bool live in int32_data
-            if (!(ok = check(p.int32_data_size()))) return ok.error();
-            for (int64_t i = 0; i < n; ++i) t.setInt(i, p.int32_data(static_cast<int>(i)));
-            break;
-    }
+    const std::string_view raw = bytes->view();
+    if (raw.size() != static_cast<size_t>(t.size()) * elementSize(dtype))
+        return makeError("simulate.tensor", "tensor '" + p.name() + "': " + std::to_string(raw.size()) +
+                                                " bytes of data, shape " + shapeString(shape) +
+                                                " needs more");
+    if (!raw.empty()) std::memcpy(t.data<uint8_t>(), raw.data(), raw.size());
     return t;
 }
 

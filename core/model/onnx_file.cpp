@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <climits>
 #include <cstring>
 #include <filesystem>
@@ -161,17 +162,21 @@ Result<ExternalRef> locateExternal(const OnnxModel& m, const onnx::TensorProto& 
     uint64_t offset = 0;
     std::optional<uint64_t> length;
     for (const auto& kv : t.external_data()) {
-        try {
-            if (kv.key() == "location")
-                location = kv.value();
-            else if (kv.key() == "offset")
-                offset = std::stoull(kv.value());
-            else if (kv.key() == "length")
-                length = std::stoull(kv.value());
-        } catch (const std::exception&) {
-            return tensorError(
-                m, t, "onnx.external_bad",
-                "external data field '" + kv.key() + "' is not a number: '" + kv.value() + "'");
+        if (kv.key() == "location") {
+            location = kv.value();
+        } else if (kv.key() == "offset" || kv.key() == "length") {
+            // the whole field, a non-negative number that fits: "16abc", "-4" and 20 digits are refused
+            uint64_t v = 0;
+            const std::string& text = kv.value();
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (ec != std::errc() || end != text.data() + text.size() || text.empty() ||
+                v > (uint64_t{1} << 62))
+                return tensorError(m, t, "onnx.external_bad",
+                                   "external data field '" + kv.key() + "' is not a number: '" + text + "'");
+            if (kv.key() == "offset")
+                offset = v;
+            else
+                length = v;
         }
     }
     if (location.empty()) return tensorError(m, t, "onnx.external_bad", "external data without a location");
@@ -182,6 +187,9 @@ Result<ExternalRef> locateExternal(const OnnxModel& m, const onnx::TensorProto& 
     auto full = resolveExternalLocation(m.folder, location, m.path);
     if (!full) return full.error();
     std::error_code ec;
+    // (stat, never open: a FIFO named as external data must not block the load)
+    if (const auto st = fs::status(*full, ec); !ec && fs::exists(st) && !fs::is_regular_file(st))
+        return tensorError(m, t, "onnx.external_escape", "external file " + *full + " is not a regular file");
     const uint64_t fileSize = fs::file_size(*full, ec);
     if (ec) return tensorError(m, t, "onnx.external_missing", "cannot read external file " + *full);
     if (offset > fileSize || need > fileSize - offset)
@@ -220,86 +228,71 @@ Result<uint64_t> declaredBytes(const OnnxModel& m, const onnx::TensorProto& t)
     return need;
 }
 
+// Appends v as the little-endian bytes of element type `type` (typed fields hold int8..int32,
+// float16 and bool in int32_data, uint32 in uint64_data).
+template <class V>
+void appendElement(std::string& out, V v, int32_t type)
+{
+    using T = onnx::TensorProto;
+    auto put = [&out](auto x) { out.append(reinterpret_cast<const char*>(&x), sizeof x); };
+    switch (type) {
+        case T::FLOAT:
+            put(static_cast<float>(v));
+            break;
+        case T::DOUBLE:
+            put(static_cast<double>(v));
+            break;
+        case T::INT8:
+            put(static_cast<int8_t>(v));
+            break;
+        case T::UINT8:
+            put(static_cast<uint8_t>(v));
+            break;
+        case T::BOOL:
+            put(static_cast<uint8_t>(v != 0));
+            break;
+        case T::INT16:
+            put(static_cast<int16_t>(v));
+            break;
+        case T::UINT16:
+        case T::FLOAT16:
+        case T::BFLOAT16:
+            put(static_cast<uint16_t>(v));
+            break;
+        case T::INT32:
+            put(static_cast<int32_t>(v));
+            break;
+        case T::UINT32:
+            put(static_cast<uint32_t>(v));
+            break;
+        case T::INT64:
+            put(static_cast<int64_t>(v));
+            break;
+        case T::UINT64:
+            put(static_cast<uint64_t>(v));
+            break;
+        default:
+            break;
+    }
+}
+
 template <class Out>
 Result<std::vector<Out>> tensorValues(const OnnxModel& m, const onnx::TensorProto& t)
 {
-    using T = onnx::TensorProto;
+    auto bytes = tensorBytes(m, t);
+    if (!bytes) return bytes.error();
     const int32_t type = t.data_type();
     const int esize = elementSize(type);
-    auto needOr = declaredBytes(m, t);
-    if (!needOr) return needOr.error();
-    const uint64_t need = *needOr;
-    const int64_t count = tensorElementCount(t);
-
-    std::string external;
-    std::string_view raw;
-    bool haveRaw = false;
-    if (isExternal(t)) {
-        auto r = readExternal(m, t, need);
-        if (!r) return r.error();
-        external = std::move(*r);
-        raw = external;
-        haveRaw = true;
-    } else if (t.has_raw_data()) {
-        raw = t.raw_data();
-        haveRaw = true;
-    }
-    std::vector<Out> out;
-    if (haveRaw) {
-        if (raw.size() != need)
-            return tensorError(m, t, "onnx.tensor_size",
-                               "raw_data has " + std::to_string(raw.size()) +
-                                   " bytes but its shape and type need " + std::to_string(need));
-        out.resize(static_cast<size_t>(count));
-        if constexpr (std::is_same_v<Out, float>) {
-            if (type == T::FLOAT) {
-                if (need) std::memcpy(out.data(), raw.data(), need);
-                return out;
-            }
+    const std::string_view raw = bytes->view();
+    std::vector<Out> out(raw.size() / static_cast<size_t>(esize));
+    if constexpr (std::is_same_v<Out, float>) {
+        if (type == onnx::TensorProto::FLOAT) {
+            if (!raw.empty()) std::memcpy(out.data(), raw.data(), raw.size());
+            return out;
         }
-        for (int64_t i = 0; i < count; ++i)
-            out[static_cast<size_t>(i)] = rawElement<Out>(raw.data() + i * esize, type);
-        return out;
     }
-    auto check = [&](int64_t have) -> Result<void> {
-        if (have != count)
-            return tensorError(
-                m, t, "onnx.tensor_size",
-                "has " + std::to_string(have) + " values but its shape needs " + std::to_string(count));
-        return Ok{};
-    };
-    out.reserve(static_cast<size_t>(count));
-    switch (type) {
-        case T::FLOAT:
-            if (auto r = check(t.float_data_size()); !r) return r.error();
-            for (float v : t.float_data()) out.push_back(toOut<Out>(v));
-            break;
-        case T::DOUBLE:
-            if (auto r = check(t.double_data_size()); !r) return r.error();
-            for (double v : t.double_data()) out.push_back(toOut<Out>(v));
-            break;
-        case T::INT64:
-            if (auto r = check(t.int64_data_size()); !r) return r.error();
-            for (int64_t v : t.int64_data()) out.push_back(static_cast<Out>(v));
-            break;
-        case T::UINT32:
-        case T::UINT64:
-            if (auto r = check(t.uint64_data_size()); !r) return r.error();
-            for (uint64_t v : t.uint64_data()) out.push_back(static_cast<Out>(v));
-            break;
-        case T::FLOAT16:
-            if (auto r = check(t.int32_data_size()); !r) return r.error();
-            for (int32_t v : t.int32_data()) out.push_back(toOut<Out>(halfToFloat(static_cast<uint16_t>(v))));
-            break;
-        case T::BFLOAT16:
-            if (auto r = check(t.int32_data_size()); !r) return r.error();
-            for (int32_t v : t.int32_data()) out.push_back(toOut<Out>(bf16ToFloat(static_cast<uint16_t>(v))));
-            break;
-        default:  // int8/uint8/int16/uint16/int32/bool live in int32_data
-            if (auto r = check(t.int32_data_size()); !r) return r.error();
-            for (int32_t v : t.int32_data()) out.push_back(static_cast<Out>(v));
-            break;
-    }
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i] = rawElement<Out>(raw.data() + i * static_cast<size_t>(esize), type);
     return out;
 }
 
@@ -552,6 +545,53 @@ Result<void> checkExternalTensor(const OnnxModel& model, const onnx::TensorProto
     auto ref = locateExternal(model, t, *need);
     if (!ref) return ref.error();
     return Ok{};
+}
+
+Result<TensorBytes> tensorBytes(const OnnxModel& m, const onnx::TensorProto& t)
+{
+    using T = onnx::TensorProto;
+    auto needOr = declaredBytes(m, t);
+    if (!needOr) return needOr.error();
+    const uint64_t need = *needOr;
+    const int64_t count = tensorElementCount(t);
+    TensorBytes out;
+    if (isExternal(t)) {
+        auto r = readExternal(m, t, need);
+        if (!r) return r.error();
+        out.owned = std::move(*r);
+        return out;
+    }
+    if (t.has_raw_data()) {
+        if (t.raw_data().size() != need)
+            return tensorError(m, t, "onnx.tensor_size",
+                               "raw_data has " + std::to_string(t.raw_data().size()) +
+                                   " bytes but its shape and type need " + std::to_string(need));
+        out.borrowed = t.raw_data();
+        return out;
+    }
+    // typed fields: one value per element, checked before anything is allocated
+    auto packed = [&](const auto& field) -> Result<TensorBytes> {
+        if (field.size() != count)
+            return tensorError(m, t, "onnx.tensor_size",
+                               "has " + std::to_string(field.size()) + " values but its shape needs " +
+                                   std::to_string(count));
+        out.owned.reserve(static_cast<size_t>(need));
+        for (const auto v : field) appendElement(out.owned, v, t.data_type());
+        return out;
+    };
+    switch (t.data_type()) {
+        case T::FLOAT:
+            return packed(t.float_data());
+        case T::DOUBLE:
+            return packed(t.double_data());
+        case T::INT64:
+            return packed(t.int64_data());
+        case T::UINT32:
+        case T::UINT64:
+            return packed(t.uint64_data());
+        default:
+            return packed(t.int32_data());  // int8..int32, uint8, uint16, bool, float16, bfloat16
+    }
 }
 
 Result<std::vector<float>> tensorAsFloats(const OnnxModel& model, const onnx::TensorProto& t)

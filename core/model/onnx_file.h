@@ -50,6 +50,16 @@ bool isExternal(const onnx::TensorProto& t);
 // read lazily and confined to model.folder). Errors name the model file and the tensor:
 // "onnx.tensor_type" (string/complex), "onnx.tensor_size" (declared size vs bytes present),
 // "onnx.external_escape", "onnx.external_missing", "io.read".
+// A tensor's values as the little-endian bytes of its own element type (the raw_data layout),
+// from whichever storage holds them: typed fields (packed), raw_data (borrowed from the proto),
+// external data (read). The one tensor decoder: the model's values below and the simulator's
+// tensors are made from it, under the same size checks and external-data confinement.
+struct TensorBytes {
+    std::string owned;          // packed typed fields or external data
+    std::string_view borrowed;  // raw_data of the proto (alive as long as the model)
+    std::string_view view() const { return owned.empty() ? borrowed : std::string_view(owned); }
+};
+Result<TensorBytes> tensorBytes(const OnnxModel& model, const onnx::TensorProto& t);
 Result<std::vector<float>> tensorAsFloats(const OnnxModel& model, const onnx::TensorProto& t);
 Result<std::vector<int64_t>> tensorAsInts(const OnnxModel& model, const onnx::TensorProto& t);
 
