@@ -48,7 +48,7 @@ bool isDefaultDomain(const onnx::NodeProto& n)
 
 DType valueInfoType(const onnx::ValueInfoProto& v)
 {
-    return v.type().has_tensor_type() ? dtypeFromOnnx(v.type().tensor_type().elem_type()) : DType::Unknown;
+    return v.type().has_tensor_type() ? simulatedDtype(v.type().tensor_type().elem_type()) : DType::Unknown;
 }
 
 std::vector<int64_t> valueInfoShape(const onnx::ValueInfoProto& v)

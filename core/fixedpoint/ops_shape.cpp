@@ -389,8 +389,8 @@ Tensor castTo(const Tensor& x, DType to)
 
 Outs castOp(const OpCall& c)
 {
-    const DType to = dtypeFromOnnx(static_cast<int32_t>(NodeAttrs(c.node).i("to", 1)));
-    if (elementSize(to) == 0 || to == DType::Float16) return unsupported(c.node, "unsupported target type");
+    const DType to = simulatedDtype(static_cast<int32_t>(NodeAttrs(c.node).i("to", 1)));
+    if (to == DType::Unknown || elementSize(to) == 0) return unsupported(c.node, "unsupported target type");
     return std::vector<Tensor>{castTo(c.in(0), to)};
 }
 

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "core/common/file_io.h"
+#include "core/model/model_graph.h"
 #include "core/model/onnx_file.h"
 
 namespace qatdoctor::core::fixedpoint {
@@ -283,47 +284,16 @@ std::string writeNpy(const Tensor& t)
     return out;
 }
 
-DType dtypeFromOnnx(int32_t t)
+DType simulatedDtype(int32_t onnxType)
 {
-    switch (t) {
-        case onnx::TensorProto::FLOAT:
-            return DType::Float32;
-        case onnx::TensorProto::DOUBLE:
-            return DType::Float64;
-        case onnx::TensorProto::INT8:
-            return DType::Int8;
-        case onnx::TensorProto::UINT8:
-            return DType::UInt8;
-        case onnx::TensorProto::INT16:
-            return DType::Int16;
-        case onnx::TensorProto::UINT16:
-            return DType::UInt16;
-        case onnx::TensorProto::INT32:
-            return DType::Int32;
-        case onnx::TensorProto::UINT32:
-            return DType::UInt32;
-        case onnx::TensorProto::INT64:
-            return DType::Int64;
-        case onnx::TensorProto::BOOL:
-            return DType::Bool;
-        case onnx::TensorProto::FLOAT16:
-            return DType::Float16;
-        default:
-            return DType::Unknown;
-    }
-}
-
-int32_t onnxFromDtype(DType t)
-{
-    for (int32_t i = 1; i <= 16; ++i)
-        if (dtypeFromOnnx(i) == t) return i;
-    return 0;
+    const DType t = model::dtypeFromOnnx(onnxType);
+    return t == DType::Float16 || t == DType::BFloat16 ? DType::Unknown : t;
 }
 
 Result<Tensor> tensorFromProto(const onnx::TensorProto& p, const std::string& folder)
 {
-    const DType dtype = dtypeFromOnnx(p.data_type());
-    if (dtype == DType::Unknown || dtype == DType::Float16)
+    const DType dtype = simulatedDtype(p.data_type());
+    if (dtype == DType::Unknown)
         return makeError("simulate.tensor", "tensor '" + p.name() + "': unsupported element type " +
                                                 std::to_string(p.data_type()));
     std::vector<int64_t> shape(p.dims().begin(), p.dims().end());

@@ -27,8 +27,9 @@ std::string writeNpy(const Tensor& t);
 Result<Tensor> tensorFromProto(const onnx::TensorProto& proto, const std::string& folder = {});
 // A serialized TensorProto (input_0.pb ...).
 Result<Tensor> parseTensorProto(std::string_view bytes, const std::string& pathForMessages);
-DType dtypeFromOnnx(int32_t onnxType);
-int32_t onnxFromDtype(DType t);
+// The element type of an ONNX type as the simulator computes it (model::dtypeFromOnnx), Unknown
+// for float16 and bfloat16, which it does not run.
+DType simulatedDtype(int32_t onnxType);
 
 // Raw little-endian values of dtype with the given shape; the byte count must match.
 Result<Tensor> parseRaw(std::string_view bytes, DType dtype, const std::vector<int64_t>& shape,
