@@ -726,53 +726,25 @@ Outs resizeLinear(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
     return pendingOut(p);
 }
 
-const std::set<std::string> kCodeOps = {"Reshape", "Flatten",       "Squeeze", "Unsqueeze", "Transpose",
-                                        "Slice",   "Gather",        "Split",   "Expand",    "Tile",
-                                        "MaxPool", "GlobalMaxPool", "Dropout"};
-const std::set<std::string> kLutOps = {"Sigmoid",     "Tanh", "Exp",      "Log",      "Sqrt",
-                                       "Reciprocal",  "Erf",  "Gelu",     "Softplus", "HardSwish",
-                                       "HardSigmoid", "Elu",  "LeakyRelu"};
+// Ops that only move or pick codes: the specification kernel runs on the codes themselves.
+constexpr const char* kCodeOps[] = {"Reshape", "Flatten",       "Squeeze", "Unsqueeze", "Transpose",
+                                    "Slice",   "Gather",        "Split",   "Expand",    "Tile",
+                                    "MaxPool", "GlobalMaxPool", "Dropout"};
+// Nonlinear ops the deployment computes by look-up table.
+constexpr const char* kLutOps[] = {"Sigmoid",     "Tanh", "Exp",      "Log",      "Sqrt",
+                                   "Reciprocal",  "Erf",  "Gelu",     "Softplus", "HardSwish",
+                                   "HardSigmoid", "Elu",  "LeakyRelu"};
 
-}  // namespace
-
-std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t ni, const NodeInfo& node,
-                                                     std::vector<Value>& in)
+// The integer mode's handlers, one signature for the table. Most first settle their inputs (a
+// pending result takes its default quantization); Relu keeps a pending input pending, so that it
+// folds into the requantization of what it follows.
+void settleAll(std::vector<Value>& in)
 {
-    const std::string& op = node.proto->op_type();
-    if (in.empty()) return std::nullopt;
-    if (op != "Relu")
-        for (Value& v : in) v = settle(v);
-    if (op == "Conv") return conv(ctx, ni, node, in);
-    if (op == "ConvTranspose") return convTransposeOp(ctx, ni, node, in);
-    if (op == "Gemm") return gemm(ctx, ni, node, in, true);
-    if (op == "MatMul") return gemm(ctx, ni, node, in, false);
-    if (op == "BatchNormalization") return batchNorm(node, in);
-    if (op == "Relu" || op == "Clip") {
-        if (op == "Relu" && in[0].kind != Value::Pending) in[0] = settle(in[0]);
-        return clampOp(op, in, ctx.impl.opset, node);
-    }
-    if ((op == "Div" || op == "Mul" || op == "Add" || op == "Sub") && in.size() == 2 &&
-        (in[0].kind == Value::Acc || in[1].kind == Value::Acc)) {
-        if (auto r = accAffine(op, in)) return r;
-        return accAddQuantized(ctx, node, in);
-    }
-    if ((op == "Add" || op == "Sub" || op == "Mul") && in.size() == 2) return binaryPending(ctx, node, in);
-    if (op == "Concat") return concatPending(ctx, node, in);
-    if (op == "AveragePool" || op == "GlobalAveragePool")
-        return avgPool(ctx, node, in, op == "GlobalAveragePool");
-    if (kLutOps.count(op)) return lutOp(ctx, ni, node, in);
-    if (op == "Softmax") return softmaxOp(ctx, ni, node, in);
-    if (op == "Resize" || op == "Upsample") {
-        const NodeAttrs attrs(*node.proto);
-        if (attrs.s("mode", "nearest") != "nearest") return resizeLinear(ctx, node, in);
-        // outside its crop box tf_crop_and_resize writes extrapolation_value, a real value that
-        // the spec op on codes would store as a raw code: such a Resize runs in float
-        if (attrs.s("coordinate_transformation_mode", "half_pixel") == "tf_crop_and_resize")
-            return std::nullopt;
-        if (!perTensorQ(in[0])) return std::nullopt;
-    } else if (!kCodeOps.count(op)) {
-        return std::nullopt;
-    }
+    for (Value& v : in) v = settle(v);
+}
+
+ValueOut codesThroughSpec(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in)
+{
     if (!perTensorQ(in[0])) return std::nullopt;
     auto r = specOnCodes(ctx, node, in);
     if (!r) return Result<std::vector<Value>>(r.error());
@@ -783,6 +755,113 @@ std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t ni,
         outs.push_back(t.dtype() == in[0].t.dtype() ? qreal(t, in[0].q) : plain);
     }
     return Result<std::vector<Value>>(outs);
+}
+
+ValueOut intConv(RunContext& c, size_t ni, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    return conv(c, ni, n, in);
+}
+ValueOut intConvTranspose(RunContext& c, size_t ni, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    return convTransposeOp(c, ni, n, in);
+}
+ValueOut intGemm(RunContext& c, size_t ni, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    return gemm(c, ni, n, in, true);
+}
+ValueOut intMatMul(RunContext& c, size_t ni, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    return gemm(c, ni, n, in, false);
+}
+ValueOut intBatchNorm(RunContext&, size_t, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    return batchNorm(n, in);
+}
+ValueOut intRelu(RunContext& c, size_t, const NodeInfo& n, std::vector<Value>& in)
+{
+    if (in[0].kind != Value::Pending) in[0] = settle(in[0]);
+    return clampOp("Relu", in, c.impl.opset, n);
+}
+ValueOut intClip(RunContext& c, size_t, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    return clampOp("Clip", in, c.impl.opset, n);
+}
+// Add, Sub, Mul, Div: on an accumulator, folded into its affine map (or added to the other side's
+// codes); otherwise (not Div) a pending sum of two quantized values.
+ValueOut intArithmetic(RunContext& c, size_t, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    const std::string& op = n.proto->op_type();
+    if (in.size() != 2) return std::nullopt;
+    if (in[0].kind == Value::Acc || in[1].kind == Value::Acc) {
+        if (auto r = accAffine(op, in)) return r;
+        return accAddQuantized(c, n, in);
+    }
+    if (op == "Div") return std::nullopt;
+    return binaryPending(c, n, in);
+}
+ValueOut intConcat(RunContext& c, size_t, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    return concatPending(c, n, in);
+}
+ValueOut intAveragePool(RunContext& c, size_t, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    return avgPool(c, n, in, n.proto->op_type() == "GlobalAveragePool");
+}
+ValueOut intLut(RunContext& c, size_t ni, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    return lutOp(c, ni, n, in);
+}
+ValueOut intSoftmax(RunContext& c, size_t ni, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    return softmaxOp(c, ni, n, in);
+}
+ValueOut intResize(RunContext& c, size_t, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    const NodeAttrs attrs(*n.proto);
+    if (attrs.s("mode", "nearest") != "nearest") return resizeLinear(c, n, in);
+    // outside its crop box tf_crop_and_resize writes extrapolation_value, a real value that the
+    // spec op on codes would store as a raw code: such a Resize runs in float
+    if (attrs.s("coordinate_transformation_mode", "half_pixel") == "tf_crop_and_resize") return std::nullopt;
+    return codesThroughSpec(c, n, in);
+}
+ValueOut intMovesCodes(RunContext& c, size_t, const NodeInfo& n, std::vector<Value>& in)
+{
+    settleAll(in);
+    return codesThroughSpec(c, n, in);
+}
+
+}  // namespace
+
+void addIntModeOps(ValueOpTable& t)
+{
+    t["Conv"].intMode = intConv;
+    t["ConvTranspose"].intMode = intConvTranspose;
+    t["Gemm"].intMode = intGemm;
+    t["MatMul"].intMode = intMatMul;
+    t["BatchNormalization"].intMode = intBatchNorm;
+    t["Relu"].intMode = intRelu;
+    t["Clip"].intMode = intClip;
+    for (const char* op : {"Add", "Sub", "Mul", "Div"}) t[op].intMode = intArithmetic;
+    t["Concat"].intMode = intConcat;
+    t["AveragePool"].intMode = intAveragePool;
+    t["GlobalAveragePool"].intMode = intAveragePool;
+    for (const char* op : kLutOps) t[op].intMode = intLut;
+    t["Softmax"].intMode = intSoftmax;
+    t["Resize"].intMode = intResize;
+    t["Upsample"].intMode = intResize;
+    for (const char* op : kCodeOps) t[op].intMode = intMovesCodes;
 }
 
 Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p, const std::string& layer)

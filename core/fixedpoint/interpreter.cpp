@@ -141,6 +141,7 @@ Result<std::shared_ptr<Interpreter>> Interpreter::buildGraph(std::shared_ptr<con
         for (const auto& i : n.input()) info.inputs.push_back(i.empty() ? -1 : idOf(i));
         for (const auto& o : n.output()) info.outputs.push_back(o.empty() ? -1 : idOf(o));
         info.spec = findSpecOp(n.op_type());
+        info.valueOp = findValueOp(n.op_type());
         if (!info.spec)
             return makeError(
                 "simulate.unsupported",
@@ -293,47 +294,6 @@ Value settle(const Value& v)
 
 namespace {
 
-enum class QOverride { None, Int16, Skip };
-
-Result<QParams> qparamsOf(const NodeInfo& node, const std::vector<Value>& in,
-                          const std::vector<int64_t>& shape, DType fallback)
-{
-    if (in.size() < 2 || !in[1].defined()) return opError(*node.proto, "missing scale");
-    const Tensor scale = materialize(in[1]);
-    DType dtype = fallback;
-    std::vector<int64_t> zps{0};
-    if (in.size() > 2 && in[2].defined()) {
-        dtype = in[2].t.dtype();
-        zps = in[2].t.toInts();
-    }
-    int axis = static_cast<int>(NodeAttrs(*node.proto).i("axis", 1));
-    if (scale.size() == 1) axis = -1;
-    auto p = makeQParams(dtype, scale.toFloats(), zps, axis, shape);
-    if (!p) return opError(*node.proto, p.error().message);
-    return p;
-}
-
-// 8-bit -> 16-bit over the same real range: q16 = 256 * q8 (+ offset for uint8 -> int16).
-QParams widen(const QParams& p, int64_t& mul, int64_t& off)
-{
-    mul = 1;
-    off = 0;
-    if (p.dtype != DType::Int8 && p.dtype != DType::UInt8) return p;
-    QParams w = p;
-    mul = 256;
-    off = p.dtype == DType::UInt8 ? -32768 : 0;
-    w.dtype = DType::Int16;
-    w.range = qrange(DType::Int16);
-    for (float& s : w.scales) s /= 256.0f;
-    for (int64_t& z : w.zeroPoints) z = z * mul + off;
-    return w;
-}
-
-bool isPassThroughOfQuantizer(const std::string& op)
-{
-    return op == "Clip" || op == "Identity" || op == "Cast";
-}
-
 // Ops that only move or pick elements: in float they give what they would give on codes, so the
 // integer mode computing them in float is not a fallback worth listing.
 bool movesDataOnly(const std::string& op)
@@ -410,7 +370,8 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
                    result,
                    std::vector<int>(impl.nodes.size(), -1),
                    std::vector<bool>(impl.nodes.size(), false)};
-    std::vector<QOverride> overrides(impl.nodes.size(), QOverride::None);
+    std::vector<QOverride>& overrides = ctx.overrides;
+    overrides.assign(impl.nodes.size(), QOverride::None);
     for (size_t li = 0; li < m_layers.size(); ++li) {
         const LayerInfo& L = m_layers[li];
         ctx.layerOfNode[L.nodeIndex] = static_cast<int>(li);
@@ -450,85 +411,11 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
         bool intFallback = false;  // computed in float on quantized data in the integer mode
         const bool intMode = mode == SimMode::Int && !ctx.floatNode[ni];
 
-        if (op == "QuantizeLinear") {
-            const Value& x = in[0];
-            if (mode == SimMode::Float || overrides[ni] == QOverride::Skip) {
-                Value o;
-                o.t = materialize(x);
-                o.bypass = true;
-                outs.push_back(o);
-            } else {
-                const std::vector<int64_t> shape = x.kind == Value::Acc       ? x.acc->acc->shape
-                                                   : x.kind == Value::Pending ? x.pend->shape
-                                                                              : x.t.shape();
-                auto p = qparamsOf(node, in, shape, DType::UInt8);
-                if (!p) return p.error();
-                Value o;
-                QParams qp = *p;
-                if (overrides[ni] == QOverride::Int16) {
-                    qp = widen(*p, o.overrideMul, o.overrideOff);
-                    o.override16 = qp;
-                }
-                if (overrides[ni] == QOverride::None && impl.constQuant[ni]) {
-                    o.t = *impl.constQuant[ni];
-                } else if (x.kind == Value::Plain) {
-                    o.t = quantize(x.t, qp);
-                } else {
-                    const int li = ctx.layerOfNode[ni];
-                    auto t = requantizeValue(
-                        ctx, x, qp, li >= 0 ? m_layers[static_cast<size_t>(li)].name : node.proto->name());
-                    if (!t) return t.error();
-                    o.t = *t;
-                }
-                outs.push_back(o);
-            }
-            handled = true;
-        } else if (op == "DequantizeLinear") {
-            const Value& x = in[0];
-            Value o;
-            if (x.bypass) {
-                o.t = x.t;
-            } else {
-                Tensor codes = x.kind == Value::Plain ? x.t : materialize(x);
-                QParams p;
-                if (x.override16) {
-                    p = *x.override16;
-                } else {
-                    auto r = qparamsOf(node, in, codes.shape(), codes.dtype());
-                    if (!r) return r.error();
-                    p = *r;
-                }
-                if (mode == SimMode::Int && codes.dtype() != DType::Float32) {
-                    o.kind = Value::QReal;
-                    o.t = codes;
-                    o.q = p;
-                } else {
-                    o.t = dequantize(codes, p);
-                }
-            }
-            outs.push_back(o);
-            handled = true;
-        } else if (isPassThroughOfQuantizer(op) && (in[0].bypass || in[0].override16)) {
-            Value o = in[0];
-            if (op == "Clip" && !in[0].bypass) {
-                // bounds are in the 8-bit code domain of the widened quantizer
-                std::vector<Tensor> ins{in[0].t, {}, {}};
-                for (size_t k = 1; k < 3 && k < in.size(); ++k)
-                    if (in[k].defined())
-                        ins[k] = Tensor::fromInts(DType::Int64, {},
-                                                  {in[k].t.atInt(0) * in[0].overrideMul + in[0].overrideOff});
-                OpCall call{*node.proto, ins, impl.opset, pool, impl.folder};
-                auto r = (*node.spec)(call);
-                if (!r) return r.error();
-                o.t = (*r)[0];
-            }
-            outs.push_back(o);
-            handled = true;
-        } else if (op == "Identity") {
-            outs.push_back(in[0]);
-            handled = true;
-        } else if (intMode) {
-            auto r = runIntNode(ctx, ni, node, in);
+        // the value-level table first (quantizers; the integer domain), then the kernel
+        if (const ValueOp* vop = node.valueOp) {
+            ValueOut r;
+            if (vop->anyMode) r = vop->anyMode(ctx, ni, node, in);
+            if (!r && vop->intMode && intMode && !in.empty()) r = vop->intMode(ctx, ni, node, in);
             if (r) {
                 if (!*r) return r->error();
                 outs = std::move(**r);

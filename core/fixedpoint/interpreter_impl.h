@@ -19,12 +19,15 @@
 
 namespace qatdoctor::core::fixedpoint {
 
+struct ValueOp;
+
 struct NodeInfo {
     const onnx::NodeProto* proto = nullptr;
     std::vector<int> inputs;  // tensor ids, -1 = omitted
     std::vector<int> outputs;
-    const OpFn* spec = nullptr;
-    bool folded = false;  // constant, evaluated at build time
+    const OpFn* spec = nullptr;        // the specification kernel on plain tensors
+    const ValueOp* valueOp = nullptr;  // what the op does on Values; null = the kernel only
+    bool folded = false;               // constant, evaluated at build time
 };
 
 // A convolution on the SIMD path, run when its result is first needed: by the requantization
@@ -101,7 +104,10 @@ struct Interpreter::Impl {
     }
 };
 
-// Per-run state handed to the integer-domain handlers.
+// What a what-if run does to a quantizer: nothing, 16 bits over the same range, or removed.
+enum class QOverride { None, Int16, Skip };
+
+// Per-run state handed to the value handlers.
 struct RunContext {
     const Interpreter::Impl& impl;
     const RunOptions& options;
@@ -109,9 +115,10 @@ struct RunContext {
     SimMode mode;
     ThreadPool* pool;
     RunResult& result;
-    std::vector<int> layerOfNode;  // node index -> layer index or -1
-    std::vector<bool> floatNode;   // float what-if: compute this node in float
-    Int8Scratch scratch{};         // buffers of the SIMD convolutions, reused across layers
+    std::vector<int> layerOfNode;      // node index -> layer index or -1
+    std::vector<bool> floatNode;       // float what-if: compute this node in float
+    std::vector<QOverride> overrides;  // per node: what the what-if does to this quantizer
+    Int8Scratch scratch{};             // buffers of the SIMD convolutions, reused across layers
 };
 
 // The sums of an accumulator value (runs a deferred convolution the first time).
@@ -122,10 +129,28 @@ Tensor materialize(const Value& v);
 // Pending with default params -> QReal; other kinds unchanged.
 Value settle(const Value& v);
 
-// Integer-domain evaluation of one node; nullopt = not in the quantized domain (caller falls
-// back to the specification op on float inputs).
-std::optional<Result<std::vector<Value>>> runIntNode(RunContext& ctx, size_t nodeIndex, const NodeInfo& node,
-                                                     std::vector<Value>& in);
+// The value-level op table. A handler computes a node's outputs from the interpreter's Values
+// (quantized codes, pending accumulators, bypassed quantizers), or returns nullopt when it does
+// not take this case; the node then goes to the next step, and last to its specification kernel
+// on plain float tensors. anyMode runs in every mode (quantizers, and the ops that carry a
+// quantizer's state on); intMode in the integer mode only, on nodes not computed in float.
+using ValueOut = std::optional<Result<std::vector<Value>>>;
+using ValueHandler = ValueOut (*)(RunContext& ctx, size_t nodeIndex, const NodeInfo& node,
+                                  std::vector<Value>& in);
+struct ValueOp {
+    ValueHandler anyMode = nullptr;
+    ValueHandler intMode = nullptr;
+};
+// The row of op, resolved once per node when the graph is built; nullptr: the kernel only.
+const ValueOp* findValueOp(const std::string& op);
+// The rows of each mode's handlers (value_ops.cpp, int_mode.cpp) fill the one table.
+using ValueOpTable = std::map<std::string, ValueOp, std::less<>>;
+void addQuantizerOps(ValueOpTable& table);
+void addIntModeOps(ValueOpTable& table);
+
+// The quantization parameters of a QuantizeLinear / DequantizeLinear node from its inputs.
+Result<QParams> qparamsOf(const NodeInfo& node, const std::vector<Value>& in,
+                          const std::vector<int64_t>& shape, DType fallback);
 
 // QuantizeLinear in the integer mode for non-float inputs (Acc, Pending, QReal).
 Result<Tensor> requantizeValue(RunContext& ctx, const Value& v, const QParams& p, const std::string& layer);

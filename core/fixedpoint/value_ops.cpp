@@ -1,0 +1,162 @@
+// The value-level op table (interpreter_impl.h) and its rows for every mode: the quantizers, and
+// the ops that carry a bypassed or widened quantizer's state on. The integer mode's rows are in
+// int_mode.cpp.
+#include <cstdint>
+
+#include "core/fixedpoint/interpreter_impl.h"
+#include "core/fixedpoint/node_attrs.h"
+
+namespace qatdoctor::core::fixedpoint {
+namespace {
+
+// 8-bit -> 16-bit over the same real range: q16 = 256 * q8 (+ offset for uint8 -> int16).
+QParams widen(const QParams& p, int64_t& mul, int64_t& off)
+{
+    mul = 1;
+    off = 0;
+    if (p.dtype != DType::Int8 && p.dtype != DType::UInt8) return p;
+    QParams w = p;
+    mul = 256;
+    off = p.dtype == DType::UInt8 ? -32768 : 0;
+    w.dtype = DType::Int16;
+    w.range = qrange(DType::Int16);
+    for (float& s : w.scales) s /= 256.0f;
+    for (int64_t& z : w.zeroPoints) z = z * mul + off;
+    return w;
+}
+
+ValueOut one(Value v)
+{
+    return Result<std::vector<Value>>(std::vector<Value>{std::move(v)});
+}
+
+// Float mode and a removed quantizer pass the value through (bypass); otherwise the codes, from
+// the constant weight codes, quantize(), or the integer mode's requantization of an accumulator.
+ValueOut quantizeLinear(RunContext& ctx, size_t ni, const NodeInfo& node, std::vector<Value>& in)
+{
+    const Value& x = in[0];
+    const QOverride override = ctx.overrides[ni];
+    Value o;
+    if (ctx.mode == SimMode::Float || override == QOverride::Skip) {
+        o.t = materialize(x);
+        o.bypass = true;
+        return one(std::move(o));
+    }
+    const std::vector<int64_t> shape = x.kind == Value::Acc       ? x.acc->acc->shape
+                                       : x.kind == Value::Pending ? x.pend->shape
+                                                                  : x.t.shape();
+    auto p = qparamsOf(node, in, shape, DType::UInt8);
+    if (!p) return Result<std::vector<Value>>(p.error());
+    QParams qp = *p;
+    if (override == QOverride::Int16) {
+        qp = widen(*p, o.overrideMul, o.overrideOff);
+        o.override16 = qp;
+    }
+    if (override == QOverride::None && ctx.impl.constQuant[ni]) {
+        o.t = *ctx.impl.constQuant[ni];
+    } else if (x.kind == Value::Plain) {
+        o.t = quantize(x.t, qp);
+    } else {
+        const int li = ctx.layerOfNode[ni];
+        auto t = requantizeValue(ctx, x, qp, li >= 0 ? ctx.layers[static_cast<size_t>(li)].name : node.proto->name());
+        if (!t) return Result<std::vector<Value>>(t.error());
+        o.t = *t;
+    }
+    return one(std::move(o));
+}
+
+// Codes become real values: kept as codes with their parameters in the integer mode (QReal),
+// dequantized in the others; a bypassed quantizer's value passes through.
+ValueOut dequantizeLinear(RunContext& ctx, size_t, const NodeInfo& node, std::vector<Value>& in)
+{
+    const Value& x = in[0];
+    Value o;
+    if (x.bypass) {
+        o.t = x.t;
+        return one(std::move(o));
+    }
+    Tensor codes = x.kind == Value::Plain ? x.t : materialize(x);
+    QParams p;
+    if (x.override16) {
+        p = *x.override16;
+    } else {
+        auto r = qparamsOf(node, in, codes.shape(), codes.dtype());
+        if (!r) return Result<std::vector<Value>>(r.error());
+        p = *r;
+    }
+    if (ctx.mode == SimMode::Int && codes.dtype() != DType::Float32) {
+        o.kind = Value::QReal;
+        o.t = codes;
+        o.q = p;
+    } else {
+        o.t = dequantize(codes, p);
+    }
+    return one(std::move(o));
+}
+
+// Between a bypassed or widened Q and its DQ, Clip and Cast keep the quantizer's state; Clip's
+// bounds are codes of the 8-bit quantizer, moved to the widened one's.
+ValueOut passQuantizerState(RunContext& ctx, size_t, const NodeInfo& node, std::vector<Value>& in)
+{
+    if (in.empty() || !(in[0].bypass || in[0].override16)) return std::nullopt;
+    Value o = in[0];
+    if (node.proto->op_type() == "Clip" && !in[0].bypass) {
+        std::vector<Tensor> ins{in[0].t, {}, {}};
+        for (size_t k = 1; k < 3 && k < in.size(); ++k)
+            if (in[k].defined())
+                ins[k] = Tensor::fromInts(DType::Int64, {}, {in[k].t.atInt(0) * in[0].overrideMul + in[0].overrideOff});
+        OpCall call{*node.proto, ins, ctx.impl.opset, ctx.pool, ctx.impl.folder};
+        auto r = (*node.spec)(call);
+        if (!r) return Result<std::vector<Value>>(r.error());
+        o.t = (*r)[0];
+    }
+    return one(std::move(o));
+}
+
+ValueOut identity(RunContext&, size_t, const NodeInfo&, std::vector<Value>& in)
+{
+    return one(in.empty() ? Value{} : in[0]);
+}
+
+}  // namespace
+
+Result<QParams> qparamsOf(const NodeInfo& node, const std::vector<Value>& in, const std::vector<int64_t>& shape,
+                          DType fallback)
+{
+    if (in.size() < 2 || !in[1].defined()) return opError(*node.proto, "missing scale");
+    const Tensor scale = materialize(in[1]);
+    DType dtype = fallback;
+    std::vector<int64_t> zps{0};
+    if (in.size() > 2 && in[2].defined()) {
+        dtype = in[2].t.dtype();
+        zps = in[2].t.toInts();
+    }
+    int axis = static_cast<int>(NodeAttrs(*node.proto).i("axis", 1));
+    if (scale.size() == 1) axis = -1;
+    auto p = makeQParams(dtype, scale.toFloats(), zps, axis, shape);
+    if (!p) return opError(*node.proto, p.error().message);
+    return p;
+}
+
+void addQuantizerOps(ValueOpTable& t)
+{
+    t["QuantizeLinear"].anyMode = quantizeLinear;
+    t["DequantizeLinear"].anyMode = dequantizeLinear;
+    t["Clip"].anyMode = passQuantizerState;
+    t["Cast"].anyMode = passQuantizerState;
+    t["Identity"].anyMode = identity;
+}
+
+const ValueOp* findValueOp(const std::string& op)
+{
+    static const ValueOpTable kTable = [] {
+        ValueOpTable t;
+        addQuantizerOps(t);
+        addIntModeOps(t);
+        return t;
+    }();
+    auto it = kTable.find(op);
+    return it == kTable.end() ? nullptr : &it->second;
+}
+
+}  // namespace qatdoctor::core::fixedpoint
