@@ -6,6 +6,7 @@
 
 #include "core/common/error_codes.h"
 #include "core/common/file_io.h"
+#include "core/common/folder_walk.h"
 #include "core/logs/log_input.h"
 #include "core/logs/log_reader.h"
 
@@ -16,8 +17,6 @@ namespace {
 
 constexpr size_t kProbeBytes = 64 * 1024;  // what analyze() hands every probe
 constexpr int kSureScore = 50;
-constexpr size_t kMaxEntries = 5000;
-constexpr int kMaxDepth = 8;
 
 bool isOtherReader(const InputLoader& loader)
 {
@@ -50,35 +49,19 @@ bool claimedByOtherReader(const std::string& path)
 std::vector<ClaimedFile> findClaimedFiles(const std::string& folder, std::vector<Warning>* capped)
 {
     std::vector<ClaimedFile> out;
-    std::error_code ec;
-    size_t seen = 0;
-    fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
-    for (; !ec && it != end; it.increment(ec)) {
-        if (++seen > kMaxEntries) {
-            if (capped)
-                capped->push_back(makeError(
-                    "folder.capped",
-                    folder + ": the search for models and toolchain files stopped after " +
-                        std::to_string(kMaxEntries) + " entries; files beyond them were not looked at",
-                    folder));
-            break;
-        }
-        const fs::directory_entry& e = *it;
-        const std::string name = e.path().filename().string();
-        const bool isDir = e.is_directory(ec);
-        if (!name.empty() && name[0] == '.') {
-            if (isDir) it.disable_recursion_pending();
-            continue;
-        }
-        if (isDir) {
-            if (it.depth() >= kMaxDepth) it.disable_recursion_pending();
-            continue;
-        }
-        if (!e.is_regular_file(ec)) continue;
-        auto head = readFileHead(e.path().string(), kProbeBytes);
+    const FolderWalkLimits limits;
+    const FolderWalk walk = walkFolder(folder, limits);
+    if (walk.capped && capped)
+        capped->push_back(makeError(codes::kFolderCapped,
+                                    folder + ": the search for models and toolchain files stopped after " +
+                                        std::to_string(limits.maxEntries) +
+                                        " entries; files beyond them were not looked at",
+                                    folder));
+    for (const FolderEntry& e : walk.entries) {
+        if (e.kind != FolderEntry::Kind::File) continue;
+        auto head = readFileHead(e.path, kProbeBytes);
         if (!head) continue;
-        if (const InputLoader* loader = claimingLoader(e.path().string(), *head))
-            out.push_back({e.path().string(), loader});
+        if (const InputLoader* loader = claimingLoader(e.path, *head)) out.push_back({e.path, loader});
     }
     // Directory order is the file system's; a stable order keeps models[0] and reports stable.
     std::sort(out.begin(), out.end(),

@@ -58,7 +58,8 @@ ValueOut quantizeLinear(RunContext& ctx, size_t ni, const NodeInfo& node, std::v
         o.t = quantize(x.t, qp);
     } else {
         const int li = ctx.layerOfNode[ni];
-        auto t = requantizeValue(ctx, x, qp, li >= 0 ? ctx.layers[static_cast<size_t>(li)].name : node.proto->name());
+        auto t = requantizeValue(ctx, x, qp,
+                                 li >= 0 ? ctx.layers[static_cast<size_t>(li)].name : node.proto->name());
         if (!t) return Result<std::vector<Value>>(t.error());
         o.t = *t;
     }
@@ -104,7 +105,8 @@ ValueOut passQuantizerState(RunContext& ctx, size_t, const NodeInfo& node, std::
         std::vector<Tensor> ins{in[0].t, {}, {}};
         for (size_t k = 1; k < 3 && k < in.size(); ++k)
             if (in[k].defined())
-                ins[k] = Tensor::fromInts(DType::Int64, {}, {in[k].t.atInt(0) * in[0].overrideMul + in[0].overrideOff});
+                ins[k] = Tensor::fromInts(DType::Int64, {},
+                                          {in[k].t.atInt(0) * in[0].overrideMul + in[0].overrideOff});
         OpCall call{*node.proto, ins, ctx.impl.opset, ctx.pool, ctx.impl.folder};
         auto r = (*node.spec)(call);
         if (!r) return Result<std::vector<Value>>(r.error());
@@ -120,8 +122,8 @@ ValueOut identity(RunContext&, size_t, const NodeInfo&, std::vector<Value>& in)
 
 }  // namespace
 
-Result<QParams> qparamsOf(const NodeInfo& node, const std::vector<Value>& in, const std::vector<int64_t>& shape,
-                          DType fallback)
+Result<QParams> qparamsOf(const NodeInfo& node, const std::vector<Value>& in,
+                          const std::vector<int64_t>& shape, DType fallback)
 {
     if (in.size() < 2 || !in[1].defined()) return opError(*node.proto, "missing scale");
     const Tensor scale = materialize(in[1]);

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/common/file_io.h"
+#include "core/common/folder_walk.h"
 #include "core/logs/line_parser.h"
 #include "core/logs/role_guess.h"
 #include "core/logs/text_decoding.h"
@@ -55,24 +56,20 @@ Result<LogSet> readLogFile(const std::string& path, const ProgressFn& progress, 
 
 int probeLogFolder(const std::string& path)
 {
-    std::error_code ec;
-    int files = 0;
-    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
-    for (; !ec && it != end && files < 200; it.increment(ec)) {
-        if (it.depth() > 4) {
-            it.disable_recursion_pending();
-            continue;
-        }
-        if (!it->is_regular_file(ec)) continue;
-        ++files;
-        const std::string name = it->path().filename().string();
+    // the folder walk every reader shares; at most kMaxProbeReads heads are read
+    constexpr int kMaxProbeReads = 200;
+    int reads = 0;
+    for (const FolderEntry& e : walkFolder(path).entries) {
+        if (e.kind != FolderEntry::Kind::File) continue;
+        const std::string& name = e.name;
         std::string lower = name;
         for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         if (lower.find("tfevents") != std::string::npos) return 60;
         if (lower.ends_with(".log") || lower.ends_with(".jsonl") || lower.ends_with(".csv") ||
             lower.ends_with(".txt") || lower.ends_with(".tsv") || lower.ends_with(".out") ||
             lower.ends_with(".json")) {
-            auto head = readFileHead(it->path().string(), 16 * 1024);
+            if (++reads > kMaxProbeReads) break;
+            auto head = readFileHead(e.path, 16 * 1024);
             if (!head) continue;
             int score = 0;
             probeLogFormat(name, *head, &score);

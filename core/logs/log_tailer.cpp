@@ -231,37 +231,26 @@ void LogTailer::scan(std::vector<std::string>& added)
     m_folders.push_back(m_root);
     m_otherFiles.clear();
     m_configFiles.clear();
-    size_t seen = 0;
-    fs::recursive_directory_iterator it(m_root, fs::directory_options::skip_permission_denied, ec), end;
-    for (; !ec && it != end; it.increment(ec)) {
-        if (++seen > m_options.maxFiles) {
-            m_skipped[m_root] =
-                "the folder scan stopped after " + std::to_string(m_options.maxFiles) +
-                " entries (a guard against opening a wrong folder): files beyond them were not read";
-            break;
-        }
-        const fs::directory_entry& e = *it;
-        const std::string name = e.path().filename().string();
-        if (!name.empty() && name[0] == '.') {
-            if (e.is_directory(ec)) it.disable_recursion_pending();
+    const FolderWalk walk = walkFolder(m_root, m_options.walk);
+    if (walk.capped)
+        m_skipped[m_root] =
+            "the folder scan stopped after " + std::to_string(m_options.walk.maxEntries) +
+            " entries (a guard against opening a wrong folder): files beyond them were not read";
+    for (const FolderEntry& e : walk.entries) {
+        const std::string& name = e.name;
+        if (e.kind == FolderEntry::Kind::Folder) {
+            if (!e.listable) m_skipped[e.path] = "folder not readable (permissions): its files were not read";
+            if (e.depth < m_options.walk.maxDepth) m_folders.push_back(e.path);
             continue;
         }
-        if (e.is_directory(ec)) {
-            if (::access(e.path().c_str(), R_OK | X_OK) != 0)  // the iterator skips it without a word
-                m_skipped[e.path().string()] = "folder not readable (permissions): its files were not read";
-            if (it.depth() >= m_options.maxDepth)
-                it.disable_recursion_pending();
-            else
-                m_folders.push_back(e.path().string());
-            continue;
-        }
-        if (!e.is_regular_file(ec)) {
+        if (e.kind == FolderEntry::Kind::Special) {
             // a FIFO, device or socket named like a log is never opened: it could block the scan
             if (hasLogExtension(name))
-                m_skipped[e.path().string()] = "not a regular file (a FIFO, device or socket): not read";
+                m_skipped[e.path] = "not a regular file (a FIFO, device or socket): not read";
             continue;
         }
-        fs::path rel = fs::relative(e.path().parent_path(), m_root, ec);
+        const fs::path path(e.path);
+        fs::path rel = fs::relative(path.parent_path(), m_root, ec);
         std::string runKey = rel.generic_string();
         if (runKey == ".") runKey.clear();
         if (name.find("tfevents") != std::string::npos && isTensorBoardFolder(rel.filename().string()))
@@ -273,7 +262,7 @@ void LogTailer::scan(std::vector<std::string>& added)
             runKey = rel.parent_path().generic_string();
         if (runKey == ".") runKey.clear();
         if (isRunConfigFile(name)) {
-            m_configFiles.emplace_back(runKey, e.path().string());
+            m_configFiles.emplace_back(runKey, e.path);
             continue;
         }
         if (isCheckpointName(name) && !hasLogExtension(name)) {
@@ -281,7 +270,7 @@ void LogTailer::scan(std::vector<std::string>& added)
             continue;
         }
         if (!hasLogExtension(name)) continue;
-        track(e.path().string(), name, runKey, false);
+        track(e.path, name, runKey, false);
     }
 }
 

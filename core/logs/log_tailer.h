@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/common/folder_walk.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
 #include "core/logs/parsed_log.h"
@@ -36,10 +37,9 @@ struct TailCheckpoint {
 };
 
 struct ReadOptions {
-    unsigned threads = 2;    // threads per file (a big file is parsed in two halves)
-    bool live = true;        // false: partial last lines are final (warned), data moved out
-    size_t maxFiles = 5000;  // folder scan limits (a wrong folder must not hang the scan)
-    int maxDepth = 8;
+    unsigned threads = 2;   // threads per file (a big file is parsed in two halves)
+    bool live = true;       // false: partial last lines are final (warned), data moved out
+    FolderWalkLimits walk;  // the folder walk's limits (core/common/folder_walk.h)
     // Files another reader claims (a printed model, a toolchain table in the same folder): the
     // folder scan leaves them out instead of reading them as text logs.
     std::function<bool(const std::string& path)> skipFile;
