@@ -31,12 +31,14 @@ namespace {
 
 constexpr size_t kProbeBytes = 64 * 1024;
 
-const InputLoader* pickLoader(const std::string& path, bool isFolder, std::string_view head)
+// The row with the highest score for a file (scan null) or a folder (its scan).
+const InputLoader* pickLoader(const std::string& path, std::string_view head, const FolderScan* scan)
 {
     const InputLoader* best = nullptr;
     int bestScore = 0;
     for (const InputLoader& loader : inputLoaders()) {
-        const int score = loader.probe(path, isFolder, head);
+        const int score = scan ? (loader.probeFolder ? loader.probeFolder(*scan) : 0)
+                               : (loader.probe ? loader.probe(path, head) : 0);
         if (score > bestScore) {
             bestScore = score;
             best = &loader;
@@ -66,12 +68,15 @@ Result<Analysis> analyze(const AnalyzeOptions& options, const ProgressFn& progre
         if (ec || !fs::exists(st)) return makeError("io.open", "no such file or folder: " + path, path);
         const bool isFolder = fs::is_directory(st);
         std::string head;
-        if (!isFolder) {
+        std::optional<FolderScan> scan;  // a folder is walked once: the probes and the load share it
+        if (isFolder) {
+            scan.emplace(path);
+        } else {
             auto h = readFileHead(path, kProbeBytes);
             if (!h) return h.error();
             head = std::move(*h);
         }
-        const InputLoader* loader = pickLoader(path, isFolder, head);
+        const InputLoader* loader = pickLoader(path, head, scan ? &*scan : nullptr);
         if (!loader)
             return makeError("input.unknown_format",
                              path +
@@ -84,7 +89,8 @@ Result<Analysis> analyze(const AnalyzeOptions& options, const ProgressFn& progre
         };
         if (!reportProgress(progress, base, "loading " + path))
             return makeError(kCancelledCode, "cancelled", path);
-        Result<void> loaded = loader->load(path, analysis, scaled);
+        Result<void> loaded =
+            scan ? loader->loadFolder(*scan, analysis, scaled) : loader->load(path, analysis, scaled);
         if (!loaded) return loaded.error();
         InputItem item{path, loader->kind, loader->id, 0};
         if (!isFolder) item.size = fs::file_size(path, ec);

@@ -13,6 +13,7 @@
 #include "core/common/check_results.h"
 #include "core/common/data_table.h"
 #include "core/common/finding.h"
+#include "core/common/folder_walk.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
 #include "core/fixedpoint/simulation_summary.h"
@@ -55,13 +56,18 @@ struct Analysis : CheckResults {
 };
 
 // One row of the input table: a cheap probe on the path (and the first bytes of a file), and a
-// loader that adds what it reads to the Analysis. Adding a format is adding a row.
+// loader that adds what it reads to the Analysis. Adding a format is adding a row. A row that
+// reads folders has the folder pair instead: both get the one scan of the folder analyze() makes
+// (its walk and file heads, core/common/folder_walk.h).
 struct InputLoader {
     const char* id;
     InputKind kind;
-    // head = up to 64 KiB from the start of a file ("" for folders). Higher score wins; 0 = no.
-    std::function<int(const std::string& path, bool isFolder, std::string_view head)> probe;
+    // head = up to 64 KiB from the start of the file. Higher score wins; 0 = no.
+    std::function<int(const std::string& path, std::string_view head)> probe;
     std::function<Result<void>(const std::string& path, Analysis& into, const ProgressFn& progress)> load;
+    std::function<int(const FolderScan& scan)> probeFolder = {};
+    std::function<Result<void>(const FolderScan& scan, Analysis& into, const ProgressFn& progress)>
+        loadFolder = {};
 };
 
 // The table of all loaders (defined in input_registry.cpp).

@@ -31,7 +31,7 @@ const InputLoader* claimingLoader(const std::string& path, std::string_view head
     int bestScore = kSureScore - 1;
     for (const InputLoader& loader : inputLoaders()) {
         if (!isOtherReader(loader)) continue;
-        const int score = loader.probe(path, false, head);
+        const int score = loader.probe ? loader.probe(path, head) : 0;
         if (score > bestScore) {
             bestScore = score;
             best = &loader;
@@ -46,11 +46,12 @@ bool claimedByOtherReader(const std::string& path)
     return head && claimingLoader(path, *head) != nullptr;
 }
 
-std::vector<ClaimedFile> findClaimedFiles(const std::string& folder, std::vector<Warning>* capped)
+std::vector<ClaimedFile> findClaimedFiles(const FolderScan& scan, std::vector<Warning>* capped)
 {
+    const std::string& folder = scan.root();
     std::vector<ClaimedFile> out;
-    const FolderWalkLimits limits;
-    const FolderWalk walk = walkFolder(folder, limits);
+    const FolderWalkLimits& limits = scan.limits();
+    const FolderWalk& walk = scan.walk();
     if (walk.capped && capped)
         capped->push_back(makeError(codes::kFolderCapped,
                                     folder + ": the search for models and toolchain files stopped after " +
@@ -59,7 +60,7 @@ std::vector<ClaimedFile> findClaimedFiles(const std::string& folder, std::vector
                                     folder));
     for (const FolderEntry& e : walk.entries) {
         if (e.kind != FolderEntry::Kind::File) continue;
-        auto head = readFileHead(e.path, kProbeBytes);
+        const auto& head = scan.head(e.path);
         if (!head) continue;
         if (const InputLoader* loader = claimingLoader(e.path, *head)) out.push_back({e.path, loader});
     }
@@ -69,21 +70,22 @@ std::vector<ClaimedFile> findClaimedFiles(const std::string& folder, std::vector
     return out;
 }
 
-int probeProjectFolder(const std::string& path, bool isFolder, std::string_view head)
+int probeProjectFolder(const FolderScan& scan)
 {
-    if (!isFolder) return 0;
-    if (const int logs = logs::probeLogFolderInput(path, isFolder, head)) return logs;
-    return findClaimedFiles(path).empty() ? 0 : 40;
+    if (const int logs = logs::probeLogFolder(scan)) return logs;
+    return findClaimedFiles(scan).empty() ? 0 : 40;
 }
 
-Result<void> loadProjectFolder(const std::string& path, Analysis& into, const ProgressFn& progress)
+Result<void> loadProjectFolder(const FolderScan& scan, Analysis& into, const ProgressFn& progress)
 {
-    const std::vector<ClaimedFile> claimed = findClaimedFiles(path, &into.warnings);
+    const std::string& path = scan.root();
+    const std::vector<ClaimedFile> claimed = findClaimedFiles(scan, &into.warnings);
     std::set<std::string> skip;
     for (const ClaimedFile& c : claimed) skip.insert(c.path);
 
     logs::ReadOptions options;
     options.skipFile = [&skip](const std::string& file) { return skip.count(file) > 0; };
+    options.scan = &scan;  // the log reader's first scan is this one: no second walk, no head read twice
     const double logShare = claimed.empty() ? 1.0 : 0.7;
     ProgressFn logProgress = [&](double f, std::string_view stage) {
         return reportProgress(progress, f * logShare, stage);

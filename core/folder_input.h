@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/analysis.h"
+#include "core/common/folder_walk.h"
 
 namespace qatdoctor::core {
 
@@ -26,17 +27,19 @@ const InputLoader* claimingLoader(const std::string& path, std::string_view head
 // (the Curves page's live view uses it too, so a printed model written later is not a "run").
 bool claimedByOtherReader(const std::string& path);
 
-// Walks the folder (bounded like the log scan: depth 8, 5000 entries, hidden entries skipped).
-// A walk stopped by the entry limit says so in capped ("folder.capped", naming the folder).
-std::vector<ClaimedFile> findClaimedFiles(const std::string& folder, std::vector<Warning>* capped = nullptr);
+// The files of the scan (core/common/folder_walk.h: its walk and heads) that a model or
+// artifact reader claims. A walk stopped by the entry limit says so in capped ("folder.capped",
+// naming the folder).
+std::vector<ClaimedFile> findClaimedFiles(const FolderScan& scan, std::vector<Warning>* capped = nullptr);
 
 // Input-table row for folders: the logs' folder probe, or 40 for a folder that holds no log but
 // a model or toolchain file.
-int probeProjectFolder(const std::string& path, bool isFolder, std::string_view head);
+int probeProjectFolder(const FolderScan& scan);
 
 // Loads the claimed files with their readers (each becomes an InputItem; a damaged one is a
-// warning, not a failed folder), then the logs without those files. A folder with neither is
-// the logs' "logs.none" error.
-Result<void> loadProjectFolder(const std::string& path, Analysis& into, const ProgressFn& progress);
+// warning, not a failed folder), then the logs without those files, from the same scan: the
+// folder is walked once and each head read once. A folder with neither is the logs' "logs.none"
+// error.
+Result<void> loadProjectFolder(const FolderScan& scan, Analysis& into, const ProgressFn& progress);
 
 }  // namespace qatdoctor::core

@@ -32,8 +32,8 @@ Result<void> addModel(Result<model::LayerTable> table, Analysis& into)
 InputLoader toolchainRow(artifacts::ToolchainKind kind)
 {
     return {artifacts::toolchainKindId(kind), InputKind::Artifact,
-            [kind](const std::string& path, bool isFolder, std::string_view head) {
-                return isFolder ? 0 : artifacts::probeToolchainFile(kind, path, head);
+            [kind](const std::string& path, std::string_view head) {
+                return artifacts::probeToolchainFile(kind, path, head);
             },
             [kind](const std::string& path, Analysis& into, const ProgressFn& progress) -> Result<void> {
                 Result<artifacts::ToolchainRead> read = artifacts::readToolchainFile(kind, path, progress);
@@ -51,7 +51,7 @@ const std::vector<InputLoader>& inputLoaders()
 {
     static const std::vector<InputLoader> kLoaders = {
         // rows: {id, kind, probe, load}
-        {"log_folder", InputKind::LogFolder, probeProjectFolder, loadProjectFolder},
+        {"log_folder", InputKind::LogFolder, nullptr, nullptr, probeProjectFolder, loadProjectFolder},
         {"log_file", InputKind::LogFile, logs::probeLogFileInput, loadLogInput},
         {"onnx", InputKind::Model, model::probeOnnx,
          [](const std::string& path, Analysis& into, const ProgressFn& progress) {

@@ -25,10 +25,10 @@ int countHeaders(std::string_view head, int enough)
 
 }  // namespace
 
-int probePrintedModel(const std::string& path, bool isFolder, std::string_view head)
+int probePrintedModel(const std::string& path, std::string_view head)
 {
     (void)path;
-    if (isFolder || head.empty() || binaryOffset(head)) return 0;
+    if (head.empty() || binaryOffset(head)) return 0;
     const int headers = countHeaders(head, 2);
     if (headers < 2) return 0;
     for (std::string_view marker :

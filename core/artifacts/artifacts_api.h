@@ -14,7 +14,7 @@ namespace qatdoctor::core::artifacts {
 // Input-table probe for `print(model)` text: 90 with `(name): Type(` lines and quantizer markers
 // (FakeQuantize / Observer / QuantStub / weight_fake_quant / Quantized*), 40 for a module tree
 // without them, 0 otherwise.
-int probePrintedModel(const std::string& path, bool isFolder, std::string_view head);
+int probePrintedModel(const std::string& path, std::string_view head);
 
 // Reads the file into a LayerTable of format "printed_module".
 // Errors: io.* from reading, "printed.empty", "printed.too_deep", "artifact.binary".

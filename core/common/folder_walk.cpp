@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "core/common/file_io.h"
+
 namespace qatdoctor::core {
 
 namespace fs = std::filesystem;
@@ -40,6 +42,32 @@ FolderWalk walkFolder(const std::string& root, const FolderWalkLimits& limits)
         walk.entries.push_back(std::move(entry));
     }
     return walk;
+}
+
+namespace {
+
+// "a/", "a//" and "a/x/.." are the folder "a": one spelling, so every path of the walk is too.
+std::string normalFolder(std::string root)
+{
+    if (root.empty()) return root;
+    std::string normal = fs::path(root).lexically_normal().generic_string();
+    while (normal.size() > 1 && normal.back() == '/') normal.pop_back();
+    return normal.empty() ? root : normal;
+}
+
+}  // namespace
+
+FolderScan::FolderScan(std::string root, const FolderWalkLimits& limits)
+    : m_root(normalFolder(std::move(root))), m_limits(limits), m_walk(walkFolder(m_root, limits))
+{
+}
+
+const Result<std::string>& FolderScan::head(const std::string& path) const
+{
+    const std::lock_guard lock(m_mutex);
+    auto& slot = m_heads[path];
+    if (!slot) slot = std::make_unique<Result<std::string>>(readFileHead(path, kHeadBytes));
+    return *slot;
 }
 
 }  // namespace qatdoctor::core

@@ -6,8 +6,13 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
+
+#include "core/common/result.h"
 
 namespace qatdoctor::core {
 
@@ -35,5 +40,28 @@ struct FolderWalk {
 
 // Walks root (a folder). An unreadable root gives an empty walk.
 FolderWalk walkFolder(const std::string& root, const FolderWalkLimits& limits = {});
+
+// One load's view of a folder: the walk, made once, and the first kHeadBytes of each file,
+// read once when first asked. The probe, the claim of other readers' files and the log reader's
+// first scan all read from it, so a folder is walked once and each head read once per load.
+class FolderScan {
+public:
+    static constexpr size_t kHeadBytes = 64 * 1024;  // what every probe of the input table sees
+
+    // root is normalized ("a/", "a//", "a/x/.." -> "a"), as the log reader names it.
+    explicit FolderScan(std::string root, const FolderWalkLimits& limits = {});
+    const std::string& root() const { return m_root; }
+    const FolderWalkLimits& limits() const { return m_limits; }
+    const FolderWalk& walk() const { return m_walk; }
+    // The head of a file of the walk (or any path); errors as readFileHead (file_io.h), also kept.
+    const Result<std::string>& head(const std::string& path) const;
+
+private:
+    std::string m_root;
+    FolderWalkLimits m_limits;
+    FolderWalk m_walk;
+    mutable std::mutex m_mutex;
+    mutable std::unordered_map<std::string, std::unique_ptr<Result<std::string>>> m_heads;
+};
 
 }  // namespace qatdoctor::core

@@ -7,14 +7,9 @@
 
 namespace qatdoctor::core::logs {
 
-int probeLogFolderInput(const std::string& path, bool isFolder, std::string_view)
+int probeLogFileInput(const std::string& path, std::string_view head)
 {
-    return isFolder ? probeLogFolder(path) : 0;
-}
-
-int probeLogFileInput(const std::string& path, bool isFolder, std::string_view head)
-{
-    return isFolder ? 0 : probeLogFile(path, head);
+    return probeLogFile(path, head);
 }
 
 Result<LogSet> readLogInput(const std::string& path, const ProgressFn& progress)

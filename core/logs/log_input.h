@@ -13,8 +13,7 @@
 
 namespace qatdoctor::core::logs {
 
-int probeLogFolderInput(const std::string& path, bool isFolder, std::string_view head);
-int probeLogFileInput(const std::string& path, bool isFolder, std::string_view head);
+int probeLogFileInput(const std::string& path, std::string_view head);
 // A folder or a file, read whole. Errors as readLogFolder / readLogFile.
 Result<LogSet> readLogInput(const std::string& path, const ProgressFn& progress);
 // Appends set's runs (renamed "name (2)" when the name is taken) and warnings to into; the first

@@ -54,12 +54,12 @@ Result<LogSet> readLogFile(const std::string& path, const ProgressFn& progress, 
     return readLogFolder(path, progress, options);
 }
 
-int probeLogFolder(const std::string& path)
+int probeLogFolder(const FolderScan& scan)
 {
     // the folder walk every reader shares; at most kMaxProbeReads heads are read
     constexpr int kMaxProbeReads = 200;
     int reads = 0;
-    for (const FolderEntry& e : walkFolder(path).entries) {
+    for (const FolderEntry& e : scan.walk().entries) {
         if (e.kind != FolderEntry::Kind::File) continue;
         const std::string& name = e.name;
         std::string lower = name;
@@ -69,7 +69,7 @@ int probeLogFolder(const std::string& path)
             lower.ends_with(".txt") || lower.ends_with(".tsv") || lower.ends_with(".out") ||
             lower.ends_with(".json")) {
             if (++reads > kMaxProbeReads) break;
-            auto head = readFileHead(e.path, 16 * 1024);
+            const auto& head = scan.head(e.path);
             if (!head) continue;
             int score = 0;
             probeLogFormat(name, *head, &score);

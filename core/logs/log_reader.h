@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/common/folder_walk.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
 #include "core/logs/log_tailer.h"
@@ -29,7 +30,7 @@ Result<ParsedLog> parseBlocks(const LogFormat& format, std::string_view bytes, c
                               ParseState& state, const ProgressFn& progress, unsigned threads, bool atEnd);
 
 // Input-table probes: a folder holding log-like files (50), a single log file (its format's score).
-int probeLogFolder(const std::string& path);
+int probeLogFolder(const FolderScan& scan);
 int probeLogFile(const std::string& path, std::string_view head);
 
 }  // namespace qatdoctor::core::logs

@@ -164,6 +164,9 @@ LogTailer& LogTailer::operator=(LogTailer&&) noexcept = default;
 
 void LogTailer::scan(std::vector<std::string>& added)
 {
+    // the load's scan serves the first poll only (it lives as long as the load)
+    const FolderScan* firstScan = std::exchange(m_options.scan, nullptr);
+    if (firstScan && firstScan->root() != m_root) firstScan = nullptr;
     auto known = [&](const std::string& p) {
         return std::any_of(m_files.begin(), m_files.end(), [&](const auto& t) { return t->path == p; });
     };
@@ -184,7 +187,7 @@ void LogTailer::scan(std::vector<std::string>& added)
         };
         if (!mustTake && m_options.skipFile && m_options.skipFile(path))
             return reject(nullptr);  // another reader's
-        auto raw = readFileHead(path, kProbeBytes);
+        const Result<std::string> raw = firstScan ? firstScan->head(path) : readFileHead(path, kProbeBytes);
         if (!raw) {
             // unreadable (permissions), not a regular file, a kernel file that would block: say so
             m_skipped[path] = raw.error().message;
@@ -231,7 +234,7 @@ void LogTailer::scan(std::vector<std::string>& added)
     m_folders.push_back(m_root);
     m_otherFiles.clear();
     m_configFiles.clear();
-    const FolderWalk walk = walkFolder(m_root, m_options.walk);
+    const FolderWalk walk = firstScan ? firstScan->walk() : walkFolder(m_root, m_options.walk);
     if (walk.capped)
         m_skipped[m_root] =
             "the folder scan stopped after " + std::to_string(m_options.walk.maxEntries) +

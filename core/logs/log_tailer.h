@@ -40,6 +40,9 @@ struct ReadOptions {
     unsigned threads = 2;   // threads per file (a big file is parsed in two halves)
     bool live = true;       // false: partial last lines are final (warned), data moved out
     FolderWalkLimits walk;  // the folder walk's limits (core/common/folder_walk.h)
+    // The load's scan of the root (its walk and heads), for the first poll: the folder is then
+    // not walked and no head read again. Null: the tailer walks (every later poll does).
+    const FolderScan* scan = nullptr;
     // Files another reader claims (a printed model, a toolchain table in the same folder): the
     // folder scan leaves them out instead of reading them as text logs.
     std::function<bool(const std::string& path)> skipFile;

@@ -28,9 +28,8 @@ bool looksLikeModelProto(std::string_view head)
 
 }  // namespace
 
-int probeOnnx(const std::string& path, bool isFolder, std::string_view head)
+int probeOnnx(const std::string& path, std::string_view head)
 {
-    if (isFolder) return 0;
     const bool ext = endsWithOnnx(path);
     const bool proto = looksLikeModelProto(head);
     if (ext) return proto ? 90 : 50;

@@ -179,11 +179,10 @@ TEST(ToolchainFiles, ProbesNeedNameOrContent)
     EXPECT_EQ(artifacts::probeToolchainFile(ToolchainKind::DeployDevice, "d/deploy_device.txt",
                                             "name  deploy device  type\n"),
               90);
-    EXPECT_EQ(
-        artifacts::probePrintedModel("a.txt", false, "(a): Conv2d(\n(weight_fake_quant): FakeQuantize(\n"),
-        90);
-    EXPECT_EQ(artifacts::probePrintedModel("a.txt", false, "(a): Conv2d(\n(b): ReLU()\n"), 40);
-    EXPECT_EQ(artifacts::probePrintedModel("a.txt", false, "Epoch[0] Step[1] loss[0.1]\n"), 0);
+    EXPECT_EQ(artifacts::probePrintedModel("a.txt", "(a): Conv2d(\n(weight_fake_quant): FakeQuantize(\n"),
+              90);
+    EXPECT_EQ(artifacts::probePrintedModel("a.txt", "(a): Conv2d(\n(b): ReLU()\n"), 40);
+    EXPECT_EQ(artifacts::probePrintedModel("a.txt", "Epoch[0] Step[1] loss[0.1]\n"), 0);
 }
 
 TEST(ToolchainFiles, ExpectedDtypesAreCheckedWithTheModelLint)

@@ -1,15 +1,14 @@
 // The one folder walk: hidden entries left out, folders past the depth listed but not entered,
 // special files listed but never opened, and the entry limit said.
+#include "core/common/folder_walk.h"
+
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <set>
-
-#include <gtest/gtest.h>
-
-#include "core/common/folder_walk.h"
 
 namespace qatdoctor::core {
 namespace {

@@ -1,6 +1,7 @@
 // Opening a whole project folder (logs next to the exported model and its printout): the model
 // files go to their readers, not to the text-log scan.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -44,7 +45,7 @@ TEST(ProjectFolder, DemoFolderLoadsLogsModelAndPrintoutEachWithItsReader)
 
 TEST(ProjectFolder, ClaimedFilesAreTheModelAndThePrintoutOnly)
 {
-    const auto claimed = findClaimedFiles(kDemo);
+    const auto claimed = findClaimedFiles(FolderScan(kDemo));
     ASSERT_EQ(claimed.size(), 2u);
     EXPECT_EQ(fs::path(claimed[0].path).filename(), "demo_qat.onnx");
     EXPECT_STREQ(claimed[0].loader->id, "onnx");
@@ -83,4 +84,26 @@ TEST(ProjectFolder, DamagedModelBesideLogsIsAWarningNamingItAndTheLogsStillLoad)
     EXPECT_TRUE(a->models.empty());
     ASSERT_EQ(a->warnings.size(), 1u);
     EXPECT_NE(a->warnings[0].toString().find("cut.onnx"), std::string::npos) << a->warnings[0].toString();
+}
+
+// One load walks the folder once: the probe, the claim of model files and the log reader all read
+// the scan analyze() made. A log written after the scan is not seen by this load (the next poll of
+// a live view sees it); when the reader walked again, it was.
+TEST(ProjectFolder, OneLoadWalksTheFolderOnce)
+{
+    const fs::path root = fs::temp_directory_path() / ("qatdoctor_walk_once_" + std::to_string(::getpid()));
+    fs::remove_all(root);
+    fs::create_directories(root / "float");
+    std::ofstream(root / "float/train.log") << "Epoch[0] Step[1] GlobalStep[1] float_train: loss[0.9]\n"
+                                               "Epoch[0] Step[2] GlobalStep[2] float_train: loss[0.7]\n";
+    const FolderScan scan(root.string() + "//");  // spelled as users type it
+    EXPECT_EQ(scan.root(), root.string());
+    EXPECT_GT(probeProjectFolder(scan), 0);
+    fs::create_directories(root / "qat");
+    std::ofstream(root / "qat/train.log") << "Epoch[0] Step[1] GlobalStep[1] qat_train: loss[0.8]\n";
+    Analysis a;
+    ASSERT_TRUE(loadProjectFolder(scan, a, {}));
+    ASSERT_EQ(a.logs.runs.size(), 1u);
+    EXPECT_EQ(a.logs.runs[0].name, "float");
+    fs::remove_all(root);
 }
