@@ -44,10 +44,7 @@ FolderWalk walkFolder(const std::string& root, const FolderWalkLimits& limits)
     return walk;
 }
 
-namespace {
-
-// "a/", "a//" and "a/x/.." are the folder "a": one spelling, so every path of the walk is too.
-std::string normalFolder(std::string root)
+std::string normalFolderPath(std::string root)
 {
     if (root.empty()) return root;
     std::string normal = fs::path(root).lexically_normal().generic_string();
@@ -55,10 +52,8 @@ std::string normalFolder(std::string root)
     return normal.empty() ? root : normal;
 }
 
-}  // namespace
-
 FolderScan::FolderScan(std::string root, const FolderWalkLimits& limits)
-    : m_root(normalFolder(std::move(root))), m_limits(limits), m_walk(walkFolder(m_root, limits))
+    : m_root(normalFolderPath(std::move(root))), m_limits(limits), m_walk(walkFolder(m_root, limits))
 {
 }
 

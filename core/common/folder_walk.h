@@ -38,6 +38,10 @@ struct FolderWalk {
     bool capped = false;               // stopped at maxEntries: entries beyond were not visited
 };
 
+// One spelling of a folder or file path: "a/", "a//" and "a/x/.." are "a" (so are every path of a
+// walk under it and every run named after it).
+std::string normalFolderPath(std::string root);
+
 // Walks root (a folder). An unreadable root gives an empty walk.
 FolderWalk walkFolder(const std::string& root, const FolderWalkLimits& limits = {});
 

@@ -141,21 +141,9 @@ struct LogTailer::Tracked {
     bool decoded = false;
 };
 
-namespace {
-
 // "runs/float/" (tab completion's slash), "./runs//float": the same folder, the same run names.
-std::string normalRoot(std::string root)
-{
-    if (root.empty()) return root;
-    std::string normal = fs::path(root).lexically_normal().generic_string();
-    while (normal.size() > 1 && normal.back() == '/') normal.pop_back();
-    return normal.empty() ? root : normal;
-}
-
-}  // namespace
-
 LogTailer::LogTailer(std::string root, ReadOptions options)
-    : m_root(normalRoot(std::move(root))), m_options(options)
+    : m_root(normalFolderPath(std::move(root))), m_options(options)
 {
 }
 LogTailer::~LogTailer() = default;
