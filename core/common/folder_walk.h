@@ -50,7 +50,7 @@ FolderWalk walkFolder(const std::string& root, const FolderWalkLimits& limits = 
 // first scan all read from it, so a folder is walked once and each head read once per load.
 class FolderScan {
 public:
-    static constexpr size_t kHeadBytes = 64 * 1024;  // what every probe of the input table sees
+    static constexpr size_t kHeadBytes = size_t{64} << 10;  // what every probe of the input table sees
 
     // root is normalized ("a/", "a//", "a/x/.." -> "a"), as the log reader names it.
     explicit FolderScan(std::string root, const FolderWalkLimits& limits = {});
