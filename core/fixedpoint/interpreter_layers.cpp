@@ -1,11 +1,12 @@
 // Finding the layers of a graph: compute ops, multi-input elementwise ops and nonlinear (LUT)
-// ops, each with the chain of followers a deployment compiler fuses into it (bias/Div/BN,
-// activation, output quantizer) and the tensor that shows its result.
+// ops, each with the chain of followers a deployment compiler fuses into it (core/model/fusion.h:
+// bias/Div/BN, activation; then the output quantizer) and the tensor that shows its result.
 #include <onnx/onnx_pb.h>
 
 #include <set>
 
 #include "core/fixedpoint/interpreter_impl.h"
+#include "core/model/fusion.h"
 #include "core/model/model_graph.h"
 
 namespace qatdoctor::core::fixedpoint {
@@ -17,8 +18,9 @@ const std::set<std::string> kElementwise = {"Add", "Sub", "Mul", "Div", "Concat"
 const std::set<std::string> kNonlinear = {"Sigmoid",   "Tanh",       "Exp",      "Log", "Reciprocal",
                                           "Softmax",   "LogSoftmax", "Gelu",     "Erf", "HardSigmoid",
                                           "HardSwish", "Sqrt",       "Softplus", "Elu"};
-const std::set<std::string> kFollowers = {
-    "Relu", "Clip", "BatchNormalization", "Identity", "QuantizeLinear", "DequantizeLinear", "Cast"};
+// Besides core/model/fusion.h's affine followers and activations, the quantizers that end the
+// layer and a Cast between them.
+const std::set<std::string> kQuantizerFollowers = {"QuantizeLinear", "DequantizeLinear", "Cast"};
 
 bool isConst(const Interpreter::Impl& impl, int id)
 {
@@ -42,9 +44,11 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
     }
     std::vector<LayerInfo> layers;
     std::set<std::string> used;
+    std::vector<bool> absorbed(impl.nodes.size(), false);
     for (size_t i = 0; i < impl.nodes.size(); ++i) {
         const NodeInfo& n = impl.nodes[i];
-        if (n.folded || n.outputs.empty() || n.outputs[0] < 0) continue;
+        // an activation already fused into the compute op before it is not a layer of its own
+        if (n.folded || absorbed[i] || n.outputs.empty() || n.outputs[0] < 0) continue;
         const std::string& op = n.proto->op_type();
         int dynamicInputs = 0;
         for (int in : n.inputs) dynamicInputs += (in >= 0 && !isConst(impl, in)) ? 1 : 0;
@@ -65,11 +69,12 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
             if (cons.size() != 1) break;
             const NodeInfo& f = impl.nodes[cons[0]];
             const std::string& fop = f.proto->op_type();
-            bool absorb = kFollowers.count(fop) > 0;
-            if (!absorb && (fop == "Div" || fop == "Mul" || fop == "Add" || fop == "Sub") &&
-                f.inputs.size() == 2)
-                absorb = f.inputs[0] == cur ? isConst(impl, f.inputs[1]) : isConst(impl, f.inputs[0]);
+            bool absorb = kQuantizerFollowers.count(fop) > 0 || model::isFusedFollower(fop);
+            if (model::needsConstantOperand(fop))
+                absorb = f.inputs.size() == 2 &&
+                         (f.inputs[0] == cur ? isConst(impl, f.inputs[1]) : isConst(impl, f.inputs[0]));
             if (!absorb || f.outputs.empty() || f.outputs[0] < 0) break;
+            absorbed[cons[0]] = true;
             if (fop == "QuantizeLinear") {
                 L.outputQuantizers.push_back(cons[0]);
                 if (f.inputs.size() > 1 && f.inputs[1] >= 0) {

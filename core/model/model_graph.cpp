@@ -161,7 +161,7 @@ Result<std::shared_ptr<ModelGraph>> ModelGraph::build(OnnxModel model, const Pro
         node.proto = &np;
         node.op = np.op_type();
         node.domain = np.domain() == "ai.onnx" ? std::string() : np.domain();
-        node.name = np.name().empty() ? np.op_type() + "_" + std::to_string(i) : np.name();
+        node.name = np.name().empty() ? unnamedNodeLabel(i, np.op_type()) : np.name();
         for (const auto& in : np.input()) node.inputs.push_back(in.empty() ? -1 : idOf(in));
         for (const auto& out : np.output()) node.outputs.push_back(out.empty() ? -1 : idOf(out));
         g->m_nodes.push_back(std::move(node));

@@ -34,7 +34,7 @@ struct GraphTensor {
 
 struct GraphNode {
     const onnx::NodeProto* proto = nullptr;
-    std::string name;         // node name, or "<op>_<index>" when the exporter left it empty
+    std::string name;         // node name, or "#<index> <op>" when the exporter left it empty
     std::string op;           // op_type
     std::string domain;       // "" for the default domain
     std::vector<int> inputs;  // tensor ids, -1 for an omitted optional input

@@ -409,6 +409,26 @@ Result<std::string> readExternalRange(const std::string& folder, const std::stri
     return out;
 }
 
+namespace {
+
+// Exporters often leave node names empty (ONNX Runtime's quantizer, hand-built graphs). Each gets
+// the label "#<index> <OpType>" here, once, so every message, table, JSON file and simulation
+// result names the same node the same way.
+void nameUnnamedNodes(onnx::GraphProto& graph)
+{
+    for (int i = 0; i < graph.node_size(); ++i) {
+        onnx::NodeProto* node = graph.mutable_node(i);
+        if (node->name().empty()) node->set_name(unnamedNodeLabel(i, node->op_type()));
+    }
+}
+
+}  // namespace
+
+std::string unnamedNodeLabel(int index, std::string_view opType)
+{
+    return "#" + std::to_string(index) + " " + std::string(opType);
+}
+
 Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMessages,
                             const std::string& folder)
 {
@@ -463,6 +483,7 @@ Result<OnnxModel> parseOnnx(std::string_view bytes, const std::string& pathForMe
                      : "not an ONNX model: " + pathForMessages + " has no graph / opset_import",
             pathForMessages);
     }
+    nameUnnamedNodes(*proto->mutable_graph());
     OnnxModel m;
     for (const auto& op : proto->opset_import())
         if (op.domain().empty() || op.domain() == "ai.onnx") m.opset = op.version();

@@ -33,6 +33,9 @@ struct OnnxModel {  // cheap to copy
 // models exist only in external-data form), "onnx.parse" (corrupt or truncated bytes),
 // "onnx.too_deep" (graphs nested in graphs past kMaxOnnxNesting, onnx_nesting.h),
 // "onnx.not_onnx" (protobuf that is not a ModelProto), "cancelled".
+// The name a node the exporter left unnamed is given: "#<index> <OpType>" (its index in the graph).
+std::string unnamedNodeLabel(int index, std::string_view opType);
+
 Result<OnnxModel> readOnnxFile(const std::string& path, const ProgressFn& progress = {});
 
 // Parses bytes already in memory; pathForMessages names the file in errors, folder is where

@@ -19,6 +19,46 @@ bool isConstantOp(const GraphNode& n)
     return n.op == "Constant" || n.op == "ConstantOfShape";
 }
 
+// Ops that read only a tensor's shape, or make a tensor from nothing but attributes and shapes.
+bool startsShapeArithmetic(const GraphNode& n)
+{
+    return n.op == "Shape" || n.op == "Size" || n.op == "Range" || isConstantOp(n);
+}
+
+// Shape arithmetic: Shape / Size and whatever computes only on their results and constants
+// (Gather, Slice, Concat, Unsqueeze, Cast, Mul... on int64 shapes), plus any op whose outputs
+// are declared integer or bool without being a quantizer. It computes sizes and indices, never
+// feature maps, so it is no float fallback however close to a dequantizer it sits. One pass in
+// graph order: ONNX requires producers before consumers.
+std::vector<bool> shapeArithmeticNodes(const ModelGraph& g)
+{
+    std::vector<bool> shapeTensor(g.tensors().size(), false);
+    std::vector<bool> shapeNode(g.nodes().size(), false);
+    for (int i = 0; i < static_cast<int>(g.nodes().size()); ++i) {
+        const GraphNode& n = g.node(i);
+        bool isShape = startsShapeArithmetic(n);
+        if (!isShape && !isQuantizeOp(n) && !isDequantizeOp(n)) {
+            bool anyInput = false, allShape = true;
+            for (int in : n.inputs) {
+                if (in < 0 || g.isConst(in)) continue;
+                anyInput = true;
+                allShape = allShape && shapeTensor[static_cast<size_t>(in)];
+            }
+            bool integerOut = !n.outputs.empty();
+            for (int out : n.outputs) {
+                const DType d = out >= 0 ? g.tensor(out).dtype : DType::Unknown;
+                integerOut = integerOut && (d == DType::Int64 || d == DType::Int32 || d == DType::Bool);
+            }
+            isShape = (anyInput && allShape) || integerOut;
+        }
+        if (!isShape) continue;
+        shapeNode[static_cast<size_t>(i)] = true;
+        for (int out : n.outputs)
+            if (out >= 0) shapeTensor[static_cast<size_t>(out)] = true;
+    }
+    return shapeNode;
+}
+
 }  // namespace
 
 std::vector<std::string> layerNamesByNode(const ModelGraph& g, const std::vector<Layer>& layers)
@@ -77,9 +117,11 @@ GraphQuantFacts computeGraphQuantFacts(const ModelGraph& g, const std::vector<st
 
     // Float islands: not a quantizer, pass-through, constant, layer or absorbed follower; fed by
     // a dequantizer; its result neither goes straight into quantizers nor is a graph output.
+    const std::vector<bool> shapeArithmetic = shapeArithmeticNodes(g);
     for (int i = 0; i < n; ++i) {
         const GraphNode& node = g.node(i);
-        if (isQuantizeOp(node) || isDequantizeOp(node) || isPassThroughOp(node) || isConstantOp(node))
+        if (isQuantizeOp(node) || isDequantizeOp(node) || isPassThroughOp(node) ||
+            shapeArithmetic[static_cast<size_t>(i)])
             continue;
         if (!layerOfNode[static_cast<size_t>(i)].empty() || isLayerNode(g, i)) continue;
         bool fedByDq = false;

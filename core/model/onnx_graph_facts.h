@@ -26,8 +26,8 @@ struct GraphQuantFacts {
     std::vector<SharedScaleGroup> sharedScales;
     std::vector<QuantizerRef> defaultScale;    // scale 1.0 and zero point 0
     std::vector<QuantizerRef> deadQuantizers;  // quantize/dequantize nodes reaching no output
-    std::vector<int> floatIslands;             // float op nodes between quantized ones
-    std::vector<int> customGridSample;         // horizon::GridSample nodes
+    std::vector<int> floatIslands;      // float op nodes between quantized ones (never shape arithmetic)
+    std::vector<int> customGridSample;  // horizon::GridSample nodes
 };
 
 // layerOfNode: for each node id, the layer name it belongs to (compute op, its absorbed

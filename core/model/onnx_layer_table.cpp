@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/model/fusion.h"
 #include "core/model/onnx_quant.h"
 
 namespace qatdoctor::core::model {
@@ -17,7 +18,7 @@ int inputAt(const GraphNode& n, size_t i)
 
 bool isWeightedOp(const GraphNode& n)
 {
-    return n.op == "Conv" || n.op == "ConvTranspose" || n.op == "Gemm" || n.op == "MatMul";
+    return fusionRole(n.op) == FusionRole::Compute;
 }
 
 // A float type reached through a Cast to float16/bfloat16 (the toolchain's fp16 form) wins over
@@ -50,6 +51,27 @@ DType castAfter(const ModelGraph& g, int node, const std::vector<int>& absorbed)
     const DType to =
         dtypeFromOnnx(static_cast<int32_t>(ModelGraph::attrInt(g.node(cons[0]), "to").value_or(0)));
     return to == DType::Float16 || to == DType::BFloat16 ? to : DType::Unknown;
+}
+
+// Conv / ConvTranspose / Gemm take (data, weight, bias) by position. MatMul has no fixed weight
+// side: an operand that is a constant (or a dequantized constant) is its weight, two activations
+// (attention) are both data. Every other layer op takes data only.
+enum class InputRole { Data, Weight, Bias };
+
+bool isConstantOperand(const ModelGraph& g, int tensor)
+{
+    if (tensor < 0) return false;
+    if (g.isConst(tensor)) return true;
+    const int p = g.producer(tensor);
+    return p >= 0 && isDequantizeOp(g.node(p)) && isConstantDequantize(g, p);
+}
+
+InputRole inputRole(const ModelGraph& g, const GraphNode& n, size_t idx)
+{
+    if (n.op == "MatMul")
+        return idx == 1 && isConstantOperand(g, inputAt(n, 1)) ? InputRole::Weight : InputRole::Data;
+    if (!isWeightedOp(n)) return InputRole::Data;
+    return idx == 0 ? InputRole::Data : idx == 1 ? InputRole::Weight : InputRole::Bias;
 }
 
 std::string moduleFromScaleSource(const std::string& root)
@@ -97,32 +119,32 @@ Built buildLayer(const ModelGraph& g, int id)
         return b;
     }
 
-    const bool weighted = isWeightedOp(n);
     for (size_t idx = 0; idx < n.inputs.size(); ++idx) {
         const int t = n.inputs[idx];
         if (t < 0) continue;
         const int p = g.producer(t);
-        if (p >= 0 && isDequantizeOp(g.node(p)) && isConstantDequantize(g, p)) {
-            QuantizerInfo q = readQuantizer(g, p);
-            q.params.scaleSource = q.scaleRoot;
-            if (idx == 1 && weighted) {
-                l.weightDtype = q.params.dtype;
-                l.weightQuant = std::move(q.params);
-            } else {
-                l.flags.push_back(std::string("bias_") + dtypeName(q.params.dtype));  // converted int32 bias
+        const bool constDq = p >= 0 && isDequantizeOp(g.node(p)) && isConstantDequantize(g, p);
+        switch (inputRole(g, n, idx)) {
+            case InputRole::Weight:
+                if (constDq) {
+                    QuantizerInfo q = readQuantizer(g, p);
+                    q.params.scaleSource = q.scaleRoot;
+                    l.weightDtype = q.params.dtype;
+                    l.weightQuant = std::move(q.params);
+                } else {
+                    l.weightDtype = isFloat(g.tensor(t).dtype) ? g.tensor(t).dtype : DType::Float32;
+                    l.flags.push_back("float_weight");
+                }
+                break;
+            case InputRole::Bias:  // a converted bias is a DequantizeLinear of int32 codes
+                if (constDq) l.flags.push_back(std::string("bias_") + dtypeName(quantizerDtype(g, p)));
+                break;
+            case InputRole::Data: {
+                const int dq = traceToDequantizer(g, t);
+                l.inputDtypes.push_back(dq >= 0 ? quantizerDtype(g, dq) : floatDtypeOf(g, t));
+                break;
             }
-            continue;
         }
-        if (weighted && idx >= 1) {
-            if (idx == 1) {
-                l.weightDtype =
-                    g.isConst(t) && isFloat(g.tensor(t).dtype) ? g.tensor(t).dtype : DType::Float32;
-                l.flags.push_back("float_weight");
-            }
-            continue;
-        }
-        const int dq = traceToDequantizer(g, t);
-        l.inputDtypes.push_back(dq >= 0 ? quantizerDtype(g, dq) : floatDtypeOf(g, t));
     }
 
     b.outputQuantizer = traceToOutputQuantizer(g, id, &b.absorbed);

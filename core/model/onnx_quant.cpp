@@ -2,6 +2,8 @@
 
 #include <unordered_set>
 
+#include "core/model/fusion.h"
+
 namespace qatdoctor::core::model {
 namespace {
 
@@ -83,7 +85,7 @@ bool isPassThroughOp(const GraphNode& n)
 
 bool isFollowerOp(const GraphNode& n)
 {
-    return opIn(n, {"Relu", "Clip", "BatchNormalization", "Identity", "Div", "Add", "Mul", "Sub"});
+    return isFusedFollower(n.op);
 }
 
 bool isQLinearLayerOp(const GraphNode& n)
@@ -198,7 +200,7 @@ int traceToOutputQuantizer(const ModelGraph& g, int node, std::vector<int>* abso
         const GraphNode& c = g.node(cons[0]);
         if (isQuantizeOp(c)) return cons[0];
         if (!isFollowerOp(c)) return -1;
-        if (opIn(c, {"Div", "Add", "Mul", "Sub"})) {
+        if (needsConstantOperand(c.op)) {
             bool anyConst = false;
             for (int in : c.inputs) anyConst = anyConst || (in >= 0 && g.isConst(in));
             if (!anyConst) return -1;  // a binary op between two activations is a layer of its own
@@ -212,8 +214,7 @@ int traceToOutputQuantizer(const ModelGraph& g, int node, std::vector<int>* abso
 bool isLayerNode(const ModelGraph& g, int node)
 {
     const GraphNode& n = g.node(node);
-    if (opIn(n, {"Conv", "ConvTranspose", "Gemm", "MatMul", "GridSample"}) || isQLinearLayerOp(n))
-        return true;
+    if (fusionRole(n.op) == FusionRole::Compute || n.op == "GridSample" || isQLinearLayerOp(n)) return true;
     if (opIn(n, {"Add", "Mul", "Sub", "Concat"})) {
         int activations = 0;
         for (int in : n.inputs)

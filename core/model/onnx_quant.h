@@ -22,7 +22,8 @@ bool isQuantizeOp(const GraphNode& n);    // QuantizeLinear, HzQuantize
 bool isDequantizeOp(const GraphNode& n);  // DequantizeLinear, HzDequantize
 // Ops that keep the quantization of their input (MaxPool, Flatten, Reshape, Transpose, ...).
 bool isPassThroughOp(const GraphNode& n);
-// Ops absorbed into the preceding compute op (Relu, Clip, BatchNormalization, constant Div/Add...).
+// Ops absorbed into the preceding compute op: core/model/fusion.h's affine followers and
+// activations (BatchNormalization, constant Div/Add..., Relu, LeakyRelu, Sigmoid...).
 bool isFollowerOp(const GraphNode& n);
 bool isQLinearLayerOp(const GraphNode& n);  // QLinearConv, QLinearMatMul, QLinearAdd, QLinearMul
 

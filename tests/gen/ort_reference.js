@@ -15,7 +15,7 @@ const path = require('path');
 const ort = require(require.resolve('onnxruntime-node', { paths: [process.cwd(), __dirname] }));
 
 const DIR = path.resolve(__dirname, '..', 'data', 'models');
-const MODELS = ['qat_qdq', 'qat_qdq_bn'];
+const MODELS = ['qat_qdq', 'qat_qdq_bn', 'wild/retina_qdq', 'wild/pow2_qdq'];
 
 function readNpyF32(file) {
   const b = fs.readFileSync(file);
