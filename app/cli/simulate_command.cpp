@@ -32,7 +32,8 @@ namespace fp = core::fixedpoint;
 
 constexpr const char* kUsage =
     "Usage: qatdoctor-cli simulate MODEL [--input FILE]... [--inputs DIR] [--mode all|float|fake|int]\n"
-    "                              [--requant float|fixed] [--int16 LAYER,...] [--float LAYER,...]\n"
+    "                              [--requant float|fixed] [--round half_even|half_away|half_up]\n"
+    "                              [--int16 LAYER,...] [--float LAYER,...]\n"
     "                              [--json] [--save-outputs DIR] [--repeat N] [--threads N] [--max-memory "
     "SIZE]\n"
     "                              [--seed N] [--shape D,D,..] [--dtype T] [--sensitivity] [--lang zh|en]\n"
@@ -48,6 +49,8 @@ constexpr const char* kUsage =
     "  --inputs DIR        an ONNX test data set folder (input_0.pb, input_1.pb, ...)\n"
     "  --requant MODE      float = exact float multiply + round (default); fixed = integer multiplier + "
     "shift\n"
+    "  --round RULE        how fixed-point requantization rounds ties: half_even (default: the ONNX\n"
+    "                      specification's and ONNX Runtime's), half_away (gemmlowp/TFLite), half_up\n"
     "  --int16 LAYERS      what-if: these layers' quantizers at 16 bits (comma separated names)\n"
     "  --float LAYERS      what-if: these layers computed in float\n"
     "  --sensitivity       rank every layer by the output gain of making it int16 (one run per layer)\n"
@@ -183,8 +186,8 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
 {
     Args args(
         argv,
-        {"input", "inputs", "mode", "requant", "int16", "float", "save-outputs", "repeat", "threads", "seed",
-         "shape", "dtype", "lang", "image", "color", "compare-color", "pixel-scale", "max-memory"},
+        {"input", "inputs", "mode", "requant", "round", "int16", "float", "save-outputs", "repeat", "threads",
+         "seed", "shape", "dtype", "lang", "image", "color", "compare-color", "pixel-scale", "max-memory"},
         {"json", "sensitivity", "force"});
     if (!args.ok() || args.positionals().size() != 1) {
         io.err << "simulate: " << (args.ok() ? "give exactly one MODEL" : args.error()) << "\n" << kUsage;
@@ -207,7 +210,13 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
         io.err << "simulate: --requant wants float or fixed\n";
         return kExitUsage;
     }
-    opt.requant = requant == "fixed" ? fp::RequantMode::Fixed : fp::RequantMode::Float;
+    const auto ties = fp::roundModeFromName(args.value("round").value_or("half_even"));
+    if (!ties) {
+        io.err << "simulate: --round wants half_even, half_away or half_up\n";
+        return kExitUsage;
+    }
+    opt.requant = requant == "fixed" ? fp::RequantMode::fixedPoint(*ties) : fp::RequantMode::Float;
+    opt.requant.ties = *ties;  // float requantization keeps it for the fixed-point comparison run
     opt.int16Layers = splitList(args.values("int16"));
     opt.floatLayers = splitList(args.values("float"));
     opt.sensitivity = args.has("sensitivity");

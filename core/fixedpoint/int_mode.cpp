@@ -345,7 +345,7 @@ Outs accAddQuantized(RunContext& ctx, const NodeInfo& node, std::vector<Value>& 
                              const int64_t add =
                                  mode == RequantMode::Float
                                      ? static_cast<int64_t>(std::nearbyint(double(xb) * toAcc[c]))
-                                     : int64_t{multiplyByQuantizedMultiplier(xb, toAccFixed[c])};
+                                     : int64_t{multiplyByQuantizedMultiplier(xb, toAccFixed[c], mode.ties)};
                              y.setInt(i, rq[c].apply(sums.at(i) + biasQ[c] + sign * add, mode));
                          });
         return y;
@@ -505,10 +505,12 @@ Outs binaryPending(RunContext& ctx, const NodeInfo& node, std::vector<Value>& in
         const FixedMultiplier mo = quantizeMultiplier(twiceMax / (double(int64_t{1} << leftShift) * so));
         for (int64_t i = 0; i < y.size(); ++i) {
             const int64_t xa =
-                multiplyByQuantizedMultiplier((a.t.atInt(i) - za) * (int64_t{1} << leftShift), ma);
-            int64_t xb = multiplyByQuantizedMultiplier((b.t.atInt(i) - zb) * (int64_t{1} << leftShift), mb);
+                multiplyByQuantizedMultiplier((a.t.atInt(i) - za) * (int64_t{1} << leftShift), ma, mode.ties);
+            int64_t xb =
+                multiplyByQuantizedMultiplier((b.t.atInt(i) - zb) * (int64_t{1} << leftShift), mb, mode.ties);
             if (sign < 0) xb = -xb;
-            y.setInt(i, saturate(int64_t{multiplyByQuantizedMultiplier(xa + xb, mo)} + zo, out.range));
+            y.setInt(
+                i, saturate(int64_t{multiplyByQuantizedMultiplier(xa + xb, mo, mode.ties)} + zo, out.range));
         }
         return y;
     };

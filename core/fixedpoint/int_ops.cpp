@@ -158,7 +158,7 @@ std::optional<Tensor> binaryCodes(const std::string& op, const Tensor& a, const 
                                                   pb.scale[pb.channels == 1 ? 0 : static_cast<size_t>(c)] /
                                                   so,
                                               zo, out.range));
-    } else if (mode == RequantMode::Fixed) {
+    } else if (mode.isFixed()) {
         double largest = 0;
         for (double s : pa.scale) largest = std::max(largest, s);
         for (double s : pb.scale) largest = std::max(largest, s);
@@ -177,10 +177,12 @@ std::optional<Tensor> binaryCodes(const std::string& op, const Tensor& a, const 
             const double v = (pa.scale[ca] * double(xa) + sign * pb.scale[cb] * double(xb)) / so;
             y.setInt(i, saturate(static_cast<int64_t>(std::nearbyint(v)) + zo, out.range));
         } else {
-            const int64_t ra = multiplyByQuantizedMultiplier(xa * (int64_t{1} << leftShift), ma[ca]);
-            int64_t rb = multiplyByQuantizedMultiplier(xb * (int64_t{1} << leftShift), mb[cb]);
+            const int64_t ra =
+                multiplyByQuantizedMultiplier(xa * (int64_t{1} << leftShift), ma[ca], mode.ties);
+            int64_t rb = multiplyByQuantizedMultiplier(xb * (int64_t{1} << leftShift), mb[cb], mode.ties);
             if (sign < 0) rb = -rb;
-            y.setInt(i, saturate(int64_t{multiplyByQuantizedMultiplier(ra + rb, mo)} + zo, out.range));
+            y.setInt(
+                i, saturate(int64_t{multiplyByQuantizedMultiplier(ra + rb, mo, mode.ties)} + zo, out.range));
         }
     };
     if (a.shape() == b.shape()) {

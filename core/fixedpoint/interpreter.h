@@ -42,6 +42,7 @@ struct LayerInfo {
     float outputScale = 0;                 // output quantizer scale (0 = output not quantized)
     DType outputDtype = DType::Float32;
     bool nonlinear = false;  // a LUT candidate
+    bool widenable = false;  // has a QuantizeLinear (output or weight) the int16 what-if can widen
 };
 
 struct LutReport {

@@ -97,6 +97,7 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
                     impl.constants[static_cast<size_t>(n.inputs[static_cast<size_t>(si)])]->at(0));
         }
         L.observed = impl.tensorNames[static_cast<size_t>(cur)];
+        L.widenable = !L.outputQuantizers.empty();
         // weight: input 1 of Conv/Gemm/MatMul (3 of QLinearConv/QLinearMatMul), back through DQ -> Clip -> Q
         const size_t wi = (op == "QLinearConv" || op == "QLinearMatMul") ? 3 : 1;
         if (compute && n.inputs.size() > wi && n.inputs[wi] >= 0) {
@@ -107,6 +108,7 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
                 if (pop != "DequantizeLinear" && pop != "QuantizeLinear" && pop != "Clip" &&
                     pop != "Identity" && pop != "Cast")
                     break;
+                L.widenable = L.widenable || pop == "QuantizeLinear";
                 if (pop == "DequantizeLinear" || pop == "QuantizeLinear")
                     L.weightQuantizers.insert(L.weightQuantizers.begin(),
                                               static_cast<size_t>(producer[static_cast<size_t>(w)]));

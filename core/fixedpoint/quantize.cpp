@@ -184,22 +184,65 @@ int32_t roundingDivideByPOT(int32_t x, int exponent)
     return (x >> exponent) + (remainder > threshold ? 1 : 0);
 }
 
-int32_t multiplyByQuantizedMultiplier(int64_t x, const FixedMultiplier& m)
+namespace {
+
+// v / 2^n rounded to an integer, ties by `ties` (n >= 1). C++20 shifts of negative numbers are
+// arithmetic, so `v >> n` is floor(v / 2^n).
+__int128 roundingShift(__int128 v, int n, RoundMode ties)
 {
-    if (m.negative) x = -x;
-    const int left = m.shift > 0 ? m.shift : 0;
-    const int right = m.shift > 0 ? 0 : -m.shift;
-    // x << left past int32 (a multiplier far above 1, as a zero or broken scale gives): the
-    // product is computed in double and saturated, never shifted past int64
-    constexpr int64_t kMax = std::numeric_limits<int32_t>::max(), kMin = std::numeric_limits<int32_t>::min();
-    if (left > 31 || x > (kMax >> left) || x < (kMin >> left)) {
-        const double v = std::ldexp(static_cast<double>(x) * static_cast<double>(m.multiplier), left - 31);
-        return static_cast<int32_t>(
-            std::clamp<double>(std::round(v), static_cast<double>(kMin), static_cast<double>(kMax)));
+    const __int128 floorQ = v >> n;
+    const __int128 rem = v - (floorQ << n);  // in [0, 2^n)
+    const __int128 half = __int128{1} << (n - 1);
+    bool up = rem > half;
+    if (rem == half) {
+        switch (ties) {
+            case RoundMode::HalfToEven:
+                up = (floorQ & 1) != 0;
+                break;
+            case RoundMode::HalfAwayFromZero:
+                up = v > 0;
+                break;
+            case RoundMode::HalfUp:
+                up = true;
+                break;
+        }
     }
-    const int64_t shifted = x * (int64_t(1) << left);
-    return roundingDivideByPOT(saturatingRoundingDoublingHighMul(static_cast<int32_t>(shifted), m.multiplier),
-                               right);
+    return floorQ + (up ? 1 : 0);
+}
+
+}  // namespace
+
+int32_t multiplyByQuantizedMultiplier(int64_t x, const FixedMultiplier& m, RoundMode ties)
+{
+    // The exact product fits 128 bits: |x| < 2^63, multiplier < 2^31, and quantizeMultiplier
+    // keeps the shift at or below 33. One rounding, of the exact value: the tie rule alone
+    // decides, as on hardware that keeps the full product.
+    __int128 p = static_cast<__int128>(x) * m.multiplier;
+    if (m.negative) p = -p;
+    const int right = 31 - m.shift;
+    const __int128 r = right > 0 ? roundingShift(p, right, ties) : p * (__int128{1} << -right);
+    constexpr int64_t kMax = std::numeric_limits<int32_t>::max(), kMin = std::numeric_limits<int32_t>::min();
+    return static_cast<int32_t>(r > kMax ? kMax : (r < kMin ? kMin : static_cast<int64_t>(r)));
+}
+
+const char* roundModeName(RoundMode m)
+{
+    switch (m) {
+        case RoundMode::HalfToEven:
+            return "half_even";
+        case RoundMode::HalfAwayFromZero:
+            return "half_away";
+        case RoundMode::HalfUp:
+            return "half_up";
+    }
+    return "half_even";
+}
+
+std::optional<RoundMode> roundModeFromName(std::string_view name)
+{
+    for (RoundMode m : {RoundMode::HalfToEven, RoundMode::HalfAwayFromZero, RoundMode::HalfUp})
+        if (name == roundModeName(m)) return m;
+    return std::nullopt;
 }
 
 const char* requantModeName(RequantMode m)

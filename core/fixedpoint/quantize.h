@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "core/common/result.h"
@@ -11,16 +13,39 @@
 
 namespace qatdoctor::core::fixedpoint {
 
-// Half to even is ONNX's (and PyTorch's nearbyint); half away from zero is C's round().
-enum class RoundMode { HalfToEven, HalfAwayFromZero };
+// How a tie (x.5) rounds. Half to even is ONNX's and ONNX Runtime's (and PyTorch's nearbyint);
+// half away from zero is C's round() and gemmlowp/TFLite's; half up (toward +infinity) is the
+// add-half-then-shift of many integer datapaths. Boards that disagree with a simulator by one
+// step mid-network usually differ here.
+enum class RoundMode { HalfToEven, HalfAwayFromZero, HalfUp };
+
+// "half_even", "half_away", "half_up" (the CLI's and the JSON's names).
+const char* roundModeName(RoundMode m);
+std::optional<RoundMode> roundModeFromName(std::string_view name);
 
 inline double roundValue(double v, RoundMode mode)
 {
-    return mode == RoundMode::HalfToEven ? std::nearbyint(v) : std::round(v);
+    switch (mode) {
+        case RoundMode::HalfToEven:
+            return std::nearbyint(v);
+        case RoundMode::HalfAwayFromZero:
+            return std::round(v);
+        case RoundMode::HalfUp:
+            return std::floor(v + 0.5);
+    }
+    return std::nearbyint(v);
 }
 inline float roundValue(float v, RoundMode mode)
 {
-    return mode == RoundMode::HalfToEven ? std::nearbyintf(v) : std::roundf(v);
+    switch (mode) {
+        case RoundMode::HalfToEven:
+            return std::nearbyintf(v);
+        case RoundMode::HalfAwayFromZero:
+            return std::roundf(v);
+        case RoundMode::HalfUp:
+            return std::floor(v + 0.5f);
+    }
+    return std::nearbyintf(v);
 }
 
 // Integer range of a quantized type ({0,0} when not an integer type).
@@ -89,10 +114,33 @@ struct FixedMultiplier {
 FixedMultiplier quantizeMultiplier(double realMultiplier);
 int32_t saturatingRoundingDoublingHighMul(int32_t a, int32_t b);
 int32_t roundingDivideByPOT(int32_t x, int exponent);
-// round(x * m) with the integer pipeline (saturates at int32).
-int32_t multiplyByQuantizedMultiplier(int64_t x, const FixedMultiplier& m);
+// x * m with the integer pipeline: the exact product x * multiplier * 2^(shift - 31), rounded
+// once with `ties`, saturated at int32.
+int32_t multiplyByQuantizedMultiplier(int64_t x, const FixedMultiplier& m,
+                                      RoundMode ties = RoundMode::HalfToEven);
 
-enum class RequantMode { Float, Fixed };
+// How an accumulator is requantized: a float multiply rounded half to even (what ONNX Runtime
+// and the QDQ specification do), or fixed-point hardware's integer multiplier + shift, whose
+// rounding of ties is a setting (--round). Float ignores `ties` (also in ==): it only carries the
+// choice for the fixed-point run a simulation compares against.
+struct RequantMode {
+    enum class Arithmetic { FloatMultiply, FixedPoint };
+    Arithmetic arithmetic = Arithmetic::FloatMultiply;
+    RoundMode ties = RoundMode::HalfToEven;
+
+    static const RequantMode Float;
+    static const RequantMode Fixed;  // half to even
+    static RequantMode fixedPoint(RoundMode ties) { return {Arithmetic::FixedPoint, ties}; }
+    bool isFixed() const { return arithmetic == Arithmetic::FixedPoint; }
+    bool operator==(const RequantMode& o) const
+    {
+        return arithmetic == o.arithmetic && (!isFixed() || ties == o.ties);
+    }
+};
+inline constexpr RequantMode RequantMode::Float{RequantMode::Arithmetic::FloatMultiply,
+                                                RoundMode::HalfToEven};
+inline constexpr RequantMode RequantMode::Fixed{RequantMode::Arithmetic::FixedPoint, RoundMode::HalfToEven};
+// "float" / "fixed" (the rounding has its own name, roundModeName).
 const char* requantModeName(RequantMode m);
 
 // One output channel's requantization: acc (int) -> zero point + round(acc * real).
@@ -108,7 +156,7 @@ struct Requantizer {
         if (mode == RequantMode::Float)
             r = roundToInt64(static_cast<double>(static_cast<float>(acc) * static_cast<float>(real)));
         else
-            r = multiplyByQuantizedMultiplier(acc, fixed);
+            r = multiplyByQuantizedMultiplier(acc, fixed, mode.ties);
         return saturate(r + zeroPoint, range);
     }
 };

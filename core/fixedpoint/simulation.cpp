@@ -198,7 +198,9 @@ void compareModes(const std::map<std::string, RunResult>& runs, SimulationResult
 Result<void> compareRequantizations(Steps& steps, const RunResult& mine, SimulationResult& r)
 {
     RunOptions o = steps.base;
-    o.requant = steps.options.requant == RequantMode::Float ? RequantMode::Fixed : RequantMode::Float;
+    o.requant = steps.options.requant == RequantMode::Float
+                    ? RequantMode::fixedPoint(steps.options.requant.ties)
+                    : RequantMode::Float;
     auto other = steps.run(SimMode::Int, o, "int (other requantization)");
     if (!other) return other.error();
     for (size_t li = 0; li < r.layers.size() && li < other->layerOutputs.size(); ++li) {
@@ -402,6 +404,28 @@ std::vector<Finding> simulationFindings(const SimulationResult& r)
                 " outputs accumulate beyond the 32-bit range (a typical 16-bit input hazard); "
                 "integer hardware would overflow there."};
         f.evidence.push_back(layerEvidence(layer, "overflows", double(n), ""));
+        out.push_back(f);
+    }
+    // A layer asked for at int16 with no quantizer of its own (its output is quantized further on,
+    // or not at all, and its weight is stored as codes): the what-if changes nothing there, and
+    // its gain of 0 dB says nothing about the layer.
+    for (const LayerInfo& l : r.layers) {
+        if (!r.int16Layers.count(l.name) || l.widenable) continue;
+        Finding f = makeFinding("simulation.nothing_widened", Severity::Warning, Stage::Deployment, {}, {});
+        f.title = {"假设分析：" + l.name + " 没有可改为 int16 的量化节点",
+                   "What-if: " + l.name + " has no quantizer to make int16"};
+        f.message = {
+            l.name +
+                " 的输出和权重都没有自己的 QuantizeLinear（输出在后面的层才量化，或不量化；"
+                "权重以整数码存储），所以这次 int16 假设对它没有任何改变，增益 0 dB 不说明该层的精度。"
+                "请对产生它输入或消费它输出的层做假设分析。",
+            l.name +
+                " has no QuantizeLinear of its own on its output or its weight (its output is "
+                "quantized further on, or not at all; its weight is stored as codes), so the int16 "
+                "what-if changed nothing there and its 0 dB gain says nothing about the layer. "
+                "Try the layer that feeds it or the one that quantizes its output."};
+        f.evidence.push_back(
+            layerEvidence(l.name, "quantizers_widened", 0.0, "int16 asked, nothing widened"));
         out.push_back(f);
     }
     // The step count is a quotient of dequantized floats: exactly one step can read 1.0000001.

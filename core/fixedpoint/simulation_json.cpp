@@ -67,6 +67,7 @@ nlohmann::json simulationToJson(const SimulationResult& r, Lang lang, RequantMod
     j["threads"] = r.threads;
     j["samples"] = r.samples;
     j["requant"] = requantModeName(requant);
+    j["round"] = roundModeName(requant.ties);
     j["modes"] = nlohmann::json::array();
     for (SimMode m : r.modes) j["modes"].push_back(simModeName(m));
     j["timing_ms"] = nlohmann::json::object();

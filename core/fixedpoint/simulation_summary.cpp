@@ -54,6 +54,7 @@ SimulationSummary summarizeSimulation(const SimulationResult& r, const Simulatio
     s.inputs = std::move(inputSources);
     for (SimMode m : r.modes) s.modes.push_back(simModeName(m));
     s.requant = requantModeName(options.requant);
+    s.round = roundModeName(options.requant.ties);
     s.threads = r.threads;
     s.samples = r.samples;
     s.timingMs = r.timingMs;
@@ -96,6 +97,7 @@ json simulationSummaryToJson(const SimulationSummary& s, Lang lang)
     for (const std::string& in : s.inputs) j["inputs"].push_back({{"source", in}});
     j["modes"] = s.modes;
     j["requant"] = s.requant;
+    j["round"] = s.round;
     j["threads"] = s.threads;
     j["samples"] = s.samples;
     j["timing_ms"] = json::object();

@@ -52,6 +52,7 @@ struct SimulationSummary {
     std::vector<std::string> inputs;  // per graph input: the file, or "random(seed=N)"
     std::vector<std::string> modes;   // "float", "fake", "int"
     std::string requant = "float";    // "float" | "fixed"
+    std::string round = "half_even";  // fixed-point tie rounding (roundModeName)
     int threads = 1;
     size_t samples = 1;                      // input samples the figures cover
     std::map<std::string, double> timingMs;  // mode -> median ms

@@ -606,10 +606,6 @@ accumulator overflows: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>multiplier + shift (integer hardware)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>threads </source>
         <translation type="unfinished"></translation>
     </message>
@@ -738,14 +734,6 @@ accumulator overflows: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Cannot read the image %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>an image input needs a model input of shape [N,3,H,W]</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>RGB vs YUV444</source>
         <translation type="unfinished"></translation>
     </message>
@@ -776,6 +764,30 @@ nothing here turns into a table on export.</source>
     </message>
     <message>
         <source>Figures cover %1 input samples of the batch; the sensitivity ranking is the first sample&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>multiplier + shift, ties to even</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>multiplier + shift, ties away from zero</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>multiplier + shift, ties up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How the integer mode requantizes accumulators. Reference runtimes multiply in float and round ties to even; integer hardware multiplies and shifts, and boards differ in how they round ties. Change it and simulate again: the summary names the layers whose integer results changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requantization %1 → %2: no layer&apos;s integer result changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requantization %1 → %2: the integer results of %3 of %4 layers changed: %5</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -823,6 +835,14 @@ nothing here turns into a table on export.</source>
     </message>
     <message>
         <source>%1 nodes drawn, %2 edges, %3 quantizer/constant nodes folded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%L1 nodes are too many to draw one by one: drawn in groups of %L2 consecutive nodes (the Layers tab lists every one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%L1 nodes are too many to draw one by one: grouped by module, depth %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

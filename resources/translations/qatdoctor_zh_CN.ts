@@ -607,10 +607,6 @@ accumulator overflows: %1</source>
         <translation>浮点乘法（参考运行时）</translation>
     </message>
     <message>
-        <source>multiplier + shift (integer hardware)</source>
-        <translation>整数乘数 + 移位（定点硬件）</translation>
-    </message>
-    <message>
         <source>threads </source>
         <translation>线程数 </translation>
     </message>
@@ -739,14 +735,6 @@ accumulator overflows: %1</source>
         <translation>输入 (*.npy *.pb *.png *.jpg *.jpeg *.bmp);;所有文件 (*)</translation>
     </message>
     <message>
-        <source>Cannot read the image %1</source>
-        <translation>无法读取图像 %1</translation>
-    </message>
-    <message>
-        <source>an image input needs a model input of shape [N,3,H,W]</source>
-        <translation>图像输入要求模型输入形状为 [N,3,H,W]</translation>
-    </message>
-    <message>
         <source>RGB vs YUV444</source>
         <translation>RGB 与 YUV444</translation>
     </message>
@@ -779,6 +767,30 @@ nothing here turns into a table on export.</source>
     <message>
         <source>Figures cover %1 input samples of the batch; the sensitivity ranking is the first sample&apos;s.</source>
         <translation>数值覆盖该批次的 %1 个输入样本；敏感度排序取自第一个样本。</translation>
+    </message>
+    <message>
+        <source>multiplier + shift, ties to even</source>
+        <translation>整数乘数 + 移位，半数取偶</translation>
+    </message>
+    <message>
+        <source>multiplier + shift, ties away from zero</source>
+        <translation>整数乘数 + 移位，半数远离零</translation>
+    </message>
+    <message>
+        <source>multiplier + shift, ties up</source>
+        <translation>整数乘数 + 移位，半数向上</translation>
+    </message>
+    <message>
+        <source>How the integer mode requantizes accumulators. Reference runtimes multiply in float and round ties to even; integer hardware multiplies and shifts, and boards differ in how they round ties. Change it and simulate again: the summary names the layers whose integer results changed.</source>
+        <translation>整数模式如何对累加结果重量化。参考运行时用浮点乘法并把半数舍入到偶数；整数硬件用乘数加移位，不同板端对半数的舍入方式不同。切换后再次仿真：摘要会列出整数结果发生变化的层。</translation>
+    </message>
+    <message>
+        <source>Requantization %1 → %2: no layer&apos;s integer result changed.</source>
+        <translation>重量化 %1 → %2：没有层的整数结果发生变化。</translation>
+    </message>
+    <message>
+        <source>Requantization %1 → %2: the integer results of %3 of %4 layers changed: %5</source>
+        <translation>重量化 %1 → %2：%4 个层中有 %3 个层的整数结果发生变化：%5</translation>
     </message>
 </context>
 <context>
@@ -826,6 +838,14 @@ nothing here turns into a table on export.</source>
     <message>
         <source>%1 nodes drawn, %2 edges, %3 quantizer/constant nodes folded</source>
         <translation>已绘制 %1 个节点、%2 条边，折叠了 %3 个量化/常量节点</translation>
+    </message>
+    <message>
+        <source>%L1 nodes are too many to draw one by one: drawn in groups of %L2 consecutive nodes (the Layers tab lists every one)</source>
+        <translation>%L1 个节点太多，无法逐个绘制：按每组 %L2 个相邻节点绘制（“层”标签页列出全部节点）</translation>
+    </message>
+    <message>
+        <source>%L1 nodes are too many to draw one by one: grouped by module, depth %2</source>
+        <translation>%L1 个节点太多，无法逐个绘制：按模块分组，深度 %2</translation>
     </message>
 </context>
 <context>

@@ -302,6 +302,43 @@ TEST(FixedpointPage, SessionStateSimulatesAgainWithTheSameSettings)
     EXPECT_EQ(otherPage.result(), nullptr);
 }
 
+// Another rounding for the same model and input: the summary names the layers whose integer
+// results changed. The power-of-two model's multipliers are exact, so ties to even (ONNX
+// Runtime's rounding) and ties away from zero part exactly where a product lands on a half.
+TEST(FixedpointPage, ReRunWithAnotherRoundingNamesTheLayersThatChanged)
+{
+    AppContext ctx;
+    FixedpointPage page(&ctx);
+    ctx.setAnalysis(analysisWith("wild/pow2_qdq.onnx"));
+    page.setInputFile(QString(QATDOCTOR_TEST_DATA) + "/models/wild/pow2_qdq.input_0.npy");
+    QSignalSpy done(&page, &FixedpointPage::simulationFinished);
+    auto simulateWith = [&](const QString& label) {
+        const int index = page.requantBox()->findText(label);
+        EXPECT_GE(index, 0) << label.toStdString();
+        page.requantBox()->setCurrentIndex(index);
+        done.clear();
+        EXPECT_TRUE(page.runSimulation());
+        EXPECT_TRUE(waitFinished(page, done));
+        return page.summary()->text();
+    };
+    EXPECT_FALSE(simulateWith("multiplier + shift, ties to even").contains("Requantization"));
+    const QString away = simulateWith("multiplier + shift, ties away from zero");
+    EXPECT_TRUE(
+        away.contains("Requantization multiplier + shift, ties to even → multiplier + shift, ties "
+                      "away from zero: the integer results of"))
+        << away.toStdString();
+    const core::fixedpoint::SimulationResult* r = page.result();
+    ASSERT_NE(r, nullptr);
+    EXPECT_TRUE(away.contains(QString::fromStdString(r->layers.back().name))) << away.toStdString();
+    // float multiply rounds ties to even too: on exact multipliers nothing changes against it
+    const QString back = simulateWith("float multiply (reference runtimes)");
+    EXPECT_TRUE(
+        back.contains("ties away from zero → float multiply (reference runtimes): the integer results"))
+        << back.toStdString();
+    const QString same = simulateWith("multiplier + shift, ties to even");
+    EXPECT_TRUE(same.contains("no layer's integer result changed")) << same.toStdString();
+}
+
 }  // namespace
 }  // namespace qatdoctor::ui
 

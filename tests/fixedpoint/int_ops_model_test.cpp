@@ -135,8 +135,8 @@ INSTANTIATE_TEST_SUITE_P(
 // Q11: 512 and 1536 of 2048). Rows 0 and 3: [0, 10, 30, 40] and [80, 120, 200, 240]; row 1 =
 // row 0 + (row 3 - row 0) / 4 = [20, 37.5, 72.5, 90]; row 2 = row 0 + 3 (row 3 - row 0) / 4 =
 // [60, 92.5, 157.5, 190]. One rounding, half to even in float requantization (37.5 -> 38,
-// 72.5 -> 72, 92.5 -> 92, 157.5 -> 158); the fixed-point requantization's rounding shift rounds
-// halves away from zero (73, 93). Rounding the horizontal pass first would give other codes.
+// 72.5 -> 72, 92.5 -> 92, 157.5 -> 158) and in fixed point by default; fixed point with ties
+// away from zero (or up) gives 73 and 93. Rounding the horizontal pass first would give other codes.
 TEST(IntOpsModel, BilinearTwoByTwoToFourByFourByHand)
 {
     Loaded l = load("resize_hand");
@@ -144,14 +144,16 @@ TEST(IntOpsModel, BilinearTwoByTwoToFourByFourByHand)
     l.inputs = {Tensor::fromFloats({1, 1, 2, 2}, floats({10, 50, 90, 250}, 10, 0.5f))};
     const auto expectFloat =
         floats({10, 20, 40, 50, 30, 48, 82, 100, 70, 102, 168, 200, 90, 130, 210, 250}, 10, 0.5f);
-    const auto expectFixed =
+    const auto expectAway =
         floats({10, 20, 40, 50, 30, 48, 83, 100, 70, 103, 168, 200, 90, 130, 210, 250}, 10, 0.5f);
     const RunResult f = run(l, SimMode::Int, RequantMode::Float);
     EXPECT_TRUE(f.fallbacks.empty());
     ASSERT_EQ(f.outputs.size(), 1u);
     EXPECT_EQ(f.outputs[0].shape(), (std::vector<int64_t>{1, 1, 4, 4}));
     EXPECT_EQ(f.outputs[0].toFloats(), expectFloat);
-    EXPECT_EQ(run(l, SimMode::Int, RequantMode::Fixed).outputs[0].toFloats(), expectFixed);
+    EXPECT_EQ(run(l, SimMode::Int, RequantMode::Fixed).outputs[0].toFloats(), expectFloat);
+    for (RoundMode ties : {RoundMode::HalfAwayFromZero, RoundMode::HalfUp})
+        EXPECT_EQ(run(l, SimMode::Int, RequantMode::fixedPoint(ties)).outputs[0].toFloats(), expectAway);
     // fake-quant (ONNX Resize in float, then QuantizeLinear) rounds the same halves to even
     EXPECT_EQ(run(l, SimMode::Fake).outputs[0].toFloats(), expectFloat);
 }
@@ -212,7 +214,8 @@ TEST(IntOpsModel, PerChannelMulByHand)
 // plus a tensor at 0.25 / zero 3 with no quantizer between, output 0.5 / zero 5. The operand is
 // rescaled into the accumulator (0.25 / 0.125 = 2 per step) and the sum requantized once:
 // x = 4, r = 5: 8 + 2 * 2 = 12 -> 12 * 0.25 = 3 -> code 8; x = 5, r = 3: 10 + 0 = 10 -> 2.5, a
-// half: 2 -> 7 in float requantization (and fake-quant), 3 -> 8 in fixed.
+// half: 2 -> 7 in float requantization (and fake-quant) and in fixed point with ties to even,
+// 3 -> 8 with ties away from zero or up.
 TEST(IntOpsModel, ResidualAddOnTheAccumulatorByHand)
 {
     Loaded l = load("conv_add_hand");
@@ -222,7 +225,10 @@ TEST(IntOpsModel, ResidualAddOnTheAccumulatorByHand)
     const RunResult f = run(l, SimMode::Int, RequantMode::Float);
     EXPECT_TRUE(f.fallbacks.empty());
     EXPECT_EQ(f.outputs[0].toFloats(), floats({8, 7}, 5, 0.5f));
-    EXPECT_EQ(run(l, SimMode::Int, RequantMode::Fixed).outputs[0].toFloats(), floats({8, 8}, 5, 0.5f));
+    EXPECT_EQ(run(l, SimMode::Int, RequantMode::Fixed).outputs[0].toFloats(), floats({8, 7}, 5, 0.5f));
+    for (RoundMode ties : {RoundMode::HalfAwayFromZero, RoundMode::HalfUp})
+        EXPECT_EQ(run(l, SimMode::Int, RequantMode::fixedPoint(ties)).outputs[0].toFloats(),
+                  floats({8, 8}, 5, 0.5f));
     EXPECT_EQ(run(l, SimMode::Fake).outputs[0].toFloats(), floats({8, 7}, 5, 0.5f));
 }
 
@@ -261,4 +267,26 @@ TEST(IntOpsModel, FallbacksReachTheJsonAndTheSummary)
     EXPECT_EQ(simulationToJson(*r, Lang::En, opt.requant)["fallbacks"].get<std::vector<std::string>>(),
               expect);
     EXPECT_EQ(summarizeSimulation(*r, opt, {"input_0.npy"}).fallbacks, expect);
+}
+
+// The residual model's convolution feeds the Add straight (no quantizer between) and keeps its
+// weight as codes: an int16 what-if on it widens nothing, and says so instead of reporting a
+// 0 dB gain as if the layer did not matter. The Add has its own output quantizer.
+TEST(IntOpsModels, WhatIfSaysWhenALayerHasNothingToWiden)
+{
+    const Loaded l = load("conv_add_fused");
+    ASSERT_TRUE(l.interp);
+    auto nothingWidened = [&](const std::string& layer) {
+        SimulationOptions opt;
+        opt.int16Layers = {layer};
+        auto r = simulate(*l.interp, l.inputs, opt);
+        EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+        std::vector<std::string> layers;
+        if (r.ok())
+            for (const Finding& f : r->findings)
+                if (f.id == "simulation.nothing_widened") layers.push_back(f.evidence.at(0).layer);
+        return layers;
+    };
+    EXPECT_EQ(nothingWidened("conv"), std::vector<std::string>{"conv"});
+    EXPECT_TRUE(nothingWidened("add").empty());
 }

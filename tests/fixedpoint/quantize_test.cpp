@@ -100,20 +100,42 @@ TEST(Quantize, FixedPointMultiplierMatchesTflite)
 {
     const FixedMultiplier m = quantizeMultiplier(0.0037);
     EXPECT_GE(m.multiplier, 1 << 30);
-    // round(x * 0.0037) for a spread of accumulators, within the gemmlowp rounding rules
+    // round(x * 0.0037) for a spread of accumulators: one rounding of the exact product, so
+    // within half a step of the exact value (the multiplier's own error is 2^-31 relative)
     for (int64_t acc : {0ll, 1ll, 135ll, 136ll, -136ll, 100000ll, -99999ll, 2000000ll}) {
         const double exact = static_cast<double>(acc) * 0.0037;
-        // gemmlowp rounds twice (high multiply, then the shift): up to one step off the exact value
-        EXPECT_NEAR(multiplyByQuantizedMultiplier(acc, m), exact, 1.0) << acc;
+        EXPECT_NEAR(multiplyByQuantizedMultiplier(acc, m), exact, 0.5 + 1e-6) << acc;
     }
-    EXPECT_EQ(multiplyByQuantizedMultiplier(135, m), 1);  // 0.4995: the double rounding shows
-    EXPECT_EQ(roundingDivideByPOT(5, 1), 3);              // 2.5 -> 3 (away from zero)
+    // 0.4995 rounds to 0: gemmlowp's two roundings (high multiply, then shift) made it 1
+    EXPECT_EQ(multiplyByQuantizedMultiplier(135, m), 0);
+    EXPECT_EQ(roundingDivideByPOT(5, 1), 3);  // 2.5 -> 3 (away from zero)
     EXPECT_EQ(roundingDivideByPOT(-5, 1), -3);
     EXPECT_EQ(saturatingRoundingDoublingHighMul(INT32_MIN, INT32_MIN), INT32_MAX);
     const FixedMultiplier big = quantizeMultiplier(3.0);
     EXPECT_EQ(multiplyByQuantizedMultiplier(7, big), 21);
     const FixedMultiplier neg = quantizeMultiplier(-0.5);
     EXPECT_EQ(multiplyByQuantizedMultiplier(10, neg), -5);
+}
+
+// An exact multiplier (0.5): only the tie rule decides, for every rule and sign.
+TEST(Quantize, FixedPointTiesFollowTheRoundingRule)
+{
+    const FixedMultiplier half = quantizeMultiplier(0.5);
+    struct Want {
+        RoundMode ties;
+        int32_t of5, ofMinus5, of7, ofMinus7;
+    };
+    for (const Want w :
+         {Want{RoundMode::HalfToEven, 2, -2, 4, -4}, Want{RoundMode::HalfAwayFromZero, 3, -3, 4, -4},
+          Want{RoundMode::HalfUp, 3, -2, 4, -3}}) {
+        EXPECT_EQ(multiplyByQuantizedMultiplier(5, half, w.ties), w.of5) << roundModeName(w.ties);
+        EXPECT_EQ(multiplyByQuantizedMultiplier(-5, half, w.ties), w.ofMinus5) << roundModeName(w.ties);
+        EXPECT_EQ(multiplyByQuantizedMultiplier(7, half, w.ties), w.of7) << roundModeName(w.ties);
+        EXPECT_EQ(multiplyByQuantizedMultiplier(-7, half, w.ties), w.ofMinus7) << roundModeName(w.ties);
+        EXPECT_EQ(roundModeFromName(roundModeName(w.ties)), w.ties);
+    }
+    EXPECT_FALSE(roundModeFromName("nearest").has_value());
+    EXPECT_EQ(multiplyByQuantizedMultiplier(INT64_C(1) << 40, quantizeMultiplier(3.0)), INT32_MAX);
 }
 
 TEST(Quantize, RequantizerFloatAndFixedAgreeAwayFromTies)

@@ -123,3 +123,35 @@ TEST(WildModels, FakeQuantSimulationIsBitExactWithOnnxRuntime)
     for (const auto& l : (*interp)->layers()) names.push_back(l.name);
     EXPECT_EQ(names, (std::vector<std::string>{"body.stage1.conv", "#9 Conv", "#15 Conv"}));
 }
+
+// Power-of-two scales make every requantization multiplier exact: integer arithmetic and ONNX
+// Runtime can then differ only in how they round ties. With the default rounding (half to even,
+// as the QDQ specification and ONNX Runtime round) fixed point agrees with ONNX Runtime to the
+// last bit, with its QDQ fused into integer kernels ('all') or run as written ('disabled');
+// rounding ties away from zero parts from it.
+TEST(WildModels, FixedPointWithExactMultipliersDriftsOnlyByItsTieRule)
+{
+    auto m = readOnnxFile(wild("pow2_qdq.onnx"));
+    ASSERT_TRUE(m.ok());
+    auto interp = fixedpoint::Interpreter::build(*m);
+    ASSERT_TRUE(interp.ok()) << interp.error().message;
+    auto x = fixedpoint::readTensorFile(wild("pow2_qdq.input_0.npy"));
+    ASSERT_TRUE(x.ok());
+    auto intOutput = [&](fixedpoint::RequantMode rq) {
+        fixedpoint::RunOptions o;
+        o.requant = rq;
+        auto out = (*interp)->run(fixedpoint::SimMode::Int, {*x}, o, nullptr);
+        EXPECT_TRUE(out.ok()) << (out.ok() ? "" : out.error().message);
+        return out.ok() ? out->outputs.at(0).toFloats() : std::vector<float>{};
+    };
+    const auto even = intOutput(fixedpoint::RequantMode::Fixed);
+    const auto away = intOutput(fixedpoint::RequantMode::fixedPoint(fixedpoint::RoundMode::HalfAwayFromZero));
+    for (const char* opt : {"all", "disabled"}) {
+        auto ort = fixedpoint::readTensorFile(wild(std::string("pow2_qdq.ort_") + opt + ".npy"));
+        ASSERT_TRUE(ort.ok()) << opt;
+        EXPECT_EQ(even, ort->toFloats()) << opt;
+        size_t differ = 0;
+        for (size_t i = 0; i < away.size(); ++i) differ += away[i] != ort->toFloats()[i];
+        EXPECT_GT(differ, 0u) << opt << ": ties away from zero should part somewhere";
+    }
+}

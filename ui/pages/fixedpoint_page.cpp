@@ -23,6 +23,7 @@
 
 #include "core/analysis_simulation.h"
 #include "core/fixedpoint/colour.h"
+#include "core/fixedpoint/result_diff.h"
 #include "core/fixedpoint/run_simulation.h"
 #include "core/fixedpoint/sim_inputs.h"
 #include "core/model/onnx_file.h"
@@ -51,6 +52,36 @@ struct FixedpointPage::Outcome {
 };
 
 namespace {
+
+// The Requantization box, by index (sessions store the index: 0 and 1 keep the meaning they had
+// when fixed point had one rounding). Ties of the float multiply always go to even.
+struct RequantChoice {
+    const char* label;
+    fp::RequantMode mode;
+};
+const RequantChoice kRequantChoices[] = {
+    {QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "float multiply (reference runtimes)"),
+     fp::RequantMode::Float},
+    {QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "multiplier + shift, ties to even"),
+     fp::RequantMode::Fixed},
+    {QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "multiplier + shift, ties away from zero"),
+     fp::RequantMode::fixedPoint(fp::RoundMode::HalfAwayFromZero)},
+    {QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "multiplier + shift, ties up"),
+     fp::RequantMode::fixedPoint(fp::RoundMode::HalfUp)},
+};
+
+QString requantLabel(const fp::RequantMode& mode)
+{
+    for (const RequantChoice& c : kRequantChoices)
+        if (c.mode == mode) return FixedpointPage::tr(c.label);
+    return QString::fromLatin1(fp::requantModeName(mode));
+}
+
+fp::RequantMode requantChoice(int index)
+{
+    return index >= 0 && index < int(std::size(kRequantChoices)) ? kRequantChoices[size_t(index)].mode
+                                                                 : fp::RequantMode::Float;
+}
 
 QStandardItem* numberItem(double v, int prec)
 {
@@ -94,8 +125,13 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     m_header->setWordWrap(true);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_requant->addItem(tr("float multiply (reference runtimes)"), int(fp::RequantMode::Float));
-    m_requant->addItem(tr("multiplier + shift (integer hardware)"), int(fp::RequantMode::Fixed));
+    for (size_t i = 0; i < std::size(kRequantChoices); ++i)
+        m_requant->addItem(tr(kRequantChoices[i].label), int(i));
+    m_requant->setToolTip(
+        tr("How the integer mode requantizes accumulators. Reference runtimes multiply in "
+           "float and round ties to even; integer hardware multiplies and shifts, and "
+           "boards differ in how they round ties. Change it and simulate again: the "
+           "summary names the layers whose integer results changed."));
     m_colour->addItem(tr("image as RGB"), int(fp::ColourFormat::Rgb));
     m_colour->addItem(tr("image as BGR"), int(fp::ColourFormat::Bgr));
     m_colour->addItem(tr("image as YUV444 (centered)"), int(fp::ColourFormat::Yuv444Centered));
@@ -307,7 +343,7 @@ bool FixedpointPage::runSimulation()
     const QString path = modelPath();
     if (path.isEmpty()) return false;
     fp::SimulationOptions opt;
-    opt.requant = fp::RequantMode(m_requant->currentData().toInt());
+    opt.requant = requantChoice(m_requant->currentData().toInt());
     opt.threads = m_threads->value();
     opt.sensitivity = m_rankSensitivity->isChecked();
     opt.int16Layers = m_layerTable->layersAt(FixedpointLayerTable::WhatIf::Int16);
@@ -358,6 +394,8 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
         return;
     }
     m_interp = o->interp;
+    const std::shared_ptr<const Outcome> previous = m_outcome;
+    m_outcome = o;
     m_result = o->result;
     const fp::SimulationResult& r = *m_result;
     const double sq = outputSqnr(r);
@@ -378,6 +416,25 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
         text +=
             "<br>" +
             tr("Float vs fixed-point requantization: %1 LSB at the output").arg(*r.requantDiffLsb, 0, 'f', 2);
+    if (previous && previous->result->modelPath == r.modelPath && previous->inputSources == o->inputSources &&
+        !(previous->options.requant == o->options.requant) &&
+        previous->result->int16Layers == r.int16Layers && previous->result->floatLayers == r.floatLayers) {
+        // the same model and input simulated with another requantization: what it changed
+        const auto changed = fp::layersWithOtherIntegerResults(*previous->result, r);
+        QStringList names;
+        for (size_t i = 0; i < changed.size() && i < 6; ++i) names << QString::fromStdString(changed[i]);
+        if (changed.size() > 6) names << QStringLiteral("…");
+        text += "<br>" +
+                (changed.empty()
+                     ? tr("Requantization %1 → %2: no layer's integer result changed.")
+                           .arg(requantLabel(previous->options.requant), requantLabel(o->options.requant))
+                     : tr("Requantization %1 → %2: the integer results of %3 of %4 "
+                          "layers changed: %5")
+                           .arg(requantLabel(previous->options.requant), requantLabel(o->options.requant))
+                           .arg(changed.size())
+                           .arg(r.layers.size())
+                           .arg(names.join(", ").toHtmlEscaped()));
+    }
     if (r.samples > 1)
         text +=
             "<br>" +

@@ -59,6 +59,7 @@ public:
     QListWidget* weightList() const { return m_weightList; }
     QTabWidget* tabs() const { return m_tabs; }
     QLabel* summary() const { return m_summary; }
+    QComboBox* requantBox() const { return m_requant; }
     QString headerText() const;
     BackgroundJob* job() const { return m_job; }
     FixedpointColourPanel* colourPanel() const { return m_colourPanel; }
@@ -116,8 +117,9 @@ private:
     QString m_autoRanFor;  // the model simulated on its own when the page was first shown
     std::shared_ptr<const core::fixedpoint::Interpreter> m_interp;
     std::shared_ptr<const core::fixedpoint::SimulationResult> m_result;
-    QString m_pendingLayer;  // focusOn before the results arrived
-    QString m_restoredFor;   // the model a session's settings were re-run for
+    std::shared_ptr<const Outcome> m_outcome;  // m_result with the settings and inputs it ran with
+    QString m_pendingLayer;                    // focusOn before the results arrived
+    QString m_restoredFor;                     // the model a session's settings were re-run for
 };
 
 }  // namespace qatdoctor::ui
