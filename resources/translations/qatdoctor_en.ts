@@ -767,15 +767,15 @@ nothing here turns into a table on export.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>multiplier + shift, ties to even</source>
+        <source>fixed point, ties to even</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>multiplier + shift, ties away from zero</source>
+        <source>fixed point, ties away from zero</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>multiplier + shift, ties up</source>
+        <source>fixed point, ties up</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -769,16 +769,16 @@ nothing here turns into a table on export.</source>
         <translation>数值覆盖该批次的 %1 个输入样本；敏感度排序取自第一个样本。</translation>
     </message>
     <message>
-        <source>multiplier + shift, ties to even</source>
-        <translation>整数乘数 + 移位，半数取偶</translation>
+        <source>fixed point, ties to even</source>
+        <translation>定点，半数取偶</translation>
     </message>
     <message>
-        <source>multiplier + shift, ties away from zero</source>
-        <translation>整数乘数 + 移位，半数远离零</translation>
+        <source>fixed point, ties away from zero</source>
+        <translation>定点，半数远离零</translation>
     </message>
     <message>
-        <source>multiplier + shift, ties up</source>
-        <translation>整数乘数 + 移位，半数向上</translation>
+        <source>fixed point, ties up</source>
+        <translation>定点，半数向上</translation>
     </message>
     <message>
         <source>How the integer mode requantizes accumulators. Reference runtimes multiply in float and round ties to even; integer hardware multiplies and shifts, and boards differ in how they round ties. Change it and simulate again: the summary names the layers whose integer results changed.</source>

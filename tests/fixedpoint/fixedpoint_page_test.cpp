@@ -321,10 +321,10 @@ TEST(FixedpointPage, ReRunWithAnotherRoundingNamesTheLayersThatChanged)
         EXPECT_TRUE(waitFinished(page, done));
         return page.summary()->text();
     };
-    EXPECT_FALSE(simulateWith("multiplier + shift, ties to even").contains("Requantization"));
-    const QString away = simulateWith("multiplier + shift, ties away from zero");
+    EXPECT_FALSE(simulateWith("fixed point, ties to even").contains("Requantization"));
+    const QString away = simulateWith("fixed point, ties away from zero");
     EXPECT_TRUE(
-        away.contains("Requantization multiplier + shift, ties to even → multiplier + shift, ties "
+        away.contains("Requantization fixed point, ties to even → fixed point, ties "
                       "away from zero: the integer results of"))
         << away.toStdString();
     const core::fixedpoint::SimulationResult* r = page.result();
@@ -335,7 +335,7 @@ TEST(FixedpointPage, ReRunWithAnotherRoundingNamesTheLayersThatChanged)
     EXPECT_TRUE(
         back.contains("ties away from zero → float multiply (reference runtimes): the integer results"))
         << back.toStdString();
-    const QString same = simulateWith("multiplier + shift, ties to even");
+    const QString same = simulateWith("fixed point, ties to even");
     EXPECT_TRUE(same.contains("no layer's integer result changed")) << same.toStdString();
 }
 

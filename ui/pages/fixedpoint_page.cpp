@@ -62,11 +62,10 @@ struct RequantChoice {
 const RequantChoice kRequantChoices[] = {
     {QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "float multiply (reference runtimes)"),
      fp::RequantMode::Float},
-    {QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "multiplier + shift, ties to even"),
-     fp::RequantMode::Fixed},
-    {QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "multiplier + shift, ties away from zero"),
+    {QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "fixed point, ties to even"), fp::RequantMode::Fixed},
+    {QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "fixed point, ties away from zero"),
      fp::RequantMode::fixedPoint(fp::RoundMode::HalfAwayFromZero)},
-    {QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "multiplier + shift, ties up"),
+    {QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "fixed point, ties up"),
      fp::RequantMode::fixedPoint(fp::RoundMode::HalfUp)},
 };
 
