@@ -46,11 +46,14 @@ void printTable(std::ostream& out, const core::model::LayerTable& t)
     if (t.opset > 0) out << ", opset " << t.opset;
     if (!t.producer.empty()) out << ", " << t.producer;
     out << ", " << t.layers.size() << " layers)\n";
-    size_t nameWidth = 5;
-    for (const auto& l : t.layers) nameWidth = std::max(nameWidth, std::min<size_t>(l.name.size(), 48));
-    out << std::left << std::setw(static_cast<int>(nameWidth) + 2) << "layer" << std::setw(16) << "op"
-        << std::setw(16) << "input" << std::setw(26) << "weight" << std::setw(10) << "output" << std::setw(11)
-        << "out scale"
+    size_t nameWidth = 5, opWidth = 14;
+    for (const auto& l : t.layers) {
+        nameWidth = std::max(nameWidth, std::min<size_t>(l.name.size(), 48));
+        opWidth = std::max(opWidth, std::min<size_t>(l.op.size(), 48));
+    }
+    out << std::left << std::setw(static_cast<int>(nameWidth) + 2) << "layer"
+        << std::setw(static_cast<int>(opWidth) + 2) << "op" << std::setw(16) << "input" << std::setw(26)
+        << "weight" << std::setw(10) << "output" << std::setw(11) << "out scale"
         << "flags\n";
     for (const auto& l : t.layers) {
         std::string weight =
@@ -59,9 +62,10 @@ void printTable(std::ostream& out, const core::model::LayerTable& t)
         if (!gran.empty()) weight += " " + gran;
         std::string flags;
         for (const auto& f : l.flags) flags += (flags.empty() ? "" : ",") + f;
-        out << std::setw(static_cast<int>(nameWidth) + 2) << l.name << std::setw(16) << l.op << std::setw(16)
-            << dtypes(l.inputDtypes) << std::setw(26) << weight << std::setw(10)
-            << core::model::dtypeName(l.outputDtype) << std::setw(11) << shortScale(l) << flags << "\n";
+        out << std::setw(static_cast<int>(nameWidth) + 2) << l.name
+            << std::setw(static_cast<int>(opWidth) + 2) << l.op << std::setw(16) << dtypes(l.inputDtypes)
+            << std::setw(26) << weight << std::setw(10) << core::model::dtypeName(l.outputDtype)
+            << std::setw(11) << shortScale(l) << flags << "\n";
     }
 }
 

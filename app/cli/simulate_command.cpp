@@ -120,7 +120,9 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
     out << "Timing (ms):";
     for (const auto& [m, ms] : r.timingMs) out << "  " << m << " " << core::fixedText(ms, 2);
     out << "\n\n";
-    out << std::left << std::setw(28) << "layer" << std::setw(12) << "op" << std::right << std::setw(10)
+    int opWidth = 12;  // QOperator names (QLinearGlobalAveragePool) are longer than QDQ ones
+    for (const auto& l : r.layers) opWidth = std::max(opWidth, static_cast<int>(l.op.size()) + 2);
+    out << std::left << std::setw(28) << "layer" << std::setw(opWidth) << "op" << std::right << std::setw(10)
         << "cos f/q" << std::setw(10) << "cos q/i" << std::setw(11) << "SQNR q/i" << std::setw(9) << "LSB q/i"
         << "\n";
     for (size_t i = 0; i < r.layers.size(); ++i) {
@@ -134,7 +136,7 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
         };
         std::string name = r.layers[i].name;
         if (name.size() > 27) name = name.substr(0, 24) + "...";
-        out << std::left << std::setw(28) << name << std::setw(12) << r.layers[i].op << std::right
+        out << std::left << std::setw(28) << name << std::setw(opWidth) << r.layers[i].op << std::right
             << std::setw(10) << get(fp::ModePair::FloatFake, 0) << std::setw(10)
             << get(fp::ModePair::FakeInt, 0) << std::setw(11) << get(fp::ModePair::FakeInt, 1) << std::setw(9)
             << get(fp::ModePair::FakeInt, 2) << (r.layers[i].name == r.firstBadLayer ? "  <- first bad" : "")

@@ -10,6 +10,7 @@
 
 #include "core/fixedpoint/interpreter_impl.h"
 #include "core/fixedpoint/node_attrs.h"
+#include "core/fixedpoint/qoperator_lowering.h"
 #include "core/fixedpoint/tensor_io.h"
 #include "core/fixedpoint/thread_pool.h"
 
@@ -130,24 +131,52 @@ Result<std::shared_ptr<Interpreter>> Interpreter::buildGraph(std::shared_ptr<con
     }
     // Kahn's order (exporters usually emit sorted graphs; a cycle or a missing producer is an error)
     std::vector<NodeInfo> pending;
-    for (const auto& n : g.node()) {
-        if (!isDefaultDomain(n))
-            return makeError("simulate.unsupported",
-                             model.path + ": node '" + n.name() + "' is a " + n.domain() +
-                                 "::" + n.op_type() + " op, which the simulator does not run",
-                             model.path);
+    std::map<std::string, const Tensor*> initializers;  // by name, for the QOperator lowering
+    for (const auto& [id, t] : inits) initializers.emplace(impl->tensorNames[static_cast<size_t>(id)], &t);
+    auto addNode = [&](const onnx::NodeProto& n) -> Result<void> {
         NodeInfo info;
         info.proto = &n;
         for (const auto& i : n.input()) info.inputs.push_back(i.empty() ? -1 : idOf(i));
         for (const auto& o : n.output()) info.outputs.push_back(o.empty() ? -1 : idOf(o));
         info.spec = findSpecOp(n.op_type());
         info.valueOp = findValueOp(n.op_type());
+        if (isDefaultDomain(n) && (n.op_type() == "QLinearConv" || n.op_type() == "QLinearMatMul")) {
+            onnx::NodeProto& f = impl->lowered.emplace_back();
+            f.set_op_type(n.op_type() == "QLinearConv" ? "Conv" : "MatMul");
+            f.set_name(n.name());
+            *f.mutable_attribute() = n.attribute();
+            info.floatForm = &f;
+        }
         if (!info.spec)
             return makeError(
                 "simulate.unsupported",
                 model.path + ": node '" + n.name() + "': op " + n.op_type() + " is not simulated",
                 model.path);
         pending.push_back(info);
+        return Ok{};
+    };
+    for (const auto& n : g.node()) {
+        if (isQOperatorContribOp(n)) {
+            // ONNX Runtime's QOperator ops run as the QDQ subgraphs they compute
+            auto lowered = lowerQOperator(n, initializers);
+            if (!lowered)
+                return makeError(lowered.error().code, model.path + ": " + lowered.error().message,
+                                 model.path);
+            for (auto& [name, t] : lowered->constants) inits[idOf(name)] = std::move(t);
+            for (onnx::NodeProto& part : lowered->nodes) {
+                const bool computes = part.name() == n.name();  // the float op keeps the node's name
+                if (Result<void> r = addNode(impl->lowered.emplace_back(std::move(part))); !r)
+                    return r.error();
+                if (computes) pending.back().loweredFrom = n.op_type();
+            }
+            continue;
+        }
+        if (!isDefaultDomain(n))
+            return makeError("simulate.unsupported",
+                             model.path + ": node '" + n.name() + "' is a " + n.domain() +
+                                 "::" + n.op_type() + " op, which the simulator does not run",
+                             model.path);
+        if (Result<void> r = addNode(n); !r) return r.error();
     }
     const size_t nt = impl->tensorNames.size();
     std::vector<bool> ready(nt, false);
@@ -458,7 +487,14 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
             const int li = impl.observedLayer[static_cast<size_t>(id)];
             if (li >= 0 && options.keepLayerOutputs) {
                 Tensor f = materialize(outs[k]);
-                if (f.dtype() != DType::Float32) f = Tensor::fromFloats(f.shape(), f.toFloats());
+                // codes (a QLinear op's output in the fake and integer modes) compare as the real
+                // values they stand for: the float mode has those
+                const LayerInfo& L = m_layers[static_cast<size_t>(li)];
+                if (f.dtype() != DType::Float32 && L.outputScale > 0)
+                    f = dequantize(
+                        f, QParams{f.dtype(), {L.outputScale}, {L.outputZeroPoint}, -1, qrange(f.dtype())});
+                else if (f.dtype() != DType::Float32)
+                    f = Tensor::fromFloats(f.shape(), f.toFloats());
                 result.layerOutputs[static_cast<size_t>(li)] = f;
             }
             values[static_cast<size_t>(id)] = std::move(outs[k]);

@@ -40,6 +40,7 @@ struct LayerInfo {
     std::vector<size_t> weightQuantizers;  // QuantizeLinear/DequantizeLinear of the weight
     std::string weight;                    // weight tensor name ("" = none)
     float outputScale = 0;                 // output quantizer scale (0 = output not quantized)
+    int64_t outputZeroPoint = 0;           // and its zero point (observed codes compare as reals)
     DType outputDtype = DType::Float32;
     bool nonlinear = false;  // a LUT candidate
     bool widenable = false;  // has a QuantizeLinear (output or weight) the int16 what-if can widen

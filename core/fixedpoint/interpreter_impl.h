@@ -4,6 +4,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <deque>
 #include <functional>
 #include <limits>
 #include <map>
@@ -28,6 +29,9 @@ struct NodeInfo {
     const OpFn* spec = nullptr;        // the specification kernel on plain tensors
     const ValueOp* valueOp = nullptr;  // what the op does on Values; null = the kernel only
     bool folded = false;               // constant, evaluated at build time
+    // QLinearConv / QLinearMatMul: the float op the float mode runs on the real operands
+    const onnx::NodeProto* floatForm = nullptr;
+    std::string_view loweredFrom;  // a QOperator contrib op's type, on the node that computes it
 };
 
 // A convolution on the SIMD path, run when its result is first needed: by the requantization
@@ -80,6 +84,7 @@ struct Interpreter::Impl {
     std::vector<std::string> tensorNames;
     std::map<std::string, int> tensorIds;
     std::vector<NodeInfo> nodes;                   // execution order
+    std::deque<onnx::NodeProto> lowered;           // QOperator contrib ops as QDQ nodes (stable addresses)
     std::vector<std::optional<Tensor>> constants;  // per tensor id
     std::vector<int> consumers;                    // per tensor id: number of consuming nodes
     std::vector<int> inputIds, outputIds;

@@ -58,7 +58,7 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
         if (!compute && !elementwise && !nonlinear) continue;
         // a weight that is itself computed from the input (attention) is not a weight
         LayerInfo L;
-        L.op = op;
+        L.op = n.loweredFrom.empty() ? op : std::string(n.loweredFrom);
         L.node = n.proto->name();
         L.nodeIndex = i;
         L.nonlinear = nonlinear;
@@ -83,18 +83,18 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
                         L.outputScale =
                             static_cast<float>(impl.constants[static_cast<size_t>(f.inputs[1])]->at(0));
                 }
-                L.outputDtype = f.inputs.size() > 2 && isConst(impl, f.inputs[2])
-                                    ? impl.constants[static_cast<size_t>(f.inputs[2])]->dtype()
-                                    : DType::UInt8;
+                const bool zp = f.inputs.size() > 2 && isConst(impl, f.inputs[2]);
+                L.outputDtype = zp ? impl.constants[static_cast<size_t>(f.inputs[2])]->dtype() : DType::UInt8;
+                L.outputZeroPoint = zp ? impl.constants[static_cast<size_t>(f.inputs[2])]->atInt(0) : 0;
             }
             cur = f.outputs[0];
             if (fop == "DequantizeLinear") break;
         }
-        if (op == "QLinearConv" || op == "QLinearMatMul") {
-            const int si = op == "QLinearConv" ? 6 : 6;
-            if (static_cast<int>(n.inputs.size()) > si && isConst(impl, n.inputs[static_cast<size_t>(si)]))
-                L.outputScale = static_cast<float>(
-                    impl.constants[static_cast<size_t>(n.inputs[static_cast<size_t>(si)])]->at(0));
+        if (op == "QLinearConv" || op == "QLinearMatMul") {  // y_scale and y_zero_point: inputs 6, 7
+            if (n.inputs.size() > 6 && isConst(impl, n.inputs[6]))
+                L.outputScale = static_cast<float>(impl.constants[static_cast<size_t>(n.inputs[6])]->at(0));
+            if (n.inputs.size() > 7 && isConst(impl, n.inputs[7]))
+                L.outputZeroPoint = impl.constants[static_cast<size_t>(n.inputs[7])]->atInt(0);
         }
         L.observed = impl.tensorNames[static_cast<size_t>(cur)];
         L.widenable = !L.outputQuantizers.empty();

@@ -67,12 +67,13 @@ ValueOut quantizeLinear(RunContext& ctx, size_t ni, const NodeInfo& node, std::v
 }
 
 // Codes become real values: kept as codes with their parameters in the integer mode (QReal),
-// dequantized in the others; a bypassed quantizer's value passes through.
+// dequantized in the others; a bypassed quantizer's value passes through, also when a shape op
+// (a Reshape between two QOperator ops) carried it on: codes are never float.
 ValueOut dequantizeLinear(RunContext& ctx, size_t, const NodeInfo& node, std::vector<Value>& in)
 {
     const Value& x = in[0];
     Value o;
-    if (x.bypass) {
+    if (x.bypass || (x.kind == Value::Plain && x.t.dtype() == DType::Float32)) {
         o.t = x.t;
         return one(std::move(o));
     }
@@ -115,6 +116,49 @@ ValueOut passQuantizerState(RunContext& ctx, size_t, const NodeInfo& node, std::
     return one(std::move(o));
 }
 
+// QLinearConv / QLinearMatMul in the float mode: the op on the real values of its operands, the
+// quantizers removed as they are in QDQ graphs. An operand that arrives as codes (a weight, an
+// input given in integers) is dequantized; one a bypassed QuantizeLinear passed on is real
+// already. The int32 bias is at x_scale * w_scale. The result stays real and is marked bypassed,
+// so the next QLinear op or DequantizeLinear takes it as it is.
+ValueOut qlinearInFloat(RunContext& ctx, size_t, const NodeInfo& node, std::vector<Value>& in)
+{
+    if (ctx.mode != SimMode::Float || !node.floatForm || in.size() < 8) return std::nullopt;
+    const bool conv = node.proto->op_type() == "QLinearConv";
+    // operand at `data`, its scale and zero point after it; per-channel weights along `axis`
+    auto real = [&](size_t data, int axis) -> Result<Tensor> {
+        Tensor t = materialize(in[data]);
+        if (in[data].bypass || t.dtype() == DType::Float32) return t;
+        const std::vector<float> scales = materialize(in[data + 1]).toFloats();
+        std::vector<int64_t> zps{0};
+        if (in[data + 2].defined()) zps = materialize(in[data + 2]).toInts();
+        auto p = makeQParams(t.dtype(), scales, zps, scales.size() > 1 ? axis : -1, t.shape());
+        if (!p) return opError(*node.proto, p.error().message);
+        return dequantize(t, *p);
+    };
+    auto x = real(0, 1);
+    if (!x) return Result<std::vector<Value>>(x.error());
+    const int64_t wRank = static_cast<int64_t>(materialize(in[3]).shape().size());
+    auto w = real(3, conv ? 0 : static_cast<int>(wRank - 1));
+    if (!w) return Result<std::vector<Value>>(w.error());
+    std::vector<Tensor> ins{*x, *w};
+    if (conv && in.size() > 8 && in[8].defined()) {
+        const Tensor codes = materialize(in[8]);
+        const std::vector<float> sx = materialize(in[1]).toFloats(), sw = materialize(in[4]).toFloats();
+        std::vector<float> bias = codes.toFloats();
+        for (size_t c = 0; c < bias.size(); ++c)
+            bias[c] = static_cast<float>(double(bias[c]) * sx.at(0) * sw.at(sw.size() == 1 ? 0 : c));
+        ins.push_back(Tensor::fromFloats(codes.shape(), bias));
+    }
+    OpCall call{*node.floatForm, ins, ctx.impl.opset, ctx.pool, ctx.impl.folder};
+    auto r = (*findSpecOp(node.floatForm->op_type()))(call);
+    if (!r) return Result<std::vector<Value>>(r.error());
+    Value o;
+    o.t = std::move((*r)[0]);
+    o.bypass = true;
+    return one(std::move(o));
+}
+
 ValueOut identity(RunContext&, size_t, const NodeInfo&, std::vector<Value>& in)
 {
     return one(in.empty() ? Value{} : in[0]);
@@ -147,6 +191,8 @@ void addQuantizerOps(ValueOpTable& t)
     t["Clip"].anyMode = passQuantizerState;
     t["Cast"].anyMode = passQuantizerState;
     t["Identity"].anyMode = identity;
+    t["QLinearConv"].anyMode = qlinearInFloat;
+    t["QLinearMatMul"].anyMode = qlinearInFloat;
 }
 
 const ValueOp* findValueOp(const std::string& op)

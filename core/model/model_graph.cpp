@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "core/model/qoperator_layout.h"
+
 namespace qatdoctor::core::model {
 namespace {
 
@@ -259,13 +261,10 @@ void ModelGraph::propagateDtypes()
                     else if (a.name() == "value_int" || a.name() == "value_ints")
                         d = DType::Int64;
                 }
-            } else if (op.rfind("QLinear", 0) == 0) {
-                // QLinearConv / QLinearMatMul / QLinearAdd...: the output zero point's type.
-                const int zp = input(nd, op == "QLinearConv" || op == "QLinearMatMul" || op == "QLinearAdd" ||
-                                                 op == "QLinearMul"
-                                             ? 7
-                                             : nd.inputs.size() - 1);
-                d = zp >= 0 ? dt(zp) : DType::Unknown;
+            } else if (const QOperatorLayout* q = qoperatorLayout(op, nd.domain)) {
+                // the output zero point's type; QGemm without y_scale computes in float
+                const int zp = q->outScale >= 0 ? input(nd, static_cast<size_t>(q->outScale) + 1) : -1;
+                d = zp >= 0 ? dt(zp) : (op == "QGemm" ? DType::Float32 : DType::Unknown);
                 if (d == DType::Unknown) d = dt(input(nd, 0));
             } else if (op == "MatMulInteger" || op == "ConvInteger") {
                 d = DType::Int32;

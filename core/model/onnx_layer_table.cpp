@@ -7,6 +7,7 @@
 
 #include "core/model/fusion.h"
 #include "core/model/onnx_quant.h"
+#include "core/model/qoperator_layout.h"
 
 namespace qatdoctor::core::model {
 namespace {
@@ -80,6 +81,47 @@ std::string moduleFromScaleSource(const std::string& root)
     return pos == std::string::npos || pos == 0 ? std::string() : root.substr(0, pos);
 }
 
+// A QOperator op's operands by role (core/model/qoperator_layout.h): data operands give the input
+// dtypes, the weight its quantization (per output channel: axis 0 of a conv weight, the column
+// axis of a matrix, or axis 0 of a transposed QGemm weight), the int32 bias a flag, and the
+// output scale the output quantization (QGemm without one computes in float).
+void readQOperator(const ModelGraph& g, const GraphNode& n, const QOperatorLayout& q, Layer& l)
+{
+    auto present = [&](int i) { return i >= 0 && inputAt(n, static_cast<size_t>(i)) >= 0; };
+    if (q.concat) {
+        for (size_t i = 2; i + 2 < n.inputs.size(); i += 3)
+            l.inputDtypes.push_back(readQLinearOperand(g, n, i + 1, -1).dtype);
+    }
+    for (size_t k = 0; k < q.operands.size(); ++k) {
+        const int at = q.operands[k];
+        if (!present(at)) continue;
+        const size_t scale = static_cast<size_t>(at) + 1;
+        const bool weight = static_cast<int>(k) == q.weightOperand &&
+                            (n.op != "QLinearMatMul" || g.isConst(inputAt(n, static_cast<size_t>(at))));
+        if (!weight) {
+            l.inputDtypes.push_back(readQLinearOperand(g, n, scale, -1).dtype);
+            continue;
+        }
+        const bool transposed = n.op == "QGemm" && ModelGraph::attrInt(n, "transB").value_or(0) != 0;
+        const int axis = n.op == "QLinearConv" || transposed ? 0 : 1;
+        QuantParams w = readQLinearOperand(g, n, scale, axis);
+        w.scaleSource = g.constRoot(inputAt(n, scale));
+        l.weightDtype = w.dtype;
+        l.weightQuant = std::move(w);
+    }
+    if (present(q.bias))
+        l.flags.push_back(std::string("bias_") +
+                          dtypeName(g.tensor(inputAt(n, static_cast<size_t>(q.bias))).dtype));
+    if (!present(q.outScale)) {
+        l.outputDtype = DType::Float32;
+        return;
+    }
+    QuantParams y = readQLinearOperand(g, n, static_cast<size_t>(q.outScale), -1);
+    y.scaleSource = g.constRoot(inputAt(n, static_cast<size_t>(q.outScale)));
+    l.outputDtype = y.dtype;
+    l.outputQuant = std::move(y);
+}
+
 struct Built {
     Layer layer;
     int outputQuantizer = -1;
@@ -97,25 +139,8 @@ Built buildLayer(const ModelGraph& g, int id)
     for (int t : n.inputs) l.inputs.push_back(t >= 0 ? g.tensor(t).name : std::string());
     for (int t : n.outputs) l.outputs.push_back(t >= 0 ? g.tensor(t).name : std::string());
 
-    if (isQLinearLayerOp(n)) {
-        // QLinearConv/QLinearMatMul: x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp[, B];
-        // QLinearAdd/QLinearMul: A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp.
-        const bool binary = n.op == "QLinearAdd" || n.op == "QLinearMul";
-        l.inputDtypes.push_back(readQLinearOperand(g, n, 1, -1).dtype);
-        if (binary) {
-            l.inputDtypes.push_back(readQLinearOperand(g, n, 4, -1).dtype);
-        } else {
-            QuantParams w = readQLinearOperand(g, n, 4, n.op == "QLinearConv" ? 0 : 1);
-            w.scaleSource = g.constRoot(inputAt(n, 4));
-            l.weightDtype = w.dtype;
-            l.weightQuant = std::move(w);
-            if (n.inputs.size() > 8 && n.inputs[8] >= 0)
-                l.flags.push_back(std::string("bias_") + dtypeName(g.tensor(n.inputs[8]).dtype));
-        }
-        QuantParams y = readQLinearOperand(g, n, 6, -1);
-        y.scaleSource = g.constRoot(inputAt(n, 6));
-        l.outputDtype = y.dtype;
-        l.outputQuant = std::move(y);
+    if (const QOperatorLayout* q = qoperatorLayout(n.op, n.domain)) {
+        readQOperator(g, n, *q, l);
         return b;
     }
 
@@ -245,7 +270,7 @@ LayerTable buildLayerTable(std::shared_ptr<const ModelGraph> graph)
         Layer& l = built[i].layer;
         const GraphNode& n = g.node(layerNodes[i]);
         if (outputs.count(i)) l.flags.push_back("graph_output");
-        if (!n.domain.empty()) l.flags.push_back("custom_op");
+        if (!n.domain.empty() && !qoperatorLayout(n.op, n.domain)) l.flags.push_back("custom_op");
         if (!live[static_cast<size_t>(layerNodes[i])]) l.flags.push_back("dead");
         if (l.outputQuant) {
             const QuantParams& q = *l.outputQuant;

@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "core/model/fusion.h"
+#include "core/model/qoperator_layout.h"
 
 namespace qatdoctor::core::model {
 namespace {
@@ -90,7 +91,7 @@ bool isFollowerOp(const GraphNode& n)
 
 bool isQLinearLayerOp(const GraphNode& n)
 {
-    return opIn(n, {"QLinearConv", "QLinearMatMul", "QLinearAdd", "QLinearMul"});
+    return qoperatorLayout(n.op, n.domain) != nullptr;
 }
 
 DType quantizerDtype(const ModelGraph& g, int node)

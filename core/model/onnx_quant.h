@@ -4,7 +4,8 @@
 //   has its input's type and a QuantizeLinear is uint8);
 // - PyTorch's reduced range written as QuantizeLinear -> Clip(lo, hi) -> DequantizeLinear;
 // - the toolchain's horizon::HzQuantize / HzDequantize with a `bits` attribute (8 / 16);
-// - QLinearConv / QLinearMatMul / QLinearAdd / QLinearMul (quantized in and out);
+// - the QOperator ops, quantized in and out: QLinearConv / QLinearMatMul and ONNX Runtime's
+//   com.microsoft contrib ops (core/model/qoperator_layout.h);
 // - Cast to float16 between float ops.
 // The walking rules below are the ones tests/gen/onnx_facts.py states for the fixtures.
 #pragma once
@@ -25,7 +26,7 @@ bool isPassThroughOp(const GraphNode& n);
 // Ops absorbed into the preceding compute op: core/model/fusion.h's affine followers and
 // activations (BatchNormalization, constant Div/Add..., Relu, LeakyRelu, Sigmoid...).
 bool isFollowerOp(const GraphNode& n);
-bool isQLinearLayerOp(const GraphNode& n);  // QLinearConv, QLinearMatMul, QLinearAdd, QLinearMul
+bool isQLinearLayerOp(const GraphNode& n);  // a QOperator op: core/model/qoperator_layout.h
 
 struct QuantizerInfo {
     int node = -1;

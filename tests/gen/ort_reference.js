@@ -15,7 +15,7 @@ const path = require('path');
 const ort = require(require.resolve('onnxruntime-node', { paths: [process.cwd(), __dirname] }));
 
 const DIR = path.resolve(__dirname, '..', 'data', 'models');
-const MODELS = ['qat_qdq', 'qat_qdq_bn', 'wild/retina_qdq', 'wild/pow2_qdq'];
+const MODELS = ['qat_qdq', 'qat_qdq_bn', 'wild/retina_qdq', 'wild/pow2_qdq', 'wild/qop_residual', 'wild/qop_residual_taps'];
 
 function readNpyF32(file) {
   const b = fs.readFileSync(file);
@@ -56,6 +56,12 @@ async function main() {
       const file = path.join(DIR, `${name}.ort_${opt}.npy`);
       writeNpyF32(file, y.dims, y.data);
       console.log(`${file}: ${y.dims} (onnxruntime ${ort.env.versions.common})`);
+      // the further outputs of a taps model (every op's codes), as float32 values of the codes
+      if (name.endsWith('_taps') && opt === 'disabled')
+        for (const o of s.outputNames.slice(1)) {
+          const t = out[o];
+          writeNpyF32(path.join(DIR, `${name}.ort_${opt}.${o}.npy`), t.dims, Float32Array.from(t.data));
+        }
       await s.release();
     }
   }
