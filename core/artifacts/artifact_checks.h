@@ -30,6 +30,11 @@ void checkPrintedModel(const model::LayerTable& table, const std::vector<model::
                        std::vector<Finding>& out, std::vector<std::string>& evaluated);
 void checkModelCheckResult(const model::LayerTable* layers, const std::vector<const DataTable*>& sections,
                            std::vector<Finding>& out, std::vector<std::string>& evaluated);
+// The qconfig check table ("model_check.messages"): one finding per message kind
+// (qconfig.output_not_quantized, .fixed_input_scale, .fixed_scale, .out_dtype_mismatch,
+// .weight_not_int8, .mixed_dtypes, .other), each naming its modules.
+void checkQconfigMessages(const DataTable& table, std::vector<Finding>& out,
+                          std::vector<std::string>& evaluated);
 void checkComparisonTable(const DataTable& table, std::vector<Finding>& out,
                           std::vector<std::string>& evaluated);
 void checkProfilerTable(const DataTable& table, std::vector<Finding>& out,

@@ -172,6 +172,8 @@ void checkModelCheckResult(const model::LayerTable* layers, const std::vector<co
     }
     unfused(sections, out, evaluated);
     shared(layers, sections, out, evaluated);
+    if (const DataTable* messages = section(sections, "model_check.messages"))
+        checkQconfigMessages(*messages, out, evaluated);
 }
 
 }  // namespace qatdoctor::core::artifacts

@@ -190,6 +190,22 @@ void nonfiniteStatistics(const DataTable& t, std::vector<Finding>& out, std::vec
     if (!f.evidence.empty()) out.push_back(std::move(f));
 }
 
+// QuantStub / DeQuantStub (and the dequantizers the fx tracer inserts) always run on the CPU:
+// they are where the model enters and leaves the BPU, not ops that fell back.
+bool isStubName(std::string name)
+{
+    name = toLower(name);
+    const size_t dot = name.rfind('.');
+    std::string last = dot == std::string::npos ? name : name.substr(dot + 1);
+    while (!last.empty() && (std::isdigit(static_cast<unsigned char>(last.back())) || last.back() == '_'))
+        last.pop_back();
+    static const char* const kStubs[] = {"quant",      "dequant",      "quantstub", "dequantstub",
+                                         "quant_stub", "dequant_stub", "quantize",  "dequantize"};
+    for (const char* s : kStubs)
+        if (last == s) return true;
+    return last.ends_with("_input_dequant") || last.ends_with("_dequant");
+}
+
 void cpuFallback(const DataTable& t, std::vector<Finding>& out, std::vector<std::string>& evaluated)
 {
     const int dev = col(t, {"deploy device"});
@@ -208,11 +224,58 @@ void cpuFallback(const DataTable& t, std::vector<Finding>& out, std::vector<std:
          "QuantStub is missing, or whether they are post-processing that can move out of the model."},
         "");
     for (size_t r = 0; r < t.rows.size(); ++r)
-        if (toLower(trim(t.rows[r][static_cast<size_t>(dev)])) == "cpu")
+        if (toLower(trim(t.rows[r][static_cast<size_t>(dev)])) == "cpu" && !isStubName(layerName(t, r)))
             addEvidence(
                 f, t.sourcePath, t.rowLines[r], layerName(t, r),
                 "CPU" + (type >= 0 ? " (" + t.rows[r][static_cast<size_t>(type)] + ")" : std::string()));
     if (!f.evidence.empty()) out.push_back(std::move(f));
+}
+
+// weight_comparison.txt (compare_weights: two models' weights, similarity and max abs
+// difference per weight). Every weight identical means the second model's weights never moved;
+// a low similarity means they moved far from the first's.
+constexpr double kWeightDriftSimilarity = 0.99;
+
+void weightComparison(const DataTable& t, std::vector<Finding>& out, std::vector<std::string>& evaluated)
+{
+    const int sim = col(t, {"similarity"});
+    const int atol = col(t, {"atol"});
+    if (sim < 0 || atol < 0 || t.rows.empty()) return;
+    evaluated.push_back("weights.unchanged");
+    evaluated.push_back("weights.drifted");
+    bool allSame = true;
+    Finding drift = makeFinding(
+        "weights.drifted", Severity::Warning, Stage::Qat,
+        {"有权重与对比模型相差很大", "Weights moved far from the model they are compared with"},
+        {"weight_comparison.txt 中这些权重的相似度低于 " + fullNumber(kWeightDriftSimilarity) +
+             "。若对比的是浮点模型与 QAT 模型，说明 QAT 把权重改动得很大：学习率可能过大，或训练发散。",
+         "In weight_comparison.txt these weights have a similarity below " +
+             fullNumber(kWeightDriftSimilarity) +
+             ". If the comparison is float vs QAT, QAT changed the weights a lot: the learning rate may be "
+             "too "
+             "high, or training diverged."},
+        "qat.accuracy_drops");
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+        const double s = num(t, r, sim), a = num(t, r, atol);
+        allSame = allSame && a == 0.0;
+        if (!std::isnan(s) && s < kWeightDriftSimilarity)
+            addEvidence(drift, t.sourcePath, t.rowLines[r], layerName(t, r), "similarity " + fullNumber(s), s,
+                        "similarity");
+    }
+    if (!drift.evidence.empty()) out.push_back(std::move(drift));
+    if (!allSame) return;
+    Finding same = makeFinding(
+        "weights.unchanged", Severity::Warning, Stage::Qat,
+        {"对比的两个模型权重完全相同", "The two models' weights are identical"},
+        {"weight_comparison.txt 中每个权重的最大差值 (Atol) 都是 0。若对比的是 calibration 与 QAT 后的模型，"
+         "说明 QAT 没有更新权重：检查学习率、优化器是否包含这些参数、参数是否被冻结。",
+         "Every weight in weight_comparison.txt has a max difference (Atol) of 0. If the comparison is "
+         "calibration vs after QAT, QAT did not update the weights: check the learning rate, whether the "
+         "optimizer holds these parameters, and whether they are frozen."},
+        "qat.weights_not_updating");
+    addEvidence(same, t.sourcePath, t.rowLines.front(), layerName(t, 0),
+                std::to_string(t.rows.size()) + " weights, all with Atol 0");
+    out.push_back(std::move(same));
 }
 
 void sensitiveOps(const DataTable& t, std::vector<Finding>& out, std::vector<std::string>& evaluated)
@@ -284,6 +347,8 @@ void checkProfilerTable(const DataTable& table, std::vector<Finding>& out,
         cpuFallback(table, out, evaluated);
     else if (table.kind == kTableSensitivity)
         sensitiveOps(table, out, evaluated);
+    else if (table.kind == kTableWeightComparison)
+        weightComparison(table, out, evaluated);
 }
 
 }  // namespace qatdoctor::core::artifacts

@@ -37,7 +37,7 @@ bool nameMatches(ToolchainKind kind, const std::string& name)
         case ToolchainKind::Similarity:
             return any(name, {"similarity"}) && !any(name, {"weight"});
         case ToolchainKind::WeightComparison:
-            return any(name, {"weight_comparison"});
+            return any(name, {"weight_comparison", "weight_comparsion"});
         case ToolchainKind::DeployDevice:
             return any(name, {"deploy_device"});
     }

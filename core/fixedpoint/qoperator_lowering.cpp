@@ -30,7 +30,10 @@ const onnx::AttributeProto* attribute(const onnx::NodeProto& n, std::string_view
 
 class Lowering {
 public:
-    explicit Lowering(const onnx::NodeProto& node) : m_node(node), m_prefix("qatdoctor::" + node.name() + "::") {}
+    explicit Lowering(const onnx::NodeProto& node)
+        : m_node(node), m_prefix("qatdoctor::" + node.name() + "::")
+    {
+    }
 
     // DequantizeLinear of the operand at `data` (its scale and zero point follow it); a scale per
     // channel applies along `axis`.
@@ -90,7 +93,8 @@ Result<std::string> gemmBiasScale(const onnx::NodeProto& n, const std::map<std::
     for (float& s : product) s *= sa;
     const std::string name = low.temp("bias_scale");
     low.result().constants.emplace(
-        name, Tensor::fromFloats(product.size() == 1 ? std::vector<int64_t>{} : std::vector<int64_t>{int64_t(product.size())},
+        name, Tensor::fromFloats(product.size() == 1 ? std::vector<int64_t>{}
+                                                     : std::vector<int64_t>{int64_t(product.size())},
                                  product));
     return name;
 }
@@ -118,31 +122,35 @@ Result<LoweredOp> lowerQOperator(const onnx::NodeProto& n, const std::map<std::s
     std::vector<std::string> operands;
     if (layout->concat) {
         if (n.input_size() < 5 || (n.input_size() - 2) % 3 != 0)
-            return unsupported(n, "inputs are not Y_scale, Y_zero_point, then (tensor, scale, zero point) triples");
+            return unsupported(
+                n, "inputs are not Y_scale, Y_zero_point, then (tensor, scale, zero point) triples");
         for (int i = 2; i < n.input_size(); i += 3) operands.push_back(low.dequantized(i));
     } else {
         // QGemm's b_scale is per output column: axis 1 of B, or 0 when B is transposed
         const auto* transB = attribute(n, "transB");
         const int64_t bAxis = layout->op == "QGemm" && transB && transB->i() != 0 ? 0 : 1;
         for (size_t k = 0; k < layout->operands.size(); ++k)
-            if (layout->operands[k] >= 0) operands.push_back(low.dequantized(layout->operands[k], k == 1 ? bAxis : 1));
+            if (layout->operands[k] >= 0)
+                operands.push_back(low.dequantized(layout->operands[k], k == 1 ? bAxis : 1));
     }
     if (layout->bias >= 0 && !input(n, layout->bias).empty()) {
         auto scale = gemmBiasScale(n, inits, low);
         if (!scale) return scale.error();
         const std::string bias = low.temp("bias");
-        Lowering::setAxis(low.add("DequantizeLinear", {input(n, 6), *scale}, bias, "/bias_DequantizeLinear"), 0);
+        Lowering::setAxis(low.add("DequantizeLinear", {input(n, 6), *scale}, bias, "/bias_DequantizeLinear"),
+                          0);
         operands.push_back(bias);
     }
     const bool quantizedOut = !input(n, layout->outScale).empty();
     const std::string real = quantizedOut ? low.temp("real") : n.output(0);
     onnx::NodeProto& op = low.add(std::string(layout->floatOp), operands, real);
     for (const auto& a : n.attribute())
-        if (std::find(layout->attributes.begin(), layout->attributes.end(), a.name()) != layout->attributes.end())
+        if (std::find(layout->attributes.begin(), layout->attributes.end(), a.name()) !=
+            layout->attributes.end())
             *op.add_attribute() = a;
     if (quantizedOut)
-        low.add("QuantizeLinear", {real, input(n, layout->outScale), input(n, layout->outScale + 1)}, n.output(0),
-                "/QuantizeLinear");
+        low.add("QuantizeLinear", {real, input(n, layout->outScale), input(n, layout->outScale + 1)},
+                n.output(0), "/QuantizeLinear");
     return std::move(low.result());
 }
 

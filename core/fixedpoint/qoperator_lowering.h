@@ -21,14 +21,15 @@ namespace qatdoctor::core::fixedpoint {
 bool isQOperatorContribOp(const onnx::NodeProto& node);
 
 struct LoweredOp {
-    std::vector<onnx::NodeProto> nodes;         // in execution order
-    std::map<std::string, Tensor> constants;    // new initializers (QGemm's bias scale)
+    std::vector<onnx::NodeProto> nodes;       // in execution order
+    std::map<std::string, Tensor> constants;  // new initializers (QGemm's bias scale)
 };
 
 // The QDQ form of a QOperator contrib node. The float op keeps the node's name (it is the layer);
 // intermediate tensors are named "qatdoctor::<node>::..." and never collide with the model's.
 // `initializers` gives the constant scales. Errors ("simulate.unsupported") name the node and the
 // feature: channels_last pooling, QLinearSoftmax of opset < 13 on an inner axis.
-Result<LoweredOp> lowerQOperator(const onnx::NodeProto& node, const std::map<std::string, const Tensor*>& initializers);
+Result<LoweredOp> lowerQOperator(const onnx::NodeProto& node,
+                                 const std::map<std::string, const Tensor*>& initializers);
 
 }  // namespace qatdoctor::core::fixedpoint

@@ -14,13 +14,13 @@ namespace qatdoctor::core::model {
 
 struct QOperatorLayout {
     std::string_view op;
-    std::string_view domain;                // "" (ONNX) or "com.microsoft"
-    std::string_view floatOp;               // the float op it quantizes
-    std::array<int, 2> operands;            // input index of each operand's tensor (-1: none)
-    int weightOperand = -1;                 // which of `operands` is a weight (0 or 1; -1: none)
-    int bias = -1;                          // input index of the int32 bias (-1: none)
-    int outScale = -1;                      // input index of the output scale (zero point after it)
-    bool concat = false;                    // QLinearConcat: output at 0, then (tensor, scale, zp) triples
+    std::string_view domain;      // "" (ONNX) or "com.microsoft"
+    std::string_view floatOp;     // the float op it quantizes
+    std::array<int, 2> operands;  // input index of each operand's tensor (-1: none)
+    int weightOperand = -1;       // which of `operands` is a weight (0 or 1; -1: none)
+    int bias = -1;                // input index of the int32 bias (-1: none)
+    int outScale = -1;            // input index of the output scale (zero point after it)
+    bool concat = false;          // QLinearConcat: output at 0, then (tensor, scale, zp) triples
     std::array<std::string_view, 6> attributes;  // the float op's attributes it carries ("" = none)
 };
 

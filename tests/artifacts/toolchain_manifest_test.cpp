@@ -143,6 +143,13 @@ TEST_P(ToolchainFixture, MatchesManifest)
         if (id == "consistency.similarity_drop")
             EXPECT_EQ(f->evidence.front().layer, layers.front().get<std::string>());
     }
+    const json excludes = expect.value("evidence_excludes", json::object());
+    for (auto& [id, layers] : excludes.items())
+        for (const Finding& have : analysis->findings)
+            if (have.id == id)
+                for (const Evidence& e : have.evidence)
+                    for (const json& layer : layers)
+                        EXPECT_NE(e.layer, layer.get<std::string>()) << id << " must not name " << layer;
     for (const json& id : expect.value("no_findings", json::array()))
         for (const Finding& have : analysis->findings) EXPECT_NE(have.id, id.get<std::string>());
     for (const json& id : expect.value("checks_run", json::array()))

@@ -93,9 +93,53 @@ def model_check_result():
                   "findings": {"model.output_low_precision": ["dequant", "dequant(1)"],
                                "model.shared_quant_params": ["neck.lateral.0", "merge_add"],
                                "model.unfused": ["neck.lateral.0(shared)", "neck.out_relu"],
-                               "model.float_fallback": ["anchor_mul[mul]"]},
+                               "model.float_fallback": ["anchor_mul[mul]"],
+                               "qconfig.weight_not_int8": ["head.reg"],
+                               "qconfig.fixed_input_scale": ["quant"]},
+                  "no_findings": ["qconfig.fixed_scale", "qconfig.other"],
                   "checks_run": ["model.output_low_precision", "model.shared_quant_params", "model.unfused",
-                                 "model.float_fallback"]})
+                                 "model.float_fallback", "qconfig.weight_not_int8", "qconfig.mixed_dtypes"]})
+
+
+def qconfig_info():
+    """check_qconfig's older qconfig_info.txt: a dtype count line, the out-qconfig table without an
+    observer column, a 4-column weight table, and the check table with every message kind that
+    version writes (and the newer 'Mixed ...' wording)."""
+    parts = ["Out dtype statistics: {'qint8': 5, torch.float32: 2, 'qint16': 1}", "", "Each layer out qconfig:"]
+    rows = [("quant", cls(QAT + "stubs.QuantStub"), "torch.float32", "qint8", "-1"),
+            ("stem.conv", cls(QAT + "conv2d.ConvReLU2d"), "qint8", "qint8", "-1"),
+            ("stem.pool_add[add]", cls(QAT + "functional_modules.FloatFunctional"), "['qint8', 'qint8']", "qint16", "-1"),
+            ("attn.sigmoid", cls(QAT + "segment_lut.SegmentLUT"), "qint8", "qint8", "-1"),
+            ("attn.scale[mul]", cls(QAT + "functional_modules.FloatFunctional"), "['qint8', torch.float32]", "qint8", "-1"),
+            ("head.fc", cls(QAT + "linear.Linear"), "qint8", "torch.float32", "activation = None"),
+            ("dequant", cls(QAT + "stubs.DeQuantStub"), "torch.float32", "torch.float32", "qconfig = None")]
+    parts.append(tabulate(rows, headers=["Module Name", "Module Type", "Input dtype", "out dtype", "ch_axis"],
+                          tablefmt="psql"))
+    parts += ["", "Weight qconfig:"]
+    parts.append(tabulate([("stem.conv", cls(QAT + "conv2d.ConvReLU2d"), "qint8", 0),
+                           ("head.fc", cls(QAT + "linear.Linear"), "qint16", 0)],
+                          headers=["Module Name", "Module Type", "weight dtype", "ch_axis"], tablefmt="psql"))
+    parts += ["", "", "Please check if these OPs qconfigs are expected.."]
+    parts.append(tabulate([("head.fc", cls(QAT + "linear.Linear"), "activation is None. Maybe output layer?"),
+                           ("head.fc", cls(QAT + "linear.Linear"), "qint16 weight!!!"),
+                           ("attn.sigmoid", cls(QAT + "segment_lut.SegmentLUT"), "Fixed scale 0.0078125"),
+                           ("stem.pool_add[add]", cls(QAT + "functional_modules.FloatFunctional"),
+                            "input dtype ['qint8', 'qint8'] is not same with out dtype qint16"),
+                           ("attn.scale[mul]", cls(QAT + "functional_modules.FloatFunctional"),
+                            "Mixed input dtype ['qint8', torch.float32] and output dtype ['qint8']"),
+                           ("stem.conv", cls(QAT + "conv2d.ConvReLU2d"), "actual out dtype != configured out dtype"),
+                           ("stem.conv", cls(QAT + "conv2d.ConvReLU2d"), "observer reset by user hook")],
+                          headers=["Module Name", "Module Type", "Msg"], tablefmt="psql"))
+    write("qconfig_info.txt", "\n".join(parts), kind="model_check_result",
+          expect={"format": "model_check_result",
+                  "tables": ["model_check.layer_out_qconfig", "model_check.weight_qconfig", "model_check.messages"],
+                  "findings": {"qconfig.output_not_quantized": ["head.fc"],
+                               "qconfig.weight_not_int8": ["head.fc"],
+                               "qconfig.fixed_scale": ["attn.sigmoid"],
+                               "qconfig.mixed_dtypes": ["stem.pool_add[add]", "attn.scale[mul]"],
+                               "qconfig.out_dtype_mismatch": ["stem.conv"],
+                               "qconfig.other": ["stem.conv"]},
+                  "no_findings": ["qconfig.fixed_input_scale"]})
 
 
 def model_check_result_clean():
@@ -325,12 +369,36 @@ def weights_and_devices():
     write("weight_comparison.txt", tabulate(rows, headers=["Weight Name", "Similarity", "Atol"], tablefmt="psql",
                                             floatfmt=".7f") + "\n", kind="weight_comparison",
           expect={"format": "weight_comparison", "rows": {"weight_comparison": 2},
-                  "values": [{"table": "weight_comparison", "row": 1, "column": "atol", "value": "0.0106000"}]})
+                  "values": [{"table": "weight_comparison", "row": 1, "column": "atol", "value": "0.0106000"}],
+                  "checks_run": ["weights.unchanged", "weights.drifted"],
+                  "no_findings": ["weights.unchanged", "weights.drifted"]})
+    # calibration vs QAT checkpoints whose weights never moved; the old docs' spelling of the name
+    same = [("backbone.conv0.weight", 1.0, 0.0), ("backbone.conv0.bias", 1.0, 0.0), ("head.cls.weight", 1.0, 0.0)]
+    write("weight_comparsion.txt", tabulate(same, headers=["Weight Name", "Similarity", "Atol"], tablefmt="psql",
+                                            floatfmt=".7f", numalign="left"), kind="weight_comparison",
+          expect={"format": "weight_comparison", "rows": {"weight_comparison": 3},
+                  "findings": {"weights.unchanged": ["backbone.conv0.weight"]}, "no_findings": ["weights.drifted"]})
+    far = [("backbone.conv0.weight", 0.9999912, 0.0010000), ("head.cls.weight", 0.8123456, 0.4200000)]
+    write("weight_comparison_drift.txt", tabulate(far, headers=["Weight Name", "Similarity", "Atol"],
+                                                  tablefmt="psql", floatfmt=".7f", numalign="left"),
+          kind="weight_comparison",
+          expect={"format": "weight_comparison", "findings": {"weights.drifted": ["head.cls.weight"]},
+                  "no_findings": ["weights.unchanged"]})
     dev = [("quant", "BPU", "module"), ("backbone.conv0", "BPU", "module"), ("head.topk", "CPU", "method"),
            ("head.nms", "CPU", "function"), ("dequant", "BPU", "module")]
     write("deploy_device.txt", tabulate(dev, headers=["name", "deploy device", "type"]) + "\n", kind="deploy_device",
           expect={"format": "deploy_device", "rows": {"deploy_device": 5},
                   "findings": {"model.cpu_fallback": ["head.topk", "head.nms"]}})
+    # as check_deploy_device writes it: the stubs (and the dequantizers fx inserts) are always on
+    # the CPU, where the model enters and leaves the BPU; only head.nms fell back
+    real = [("quant", "CPU", "module"), ("backbone.conv0", "BPU", "module"), ("backbone.act", "BPU", "module"),
+            ("prelu_input_dequant", "CPU", "module"), ("head.nms", "CPU", "function"), ("add_1", "BPU", "method"),
+            ("dequant", "CPU", "module")]
+    write("deploy_device_stubs.txt", tabulate(real, headers=["name", "deploy device", "type"]),
+          kind="deploy_device",
+          expect={"format": "deploy_device", "rows": {"deploy_device": 7},
+                  "findings": {"model.cpu_fallback": ["head.nms"]},
+                  "evidence_excludes": {"model.cpu_fallback": ["quant", "dequant", "prelu_input_dequant"]}})
     rng = random.Random(7)
     junk = bytes(rng.randrange(256) for _ in range(600)) + b"\x00\x00name  deploy device\n"
     with open(os.path.join(OUT, "deploy_device_binary.txt"), "wb") as f:
@@ -347,6 +415,7 @@ def weights_and_devices():
 def main():
     os.makedirs(OUT, exist_ok=True)
     model_check_result()
+    qconfig_info()
     model_check_result_clean()
     compare_per_layer()
     sensitivity()

@@ -63,8 +63,9 @@ TEST(QOperator, EveryContribOpIsALayerWithItsDtypes)
     ASSERT_TRUE(t.ok()) << t.error().message;
     std::map<std::string, const model::Layer*> byOp;
     for (const model::Layer& l : t->layers) byOp.emplace(l.op, &l);  // the first of each op
-    for (const char* op : {"QLinearAdd", "QLinearMul", "QGemm", "QLinearAveragePool", "QLinearGlobalAveragePool",
-                           "QLinearSoftmax", "QLinearConcat", "QLinearSigmoid", "QLinearLeakyRelu"}) {
+    for (const char* op :
+         {"QLinearAdd", "QLinearMul", "QGemm", "QLinearAveragePool", "QLinearGlobalAveragePool",
+          "QLinearSoftmax", "QLinearConcat", "QLinearSigmoid", "QLinearLeakyRelu"}) {
         const std::string name = std::string("com.microsoft::") + op;
         ASSERT_TRUE(byOp.count(name)) << name;
         const model::Layer& l = *byOp[name];
@@ -92,8 +93,8 @@ TEST(QOperator, EveryOpAgreesWithOnnxRuntime)
     ASSERT_TRUE(l.interp);
     const auto fake = outputsIn(l, SimMode::Fake);
     const auto integer = outputsIn(l, SimMode::Int);
-    for (const char* tap : {"conv1_q", "conv2_q", "add_q", "leaky_q", "pool_q", "sigmoid_q", "concat_q", "mul_q",
-                            "gap_q", "fc_q", "softmax_q"}) {
+    for (const char* tap : {"conv1_q", "conv2_q", "add_q", "leaky_q", "pool_q", "sigmoid_q", "concat_q",
+                            "mul_q", "gap_q", "fc_q", "softmax_q"}) {
         auto ort = readTensorFile(wild(std::string("qop_residual_taps.ort_disabled.") + tap + ".npy"));
         ASSERT_TRUE(ort.ok()) << tap;
         const std::vector<float> want = ort->toFloats();
