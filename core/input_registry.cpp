@@ -68,6 +68,8 @@ const std::vector<InputLoader>& inputLoaders()
         toolchainRow(artifacts::ToolchainKind::Similarity),
         toolchainRow(artifacts::ToolchainKind::WeightComparison),
         toolchainRow(artifacts::ToolchainKind::DeployDevice),
+        toolchainRow(artifacts::ToolchainKind::MapperNodes),
+        toolchainRow(artifacts::ToolchainKind::NodeSensitivity),
     };
     return kLoaders;
 }

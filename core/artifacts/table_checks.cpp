@@ -231,6 +231,72 @@ void cpuFallback(const DataTable& t, std::vector<Finding>& out, std::vector<std:
     if (!f.evidence.empty()) out.push_back(std::move(f));
 }
 
+// hb_mapper's node table: a CPU node with BPU nodes before and after it cuts the BPU graph, and
+// every cut is a round trip between the BPU and the CPU (dequantize, CPU op, quantize) at run time.
+void mapperCpuSplit(const DataTable& t, std::vector<Finding>& out, std::vector<std::string>& evaluated)
+{
+    const int on = col(t, {"on"});
+    if (on < 0) return;
+    evaluated.push_back("mapper.cpu_split");
+    const int type = col(t, {"type"}), sub = col(t, {"subgraph"});
+    auto device = [&](size_t r) { return toLower(trim(t.rows[r][static_cast<size_t>(on)])); };
+    size_t firstBpu = t.rows.size(), lastBpu = 0;
+    std::vector<std::string> subgraphs;
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+        if (device(r) != "bpu") continue;
+        firstBpu = std::min(firstBpu, r);
+        lastBpu = r;
+        const std::string id = sub >= 0 ? t.rows[r][static_cast<size_t>(sub)] : "";
+        if (!id.empty() && std::find(subgraphs.begin(), subgraphs.end(), id) == subgraphs.end())
+            subgraphs.push_back(id);
+    }
+    const std::string parts = std::to_string(std::max<size_t>(subgraphs.size(), 1));
+    Finding f = makeFinding(
+        "mapper.cpu_split", Severity::Warning, Stage::Deployment,
+        {"CPU 算子把 BPU 子图切开了", "CPU nodes split the BPU graph"},
+        {"hb_mapper 的节点表中，这些算子在 CPU 上运行，且前后都有 BPU 算子：模型被切成 " + parts +
+             " 个 BPU 子图，每一处切分都要在 BPU 与 CPU 之间反量化、计算、再量化，既慢又可能损失精度。"
+             "请确认这些算子能否换成 BPU 支持的写法，或移到模型之外（后处理）。",
+         "In hb_mapper's node table these nodes run on the CPU with BPU nodes before and after them: the "
+         "model is cut into " +
+             parts +
+             " BPU subgraphs, and every cut dequantizes, computes on the CPU and quantizes again, which is "
+             "slow "
+             "and can cost accuracy. Check whether they can be written in a BPU-supported form, or moved out "
+             "of "
+             "the model (post-processing)."},
+        "qat.board_drop");
+    for (size_t r = firstBpu + 1; r < lastBpu; ++r)
+        if (device(r) == "cpu")
+            addEvidence(
+                f, t.sourcePath, t.rowLines[r], t.rows[r][0],
+                "CPU" + (type >= 0 ? " (" + t.rows[r][static_cast<size_t>(type)] + ")" : std::string()));
+    if (!f.evidence.empty()) out.push_back(std::move(f));
+}
+
+// The PTQ debugger's node sensitivity: rows come sorted worst first by the first metric.
+void nodeSensitivity(const DataTable& t, std::vector<Finding>& out, std::vector<std::string>& evaluated)
+{
+    if (t.columns.size() < 2 || t.rows.empty()) return;
+    evaluated.push_back("ptq.sensitive_nodes");
+    const std::string& metric = t.columns[1];
+    Finding f = makeFinding(
+        "ptq.sensitive_nodes", Severity::Info, Stage::Deployment,
+        {"量化最敏感的节点（PTQ 调试工具）", "The nodes most sensitive to quantization (PTQ debugger)"},
+        {"get_sensitivity_of_nodes 按 " + metric +
+             " 排序，最敏感的节点如下：可优先把它们设为 int16 或放到 CPU 上（node_info / "
+             "run_on_cpu）再比较。",
+         "get_sensitivity_of_nodes ranks the nodes by " + metric +
+             "; the most sensitive are listed. Try int16 for them first, or keep them on the CPU (node_info "
+             "/ "
+             "run_on_cpu), and compare again."},
+        "qat.board_drop");
+    for (size_t r = 0; r < t.rows.size() && r < 5; ++r)
+        addEvidence(f, t.sourcePath, t.rowLines[r], t.rows[r][0], metric + " " + t.rows[r][1], num(t, r, 1),
+                    metric);
+    out.push_back(std::move(f));
+}
+
 // weight_comparison.txt (compare_weights: two models' weights, similarity and max abs
 // difference per weight). Every weight identical means the second model's weights never moved;
 // a low similarity means they moved far from the first's.
@@ -349,6 +415,10 @@ void checkProfilerTable(const DataTable& table, std::vector<Finding>& out,
         sensitiveOps(table, out, evaluated);
     else if (table.kind == kTableWeightComparison)
         weightComparison(table, out, evaluated);
+    else if (table.kind == kTableMapperNodes)
+        mapperCpuSplit(table, out, evaluated);
+    else if (table.kind == kTableNodeSensitivity)
+        nodeSensitivity(table, out, evaluated);
 }
 
 }  // namespace qatdoctor::core::artifacts

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/artifacts/csv_table.h"
+#include "core/artifacts/fixed_width_table.h"
 #include "core/artifacts/toolchain_tables.h"
 #include "core/common/file_io.h"
 
@@ -23,113 +24,133 @@ bool any(const std::string& low, std::initializer_list<std::string_view> parts)
     return false;
 }
 
-bool nameMatches(ToolchainKind kind, const std::string& name)
+// Everything that differs between the kinds, one row each: the registry id, the DataTable kind
+// and caption, the file-name parts and the content that identify a file, the columns that
+// identify its table (any one name of each group), and whether its tables are fixed-width
+// (horizon_nn's printer) rather than tabulate's.
+struct KindSpec {
+    ToolchainKind kind;
+    const char* id;
+    const char* tableKind;
+    const char* title;
+    std::vector<std::string_view> names;     // any of these in the file name
+    std::vector<std::string_view> notNames;  // and none of these
+    bool (*content)(const std::string& low);
+    std::vector<std::vector<std::string_view>> keys;
+    bool fixedWidth = false;
+};
+
+const std::vector<KindSpec>& kindSpecs()
 {
-    switch (kind) {
-        case ToolchainKind::ModelCheckResult:
-            return any(name, {"model_check_result", "qconfig_info"});
-        case ToolchainKind::ComparePerLayer:
-            return any(name, {"compare_per_layer"});
-        case ToolchainKind::Sensitivity:
-            return any(name, {"sensitive_ops", "sensitivity"});
-        case ToolchainKind::Statistic:
-            return any(name, {"statistic"});
-        case ToolchainKind::Similarity:
-            return any(name, {"similarity"}) && !any(name, {"weight"});
-        case ToolchainKind::WeightComparison:
-            return any(name, {"weight_comparison", "weight_comparsion"});
-        case ToolchainKind::DeployDevice:
-            return any(name, {"deploy_device"});
-    }
+    static const std::vector<KindSpec> kSpecs = {
+        {ToolchainKind::ModelCheckResult,
+         "model_check_result",
+         "model_check",
+         "Model check result",
+         {"model_check_result", "qconfig_info"},
+         {},
+         [](const std::string& low) {
+             return any(low, {"all fusable modules are fused", "fusable modules are listed below",
+                              "each layer out qconfig", "modules in the model run exactly once",
+                              "please check if these ops qconfigs", "modules below are used multi times"});
+         },
+         {}},
+        {ToolchainKind::ComparePerLayer,
+         "compare_per_layer",
+         kTableComparePerLayer,
+         "Per-layer comparison",
+         {"compare_per_layer"},
+         {},
+         [](const std::string& low) {
+             return any(low, {"mod_name"}) &&
+                    any(low, {"analy_op_type", "base_model_min", "max_qscale_diff"});
+         },
+         {{"mod_name"}}},
+        {ToolchainKind::Sensitivity,
+         "sensitive_ops",
+         kTableSensitivity,
+         "Sensitive ops",
+         {"sensitive_ops", "sensitivity"},
+         {"sensitivity_of_"},
+         [](const std::string& low) { return any(low, {"sensitive_type"}) && any(low, {"op_name"}); },
+         {{"op_name"}, {"sensitive_type"}}},
+        {ToolchainKind::Statistic,
+         "statistic",
+         kTableStatistic,
+         "Per-layer statistics",
+         {"statistic"},
+         {},
+         [](const std::string& low) {
+             return any(low, {"input/output/attr"}) ||
+                    (any(low, {"op name"}) && any(low, {"mod name"}) && any(low, {"attr"}));
+         },
+         {{"op name", "module name"}, {"attr", "input/output/attr"}}},
+        {ToolchainKind::Similarity,
+         "similarity",
+         kTableSimilarity,
+         "Feature map similarity",
+         {"similarity"},
+         {"weight"},
+         [](const std::string& low) {
+             return any(low, {"op error with same", "acc error", "this layer is identity in"});
+         },
+         {{"module name"}, {"similarity"}}},
+        {ToolchainKind::WeightComparison,
+         "weight_comparison",
+         kTableWeightComparison,
+         "Weight comparison",
+         {"weight_comparison", "weight_comparsion"},
+         {},
+         [](const std::string& low) { return any(low, {"weight name"}) && any(low, {"similarity"}); },
+         {{"weight name"}}},
+        {ToolchainKind::DeployDevice,
+         "deploy_device",
+         kTableDeployDevice,
+         "Deploy device",
+         {"deploy_device"},
+         {},
+         [](const std::string& low) { return any(low, {"deploy device"}); },
+         {{"name"}, {"deploy device"}}},
+        {ToolchainKind::MapperNodes,
+         "hb_mapper_nodes",
+         kTableMapperNodes,
+         "hb_mapper node placement",
+         {"hb_mapper", "checker", "makertbin"},
+         {},
+         [](const std::string& low) {
+             return any(low, {"node information:"}) || (any(low, {"subgraph"}) && any(low, {"hb_mapper"}));
+         },
+         {{"node"}, {"on"}, {"subgraph"}},
+         true},
+        {ToolchainKind::NodeSensitivity,
+         "node_sensitivity",
+         kTableNodeSensitivity,
+         "Node sensitivity (PTQ debugger)",
+         {"sensitivity_of_", "node_sensitivity"},
+         {},
+         [](const std::string& low) {
+             return any(low, {"cosine-similarity", "node sensitivity"}) && any(low, {"======"});
+         },
+         {{"node", "weight", "activation"}},
+         true},
+    };
+    return kSpecs;
+}
+
+const KindSpec& specOf(ToolchainKind kind)
+{
+    for (const KindSpec& k : kindSpecs())
+        if (k.kind == kind) return k;
+    return kindSpecs().front();
+}
+
+bool nameMatches(const KindSpec& k, const std::string& name)
+{
+    for (std::string_view n : k.notNames)
+        if (name.find(n) != std::string::npos) return false;
+    for (std::string_view n : k.names)
+        if (name.find(n) != std::string::npos) return true;
     return false;
-}
-
-bool contentMatches(ToolchainKind kind, const std::string& low)
-{
-    switch (kind) {
-        case ToolchainKind::ModelCheckResult:
-            return any(low, {"all fusable modules are fused", "fusable modules are listed below",
-                             "each layer out qconfig", "modules in the model run exactly once",
-                             "please check if these ops qconfigs", "modules below are used multi times"});
-        case ToolchainKind::ComparePerLayer:
-            return any(low, {"mod_name"}) && any(low, {"analy_op_type", "base_model_min", "max_qscale_diff"});
-        case ToolchainKind::Sensitivity:
-            return any(low, {"sensitive_type"}) && any(low, {"op_name"});
-        case ToolchainKind::Statistic:
-            return any(low, {"input/output/attr"}) ||
-                   (any(low, {"op name"}) && any(low, {"mod name"}) && any(low, {"attr"}));
-        case ToolchainKind::Similarity:
-            return any(low, {"op error with same", "acc error", "this layer is identity in"});
-        case ToolchainKind::WeightComparison:
-            return any(low, {"weight name"}) && any(low, {"similarity"});
-        case ToolchainKind::DeployDevice:
-            return any(low, {"deploy device"});
-    }
-    return false;
-}
-
-const char* tableKind(ToolchainKind kind)
-{
-    switch (kind) {
-        case ToolchainKind::ComparePerLayer:
-            return kTableComparePerLayer;
-        case ToolchainKind::Sensitivity:
-            return kTableSensitivity;
-        case ToolchainKind::Statistic:
-            return kTableStatistic;
-        case ToolchainKind::Similarity:
-            return kTableSimilarity;
-        case ToolchainKind::WeightComparison:
-            return kTableWeightComparison;
-        case ToolchainKind::DeployDevice:
-            return kTableDeployDevice;
-        case ToolchainKind::ModelCheckResult:
-            break;
-    }
-    return "model_check";
-}
-
-const char* tableTitle(ToolchainKind kind)
-{
-    switch (kind) {
-        case ToolchainKind::ComparePerLayer:
-            return "Per-layer comparison";
-        case ToolchainKind::Sensitivity:
-            return "Sensitive ops";
-        case ToolchainKind::Statistic:
-            return "Per-layer statistics";
-        case ToolchainKind::Similarity:
-            return "Feature map similarity";
-        case ToolchainKind::WeightComparison:
-            return "Weight comparison";
-        case ToolchainKind::DeployDevice:
-            return "Deploy device";
-        case ToolchainKind::ModelCheckResult:
-            break;
-    }
-    return "Model check result";
-}
-
-// The columns that identify a table of this kind (any one of each group must be present).
-std::vector<std::vector<std::string_view>> keyColumns(ToolchainKind kind)
-{
-    switch (kind) {
-        case ToolchainKind::ComparePerLayer:
-            return {{"mod_name"}};
-        case ToolchainKind::Sensitivity:
-            return {{"op_name"}, {"sensitive_type"}};
-        case ToolchainKind::Statistic:
-            return {{"op name", "module name"}, {"attr", "input/output/attr"}};
-        case ToolchainKind::Similarity:
-            return {{"module name"}, {"similarity"}};
-        case ToolchainKind::WeightComparison:
-            return {{"weight name"}};
-        case ToolchainKind::DeployDevice:
-            return {{"name"}, {"deploy device"}};
-        case ToolchainKind::ModelCheckResult:
-            break;
-    }
-    return {};
 }
 
 bool hasColumns(const TextTable& t, const std::vector<std::vector<std::string_view>>& groups)
@@ -146,7 +167,7 @@ bool hasColumns(const TextTable& t, const std::vector<std::vector<std::string_vi
 std::string expectedColumns(ToolchainKind kind)
 {
     std::string out;
-    for (const auto& g : keyColumns(kind)) {
+    for (const auto& g : specOf(kind).keys) {
         if (!out.empty()) out += ", ";
         out += "'" + std::string(g.front()) + "'";
     }
@@ -173,23 +194,7 @@ void warnMissing(const TextTable& t, ToolchainKind kind, const std::string& path
 
 const char* toolchainKindId(ToolchainKind kind)
 {
-    switch (kind) {
-        case ToolchainKind::ModelCheckResult:
-            return "model_check_result";
-        case ToolchainKind::ComparePerLayer:
-            return "compare_per_layer";
-        case ToolchainKind::Sensitivity:
-            return "sensitive_ops";
-        case ToolchainKind::Statistic:
-            return "statistic";
-        case ToolchainKind::Similarity:
-            return "similarity";
-        case ToolchainKind::WeightComparison:
-            return "weight_comparison";
-        case ToolchainKind::DeployDevice:
-            return "deploy_device";
-    }
-    return "unknown";
+    return specOf(kind).id;
 }
 
 int probeToolchainFile(ToolchainKind kind, const std::string& path, std::string_view head)
@@ -197,9 +202,9 @@ int probeToolchainFile(ToolchainKind kind, const std::string& path, std::string_
     const std::string name = fileName(path);
     const bool textName =
         name.size() > 4 && (name.ends_with(".txt") || name.ends_with(".csv") || name.ends_with(".log"));
-    const bool byName = textName && nameMatches(kind, name);
-    const bool byContent =
-        contentMatches(kind, toLower(head.substr(0, std::min<size_t>(head.size(), 64 * 1024))));
+    const KindSpec& spec = specOf(kind);
+    const bool byName = textName && nameMatches(spec, name);
+    const bool byContent = spec.content(toLower(head.substr(0, std::min<size_t>(head.size(), 64 * 1024))));
     if (byName && byContent) return 90;
     if (byContent) return 80;
     if (byName) return 55;
@@ -231,7 +236,10 @@ Result<ToolchainRead> readToolchainText(ToolchainKind kind, std::string_view tex
             static_cast<int64_t>(*off));
     const std::vector<TextLine> lines = splitLines(text);
     const bool csv = toLower(path).ends_with(".csv");
-    TableScan scan = csv ? readCsvTable(text, path) : readTables(lines, path);
+    const KindSpec& spec = specOf(kind);
+    TableScan scan = csv               ? readCsvTable(text, path)
+                     : spec.fixedWidth ? readFixedWidthTables(lines, path)
+                                       : readTables(lines, path);
     if (kind == ToolchainKind::ModelCheckResult) {
         ToolchainRead read = readModelCheckResult(lines, std::move(scan), path);
         if (read.tables.empty())
@@ -245,15 +253,15 @@ Result<ToolchainRead> readToolchainText(ToolchainKind kind, std::string_view tex
     }
     ToolchainRead out;
     out.warnings = std::move(scan.warnings);
-    const auto keys = keyColumns(kind);
+    const auto& keys = spec.keys;
     int n = 0;
     for (const TextTable& t : scan.tables) {
         if (!hasColumns(t, keys)) continue;
         warnMissing(t, kind, path, out);
-        std::string title = tableTitle(kind);
+        std::string title = spec.title;
         if (++n > 1 || !t.title.empty())
             title += t.title.empty() ? " (" + std::to_string(n) + ")" : ": " + t.title;
-        out.tables.push_back(toDataTable(t, tableKind(kind), title, path));
+        out.tables.push_back(toDataTable(t, spec.tableKind, title, path));
     }
     if (out.tables.empty())
         return makeError("artifact.no_table",

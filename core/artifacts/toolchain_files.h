@@ -24,10 +24,13 @@ enum class ToolchainKind {
     Similarity,        // similarity.txt / ordered_op_error_similarity.txt
     WeightComparison,  // weight_comparison.txt
     DeployDevice,      // deploy_device.txt
+    MapperNodes,       // hb_mapper checker / makertbin logs: the node placement table
+    NodeSensitivity,   // the PTQ debugger's get_sensitivity_of_nodes table (sensitivity_of_*.log)
 };
 
 // Registry id of the kind ("model_check_result", "compare_per_layer", "sensitive_ops",
-// "statistic", "similarity", "weight_comparison", "deploy_device").
+// "statistic", "similarity", "weight_comparison", "deploy_device", "hb_mapper_nodes",
+// "node_sensitivity").
 const char* toolchainKindId(ToolchainKind kind);
 
 // DataTable kinds written by the readers.
@@ -37,6 +40,8 @@ inline constexpr const char* kTableSensitivity = "sensitivity";
 inline constexpr const char* kTableStatistic = "statistic";
 inline constexpr const char* kTableWeightComparison = "weight_comparison";
 inline constexpr const char* kTableDeployDevice = "deploy_device";
+inline constexpr const char* kTableMapperNodes = "hb_mapper_nodes";
+inline constexpr const char* kTableNodeSensitivity = "node_sensitivity";
 // model_check_result sections: "model_check.summary" (one row per status sentence),
 // "model_check.unfused", "model_check.called_times", "model_check.unused",
 // "model_check.input_dtypes", "model_check.output_dtypes", "model_check.layer_out_qconfig",

@@ -412,6 +412,76 @@ def weights_and_devices():
           kind="model_check_result", expect={"error": "model_check_result_garbage.txt: no model_check_result sections found"})
 
 
+def fixed_width(rows, headers, title=""):
+    """A table as horizon_nn's printer lays it out: each column as wide as its longest cell + 2,
+    left-aligned; the first at most 50 wide, longer names cut at the front to '...' + the last 47;
+    a '=' line with the title centred, the header, one '-' rule, the rows."""
+    def cut(v):
+        v = str(v)
+        return v if len(v) <= 50 else "..." + v[-47:]
+    rows = [[cut(r[0])] + [str(c) for c in r[1:]] for r in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) + 2 for i, h in enumerate(headers)]
+    widths[0] = min(max(widths[0], 10), 52)
+    total = sum(widths)
+    line = lambda cells: "".join(str(c).ljust(w) for c, w in zip(cells, widths))
+    side = (total - len(title)) // 2
+    return "\n".join(["=" * side + title + "=" * side, line(headers), "-" * total] + [line(r) for r in rows])
+
+
+def mapper_logs():
+    """hb_mapper checker (2023: Node ON Subgraph Type) and makertbin (1.24: with Cosine Similarity,
+    Threshold, DataType, '--' placeholders) logs; the description line carries the log prefix, the
+    table lines do not. Two CPU nodes sit between BPU nodes in each."""
+    stamp = "2026-11-30 09:14:%02d,%03d INFO "
+    rows = [("images", "BPU", "id(0)", "HzSQuantizedPreprocess"),
+            ("/backbone/stem/conv/Conv", "BPU", "id(0)", "HzSQuantizedConv"),
+            ("/backbone/stem/act/Mul", "BPU", "id(0)", "HzLut"),
+            ("/neck/attn/Softmax", "CPU", "--", "Softmax"),
+            ("/neck/attn/MatMul", "BPU", "id(1)", "HzSQuantizedMatmul"),
+            ("/neck/attn/Reshape_3", "CPU", "--", "Reshape"),
+            ("/head/cls/Conv", "BPU", "id(2)", "HzSQuantizedConv"),
+            ("/head/post/TopK", "CPU", "--", "TopK")]
+    checker = "\n".join([stamp % (1, 204) + "Start hb_mapper....", stamp % (1, 205) + "hb_mapper version 1.16.2",
+                         stamp % (3, 877) + "End model checking....",
+                         stamp % (3, 880) + "The converted model node information:",
+                         fixed_width(rows, ["Node", "ON", "Subgraph", "Type"]),
+                         stamp % (3, 881) + "The converted model output:"]) + "\n"
+    write("hb_mapper_checker.log", checker, kind="hb_mapper_nodes",
+          expect={"format": "hb_mapper_nodes", "rows": {"hb_mapper_nodes": 8},
+                  "values": [{"table": "hb_mapper_nodes", "row": 3, "column": "Subgraph", "value": "--"}],
+                  "findings": {"mapper.cpu_split": ["/neck/attn/Softmax", "/neck/attn/Reshape_3"]},
+                  "evidence_excludes": {"mapper.cpu_split": ["/head/post/TopK"]}})
+    long = "/backbone/stage2/blocks.1/attn/Split_output_0_calibrated_Requantize"
+    mk = [("images", "BPU", "id(0)", "HzSQuantizedPreprocess", "0.999912", "127.0", "int8"),
+          ("/backbone/stage1/conv/Conv", "BPU", "id(0)", "HzSQuantizedConv", "0.998104", "3.81562", "int8"),
+          (long, "BPU", "id(0)", "HzRequantize", "--", "--", "int8"),
+          ("/backbone/stage2/attn/Softmax", "CPU", "--", "Softmax", "--", "--", "float"),
+          ("/backbone/stage2/attn/MatMul_1", "BPU", "id(1)", "HzSQuantizedMatmul", "0.990377", "9.20771", "int16"),
+          ("/head/reg/Conv", "BPU", "id(1)", "HzSQuantizedConv", "0.986520", "14.0913", "int8")]
+    out = [("output0", "0.991234", "0.118220", "0.000610", "2.417770")]
+    makertbin = "\n".join([stamp % (9, 11) + "Start Model Convert....",
+                           "2026-11-30 09:15:20,004 file: print_info_dict.py func: print_info_dict line No: 72 "
+                           "The main quantized node information:",
+                           fixed_width(mk, ["Node", "ON", "Subgraph", "Type", "Cosine Similarity", "Threshold",
+                                            "DataType"]),
+                           "2026-11-30 09:15:20,006 file: print_info_dict.py func: print_info_dict line No: 72 "
+                           "The quantized model output:",
+                           fixed_width(out, ["Output", "Cosine Similarity", "L1 Distance", "L2 Distance",
+                                             "Chebyshev Distance"]),
+                           stamp % (21, 500) + "End Model Convert"]) + "\n"
+    write("hb_mapper_makertbin.log", makertbin, kind="hb_mapper_nodes",
+          expect={"format": "hb_mapper_nodes", "rows": {"hb_mapper_nodes": 6},
+                  "values": [{"table": "hb_mapper_nodes", "row": 2, "column": "Node", "value": "..." + long[-47:]},
+                             {"table": "hb_mapper_nodes", "row": 4, "column": "Cosine Similarity", "value": "0.990377"}],
+                  "findings": {"mapper.cpu_split": ["/backbone/stage2/attn/Softmax"]}})
+    sens = [("/head/reg/Conv", "0.91823", "0.05121"), ("/backbone/stage2/attn/MatMul_1", "0.97112", "0.02034"),
+            ("/backbone/stage1/conv/Conv", "0.99651", "0.00212"), ("images", "0.99990", "0.00011")]
+    write("sensitivity_of_node.log", fixed_width(sens, ["Node", "cosine-similarity", "mse"], "node") + "\n",
+          kind="node_sensitivity",
+          expect={"format": "node_sensitivity", "rows": {"node_sensitivity": 4},
+                  "findings": {"ptq.sensitive_nodes": ["/head/reg/Conv", "/backbone/stage2/attn/MatMul_1"]}})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     model_check_result()
@@ -422,6 +492,7 @@ def main():
     statistic()
     similarity()
     weights_and_devices()
+    mapper_logs()
     with open(os.path.join(OUT, "MANIFEST.json"), "w", encoding="utf-8") as f:
         json.dump({"generator": "tests/gen/make_toolchain.py (Debian python3-tabulate)", "files": MANIFEST}, f,
                   ensure_ascii=False, indent=1)
