@@ -41,6 +41,8 @@ InputLoader toolchainRow(artifacts::ToolchainKind kind)
                 for (DataTable& t : read->tables) into.tables.push_back(std::move(t));
                 if (read->layers) into.models.push_back(std::move(*read->layers));
                 for (Warning& w : read->warnings) into.warnings.push_back(std::move(w));
+                // configured int16 modules; an --expect file the user gave wins
+                for (auto& [module, dtype] : read->expectedDtypes) into.expectedDtypes.emplace(module, dtype);
                 return Ok{};
             }};
 }
@@ -70,6 +72,8 @@ const std::vector<InputLoader>& inputLoaders()
         toolchainRow(artifacts::ToolchainKind::DeployDevice),
         toolchainRow(artifacts::ToolchainKind::MapperNodes),
         toolchainRow(artifacts::ToolchainKind::NodeSensitivity),
+        toolchainRow(artifacts::ToolchainKind::QconfigDtypes),
+        toolchainRow(artifacts::ToolchainKind::QconfigChangelog),
     };
     return kLoaders;
 }

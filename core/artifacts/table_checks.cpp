@@ -297,6 +297,45 @@ void nodeSensitivity(const DataTable& t, std::vector<Finding>& out, std::vector<
     out.push_back(std::move(f));
 }
 
+// qconfig_changelogs.txt: QconfigSetter's own record of the dtypes it lowered, the answer to
+// "I configured int16 but the layer is int8".
+void qconfigFallback(const DataTable& t, std::vector<Finding>& out, std::vector<std::string>& evaluated)
+{
+    const int from = col(t, {"from"}), to = col(t, {"to"}), field = col(t, {"field"}),
+              reason = col(t, {"reason"});
+    if (from < 0 || to < 0) return;
+    evaluated.push_back("qconfig.int16_fallback");
+    auto bits = [](const std::string& cell) {
+        const auto d = model::parseDType(cell);
+        return !d                                                        ? 0
+               : *d == model::DType::Int16 || *d == model::DType::UInt16 ? 16
+               : *d == model::DType::Int8 || *d == model::DType::UInt8   ? 8
+                                                                         : 0;
+    };
+    Finding f = makeFinding(
+        "qconfig.int16_fallback", Severity::Warning, Stage::Qat,
+        {"QconfigSetter 把 int16 配置回退成了 int8", "QconfigSetter lowered int16 settings to int8"},
+        {"qconfig_changelogs.txt 记录了这些模块的 int16 配置被回退为 int8（例如 Conv 与 Add 融合后 Conv "
+         "不支持 "
+         "int16 输入）。若需要 int16，请按原因调整模型结构或模板，再检查 qconfig_dtypes.pt.py。",
+         "qconfig_changelogs.txt records that these modules' int16 settings were lowered to int8 (for "
+         "example a "
+         "Conv fused with an Add whose Conv takes no int16 input). If int16 is needed, change the model or "
+         "the "
+         "templates as the reason says, then check qconfig_dtypes.pt.py."},
+        "qat.int16_not_applied");
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+        const auto& row = t.rows[r];
+        if (bits(row[static_cast<size_t>(from)]) != 16 || bits(row[static_cast<size_t>(to)]) != 8) continue;
+        std::string detail = (field >= 0 ? row[static_cast<size_t>(field)] + " " : std::string()) +
+                             row[static_cast<size_t>(from)] + " -> " + row[static_cast<size_t>(to)];
+        if (reason >= 0 && !row[static_cast<size_t>(reason)].empty())
+            detail += ": " + row[static_cast<size_t>(reason)];
+        addEvidence(f, t.sourcePath, t.rowLines[r], row[0], detail);
+    }
+    if (!f.evidence.empty()) out.push_back(std::move(f));
+}
+
 // weight_comparison.txt (compare_weights: two models' weights, similarity and max abs
 // difference per weight). Every weight identical means the second model's weights never moved;
 // a low similarity means they moved far from the first's.
@@ -419,6 +458,8 @@ void checkProfilerTable(const DataTable& table, std::vector<Finding>& out,
         mapperCpuSplit(table, out, evaluated);
     else if (table.kind == kTableNodeSensitivity)
         nodeSensitivity(table, out, evaluated);
+    else if (table.kind == kTableQconfigChangelog)
+        qconfigFallback(table, out, evaluated);
 }
 
 }  // namespace qatdoctor::core::artifacts

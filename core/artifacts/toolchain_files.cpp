@@ -38,6 +38,7 @@ struct KindSpec {
     bool (*content)(const std::string& low);
     std::vector<std::vector<std::string_view>> keys;
     bool fixedWidth = false;
+    Result<ToolchainRead> (*read)(std::string_view text, const std::string& path) = nullptr;  // own reader
 };
 
 const std::vector<KindSpec>& kindSpecs()
@@ -133,6 +134,31 @@ const std::vector<KindSpec>& kindSpecs()
          },
          {{"node", "weight", "activation"}},
          true},
+        {ToolchainKind::QconfigDtypes,
+         "qconfig_dtypes",
+         "qconfig_dtypes",
+         "Configured dtypes",
+         {"qconfig_dtypes"},
+         {},
+         [](const std::string& low) {
+             return any(low, {"qint8", "qint16"}) && any(low, {"{"}) &&
+                    any(low, {"\"weight\"", "'weight'", "output"});
+         },
+         {},
+         false,
+         readQconfigDtypes},
+        {ToolchainKind::QconfigChangelog,
+         "qconfig_changelog",
+         kTableQconfigChangelog,
+         "qconfig changes",
+         {"qconfig_changelog"},
+         {},
+         [](const std::string& low) {
+             return any(low, {"qint16 -> qint8", "qint16->qint8", "qint16 => qint8"});
+         },
+         {},
+         false,
+         readQconfigChangelog},
     };
     return kSpecs;
 }
@@ -200,8 +226,8 @@ const char* toolchainKindId(ToolchainKind kind)
 int probeToolchainFile(ToolchainKind kind, const std::string& path, std::string_view head)
 {
     const std::string name = fileName(path);
-    const bool textName =
-        name.size() > 4 && (name.ends_with(".txt") || name.ends_with(".csv") || name.ends_with(".log"));
+    const bool textName = name.size() > 4 && (name.ends_with(".txt") || name.ends_with(".csv") ||
+                                              name.ends_with(".log") || name.ends_with(".py"));
     const KindSpec& spec = specOf(kind);
     const bool byName = textName && nameMatches(spec, name);
     const bool byContent = spec.content(toLower(head.substr(0, std::min<size_t>(head.size(), 64 * 1024))));
@@ -234,9 +260,10 @@ Result<ToolchainRead> readToolchainText(ToolchainKind kind, std::string_view tex
             "artifact.binary",
             path + ": binary data at byte " + std::to_string(*off) + ", not a toolchain text file", path, 0,
             static_cast<int64_t>(*off));
+    const KindSpec& spec = specOf(kind);
+    if (spec.read) return spec.read(text, path);
     const std::vector<TextLine> lines = splitLines(text);
     const bool csv = toLower(path).ends_with(".csv");
-    const KindSpec& spec = specOf(kind);
     TableScan scan = csv               ? readCsvTable(text, path)
                      : spec.fixedWidth ? readFixedWidthTables(lines, path)
                                        : readTables(lines, path);

@@ -4,6 +4,7 @@
 // tests/data/toolchain show them (written by tests/gen/make_toolchain.py).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,11 +27,13 @@ enum class ToolchainKind {
     DeployDevice,      // deploy_device.txt
     MapperNodes,       // hb_mapper checker / makertbin logs: the node placement table
     NodeSensitivity,   // the PTQ debugger's get_sensitivity_of_nodes table (sensitivity_of_*.log)
+    QconfigDtypes,     // QconfigSetter's qconfig_dtypes.pt.py (configured dtypes per module)
+    QconfigChangelog,  // QconfigSetter's qconfig_changelogs.txt (what it changed, and why)
 };
 
 // Registry id of the kind ("model_check_result", "compare_per_layer", "sensitive_ops",
 // "statistic", "similarity", "weight_comparison", "deploy_device", "hb_mapper_nodes",
-// "node_sensitivity").
+// "node_sensitivity", "qconfig_dtypes", "qconfig_changelog").
 const char* toolchainKindId(ToolchainKind kind);
 
 // DataTable kinds written by the readers.
@@ -42,6 +45,7 @@ inline constexpr const char* kTableWeightComparison = "weight_comparison";
 inline constexpr const char* kTableDeployDevice = "deploy_device";
 inline constexpr const char* kTableMapperNodes = "hb_mapper_nodes";
 inline constexpr const char* kTableNodeSensitivity = "node_sensitivity";
+inline constexpr const char* kTableQconfigChangelog = "qconfig_changelog";
 // model_check_result sections: "model_check.summary" (one row per status sentence),
 // "model_check.unfused", "model_check.called_times", "model_check.unused",
 // "model_check.input_dtypes", "model_check.output_dtypes", "model_check.layer_out_qconfig",
@@ -53,8 +57,10 @@ int probeToolchainFile(ToolchainKind kind, const std::string& path, std::string_
 
 struct ToolchainRead {
     std::vector<DataTable> tables;
-    std::optional<model::LayerTable> layers;  // model_check_result only
+    std::optional<model::LayerTable> layers;  // model_check_result, qconfig_dtypes
     std::vector<Warning> warnings;            // damaged rows, missing columns (file + line)
+    // qconfig_dtypes: the modules configured at int16, module -> dtype, for model.int16_not_applied
+    std::map<std::string, std::string> expectedDtypes;
 };
 
 // Reads one file's text. Errors name the path: "artifact.empty", "artifact.binary",

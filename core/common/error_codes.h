@@ -120,6 +120,8 @@ inline constexpr const char kArtifactEmpty[] = "artifact.empty";
 inline constexpr const char kArtifactBinary[] = "artifact.binary";
 // no table of the kind its name says
 inline constexpr const char kArtifactNoTable[] = "artifact.no_table";
+// a Python-literal dump (qconfig_dtypes.pt.py) or a change-log line in no accepted form
+inline constexpr const char kArtifactParse[] = "artifact.parse";
 
 // table.*
 // (warning) a table row with the wrong number of cells

@@ -107,7 +107,7 @@ TEST_P(ToolchainFixture, MatchesManifest)
     }
     if (expect.contains("layers")) {
         ASSERT_EQ(analysis->models.size(), 1u);
-        EXPECT_EQ(analysis->models[0].format, "model_check_result");
+        EXPECT_EQ(analysis->models[0].format, expect["format"].get<std::string>());
         EXPECT_EQ(analysis->models[0].layers.size(), expect["layers"].get<size_t>());
     }
     for (const json& lv : expect.value("layer_values", json::array())) {

@@ -482,6 +482,48 @@ def mapper_logs():
                   "findings": {"ptq.sensitive_nodes": ["/head/reg/Conv", "/backbone/stage2/attn/MatMul_1"]}})
 
 
+def qconfig_setter():
+    """QconfigSetter's save_dir files. Their layout is not published (see faq/README.md): these use
+    the forms the reader accepts, the dict dumped as a Python literal with bare dtype names and the
+    change log one change per line in the wordings listed there."""
+    dtypes = "\n".join([
+        "# QconfigSetter: configured dtypes per module (input / weight / output)",
+        "qconfig_dtypes = {",
+        "    'quant': {'input': [torch.float32], 'output': qint8},",
+        "    'backbone.conv0': {'input': [qint8], 'weight': qint8, 'output': qint8},",
+        "    'neck.lateral.0': {'input': [qint8], 'weight': qint8, 'output': qint16},",
+        "    'merge_add': {'input': (qint16, qint8), 'output': qint16},",
+        "    \"head.reg\": {\"input\": [\"qint8\"], \"weight\": \"qint16\", \"output\": \"qint16\"},",
+        "    'dequant': {'input': [qint16], 'output': None},",
+        "}", ""])
+    write("qconfig_dtypes.pt.py", dtypes, kind="qconfig_dtypes",
+          expect={"format": "qconfig_dtypes", "layers": 6, "rows": {"qconfig_dtypes": 6},
+                  "layer_values": [{"name": "neck.lateral.0", "output_dtype": "int16", "weight_dtype": "int8"},
+                                   {"name": "merge_add", "input_dtypes": ["int16", "int8"], "output_dtype": "int16"},
+                                   {"name": "head.reg", "weight_dtype": "int16"},
+                                   {"name": "dequant", "output_dtype": "float32"}]})
+    write("qconfig_dtypes_call.pt.py", "qconfig_dtypes = {\n    'conv': __import__('os').system('ls'),\n}\n",
+          kind="qconfig_dtypes",
+          expect={"error": "qconfig_dtypes_call.pt.py:2: a call (__import__(...)) is not a literal"})
+    write("qconfig_dtypes_cut.pt.py", "{\n    'conv': {'input': [qint8], 'output': qint16},\n    'fc': {'in",
+          kind="qconfig_dtypes", expect={"error": "qconfig_dtypes_cut.pt.py:3: a string is not closed"})
+    changes = "\n".join([
+        "neck.lateral.0: output qint16 -> qint8 (conv+add fused: the conv takes no int16 input)",
+        "merge_add input qint16 -> qint8, reason: input shared with neck.lateral.0",
+        "[head.cls] weight_dtype: qint8 => qint16",
+        "template DefaultTemplate applied",
+        ""])
+    write("qconfig_changelogs.txt", changes, kind="qconfig_changelog",
+          expect={"format": "qconfig_changelog", "rows": {"qconfig_changelog": 3},
+                  "values": [{"table": "qconfig_changelog", "row": 0, "column": "reason",
+                              "value": "conv+add fused: the conv takes no int16 input"},
+                             {"table": "qconfig_changelog", "row": 1, "column": "field", "value": "input"},
+                             {"table": "qconfig_changelog", "row": 2, "column": "module", "value": "head.cls"}],
+                  "warnings": ["qconfig_changelogs.txt:4: not a change"],
+                  "findings": {"qconfig.int16_fallback": ["neck.lateral.0", "merge_add"]},
+                  "evidence_excludes": {"qconfig.int16_fallback": ["head.cls"]}})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     model_check_result()
@@ -493,6 +535,7 @@ def main():
     similarity()
     weights_and_devices()
     mapper_logs()
+    qconfig_setter()
     with open(os.path.join(OUT, "MANIFEST.json"), "w", encoding="utf-8") as f:
         json.dump({"generator": "tests/gen/make_toolchain.py (Debian python3-tabulate)", "files": MANIFEST}, f,
                   ensure_ascii=False, indent=1)

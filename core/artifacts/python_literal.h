@@ -1,0 +1,32 @@
+// Python literals as data: dicts, lists, tuples, strings, numbers and bare names (qint8,
+// torch.float32, None), the way a `.pt.py` dump writes a configuration. Parsed, never run:
+// there are no calls, attribute access is read as a dotted name, and anything else is an error
+// naming the line. An optional `name =` before the value is accepted.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/common/result.h"
+
+namespace qatdoctor::core::artifacts {
+
+struct PyValue {
+    enum class Kind { Dict, List, String, Name, Number };
+    Kind kind = Kind::Name;
+    std::string text;                               // String, Name, Number
+    std::vector<PyValue> items;                     // List and tuple elements
+    std::vector<std::pair<PyValue, PyValue>> entries;  // Dict, in file order
+    int64_t line = 0;                               // 1-based, where the value starts
+};
+
+inline constexpr int kMaxPyLiteralDepth = 64;
+
+// Errors: codes::kArtifactParse ("artifact.parse") with "path:line: what" (unbalanced brackets, a call, an operator,
+// nesting deeper than kMaxPyLiteralDepth, text after the value).
+Result<PyValue> parsePythonLiteral(std::string_view text, const std::string& path);
+
+}  // namespace qatdoctor::core::artifacts

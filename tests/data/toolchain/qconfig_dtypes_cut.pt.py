@@ -1,0 +1,3 @@
+{
+    'conv': {'input': [qint8], 'output': qint16},
+    'fc': {'in
