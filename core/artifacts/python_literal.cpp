@@ -1,7 +1,8 @@
-#include "core/common/error_codes.h"
 #include "core/artifacts/python_literal.h"
 
 #include <cctype>
+
+#include "core/common/error_codes.h"
 
 namespace qatdoctor::core::artifacts {
 namespace {
@@ -35,7 +36,10 @@ public:
 
 private:
     static bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-    static bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+    static bool isNameChar(char c)
+    {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+    }
     char peek() const { return m_pos < m_text.size() ? m_text[m_pos] : '\0'; }
     char peekAt(size_t k) const { return m_pos + k < m_text.size() ? m_text[m_pos + k] : '\0'; }
 
@@ -58,7 +62,8 @@ private:
 
     Error error(const std::string& what) const
     {
-        return makeError(codes::kArtifactParse, m_path + ":" + std::to_string(m_line) + ": " + what, m_path, m_line);
+        return makeError(codes::kArtifactParse, m_path + ":" + std::to_string(m_line) + ": " + what, m_path,
+                         m_line);
     }
 
     std::string readName()
@@ -82,14 +87,16 @@ private:
             v.kind = PyValue::Kind::Name;
             v.text = readName();
             skipSpace();
-            if (peek() == '(') return error("a call (" + v.text + "(...)) is not a literal; the file is read, never run");
+            if (peek() == '(')
+                return error("a call (" + v.text + "(...)) is not a literal; the file is read, never run");
             return v;
         }
         if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.') {
             v.kind = PyValue::Kind::Number;
             const size_t start = m_pos++;
-            while (m_pos < m_text.size() && (std::isalnum(static_cast<unsigned char>(m_text[m_pos])) ||
-                                             m_text[m_pos] == '.' || m_text[m_pos] == '-' || m_text[m_pos] == '+'))
+            while (m_pos < m_text.size() &&
+                   (std::isalnum(static_cast<unsigned char>(m_text[m_pos])) || m_text[m_pos] == '.' ||
+                    m_text[m_pos] == '-' || m_text[m_pos] == '+'))
                 ++m_pos;
             v.text = std::string(m_text.substr(start, m_pos - start));
             return v;

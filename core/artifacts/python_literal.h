@@ -17,16 +17,16 @@ namespace qatdoctor::core::artifacts {
 struct PyValue {
     enum class Kind { Dict, List, String, Name, Number };
     Kind kind = Kind::Name;
-    std::string text;                               // String, Name, Number
-    std::vector<PyValue> items;                     // List and tuple elements
+    std::string text;                                  // String, Name, Number
+    std::vector<PyValue> items;                        // List and tuple elements
     std::vector<std::pair<PyValue, PyValue>> entries;  // Dict, in file order
-    int64_t line = 0;                               // 1-based, where the value starts
+    int64_t line = 0;                                  // 1-based, where the value starts
 };
 
 inline constexpr int kMaxPyLiteralDepth = 64;
 
-// Errors: codes::kArtifactParse ("artifact.parse") with "path:line: what" (unbalanced brackets, a call, an operator,
-// nesting deeper than kMaxPyLiteralDepth, text after the value).
+// Errors: codes::kArtifactParse ("artifact.parse") with "path:line: what" (unbalanced brackets, a call, an
+// operator, nesting deeper than kMaxPyLiteralDepth, text after the value).
 Result<PyValue> parsePythonLiteral(std::string_view text, const std::string& path);
 
 }  // namespace qatdoctor::core::artifacts

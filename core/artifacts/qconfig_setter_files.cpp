@@ -8,9 +8,9 @@
 #include <cctype>
 #include <optional>
 
-#include "core/common/error_codes.h"
 #include "core/artifacts/python_literal.h"
 #include "core/artifacts/toolchain_tables.h"
+#include "core/common/error_codes.h"
 
 namespace qatdoctor::core::artifacts {
 namespace {
@@ -104,7 +104,8 @@ std::optional<Change> parseChange(std::string_view line)
     if (const size_t sp = left.find_last_of(" \t:"); sp != std::string_view::npos) {
         const std::string word = toLower(stripped(left.substr(sp + 1), " :=,"));
         for (std::string_view f : {"input", "weight", "output", "activation"})
-            if (word.rfind(f, 0) == 0 && (word.size() == f.size() || word.substr(f.size()).rfind("_dtype", 0) == 0)) {
+            if (word.rfind(f, 0) == 0 &&
+                (word.size() == f.size() || word.substr(f.size()).rfind("_dtype", 0) == 0)) {
                 c.field = std::string(f);
                 left = stripped(left.substr(0, sp), " \t:=,");
             }
@@ -112,11 +113,13 @@ std::optional<Change> parseChange(std::string_view line)
     if (c.field.empty()) c.field = "output";
     const size_t modEnd = left.find_first_of(" \t:,");
     c.module = std::string(stripped(left.substr(0, modEnd), "[]'\""));
-    if (c.module.empty() || !(std::isalpha(static_cast<unsigned char>(c.module.front())) || c.module.front() == '_'))
+    if (c.module.empty() ||
+        !(std::isalpha(static_cast<unsigned char>(c.module.front())) || c.module.front() == '_'))
         return std::nullopt;
     std::string_view reason = toEnd == std::string_view::npos ? std::string_view() : right.substr(toEnd);
     reason = stripped(reason, " \t,;:#(");
-    if (reason.size() >= 7 && toLower(reason.substr(0, 6)) == "reason") reason = stripped(reason.substr(6), " \t:=");
+    if (reason.size() >= 7 && toLower(reason.substr(0, 6)) == "reason")
+        reason = stripped(reason.substr(6), " \t:=");
     c.reason = std::string(stripped(reason, " \t)"));
     return c;
 }
@@ -128,9 +131,10 @@ Result<ToolchainRead> readQconfigDtypes(std::string_view text, const std::string
     auto doc = parsePythonLiteral(text, path);
     if (!doc) return doc.error();
     if (doc->kind != PyValue::Kind::Dict)
-        return makeError(codes::kArtifactParse, path + ":" + std::to_string(doc->line) +
-                                               ": expected a dict of module name -> dtypes",
-                         path, doc->line);
+        return makeError(
+            codes::kArtifactParse,
+            path + ":" + std::to_string(doc->line) + ": expected a dict of module name -> dtypes", path,
+            doc->line);
     ToolchainRead read;
     model::LayerTable lt;
     lt.sourcePath = path;
@@ -142,10 +146,10 @@ Result<ToolchainRead> readQconfigDtypes(std::string_view text, const std::string
     table.columns = {"module", "input", "weight", "output"};
     for (const auto& [key, value] : doc->entries) {
         if (key.kind != PyValue::Kind::String && key.kind != PyValue::Kind::Name) {
-            read.warnings.push_back(makeError(codes::kArtifactParse,
-                                              path + ":" + std::to_string(key.line) +
-                                                  ": a key that is not a module name, skipped",
-                                              path, key.line));
+            read.warnings.push_back(makeError(
+                codes::kArtifactParse,
+                path + ":" + std::to_string(key.line) + ": a key that is not a module name, skipped", path,
+                key.line));
             continue;
         }
         model::Layer l;
@@ -164,10 +168,10 @@ Result<ToolchainRead> readQconfigDtypes(std::string_view text, const std::string
         } else if (const std::vector<DType> ds = dtypesOf(value); !ds.empty()) {
             l.outputDtype = ds.front();  // module -> one dtype: its output's
         } else {
-            read.warnings.push_back(makeError(codes::kArtifactParse,
-                                              path + ":" + std::to_string(value.line) + ": no dtype for " +
-                                                  key.text + ", skipped",
-                                              path, value.line));
+            read.warnings.push_back(makeError(
+                codes::kArtifactParse,
+                path + ":" + std::to_string(value.line) + ": no dtype for " + key.text + ", skipped", path,
+                value.line));
             continue;
         }
         if (l.outputDtype == DType::Int16 || l.outputDtype == DType::UInt16)
@@ -207,9 +211,9 @@ Result<ToolchainRead> readQconfigChangelog(std::string_view text, const std::str
         }
     }
     if (table.rows.empty())
-        return makeError("artifact.no_table",
-                         path + ": no change found (expected lines like '<module>: qint16 -> qint8 (reason)')",
-                         path);
+        return makeError(
+            "artifact.no_table",
+            path + ": no change found (expected lines like '<module>: qint16 -> qint8 (reason)')", path);
     read.tables.push_back(std::move(table));
     return read;
 }

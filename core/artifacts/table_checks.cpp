@@ -446,20 +446,15 @@ void checkComparisonTable(const DataTable& table, std::vector<Finding>& out,
 void checkProfilerTable(const DataTable& table, std::vector<Finding>& out,
                         std::vector<std::string>& evaluated)
 {
-    if (table.kind == kTableStatistic)
-        nonfiniteStatistics(table, out, evaluated);
-    else if (table.kind == kTableDeployDevice)
-        cpuFallback(table, out, evaluated);
-    else if (table.kind == kTableSensitivity)
-        sensitiveOps(table, out, evaluated);
-    else if (table.kind == kTableWeightComparison)
-        weightComparison(table, out, evaluated);
-    else if (table.kind == kTableMapperNodes)
-        mapperCpuSplit(table, out, evaluated);
-    else if (table.kind == kTableNodeSensitivity)
-        nodeSensitivity(table, out, evaluated);
-    else if (table.kind == kTableQconfigChangelog)
-        qconfigFallback(table, out, evaluated);
+    using Check = void (*)(const DataTable&, std::vector<Finding>&, std::vector<std::string>&);
+    static const std::pair<std::string_view, Check> kChecks[] = {
+        {kTableStatistic, nonfiniteStatistics},    {kTableDeployDevice, cpuFallback},
+        {kTableSensitivity, sensitiveOps},         {kTableWeightComparison, weightComparison},
+        {kTableMapperNodes, mapperCpuSplit},       {kTableNodeSensitivity, nodeSensitivity},
+        {kTableQconfigChangelog, qconfigFallback},
+    };
+    for (const auto& [kind, check] : kChecks)
+        if (table.kind == kind) check(table, out, evaluated);
 }
 
 }  // namespace qatdoctor::core::artifacts

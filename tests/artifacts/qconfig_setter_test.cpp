@@ -27,7 +27,8 @@ const Finding* findingOf(const Analysis& a, const std::string& id)
 TEST(QconfigSetter, ConfiguredInt16ThatTheModelDoesNotShowIsNotApplied)
 {
     AnalyzeOptions options;
-    options.paths = {kDir + "qconfig_dtypes.pt.py", kDir + "model_check_result.txt", kDir + "qconfig_changelogs.txt"};
+    options.paths = {kDir + "qconfig_dtypes.pt.py", kDir + "model_check_result.txt",
+                     kDir + "qconfig_changelogs.txt"};
     auto a = analyze(options);
     ASSERT_TRUE(a.ok()) << a.error().toString();
     EXPECT_EQ(a->expectedDtypes.count("neck.lateral.0"), 1u);
@@ -51,7 +52,8 @@ TEST(QconfigSetter, NestingPastTheLimitIsRefusedWithTheLine)
     ASSERT_FALSE(v.ok());
     EXPECT_NE(v.error().message.find("deep.pt.py:2: nested deeper than 64 levels"), std::string::npos)
         << v.error().message;
-    auto ok = artifacts::parsePythonLiteral("{'a': (qint8, 'qint16'), \"b\": [1, -2.5e-3], 'c': None,}", "f.py");
+    auto ok =
+        artifacts::parsePythonLiteral("{'a': (qint8, 'qint16'), \"b\": [1, -2.5e-3], 'c': None,}", "f.py");
     ASSERT_TRUE(ok.ok()) << ok.error().message;
     ASSERT_EQ(ok->entries.size(), 3u);
     EXPECT_EQ(ok->entries[0].second.items.at(1).text, "qint16");
