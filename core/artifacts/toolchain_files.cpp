@@ -230,7 +230,13 @@ int probeToolchainFile(ToolchainKind kind, const std::string& path, std::string_
                                               name.ends_with(".log") || name.ends_with(".py"));
     const KindSpec& spec = specOf(kind);
     const bool byName = textName && nameMatches(spec, name);
-    const bool byContent = spec.content(toLower(head.substr(0, std::min<size_t>(head.size(), 64 * 1024))));
+    // A NUL byte near the start is a binary file (an ONNX model, a checkpoint): its content is no
+    // toolchain text, and lower-casing 64 KiB of it once per kind is wasted. (Its name may still
+    // say what it should have been: the reader then names the binary data.)
+    const bool binary =
+        head.substr(0, std::min<size_t>(head.size(), 4096)).find('\0') != std::string_view::npos;
+    const bool byContent =
+        !binary && spec.content(toLower(head.substr(0, std::min<size_t>(head.size(), 64 * 1024))));
     if (byName && byContent) return 90;
     if (byContent) return 80;
     if (byName) return 55;
