@@ -489,10 +489,12 @@ Result<RunResult> Interpreter::runNodes(SimMode mode, const std::vector<Tensor>&
                 Tensor f = materialize(outs[k]);
                 // codes (a QLinear op's output in the fake and integer modes) compare as the real
                 // values they stand for: the float mode has those
-                const LayerInfo& L = m_layers[static_cast<size_t>(li)];
-                if (f.dtype() != DType::Float32 && L.outputScale > 0)
+                const LayerInfo& layer = m_layers[static_cast<size_t>(li)];
+                if (f.dtype() != DType::Float32 && layer.outputScale > 0)
                     f = dequantize(
-                        f, QParams{f.dtype(), {L.outputScale}, {L.outputZeroPoint}, -1, qrange(f.dtype())});
+                        f,
+                        QParams{
+                            f.dtype(), {layer.outputScale}, {layer.outputZeroPoint}, -1, qrange(f.dtype())});
                 else if (f.dtype() != DType::Float32)
                     f = Tensor::fromFloats(f.shape(), f.toFloats());
                 result.layerOutputs[static_cast<size_t>(li)] = f;

@@ -39,7 +39,7 @@ public:
     // channel applies along `axis`.
     std::string dequantized(int data, int64_t axis = 1)
     {
-        const std::string out = m_prefix + "dq" + std::to_string(m_count++);
+        std::string out = m_prefix + "dq" + std::to_string(m_count++);
         onnx::NodeProto& dq =
             add("DequantizeLinear", {input(m_node, data), input(m_node, data + 1), input(m_node, data + 2)},
                 out, "/DequantizeLinear" + std::to_string(m_count - 1));

@@ -128,8 +128,9 @@ struct RequantMode {
     Arithmetic arithmetic = Arithmetic::FloatMultiply;
     RoundMode ties = RoundMode::HalfToEven;
 
-    static const RequantMode Float;
-    static const RequantMode Fixed;  // half to even
+    // Named as the enum values they replaced (RequantMode::Float reads as it always did).
+    static const RequantMode Float;  // NOLINT(readability-identifier-naming)
+    static const RequantMode Fixed;  // NOLINT(readability-identifier-naming): ties to even
     static RequantMode fixedPoint(RoundMode ties) { return {Arithmetic::FixedPoint, ties}; }
     bool isFixed() const { return arithmetic == Arithmetic::FixedPoint; }
     bool operator==(const RequantMode& o) const
