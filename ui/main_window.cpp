@@ -331,7 +331,7 @@ void MainWindow::updateTitle()
 void MainWindow::switchLanguage(const QString& code)
 {
     if (code == m_language->current()) return;
-    m_language->apply(code);
+    m_language->choose(code);
     m_context->setLang(code.startsWith("zh") ? core::Lang::Zh : core::Lang::En);
     // Rebuilding is simpler and more reliable than retranslating every widget by hand: pages
     // restore their state from the AppContext (analysis + page state).

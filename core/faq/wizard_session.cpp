@@ -92,9 +92,13 @@ bool WizardSession::back()
 bool WizardSession::overrideStep(size_t stepIndex)
 {
     if (stepIndex >= m_path.size()) return false;
-    while (m_path.size() > stepIndex + 1) back();
+    // An override is one answer: the later steps are undone, not overridden, so their automatic
+    // answers come back once this question is answered by hand.
+    m_path.resize(stepIndex + 1);
     const PathStep step = m_path.back();
-    back();
+    m_path.pop_back();
+    m_topic = step.topic;
+    m_node = step.node;
     m_overridden.insert(key(step.topic, step.node));
     return true;
 }

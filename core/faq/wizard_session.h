@@ -54,7 +54,8 @@ public:
     // answers it by hand. False when already at the start.
     bool back();
 
-    // Undoes steps until the given step index (0-based) and makes that question manual.
+    // Undoes steps until the given step index (0-based) and makes that one question manual; the
+    // later automatic questions stay automatic.
     bool overrideStep(size_t stepIndex);
     bool isOverridden(const std::string& topicId, const std::string& nodeId) const;
 

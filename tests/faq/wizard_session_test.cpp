@@ -153,6 +153,27 @@ TEST(WizardSession, OverrideMakesTheQuestionManual)
     EXPECT_EQ(s.current()->id, "q_lr");
 }
 
+// Overriding the first of two automatic answers makes that one question manual: once it is
+// answered by hand, the next automatic question answers itself again.
+TEST(WizardSession, AnOverrideIsOneAnswer)
+{
+    core::CheckResults clear;
+    for (const char* id : {"loss.nonfinite", "float.not_converged", "qat.start_loss_high"})
+        clear.checksRun.insert(id);
+    WizardSession s(&faqtest::realFaq().base);
+    ASSERT_TRUE(s.start("qat.nan_loss").ok());
+    ASSERT_GE(s.autoAdvance(clear), 2);
+    ASSERT_TRUE(s.overrideStep(0));
+    EXPECT_TRUE(s.isOverridden("qat.nan_loss", "q_nonfinite"));
+    EXPECT_FALSE(s.isOverridden("qat.nan_loss", "q_float"));
+    ASSERT_TRUE(s.answer("no").ok());
+    EXPECT_FALSE(s.path().at(0).automatic);
+    EXPECT_GE(s.autoAdvance(clear), 1);
+    ASSERT_GE(s.path().size(), 2u);
+    EXPECT_EQ(s.path().at(1).node, "q_float");
+    EXPECT_TRUE(s.path().at(1).automatic);
+}
+
 TEST(WizardSession, AutoAnswerOnTheRealKnowledgeBase)
 {
     const core::CheckResults a = analysisWithNanLoss();

@@ -330,6 +330,10 @@ TEST(FixedpointPage, ReRunWithAnotherRoundingNamesTheLayersThatChanged)
     const core::fixedpoint::SimulationResult* r = page.result();
     ASSERT_NE(r, nullptr);
     EXPECT_TRUE(away.contains(QString::fromStdString(r->layers.back().name))) << away.toStdString();
+    if (qEnvironmentVariableIsSet("QATDOCTOR_SHOT_DIR")) {  // to look at, not asserted
+        page.resize(1280, 800);
+        page.grab().save(qEnvironmentVariable("QATDOCTOR_SHOT_DIR") + "/fixedpoint_rounding.png");
+    }
     // float multiply rounds ties to even too: on exact multipliers nothing changes against it
     const QString back = simulateWith("float multiply (reference runtimes)");
     EXPECT_TRUE(

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -53,6 +54,20 @@ QAction* saveAction(MainWindow& w)
     for (QAction* a : w.findChildren<QAction*>())
         if (a->shortcut() == QKeySequence(QKeySequence::Save)) return a;
     return nullptr;
+}
+
+// `--lang` applies to one run; only the Language menu's choice is remembered for the next start.
+TEST(LanguageChoice, OnlyTheMenuChoiceIsSaved)
+{
+    QSettings().setValue("language", "en");
+    Language language;
+    language.apply(Language::initialCode("zh"));  // what main() does with --lang zh
+    EXPECT_EQ(language.current(), "zh_CN");
+    EXPECT_EQ(QSettings().value("language").toString(), "en");
+    EXPECT_EQ(Language::initialCode(""), "en");
+    language.choose("zh_CN");  // the menu
+    EXPECT_EQ(QSettings().value("language").toString(), "zh_CN");
+    language.apply("en");
 }
 
 }  // namespace

@@ -36,6 +36,11 @@ void Language::apply(const QString& code)
         if (m_qt->load("qtbase_zh_CN", QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
             QCoreApplication::installTranslator(m_qt);
     }
+}
+
+void Language::choose(const QString& code)
+{
+    apply(code);
     QSettings().setValue("language", m_code);
 }
 

@@ -16,7 +16,11 @@ public:
 
     // "zh_CN" or "en". Explicit choice > saved setting > system locale.
     QString current() const { return m_code; }
-    void apply(const QString& code);  // installs the translators and saves the choice
+    // Installs the translators, for this run only (a --lang on the command line is not a choice
+    // to remember).
+    void apply(const QString& code);
+    // apply() and saves the choice for the next start (the Language menu).
+    void choose(const QString& code);
     static QString initialCode(const QString& requested);
 
 private:
