@@ -843,8 +843,20 @@ private:
                containsNoCase(text, "CRITICAL") || containsNoCase(text, "Traceback (most recent call last)");
     }
 
+    // Python prints a warning, then the source line that issued it, indented:
+    // "  warnings.warn("Detected call of ..." is code echoed under the warning, not an event.
+    static bool isWarningSourceEcho(std::string_view text)
+    {
+        const size_t first = text.find_first_not_of(" \t");
+        if (first == 0 || first == std::string_view::npos) return false;
+        const std::string_view code = text.substr(first);
+        return code.starts_with("warnings.warn(") || code.starts_with("warnings.warn_explicit(") ||
+               code.starts_with("warn(");
+    }
+
     void event(std::string_view text, uint64_t lineNo)
     {
+        if (isWarningSourceEcho(text)) return;
         RunEvent::Kind kind;
         if (containsNoCase(text, "Traceback (most recent call last)")) {
             m_inTraceback = true;

@@ -25,6 +25,20 @@ TEST(LogFormats, Crc32cKnownValue)
     EXPECT_EQ(crc32c("123456789"), 0xe3069283u);
 }
 
+// A real PyTorch warning (tests/gen/make_torch_warning_log.py): one event, not two; the indented
+// source line Python echoes under it is code.
+TEST(TextLog, APythonWarningIsOneEvent)
+{
+    const LogSet set = readOne("logs/torch_warning/train.log");
+    const logs::Run& r = set.runs.at(0);
+    ASSERT_EQ(r.events.size(), 1u);
+    EXPECT_EQ(r.events[0].kind, RunEvent::Kind::Warning);
+    EXPECT_EQ(r.events[0].line, 1);
+    EXPECT_NE(r.events[0].text.find("UserWarning: Detected call of `lr_scheduler.step()`"),
+              std::string::npos);
+    EXPECT_EQ(seriesOf(r, "loss").size(), 4u);
+}
+
 TEST(TextLog, HatFloatLog)
 {
     const LogSet set = readOne("logs/hat/float/train.log");
