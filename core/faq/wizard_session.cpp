@@ -78,6 +78,25 @@ int WizardSession::autoAdvance(const CheckResults& analysis)
     return answered;
 }
 
+int WizardSession::recheck(const CheckResults& analysis)
+{
+    // The first automatic step whose answer the new data gives differently (or no longer gives):
+    // the walk from there on rested on the old data, so it is undone and walked again.
+    for (size_t i = 0; i < m_path.size(); ++i) {
+        const PathStep& step = m_path[i];
+        if (!step.automatic) continue;
+        const Node* node = m_base->node(step.topic, step.node);
+        const AutoAnswer now = node ? autoAnswerFor(*node, analysis) : AutoAnswer{};
+        if (now.answer && now.answer->id == step.answer && now.outcome == step.outcome) continue;
+        m_topic = step.topic;
+        m_node = step.node;
+        m_path.resize(i);
+        autoAdvance(analysis);
+        return 1;
+    }
+    return autoAdvance(analysis) > 0 ? 1 : 0;
+}
+
 bool WizardSession::back()
 {
     if (m_path.empty()) return false;

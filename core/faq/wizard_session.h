@@ -50,6 +50,11 @@ public:
     // Returns how many questions were answered.
     int autoAdvance(const CheckResults& analysis);
 
+    // New data: every automatic answer of the walk is checked again; from the first one the data
+    // now answers otherwise (or leaves unknown), the walk is undone and continued automatically.
+    // Returns 1 when the walk changed, 0 when it stands.
+    int recheck(const CheckResults& analysis);
+
     // Undoes the last step. Going back onto an auto question marks it overridden, so the user
     // answers it by hand. False when already at the start.
     bool back();

@@ -140,6 +140,31 @@ TEST(WizardPage, ClicksThroughOnePathToAResult)
     EXPECT_TRUE(page.session().path().empty());
 }
 
+// New session (page state restored to {}) forgets the walk and the report items; another
+// analysis re-checks the automatic answers instead of keeping the old project's.
+TEST(WizardPage, ANewSessionOrNewDataLeavesNoStaleAnswers)
+{
+    AppContext ctx;
+    setUp(ctx, core::Lang::En);
+    ctx.setAnalysis(nanAnalysis());
+    WizardPage page(&ctx);
+    page.focusOn(NavigationTarget{.page = "wizard", .faqTopic = "qat.nan_loss"});
+    ASSERT_FALSE(page.session().path().empty());
+    EXPECT_TRUE(page.session().path().at(0).automatic);
+    EXPECT_EQ(page.session().path().at(0).answer, "yes");
+
+    auto clean = std::make_shared<core::Analysis>();  // another project: its loss is finite
+    clean->checksRun.insert("loss.nonfinite");
+    ctx.setAnalysis(clean);
+    ASSERT_FALSE(page.session().path().empty());
+    EXPECT_EQ(page.session().path().at(0).answer, "no") << "the walk must follow the new data";
+
+    ctx.restorePageState({});  // File > New session
+    EXPECT_FALSE(page.isWalking());
+    EXPECT_FALSE(page.session().started());
+    EXPECT_TRUE(ctx.pageState("wizard").value("reportItems").toArray().isEmpty());
+}
+
 TEST(WizardPage, KeyboardAnswersAndBack)
 {
     AppContext ctx;

@@ -174,6 +174,30 @@ TEST(WizardSession, AnOverrideIsOneAnswer)
     EXPECT_TRUE(s.path().at(1).automatic);
 }
 
+// New data re-checks the walk: an automatic answer the new data gives otherwise undoes the
+// walk from there and answers again; data that agrees leaves it as it is.
+TEST(WizardSession, NewDataRechecksEveryAutomaticAnswer)
+{
+    core::CheckResults clear;
+    clear.checksRun.insert("loss.nonfinite");
+    WizardSession s(&demo());
+    ASSERT_TRUE(s.start("demo.loss").ok());
+    ASSERT_EQ(s.autoAdvance(clear), 1);
+    ASSERT_EQ(s.path().at(0).answer, "no");
+    EXPECT_EQ(s.recheck(clear), 0);
+    EXPECT_EQ(s.path().size(), 1u);
+    const core::CheckResults nan = analysisWithNanLoss();
+    EXPECT_EQ(s.recheck(nan), 1);
+    ASSERT_GE(s.path().size(), 1u);
+    EXPECT_EQ(s.path().at(0).node, "q_nan");
+    EXPECT_EQ(s.path().at(0).outcome, AutoOutcome::Found);
+    EXPECT_NE(s.path().at(0).answer, "no");
+    // no data at all: the old automatic answer is undone, the question waits for the user
+    EXPECT_EQ(s.recheck(core::CheckResults{}), 1);
+    EXPECT_TRUE(s.path().empty());
+    EXPECT_EQ(s.current()->id, "q_nan");
+}
+
 TEST(WizardSession, AutoAnswerOnTheRealKnowledgeBase)
 {
     const core::CheckResults a = analysisWithNanLoss();

@@ -39,8 +39,13 @@ void AppContext::setPageState(const QString& pageId, const QJsonObject& state)
 
 void AppContext::restorePageState(const QJsonObject& all)
 {
+    // Pages that had state and have none now hear of it too: New session restores {}, and a
+    // page keeping its old answers would carry one project's wizard walk into the next report.
+    QStringList changed = m_pageState.keys();
+    for (const QString& key : all.keys())
+        if (!changed.contains(key)) changed << key;
     m_pageState = all;
-    for (auto it = all.begin(); it != all.end(); ++it) emit pageStateChanged(it.key());
+    for (const QString& key : changed) emit pageStateChanged(key);
 }
 
 }  // namespace qatdoctor::ui

@@ -37,7 +37,7 @@ WizardPage::WizardPage(AppContext* context, QWidget* parent) : Page(context, par
         render();
     });
     connect(context, &AppContext::analysisChanged, this, [this] {
-        autoAdvance();
+        recheckAutomaticAnswers();
         render();
         saveState();
     });
@@ -227,6 +227,15 @@ void WizardPage::showEvidence(int stepIndex, int evidenceIndex)
     }
     t.findingId = qs(step.check);
     context()->navigate(t);
+}
+
+// New data (another folder, a model added, a simulation done): every automatic answer of the
+// walk is checked again, so no answer stands on data that is gone.
+void WizardPage::recheckAutomaticAnswers()
+{
+    if (!m_session->started()) return;
+    const AnalysisPtr analysis = context()->analysis();
+    m_session->recheck(analysis ? static_cast<const core::CheckResults&>(*analysis) : core::CheckResults{});
 }
 
 void WizardPage::autoAdvance()
