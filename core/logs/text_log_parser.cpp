@@ -556,7 +556,10 @@ private:
         t.stage = stage;
         t.layout.clear();
         t.targets.clear();
-        if (n >= kMaxFields) return;
+        // A line read as drawn (progress bars, colours) lives in m_consoleBuffer, which the next
+        // such line overwrites or reallocates; the layout's literals point into its line, so it
+        // would read freed memory. Such lines are never a template.
+        if (m_cleaning || n >= kMaxFields) return;
         std::copy(m_fields.begin(), m_fields.begin() + static_cast<long>(n), t.fieldsOf.begin());
         t.bare = m_bare;
         t.kinds = m_kinds;
