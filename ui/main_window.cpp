@@ -11,6 +11,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -186,6 +187,26 @@ bool MainWindow::isBusy() const
 
 void MainWindow::openPaths(const QStringList& paths)
 {
+    // Opening another project used to merge it into the open one: runs renamed "float (2)",
+    // findings comparing one project's runs with the other's. Open replaces; adding is a choice.
+    if (!m_session.inputs.isEmpty() && !m_headless) {
+        QMessageBox box(QMessageBox::Question, tr("Open"),
+                        tr("An analysis is open (%n input(s)). Replace it with what you open, or add to it?",
+                           nullptr, static_cast<int>(m_session.inputs.size())),
+                        QMessageBox::Cancel, this);
+        QPushButton* replace = box.addButton(tr("Replace"), QMessageBox::AcceptRole);
+        QPushButton* add = box.addButton(tr("Add to it"), QMessageBox::ActionRole);
+        box.setDefaultButton(replace);
+        box.exec();
+        if (box.clickedButton() == add) return addPaths(paths);
+        if (box.clickedButton() != replace) return;
+    }
+    newSession();
+    addPaths(paths);
+}
+
+void MainWindow::addPaths(const QStringList& paths)
+{
     const QStringList previous = m_session.inputs;
     for (const QString& p : paths) {
         const QString abs = QFileInfo(p).absoluteFilePath();
@@ -199,15 +220,14 @@ void MainWindow::openPaths(const QStringList& paths)
 
 void MainWindow::openDemo()
 {
+    // The demo folder itself, as `qatdoctor-cli analyze resources/demo` reads it: same inputs,
+    // same runs, same findings in the app and on the command line.
     const QDir demo(m_context->demoDir());
-    QStringList paths;
-    for (const char* sub : {"logs", "model/demo_qat.onnx"})
-        if (QFileInfo::exists(demo.filePath(sub))) paths << demo.filePath(sub);
-    if (paths.isEmpty()) {
+    if (!QFileInfo::exists(demo.filePath("logs"))) {
         showError(tr("Demo not found"), tr("The demo data is missing from %1.").arg(demo.path()));
         return;
     }
-    openPaths(paths);
+    openPaths({demo.path()});
 }
 
 void MainWindow::startAnalysis(const QStringList& previousInputs)
@@ -369,7 +389,7 @@ void MainWindow::dropEvent(QDropEvent* event)
     }
     event->acceptProposedAction();
     if (!session.isEmpty()) openSession(session);
-    if (!paths.isEmpty()) openPaths(paths);
+    if (!paths.isEmpty()) addPaths(paths);  // dropped on the window: added to what is open
 }
 
 }  // namespace qatdoctor::ui

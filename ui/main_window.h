@@ -35,7 +35,10 @@ public:
     AppContext* context() const { return m_context; }
 
     // Adds inputs to the session and (re)analyses in the background.
+    // Opens paths as the analysis, replacing what is open (with inputs open and a user to ask:
+    // Replace, Add to it, or Cancel). addPaths adds them to the open analysis.
     void openPaths(const QStringList& paths);
+    void addPaths(const QStringList& paths);
     void openDemo();
     bool openSession(const QString& path);
     void restoreAutosave();
@@ -76,6 +79,7 @@ private:
     void pastePrintedModel();
     void openFolderDialog();
     void openFileDialog();
+    void addFilesDialog();
     void openSessionDialog();
     void rebuildRecentMenu();
     void runIdleCallbacks();

@@ -36,6 +36,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("Open &log folder…"), QKeySequence::Open, this, &MainWindow::openFolderDialog);
     file->addAction(tr("Open &model or debug file…"), QKeySequence(tr("Ctrl+Shift+O")), this,
                     &MainWindow::openFileDialog);
+    file->addAction(tr("&Add to this analysis…"), QKeySequence(tr("Ctrl+Shift+A")), this,
+                    &MainWindow::addFilesDialog);
     file->addAction(tr("&Paste printed model…"), QKeySequence(tr("Ctrl+Shift+V")), this,
                     &MainWindow::pastePrintedModel);
     m_recentMenu = file->addMenu(tr("Open &recent"));
@@ -121,6 +123,17 @@ void MainWindow::openFileDialog()
     if (!inputs.isEmpty()) openPaths(inputs);
 }
 
+// Files or a folder added to the open analysis (a model after the logs, another run's folder).
+void MainWindow::addFilesDialog()
+{
+    QFileDialog dialog(this, tr("Add to this analysis"));
+    dialog.setFileMode(QFileDialog::ExistingFiles);
+    dialog.setOption(QFileDialog::DontUseNativeDialog);  // lets a folder be chosen too
+    dialog.setNameFilter(tr("Logs, models and debug files (*)"));
+    if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty())
+        addPaths(dialog.selectedFiles());
+}
+
 void MainWindow::pastePrintedModel()
 {
     const std::optional<QString> text = askForPrintedModel(this);
@@ -133,7 +146,7 @@ void MainWindow::pastePrintedModel()
         showError(tr("Cannot keep the pasted text"), QString::fromStdString(saved.error().toString()));
         return;
     }
-    openPaths({QString::fromStdString(*saved)});
+    addPaths({QString::fromStdString(*saved)});
 }
 
 void MainWindow::exportReport()

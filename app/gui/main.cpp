@@ -120,7 +120,13 @@ int main(int argc, char** argv)
     } else if (inputs.isEmpty() && !screenshot && !parser.isSet(freshOpt)) {
         window.restoreAutosave();
     }
-    if (!inputs.isEmpty()) window.openPaths(inputs);
+    // inputs given with a session or the demo add to it; on their own they are the analysis
+    if (!inputs.isEmpty()) {
+        if (parser.isSet(sessionOpt) || parser.isSet(demoOpt))
+            window.addPaths(inputs);
+        else
+            window.openPaths(inputs);
+    }
     window.show();
 
     if (!screenshot) return app.exec();

@@ -1194,6 +1194,40 @@ nothing here turns into a table on export.</source>
         <source>Saving the session failed: %1</source>
         <translation>保存会话失败：%1</translation>
     </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message numerus="yes">
+        <source>An analysis is open (%n input(s)). Replace it with what you open, or add to it?</source>
+        <translation>
+            <numerusform>当前已打开一个分析（%n 个输入）。用要打开的内容替换它，还是添加进去？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>替换</translation>
+    </message>
+    <message>
+        <source>Add to it</source>
+        <translation>添加进去</translation>
+    </message>
+    <message>
+        <source>&amp;Add to this analysis…</source>
+        <translation>添加到当前分析(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+A</source>
+        <translation>Ctrl+Shift+A</translation>
+    </message>
+    <message>
+        <source>Add to this analysis</source>
+        <translation>添加到当前分析</translation>
+    </message>
+    <message>
+        <source>Logs, models and debug files (*)</source>
+        <translation>日志、模型与调试文件 (*)</translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::ModelPage</name>

@@ -70,6 +70,47 @@ TEST(LanguageChoice, OnlyTheMenuChoiceIsSaved)
     language.apply("en");
 }
 
+// Open replaces the open analysis (headless: without asking); Add adds; the demo is its folder,
+// read as the command line reads it.
+TEST(OpenAndAdd, OpenReplacesAddAddsAndTheDemoIsTheCliDemo)
+{
+    Language language;
+    MainWindow w(QATDOCTOR_SOURCE_DIR, &language);
+    w.setHeadless(true);
+    auto inputsOf = [&] {
+        std::vector<std::string> paths;
+        if (w.context()->analysis())
+            for (const auto& in : w.context()->analysis()->inputs) paths.push_back(in.path);
+        return paths;
+    };
+    auto idle = [&] { return QTest::qWaitFor([&] { return !w.isBusy(); }, 60000); };
+    const QString models = QString(QATDOCTOR_TEST_DATA) + "/models/";
+    w.openPaths({models + "qat_qdq.onnx"});
+    ASSERT_TRUE(idle());
+    w.openPaths({models + "qat_int16.onnx"});
+    ASSERT_TRUE(idle());
+    ASSERT_EQ(inputsOf().size(), 1u);
+    EXPECT_NE(inputsOf()[0].find("qat_int16.onnx"), std::string::npos);
+    w.addPaths({models + "qat_qdq.onnx"});
+    ASSERT_TRUE(idle());
+    EXPECT_EQ(inputsOf().size(), 2u);
+
+    w.openDemo();
+    ASSERT_TRUE(idle());
+    core::AnalyzeOptions cli;
+    cli.paths = {std::string(QATDOCTOR_SOURCE_DIR) + "/resources/demo"};
+    auto expected = core::analyze(cli);
+    ASSERT_TRUE(expected.ok());
+    const auto app = w.context()->analysis();
+    ASSERT_TRUE(app);
+    EXPECT_EQ(app->inputs.size(), expected->inputs.size());
+    EXPECT_EQ(app->findings.size(), expected->findings.size());
+    std::vector<std::string> appRuns, cliRuns;
+    for (const auto& r : app->logs.runs) appRuns.push_back(r.name);
+    for (const auto& r : expected->logs.runs) cliRuns.push_back(r.name);
+    EXPECT_EQ(appRuns, cliRuns);
+}
+
 }  // namespace
 
 TEST(ModelPageSession, ExpectationsSurviveSaveAndLoad)
