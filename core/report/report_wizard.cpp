@@ -136,17 +136,23 @@ Section wizardSectionUnchecked(BuildContext& c)
         addWalk(c, s, item.value("session", json::object()), &item);
         ++walks;
     }
-    // The walk on screen, unless the user already added its result to the report.
+    // The wizard page's state: the report holds what the user added ("Add to report"), never a
+    // walk that was only on screen (half done, or an old project's). A bare walk given on its own
+    // (the CLI's --wizard with a walk file) is the user's choice and is reported.
+    const bool pageState = state.contains("reportItems");
     json session = state.contains("session") ? state["session"] : (state.contains("path") ? state : json());
-    if (session.is_object()) {
+    if (session.is_object() && !session.value("path", json::array()).empty()) {
         const json cur = session.value("current", json::object());
         bool listed = false;
         for (const json& item : items)
             listed =
                 listed || (str(item, "topic") == str(cur, "topic") && str(item, "node") == str(cur, "node"));
-        if (!listed && !session.value("path", json::array()).empty()) {
+        if (!pageState) {
             addWalk(c, s, session, nullptr);
             ++walks;
+        } else if (!listed && walks > 0) {
+            s.blocks.push_back(note(tr(c, "The walk on screen when the report was made was not added to it.",
+                                       "生成报告时屏幕上的向导路径未加入报告。")));
         }
     }
     if (walks == 0)

@@ -291,6 +291,16 @@ TEST_F(ReportFixture, WizardWalkIsPrinted)
     ASSERT_EQ(path->table.rows.size(), 1u);
     EXPECT_EQ(path->table.rows[0][1], q->text.en);
     EXPECT_EQ(path->table.rows[0][2], q->answers.front().label.en);
+    // The wizard page's state (with its report items): a walk only on screen, never added with
+    // "Add to report", is not the user's report.
+    nlohmann::json pageState = state;
+    pageState["reportItems"] = nlohmann::json::array();
+    const ReportDocument onScreenDoc = build(core::Lang::En, pageState.dump());
+    const Section* onScreen = onScreenDoc.section("wizard");
+    ASSERT_NE(onScreen, nullptr);
+    for (const Block& b : onScreen->blocks) EXPECT_NE(b.kind, BlockKind::Table);
+    ASSERT_FALSE(onScreen->blocks.empty());
+    EXPECT_EQ(onScreen->blocks.front().text, "The symptom wizard was not used for this report.");
     // A broken state is a note, never an exception.
     const ReportDocument bad = build(core::Lang::En, R"({"session": {"path": [{"automatic": "yes"}]}})");
     EXPECT_EQ(bad.section("wizard")->blocks.front().kind, BlockKind::Note);
