@@ -23,7 +23,8 @@ enum class RoundMode { HalfToEven, HalfAwayFromZero, HalfUp };
 const char* roundModeName(RoundMode m);
 std::optional<RoundMode> roundModeFromName(std::string_view name);
 
-inline double roundValue(double v, RoundMode mode)
+template <class Real>  // float or double
+Real roundValue(Real v, RoundMode mode)
 {
     switch (mode) {
         case RoundMode::HalfToEven:
@@ -31,21 +32,9 @@ inline double roundValue(double v, RoundMode mode)
         case RoundMode::HalfAwayFromZero:
             return std::round(v);
         case RoundMode::HalfUp:
-            return std::floor(v + 0.5);
+            return std::floor(v + Real(0.5));
     }
     return std::nearbyint(v);
-}
-inline float roundValue(float v, RoundMode mode)
-{
-    switch (mode) {
-        case RoundMode::HalfToEven:
-            return std::nearbyintf(v);
-        case RoundMode::HalfAwayFromZero:
-            return std::roundf(v);
-        case RoundMode::HalfUp:
-            return std::floor(v + 0.5f);
-    }
-    return std::nearbyintf(v);
 }
 
 // Integer range of a quantized type ({0,0} when not an integer type).
