@@ -20,6 +20,7 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cstdio>
 
 #include "core/common/input_set_name.h"
@@ -68,6 +69,9 @@ MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* pare
     left->setMinimumWidth(170);
     left->setMaximumWidth(260);
     m_sidebar->setIconSize(QSize(20, 20));
+    // The page names fit (buildPages sizes the column to them): never a horizontal scrollbar.
+    m_sidebar->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_sidebar->setTextElideMode(Qt::ElideRight);
     m_sidebar->setStyleSheet(
         "QListWidget#sidebar { font-size: 11pt; } "
         "QListWidget#sidebar::item { padding: 8px 6px; }");
@@ -93,7 +97,12 @@ MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* pare
     m_jobStatus->track(m_loadJob);
     connect(m_context, &AppContext::jobAnnounced, m_jobStatus, &JobStatus::track);
     connect(m_context, &AppContext::roleChangeRequested, this, &MainWindow::changeRole);
+    connect(m_context, &AppContext::inputRemovalRequested, this, &MainWindow::removeInput);
     connect(m_context, &AppContext::navigationRequested, this, [this](const NavigationTarget& t) {
+        if (t.page == QLatin1String("source")) {
+            openSource(t.file, t.line);
+            return;
+        }
         if (!showPage(t.page)) return;
         for (Page* p : m_pages)
             if (p->id() == t.page) p->focusOn(t);
@@ -145,6 +154,8 @@ void MainWindow::buildPages()
         item->setData(Qt::UserRole, page->id());
     }
     m_sidebar->blockSignals(false);
+    const int names = m_sidebar->sizeHintForColumn(0) + 2 * m_sidebar->frameWidth() + 4;
+    m_sidebar->parentWidget()->setMinimumWidth(std::clamp(names, 170, 260));
     // Pages built after a language switch must see the analysis that is already loaded.
     if (m_context->analysis()) emit m_context->analysisChanged(m_context->analysis());
     if (!showPage(current)) m_sidebar->setCurrentRow(kStartRow);
@@ -215,6 +226,14 @@ void MainWindow::addPaths(const QStringList& paths)
     }
     rebuildRecentMenu();
     m_welcome->refreshRecent();
+    startAnalysis(previous);
+}
+
+void MainWindow::removeInput(const QString& path)
+{
+    const QStringList previous = m_session.inputs;
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    if (!m_session.inputs.removeAll(abs) && !m_session.inputs.removeAll(path)) return;
     startAnalysis(previous);
 }
 

@@ -24,6 +24,7 @@ class BackgroundJob;
 class JobStatus;
 class Language;
 class Page;
+class SourceView;
 class WelcomePanel;
 
 class MainWindow : public QMainWindow {
@@ -39,10 +40,14 @@ public:
     // Replace, Add to it, or Cancel). addPaths adds them to the open analysis.
     void openPaths(const QStringList& paths);
     void addPaths(const QStringList& paths);
+    // Drops one input (a path as opened) and analyses the rest again.
+    void removeInput(const QString& path);
     void openDemo();
     bool openSession(const QString& path);
     void restoreAutosave();
     bool showPage(const QString& idAndTab);  // "model", or "fixedpoint:3" for its third tab
+    // The source view of an evidence's file:line, a window of its own (several may be open).
+    SourceView* openSource(const QString& file, qint64 line);
     QString currentPageId() const;
     bool isBusy() const;
 

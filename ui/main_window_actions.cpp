@@ -25,9 +25,18 @@
 #include "ui/pages/paste_model_dialog.h"
 #include "ui/shell/language.h"
 #include "ui/shell/recent_files.h"
+#include "ui/shell/source_view.h"
 #include "ui/shell/welcome_panel.h"
 
 namespace qatdoctor::ui {
+
+SourceView* MainWindow::openSource(const QString& file, qint64 line)
+{
+    if (file.isEmpty()) return nullptr;
+    auto* view = new SourceView(file, line, this);
+    view->show();
+    return view;
+}
 
 void MainWindow::buildMenus()
 {

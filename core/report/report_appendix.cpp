@@ -56,7 +56,7 @@ void addThresholds(BuildContext& c, Section& s)
                 for (const rules::ThresholdInfo& x : over.value())
                     if (x.key == b.key) o = &x;
                 t.rows.push_back({b.key, fullNumber(o ? o->value : b.value),
-                                  o && !o->reason.empty() ? o->reason : b.reason});
+                                  (o && !o->reason.en.empty() ? o->reason : b.reason).in(c.lang)});
                 t.highlighted.push_back(o != nullptr);
             }
             s.blocks.push_back(keyValues({{tr(c, "Source", "来源"), source}}));
@@ -73,7 +73,7 @@ void addThresholds(BuildContext& c, Section& s)
     TableBlock t;
     t.columns = {tr(c, "Key", "键"), tr(c, "Value", "值"), tr(c, "Reason", "理由")};
     for (const rules::ThresholdInfo& i : info.value())
-        t.rows.push_back({i.key, fullNumber(i.value), i.reason});
+        t.rows.push_back({i.key, fullNumber(i.value), i.reason.in(c.lang)});
     s.blocks.push_back(table(std::move(t)));
 }
 

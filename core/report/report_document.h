@@ -53,6 +53,10 @@ struct PlotBlock {
     std::vector<MarkerLine> markers;                     // vertical lines, labelled
     std::vector<std::pair<double, std::string>> xTicks;  // labelled x ticks (layer names); empty = numeric
     std::string nonFiniteLabel;                          // legend text of the NaN/Inf markers
+    // Training curves: the y axis as chooseYScale decides (log over three decades, far outliers
+    // off the scale, counted in offScaleLabel); other charts show every value linearly.
+    bool autoScaleY = false;
+    std::string offScaleLabel;  // "%1 point(s) off the scale", localised; "%1" is the count
 };
 
 struct FindingItem {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/logs/run_palette.h"
 #include "core/report/report_sections.h"
 #include "core/rules/metrics.h"
 
@@ -180,6 +181,7 @@ Section trainingSection(BuildContext& c)
                      [&](const auto& a, const auto& b) { return metrics[a] < metrics[b]; });
 
     s.blocks.push_back(heading(tr(c, "Curves", "曲线")));
+    const std::vector<std::string> colors = logs::runColors(runs);
     for (size_t m = 0; m < order.size() && m < kMaxPlots; ++m) {
         const std::string& metric = order[m];
         PlotBlock p;
@@ -187,11 +189,15 @@ Section trainingSection(BuildContext& c)
         p.xLabel = tr(c, "step", "步");
         p.yLabel = metric;
         p.nonFiniteLabel = tr(c, "NaN/Inf", "NaN/Inf（非有限值）");
+        p.autoScaleY = true;
+        p.offScaleLabel = tr(c, "%1 point(s) off the scale", "%1 个点超出坐标范围");
         const logs::Run* floatRun = nullptr;
-        for (const logs::Run& r : runs) {
+        for (size_t i = 0; i < runs.size(); ++i) {
+            const logs::Run& r = runs[i];
             const logs::Series* series = r.find(metric);
             if (!series || series->empty()) continue;
             p.series.push_back(downsample(*series, r.name, logs::roleName(r.role)));
+            p.series.back().color = colors[i];
             if (r.role == logs::RunRole::Float) floatRun = &r;
         }
         // The float model's final evaluation is the bar QAT and the quantized model are held to.

@@ -7,6 +7,8 @@
 #include <map>
 
 #include "core/common/number_text.h"
+#include "core/common/y_scale.h"
+#include "core/logs/run_palette.h"
 #include "core/report/html_escape.h"
 
 namespace qatdoctor::core::report {
@@ -56,15 +58,29 @@ struct Range {
     }
 };
 
+// 1e-5, 1e-4, ... within [lo, hi] (lo > 0).
+std::vector<double> decadeTicks(double lo, double hi)
+{
+    std::vector<double> ticks;
+    for (double e = std::ceil(std::log10(lo)); e <= std::floor(std::log10(hi)); ++e)
+        ticks.push_back(std::pow(10.0, e));
+    return ticks;
+}
+
 }  // namespace
+
+YScale plotYScale(const PlotBlock& plot)
+{
+    if (!plot.autoScaleY) return {};
+    std::vector<double> v;
+    for (const PlotSeries& s : plot.series) v.insert(v.end(), s.y.begin(), s.y.end());
+    for (const ReferenceLine& r : plot.references) v.push_back(r.y);
+    return chooseYScale(v);
+}
 
 const char* roleColor(const std::string& role)
 {
-    if (role == "float") return "#1f77b4";
-    if (role == "calibration") return "#ff7f0e";
-    if (role == "qat") return "#2ca02c";
-    if (role == "quantized") return "#9467bd";
-    return "#555555";
+    return logs::runColor(logs::parseRole(role).value_or(logs::RunRole::Unknown), 0);
 }
 
 std::string seriesColor(const PlotSeries& s)
@@ -116,13 +132,24 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
     for (const auto& [x, label] : plot.xTicks) xr.add(x);
     xr.settle();
     yr.settle();
-    const double pad = (yr.hi - yr.lo) * 0.05;
-    yr.lo -= pad, yr.hi += pad;
+    const YScale scale = plotYScale(plot);
+    if (scale.valid) {
+        yr.lo = scale.lo, yr.hi = scale.hi;
+    } else {
+        const double pad = (yr.hi - yr.lo) * 0.05;
+        yr.lo -= pad, yr.hi += pad;
+    }
     // Points at the first/last step stay visible; named ticks (layers) get half a slot each side.
     const double xpad = plot.xTicks.empty() ? (xr.hi - xr.lo) * 0.02 : 0.5;
     xr.lo -= xpad, xr.hi += xpad;
     auto X = [&](double x) { return left + (x - xr.lo) / (xr.hi - xr.lo) * pw; };
-    auto Y = [&](double y) { return top + (yr.hi - y) / (yr.hi - yr.lo) * ph; };
+    // Off-scale values (outliers, or <= 0 on a log axis) are drawn on the edge they passed.
+    auto Y = [&](double y) {
+        const double f = scale.log ? (std::log10(yr.hi) - std::log10(std::max(y, yr.lo))) /
+                                         (std::log10(yr.hi) - std::log10(yr.lo))
+                                   : (yr.hi - y) / (yr.hi - yr.lo);
+        return top + std::clamp(f, 0.0, 1.0) * ph;
+    };
 
     std::string o;
     o += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"" + std::to_string(width) +
@@ -147,11 +174,18 @@ std::string renderSvgPlot(const PlotBlock& plot, int width, int height)
             o += "<text transform=\"translate(" + num(X(t) + 3) + "," + num(top + ph + 10) +
                  ") rotate(-40)\" text-anchor=\"end\" font-size=\"9\">" + htmlEscape(label) + "</text>";
     }
-    for (double t : niceTicks(yr.lo, yr.hi)) {
+    for (double t : scale.log ? decadeTicks(yr.lo, yr.hi) : niceTicks(yr.lo, yr.hi)) {
         o += "<line x1=\"" + num(left) + "\" y1=\"" + num(Y(t)) + "\" x2=\"" + num(left + pw) + "\" y2=\"" +
              num(Y(t)) + "\" stroke=\"#eee\"/>";
         o += "<text x=\"" + num(left - 4) + "\" y=\"" + num(Y(t) + 3) +
              "\" text-anchor=\"end\" font-size=\"10\">" + tickLabel(t) + "</text>";
+    }
+    if (const size_t off = scale.above + scale.below; off > 0 && !plot.offScaleLabel.empty()) {
+        std::string text = plot.offScaleLabel;
+        if (const size_t at = text.find("%1"); at != std::string::npos)
+            text.replace(at, 2, std::to_string(off));
+        o += "<text class=\"offscale\" x=\"" + num(left + 4) + "\" y=\"" + num(top + 11) +
+             "\" font-size=\"10\" fill=\"#666\">" + htmlEscape(text) + "</text>";
     }
     o += "<text x=\"" + num(left + pw / 2) + "\" y=\"" + num(top + ph + tickRoom + 14) +
          "\" text-anchor=\"middle\" font-size=\"11\">" + htmlEscape(plot.xLabel) + "</text>";

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/common/y_scale.h"
+#include "core/logs/run_palette.h"
 #include "core/report/report_document.h"
 
 namespace qatdoctor::core::report {
@@ -15,6 +17,9 @@ std::string renderSvgPlot(const PlotBlock& plot, int width = 720, int height = 3
 // "Round" tick values covering [lo, hi] (about `target` of them; 1-2-5 steps).
 std::vector<double> niceTicks(double lo, double hi, int target = 6);
 
+// The y axis of a chart with autoScaleY (both writers draw it so); invalid otherwise.
+YScale plotYScale(const PlotBlock& plot);
+
 // Stroke colour of a run role ("#rrggbb"); the PDF uses the same palette.
 const char* roleColor(const std::string& role);
 // A series' own colour when it has one, else its role's.
@@ -23,7 +28,7 @@ std::string seriesColor(const PlotSeries& s);
 std::string legendText(const PlotSeries& s);
 
 // Marker lines without their own colour are drawn in this one, in both writers.
-inline constexpr const char* kMarkerColor = "#d62728";
+inline constexpr const char* kMarkerColor = logs::kMarkColor;
 inline std::string markerColor(const MarkerLine& m)
 {
     return m.color.empty() ? kMarkerColor : m.color;

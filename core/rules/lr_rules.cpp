@@ -109,7 +109,7 @@ RuleOutcome checkAggressiveLrSchedule(const logs::LogSet& a, const Thresholds& t
         if (oneCycle) what = *scheduler;
         if (atFloatPeak)
             what += (what.empty() ? "" : ", ") + std::string("peak lr ") + shortNumber(*peak) + " vs float " +
-                    shortNumber(*floatPeak);
+                    shortNumber(*floatPeak) + " = " + shortNumber(*peak / *floatPeak) + "x";
         Finding f = makeFinding(
             "train.aggressive_lr_schedule", Severity::Warning, Stage::Qat,
             {"QAT 学习率策略过于激进（" + what + "）",

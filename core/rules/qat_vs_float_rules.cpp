@@ -111,9 +111,10 @@ RuleOutcome checkQatTrendMismatch(const logs::LogSet& a, const Thresholds& t)
         if (!std::isfinite(qatChange) || qatChange - floatChange <= t.trendMaxRise) continue;
         const std::string what =
             "QAT loss " + change(qatChange) + ", float late phase " + change(floatChange);
+        const std::string whatZh = "QAT loss " + change(qatChange) + "，float 末期 " + change(floatChange);
         Finding f = makeFinding(
             "qat.trend_mismatch", Severity::Warning, Stage::Qat,
-            {"QAT 的 loss 趋势与 float 末期不一致（" + what + "）",
+            {"QAT 的 loss 趋势与 float 末期不一致（" + whatZh + "）",
              "QAT's loss trend differs from float's late phase (" + what + ")"},
             {"一般情况下 QAT 的 loss、精度等整体趋势应与浮点训练基本一致；差异较大通常说明 QAT pipeline、"
              "训练状态控制或量化配置存在问题。建议优先检查 train() / eval() 与 set_fake_quantize() "

@@ -1,6 +1,7 @@
 // The one table of training rules. Adding a rule = one check function + one row here.
 #include <algorithm>
 
+#include "core/rules/known_warnings.h"
 #include "core/rules/rule.h"
 #include "core/rules/rule_checks.h"
 
@@ -169,6 +170,7 @@ void runTrainingRules(const logs::LogSet& logs, const Thresholds& thresholds, Ch
             results.checksRun.insert(rule.id);
         for (Finding& f : groupRepeats(std::move(outcome.findings))) results.findings.push_back(std::move(f));
     }
+    explainWithKnownWarnings(view, results);
 }
 
 }  // namespace qatdoctor::core::rules

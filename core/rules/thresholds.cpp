@@ -130,7 +130,9 @@ Result<std::vector<ThresholdInfo>> describeThresholds(std::string_view text)
         if (!v) return v.error();
         ThresholdInfo info{key, *v, {}};
         if (entry.is_object() && entry.contains("reason") && entry["reason"].is_string())
-            info.reason = entry["reason"].get<std::string>();
+            info.reason.en = info.reason.zh = entry["reason"].get<std::string>();
+        if (entry.is_object() && entry.contains("reason_zh") && entry["reason_zh"].is_string())
+            info.reason.zh = entry["reason_zh"].get<std::string>();
         out.push_back(std::move(info));
     }
     return out;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/common/text.h"
 
 namespace qatdoctor::core::rules {
 
@@ -40,7 +41,7 @@ struct Thresholds {
 struct ThresholdInfo {
     std::string key;  // "divergence.growth_factor"
     double value = 0;
-    std::string reason;
+    Text reason;  // "reason" and "reason_zh" (a user's file with only "reason": the same text in both)
 };
 
 // The embedded resources/thresholds.json (every key present).

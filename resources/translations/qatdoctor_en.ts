@@ -2,6 +2,113 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>ProgressText</name>
+    <message>
+        <source>reading %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>loading %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parsing %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parsed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hashing %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>building the layer table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>building %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running checks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>report built</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>propagating dtypes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placing nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>grouping nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>layering</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>layer table built</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>indexing graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>graph indexed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>graph laid out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>simulating: float</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>simulating: fake-quant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>simulating: integer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>simulating: integer, other rounding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>simulating: integer, unchanged model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>simulating: what-if int16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>colour forms: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>dtype</source>
@@ -115,7 +222,7 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Click to show this place</source>
+        <source>Double-click (or Enter) to show this place</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -156,6 +263,17 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
         <source>Training curves</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>QAT − float</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n point(s) off the scale</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::CurvesPage</name>
@@ -181,10 +299,6 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
     </message>
     <message>
         <source>x axis; &quot;QAT after float&quot; places QAT&apos;s step 0 at float&apos;s last step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Log y</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -244,10 +358,6 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Could not write %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -287,7 +397,57 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Right-click: explain this reading</source>
+        <source>y: auto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>y: linear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>y: log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto: a chart whose values span more than three decades is drawn on a log scale; a few far outliers are left off the scale (and counted) so they do not flatten the rest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QAT − float</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Adds, per chart, each QAT run minus the float run at equal steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter runs (text or regex)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf);;Visible series as CSV (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Untick to hide; right-click: explain this reading</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The loaded logs hold no metric series (see Overview for how they were read).
+Open a training log folder with loss or accuracy lines: File ▸ Open log folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No training logs loaded.
+Open a training log folder (File ▸ Open log folder…) or drop log files here to see float, calibration, QAT and quantized curves.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>crash (traceback)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -949,10 +1109,6 @@ nothing here turns into a table on export.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>open in wizard</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Layer</source>
         <translation type="unfinished"></translation>
     </message>
@@ -994,6 +1150,10 @@ nothing here turns into a table on export.</source>
     </message>
     <message>
         <source>Finding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>double-click: open in wizard</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1372,6 +1532,10 @@ nothing here turns into a table on export.</source>
         <source>These checks had no data to run on: their answer is unknown, not clear. Load what each needs to have it checked.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Remove from this analysis</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::PasteModelDialog</name>
@@ -1511,6 +1675,14 @@ nothing here turns into a table on export.</source>
         <source>Report written to %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Open the report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::ResultView</name>
@@ -1598,6 +1770,41 @@ nothing here turns into a table on export.</source>
     </message>
 </context>
 <context>
+    <name>qatdoctor::ui::SourceView</name>
+    <message>
+        <source>%1, line %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search (Enter: next, Shift+Enter: previous)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not show the source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lines %1–%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search wrapped around</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>qatdoctor::ui::SymptomPicker</name>
     <message>
         <source>What do you see?</source>
@@ -1640,6 +1847,10 @@ nothing here turns into a table on export.</source>
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Named by your findings</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

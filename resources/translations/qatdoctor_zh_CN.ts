@@ -2,6 +2,113 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ProgressText</name>
+    <message>
+        <source>reading %1</source>
+        <translation>正在读取 %1</translation>
+    </message>
+    <message>
+        <source>read %1</source>
+        <translation>已读取 %1</translation>
+    </message>
+    <message>
+        <source>loading %1</source>
+        <translation>正在加载 %1</translation>
+    </message>
+    <message>
+        <source>parsing %1</source>
+        <translation>正在解析 %1</translation>
+    </message>
+    <message>
+        <source>parsed %1</source>
+        <translation>已解析 %1</translation>
+    </message>
+    <message>
+        <source>hashing %1</source>
+        <translation>正在计算哈希 %1</translation>
+    </message>
+    <message>
+        <source>building the layer table</source>
+        <translation>正在构建层表</translation>
+    </message>
+    <message>
+        <source>building %1</source>
+        <translation>正在构建 %1</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>running checks</source>
+        <translation>正在运行检查</translation>
+    </message>
+    <message>
+        <source>report built</source>
+        <translation>报告已生成</translation>
+    </message>
+    <message>
+        <source>propagating dtypes</source>
+        <translation>正在推导数据类型</translation>
+    </message>
+    <message>
+        <source>placing nodes</source>
+        <translation>正在布置节点</translation>
+    </message>
+    <message>
+        <source>grouping nodes</source>
+        <translation>正在分组节点</translation>
+    </message>
+    <message>
+        <source>layering</source>
+        <translation>正在分层</translation>
+    </message>
+    <message>
+        <source>layer table built</source>
+        <translation>层表已生成</translation>
+    </message>
+    <message>
+        <source>indexing graph</source>
+        <translation>正在索引计算图</translation>
+    </message>
+    <message>
+        <source>graph indexed</source>
+        <translation>计算图已索引</translation>
+    </message>
+    <message>
+        <source>graph laid out</source>
+        <translation>计算图布局完成</translation>
+    </message>
+    <message>
+        <source>simulating: float</source>
+        <translation>仿真：浮点</translation>
+    </message>
+    <message>
+        <source>simulating: fake-quant</source>
+        <translation>仿真：伪量化</translation>
+    </message>
+    <message>
+        <source>simulating: integer</source>
+        <translation>仿真：定点</translation>
+    </message>
+    <message>
+        <source>simulating: integer, other rounding</source>
+        <translation>仿真：定点，另一种舍入</translation>
+    </message>
+    <message>
+        <source>simulating: integer, unchanged model</source>
+        <translation>仿真：定点，未修改的模型</translation>
+    </message>
+    <message>
+        <source>simulating: what-if int16</source>
+        <translation>仿真：what-if int16</translation>
+    </message>
+    <message>
+        <source>colour forms: %1</source>
+        <translation>颜色格式：%1</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>dtype</source>
@@ -116,8 +223,8 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
         <translation>回到此问题并自行作答</translation>
     </message>
     <message>
-        <source>Click to show this place</source>
-        <translation>点击查看此处</translation>
+        <source>Double-click (or Enter) to show this place</source>
+        <translation>双击（或按回车）定位到此处</translation>
     </message>
 </context>
 <context>
@@ -157,6 +264,16 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
         <source>Training curves</source>
         <translation>训练曲线</translation>
     </message>
+    <message>
+        <source>QAT − float</source>
+        <translation>QAT − float</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n point(s) off the scale</source>
+        <translation>
+            <numerusform>%n 个点超出坐标范围</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::CurvesPage</name>
@@ -183,10 +300,6 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
     <message>
         <source>x axis; &quot;QAT after float&quot; places QAT&apos;s step 0 at float&apos;s last step</source>
         <translation>横轴；“QAT 接在 float 之后”把 QAT 的第 0 步放在 float 的最后一步</translation>
-    </message>
-    <message>
-        <source>Log y</source>
-        <translation>对数纵轴</translation>
     </message>
     <message>
         <source>Smoothing (TensorBoard&apos;s debiased exponential moving average); the raw curve stays faint behind</source>
@@ -245,10 +358,6 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
         <translation>导出图表</translation>
     </message>
     <message>
-        <source>PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf)</source>
-        <translation>PNG 图片 (*.png);;SVG 图片 (*.svg);;PDF (*.pdf)</translation>
-    </message>
-    <message>
         <source>Could not write %1</source>
         <translation>无法写入 %1</translation>
     </message>
@@ -287,8 +396,60 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
         <translation>此运行是如何读取的</translation>
     </message>
     <message>
-        <source>Right-click: explain this reading</source>
-        <translation>右键：解释此读取结果</translation>
+        <source>y: auto</source>
+        <translation>纵轴：自动</translation>
+    </message>
+    <message>
+        <source>y: linear</source>
+        <translation>纵轴：线性</translation>
+    </message>
+    <message>
+        <source>y: log</source>
+        <translation>纵轴：对数</translation>
+    </message>
+    <message>
+        <source>Auto: a chart whose values span more than three decades is drawn on a log scale; a few far outliers are left off the scale (and counted) so they do not flatten the rest</source>
+        <translation>自动：数值跨越三个数量级以上的图用对数坐标；少数远离的离群点不计入坐标范围（并注明个数），以免把其余曲线压平</translation>
+    </message>
+    <message>
+        <source>QAT − float</source>
+        <translation>QAT − float</translation>
+    </message>
+    <message>
+        <source>Adds, per chart, each QAT run minus the float run at equal steps</source>
+        <translation>在每张图上加一条曲线：各 QAT 运行在相同步数处减去 float 运行的值</translation>
+    </message>
+    <message>
+        <source>Filter runs (text or regex)</source>
+        <translation>筛选运行（文本或正则表达式）</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf);;Visible series as CSV (*.csv)</source>
+        <translation>PNG 图片 (*.png);;SVG 图片 (*.svg);;PDF (*.pdf);;可见曲线 CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Untick to hide; right-click: explain this reading</source>
+        <translation>取消勾选即隐藏；右键：解释此读取结果</translation>
+    </message>
+    <message>
+        <source>The loaded logs hold no metric series (see Overview for how they were read).
+Open a training log folder with loss or accuracy lines: File ▸ Open log folder…</source>
+        <translation>已加载的日志中没有指标曲线（读取情况见概览）。
+请打开含有 loss 或精度行的训练日志文件夹：文件 ▸ 打开日志文件夹…</translation>
+    </message>
+    <message>
+        <source>No training logs loaded.
+Open a training log folder (File ▸ Open log folder…) or drop log files here to see float, calibration, QAT and quantized curves.</source>
+        <translation>尚未加载训练日志。
+打开训练日志文件夹（文件 ▸ 打开日志文件夹…）或把日志文件拖到这里，即可查看 float、calibration、QAT 和 quantized 的曲线。</translation>
+    </message>
+    <message>
+        <source>crash (traceback)</source>
+        <translation>崩溃（traceback）</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
     </message>
 </context>
 <context>
@@ -950,10 +1111,6 @@ nothing here turns into a table on export.</source>
         <translation>点击在向导中打开此专题。</translation>
     </message>
     <message>
-        <source>open in wizard</source>
-        <translation>在向导中打开</translation>
-    </message>
-    <message>
         <source>Layer</source>
         <translation>层</translation>
     </message>
@@ -996,6 +1153,10 @@ nothing here turns into a table on export.</source>
     <message>
         <source>Finding</source>
         <translation>发现</translation>
+    </message>
+    <message>
+        <source>double-click: open in wizard</source>
+        <translation>双击：在向导中打开</translation>
     </message>
 </context>
 <context>
@@ -1368,6 +1529,10 @@ nothing here turns into a table on export.</source>
         <source>These checks had no data to run on: their answer is unknown, not clear. Load what each needs to have it checked.</source>
         <translation>这些检查没有可用的数据：结果未知，并非通过。加载各项所需的数据即可检查。</translation>
     </message>
+    <message>
+        <source>Remove from this analysis</source>
+        <translation>从本次分析中移除</translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::PasteModelDialog</name>
@@ -1505,6 +1670,14 @@ nothing here turns into a table on export.</source>
         <source>Report written to %1</source>
         <translation>报告已写入 %1</translation>
     </message>
+    <message>
+        <source>Open the report</source>
+        <translation>打开报告</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::ResultView</name>
@@ -1592,6 +1765,41 @@ nothing here turns into a table on export.</source>
     </message>
 </context>
 <context>
+    <name>qatdoctor::ui::SourceView</name>
+    <message>
+        <source>%1, line %2</source>
+        <translation>%1，第 %2 行</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Search (Enter: next, Shift+Enter: previous)</source>
+        <translation>搜索（回车：下一个，Shift+回车：上一个）</translation>
+    </message>
+    <message>
+        <source>Reading %1</source>
+        <translation>正在读取 %1</translation>
+    </message>
+    <message>
+        <source>Could not show the source</source>
+        <translation>无法显示源文件</translation>
+    </message>
+    <message>
+        <source>Lines %1–%2</source>
+        <translation>第 %1–%2 行</translation>
+    </message>
+    <message>
+        <source>Search wrapped around</source>
+        <translation>已从头继续搜索</translation>
+    </message>
+    <message>
+        <source>“%1” not found</source>
+        <translation>未找到“%1”</translation>
+    </message>
+</context>
+<context>
     <name>qatdoctor::ui::SymptomPicker</name>
     <message>
         <source>What do you see?</source>
@@ -1632,6 +1840,10 @@ nothing here turns into a table on export.</source>
         <translation>
             <numerusform>%n 个匹配的专题，最相关的在前。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Named by your findings</source>
+        <translation>你的数据中发现的问题</translation>
     </message>
 </context>
 <context>
@@ -1711,7 +1923,7 @@ nothing here turns into a table on export.</source>
     <name>qatdoctor::ui::WizardPage</name>
     <message>
         <source>Symptom wizard</source>
-        <translation>问题向导</translation>
+        <translation>症状向导</translation>
     </message>
     <message>
         <source>All symptoms</source>

@@ -66,6 +66,7 @@ std::shared_ptr<const core::Analysis> nanAnalysis()
     core::Finding f;
     f.id = "loss.nonfinite";
     f.title = {"loss 出现 NaN", "Loss contains NaN"};
+    f.faq = "qat.nan_loss";
     core::Evidence e;
     e.run = "qat";
     e.file = "logs/qat/train.log";
@@ -176,7 +177,7 @@ TEST(WizardPage, KeyboardAnswersAndBack)
     ASSERT_TRUE(QTest::qWaitForWindowActive(&page));
     page.focusOn(NavigationTarget{.page = "wizard", .faqTopic = "qat.nan_loss"});
     ASSERT_EQ(page.session().current()->id, "q_nonfinite");
-    QTest::keyClick(QApplication::focusWidget(), Qt::Key_2);  // "No, the loss is just huge"
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_2);  // "No, the loss has no NaN / Inf"
     EXPECT_EQ(page.session().current()->id, "q_float");
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backspace);
     EXPECT_EQ(page.session().current()->id, "q_nonfinite");
@@ -187,6 +188,31 @@ TEST(WizardPage, KeyboardAnswersAndBack)
     ASSERT_NE(QApplication::focusWidget(), nullptr);
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Left, Qt::AltModifier);
     EXPECT_EQ(page.session().current()->id, "q_data");
+}
+
+TEST(WizardPage, TheSymptomListStartsWhereTheFindingsPoint)
+{
+    AppContext ctx;
+    setUp(ctx, core::Lang::En);
+    WizardPage page(&ctx);
+    page.resize(1100, 760);
+    page.show();
+    auto* tree = page.findChild<QTreeWidget*>("wizardPicker");
+    ASSERT_NE(tree, nullptr);
+    EXPECT_EQ(tree->topLevelItem(0)->text(0), "Most common") << "no findings yet";
+    ctx.setAnalysis(nanAnalysis());
+    QTreeWidgetItem* fromData = tree->topLevelItem(0);
+    EXPECT_EQ(fromData->text(0), "Named by your findings");
+    ASSERT_GE(fromData->childCount(), 1);
+    EXPECT_EQ(fromData->child(0)->data(0, Qt::UserRole).toString(), "qat.nan_loss");
+    EXPECT_FALSE(fromData->child(0)->text(1).isEmpty()) << "the findings' titles";
+    EXPECT_EQ(tree->currentItem(), fromData->child(0));
+    // one click selects; a double-click opens the topic
+    const QRect at = tree->visualItemRect(fromData->child(0));
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, at.center());
+    EXPECT_FALSE(page.isWalking());
+    QTest::mouseDClick(tree->viewport(), Qt::LeftButton, {}, at.center());
+    EXPECT_TRUE(page.isWalking());
 }
 
 TEST(WizardPage, AutoAnswerShowsEvidenceAndCanBeOverridden)
@@ -211,8 +237,10 @@ TEST(WizardPage, AutoAnswerShowsEvidenceAndCanBeOverridden)
     EXPECT_TRUE(evidence->item(0)->text().contains("loss = NaN"));
 
     QSignalSpy nav(&ctx, &AppContext::navigationRequested);
-    QTest::mouseClick(evidence->viewport(), Qt::LeftButton, {},
-                      evidence->visualItemRect(evidence->item(0)).center());
+    const QPoint at = evidence->visualItemRect(evidence->item(0)).center();
+    QTest::mouseClick(evidence->viewport(), Qt::LeftButton, {}, at);
+    EXPECT_EQ(nav.count(), 0) << "one click selects, it never changes the page";
+    QTest::mouseDClick(evidence->viewport(), Qt::LeftButton, {}, at);
     ASSERT_EQ(nav.count(), 1);
     const auto target = nav.at(0).at(0).value<NavigationTarget>();
     EXPECT_EQ(target.page, "curves");

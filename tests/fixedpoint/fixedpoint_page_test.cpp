@@ -292,14 +292,18 @@ TEST(FixedpointPage, SessionStateSimulatesAgainWithTheSameSettings)
             EXPECT_EQ(page.layerModel()->item(r, Col::ColInt16)->checkState(), Qt::Checked);
         }
     EXPECT_TRUE(found);
-    // a state saved for another model does nothing
+    // a state saved for another model is not applied: the small model arriving is simulated
+    // with the defaults (so the wizard's simulation answers come without a visit to the page)
     AppContext other;
     FixedpointPage otherPage(&other);
+    QSignalSpy otherDone(&otherPage, &FixedpointPage::simulationFinished);
     other.restorePageState(QJsonObject{{"fixedpoint", saved}});
     other.setAnalysis(analysisWith("qat_qdq.onnx"));
-    QApplication::processEvents();
-    EXPECT_FALSE(otherPage.job()->running());
-    EXPECT_EQ(otherPage.result(), nullptr);
+    ASSERT_TRUE(waitFinished(otherPage, otherDone));
+    ASSERT_NE(otherPage.result(), nullptr);
+    EXPECT_TRUE(otherPage.result()->int16Layers.empty());
+    EXPECT_TRUE(other.analysis()->simulation.has_value());
+    EXPECT_TRUE(other.pageState("fixedpoint").value("int16").toArray().isEmpty());
 }
 
 // Another rounding for the same model and input: the summary names the layers whose integer

@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QDialog>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
@@ -14,6 +15,7 @@
 #include <cstdlib>
 
 #include "core/logs/log_reader.h"
+#include "core/logs/run_palette.h"
 #include "ui/plots/curve_data.h"
 #include "ui/plots/curve_plot.h"
 
@@ -92,6 +94,91 @@ TEST(CurvesPage, DemoLogs)
         EXPECT_TRUE(page.exportPlot(path)) << name;
         EXPECT_GT(QFileInfo(path).size(), 1000) << name;
     }
+}
+
+TEST(CurveData, DifferenceAtEqualSteps)
+{
+    core::logs::Series qat, flt;
+    for (int i = 0; i <= 10; ++i)
+        flt.push(i * 10, 1.0f - 0.05f * static_cast<float>(i), static_cast<uint32_t>(i + 1));
+    qat.push(20, 1.0f, 1);   // float logged step 20: 0.9
+    qat.push(25, 1.0f, 2);   // between 20 and 30: 0.875
+    qat.push(200, 1.0f, 3);  // past float's last step: left out
+    qat.push(30, NAN, 4);
+    const core::logs::Series d = differenceSeries(qat, flt);
+    ASSERT_EQ(d.size(), 3u);
+    EXPECT_NEAR(d.value[0], 0.1f, 1e-6);
+    EXPECT_NEAR(d.value[1], 0.125f, 1e-6);
+    EXPECT_TRUE(std::isnan(d.value[2]));
+    EXPECT_EQ(d.step[2], 30);
+}
+
+TEST(CurvesPage, ReadsAtAGlance)
+{
+    AppContext context;
+    CurvesPage page(&context);
+    page.resize(1280, 800);
+    page.show();
+    EXPECT_TRUE(page.showsEmptyState());
+    EXPECT_TRUE(page.emptyText().contains("Open a training log folder")) << page.emptyText().toStdString();
+
+    // the demo: two QAT runs, each its own shade of the QAT family
+    context.setAnalysis(loadLogs(std::string(QATDOCTOR_SOURCE_DIR) + "/resources/demo/logs"));
+    EXPECT_FALSE(page.showsEmptyState());
+    page.setMetrics({"loss", "lr"});
+    CurvePlot* plot = page.plot();
+    EXPECT_NE(plot->runColor("qat"), plot->runColor("qat_1gpu"));
+    EXPECT_EQ(plot->runColor("qat").name(),
+              QString::fromLatin1(core::logs::runColor(core::logs::RunRole::Qat, 0)));
+
+    // the run filter (a regex) hides the other runs' curves; per-run show/hide
+    page.setRunFilter("^qat");
+    const QString csv = plot->visibleCsv();
+    EXPECT_TRUE(csv.startsWith("run,role,metric,step,x,value\n"));
+    EXPECT_TRUE(csv.contains("\nqat,qat,loss,"));
+    EXPECT_TRUE(csv.contains("\nqat_1gpu,qat,loss,"));
+    EXPECT_FALSE(csv.contains("\nfloat,")) << "filtered out";
+    page.setRunShown("qat_1gpu", false);
+    EXPECT_FALSE(plot->visibleCsv().contains("\nqat_1gpu,"));
+    page.setRunFilter("");
+    EXPECT_TRUE(plot->visibleCsv().contains("\nfloat,float,loss,"));
+    QTemporaryDir dir;
+    ASSERT_TRUE(page.exportPlot(dir.filePath("visible.csv")));
+    QFile written(dir.filePath("visible.csv"));
+    ASSERT_TRUE(written.open(QIODevice::ReadOnly));
+    EXPECT_EQ(QString::fromUtf8(written.readAll()), plot->visibleCsv());
+
+    // QAT − float at equal steps, one curve per chart for each QAT run
+    const int before = plot->curveCount();
+    plot->setDifference(true);
+    EXPECT_GT(plot->curveCount(), before);
+    EXPECT_TRUE(plot->curveNames().contains(QStringLiteral("qat − float · loss")));
+
+    // an exploding loss: its chart goes logarithmic on its own, the lr chart need not
+    context.setAnalysis(loadLogs(std::string(QATDOCTOR_TEST_DATA) + "/runs/divergence"));
+    page.setMetrics({"loss", "val/acc"});
+    plot->redrawNow();
+    EXPECT_TRUE(plot->isLogY(0));
+    EXPECT_FALSE(plot->isLogY(1));
+
+    // "Show evidence": x and y zoomed so the point is in view, the point ringed
+    NavigationTarget t;
+    t.page = "curves";
+    t.run = "qat";
+    t.metric = "loss";
+    t.step = 9.0;
+    page.focusOn(t);
+    ASSERT_TRUE(plot->focusPoint().has_value());
+    const QPointF p = *plot->focusPoint();
+    QCPAxisRect* rect = plot->axisRect(0);
+    EXPECT_TRUE(rect->axis(QCPAxis::atBottom)->range().contains(p.x()));
+    EXPECT_TRUE(rect->axis(QCPAxis::atLeft)->range().contains(p.y()));
+    if (const QString shot = qEnvironmentVariable("QATDOCTOR_CURVES_SHOT"); !shot.isEmpty())
+        page.grab().save(QString(shot).replace(".png", "_divergence.png"));
+
+    // a crash: a line through every chart at the step it happened
+    context.setAnalysis(loadLogs(std::string(QATDOCTOR_TEST_DATA) + "/runs/crashed"));
+    EXPECT_GE(plot->markCount(), 1);
 }
 
 TEST(CurvesPage, OpensOnTheLossAndExplainsAReading)

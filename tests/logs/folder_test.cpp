@@ -9,6 +9,7 @@
 #include "core/analysis.h"
 #include "core/analysis_json.h"
 #include "core/logs/role_guess.h"
+#include "core/logs/role_reason_text.h"
 #include "tests/logs/test_util.h"
 
 namespace qatdoctor::core::logs::test {
@@ -34,6 +35,12 @@ TEST(LogFolder, HatStagesBecomeRunsWithRoles)
               "train.log: header line '2026-11-01 08:00:00,000 - INFO - HAT_TRAINING_STEP=float "
               "batch_size=64 world_siz' "
               "(line 1)");
+    // in Chinese the phrases are translated, the quoted line kept as written
+    EXPECT_EQ(roleReasonText(runNamed(*set, "float").roleReason, Lang::Zh),
+              "train.log: 开头的行 '2026-11-01 08:00:00,000 - INFO - HAT_TRAINING_STEP=float "
+              "batch_size=64 world_siz'（第 1 行）");
+    EXPECT_EQ(roleReasonText("folder name 'qat'", Lang::Zh), "文件夹名 'qat'");
+    EXPECT_EQ(roleReasonText("folder name 'qat'", Lang::En), "folder name 'qat'");
     EXPECT_EQ(runNamed(*set, "calibration").role, RunRole::Calibration);
     EXPECT_EQ(runNamed(*set, "qat").role, RunRole::Qat);
     EXPECT_EQ(runNamed(*set, "quantized").role, RunRole::Quantized);

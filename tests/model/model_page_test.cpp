@@ -84,8 +84,10 @@ TEST(ModelPage, TableFlagsAndWizardLink)
     page.tabs()->setCurrentIndex(0);
     const QModelIndex cell = page.filterModel()->mapFromSource(m->index(fc, LayerTableModel::Finding));
     page.tableView()->scrollTo(cell);
-    QTest::mouseClick(page.tableView()->viewport(), Qt::LeftButton, {},
-                      page.tableView()->visualRect(cell).center());
+    const QPoint at = page.tableView()->visualRect(cell).center();
+    QTest::mouseClick(page.tableView()->viewport(), Qt::LeftButton, {}, at);
+    EXPECT_EQ(nav.count(), 0) << "one click selects the layer, it never changes the page";
+    QTest::mouseDClick(page.tableView()->viewport(), Qt::LeftButton, {}, at);
     ASSERT_EQ(nav.count(), 1);
     const auto target = nav.at(0).at(0).value<NavigationTarget>();
     EXPECT_EQ(target.page, "wizard");

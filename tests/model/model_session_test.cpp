@@ -94,6 +94,11 @@ TEST(OpenAndAdd, OpenReplacesAddAddsAndTheDemoIsTheCliDemo)
     w.addPaths({models + "qat_qdq.onnx"});
     ASSERT_TRUE(idle());
     EXPECT_EQ(inputsOf().size(), 2u);
+    // the Overview's "Remove from this analysis": the rest is analysed again
+    w.context()->requestInputRemoval(models + "qat_int16.onnx");
+    ASSERT_TRUE(idle());
+    ASSERT_EQ(inputsOf().size(), 1u);
+    EXPECT_NE(inputsOf()[0].find("qat_qdq.onnx"), std::string::npos);
 
     w.openDemo();
     ASSERT_TRUE(idle());
@@ -104,7 +109,15 @@ TEST(OpenAndAdd, OpenReplacesAddAddsAndTheDemoIsTheCliDemo)
     const auto app = w.context()->analysis();
     ASSERT_TRUE(app);
     EXPECT_EQ(app->inputs.size(), expected->inputs.size());
-    EXPECT_EQ(app->findings.size(), expected->findings.size());
+    // The app simulates a small model as soon as it arrives (the CLI does with --simulate):
+    // the simulation's findings may have joined by now; every other finding is the CLI's.
+    auto withoutSimulation = [](const core::Analysis& a) {
+        std::vector<std::string> ids;
+        for (const core::Finding& f : a.findings)
+            if (!f.id.starts_with("simulation.")) ids.push_back(f.id);
+        return ids;
+    };
+    EXPECT_EQ(withoutSimulation(*app), withoutSimulation(*expected));
     std::vector<std::string> appRuns, cliRuns;
     for (const auto& r : app->logs.runs) appRuns.push_back(r.name);
     for (const auto& r : expected->logs.runs) cliRuns.push_back(r.name);

@@ -10,6 +10,7 @@
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session.h"
 #include "core/faq/wizard_session_json.h"
+#include "core/logs/run_palette.h"
 #include "core/report/html_writer.h"
 #include "core/report/report_builder.h"
 #include "core/report/report_writer.h"
@@ -231,6 +232,38 @@ TEST_F(ReportFixture, TrainingPlotsKeepAndMarkNonFiniteValues)
     EXPECT_GT(marked, 0u) << "nan_loss has NaN losses; they must stay in the data, marked";
     const std::string svg = renderSvgPlot(doc.section("training")->blocks[1].plot);
     EXPECT_NE(svg.find("<polyline"), std::string::npos);
+}
+
+// The report's training charts follow the app: one colour per run (the app's palette), a log
+// axis for a loss that explodes over decades, far outliers left off the scale and counted.
+TEST(ReportCharts, ScaledAndColouredAsInTheApp)
+{
+    const core::Analysis a = analyzeOrDie({testData("runs/divergence")});
+    ReportOptions o;
+    o.hashInputs = false;
+    auto doc = buildReport(a, o);
+    ASSERT_TRUE(doc);
+    const std::vector<std::string> colors = core::logs::runColors(a.logs.runs);
+    const PlotBlock* loss = nullptr;
+    for (const Block& b : doc->section("training")->blocks)
+        if (b.kind == BlockKind::Plot && b.plot.title == "loss") loss = &b.plot;
+    ASSERT_NE(loss, nullptr);
+    EXPECT_TRUE(loss->autoScaleY);
+    EXPECT_TRUE(plotYScale(*loss).log);
+    for (const PlotSeries& s : loss->series)
+        for (size_t r = 0; r < a.logs.runs.size(); ++r)
+            if (a.logs.runs[r].name == s.name) EXPECT_EQ(s.color, colors[r]) << s.name;
+    EXPECT_NE(renderSvgPlot(*loss).find(">1e+06<"), std::string::npos) << "decade ticks";
+
+    PlotBlock spike;
+    spike.autoScaleY = true;
+    spike.offScaleLabel = "%1 point(s) off the scale";
+    spike.series.push_back(
+        {"qat", "qat", "", {1, 2, 3, 4, 5, 6, 7, 8}, {0.5, 0.48, 0.47, 40, 0.45, 0.44, 0.44, 0.43}, {}});
+    const core::YScale scale = plotYScale(spike);
+    EXPECT_FALSE(scale.log);
+    EXPECT_EQ(scale.above, 1u);
+    EXPECT_NE(renderSvgPlot(spike).find("1 point(s) off the scale"), std::string::npos);
 }
 
 TEST_F(ReportFixture, ModelTableHasEveryLayerAndHighlightsFlaggedOnes)

@@ -210,11 +210,13 @@ TEST_F(PdfReport, ReportPagePreviewsAndExports)
     ASSERT_TRUE(done.wait(30000));
     EXPECT_EQ(done.last().at(1).toString(), QString());
     EXPECT_GE(pages(pdf.toStdString()), 8);
+    EXPECT_EQ(page.openableReport(), pdf) << "the \"Open the report\" button opens what was written";
 
     page.exportTo(pdf, false);
     ASSERT_TRUE(done.wait(30000));
     EXPECT_TRUE(done.last().at(1).toString().contains("already exists"))
         << done.last().at(1).toString().toStdString();
+    EXPECT_EQ(page.openableReport(), QString()) << "nothing new to open after a failed export";
 
     const QString html = QString::fromStdString(m_dir + "/page.html");
     page.exportTo(html, true);

@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QSignalSpy>
+#include <QTranslator>
 #include <QTreeView>
 
 #include "core/analysis.h"
@@ -15,6 +16,8 @@
 #include "ui/pages/overview/findings_model.h"
 #include "ui/pages/overview/loaded_models.h"
 #include "ui/pages/overview_page.h"
+#include "ui/shell/progress_text.h"
+#include "ui/shell/source_view.h"
 
 namespace qatdoctor::ui {
 namespace {
@@ -132,6 +135,77 @@ TEST_F(OverviewPageTest, FindingNavigatesToCurveAndWizard)
     focus.findingId = lastId;
     page.focusOn(focus);
     EXPECT_EQ(page.findingsView()->currentIndex().row(), last.row());
+}
+
+TEST_F(OverviewPageTest, TorchWarningIsEvidenceAndOpensItsSource)
+{
+    // quantized_gap: the int8 convert printed torch's "must run observer before calling
+    // calculate_qparams": the warning is evidence of the gap it explains, not an appendix line
+    AppContext ctx;
+    OverviewPage page(&ctx);
+    const AnalysisPtr a = analyzed({runCase("quantized_gap")});
+    ctx.setAnalysis(a);
+    const core::Finding* gap = nullptr;
+    for (const core::Finding& f : a->findings)
+        if (f.id == "qat.quantized_gap") gap = &f;
+    ASSERT_NE(gap, nullptr);
+    const core::Evidence* warning = nullptr;
+    for (const core::Evidence& e : gap->evidence)
+        if (e.detail.find("must run observer") != std::string::npos) warning = &e;
+    ASSERT_NE(warning, nullptr);
+    EXPECT_NE(warning->detail.find("default scale"), std::string::npos) << warning->detail;
+    EXPECT_TRUE(warning->file.ends_with("quantized/eval.log")) << warning->file;
+    EXPECT_GT(warning->line, 0);
+
+    // the evidence row of that line leads to the source view, at that file and line
+    const QModelIndex row = page.findingsModel()->indexOfFinding("qat.quantized_gap");
+    ASSERT_TRUE(row.isValid());
+    const int child = static_cast<int>(warning - gap->evidence.data());
+    QSignalSpy nav(&ctx, &AppContext::navigationRequested);
+    page.showEvidence(page.findingsModel()->index(child, 0, row));
+    ASSERT_EQ(nav.count(), 1);
+    const auto target = nav.at(0).at(0).value<NavigationTarget>();
+    EXPECT_EQ(target.page, "source");
+    EXPECT_EQ(target.file.toStdString(), warning->file);
+    EXPECT_EQ(target.line, warning->line);
+
+    SourceView view(target.file, target.line);
+    QSignalSpy ready(&view, &SourceView::ready);
+    ASSERT_TRUE(ready.wait(10000));
+    EXPECT_EQ(view.highlightedLine(), warning->line);
+    EXPECT_TRUE(view.highlightedText().contains("must run observer")) << view.highlightedText().toStdString();
+    EXPECT_TRUE(view.find("int8") || view.find("quantized"));
+    EXPECT_FALSE(view.find("no such text in this log"));
+    EXPECT_TRUE(view.status().contains("not found"));
+}
+
+TEST_F(OverviewPageTest, EveryInputCanBeRemoved)
+{
+    AppContext ctx;
+    OverviewPage page(&ctx);
+    const AnalysisPtr a =
+        analyzed({runCase("healthy"), std::string(QATDOCTOR_TEST_DATA) + "/models/qat_qdq.onnx"});
+    ctx.setAnalysis(a);
+    ASSERT_EQ(page.inputsModel()->rowCount(), 2);
+    QSignalSpy removal(&ctx, &AppContext::inputRemovalRequested);
+    page.removeInputAt(1);
+    ASSERT_EQ(removal.count(), 1);
+    EXPECT_TRUE(removal.at(0).at(0).toString().endsWith("qat_qdq.onnx"));
+    page.removeInputAt(7);  // no such row
+    EXPECT_EQ(removal.count(), 1);
+}
+
+TEST(ProgressText, CorePhrasesReadInTheUsersLanguage)
+{
+    EXPECT_EQ(progressText("reading /data/qat/train.log"), "reading /data/qat/train.log");
+    EXPECT_EQ(progressText("Conv"), "Conv") << "an op type is shown as it came";
+    QTranslator zh;
+    ASSERT_TRUE(zh.load(":/i18n/qatdoctor_zh_CN.qm"));
+    QCoreApplication::installTranslator(&zh);
+    EXPECT_EQ(progressText("reading /data/qat/train.log"), QString::fromUtf8("正在读取 /data/qat/train.log"));
+    EXPECT_EQ(progressText("running checks"), QString::fromUtf8("正在运行检查"));
+    EXPECT_EQ(progressText("what-if int16"), QString::fromUtf8("仿真：what-if int16"));
+    QCoreApplication::removeTranslator(&zh);
 }
 
 TEST_F(OverviewPageTest, RoleEditAsksForReanalysis)

@@ -25,7 +25,9 @@ TEST(Thresholds, EveryEntryHasAValueAndAReason)
     EXPECT_EQ(infos->size(), 22u);
     for (const ThresholdInfo& i : *infos) {
         EXPECT_GT(i.value, 0) << i.key;
-        EXPECT_GT(i.reason.size(), 40u) << i.key;
+        EXPECT_GT(i.reason.en.size(), 40u) << i.key;
+        EXPECT_GT(i.reason.zh.size(), 40u) << i.key;
+        EXPECT_NE(i.reason.zh, i.reason.en) << i.key << ": the Chinese report needs its own text";
     }
 }
 

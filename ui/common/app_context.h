@@ -42,6 +42,8 @@ public:
 
     // Ask the main window to re-run the checks with a run's role changed by the user.
     void requestRoleChange(const QString& run, const QString& role) { emit roleChangeRequested(run, role); }
+    // Ask the main window to drop one input (as opened) and analyse the rest again.
+    void requestInputRemoval(const QString& path) { emit inputRemovalRequested(path); }
     void navigate(const NavigationTarget& target) { emit navigationRequested(target); }
     // Pages announce their BackgroundJob once; the status bar then shows its progress and a
     // cancel button whenever it runs.
@@ -52,6 +54,7 @@ signals:
     void langChanged(qatdoctor::core::Lang lang);
     void pageStateChanged(const QString& pageId);
     void roleChangeRequested(const QString& run, const QString& role);
+    void inputRemovalRequested(const QString& path);
     void navigationRequested(const qatdoctor::ui::NavigationTarget& target);
     void jobAnnounced(qatdoctor::ui::BackgroundJob* job);
 

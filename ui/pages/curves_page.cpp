@@ -4,22 +4,29 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSlider>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <set>
 
+#include "core/common/file_io.h"
 #include "core/folder_input.h"
 #include "core/logs/explain.h"
+#include "core/logs/role_reason_text.h"
+#include "core/logs/run_palette.h"
 #include "core/rules/metrics.h"
 #include "ui/common/background_job.h"
 #include "ui/plots/curve_plot.h"
@@ -67,7 +74,16 @@ void CurvesPage::buildUi()
     m_xMode->addItem(tr("Wall time"));
     m_xMode->addItem(tr("QAT after float"));
     m_xMode->setToolTip(tr("x axis; \"QAT after float\" places QAT's step 0 at float's last step"));
-    m_logY = new QCheckBox(tr("Log y"));
+    m_yMode = new QComboBox;
+    m_yMode->addItem(tr("y: auto"));
+    m_yMode->addItem(tr("y: linear"));
+    m_yMode->addItem(tr("y: log"));
+    m_yMode->setToolTip(
+        tr("Auto: a chart whose values span more than three decades is drawn on a log "
+           "scale; a few far outliers are left off the scale (and counted) so they do not "
+           "flatten the rest"));
+    m_difference = new QCheckBox(tr("QAT − float"));
+    m_difference->setToolTip(tr("Adds, per chart, each QAT run minus the float run at equal steps"));
     m_smoothing = new QSlider(Qt::Horizontal);
     m_smoothing->setRange(0, 99);
     m_smoothing->setMaximumWidth(160);
@@ -85,7 +101,8 @@ void CurvesPage::buildUi()
     m_live->setToolTip(tr("Re-read appended lines and new files of the log folder as training writes them"));
     top->addWidget(new QLabel(tr("x:")));
     top->addWidget(m_xMode);
-    top->addWidget(m_logY);
+    top->addWidget(m_yMode);
+    top->addWidget(m_difference);
     top->addWidget(new QLabel(tr("Smoothing")));
     top->addWidget(m_smoothing);
     top->addWidget(m_smoothingValue);
@@ -95,6 +112,9 @@ void CurvesPage::buildUi()
     top->addWidget(m_live);
     top->addStretch();
 
+    m_runFilter = new QLineEdit;
+    m_runFilter->setPlaceholderText(tr("Filter runs (text or regex)"));
+    m_runFilter->setClearButtonEnabled(true);
     m_runs = new QTableWidget(0, 2);
     m_runs->setHorizontalHeaderLabels({tr("Run"), tr("Role")});
     m_runs->horizontalHeader()->setStretchLastSection(true);
@@ -114,21 +134,18 @@ void CurvesPage::buildUi()
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(new QLabel(tr("Runs")));
+    leftLayout->addWidget(m_runFilter);
     leftLayout->addWidget(m_runs, 1);
     leftLayout->addWidget(new QLabel(tr("Metrics")));
     leftLayout->addWidget(m_metricList, 2);
 
     m_plot = new CurvePlot;
     m_plot->setMinimumSize(400, 300);
-    m_readout = new QLabel;
-    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_readout->setMinimumHeight(40);
     m_status = new QLabel;
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(m_plot, 1);
-    rightLayout->addWidget(m_readout);
     rightLayout->addWidget(m_status);
 
     auto* split = new QSplitter;
@@ -136,12 +153,28 @@ void CurvesPage::buildUi()
     split->addWidget(right);
     split->setStretchFactor(1, 1);
     split->setSizes({230, 800});
+    auto* content = new QWidget;
+    auto* contentLayout = new QVBoxLayout(content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    contentLayout->addLayout(top);
+    contentLayout->addWidget(split, 1);
+    m_empty = new QLabel;
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(content);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_stack);
 
     connect(m_xMode, &QComboBox::currentIndexChanged, this, [this] { replot(); });
-    connect(m_logY, &QCheckBox::toggled, m_plot, &CurvePlot::setLogY);
+    connect(m_yMode, &QComboBox::currentIndexChanged, this,
+            [this](int mode) { m_plot->setYAxisMode(static_cast<core::YAxisMode>(std::max(0, mode))); });
+    connect(m_difference, &QCheckBox::toggled, m_plot, &CurvePlot::setDifference);
+    connect(m_runFilter, &QLineEdit::textChanged, this, &CurvesPage::applyRunVisibility);
+    connect(m_runs, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
+        if (!m_filling && item->column() == 0) applyRunVisibility();
+    });
     connect(m_smoothing, &QSlider::valueChanged, this, [this](int v) {
         m_smoothingValue->setText(QString::number(v / 100.0, 'f', 2));
         m_plot->setSmoothing(v / 100.0);
@@ -149,16 +182,15 @@ void CurvesPage::buildUi()
     connect(m_boxZoom, &QToolButton::toggled, m_plot, &CurvePlot::setBoxZoom);
     connect(reset, &QToolButton::clicked, m_plot, &CurvePlot::resetView);
     connect(exportButton, &QToolButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export plot"), QStringLiteral("curves.png"),
-                                         tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export plot"), QStringLiteral("curves.png"),
+            tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf);;Visible series as CSV (*.csv)"));
         if (!path.isEmpty() && !exportPlot(path)) m_status->setText(tr("Could not write %1").arg(path));
     });
     connect(m_metricList, &QListWidget::itemChanged, this, [this] {
         if (!m_filling) replot();
     });
     connect(m_live, &QCheckBox::toggled, this, &CurvesPage::setLiveWatching);
-    connect(m_plot, &CurvePlot::readoutChanged, m_readout, &QLabel::setText);
 }
 
 void CurvesPage::setAnalysis(AnalysisPtr analysis)
@@ -175,6 +207,9 @@ void CurvesPage::setLogs(std::shared_ptr<const core::logs::LogSet> logs, bool ke
     fillRuns();
     fillMetrics();
     replot(keepView);
+    m_plot->setMarks(marksOf(m_analysis.get(), m_logs.get(), context()->lang()));
+    applyRunVisibility();
+    showEmptyState();
     const size_t warnings = m_logs ? m_logs->warnings.size() : 0;
     m_status->setText(warnings ? tr("%n warning(s) while reading the logs (see Overview)", nullptr,
                                     static_cast<int>(warnings))
@@ -207,25 +242,36 @@ void CurvesPage::explainRun(int row)
 
 void CurvesPage::fillRuns()
 {
+    QSet<QString> hidden;  // the user's choices survive a re-read
+    for (int row = 0; row < m_runs->rowCount(); ++row)
+        if (m_runs->item(row, 0) && m_runs->item(row, 0)->checkState() == Qt::Unchecked)
+            hidden.insert(m_runs->item(row, 0)->text());
+    const QSignalBlocker block(m_runs);
     m_runs->setRowCount(0);
     if (!m_logs) return;
     m_runs->setRowCount(static_cast<int>(m_logs->runs.size()));
+    const std::vector<std::string> colors = core::logs::runColors(m_logs->runs);
     int row = 0;
     for (const auto& run : m_logs->runs) {
         const QString name = QString::fromStdString(run.name);
         auto* item = new QTableWidgetItem(name);
-        item->setForeground(roleColor(run.role));
-        QString tip = QString::fromStdString(run.roleReason);
+        item->setForeground(QColor(QString::fromStdString(colors[static_cast<size_t>(row)])));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(hidden.contains(name) ? Qt::Unchecked : Qt::Checked);
+        const QString reason =
+            QString::fromStdString(core::logs::roleReasonText(run.roleReason, context()->lang()));
+        QString tip = reason;
         for (const auto& f : run.files)
             tip += QStringLiteral("\n") + QString::fromStdString(f.path) + QStringLiteral("  [") +
                    QString::fromStdString(f.layout) + QStringLiteral("]");
-        item->setToolTip(tip + QStringLiteral("\n") + tr("Right-click: explain this reading"));
+        item->setToolTip(tip + QStringLiteral("\n") +
+                         tr("Untick to hide; right-click: explain this reading"));
         m_runs->setItem(row, 0, item);
         auto* combo = new QComboBox;
         for (const char* r : {"float", "calibration", "qat", "quantized", "unknown"})
             combo->addItem(QString::fromLatin1(r));
         combo->setCurrentText(QString::fromUtf8(core::logs::roleName(run.role)));
-        combo->setToolTip(tr("Guessed from: %1").arg(QString::fromStdString(run.roleReason)));
+        combo->setToolTip(tr("Guessed from: %1").arg(reason));
         connect(combo, &QComboBox::currentTextChanged, this,
                 [this, name](const QString& role) { context()->requestRoleChange(name, role); });
         m_runs->setCellWidget(row, 1, combo);
@@ -286,15 +332,94 @@ void CurvesPage::focusOn(const NavigationTarget& target)
         m.prepend(target.metric);
         setMetrics(m);
     }
-    if (target.step) {
-        if (m_xMode->currentIndex() != 0) m_xMode->setCurrentIndex(0);
-        m_plot->zoomTo(*target.step, target.run);
-    }
+    if (target.step) m_plot->zoomTo(*target.step, target.run, target.metric);
 }
 
 bool CurvesPage::exportPlot(const QString& path)
 {
+    if (QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
+        return core::writeFileAtomic(path.toStdString(), m_plot->visibleCsv().toStdString()).ok();
     return m_plot->exportTo(path);
+}
+
+void CurvesPage::applyRunVisibility()
+{
+    const QRegularExpression filter(m_runFilter->text(), QRegularExpression::CaseInsensitiveOption);
+    for (int row = 0; row < m_runs->rowCount(); ++row) {
+        const QTableWidgetItem* item = m_runs->item(row, 0);
+        if (!item) continue;
+        // An unfinished regex ("qat(") filters as plain text until it parses.
+        const bool match =
+            m_runFilter->text().isEmpty() ||
+            (filter.isValid() ? filter.match(item->text()).hasMatch()
+                              : item->text().contains(m_runFilter->text(), Qt::CaseInsensitive));
+        m_runs->setRowHidden(row, !match);
+        m_plot->setRunHidden(item->text(), !match || item->checkState() == Qt::Unchecked);
+    }
+    m_plot->redrawNow();
+}
+
+void CurvesPage::setRunFilter(const QString& text)
+{
+    m_runFilter->setText(text);
+}
+
+void CurvesPage::setRunShown(const QString& run, bool shown)
+{
+    for (int row = 0; row < m_runs->rowCount(); ++row)
+        if (m_runs->item(row, 0) && m_runs->item(row, 0)->text() == run)
+            m_runs->item(row, 0)->setCheckState(shown ? Qt::Checked : Qt::Unchecked);
+}
+
+bool CurvesPage::showsEmptyState() const
+{
+    return m_stack->currentIndex() == 0;
+}
+
+QString CurvesPage::emptyText() const
+{
+    return m_empty->text();
+}
+
+void CurvesPage::showEmptyState()
+{
+    bool anySeries = false;
+    if (m_logs)
+        for (const auto& run : m_logs->runs) anySeries = anySeries || !run.series.empty();
+    if (anySeries) {
+        m_stack->setCurrentIndex(1);
+        return;
+    }
+    m_empty->setText(
+        m_logs && !m_logs->runs.empty()
+            ? tr("The loaded logs hold no metric series (see Overview for how they were read).\n"
+                 "Open a training log folder with loss or accuracy lines: File ▸ Open log folder…")
+            : tr("No training logs loaded.\nOpen a training log folder (File ▸ Open log folder…) or "
+                 "drop log files here to see float, calibration, QAT and quantized curves."));
+    m_stack->setCurrentIndex(0);
+}
+
+std::vector<CurveMark> CurvesPage::marksOf(const core::Analysis* analysis, const core::logs::LogSet* logs,
+                                           core::Lang lang)
+{
+    std::vector<CurveMark> marks;
+    if (!logs) return marks;
+    // Crashes and errors the log recorded after a step: a line through every chart.
+    for (const core::logs::Run& run : logs->runs)
+        for (const core::logs::RunEvent& e : run.events) {
+            using Kind = core::logs::RunEvent::Kind;
+            if (!e.step || (e.kind != Kind::Traceback && e.kind != Kind::Error)) continue;
+            marks.push_back({CurveMark::Kind::Crash, QString::fromStdString(run.name), QString(), *e.step,
+                             e.kind == Kind::Traceback ? tr("crash (traceback)") : tr("error")});
+        }
+    if (!analysis) return marks;
+    for (const core::Finding& f : analysis->findings)
+        for (const core::Evidence& ev : f.evidence)
+            if (ev.step && !ev.run.empty() && !ev.metric.empty())
+                marks.push_back({CurveMark::Kind::Evidence, QString::fromStdString(ev.run),
+                                 QString::fromStdString(ev.metric), *ev.step,
+                                 QString::fromStdString(f.title.in(lang))});
+    return marks;
 }
 
 void CurvesPage::setLiveWatching(bool on)

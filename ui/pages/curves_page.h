@@ -10,10 +10,13 @@
 
 #include "core/logs/log_tailer.h"
 #include "ui/pages/page.h"
+#include "ui/plots/curve_plot.h"
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
+class QStackedWidget;
 class QListWidget;
 class QSlider;
 class QTableWidget;
@@ -22,7 +25,6 @@ class QToolButton;
 namespace qatdoctor::ui {
 
 class BackgroundJob;
-class CurvePlot;
 
 class CurvesPage : public Page {
     Q_OBJECT
@@ -44,6 +46,10 @@ public:
     // then shown in a window (the CLI's `logs --explain` text). For tests: the window's text.
     void explainRun(int row);
     QString lastExplanation() const { return m_lastExplanation; }
+    void setRunFilter(const QString& text);
+    void setRunShown(const QString& run, bool shown);
+    bool showsEmptyState() const;
+    QString emptyText() const;
 
 private:
     void buildUi();
@@ -54,6 +60,11 @@ private:
     void replot(bool keepView = false);
     void onFilesChanged();
     void pollTailer();
+    void applyRunVisibility();
+    void showEmptyState();
+    // Evidence points of the findings and crash/error events of the logs, for the plot.
+    static std::vector<CurveMark> marksOf(const core::Analysis* analysis, const core::logs::LogSet* logs,
+                                          core::Lang lang);
 
     std::shared_ptr<const core::logs::LogSet> m_logs;
     AnalysisPtr m_analysis;
@@ -61,12 +72,15 @@ private:
     QTableWidget* m_runs = nullptr;
     QListWidget* m_metricList = nullptr;
     QComboBox* m_xMode = nullptr;
-    QCheckBox* m_logY = nullptr;
+    QComboBox* m_yMode = nullptr;
+    QCheckBox* m_difference = nullptr;
+    QLineEdit* m_runFilter = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QLabel* m_empty = nullptr;
     QSlider* m_smoothing = nullptr;
     QLabel* m_smoothingValue = nullptr;
     QToolButton* m_boxZoom = nullptr;
     QCheckBox* m_live = nullptr;
-    QLabel* m_readout = nullptr;
     QLabel* m_status = nullptr;
     bool m_filling = false;
 

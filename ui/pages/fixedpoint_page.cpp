@@ -282,6 +282,7 @@ void FixedpointPage::onAnalysisChanged()
                  "the QAT model) and integer (= the deployed model) on the same input.")
                   .arg(path));
     restoreSettings();
+    autoRunSmallModel();
 }
 
 void FixedpointPage::saveSettings()
@@ -326,8 +327,14 @@ void FixedpointPage::restoreSettings()
 void FixedpointPage::showEvent(QShowEvent* event)
 {
     Page::showEvent(event);
-    // A small model is simulated as soon as the page is first shown (random input), so the page
-    // opens on its answer instead of empty axes; a big one waits for the button (seconds of CPU).
+    autoRunSmallModel();
+}
+
+void FixedpointPage::autoRunSmallModel()
+{
+    // A small model is simulated as soon as it arrives (random input, in the background), so the
+    // wizard's simulation questions are answered without a visit to this page, and the page opens
+    // on its answer instead of empty axes; a big one waits for the button (seconds of CPU).
     constexpr qint64 kAutoRunBytes = 32 << 20;
     const QString path = modelPath();
     if (path.isEmpty() || m_autoRanFor == path || m_job->running()) return;

@@ -72,6 +72,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void autoRunSmallModel();
 
 private:
     struct Outcome;

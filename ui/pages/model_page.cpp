@@ -78,7 +78,8 @@ ModelPage::ModelPage(AppContext* context, QWidget* parent)
     connect(m_flaggedOnly, &QCheckBox::toggled, m_filter, &LayerFilterModel::setFlaggedOnly);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this] { onCurrentRowChanged(); });
-    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
+    // One click selects the layer; double-click (or Enter) on its finding opens the wizard.
+    connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) {
         if (index.column() == LayerTableModel::Finding) {
             const QString faq = index.data(LayerTableModel::FaqRole).toString();
             if (!faq.isEmpty()) openWizard(faq);

@@ -1,5 +1,6 @@
 #include "ui/pages/overview_page.h"
 
+#include <QAction>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -9,9 +10,11 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTreeView>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include "core/rules/verdict.h"
+#include "ui/common/wrapping_delegate.h"
 #include "ui/pages/overview/finding_navigation.h"
 #include "ui/pages/overview/findings_model.h"
 #include "ui/pages/overview/loaded_models.h"
@@ -46,10 +49,12 @@ OverviewPage::OverviewPage(AppContext* context, QWidget* parent) : Page(context,
     connect(context, &AppContext::analysisChanged, this, &OverviewPage::setAnalysis);
     connect(context, &AppContext::langChanged, this, [this](core::Lang lang) {
         m_findingsModel->setLang(lang);
+        m_runsModel->setLang(lang);
         retranslate();
     });
     connect(m_runsModel, &RunsModel::roleChangeRequested, context, &AppContext::requestRoleChange);
     m_findingsModel->setLang(context->lang());
+    m_runsModel->setLang(context->lang());
     setAnalysis(context->analysis());
 }
 
@@ -79,6 +84,13 @@ void OverviewPage::buildUi()
     };
     auto* inputsBox = new QGroupBox(tr("Loaded inputs"), loaded);
     m_inputsView = makeTable(inputsBox, m_inputsModel);
+    // Every input can be taken out again: context menu or Delete on its row.
+    m_inputsView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto* remove = new QAction(tr("Remove from this analysis"), m_inputsView);
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    connect(remove, &QAction::triggered, this, [this] { removeInputAt(m_inputsView->currentIndex().row()); });
+    m_inputsView->addAction(remove);
     (new QVBoxLayout(inputsBox))->addWidget(m_inputsView);
     auto* runsBox = new QGroupBox(tr("Runs (double-click a role to correct it)"), loaded);
     m_runsView = makeTable(runsBox, m_runsModel);
@@ -90,7 +102,13 @@ void OverviewPage::buildUi()
     m_findingsView = new QTreeView(lower);
     m_findingsView->setModel(m_findingsModel);
     m_findingsView->setAlternatingRowColors(true);
-    m_findingsView->setUniformRowHeights(true);
+    // Titles and evidence wrap in their column (never cut with "…"); rows grow to fit them.
+    m_findingsView->setUniformRowHeights(false);
+    m_findingsView->setWordWrap(true);
+    m_findingsView->setTextElideMode(Qt::ElideNone);
+    m_findingsView->setItemDelegateForColumn(FindingsModel::TextColumn, new WrappingDelegate(m_findingsView));
+    connect(m_findingsView->header(), &QHeaderView::sectionResized, m_findingsView,
+            [this] { m_findingsView->doItemsLayout(); });
     m_findingsView->header()->setStretchLastSection(false);
     m_findingsView->header()->setSectionResizeMode(FindingsModel::TextColumn, QHeaderView::Stretch);
     connect(m_findingsView, &QTreeView::activated, this, &OverviewPage::showEvidence);
@@ -102,6 +120,12 @@ void OverviewPage::buildUi()
     detailsLayout->setContentsMargins(0, 0, 0, 0);
     m_details = new QTextBrowser(detailsPane);
     m_details->setOpenLinks(false);
+    connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        const core::Finding* f = m_findingsModel->findingAt(m_findingsView->currentIndex());
+        const size_t i = url.path().toULongLong();
+        if (!f || url.scheme() != QLatin1String("source") || i >= f->evidence.size()) return;
+        context()->navigate(sourceFor(f->evidence[i]));
+    });
     detailsLayout->addWidget(m_details);
     auto* buttons = new QHBoxLayout;
     m_showButton = new QPushButton(detailsPane);
@@ -205,8 +229,14 @@ void OverviewPage::updateDetails()
                     .arg(tr("The data recovered by itself: listed, but not counted in the verdict."));
     html += QStringLiteral("<p>%1</p><p><b>%2</b></p><ul>")
                 .arg(QString::fromStdString(f->message.in(lang)).toHtmlEscaped(), tr("Evidence"));
-    for (const core::Evidence& e : f->evidence)
-        html += QStringLiteral("<li>%1</li>").arg(FindingsModel::evidenceText(e).toHtmlEscaped());
+    // Evidence with a file and line links to the source view (read-only, the line highlighted).
+    for (size_t i = 0; i < f->evidence.size(); ++i) {
+        const core::Evidence& e = f->evidence[i];
+        const QString text = FindingsModel::evidenceText(e).toHtmlEscaped();
+        html += !e.file.empty() && e.line > 0
+                    ? QStringLiteral("<li><a href=\"source:%1\">%2</a></li>").arg(i).arg(text)
+                    : QStringLiteral("<li>%1</li>").arg(text);
+    }
     html += QStringLiteral("</ul><p><small>%1 · %2</small></p>")
                 .arg(QString::fromStdString(f->id),
                      f->faq.empty() ? tr("no FAQ topic")
@@ -241,6 +271,13 @@ QString OverviewPage::verdictText() const
 QString OverviewPage::detailsText() const
 {
     return m_details->toPlainText();
+}
+
+void OverviewPage::removeInputAt(int row)
+{
+    const AnalysisPtr a = context()->analysis();
+    if (!a || row < 0 || row >= static_cast<int>(a->inputs.size())) return;
+    context()->requestInputRemoval(QString::fromStdString(a->inputs[static_cast<size_t>(row)].path));
 }
 
 void OverviewPage::showEvidence(const QModelIndex& index)

@@ -43,6 +43,8 @@ public:
     // Lists the checks that could not run, with what each needed, in the details pane (the
     // summary line's "not checked" link).
     void showSkippedChecks();
+    // Asks to drop the input of the inputs table's row (its context menu, or Delete).
+    void removeInputAt(int row);
 
 private:
     void buildUi();

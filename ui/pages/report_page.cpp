@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -14,6 +15,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTimer>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include "core/faq/faq_base.h"
@@ -95,6 +97,18 @@ void ReportPage::buildUi()
     m_status = new QLabel;
     m_status->setWordWrap(true);
     form->addWidget(m_status);
+    // After an export: open the file in the desktop's viewer, or its folder.
+    m_openExported = new QPushButton(tr("Open the report"));
+    m_openExported->setVisible(false);
+    connect(m_openExported, &QPushButton::clicked, this,
+            [this] { QDesktopServices::openUrl(QUrl::fromLocalFile(m_lastExported)); });
+    m_showFolder = new QPushButton(tr("Show in folder"));
+    m_showFolder->setVisible(false);
+    connect(m_showFolder, &QPushButton::clicked, this, [this] {
+        QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(m_lastExported).absolutePath()));
+    });
+    form->addWidget(m_openExported);
+    form->addWidget(m_showFolder);
     form->addStretch(1);
 
     auto* pages = new QWidget;
@@ -262,6 +276,9 @@ void ReportPage::exportTo(const QString& path, bool overwrite)
         [this, path](QString error) {
             m_export->setEnabled(true);
             m_status->setText(error.isEmpty() ? tr("Report written to %1").arg(path) : error);
+            m_lastExported = error.isEmpty() ? path : QString();
+            m_openExported->setVisible(error.isEmpty());
+            m_showFolder->setVisible(error.isEmpty());
             emit exportFinished(path, error);
         });
 }

@@ -34,6 +34,8 @@ public:
     // exportFinished. overwrite=false keeps an existing file (error "io.exists").
     void exportTo(const QString& path, bool overwrite);
     int previewPageCount() const { return static_cast<int>(m_previewImages.size()); }
+    // The exported file the "Open the report" button opens ("" before an export succeeded).
+    QString openableReport() const { return m_lastExported; }
 
 public slots:
     // File > Export report…: asks for a file name, confirms overwriting, then writes in the background.
@@ -56,6 +58,9 @@ private:
     QComboBox* m_paper = nullptr;
     QPushButton* m_export = nullptr;
     QLabel* m_status = nullptr;
+    QPushButton* m_openExported = nullptr;  // shown after a successful export
+    QPushButton* m_showFolder = nullptr;
+    QString m_lastExported;
     QVBoxLayout* m_pagesLayout = nullptr;
     QTimer* m_previewTimer = nullptr;
     BackgroundJob* m_previewJob = nullptr;

@@ -7,6 +7,7 @@
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/faq/auto_check.h"
 #include "core/faq/faq_base.h"
@@ -31,12 +32,15 @@ WizardPage::WizardPage(AppContext* context, QWidget* parent) : Page(context, par
     buildUi();
     loadFaq();
     restoreState();
+    showFindingTopics();
     render();
     connect(context, &AppContext::langChanged, this, [this] {
         m_picker->setLang(this->context()->lang());
+        showFindingTopics();
         render();
     });
     connect(context, &AppContext::analysisChanged, this, [this] {
+        showFindingTopics();
         recheckAutomaticAnswers();
         render();
         saveState();
@@ -227,6 +231,31 @@ void WizardPage::showEvidence(int stepIndex, int evidenceIndex)
     }
     t.findingId = qs(step.check);
     context()->navigate(t);
+}
+
+// The symptom list starts with the topics the findings name (most severe first), each with the
+// titles of its findings, so the wizard opens where the data already points.
+void WizardPage::showFindingTopics()
+{
+    std::vector<SymptomPicker::FindingTopic> topics;
+    const AnalysisPtr analysis = context()->analysis();
+    if (analysis) {
+        std::vector<const core::Finding*> findings;
+        for (const core::Finding& f : analysis->findings)
+            if (!f.faq.empty()) findings.push_back(&f);
+        std::stable_sort(findings.begin(), findings.end(),
+                         [](const core::Finding* a, const core::Finding* b) {
+                             return static_cast<int>(a->severity) > static_cast<int>(b->severity);
+                         });
+        for (const core::Finding* f : findings) {
+            const QString topic = qs(f->faq);
+            auto it =
+                std::find_if(topics.begin(), topics.end(), [&](const auto& t) { return t.topicId == topic; });
+            if (it == topics.end()) it = topics.insert(topics.end(), {topic, {}});
+            it->findingTitles << qs(f->title.in(context()->lang()));
+        }
+    }
+    m_picker->setFindingTopics(std::move(topics));
 }
 
 // New data (another folder, a model added, a simulation done): every automatic answer of the

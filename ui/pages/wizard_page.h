@@ -62,6 +62,7 @@ private:
     void addToReport();
     bool currentInReport() const;
     void autoAdvance();
+    void showFindingTopics();
     void recheckAutomaticAnswers();
     void render();
     void renderBreadcrumb();

@@ -40,6 +40,35 @@ std::vector<double> curveX(const core::logs::Series& s, XAxisMode mode, double o
     return x;
 }
 
+core::logs::Series differenceSeries(const core::logs::Series& a, const core::logs::Series& b)
+{
+    core::logs::Series out;
+    // b by ascending step (a restarted counter logs steps twice: the later value wins)
+    std::vector<std::pair<double, float>> bs;
+    bs.reserve(b.size());
+    for (size_t i = 0; i < b.size(); ++i) bs.emplace_back(b.step[i], b.value[i]);
+    std::stable_sort(bs.begin(), bs.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+    if (bs.empty()) return out;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const double x = a.step[i];
+        auto hi =
+            std::upper_bound(bs.begin(), bs.end(), x, [](double v, const auto& p) { return v < p.first; });
+        if (hi == bs.begin()) continue;  // before b's first step
+        const auto lo = hi - 1;
+        float at;
+        if (lo->first == x) {
+            at = lo->second;
+        } else if (hi == bs.end()) {
+            continue;  // past b's last step
+        } else {
+            const double t = (x - lo->first) / (hi->first - lo->first);
+            at = static_cast<float>(lo->second + (hi->second - lo->second) * t);
+        }
+        out.push(x, a.value[i] - at, a.line[i]);
+    }
+    return out;
+}
+
 std::vector<float> smoothEma(std::span<const float> y, double weight)
 {
     std::vector<float> out(y.size());

@@ -19,6 +19,11 @@ enum class XAxisMode { Step, Epoch, WallTime, QatAfterFloat };
 // Empty when the mode has no data (no epochs / no wall time).
 std::vector<double> curveX(const core::logs::Series& s, XAxisMode mode, double offset, double wallStart);
 
+// a − b at a's steps (the "QAT − float" curve): b's value at the same step, or linearly
+// interpolated between b's neighbouring steps; a's points outside b's step range are left out.
+// Non-finite values propagate (a NaN in either is a NaN in the difference).
+core::logs::Series differenceSeries(const core::logs::Series& a, const core::logs::Series& b);
+
 // TensorBoard's debiased exponential moving average (weight in [0, 1)); NaN/Inf pass through
 // without entering the average.
 std::vector<float> smoothEma(std::span<const float> y, double weight);

@@ -4,10 +4,12 @@
 #include <QFileInfo>
 #include <QSvgGenerator>
 #include <QTimer>
+#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
 #include "core/common/number_text.h"
+#include "core/logs/run_palette.h"
 
 namespace qatdoctor::ui {
 
@@ -27,29 +29,6 @@ QSharedPointer<QCPGraphDataContainer> toContainer(const std::vector<double>& x, 
 }
 
 }  // namespace
-
-QColor roleColor(RunRole role, int variant)
-{
-    QColor c;
-    switch (role) {
-        case RunRole::Float:
-            c = QColor(0x1f, 0x77, 0xb4);
-            break;  // blue
-        case RunRole::Calibration:
-            c = QColor(0xff, 0x7f, 0x0e);
-            break;  // orange
-        case RunRole::Qat:
-            c = QColor(0xd6, 0x27, 0x28);
-            break;  // red
-        case RunRole::Quantized:
-            c = QColor(0x94, 0x67, 0xbd);
-            break;  // purple
-        case RunRole::Unknown:
-            c = QColor(0x7f, 0x7f, 0x7f);
-            break;
-    }
-    return variant == 0 ? c : c.darker(100 + 35 * variant);
-}
 
 CurvePlot::CurvePlot(QWidget* parent) : QCustomPlot(parent)
 {
@@ -82,17 +61,9 @@ void CurvePlot::setCurves(std::shared_ptr<const core::logs::LogSet> logs, const 
     redrawNow();
 }
 
-void CurvePlot::setLogY(bool on)
+void CurvePlot::setYAxisMode(core::YAxisMode mode)
 {
-    m_logY = on;
-    for (QCPAxisRect* r : m_rects) {
-        QCPAxis* y = r->axis(QCPAxis::atLeft);
-        y->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-        if (on)
-            y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        else
-            y->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    }
+    m_yMode = mode;
     m_autoY = true;
     redrawNow();
 }
@@ -121,6 +92,10 @@ void CurvePlot::rebuild()
     m_labels.clear();
     m_crosshair.clear();
     m_curves.clear();
+    m_derived.clear();
+    m_runColors.clear();
+    m_markPoints.clear();
+    m_focus.reset();
     plotLayout()->clear();
     m_rects.clear();
     delete m_margins;
@@ -138,10 +113,6 @@ void CurvePlot::rebuild()
         rect->setRangeDrag(Qt::Horizontal);
         rect->setRangeZoom(Qt::Horizontal);
         rect->axis(QCPAxis::atLeft)->setLabel(metrics[row]);
-        if (m_logY) {
-            rect->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
-            rect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        }
         QCPAxis* x = rect->axis(QCPAxis::atBottom);
         const bool lastRow = row == metrics.size() - 1;
         x->setTickLabels(lastRow);
@@ -161,7 +132,15 @@ void CurvePlot::rebuild()
         m_crosshair.push_back(cross);
         m_rects.push_back(rect);
     }
-    m_rects.front()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+    m_offScale.assign(m_rects.size(), 0);
+    // The legend below the charts, four entries a row: never over the data.
+    auto* legendRow = new QCPLayoutGrid;
+    plotLayout()->addElement(static_cast<int>(m_rects.size()), 0, legendRow);
+    legendRow->setMargins(QMargins(5, 0, 5, 2));
+    legendRow->addElement(0, 0, legend);
+    legend->setWrap(4);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plotLayout()->setRowStretchFactor(static_cast<int>(m_rects.size()), 0.001);
     legend->setLayer(QStringLiteral("legend"));
 
     if (!m_logs) return;
@@ -174,62 +153,156 @@ void CurvePlot::rebuild()
             if (s.hasWallTime()) wallStart = std::min(wallStart, s.wallTimes.front().value);
         }
     }
-    std::map<RunRole, int> variants;
-    for (const auto& run : m_logs->runs) {
-        const int variant = variants[run.role]++;
-        const QColor color = roleColor(run.role, variant);
+    const std::vector<std::string> colors = core::logs::runColors(m_logs->runs);
+    for (size_t r = 0; r < m_logs->runs.size(); ++r) {
+        const core::logs::Run& run = m_logs->runs[r];
+        const QColor color(QString::fromStdString(colors[r]));
         const QString runName = QString::fromStdString(run.name);
-        bool inLegend = false;
+        m_runColors[runName] = color;
+        // "QAT after float" shifts every non-float run by float's last step; wall time is
+        // measured from the earliest run's start so stages line up in real time.
+        const double offset =
+            (m_mode == XAxisMode::QatAfterFloat && run.role != RunRole::Float) ? floatEnd : 0;
+        bool inLegend = true;
         for (int row = 0; row < m_metrics.size(); ++row) {
             const core::logs::Series* s = run.find(m_metrics[row].toStdString());
             if (!s || s->empty()) continue;
-            Curve c;
-            c.run = runName;
-            c.metric = m_metrics[row];
-            c.role = run.role;
-            c.series = s;
-            c.rect = m_rects[static_cast<size_t>(row)];
-            // "QAT after float" shifts every non-float run by float's last step; wall time is
-            // measured from the earliest run's start so stages line up in real time.
-            const double offset =
-                (m_mode == XAxisMode::QatAfterFloat && run.role != RunRole::Float) ? floatEnd : 0;
-            c.x = curveX(*s, m_mode, offset, std::isfinite(wallStart) ? wallStart : 0);
-            if (c.x.empty()) c.x = curveX(*s, XAxisMode::Step, offset, 0);  // no epochs / times: steps
-            c.single = s->size() <= 2 && (run.role == RunRole::Calibration || run.role == RunRole::Quantized);
-            if (m_smoothing > 0 && !c.single) c.smooth = smoothEma(s->value, m_smoothing);
-            c.ascending = ascending(c.x, s->size());
-            indexCurve(c);
-            QCPAxis* xa = c.rect->axis(QCPAxis::atBottom);
-            QCPAxis* ya = c.rect->axis(QCPAxis::atLeft);
-            c.raw = addGraph(xa, ya);
-            QColor faint = color;
-            faint.setAlpha(60);
-            c.raw->setPen(QPen(faint, 1));
-            c.raw->removeFromLegend();
-            c.line = addGraph(xa, ya);
-            c.line->setPen(QPen(color, 1.6));
-            c.line->setName(runName + QStringLiteral(" (") +
-                            QString::fromUtf8(core::logs::roleName(run.role)) + ")");
-            if (inLegend) c.line->removeFromLegend();
-            inLegend = true;
-            c.dots = addGraph(xa, ya);
-            c.dots->setLineStyle(QCPGraph::lsNone);
-            c.dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, 5));
-            c.dots->removeFromLegend();
-            c.bad = addGraph(xa, ya);
-            c.bad->setLineStyle(QCPGraph::lsNone);
-            c.bad->setScatterStyle(
-                QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QPen(Qt::black), QBrush(color), 10));
-            c.bad->removeFromLegend();
-            for (size_t i = 0; i < s->size(); ++i) {
-                if (std::isfinite(s->value[i])) continue;
-                c.badX.push_back(c.x[i]);
-                c.badY.push_back(s->value[i]);
-            }
-            m_curves.push_back(std::move(c));
+            addCurve(runName, m_metrics[row], run.role, s, static_cast<size_t>(row), color, offset,
+                     std::isfinite(wallStart) ? wallStart : 0, inLegend);
+            inLegend = false;
         }
     }
+    if (m_difference) addDifferenceCurves(colors);
     for (const QString& r : m_hiddenRuns) setRunHidden(r, true);
+    locateMarks();
+}
+
+CurvePlot::Curve& CurvePlot::addCurve(const QString& run, const QString& metric, RunRole role,
+                                      const core::logs::Series* s, size_t chart, QColor color, double offset,
+                                      double wallStart, bool inLegend, bool difference)
+{
+    Curve c;
+    c.run = run;
+    c.metric = metric;
+    c.role = role;
+    c.series = s;
+    c.rect = m_rects[chart];
+    c.x = curveX(*s, m_mode, offset, wallStart);
+    if (c.x.empty()) c.x = curveX(*s, XAxisMode::Step, offset, 0);  // no epochs / times: steps
+    c.single = s->size() <= 2 && (role == RunRole::Calibration || role == RunRole::Quantized);
+    if (m_smoothing > 0 && !c.single) c.smooth = smoothEma(s->value, m_smoothing);
+    c.ascending = ascending(c.x, s->size());
+    indexCurve(c);
+    QCPAxis* xa = c.rect->axis(QCPAxis::atBottom);
+    // a difference (QAT − float) crosses zero: its own linear axis on the right, so the left one
+    // can stay logarithmic for an exploding loss
+    c.difference = difference;
+    QCPAxis* ya = c.rect->axis(difference ? QCPAxis::atRight : QCPAxis::atLeft);
+    if (difference) {
+        ya->setVisible(true);
+        ya->setLabel(tr("QAT − float"));
+    }
+    c.raw = addGraph(xa, ya);
+    QColor faint = color;
+    faint.setAlpha(60);
+    c.raw->setPen(QPen(faint, 1));
+    c.raw->removeFromLegend();
+    c.line = addGraph(xa, ya);
+    c.line->setPen(QPen(color, 1.6));
+    c.line->setName(role == RunRole::Unknown && !m_runColors.count(run)
+                        ? run
+                        : run + QStringLiteral(" (") + QString::fromUtf8(core::logs::roleName(role)) + ")");
+    if (!inLegend) c.line->removeFromLegend();
+    c.dots = addGraph(xa, ya);
+    c.dots->setLineStyle(QCPGraph::lsNone);
+    c.dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, 5));
+    c.dots->removeFromLegend();
+    c.bad = addGraph(xa, ya);
+    c.bad->setLineStyle(QCPGraph::lsNone);
+    c.bad->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QPen(Qt::black), QBrush(color), 10));
+    c.bad->removeFromLegend();
+    for (size_t i = 0; i < s->size(); ++i) {
+        if (std::isfinite(s->value[i])) continue;
+        c.badX.push_back(c.x[i]);
+        c.badY.push_back(s->value[i]);
+    }
+    m_curves.push_back(std::move(c));
+    return m_curves.back();
+}
+
+void CurvePlot::addDifferenceCurves(const std::vector<std::string>& colors)
+{
+    const core::logs::Run* floatRun = m_logs->firstWithRole(RunRole::Float);
+    if (!floatRun) return;
+    for (size_t r = 0; r < m_logs->runs.size(); ++r) {
+        const core::logs::Run& run = m_logs->runs[r];
+        if (run.role != RunRole::Qat) continue;
+        const QString name =
+            QString::fromStdString(run.name) + QStringLiteral(" − ") + QString::fromStdString(floatRun->name);
+        bool inLegend = true;
+        for (int row = 0; row < m_metrics.size(); ++row) {
+            const core::logs::Series* q = run.find(m_metrics[row].toStdString());
+            const core::logs::Series* f = floatRun->find(m_metrics[row].toStdString());
+            if (!q || !f) continue;
+            m_derived.push_back(differenceSeries(*q, *f));
+            if (m_derived.back().empty()) continue;
+            Curve& c = addCurve(
+                name, m_metrics[row], RunRole::Unknown, &m_derived.back(), static_cast<size_t>(row),
+                QColor(QString::fromStdString(colors[r])).darker(160), 0, 0, inLegend, /*difference=*/true);
+            QPen pen = c.line->pen();
+            pen.setStyle(Qt::DashLine);
+            c.line->setPen(pen);
+            inLegend = false;
+        }
+    }
+}
+
+std::optional<size_t> CurvePlot::nearestPoint(const Curve& c, double step) const
+{
+    if (!c.series || c.series->empty()) return std::nullopt;
+    size_t best = 0;
+    double bestDistance = INFINITY;
+    for (size_t i = 0; i < c.series->size(); ++i) {
+        const double d = std::fabs(c.series->step[i] - step);
+        if (d < bestDistance) best = i, bestDistance = d;
+    }
+    return best;
+}
+
+void CurvePlot::locateMarks()
+{
+    m_markPoints.clear();
+    for (const CurveMark& m : m_marks)
+        for (size_t k = 0; k < m_curves.size(); ++k) {
+            const Curve& c = m_curves[k];
+            if (c.run != m.run || c.single) continue;
+            if (m.kind == CurveMark::Kind::Evidence && c.metric != m.metric) continue;
+            const std::optional<size_t> i = nearestPoint(c, m.step);
+            if (!i) continue;
+            m_markPoints.push_back({k, c.x[*i], static_cast<double>(c.series->value[*i]), m});
+            if (m.kind == CurveMark::Kind::Crash) break;  // one line through every chart
+        }
+}
+
+void CurvePlot::setMarks(std::vector<CurveMark> marks)
+{
+    m_marks = std::move(marks);
+    locateMarks();
+    redrawNow();
+}
+
+void CurvePlot::setDifference(bool on)
+{
+    if (m_difference == on) return;
+    m_difference = on;
+    setCurves(m_logs, m_metrics, m_mode, /*keepView=*/true);
+}
+
+QColor CurvePlot::runColor(const QString& run) const
+{
+    const auto it = m_runColors.find(run);
+    return it == m_runColors.end() ? QColor(Qt::gray) : it->second;
 }
 
 void CurvePlot::resetView()
@@ -253,9 +326,17 @@ void CurvePlot::resetView()
     redrawNow();
 }
 
-void CurvePlot::zoomTo(double x, const QString& run)
+void CurvePlot::zoomTo(double step, const QString& run, const QString& metric)
 {
     m_highlight = run;
+    m_focus.reset();
+    for (const Curve& c : m_curves) {
+        if (c.run != run || c.single || (!metric.isEmpty() && c.metric != metric)) continue;
+        if (const std::optional<size_t> i = nearestPoint(c, step))
+            m_focus = Focus{c.run, c.metric, c.x[*i], static_cast<double>(c.series->value[*i]), c.rect};
+        break;
+    }
+    const double x = m_focus ? m_focus->x : step;
     const QCPRange full = m_rects.front()->axis(QCPAxis::atBottom)->range();
     const double half = std::max(1.0, full.size() * 0.05);
     m_syncing = true;
@@ -263,6 +344,12 @@ void CurvePlot::zoomTo(double x, const QString& run)
     m_syncing = false;
     m_autoY = true;
     redrawNow();
+}
+
+std::optional<QPointF> CurvePlot::focusPoint() const
+{
+    if (!m_focus) return std::nullopt;
+    return QPointF(m_focus->x, m_focus->y);
 }
 
 void CurvePlot::syncX(const QCPRange& range)
@@ -290,7 +377,7 @@ void CurvePlot::redrawNow()
     t.start();
     redecimate();
     if (m_autoY)
-        for (QCPAxisRect* r : m_rects) fitY(r);
+        for (size_t chart = 0; chart < m_rects.size(); ++chart) fitY(chart);
     placeMarkers();
     replot(QCustomPlot::rpImmediateRefresh);
     m_lastRedrawMs = static_cast<double>(t.nsecsElapsed()) / 1e6;
@@ -348,33 +435,55 @@ void CurvePlot::redecimate()
     }
 }
 
-void CurvePlot::fitY(QCPAxisRect* rect)
+void CurvePlot::fitY(size_t chart)
 {
-    double lo = INFINITY, hi = -INFINITY;
+    QCPAxisRect* rect = m_rects[chart];
+    std::vector<double> values, differences;
     for (const Curve& c : m_curves) {
         if (c.rect != rect || !c.line->visible()) continue;
-        auto consider = [&](double v) {
-            if (!std::isfinite(v) || (m_logY && v <= 0)) return;
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        };
+        std::vector<double>& to = c.difference ? differences : values;
         if (c.single) {
-            for (float v : c.series->value) consider(v);
+            to.insert(to.end(), c.series->value.begin(), c.series->value.end());
             continue;
         }
-        for (auto it = c.line->data()->constBegin(); it != c.line->data()->constEnd(); ++it)
-            consider(it->value);
-        for (auto it = c.raw->data()->constBegin(); it != c.raw->data()->constEnd(); ++it)
-            consider(it->value);
+        for (const QCPGraph* g : {c.line, c.raw})
+            for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+                to.push_back(it->value);
     }
-    if (!std::isfinite(lo)) return;
+    if (const core::YScale d = core::chooseYScale(differences, core::YAxisMode::Linear); d.valid)
+        rect->axis(QCPAxis::atRight)->setRange(d.lo, d.hi);
+    core::YScale scale = core::chooseYScale(values, m_yMode);
+    if (!scale.valid) return;
+    // The point "Show evidence" went to is in view even when the rule calls it an outlier.
+    if (m_focus && m_focus->rect == rect && std::isfinite(m_focus->y) && (!scale.log || m_focus->y > 0)) {
+        if (m_focus->y > scale.hi)
+            scale.hi = scale.log ? m_focus->y * 1.6 : m_focus->y + (scale.hi - scale.lo) * 0.1;
+        if (m_focus->y < scale.lo)
+            scale.lo = scale.log ? m_focus->y / 1.3 : m_focus->y - (scale.hi - scale.lo) * 0.1;
+    }
+    m_offScale[chart] = scale.above + scale.below;
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
-    if (m_logY) {
-        y->setRange(lo / 1.3, hi * 1.6);  // room at the top for the NaN/Inf markers
-    } else {
-        const double span = hi > lo ? hi - lo : std::max(1e-6, std::fabs(hi) * 0.1);
-        y->setRange(lo - span * 0.05, hi + span * 0.15);
+    const bool wasLog = y->scaleType() == QCPAxis::stLogarithmic;
+    if (scale.log != wasLog) {
+        y->setScaleType(scale.log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+        if (scale.log)
+            y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        else
+            y->setTicker(QSharedPointer<QCPAxisTicker>::create());
     }
+    y->setRange(scale.lo, scale.hi);
+}
+
+bool CurvePlot::isLogY(int chart) const
+{
+    return chart >= 0 && chart < static_cast<int>(m_rects.size()) &&
+           m_rects[static_cast<size_t>(chart)]->axis(QCPAxis::atLeft)->scaleType() == QCPAxis::stLogarithmic;
+}
+
+size_t CurvePlot::offScale(int chart) const
+{
+    return chart >= 0 && chart < static_cast<int>(m_offScale.size()) ? m_offScale[static_cast<size_t>(chart)]
+                                                                     : 0;
 }
 
 void CurvePlot::placeMarkers()
@@ -382,7 +491,7 @@ void CurvePlot::placeMarkers()
     for (QCPAbstractItem* i : m_labels) removeItem(i);
     m_labels.clear();
     for (Curve& c : m_curves) {
-        QCPAxis* ya = c.rect->axis(QCPAxis::atLeft);
+        QCPAxis* ya = c.line->valueAxis();
         QCPAxis* xa = c.rect->axis(QCPAxis::atBottom);
         const bool visible = c.line->visible();
         if (c.single) {
@@ -409,7 +518,8 @@ void CurvePlot::placeMarkers()
             continue;
         }
         // NaN/Inf: a marker at the top edge at its x, never silently dropped
-        const double top = m_logY ? ya->range().upper / 1.15 : ya->range().upper - ya->range().size() * 0.04;
+        const bool log = ya->scaleType() == QCPAxis::stLogarithmic;
+        const double top = log ? ya->range().upper / 1.15 : ya->range().upper - ya->range().size() * 0.04;
         std::vector<double> ys(c.badX.size(), top);
         c.bad->setData(toContainer(c.badX, ys));
         int labels = 0;
@@ -431,6 +541,83 @@ void CurvePlot::placeMarkers()
             m_labels.push_back(label);
             ++labels;
         }
+    }
+    placeAnnotations();
+}
+
+void CurvePlot::placeAnnotations()
+{
+    auto ring = [&](const Curve& c, double x, double y, QColor color, double size) {
+        auto* t = new QCPItemTracer(this);
+        t->setClipAxisRect(c.rect);
+        t->position->setAxes(c.rect->axis(QCPAxis::atBottom), c.line->valueAxis());
+        t->position->setCoords(x, y);
+        t->setStyle(QCPItemTracer::tsCircle);
+        t->setSize(size);
+        t->setPen(QPen(color, 2));
+        m_labels.push_back(t);
+    };
+    auto text = [&](QCPAxisRect* rect, double x, double y, const QString& s, QColor color,
+                    Qt::Alignment align) {
+        auto* label = new QCPItemText(this);
+        label->setClipAxisRect(rect);
+        label->position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        label->position->setCoords(x, y);
+        label->setPositionAlignment(align);
+        label->setPadding(QMargins(4, 2, 4, 2));
+        label->setBrush(QColor(255, 255, 255, 215));
+        label->setColor(color);
+        label->setText(s);
+        m_labels.push_back(label);
+    };
+    const QColor markColor(QString::fromLatin1(core::logs::kMarkColor));
+    for (const MarkPoint& p : m_markPoints) {
+        const Curve& c = m_curves[p.curve];
+        if (!c.line->visible()) continue;
+        if (p.mark.kind == CurveMark::Kind::Evidence) {
+            if (!std::isfinite(p.y)) continue;  // a NaN has its triangle already
+            ring(c, p.x, p.y, markColor, 11);
+            continue;
+        }
+        for (QCPAxisRect* rect : m_rects) {  // a crash: a line through every chart
+            QCPAxis* xa = rect->axis(QCPAxis::atBottom);
+            QCPAxis* ya = rect->axis(QCPAxis::atLeft);
+            auto* line = new QCPItemStraightLine(this);
+            line->setClipAxisRect(rect);
+            line->point1->setAxes(xa, ya);
+            line->point2->setAxes(xa, ya);
+            line->point1->setCoords(p.x, ya->range().lower);
+            line->point2->setCoords(p.x, ya->range().upper);
+            line->setPen(QPen(markColor, 1.5, Qt::DashLine));
+            m_labels.push_back(line);
+        }
+        QCPAxis* ya = m_rects.front()->axis(QCPAxis::atLeft);
+        text(m_rects.front(), p.x, ya->range().lower, p.mark.label, markColor,
+             Qt::AlignLeft | Qt::AlignBottom);
+    }
+    if (m_focus)
+        for (const Curve& c : m_curves)
+            if (c.run == m_focus->run && c.metric == m_focus->metric && c.line->visible() &&
+                std::isfinite(m_focus->y)) {
+                ring(c, m_focus->x, m_focus->y, Qt::black, 18);
+                text(c.rect, m_focus->x, m_focus->y,
+                     QStringLiteral("%1 = %2").arg(c.run,
+                                                   QString::fromStdString(core::fullNumber(m_focus->y))),
+                     Qt::black, Qt::AlignLeft | Qt::AlignBottom);
+                break;
+            }
+    for (size_t chart = 0; chart < m_rects.size(); ++chart) {
+        if (m_offScale[chart] == 0) continue;
+        QCPAxisRect* rect = m_rects[chart];
+        auto* label = new QCPItemText(this);
+        label->setClipAxisRect(rect);
+        label->position->setType(QCPItemPosition::ptAxisRectRatio);
+        label->position->setAxisRect(rect);
+        label->position->setCoords(0.01, 0.02);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setColor(QColor(0x66, 0x66, 0x66));
+        label->setText(tr("%n point(s) off the scale", nullptr, static_cast<int>(m_offScale[chart])));
+        m_labels.push_back(label);
     }
 }
 
@@ -501,7 +688,43 @@ void CurvePlot::mouseMoveEvent(QMouseEvent* event)
     }
     layer(QStringLiteral("main"))->replot();
     replot(QCustomPlot::rpQueuedReplot);
-    emit readoutChanged(readoutAt(x));
+    const QString readout = readoutAt(x);
+    // At the cursor, so reading values never resizes the plot.
+    if (!readout.isEmpty()) QToolTip::showText(event->globalPosition().toPoint(), readout, this);
+    emit readoutChanged(readout);
+}
+
+QString CurvePlot::visibleCsv() const
+{
+    QString out = QStringLiteral("run,role,metric,step,x,value\n");
+    auto quoted = [](QString v) {
+        if (!v.contains(QLatin1Char(',')) && !v.contains(QLatin1Char('"'))) return v;
+        return QLatin1Char('"') + v.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+    };
+    for (const Curve& c : m_curves) {
+        if (!c.line->visible()) continue;
+        const QCPRange xr = c.rect->axis(QCPAxis::atBottom)->range();
+        const QString head = quoted(c.run) + QLatin1Char(',') +
+                             QString::fromUtf8(core::logs::roleName(c.role)) + QLatin1Char(',') +
+                             quoted(c.metric) + QLatin1Char(',');
+        for (size_t i = 0; i < c.series->size(); ++i) {
+            if (!c.single && !xr.contains(c.x[i])) continue;
+            const float v = c.series->value[i];
+            out += head + QString::number(c.series->step[i], 'g', 12) + QLatin1Char(',') +
+                   QString::number(c.x[i], 'g', 12) + QLatin1Char(',') +
+                   (std::isfinite(v) ? QString::number(static_cast<double>(v), 'g', 9)
+                                     : QString::fromLatin1(core::nonFiniteText(v))) +
+                   QLatin1Char('\n');
+        }
+    }
+    return out;
+}
+
+QStringList CurvePlot::curveNames() const
+{
+    QStringList out;
+    for (const Curve& c : m_curves) out << c.run + QStringLiteral(" · ") + c.metric;
+    return out;
 }
 
 void CurvePlot::resizeEvent(QResizeEvent* event)

@@ -9,15 +9,28 @@
 
 #include <QString>
 #include <QStringList>
+#include <deque>
+#include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "core/common/y_scale.h"
 #include "core/logs/run.h"
 #include "ui/plots/curve_data.h"
 
 namespace qatdoctor::ui {
 
-QColor roleColor(core::logs::RunRole role, int variant = 0);
+// A point the user should see on the curves: a finding's evidence (a ring on the run's curve
+// at that step) or a crash/error line of the log (a vertical line through every chart).
+struct CurveMark {
+    enum class Kind { Evidence, Crash };
+    Kind kind = Kind::Evidence;
+    QString run;
+    QString metric;  // evidence: the series; crash: "" (every chart)
+    double step = 0;
+    QString label;
+};
 
 class CurvePlot : public QCustomPlot {
     Q_OBJECT
@@ -29,15 +42,24 @@ public:
     // keepView: keep the x range (live updates) instead of fitting all data.
     void setCurves(std::shared_ptr<const core::logs::LogSet> logs, const QStringList& metrics, XAxisMode mode,
                    bool keepView = false);
-    void setLogY(bool on);
+    // Auto: each chart on its own decides log (positive values over three decades) or linear
+    // with far outliers off the scale (core/common/y_scale.h, as the report does).
+    void setYAxisMode(core::YAxisMode mode);
     void setSmoothing(double weight);  // 0 = off
     void setBoxZoom(bool on);
+    // Adds, per metric, "QAT − float" at equal steps for every QAT run against the float run.
+    void setDifference(bool on);
+    void setMarks(std::vector<CurveMark> marks);
     void resetView();
-    // Zooms the x axis around x (a step in the current axis mode) and highlights run.
-    void zoomTo(double x, const QString& run);
+    // Zooms x and y so run's point at step (a logged step; of metric, else of its first chart)
+    // is in view, highlights the run and rings the point.
+    void zoomTo(double step, const QString& run, const QString& metric = {});
     // Writes PNG, SVG or PDF by the file suffix. false on an unknown suffix or a write error.
     bool exportTo(const QString& path);
+    // The visible runs' points in the current x range: run,role,metric,step,x,value.
+    QString visibleCsv() const;
     void setRunHidden(const QString& run, bool hidden);
+    QColor runColor(const QString& run) const;
 
     // Introspection for tests and the benchmark.
     int curveCount() const { return static_cast<int>(m_curves.size()); }
@@ -45,6 +67,11 @@ public:
     qsizetype sourcePoints(const QString& run, const QString& metric) const;
     int nonFiniteMarkers(const QString& run, const QString& metric) const;
     int labelCount() const;  // NaN/Inf value labels + single-number labels
+    bool isLogY(int chart) const;
+    size_t offScale(int chart) const;  // values of the chart left off its y range
+    int markCount() const { return static_cast<int>(m_markPoints.size()); }
+    std::optional<QPointF> focusPoint() const;  // the ringed point of the last zoomTo, (x, y)
+    QStringList curveNames() const;             // "run · metric" of every curve
     double lastRedrawMs() const { return m_lastRedrawMs; }
     QString readoutAt(double x) const;
     void redrawNow();  // re-decimate and replot synchronously (benchmark)
@@ -73,23 +100,50 @@ private:
         QCPGraph* bad = nullptr;   // NaN/Inf markers at the top edge
         std::vector<double> badX;  // for the labels
         std::vector<float> badY;
-        bool single = false;  // a one-number run (calibration / quantized eval)
+        bool single = false;      // a one-number run (calibration / quantized eval)
+        bool difference = false;  // a QAT − float curve, on the chart's right axis
     };
 
     void rebuild();
     void redecimate();
     void indexCurve(Curve& c);
-    void fitY(QCPAxisRect* rect);
+    void fitY(size_t chart);
+    void addDifferenceCurves(const std::vector<std::string>& colors);
+    Curve& addCurve(const QString& run, const QString& metric, core::logs::RunRole role,
+                    const core::logs::Series* series, size_t chart, QColor color, double offset,
+                    double wallStart, bool inLegend, bool difference = false);
+    void locateMarks();
+    std::optional<size_t> nearestPoint(const Curve& c, double step) const;
     void placeMarkers();
+    void placeAnnotations();  // evidence rings, crash lines, the focus, off-scale counts
     void syncX(const QCPRange& range);
     void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent* event);
     void onSelectionRect(const QRect& rect, QMouseEvent* event);
     void scheduleRedraw();
 
+    // A mark placed on one curve: its x on the axis, y on the curve (crash marks: no y).
+    struct MarkPoint {
+        size_t curve = 0;
+        double x = 0, y = 0;
+        CurveMark mark;
+    };
+    struct Focus {
+        QString run, metric;
+        double x = 0, y = 0;
+        QCPAxisRect* rect = nullptr;
+    };
+
     std::shared_ptr<const core::logs::LogSet> m_logs;
     QStringList m_metrics;
     XAxisMode m_mode = XAxisMode::Step;
-    bool m_logY = false;
+    core::YAxisMode m_yMode = core::YAxisMode::Auto;
+    bool m_difference = false;
+    std::deque<core::logs::Series> m_derived;  // difference curves (Curve::series points here)
+    std::vector<CurveMark> m_marks;
+    std::vector<MarkPoint> m_markPoints;
+    std::optional<Focus> m_focus;
+    std::vector<size_t> m_offScale;  // per chart
+    std::map<QString, QColor> m_runColors;
     double m_smoothing = 0;
     bool m_autoY = true;
     bool m_syncing = false;

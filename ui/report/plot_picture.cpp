@@ -76,8 +76,28 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
     cp.xAxis->setRange(xr.lower - xpad, xr.upper + xpad);
     double lo = cp.yAxis->range().lower, hi = cp.yAxis->range().upper;
     for (const auto& r : plot.references) lo = std::min(lo, r.y), hi = std::max(hi, r.y);
-    const double pad = (hi - lo) > 0 ? (hi - lo) * 0.06 : 0.5;
+    double pad = (hi - lo) > 0 ? (hi - lo) * 0.06 : 0.5;
     cp.yAxis->setRange(lo - pad, hi + pad);
+    // Training curves: the app's and the HTML report's rule (log over three decades, far
+    // outliers off the scale and counted), so one spike does not flatten the chart.
+    const core::YScale scale = core::report::plotYScale(plot);
+    if (scale.valid) {
+        if (scale.log) {
+            cp.yAxis->setScaleType(QCPAxis::stLogarithmic);
+            cp.yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        }
+        cp.yAxis->setRange(scale.lo, scale.hi);
+        pad = (scale.hi - scale.lo) * 0.03;
+        if (const size_t off = scale.above + scale.below; off > 0 && !plot.offScaleLabel.empty()) {
+            auto* text = new QCPItemText(&cp);
+            text->position->setType(QCPItemPosition::ptAxisRectRatio);
+            text->position->setCoords(0.01, 0.01);
+            text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+            text->setFont(base);
+            text->setColor(QColor("#666666"));
+            text->setText(QString::fromStdString(plot.offScaleLabel).arg(off));
+        }
+    }
 
     for (const auto& r : plot.references) {
         QCPGraph* g = cp.addGraph();
@@ -106,7 +126,9 @@ QPicture drawPlotPicture(const PlotBlock& plot, QSize size, const QString& fontF
     }
     // NaN/Inf markers: red triangles on the top edge (NaN, +Inf) or the bottom edge (-Inf).
     QVector<double> mx, my;
-    const double top = cp.yAxis->range().upper - pad * 0.25, bottom = cp.yAxis->range().lower + pad * 0.25;
+    const QCPRange yr = cp.yAxis->range();
+    const double top = scale.log ? yr.upper / 1.15 : yr.upper - pad * 0.25;
+    const double bottom = scale.log ? yr.lower * 1.15 : yr.lower + pad * 0.25;
     for (const PlotSeries& s : plot.series)
         for (size_t i : s.nonFinite) {
             if (i >= s.x.size() || !std::isfinite(s.x[i])) continue;

@@ -6,6 +6,7 @@
 #include <QToolButton>
 
 #include "ui/common/background_job.h"
+#include "ui/shell/progress_text.h"
 
 namespace qatdoctor::ui {
 
@@ -37,7 +38,7 @@ void JobStatus::track(BackgroundJob* job)
     connect(job, &BackgroundJob::progress, this, [this, job](double f, const QString& stage) {
         if (job != m_active) return;
         m_bar->setValue(static_cast<int>(f * 1000));
-        m_label->setText(stage);
+        m_label->setText(progressText(stage));
     });
     connect(job, &BackgroundJob::finished, this, [this, job] { hideJob(job); });
     connect(job, &QObject::destroyed, this, [this, job] {

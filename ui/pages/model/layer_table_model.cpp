@@ -196,7 +196,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             QString text = QStringLiteral("⚠ ") + qs(findings.front()->title.in(m_lang));
             if (findings.size() > 1) text += QStringLiteral(" (+%1)").arg(findings.size() - 1);
             if (!findings.front()->faq.empty() && role == Qt::DisplayRole)
-                text += QStringLiteral("  → ") + tr("open in wizard");
+                text += QStringLiteral("  → ") + tr("double-click: open in wizard");
             return text;
         }
         default:

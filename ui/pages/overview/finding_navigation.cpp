@@ -12,18 +12,42 @@ NavigationTarget navigationFor(const core::Finding& finding, const core::Evidenc
             }
         }
     }
+    if (!evidence) {
+        for (const core::Evidence& e : finding.evidence) {
+            if (!e.file.empty() && e.line > 0) {
+                evidence = &e;
+                break;
+            }
+        }
+    }
     NavigationTarget t;
     t.findingId = QString::fromStdString(finding.id);
     if (!evidence) return t;
+    // a point of a curve shows the curve; a line of a log without a metric (a warning, a
+    // traceback) shows the log's source
+    const bool sourceLine = !evidence->file.empty() && evidence->line > 0 && evidence->metric.empty();
     if (!evidence->layer.empty()) {
         t.page = QStringLiteral("model");
         t.layer = QString::fromStdString(evidence->layer);
+    } else if (sourceLine) {
+        NavigationTarget source = sourceFor(*evidence);
+        source.findingId = t.findingId;
+        return source;
     } else if (!evidence->run.empty()) {
         t.page = QStringLiteral("curves");
         t.run = QString::fromStdString(evidence->run);
         t.metric = QString::fromStdString(evidence->metric);
         t.step = evidence->step;
     }
+    return t;
+}
+
+NavigationTarget sourceFor(const core::Evidence& evidence)
+{
+    NavigationTarget t;
+    t.page = QStringLiteral("source");
+    t.file = QString::fromStdString(evidence.file);
+    t.line = evidence.line;
     return t;
 }
 

@@ -1,5 +1,6 @@
 // Where a finding (or one piece of its evidence) leads: the curves page zoomed to the run and
-// step, or the model page with the layer selected. Pure mapping, no widgets.
+// step, the model page with the layer selected, or the source view at a log's line (a warning,
+// a traceback). Pure mapping, no widgets.
 #pragma once
 
 #include "core/common/finding.h"
@@ -7,9 +8,12 @@
 
 namespace qatdoctor::ui {
 
-// evidence == nullptr: the finding's first evidence that names a layer or a run. Returns a
-// target with an empty page when nothing can be shown.
+// evidence == nullptr: the finding's first evidence that names a layer or a run, else one with a
+// file and line. Returns a target with an empty page when nothing can be shown.
 NavigationTarget navigationFor(const core::Finding& finding, const core::Evidence* evidence = nullptr);
+
+// The source view at the evidence's file and line.
+NavigationTarget sourceFor(const core::Evidence& evidence);
 
 // The wizard opened at the finding's FAQ topic (empty page when the finding has none).
 NavigationTarget wizardFor(const core::Finding& finding);

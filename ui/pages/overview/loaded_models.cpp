@@ -4,6 +4,8 @@
 #include <QFileInfo>
 #include <QLocale>
 
+#include "core/logs/role_reason_text.h"
+
 namespace qatdoctor::ui {
 
 // ---- InputsModel ---------------------------------------------------------------------------
@@ -74,6 +76,12 @@ QVariant InputsModel::headerData(int section, Qt::Orientation orientation, int r
 
 RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
+void RunsModel::setLang(core::Lang lang)
+{
+    m_lang = lang;
+    if (rowCount() > 0) emit dataChanged(index(0, ReasonColumn), index(rowCount() - 1, ReasonColumn));
+}
+
 void RunsModel::setAnalysis(AnalysisPtr analysis)
 {
     beginResetModel();
@@ -114,7 +122,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
         case SeriesColumn:
             return static_cast<int>(run.series.size());
         case ReasonColumn:
-            return QString::fromStdString(run.roleReason);
+            return QString::fromStdString(core::logs::roleReasonText(run.roleReason, m_lang));
         default:
             return {};
     }

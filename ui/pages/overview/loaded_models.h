@@ -33,6 +33,7 @@ public:
     enum Column { NameColumn, RoleColumn, FilesColumn, SeriesColumn, ReasonColumn, ColumnCount };
     explicit RunsModel(QObject* parent = nullptr);
     void setAnalysis(AnalysisPtr analysis);
+    void setLang(core::Lang lang);  // the role reasons are shown in it
 
     // The role names the combo offers, in pipeline order.
     static QStringList runRoleNames();
@@ -49,6 +50,7 @@ signals:
 
 private:
     AnalysisPtr m_analysis;
+    core::Lang m_lang = core::Lang::En;
 };
 
 // A combo box of RunsModel::runRoleNames() for the role column.

@@ -101,8 +101,8 @@ void AutoAnswerPanel::showSteps(const core::faq::FaqBase& base, const std::vecto
                 item->setToolTip(qs(e.file));
             }
             list->setMaximumHeight(std::min<int>(static_cast<int>(step.evidence.size()), 4) * 24 + 6);
-            list->setToolTip(tr("Click to show this place"));
-            connect(list, &QListWidget::itemClicked, this, [this, list, index](QListWidgetItem* item) {
+            list->setToolTip(tr("Double-click (or Enter) to show this place"));
+            connect(list, &QListWidget::itemActivated, this, [this, list, index](QListWidgetItem* item) {
                 emit evidenceActivated(index, list->row(item));
             });
             rowLayout->addWidget(list);

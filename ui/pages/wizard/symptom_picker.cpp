@@ -86,16 +86,20 @@ SymptomPicker::SymptomPicker(QWidget* parent)
         rebuild();
         emit searchChanged(text);
     });
+    // One click selects; double-click or Enter opens the topic.
     connect(m_tree, &QTreeWidget::itemActivated, this, [this] { chooseCurrent(); });
-    connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        if (!item->data(0, kTopicRole).toString().isEmpty()) chooseCurrent();
-    });
 }
 
 void SymptomPicker::setBase(const core::faq::FaqBase* base, core::Lang lang)
 {
     m_base = base;
     m_lang = lang;
+    rebuild();
+}
+
+void SymptomPicker::setFindingTopics(std::vector<FindingTopic> topics)
+{
+    m_findingTopics = std::move(topics);
     rebuild();
 }
 
@@ -153,6 +157,21 @@ void SymptomPicker::showBrowse()
 {
     m_status->setText(tr("%n topic(s); the most common symptoms first.", nullptr,
                          static_cast<int>(m_base->topics().size())));
+    QTreeWidgetItem* fromData = nullptr;
+    if (!m_findingTopics.empty()) {
+        // The topics the findings name, first: where the data already points.
+        fromData = new QTreeWidgetItem(m_tree, {tr("Named by your findings")});
+        QFont bold = fromData->font(0);
+        bold.setBold(true);
+        fromData->setFont(0, bold);
+        for (const FindingTopic& ft : m_findingTopics) {
+            const core::faq::Topic* t = m_base->topic(ft.topicId.toStdString());
+            if (!t) continue;
+            QTreeWidgetItem* item = topicItem(fromData, qs(t->id), qs(t->symptom.in(m_lang)),
+                                              ft.findingTitles.join(QStringLiteral("; ")), t->popularity);
+            item->setToolTip(1, ft.findingTitles.join(QLatin1Char('\n')));
+        }
+    }
     auto* common = new QTreeWidgetItem(m_tree, {tr("Most common")});
     QFont bold = common->font(0);
     bold.setBold(true);
@@ -169,7 +188,7 @@ void SymptomPicker::showBrowse()
             topicItem(cat, qs(t->id), qs(t->symptom.in(m_lang)), qs(t->title.in(m_lang)), t->popularity);
     }
     m_tree->expandAll();
-    m_tree->setCurrentItem(common->child(0));
+    m_tree->setCurrentItem(fromData && fromData->childCount() ? fromData->child(0) : common->child(0));
 }
 
 void SymptomPicker::showSearch(const QString& query)

@@ -2,7 +2,9 @@
 // symptoms by category with the most common first.
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
+#include <vector>
 
 #include "core/common/text.h"
 
@@ -25,6 +27,12 @@ public:
     // base must outlive the picker (or the next setBase call).
     void setBase(const core::faq::FaqBase* base, core::Lang lang);
     void setLang(core::Lang lang);
+    // The topics the current findings name (shown first, with the findings' titles).
+    struct FindingTopic {
+        QString topicId;
+        QStringList findingTitles;
+    };
+    void setFindingTopics(std::vector<FindingTopic> topics);
     QString searchText() const;
     void setSearchText(const QString& text);
     void focusSearch();
@@ -43,6 +51,7 @@ private:
 
     const core::faq::FaqBase* m_base = nullptr;
     core::Lang m_lang = core::Lang::En;
+    std::vector<FindingTopic> m_findingTopics;
     QLineEdit* m_search;
     QTreeWidget* m_tree;
     QLabel* m_status;
