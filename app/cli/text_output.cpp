@@ -9,7 +9,7 @@
 namespace qatdoctor::cli {
 namespace {
 
-std::string evidenceLine(const core::Evidence& e)
+std::string evidenceLine(const core::Evidence& e, core::Lang lang)
 {
     std::ostringstream s;
     const char* sep = "";
@@ -31,7 +31,7 @@ std::string evidenceLine(const core::Evidence& e)
         put(v.str());
     }
     if (!e.layer.empty()) put("layer " + e.layer);
-    if (!e.detail.empty()) put(e.detail);
+    if (!e.detailIn(lang).empty()) put(e.detailIn(lang));
     return s.str();
 }
 
@@ -53,7 +53,7 @@ void printFindings(std::ostream& out, const std::vector<core::Finding>& findings
             out << (zh ? "    数据已自行恢复：不计入结论。\n"
                        : "    recovered by itself: not counted in the verdict\n");
         if (!f.message.in(lang).empty()) out << "    " << f.message.in(lang) << "\n";
-        for (const core::Evidence& e : f.evidence) out << "    - " << evidenceLine(e) << "\n";
+        for (const core::Evidence& e : f.evidence) out << "    - " << evidenceLine(e, lang) << "\n";
         if (!f.faq.empty()) out << "    FAQ: " << f.faq << "\n";
     }
 }

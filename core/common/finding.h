@@ -27,6 +27,12 @@ struct Evidence {
     std::optional<double> value;  // the numeric value involved (may be NaN/Inf)
     std::string layer;            // layer / module name (models)
     std::string detail;           // short free text ("first loss 4.2 vs float end 0.31")
+    std::string detailZh;         // the detail in Chinese; "" = the same words (names, numbers)
+
+    const std::string& detailIn(Lang lang) const
+    {
+        return lang == Lang::Zh && !detailZh.empty() ? detailZh : detail;
+    }
 };
 
 // How far past its threshold a measured finding is, so that a borderline call reads apart from

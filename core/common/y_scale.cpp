@@ -53,7 +53,8 @@ YScale chooseYScale(std::span<const double> values, YAxisMode mode)
     std::sort(v.begin(), v.end());
     const double lo = v.front(), hi = v.back();
     if (mode == YAxisMode::Linear) return linear(lo, hi);
-    if (mode == YAxisMode::Log || (lo > 0 && std::log10(hi / lo) > kLogScaleDecades)) return logarithmic(lo, hi);
+    if (mode == YAxisMode::Log || (lo > 0 && std::log10(hi / lo) > kLogScaleDecades))
+        return logarithmic(lo, hi);
     // Tukey's far-out fences: a point beyond three interquartile ranges is an outlier. Leave
     // them off only when few, and when showing them would squeeze the bulk to a fifth or less.
     if (v.size() >= 4) {

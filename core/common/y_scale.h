@@ -12,8 +12,8 @@ namespace qatdoctor::core {
 struct YScale {
     bool valid = false;  // false: no finite value to show
     bool log = false;
-    double lo = 0, hi = 1;          // the range to show (padded)
-    size_t above = 0, below = 0;    // values left off the range (outliers)
+    double lo = 0, hi = 1;        // the range to show (padded)
+    size_t above = 0, below = 0;  // values left off the range (outliers)
 };
 
 // Decades the positive values must span before the axis turns logarithmic.

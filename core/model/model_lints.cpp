@@ -23,12 +23,13 @@ bool hasFlag(const Layer& l, const char* flag)
     return std::find(l.flags.begin(), l.flags.end(), flag) != l.flags.end();
 }
 
-Evidence layerEvidence(const LayerTable& t, const std::string& layer, std::string detail)
+Evidence layerEvidence(const LayerTable& t, const std::string& layer, const Text& detail)
 {
     Evidence e;
     e.file = t.sourcePath;
     e.layer = layer;
-    e.detail = std::move(detail);
+    e.detail = detail.en;
+    e.detailZh = detail.zh;
     return e;
 }
 
@@ -97,8 +98,12 @@ bool lintOutputLowPrecision(const LintInput& in, std::vector<Finding>& out)
         if (!hasFlag(l, "graph_output")) continue;
         anyOutput = true;
         if (l.outputDtype == DType::Unknown || isHighPrecision(l.outputDtype)) continue;
-        std::string detail = std::string("output ") + dtypeName(l.outputDtype);
-        if (l.outputQuant) detail += ", scale " + scaleText(*l.outputQuant);
+        Text detail{std::string("输出 ") + dtypeName(l.outputDtype),
+                    std::string("output ") + dtypeName(l.outputDtype)};
+        if (l.outputQuant) {
+            detail.zh += "，scale " + scaleText(*l.outputQuant);
+            detail.en += ", scale " + scaleText(*l.outputQuant);
+        }
         f.evidence.push_back(layerEvidence(in.table, l.name, detail));
     }
     if (!f.evidence.empty()) out.push_back(std::move(f));
@@ -122,9 +127,11 @@ bool lintSharedQuantParams(const LintInput& in, std::vector<Finding>& out)
     if (view->graph) {
         for (const SharedScaleGroup& g : view->facts.sharedScales) {
             for (const QuantizerRef& r : g.quantizers)
-                f.evidence.push_back(layerEvidence(
-                    in.table, view->label(r),
-                    "scale from " + g.scaleSource + " (quantizer " + view->graph->node(r.node).name + ")"));
+                f.evidence.push_back(layerEvidence(in.table, view->label(r),
+                                                   Text{"scale 来自 " + g.scaleSource + "（量化节点 " +
+                                                            view->graph->node(r.node).name + "）",
+                                                        "scale from " + g.scaleSource + " (quantizer " +
+                                                            view->graph->node(r.node).name + ")"}));
         }
     } else {
         // Without a graph: layers whose output quantizer names the same scale source.
@@ -138,7 +145,8 @@ bool lintSharedQuantParams(const LintInput& in, std::vector<Finding>& out)
         for (const auto& [source, layers] : bySource)
             if (layers.size() > 1)
                 for (const Layer* l : layers)
-                    f.evidence.push_back(layerEvidence(in.table, l->name, "scale from " + source));
+                    f.evidence.push_back(layerEvidence(in.table, l->name,
+                                                       Text{"scale 来自 " + source, "scale from " + source}));
         if (!any) return false;
     }
     if (!f.evidence.empty()) out.push_back(std::move(f));
@@ -169,7 +177,8 @@ bool lintUncalibratedScale(const LintInput& in, std::vector<Finding>& out)
         for (const QuantizerRef& r : view->facts.defaultScale)
             f.evidence.push_back(
                 layerEvidence(in.table, view->label(r),
-                              "scale 1.0, zero point 0 (" + view->graph->node(r.node).name + ")"));
+                              Text{"scale 1.0，zero point 0（" + view->graph->node(r.node).name + "）",
+                                   "scale 1.0, zero point 0 (" + view->graph->node(r.node).name + ")"}));
     } else {
         bool any = false;
         for (const Layer& l : in.table.layers) {
@@ -181,7 +190,9 @@ bool lintUncalibratedScale(const LintInput& in, std::vector<Finding>& out)
             const bool zero =
                 std::all_of(q.zeroPoints.begin(), q.zeroPoints.end(), [](int64_t z) { return z == 0; });
             if (unit && zero)
-                f.evidence.push_back(layerEvidence(in.table, l.name, "output scale 1.0, zero point 0"));
+                f.evidence.push_back(
+                    layerEvidence(in.table, l.name,
+                                  Text{"输出 scale 1.0，zero point 0", "output scale 1.0, zero point 0"}));
         }
         if (!any) return false;
     }
@@ -222,13 +233,15 @@ bool lintAuxBranch(const LintInput& in, std::vector<Finding>& out)
         for (const std::string& label : order)
             f.evidence.push_back(layerEvidence(
                 in.table, label,
-                std::to_string(perLabel[label]) + " quantize/dequantize node(s) reach no output"));
+                Text{std::to_string(perLabel[label]) + " 个 quantize/dequantize 节点不通向任何输出",
+                     std::to_string(perLabel[label]) + " quantize/dequantize node(s) reach no output"}));
     } else {
         bool any = false;
         for (const Layer& l : in.table.layers) {
             any = any || hasFlag(l, "graph_output");
             if (hasFlag(l, "dead") && (l.outputQuant || l.weightQuant))
-                f.evidence.push_back(layerEvidence(in.table, l.name, "quantized, reaches no output"));
+                f.evidence.push_back(layerEvidence(
+                    in.table, l.name, Text{"已量化，但不通向任何输出", "quantized, reaches no output"}));
         }
         if (!any && f.evidence.empty()) return false;
     }
@@ -256,8 +269,8 @@ bool lintFloatFallback(const LintInput& in, std::vector<Finding>& out)
         for (int node : view->facts.floatIslands) {
             const GraphNode& n = view->graph->node(node);
             const std::string mod = modulePathFromNodeName(n.name);
-            f.evidence.push_back(
-                layerEvidence(in.table, mod.empty() ? n.name : mod, n.op + " runs in float"));
+            f.evidence.push_back(layerEvidence(in.table, mod.empty() ? n.name : mod,
+                                               Text{n.op + " 以浮点运行", n.op + " runs in float"}));
         }
     } else {
         bool any = false;
@@ -266,8 +279,9 @@ bool lintFloatFallback(const LintInput& in, std::vector<Finding>& out)
                                              [](DType d) { return isInteger(d) && bitWidth(d) <= 16; });
             any = any || quantIn;
             if (quantIn && isFloat(l.outputDtype) && !hasFlag(l, "graph_output"))
-                f.evidence.push_back(
-                    layerEvidence(in.table, l.name, l.op + " outputs float between quantized ops"));
+                f.evidence.push_back(layerEvidence(
+                    in.table, l.name,
+                    Text{l.op + " 在量化算子之间输出浮点", l.op + " outputs float between quantized ops"}));
         }
         if (!any) return false;
     }
@@ -303,13 +317,16 @@ bool lintInt16NotApplied(const LintInput& in, std::vector<Finding>& out)
                 if (l.name.rfind(module + ".", 0) == 0) matches.push_back(&l);
         if (matches.empty()) {
             f.evidence.push_back(
-                layerEvidence(in.table, module, "expected " + wanted + ", layer not found in the model"));
+                layerEvidence(in.table, module,
+                              Text{"期望 " + wanted + "，模型中没有该层",
+                                   "expected " + wanted + ", layer not found in the model"}));
             continue;
         }
         for (const Layer* l : matches) {
             if (want && l->outputDtype == *want) continue;
             Evidence e = layerEvidence(in.table, l->name,
-                                       "expected " + wanted + ", actual " + dtypeName(l->outputDtype));
+                                       Text{"期望 " + wanted + "，实际 " + dtypeName(l->outputDtype),
+                                            "expected " + wanted + ", actual " + dtypeName(l->outputDtype)});
             f.evidence.push_back(std::move(e));
         }
     }
@@ -333,7 +350,8 @@ bool lintCustomGridSample(const LintInput& in, std::vector<Finding>& out)
         "qat.gridsample_rewrite");
     for (const Layer& l : in.table.layers)
         if (l.op == "horizon::GridSample")
-            f.evidence.push_back(layerEvidence(in.table, l.name, "horizon::GridSample"));
+            f.evidence.push_back(
+                layerEvidence(in.table, l.name, Text{"horizon::GridSample", "horizon::GridSample"}));
     if (!f.evidence.empty()) out.push_back(std::move(f));
     return in.table.graph != nullptr || !in.table.layers.empty();
 }
@@ -382,12 +400,20 @@ bool lintBrokenScale(const LintInput& in, std::vector<Finding>& out)
             for (size_t i = 0; i < scales.size(); ++i)
                 if (!brokenScale(scales[i]).empty() && bad++ == 0) first = i;
             if (bad == 0) continue;
-            std::string detail = std::string(what) + " scale " + brokenScale(scales[first]) + " (" +
-                                 fullNumber(scales[first]) + ")";
-            if (scales.size() > 1)
-                detail += " in channel " + std::to_string(first) + ", " + std::to_string(bad) + " of " +
-                          std::to_string(scales.size()) + " channels";
-            if (!(*q)->scaleSource.empty()) detail += ", from " + (*q)->scaleSource;
+            const std::string value = brokenScale(scales[first]) + " (" + fullNumber(scales[first]) + ")";
+            Text detail{std::string(what) + " scale " + value, std::string(what) + " scale " + value};
+            if (scales.size() > 1) {
+                const std::string n = std::to_string(bad), all = std::to_string(scales.size());
+                const std::string channel = std::to_string(first);
+                detail.zh.append("，位于第 ").append(channel).append(" 个通道，共 ").append(all);
+                detail.zh.append(" 个通道中有 ").append(n).append(" 个");
+                detail.en.append(" in channel ").append(channel).append(", ").append(n);
+                detail.en.append(" of ").append(all).append(" channels");
+            }
+            if (!(*q)->scaleSource.empty()) {
+                detail.zh += "，来自 " + (*q)->scaleSource;
+                detail.en += ", from " + (*q)->scaleSource;
+            }
             f.evidence.push_back(layerEvidence(in.table, l.name, detail));
         }
     }

@@ -131,7 +131,7 @@ std::string evidenceLine(const Evidence& e, Lang lang)
     else if (e.value)
         add((zh ? "值 " : "value ") + fullNumber(*e.value));
     if (!e.layer.empty()) add((zh ? "层 " : "layer ") + e.layer);
-    if (!e.detail.empty()) add(e.detail);
+    if (!e.detailIn(lang).empty()) add(e.detailIn(lang));
     return s;
 }
 

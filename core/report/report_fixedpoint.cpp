@@ -3,6 +3,7 @@
 // errors and the what-if / int16 sensitivity results; the simulator's findings in any case.
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "core/fixedpoint/mode_pair.h"
 #include "core/report/report_sections.h"
@@ -52,8 +53,16 @@ void addFindingsTable(BuildContext& c, Section& s)
 
 void addOverview(BuildContext& c, Section& s, const SimulationSummary& sim)
 {
+    // "float 12.3 ms" / "浮点 12.3 ms": the simulation's mode names in the report's language
+    static const std::map<std::string, std::pair<std::string, std::string>> kModeNames = {
+        {"float", {"float", "浮点"}}, {"fake", {"fake-quant", "伪量化"}}, {"int", {"integer", "整数"}}};
     std::vector<std::string> timing;
-    for (const auto& [mode, ms] : sim.timingMs) timing.push_back(mode + " " + fixedText(ms, 1) + " ms");
+    for (const auto& [mode, ms] : sim.timingMs) {
+        const auto name = kModeNames.find(mode);
+        const std::string label =
+            name == kModeNames.end() ? mode : tr(c, name->second.first, name->second.second);
+        timing.push_back(label + " " + fixedText(ms, 1) + " ms");
+    }
     std::vector<std::pair<std::string, std::string>> kv = {
         {tr(c, "Model", "模型"), sim.modelPath},
         {tr(c, "Input", "输入"), joined(sim.inputs)},
@@ -61,8 +70,8 @@ void addOverview(BuildContext& c, Section& s, const SimulationSummary& sim)
         {tr(c, "Requantization", "重量化方式"),
          sim.requant == "fixed" ? tr(c, "integer multiplier + shift", "整数乘法 + 移位")
                                 : tr(c, "float multiply (reference runtimes)", "浮点乘法（参考运行时）")},
-        {tr(c, "Timing", "耗时"),
-         joined(timing, ", ") + " (" + std::to_string(sim.threads) + tr(c, " thread(s))", " 线程）")}};
+        {tr(c, "Timing", "耗时"), joined(timing, tr(c, ", ", "，").c_str()) + tr(c, " (", "（") +
+                                      std::to_string(sim.threads) + tr(c, " thread(s))", " 线程）")}};
     const std::string limits = tr(c, " (agreement breaks below cosine ", "（一致性阈值：余弦 ") +
                                fixedText(sim.thresholds.minCosine, 3) + tr(c, " or SQNR ", "，SQNR ") +
                                fixedText(sim.thresholds.minSqnrDb, 0) + tr(c, " dB)", " dB）");

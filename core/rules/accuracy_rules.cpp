@@ -19,10 +19,11 @@ std::optional<Scored> firstScored(const logs::LogSet& a, logs::RunRole role)
     return std::nullopt;
 }
 
-Evidence accEvidence(const Scored& s, const char* label)
+Evidence accEvidence(const Scored& s, const Text& label)
 {
     return pointEvidence(*s.run, s.acc.metric, s.acc.index,
-                         std::string(label) + " final accuracy " + percentText(s.acc.value));
+                         Text{label.zh + " 最终精度 " + percentText(s.acc.value),
+                              label.en + " final accuracy " + percentText(s.acc.value)});
 }
 
 }  // namespace
@@ -55,8 +56,8 @@ RuleOutcome checkCalibLowAccuracy(const logs::LogSet& a, const Thresholds& t)
             "qat.calibration_low");
         f.strength = measuredAbove({"相对浮点的精度下降", "accuracy drop relative to float"}, drop,
                                    t.calibLowMaxDrop, true);
-        f.evidence.push_back(accEvidence({r, *acc}, "calibration"));
-        f.evidence.push_back(accEvidence(*fl, "float"));
+        f.evidence.push_back(accEvidence({r, *acc}, {"calibration", "calibration"}));
+        f.evidence.push_back(accEvidence(*fl, {"float", "float"}));
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -88,8 +89,8 @@ RuleOutcome checkQatWorseThanCalibration(const logs::LogSet& a, const Thresholds
             "qat.accuracy_drops");
         f.strength = measuredAbove({"相对 Calibration 的精度下降", "accuracy drop relative to calibration"},
                                    drop, t.qatVsCalibMinDrop, true);
-        f.evidence.push_back(accEvidence({r, *acc}, "QAT"));
-        f.evidence.push_back(accEvidence(*calib, "calibration"));
+        f.evidence.push_back(accEvidence({r, *acc}, {"QAT", "QAT"}));
+        f.evidence.push_back(accEvidence(*calib, {"calibration", "calibration"}));
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -127,8 +128,8 @@ RuleOutcome checkQatQuantizedGap(const logs::LogSet& a, const Thresholds& t)
         f.strength = measuredAbove(
             {"相对 QAT 的精度下降", "accuracy drop relative to QAT"}, drop,
             severity == Severity::Error ? t.quantizedGapErrorDrop : t.quantizedGapMaxDrop, true);
-        f.evidence.push_back(accEvidence({&q, *qacc}, "quantized"));
-        f.evidence.push_back(accEvidence({qatRun, *acc}, "QAT"));
+        f.evidence.push_back(accEvidence({&q, *qacc}, {"quantized", "quantized"}));
+        f.evidence.push_back(accEvidence({qatRun, *acc}, {"QAT", "QAT"}));
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -157,9 +158,10 @@ RuleOutcome checkQatNoQuantizedEval(const logs::LogSet& a, const Thresholds&)
          "convert) during QAT as well, instead of using the QAT model alone for accuracy and monitoring."},
         "method.qat_only_eval");
     if (auto acc = finalEvalAccuracy(*qat))
-        f.evidence.push_back(accEvidence({qat, *acc}, "QAT (the only evaluation)"));
+        f.evidence.push_back(accEvidence({qat, *acc}, {"QAT（唯一一次评测）", "QAT (the only evaluation)"}));
     else
-        f.evidence.push_back(runEvidence(*qat, "no quantized evaluation among the loaded runs"));
+        f.evidence.push_back(runEvidence(*qat, Text{"已加载的运行中没有 quantized 评测",
+                                                    "no quantized evaluation among the loaded runs"}));
     out.findings.push_back(std::move(f));
     return out;
 }

@@ -85,9 +85,11 @@ RuleOutcome checkRunCrashed(const logs::LogSet& a, const Thresholds&)
         if (error && (!traceback || error->line != traceback->line))
             f.evidence.push_back(eventEvidence(run, *error));
         if (known)
-            f.evidence.push_back(runEvidence(run, "completed " + std::to_string(*done) + " of " +
-                                                      std::to_string(static_cast<int>(*planned)) +
-                                                      " planned epochs"));
+            f.evidence.push_back(
+                runEvidence(run, Text{"计划 " + std::to_string(static_cast<int>(*planned)) +
+                                          " 个 epoch，完成了 " + std::to_string(*done) + " 个",
+                                      "completed " + std::to_string(*done) + " of " +
+                                          std::to_string(static_cast<int>(*planned)) + " planned epochs"}));
         out.findings.push_back(std::move(f));
     }
     return out;

@@ -50,12 +50,16 @@ RuleOutcome checkLossDivergence(const logs::LogSet& a, const Thresholds& t)
                                     "qat.nan_loss");
             f.strength = measuredAbove({"相对早期水平的倍数", "times the early level"}, p.value[boom] / level,
                                        t.divergenceGrowthFactor);
-            f.evidence.push_back(pointEvidence(run, loss, p.index[boom],
-                                               "first point above " + shortNumber(t.divergenceGrowthFactor) +
-                                                   "x the early level " + shortNumber(level)));
+            f.evidence.push_back(
+                pointEvidence(run, loss, p.index[boom],
+                              Text{"第一个超过早期水平 " + shortNumber(level) + " 的 " +
+                                       shortNumber(t.divergenceGrowthFactor) + " 倍的点",
+                                   "first point above " + shortNumber(t.divergenceGrowthFactor) +
+                                       "x the early level " + shortNumber(level)}));
             const auto peakAt = std::max_element(p.value.begin(), p.value.end()) - p.value.begin();
             if (static_cast<size_t>(peakAt) != boom)
-                f.evidence.push_back(pointEvidence(run, loss, p.index[peakAt], "largest value"));
+                f.evidence.push_back(
+                    pointEvidence(run, loss, p.index[peakAt], Text{"最大值", "largest value"}));
             out.findings.push_back(std::move(f));
             continue;
         }
@@ -76,9 +80,12 @@ RuleOutcome checkLossDivergence(const logs::LogSet& a, const Thresholds& t)
         f.strength = measuredAbove(
             {"最后四分之一中位数相对早期水平的倍数", "last-quarter median over the early level"},
             last / level, t.divergenceRisingRatio);
-        f.evidence.push_back(pointEvidence(run, loss, p.index[0], "early level " + shortNumber(level)));
         f.evidence.push_back(
-            pointEvidence(run, loss, p.index.back(), "median of the last quarter " + shortNumber(last)));
+            pointEvidence(run, loss, p.index[0],
+                          Text{"早期水平 " + shortNumber(level), "early level " + shortNumber(level)}));
+        f.evidence.push_back(pointEvidence(run, loss, p.index.back(),
+                                           Text{"最后四分之一的中位数 " + shortNumber(last),
+                                                "median of the last quarter " + shortNumber(last)}));
         out.findings.push_back(std::move(f));
     }
     return out;

@@ -41,9 +41,10 @@ RuleOutcome checkFloatNotConverged(const logs::LogSet& a, const Thresholds& t)
                     f.strength = measuredAbove(
                         {"最后一次评测的相对精度提升", "relative accuracy gain of the last evaluation"}, gain,
                         t.floatConvergedMinLastGain, true);
-                    f.evidence.push_back(pointEvidence(*run, acc, p.index.back(), "last evaluation"));
                     f.evidence.push_back(
-                        pointEvidence(*run, acc, p.index[p.size() - 2], "previous evaluation"));
+                        pointEvidence(*run, acc, p.index.back(), Text{"最后一次评测", "last evaluation"}));
+                    f.evidence.push_back(pointEvidence(*run, acc, p.index[p.size() - 2],
+                                                       Text{"上一次评测", "previous evaluation"}));
                     out.findings.push_back(std::move(f));
                 }
                 continue;
@@ -72,15 +73,19 @@ RuleOutcome checkFloatNotConverged(const logs::LogSet& a, const Thresholds& t)
                           trend.dropPerTenth, t.floatConvergedLossLateDrop, true);
         f.evidence.push_back(
             pointEvidence(*run, loss, p.index[p.size() - trend.fitted],
-                          "start of the fitted end, line at " + shortNumber(trend.fittedFrom)));
-        f.evidence.push_back(
-            pointEvidence(*run, loss, p.index.back(), "last point, line at " + shortNumber(trend.fittedTo)));
+                          Text{"拟合末段的起点，拟合线在 " + shortNumber(trend.fittedFrom),
+                               "start of the fitted end, line at " + shortNumber(trend.fittedFrom)}));
+        f.evidence.push_back(pointEvidence(*run, loss, p.index.back(),
+                                           Text{"最后一个点，拟合线在 " + shortNumber(trend.fittedTo),
+                                                "last point, line at " + shortNumber(trend.fittedTo)}));
         // a run stopped well before the steps its settings plan was cut short, not finished
         const double lastStep = loss.series->step[p.index.back()];
         if (const auto planned = plannedSteps(*run); planned && lastStep + 1 < kStoppedEarlyShare * *planned)
-            f.evidence.push_back(runEvidence(*run, "stopped at step " + shortNumber(lastStep + 1) +
-                                                       " of the " + shortNumber(*planned) +
-                                                       " its settings plan"));
+            f.evidence.push_back(runEvidence(
+                *run,
+                Text{"停在第 " + shortNumber(lastStep + 1) + " 步，配置计划 " + shortNumber(*planned) + " 步",
+                     "stopped at step " + shortNumber(lastStep + 1) + " of the " + shortNumber(*planned) +
+                         " its settings plan"}));
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -114,10 +119,12 @@ RuleOutcome checkFloatOverfit(const logs::LogSet& a, const Thresholds& t)
             "model.float_overfit");
         f.strength = measuredAbove({"训练精度高出评测精度", "training accuracy above evaluation accuracy"},
                                    gap, t.overfitMaxGap, true);
-        f.evidence.push_back(
-            pointEvidence(*run, train, p.index.back(), "final training accuracy " + percentText(trainAcc)));
+        f.evidence.push_back(pointEvidence(*run, train, p.index.back(),
+                                           Text{"最终训练精度 " + percentText(trainAcc),
+                                                "final training accuracy " + percentText(trainAcc)}));
         f.evidence.push_back(pointEvidence(*run, val->metric, val->index,
-                                           "final evaluation accuracy " + percentText(val->value)));
+                                           Text{"最终评测精度 " + percentText(val->value),
+                                                "final evaluation accuracy " + percentText(val->value)}));
         out.findings.push_back(std::move(f));
     }
     return out;

@@ -10,9 +10,9 @@ namespace qatdoctor::core::rules {
 namespace {
 
 struct KnownWarning {
-    std::string_view needle;                  // text of the warning line
+    std::string_view needle;                   // text of the warning line
     std::array<std::string_view, 3> explains;  // finding ids it is a cause of, best first
-    std::string_view meaning;                 // put before the line in the evidence: what it means
+    Text meaning;                              // put before the line in the evidence: what it means
     // The finding of its own when none of `explains` was found.
     const char* id;
     Severity severity;
@@ -25,7 +25,8 @@ struct KnownWarning {
 const std::array<KnownWarning, 1> kKnownWarnings{{
     {"must run observer before calling calculate_qparams",
      {"qat.quantized_gap", "calib.low_accuracy", "qat.worse_than_calibration"},
-     "an observer never saw data: that layer got the default scale / zero point",
+     {"observer 从未见过数据，该层用的是默认的 scale / zero point",
+      "an observer never saw data: that layer got the default scale / zero point"},
      "log.observer_never_ran",
      Severity::Warning,
      Stage::Calibration,
@@ -46,8 +47,8 @@ const std::array<KnownWarning, 1> kKnownWarnings{{
 Evidence warningEvidence(const logs::Run& run, const logs::RunEvent& event, const KnownWarning& known)
 {
     Evidence e = eventEvidence(run, event);
-    e.detail = std::string(known.meaning) + ": " + e.detail;
-    if (e.detail.size() > 240) e.detail = e.detail.substr(0, 237) + "...";
+    e.detailZh = known.meaning.zh + "：" + e.detail;
+    e.detail = known.meaning.en + ": " + e.detail;
     return e;
 }
 

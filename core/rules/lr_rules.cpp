@@ -132,12 +132,14 @@ RuleOutcome checkAggressiveLrSchedule(const logs::LogSet& a, const Thresholds& t
             const Points p = finitePoints(*lr.series);
             if (!p.empty()) {
                 const auto top = std::max_element(p.value.begin(), p.value.end()) - p.value.begin();
-                f.evidence.push_back(pointEvidence(*run, lr, p.index[top], "peak QAT lr"));
+                f.evidence.push_back(
+                    pointEvidence(*run, lr, p.index[top], Text{"QAT 学习率峰值", "peak QAT lr"}));
             }
         }
         if (oneCycle) f.evidence.push_back(runEvidence(*run, "lr scheduler: " + *scheduler));
         if (atFloatPeak && f.evidence.empty())
-            f.evidence.push_back(runEvidence(*run, "peak lr " + shortNumber(*peak)));
+            f.evidence.push_back(
+                runEvidence(*run, Text{"学习率峰值 " + shortNumber(*peak), "peak lr " + shortNumber(*peak)}));
         out.findings.push_back(std::move(f));
     }
     return out;

@@ -115,7 +115,8 @@ RuleOutcome checkLossNonfinite(const logs::LogSet& a, const Thresholds&)
         f.recovered = !training;
         for (size_t i = 0; i < bad.size() && i < 4; ++i)
             f.evidence.push_back(
-                pointEvidence(run, bad[i].metric, bad[i].index, i == 0 ? "first non-finite value" : ""));
+                pointEvidence(run, bad[i].metric, bad[i].index,
+                              i == 0 ? Text{"第一个非有限值", "first non-finite value"} : Text{}));
         out.findings.push_back(std::move(f));
     }
     return out;

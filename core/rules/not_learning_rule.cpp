@@ -86,9 +86,11 @@ RuleOutcome checkQatNotLearning(const logs::LogSet& a, const Thresholds& t)
                                                   " evaluations at " + shortNumber(ap.value.front()));
                 f.strength = measuredBelow({"评测精度的变化幅度", "spread of the evaluation accuracy"},
                                            spread, t.notLearningMaxAccuracyChange, true);
-                f.evidence.push_back(pointEvidence(*run, acc, ap.index.front(), "first evaluation"));
+                f.evidence.push_back(
+                    pointEvidence(*run, acc, ap.index.front(), Text{"第一次评测", "first evaluation"}));
                 f.evidence.push_back(pointEvidence(*run, acc, ap.index.back(),
-                                                   "last evaluation, spread " + shortNumber(spread)));
+                                                   Text{"最后一次评测，变化幅度 " + shortNumber(spread),
+                                                        "last evaluation, spread " + shortNumber(spread)}));
                 out.findings.push_back(std::move(f));
                 continue;
             }
@@ -106,10 +108,12 @@ RuleOutcome checkQatNotLearning(const logs::LogSet& a, const Thresholds& t)
             notLearning(*run, run->name + ", loss " + shortNumber(first) + " -> " + shortNumber(last));
         f.strength = measuredBelow({"loss 的相对变化", "relative change of the loss"},
                                    std::fabs(last - first) / first, t.notLearningMaxRelativeChange, true);
-        f.evidence.push_back(
-            pointEvidence(*run, loss, p.index.front(), "first-quarter median " + shortNumber(first)));
-        f.evidence.push_back(
-            pointEvidence(*run, loss, p.index.back(), "last-quarter median " + shortNumber(last)));
+        f.evidence.push_back(pointEvidence(
+            *run, loss, p.index.front(),
+            Text{"前四分之一的中位数 " + shortNumber(first), "first-quarter median " + shortNumber(first)}));
+        f.evidence.push_back(pointEvidence(
+            *run, loss, p.index.back(),
+            Text{"最后四分之一的中位数 " + shortNumber(last), "last-quarter median " + shortNumber(last)}));
         out.findings.push_back(std::move(f));
     }
     return out;

@@ -82,10 +82,14 @@ RuleOutcome checkQatStartLossHigh(const logs::LogSet& a, const Thresholds& t)
             "qat.nan_loss");
         f.strength = measuredAbove({"QAT 初始 loss 与 float 末期之比", "QAT's first loss over float's final"},
                                    start / floatEnd, t.qatStartLossRatio);
-        f.evidence.push_back(pointEvidence(*run, loss, qp.index.front(), "first QAT loss"));
-        f.evidence.push_back(pointEvidence(*p.floatRun, p.floatLoss, fp.index.back(),
-                                           "float's final loss level (median of last " +
-                                               std::to_string(tail) + " points) " + shortNumber(floatEnd)));
+        f.evidence.push_back(
+            pointEvidence(*run, loss, qp.index.front(), Text{"QAT 的第一个 loss", "first QAT loss"}));
+        f.evidence.push_back(
+            pointEvidence(*p.floatRun, p.floatLoss, fp.index.back(),
+                          Text{"float 最终 loss 水平（最后 " + std::to_string(tail) + " 个点的中位数）" +
+                                   shortNumber(floatEnd),
+                               "float's final loss level (median of last " + std::to_string(tail) +
+                                   " points) " + shortNumber(floatEnd)}));
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -132,12 +136,14 @@ RuleOutcome checkQatTrendMismatch(const logs::LogSet& a, const Thresholds& t)
         const size_t q = std::max<size_t>(1, qp.size() / 4);
         f.evidence.push_back(
             pointEvidence(*run, loss, qp.index.front(),
-                          "QAT first-quarter median " + shortNumber(medianOf(qp.value, 0, q))));
+                          Text{"QAT 前四分之一的中位数 " + shortNumber(medianOf(qp.value, 0, q)),
+                               "QAT first-quarter median " + shortNumber(medianOf(qp.value, 0, q))}));
         f.evidence.push_back(pointEvidence(
             *run, loss, qp.index.back(),
-            "QAT last-quarter median " + shortNumber(medianOf(qp.value, qp.size() - q, qp.size()))));
+            Text{"QAT 最后四分之一的中位数 " + shortNumber(medianOf(qp.value, qp.size() - q, qp.size())),
+                 "QAT last-quarter median " + shortNumber(medianOf(qp.value, qp.size() - q, qp.size()))}));
         f.evidence.push_back(pointEvidence(*p.floatRun, p.floatLoss, fp.index[fp.size() - lateCount],
-                                           "start of float's late phase"));
+                                           Text{"float 末期的开始", "start of float's late phase"}));
         out.findings.push_back(std::move(f));
     }
     return out;

@@ -32,8 +32,10 @@ void setSource(const logs::Run& run, uint32_t fileIndex, int64_t lineOrRecord, E
     e.file = f.path;
     if (f.format == "tfevents") {
         if (lineOrRecord > 0) {
+            const std::string n = std::to_string(lineOrRecord);
+            if (!e.detailZh.empty()) e.detailZh += "；第 " + n + " 条记录";
             if (!e.detail.empty()) e.detail += "; ";
-            e.detail += "record " + std::to_string(lineOrRecord);
+            e.detail += "record " + n;
         }
     } else {
         e.line = lineOrRecord;
@@ -44,10 +46,16 @@ void setSource(const logs::Run& run, uint32_t fileIndex, int64_t lineOrRecord, E
 
 Evidence pointEvidence(const logs::Run& run, const MetricRef& metric, size_t index, std::string detail)
 {
+    return pointEvidence(run, metric, index, Text{"", std::move(detail)});
+}
+
+Evidence pointEvidence(const logs::Run& run, const MetricRef& metric, size_t index, const Text& detail)
+{
     Evidence e;
     e.run = run.name;
     e.metric = metric.name;
-    e.detail = std::move(detail);
+    e.detail = detail.en;
+    e.detailZh = detail.zh;
     if (!metric.series || index >= metric.series->size()) return e;
     const logs::Series& s = *metric.series;
     e.step = s.step[index];
@@ -75,6 +83,13 @@ Evidence runEvidence(const logs::Run& run, std::string detail)
     e.run = run.name;
     if (!run.files.empty()) e.file = run.files.front().path;
     e.detail = std::move(detail);
+    return e;
+}
+
+Evidence runEvidence(const logs::Run& run, const Text& detail)
+{
+    Evidence e = runEvidence(run, detail.en);
+    e.detailZh = detail.zh;
     return e;
 }
 

@@ -17,10 +17,13 @@ Stage stageForRole(logs::RunRole role);
 // The point `index` of a series: run, file, line (binary formats: "record N" in detail), step,
 // metric and value.
 Evidence pointEvidence(const logs::Run& run, const MetricRef& metric, size_t index, std::string detail = {});
+// The same with a detail in words, in both languages.
+Evidence pointEvidence(const logs::Run& run, const MetricRef& metric, size_t index, const Text& detail);
 // An event: run, file, line, step; detail = the event's first line.
 Evidence eventEvidence(const logs::Run& run, const logs::RunEvent& event);
 // The run as a whole (its first file).
 Evidence runEvidence(const logs::Run& run, std::string detail = {});
+Evidence runEvidence(const logs::Run& run, const Text& detail);
 
 // The strength of a finding that holds when value is above threshold (measuredAbove) or below
 // it (measuredBelow); percent: both are fractions shown as percent.

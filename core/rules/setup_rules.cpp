@@ -132,7 +132,8 @@ RuleOutcome checkConfigMarch(const logs::LogSet& a, const Thresholds&)
                                  "The QAT run's log does not record its march (" + names + "): not checked"},
                                 advice, "settings.march");
         for (const logs::Run* run : missing)
-            f.evidence.push_back(runEvidence(*run, "the logged configuration has no 'march'"));
+            f.evidence.push_back(runEvidence(
+                *run, Text{"记录的配置中没有 'march'", "the logged configuration has no 'march'"}));
         out.findings.push_back(std::move(f));
     }
     if (byMarch.size() > 1) {

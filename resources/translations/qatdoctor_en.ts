@@ -186,22 +186,6 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
 <context>
     <name>qatdoctor::ui::AutoAnswerPanel</name>
     <message>
-        <source>run %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>step %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>value</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>layer %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Answered from your data</source>
         <translation type="unfinished"></translation>
     </message>
@@ -950,6 +934,22 @@ nothing here turns into a table on export.</source>
         <source>Requantization %1 → %2: the integer results of %3 of %4 layers changed: %5</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>float</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fake-quant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>integer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 ms  </source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::GraphView</name>
@@ -1099,6 +1099,10 @@ nothing here turns into a table on export.</source>
     </message>
     <message>
         <source>Open in wizard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a layer to see its weights against the quantization grid</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

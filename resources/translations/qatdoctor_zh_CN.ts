@@ -187,22 +187,6 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
 <context>
     <name>qatdoctor::ui::AutoAnswerPanel</name>
     <message>
-        <source>run %1</source>
-        <translation>运行 %1</translation>
-    </message>
-    <message>
-        <source>step %1</source>
-        <translation>第 %1 步</translation>
-    </message>
-    <message>
-        <source>value</source>
-        <translation>数值</translation>
-    </message>
-    <message>
-        <source>layer %1</source>
-        <translation>层 %1</translation>
-    </message>
-    <message>
         <source>Answered from your data</source>
         <translation>已根据你的数据自动回答</translation>
     </message>
@@ -953,6 +937,22 @@ nothing here turns into a table on export.</source>
         <source>Requantization %1 → %2: the integer results of %3 of %4 layers changed: %5</source>
         <translation>重量化 %1 → %2：%4 个层中有 %3 个层的整数结果发生变化：%5</translation>
     </message>
+    <message>
+        <source>float</source>
+        <translation>浮点</translation>
+    </message>
+    <message>
+        <source>fake-quant</source>
+        <translation>伪量化</translation>
+    </message>
+    <message>
+        <source>integer</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>%1 %2 ms  </source>
+        <translation>%1 %2 ms  </translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::GraphView</name>
@@ -1102,6 +1102,10 @@ nothing here turns into a table on export.</source>
     <message>
         <source>Open in wizard</source>
         <translation>在向导中打开</translation>
+    </message>
+    <message>
+        <source>Select a layer to see its weights against the quantization grid</source>
+        <translation>选择一层，查看其权重与量化网格的对照</translation>
     </message>
 </context>
 <context>

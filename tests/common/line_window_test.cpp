@@ -43,7 +43,8 @@ TEST(LineWindow, TheLinesAroundOneLine)
 
 TEST(LineWindow, LongLinesAreCutAndTheEndIsSaid)
 {
-    const std::string path = writeLog("long.log", "short\n" + std::string(10000, 'x') + "\nlast without newline");
+    const std::string path =
+        writeLog("long.log", "short\n" + std::string(10000, 'x') + "\nlast without newline");
     const Result<LineWindow> w = readLineWindow(path, 2, 10);
     ASSERT_TRUE(w.ok());
     ASSERT_EQ(w->lines.size(), 3u);

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -20,6 +21,7 @@
 #include "ui/main_window.h"
 #include "ui/pages/model/layer_table_model.h"
 #include "ui/pages/model_page.h"
+#include "ui/pages/report_page.h"
 #include "ui/shell/language.h"
 #include "ui/shell/session_file.h"
 
@@ -54,6 +56,56 @@ QAction* saveAction(MainWindow& w)
     for (QAction* a : w.findChildren<QAction*>())
         if (a->shortcut() == QKeySequence(QKeySequence::Save)) return a;
     return nullptr;
+}
+
+// The user story of #25 with two projects one after the other: open A, walk the wizard to a
+// result and add it to the report, export; open B (Open replaces), export. B's report cites B
+// only: none of A's files, none of A's wizard walk.
+TEST(TwoProjects, TheSecondReportCitesOnlyTheSecond)
+{
+    Language language;
+    MainWindow w(QATDOCTOR_SOURCE_DIR, &language);
+    w.setHeadless(true);
+    auto idle = [&] { return QTest::qWaitFor([&] { return !w.isBusy(); }, 60000); };
+    const QString a = QString(QATDOCTOR_TEST_DATA) + "/runs/nan_loss";
+    const QString b = QString(QATDOCTOR_TEST_DATA) + "/runs/healthy";
+    auto click = [&](const QString& name) {
+        QCoreApplication::processEvents();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        for (QPushButton* button : w.findChildren<QPushButton*>(name))
+            if (button->isVisibleTo(&w) && button->isEnabled()) {
+                QTest::mouseClick(button, Qt::LeftButton);
+                return true;
+            }
+        return false;
+    };
+    QTemporaryDir dir;
+    auto exportHtml = [&](const QString& name) {
+        auto* report = w.findChild<ReportPage*>();
+        EXPECT_NE(report, nullptr);
+        QSignalSpy done(report, &ReportPage::exportFinished);
+        report->exportTo(dir.filePath(name), true);
+        EXPECT_TRUE(done.wait(30000));
+        QFile f(dir.filePath(name));
+        EXPECT_TRUE(f.open(QIODevice::ReadOnly));
+        return QString::fromUtf8(f.readAll());
+    };
+
+    w.openPaths({a});
+    ASSERT_TRUE(idle());
+    w.context()->navigate(NavigationTarget{.page = "wizard", .faqTopic = "qat.nan_loss"});
+    ASSERT_TRUE(click("answer_yes"));  // q_data: the input data has NaN (asked: the logs cannot say)
+    ASSERT_TRUE(click("addToReport"));
+    const QString first = exportHtml("a.html");
+    EXPECT_TRUE(first.contains("runs/nan_loss"));
+    EXPECT_FALSE(first.contains("The symptom wizard was not used for this report."));
+
+    w.openPaths({b});
+    ASSERT_TRUE(idle());
+    const QString second = exportHtml("b.html");
+    EXPECT_TRUE(second.contains("runs/healthy"));
+    EXPECT_FALSE(second.contains("runs/nan_loss")) << "project A's files in project B's report";
+    EXPECT_TRUE(second.contains("The symptom wizard was not used for this report."));
 }
 
 // `--lang` applies to one run; only the Language menu's choice is remembered for the next start.

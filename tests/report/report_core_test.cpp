@@ -255,6 +255,19 @@ TEST(ReportCharts, ScaledAndColouredAsInTheApp)
             if (a.logs.runs[r].name == s.name) EXPECT_EQ(s.color, colors[r]) << s.name;
     EXPECT_NE(renderSvgPlot(*loss).find(">1e+06<"), std::string::npos) << "decade ticks";
 
+    // the Chinese report's evidence reads in Chinese, figures and names as they are
+    o.lang = core::Lang::Zh;
+    auto zh = buildReport(a, o);
+    ASSERT_TRUE(zh);
+    std::string evidence;
+    for (const Section& section : zh->sections)
+        for (const Block& b : section.blocks)
+            if (b.kind == BlockKind::Findings)
+                for (const FindingItem& f : b.findings)
+                    for (const std::string& e : f.evidence) evidence += e + "\n";
+    EXPECT_NE(evidence.find("第一个超过早期水平"), std::string::npos) << evidence;
+    EXPECT_EQ(evidence.find("first point above"), std::string::npos) << evidence;
+
     PlotBlock spike;
     spike.autoScaleY = true;
     spike.offScaleLabel = "%1 point(s) off the scale";

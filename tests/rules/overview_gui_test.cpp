@@ -154,6 +154,7 @@ TEST_F(OverviewPageTest, TorchWarningIsEvidenceAndOpensItsSource)
         if (e.detail.find("must run observer") != std::string::npos) warning = &e;
     ASSERT_NE(warning, nullptr);
     EXPECT_NE(warning->detail.find("default scale"), std::string::npos) << warning->detail;
+    EXPECT_NE(warning->detailIn(core::Lang::Zh).find("observer 从未见过数据"), std::string::npos);
     EXPECT_TRUE(warning->file.ends_with("quantized/eval.log")) << warning->file;
     EXPECT_GT(warning->line, 0);
 

@@ -4,8 +4,8 @@
 #pragma once
 
 #include <QStyledItemDelegate>
-#include <algorithm>
 #include <QTreeView>
+#include <algorithm>
 
 namespace qatdoctor::ui {
 
@@ -21,8 +21,8 @@ public:
         if (index.column() == 0)  // the tree's branch indentation takes part of the first column
             for (QModelIndex p = index.parent(); p.isValid(); p = p.parent()) width -= m_view->indentation();
         const int textWidth = std::max(40, width - 12);
-        const QRect text = opt.fontMetrics.boundingRect(QRect(0, 0, textWidth, 100000),
-                                                        Qt::TextWordWrap, opt.text);
+        const QRect text =
+            opt.fontMetrics.boundingRect(QRect(0, 0, textWidth, 100000), Qt::TextWordWrap, opt.text);
         QSize size = QStyledItemDelegate::sizeHint(option, index);
         size.setHeight(std::max(size.height(), text.height() + 6));
         return size;

@@ -90,6 +90,18 @@ QStandardItem* numberItem(double v, int prec)
     return it;
 }
 
+// The simulation's mode names ("float", "fake", "int") as the page's timing line says them.
+QString modeLabel(const QString& mode)
+{
+    static const std::pair<const char*, const char*> kModes[] = {
+        {"float", QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "float")},
+        {"fake", QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "fake-quant")},
+        {"int", QT_TRANSLATE_NOOP("qatdoctor::ui::FixedpointPage", "integer")}};
+    for (const auto& [name, label] : kModes)
+        if (mode == QLatin1String(name)) return FixedpointPage::tr(label);
+    return mode;
+}
+
 double outputSqnr(const fp::SimulationResult& r)
 {
     return r.outputSqnrDb().value_or(NAN);
@@ -407,7 +419,7 @@ void FixedpointPage::onFinished(std::shared_ptr<Outcome> o)
     const double sq = outputSqnr(r);
     QString text;
     for (const auto& [mode, ms] : r.timingMs)
-        text += QString("%1 %2 ms  ").arg(QString::fromStdString(mode)).arg(ms, 0, 'f', 1);
+        text += tr("%1 %2 ms  ").arg(modeLabel(QString::fromStdString(mode))).arg(ms, 0, 'f', 1);
     text += "<br>" + (r.firstBadLayer.empty() ? tr("Fake-quant and integer agree on every layer.")
                                               : tr("<b>First layer where fake-quant and integer part: %1</b>")
                                                     .arg(QString::fromStdString(r.firstBadLayer)));

@@ -232,7 +232,7 @@ void OverviewPage::updateDetails()
     // Evidence with a file and line links to the source view (read-only, the line highlighted).
     for (size_t i = 0; i < f->evidence.size(); ++i) {
         const core::Evidence& e = f->evidence[i];
-        const QString text = FindingsModel::evidenceText(e).toHtmlEscaped();
+        const QString text = FindingsModel::evidenceText(e, lang).toHtmlEscaped();
         html += !e.file.empty() && e.line > 0
                     ? QStringLiteral("<li><a href=\"source:%1\">%2</a></li>").arg(i).arg(text)
                     : QStringLiteral("<li>%1</li>").arg(text);

@@ -47,7 +47,7 @@ QString progressText(const QString& stage)
 {
     for (const Phrase& p : kPhrases) {
         const QString english = QString::fromLatin1(p.english);
-        const QString text = QCoreApplication::translate("ProgressText", p.text);
+        QString text = QCoreApplication::translate("ProgressText", p.text);
         if (!text.contains(QLatin1String("%1"))) {
             if (stage == english) return text;
             continue;

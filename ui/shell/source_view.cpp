@@ -80,7 +80,8 @@ SourceView::SourceView(const QString& path, qint64 line, QWidget* parent)
                 return r;
             }
             r.firstLine = w->firstLine;
-            for (const std::string& l : w->lines) r.lines << QString::fromUtf8(l.data(), static_cast<int>(l.size()));
+            for (const std::string& l : w->lines)
+                r.lines << QString::fromUtf8(l.data(), static_cast<int>(l.size()));
             return r;
         },
         [this](const Read& r) {
@@ -141,7 +142,8 @@ QString SourceView::status() const
 bool SourceView::find(const QString& text, bool backwards)
 {
     if (text.isEmpty()) return false;
-    const QTextDocument::FindFlags flags = backwards ? QTextDocument::FindBackward : QTextDocument::FindFlags();
+    const QTextDocument::FindFlags flags =
+        backwards ? QTextDocument::FindBackward : QTextDocument::FindFlags();
     if (m_view->find(text, flags)) return true;
     // wrap around once
     QTextCursor start(m_view->document());

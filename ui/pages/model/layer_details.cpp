@@ -83,7 +83,9 @@ void LayerDetails::showLayer(std::shared_ptr<const core::Analysis> analysis,
     m_job->cancel();
     renderText();
     if (!layer || layer->weightDtype == core::model::DType::Unknown) {
-        m_weightView->showMessage(layer ? tr("this layer has no weight") : QString());
+        m_weightView->showMessage(
+            layer ? tr("this layer has no weight")
+                  : tr("Select a layer to see its weights against the quantization grid"));
         return;
     }
     if (!table || !table->graph) {
@@ -148,7 +150,7 @@ void LayerDetails::renderText()
             for (const core::Evidence& e : f.evidence)
                 if (e.layer == l.name) {
                     html += QStringLiteral("<hr><p><b>⚠ %1</b><br>%2<br><i>%3</i></p>")
-                                .arg(qs(f.title.in(lang)), qs(f.message.in(lang)), qs(e.detail));
+                                .arg(qs(f.title.in(lang)), qs(f.message.in(lang)), qs(e.detailIn(lang)));
                     if (!f.faq.empty())
                         html += QStringLiteral("<p><a href=\"faq:%1\">%2</a></p>")
                                     .arg(qs(f.faq), tr("Open in wizard"));

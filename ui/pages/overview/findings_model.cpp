@@ -157,7 +157,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             if (!isEvidence && index.column() == SeverityColumn) return QBrush(severityColor(f->severity));
             return {};
         case Qt::ToolTipRole:
-            if (isEvidence) return e ? evidenceText(*e) : QString();
+            if (isEvidence) return e ? evidenceText(*e, m_lang) : QString();
             return f->strength ? QString::fromStdString(core::strengthText(*f->strength, m_lang) + "\n\n" +
                                                         f->message.in(m_lang))
                                : QString::fromStdString(f->message.in(m_lang));
@@ -166,7 +166,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         default:
             return {};
     }
-    if (isEvidence) return index.column() == TextColumn && e ? evidenceText(*e) : QVariant();
+    if (isEvidence) return index.column() == TextColumn && e ? evidenceText(*e, m_lang) : QVariant();
     switch (index.column()) {
         case SeverityColumn:
             return severityLabel(f->severity);
@@ -198,7 +198,7 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
     }
 }
 
-QString FindingsModel::evidenceText(const core::Evidence& e)
+QString FindingsModel::evidenceText(const core::Evidence& e, core::Lang lang)
 {
     QStringList parts;
     if (!e.run.empty()) parts << QString::fromStdString(e.run);
@@ -215,7 +215,7 @@ QString FindingsModel::evidenceText(const core::Evidence& e)
         parts << QString::fromStdString(e.metric);
     else if (e.value)
         parts << numberString(*e.value, 6);
-    if (!e.detail.empty()) parts << QString::fromStdString(e.detail);
+    if (!e.detailIn(lang).empty()) parts << QString::fromStdString(e.detailIn(lang));
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -36,7 +36,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     // "qat · qat/train.log:30 · step 39 · loss = inf · first non-finite value"
-    static QString evidenceText(const core::Evidence& e);
+    // The one way the app writes a piece of evidence: "train.log:42 · step 79 · loss = 953.5 · …".
+    static QString evidenceText(const core::Evidence& e, core::Lang lang);
 
 private:
     const std::vector<core::Finding>& findings() const;

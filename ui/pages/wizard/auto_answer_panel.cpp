@@ -1,6 +1,5 @@
 #include "ui/pages/wizard/auto_answer_panel.h"
 
-#include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -12,7 +11,7 @@
 #include "core/common/finding.h"
 #include "core/faq/faq_base.h"
 #include "core/faq/wizard_session.h"
-#include "ui/common/number_strings.h"
+#include "ui/pages/overview/findings_model.h"
 
 namespace qatdoctor::ui {
 namespace {
@@ -34,22 +33,6 @@ AutoAnswerPanel::AutoAnswerPanel(QWidget* parent) : QWidget(parent), m_rows(new 
     frame->setLayout(m_rows);
     outer->addWidget(frame);
     hide();
-}
-
-QString AutoAnswerPanel::describeEvidence(const core::Evidence& e)
-{
-    QStringList parts;
-    if (!e.file.empty())
-        parts << QFileInfo(qs(e.file)).fileName() + (e.line > 0 ? QString(":%1").arg(e.line) : QString());
-    if (!e.run.empty()) parts << tr("run %1").arg(qs(e.run));
-    if (e.step) parts << tr("step %1").arg(numberString(*e.step, 6));
-    if (e.value)
-        parts << (e.metric.empty() ? tr("value") : qs(e.metric)) + " = " + numberString(*e.value, 6);
-    else if (!e.metric.empty())
-        parts << qs(e.metric);
-    if (!e.layer.empty()) parts << tr("layer %1").arg(qs(e.layer));
-    if (!e.detail.empty()) parts << qs(e.detail);
-    return parts.join(QString::fromUtf8(" \u00b7 "));
 }
 
 void AutoAnswerPanel::showSteps(const core::faq::FaqBase& base, const std::vector<core::faq::PathStep>& path,
@@ -97,7 +80,7 @@ void AutoAnswerPanel::showSteps(const core::faq::FaqBase& base, const std::vecto
             auto* list = new QListWidget;
             list->setObjectName("autoEvidence");
             for (const core::Evidence& e : step.evidence) {
-                auto* item = new QListWidgetItem(describeEvidence(e), list);
+                auto* item = new QListWidgetItem(FindingsModel::evidenceText(e, lang), list);
                 item->setToolTip(qs(e.file));
             }
             list->setMaximumHeight(std::min<int>(static_cast<int>(step.evidence.size()), 4) * 24 + 6);

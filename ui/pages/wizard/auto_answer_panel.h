@@ -27,9 +27,6 @@ public:
     void showSteps(const core::faq::FaqBase& base, const std::vector<core::faq::PathStep>& path,
                    core::Lang lang);
 
-    // One line describing a piece of evidence ("train.log:1234 · step 1500 · loss = nan").
-    static QString describeEvidence(const core::Evidence& e);
-
 signals:
     void overrideRequested(int stepIndex);
     void evidenceActivated(int stepIndex, int evidenceIndex);
