@@ -13,6 +13,7 @@ set(allowed_faq        "common")
 set(allowed_artifacts  "common;model")
 set(allowed_rules      "common;logs")
 set(allowed_fixedpoint "common;model")
+set(allowed_checkpoint "common")
 set(allowed_analysis   "common;logs;model;artifacts;rules;fixedpoint")
 set(allowed_report     "common;logs;model;artifacts;faq;rules;fixedpoint;analysis")
 

@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config git
   qt6-base-dev libqt6opengl6-dev qt6-svg-dev qt6-l10n-tools qt6-tools-dev qt6-tools-dev-tools
   libqcustomplot-dev libqcustomplot2.1-qt6
-  nlohmann-json3-dev libfast-float-dev libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
+  nlohmann-json3-dev libfast-float-dev libzip-dev libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   libgtest-dev googletest
   clang-format clang-tidy
   xvfb xauth poppler-utils python3 fonts-dejavu-core fonts-wqy-microhei

@@ -12,11 +12,12 @@ Command logsCommand();
 Command modelCommand();
 Command faqCommand();
 Command simulateCommand();
+Command checkpointCommand();
 
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> kCommands = {
-        analyzeCommand(), logsCommand(), modelCommand(), faqCommand(), simulateCommand(),
+        analyzeCommand(), logsCommand(), modelCommand(), faqCommand(), simulateCommand(), checkpointCommand(),
     };
     return kCommands;
 }

@@ -1,0 +1,429 @@
+#include "core/checkpoint/checkpoint_file.h"
+
+#include <zip.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <string_view>
+
+#include "core/common/file_io.h"
+#include "core/common/number_text.h"
+
+namespace qatdoctor::core::checkpoint {
+namespace {
+
+using Kind = PyNode::Kind;
+
+constexpr uint64_t kMaxPickleBytes = 1ull << 30;  // a state_dict's pickle is kilobytes to megabytes
+constexpr int kMaxDepth = 64;
+// The legacy format's first pickle: LONG1 of the magic number 0x1950a86a20f9469cfc6c.
+constexpr std::string_view kLegacyMagic{"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19", 14};
+
+struct StorageType {
+    std::string_view name;
+    std::string_view dtype;
+    size_t bytes;
+};
+constexpr std::array<StorageType, 15> kStorageTypes{{
+    {"FloatStorage", "float32", 4},
+    {"DoubleStorage", "float64", 8},
+    {"HalfStorage", "float16", 2},
+    {"BFloat16Storage", "bfloat16", 2},
+    {"LongStorage", "int64", 8},
+    {"IntStorage", "int32", 4},
+    {"ShortStorage", "int16", 2},
+    {"CharStorage", "int8", 1},
+    {"ByteStorage", "uint8", 1},
+    {"BoolStorage", "bool", 1},
+    {"QInt8Storage", "qint8", 1},
+    {"QUInt8Storage", "quint8", 1},
+    {"QInt32Storage", "qint32", 4},
+    {"ComplexFloatStorage", "complex64", 8},
+    {"ComplexDoubleStorage", "complex128", 16},
+}};
+
+// Keys under which training checkpoints keep the model's weights, in the order they are tried.
+constexpr std::array<std::string_view, 9> kModelKeys{
+    "state_dict", "model",       "model_state_dict", "module", "net",
+    "network",    "model_state", "state_dict_ema",   "ema"};
+
+struct ZipCloser {
+    void operator()(zip_t* z) const { zip_close(z); }
+};
+struct ZipFileCloser {
+    void operator()(zip_file_t* f) const { zip_fclose(f); }
+};
+
+class Walker {
+public:
+    Walker(const PickleTree& tree, CheckpointFile& out) : m_tree(tree), m_out(out) {}
+
+    void walk(NodeId id, const std::string& path, int depth)
+    {
+        if (depth > kMaxDepth) return;
+        const PyNode& n = m_tree.at(id);
+        switch (n.kind) {
+            case Kind::Dict:
+                walkPairs(n.items, path, depth);
+                return;
+            case Kind::List:
+            case Kind::Tuple:
+            case Kind::Set:
+                for (size_t k = 0; k < n.items.size(); ++k)
+                    walk(n.items[k], join(path, std::to_string(k)), depth + 1);
+                return;
+            case Kind::Call:
+                walkCall(id, path, depth);
+                return;
+            case Kind::Bool:
+            case Kind::Int:
+            case Kind::Float:
+            case Kind::Str:
+                if (depth <= 2 && !path.empty()) m_out.metadata.emplace_back(path, scalarText(n));
+                return;
+            default:
+                return;
+        }
+    }
+
+private:
+    static std::string join(const std::string& path, const std::string& key)
+    {
+        return path.empty() ? key : path + "." + key;
+    }
+    std::string keyText(NodeId id) const
+    {
+        const PyNode& k = m_tree.at(id);
+        return k.kind == Kind::Str ? k.text : k.kind == Kind::Int ? std::to_string(k.i) : "?";
+    }
+    static std::string scalarText(const PyNode& n)
+    {
+        switch (n.kind) {
+            case Kind::Bool:
+                return n.i ? "True" : "False";
+            case Kind::Int:
+                return std::to_string(n.i);
+            case Kind::Float:
+                return fullNumber(n.f);
+            default:
+                return n.text.size() > 200 ? n.text.substr(0, 197) + "..." : n.text;
+        }
+    }
+    void walkPairs(const std::vector<NodeId>& kv, const std::string& path, int depth)
+    {
+        for (size_t k = 0; k + 1 < kv.size(); k += 2) walk(kv[k + 1], join(path, keyText(kv[k])), depth + 1);
+    }
+    // The value of key in a dict node, or none.
+    std::optional<NodeId> item(NodeId dict, std::string_view key) const
+    {
+        const PyNode& d = m_tree.at(dict);
+        if (d.kind != Kind::Dict) return std::nullopt;
+        for (size_t k = 0; k + 1 < d.items.size(); k += 2)
+            if (m_tree.at(d.items[k]).kind == Kind::Str && m_tree.at(d.items[k]).text == key)
+                return d.items[k + 1];
+        return std::nullopt;
+    }
+    void walkCall(NodeId id, const std::string& path, int depth)
+    {
+        const auto [module, name] = m_tree.callee(id);
+        const PyNode& n = m_tree.at(id);
+        if (module == "torch._utils" && (name == "_rebuild_tensor_v2" || name == "_rebuild_tensor" ||
+                                         name == "_rebuild_qtensor" || name == "_rebuild_tensor_v3")) {
+            if (auto t = tensorOf(n.items[1], path)) m_out.tensors.push_back(std::move(*t));
+            return;
+        }
+        if (module == "torch._utils" &&
+            (name == "_rebuild_parameter" || name == "_rebuild_parameter_with_state")) {
+            const PyNode& args = m_tree.at(n.items[1]);
+            if (args.kind == Kind::Tuple && !args.items.empty()) {
+                const size_t before = m_out.tensors.size();
+                walk(args.items[0], path, depth);
+                for (size_t k = before; k < m_out.tensors.size(); ++k) m_out.tensors[k].parameter = true;
+            }
+            return;
+        }
+        if (!module.empty()) {
+            const std::string cls = std::string(module) + "." + std::string(name);
+            if (std::find(m_out.classes.begin(), m_out.classes.end(), cls) == m_out.classes.end())
+                m_out.classes.push_back(cls);
+        }
+        // An nn.Module pickled whole: its parameters, buffers and submodules make the state_dict
+        // names; other attributes are settings, not weights.
+        if (n.hasState && m_tree.at(n.state).kind == Kind::Dict && item(n.state, "_modules")) {
+            for (std::string_view part : {"_parameters", "_buffers", "_modules"})
+                if (auto d = item(n.state, part)) walk(*d, path, depth);
+            return;
+        }
+        if (n.hasState) walk(n.state, path, depth + 1);
+        walkPairs(n.extra, path, depth);
+    }
+    std::optional<TensorInfo> tensorOf(NodeId argsId, const std::string& path) const
+    {
+        const PyNode& args = m_tree.at(argsId);
+        if (args.kind != Kind::Tuple || args.items.size() < 4) return std::nullopt;
+        const PyNode& pid = m_tree.at(args.items[0]);
+        if (pid.kind != Kind::PersistentId) return std::nullopt;
+        const PyNode& id = m_tree.at(pid.items[0]);
+        if (id.kind != Kind::Tuple || id.items.size() < 5 || m_tree.at(id.items[0]).text != "storage")
+            return std::nullopt;
+        TensorInfo t;
+        t.name = path;
+        const PyNode& type = m_tree.at(id.items[1]);
+        for (const StorageType& s : kStorageTypes)
+            if (type.kind == Kind::Global && type.text2 == s.name) t.dtype = s.dtype;
+        if (t.dtype.empty()) t.dtype = type.kind == Kind::Global ? type.text2 : "unknown";
+        t.storage = keyText(id.items[2]);
+        t.storageNumel = m_tree.at(id.items[4]).i;
+        t.offset = m_tree.at(args.items[1]).i;
+        for (NodeId d : m_tree.at(args.items[2]).items) t.shape.push_back(m_tree.at(d).i);
+        for (NodeId d : m_tree.at(args.items[3]).items) t.stride.push_back(m_tree.at(d).i);
+        return t;
+    }
+
+    const PickleTree& m_tree;
+    CheckpointFile& m_out;
+};
+
+void describe(const PickleTree& tree, CheckpointFile& out)
+{
+    Walker(tree, out).walk(tree.root, "", 0);
+    for (const auto& [module, name] : tree.globals)
+        if (isDangerousGlobal(module, name))
+            out.dangerous.push_back(std::string(module).append(".").append(name));
+    for (std::string_view key : kModelKeys) {
+        const std::string prefix = std::string(key) + ".";
+        if (std::any_of(out.tensors.begin(), out.tensors.end(),
+                        [&](const TensorInfo& t) { return t.name.starts_with(prefix); })) {
+            out.modelKey = key;
+            break;
+        }
+    }
+}
+
+Result<CheckpointFile> readZip(const std::string& path)
+{
+    int code = 0;
+    std::unique_ptr<zip_t, ZipCloser> z(zip_open(path.c_str(), ZIP_RDONLY, &code));
+    if (!z) {
+        zip_error_t e;
+        zip_error_init_with_code(&e, code);
+        Error err{"checkpoint.zip", path + ": not a readable zip archive (" + zip_error_strerror(&e) + ")",
+                  path};
+        zip_error_fini(&e);
+        return err;
+    }
+    CheckpointFile out;
+    out.path = path;
+    out.container = "zip";
+    const zip_int64_t entries = zip_get_num_entries(z.get(), 0);
+    zip_int64_t pickleIndex = -1;
+    for (zip_int64_t i = 0; i < entries; ++i) {
+        const std::string name = zip_get_name(z.get(), static_cast<zip_uint64_t>(i), 0);
+        const size_t slash = name.find('/');
+        if (slash == std::string::npos) continue;
+        const std::string rest = name.substr(slash + 1);
+        if (rest == "constants.pkl")
+            return Error{"checkpoint.format",
+                         path + ": a TorchScript archive (torch.jit.save), not a torch.save checkpoint",
+                         path};
+        if (rest == "data.pkl" && pickleIndex < 0) {
+            pickleIndex = i;
+            out.archiveRoot = name.substr(0, slash);
+        }
+    }
+    if (pickleIndex < 0)
+        return Error{"checkpoint.format",
+                     path + ": a zip archive without <folder>/data.pkl: not a torch.save file", path};
+    zip_stat_t st;
+    if (zip_stat_index(z.get(), static_cast<zip_uint64_t>(pickleIndex), 0, &st) != 0 ||
+        st.size > kMaxPickleBytes)
+        return Error{"checkpoint.zip", path + ": data.pkl is unreadable or larger than 1 GiB", path};
+    std::unique_ptr<zip_file_t, ZipFileCloser> f(
+        zip_fopen_index(z.get(), static_cast<zip_uint64_t>(pickleIndex), 0));
+    std::string bytes(st.size, '\0');
+    if (!f || zip_fread(f.get(), bytes.data(), st.size) != static_cast<zip_int64_t>(st.size))
+        return Error{"checkpoint.zip", path + ": cannot read " + out.archiveRoot + "/data.pkl", path};
+    Result<PickleTree> tree = unpickle(bytes, path + ": " + out.archiveRoot + "/data.pkl");
+    if (!tree) return tree.error();
+    describe(*tree, out);
+    return out;
+}
+
+Result<CheckpointFile> readLegacy(const std::string& path, const std::string& bytes)
+{
+    CheckpointFile out;
+    out.path = path;
+    out.container = "legacy";
+    size_t at = 0;
+    // magic, protocol version, system info, the object, the storage keys: five pickles in a row
+    PickleTree main, keys;
+    for (int k = 0; k < 5; ++k) {
+        Result<PickleTree> t =
+            unpickle(std::string_view(bytes).substr(at), path + ": pickle " + std::to_string(k + 1));
+        if (!t) return t.error();
+        at += t->end;
+        if (k == 3) main = std::move(*t);
+        if (k == 4) keys = std::move(*t);
+    }
+    describe(main, out);
+    // then each storage in the order of the keys: an 8-byte element count and its bytes
+    std::map<std::string, size_t> elementBytes;
+    for (const TensorInfo& t : out.tensors) elementBytes[t.storage] = dtypeSize(t.dtype);
+    for (NodeId k : keys.at(keys.root).items) {
+        const std::string key = keys.at(k).text;
+        uint64_t numel = 0;
+        const std::string storage = std::string(path).append(": storage ").append(key);
+        if (at + 8 > bytes.size()) return Error{"checkpoint.format", storage + " is cut off", path};
+        std::memcpy(&numel, bytes.data() + at, 8);
+        at += 8;
+        out.legacyOffsets[key] = at;
+        const size_t esz = elementBytes.count(key) ? elementBytes[key] : 0;
+        if (esz == 0 || numel > (bytes.size() - at) / esz)
+            return Error{"checkpoint.format", storage + " is larger than the file", path, 0,
+                         static_cast<int64_t>(at)};
+        at += numel * esz;
+    }
+    return out;
+}
+
+double elementAt(const char* p, const std::string& dtype)
+{
+    auto as = [&](auto v) {
+        std::memcpy(&v, p, sizeof v);
+        return static_cast<double>(v);
+    };
+    if (dtype == "float32") return as(float{});
+    if (dtype == "float64") return as(double{});
+    if (dtype == "int64") return as(int64_t{});
+    if (dtype == "int32" || dtype == "qint32") return as(int32_t{});
+    if (dtype == "int16") return as(int16_t{});
+    if (dtype == "int8" || dtype == "qint8") return as(int8_t{});
+    if (dtype == "uint8" || dtype == "bool" || dtype == "quint8") return as(uint8_t{});
+    if (dtype == "float16" || dtype == "bfloat16") {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        if (dtype == "bfloat16") {
+            const uint32_t u = static_cast<uint32_t>(h) << 16;
+            float f;
+            std::memcpy(&f, &u, 4);
+            return f;
+        }
+        const int sign = h >> 15, exp = (h >> 10) & 31, frac = h & 1023;
+        const double v = exp == 0    ? std::ldexp(frac, -24)
+                         : exp == 31 ? (frac ? NAN : INFINITY)
+                                     : std::ldexp(frac + 1024, exp - 25);
+        return sign ? -v : v;
+    }
+    return NAN;
+}
+
+}  // namespace
+
+int64_t TensorInfo::numel() const
+{
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+}
+
+const TensorInfo* CheckpointFile::find(const std::string& name) const
+{
+    for (const TensorInfo& t : tensors)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+size_t dtypeSize(const std::string& dtype)
+{
+    for (const StorageType& s : kStorageTypes)
+        if (s.dtype == dtype) return s.bytes;
+    return 0;
+}
+
+Result<CheckpointFile> readCheckpoint(const std::string& path)
+{
+    Result<std::string> head = readFileHead(path, 64);
+    if (!head) return head.error();
+    if (head->starts_with("PK\x03\x04")) return readZip(path);
+    if (head->starts_with(kLegacyMagic)) {
+        Result<std::string> bytes = readFile(path);
+        if (!bytes) return bytes.error();
+        return readLegacy(path, *bytes);
+    }
+    return Error{
+        "checkpoint.format",
+        path + ": neither a torch.save zip archive nor a legacy torch.save stream (first bytes do not match)",
+        path};
+}
+
+Result<std::vector<double>> readTensor(const CheckpointFile& file, const TensorInfo& t)
+{
+    const size_t esz = dtypeSize(t.dtype);
+    const std::string what = file.path + ": tensor " + t.name;
+    if (esz == 0) return Error{"checkpoint.dtype", what + " has dtype " + t.dtype + ", not read", file.path};
+    // The elements span [offset, offset + sum((shape-1)*stride)] of the storage. Every figure
+    // comes from the pickle, so each is checked before it sizes anything.
+    if (t.stride.size() != t.shape.size() || t.offset < 0 || t.storageNumel < 0)
+        return Error{"checkpoint.tensor", what + " has an inconsistent shape, stride or offset", file.path};
+    constexpr int64_t kMaxElements = int64_t{1} << 31;
+    int64_t last = t.offset, count = 1;
+    for (size_t d = 0; d < t.shape.size(); ++d) {
+        if (t.shape[d] < 0 || t.stride[d] < 0 || t.shape[d] > kMaxElements || t.stride[d] > kMaxElements)
+            return Error{"checkpoint.tensor", what + " has a negative or huge dimension", file.path};
+        if (t.shape[d] == 0) return std::vector<double>{};
+        count *= t.shape[d];
+        if (count > kMaxElements)
+            return Error{"checkpoint.tensor", what + " has more than 2^31 elements", file.path};
+        last += (t.shape[d] - 1) * t.stride[d];
+        if (last > kMaxElements * 4)
+            return Error{"checkpoint.tensor", what + " reaches past its storage", file.path};
+    }
+    if (last >= t.storageNumel)
+        return Error{"checkpoint.tensor", what + " reaches past its storage", file.path};
+    const uint64_t storageBytes = static_cast<uint64_t>(t.storageNumel) * esz;
+    std::string bytes;
+    if (file.container == "zip") {
+        int code = 0;
+        std::unique_ptr<zip_t, ZipCloser> z(zip_open(file.path.c_str(), ZIP_RDONLY, &code));
+        const std::string entry = file.archiveRoot + "/data/" + t.storage;
+        zip_stat_t st;
+        if (!z || zip_stat(z.get(), entry.c_str(), 0, &st) != 0 || st.size < storageBytes)
+            return Error{"checkpoint.zip", what + ": " + entry + " is missing or smaller than its storage",
+                         file.path};
+        bytes.assign(storageBytes, '\0');
+        std::unique_ptr<zip_file_t, ZipFileCloser> f(zip_fopen(z.get(), entry.c_str(), 0));
+        if (!f || zip_fread(f.get(), bytes.data(), bytes.size()) != static_cast<zip_int64_t>(bytes.size()))
+            return Error{"checkpoint.zip", what + ": cannot read " + entry, file.path};
+    } else {
+        std::error_code ec;
+        const auto at = file.legacyOffsets.find(t.storage);
+        const uint64_t size = std::filesystem::file_size(file.path, ec);
+        if (at == file.legacyOffsets.end() || ec || at->second > size || storageBytes > size - at->second)
+            return Error{"checkpoint.format", what + ": its storage is not in the file", file.path};
+        bytes.assign(storageBytes, '\0');
+        std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(file.path.c_str(), "rb"), &std::fclose);
+        if (!f || std::fseek(f.get(), static_cast<long>(at->second), SEEK_SET) != 0 ||
+            std::fread(bytes.data(), 1, bytes.size(), f.get()) != bytes.size())
+            return Error{"checkpoint.format", what + ": cannot read its storage", file.path};
+    }
+    std::vector<double> out(static_cast<size_t>(t.numel()));
+    std::vector<int64_t> index(t.shape.size(), 0);
+    for (size_t k = 0; k < out.size(); ++k) {
+        int64_t e = t.offset;
+        for (size_t d = 0; d < index.size(); ++d) e += index[d] * t.stride[d];
+        out[k] = elementAt(bytes.data() + static_cast<size_t>(e) * esz, t.dtype);
+        for (size_t d = index.size(); d-- > 0;) {
+            if (++index[d] < t.shape[d]) break;
+            index[d] = 0;
+        }
+    }
+    return out;
+}
+
+}  // namespace qatdoctor::core::checkpoint
