@@ -25,28 +25,64 @@ constexpr int kMaxDepth = 64;
 // The legacy format's first pickle: LONG1 of the magic number 0x1950a86a20f9469cfc6c.
 constexpr std::string_view kLegacyMagic{"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19", 14};
 
+// One element as a double, for each storage element type.
+template <class T>
+double readAs(const char* p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return static_cast<double>(v);
+}
+double readHalf(const char* p)
+{
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    const int sign = h >> 15, exp = (h >> 10) & 31, frac = h & 1023;
+    const double v = exp == 0    ? std::ldexp(frac, -24)
+                     : exp == 31 ? (frac ? NAN : INFINITY)
+                                 : std::ldexp(frac + 1024, exp - 25);
+    return sign ? -v : v;
+}
+double readBFloat16(const char* p)
+{
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    const uint32_t u = static_cast<uint32_t>(h) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
 struct StorageType {
     std::string_view name;
     std::string_view dtype;
     size_t bytes;
+    double (*read)(const char*);  // nullptr: not converted (complex)
 };
 constexpr std::array<StorageType, 15> kStorageTypes{{
-    {"FloatStorage", "float32", 4},
-    {"DoubleStorage", "float64", 8},
-    {"HalfStorage", "float16", 2},
-    {"BFloat16Storage", "bfloat16", 2},
-    {"LongStorage", "int64", 8},
-    {"IntStorage", "int32", 4},
-    {"ShortStorage", "int16", 2},
-    {"CharStorage", "int8", 1},
-    {"ByteStorage", "uint8", 1},
-    {"BoolStorage", "bool", 1},
-    {"QInt8Storage", "qint8", 1},
-    {"QUInt8Storage", "quint8", 1},
-    {"QInt32Storage", "qint32", 4},
-    {"ComplexFloatStorage", "complex64", 8},
-    {"ComplexDoubleStorage", "complex128", 16},
+    {"FloatStorage", "float32", 4, readAs<float>},
+    {"DoubleStorage", "float64", 8, readAs<double>},
+    {"HalfStorage", "float16", 2, readHalf},
+    {"BFloat16Storage", "bfloat16", 2, readBFloat16},
+    {"LongStorage", "int64", 8, readAs<int64_t>},
+    {"IntStorage", "int32", 4, readAs<int32_t>},
+    {"ShortStorage", "int16", 2, readAs<int16_t>},
+    {"CharStorage", "int8", 1, readAs<int8_t>},
+    {"ByteStorage", "uint8", 1, readAs<uint8_t>},
+    {"BoolStorage", "bool", 1, readAs<uint8_t>},
+    {"QInt8Storage", "qint8", 1, readAs<int8_t>},
+    {"QUInt8Storage", "quint8", 1, readAs<uint8_t>},
+    {"QInt32Storage", "qint32", 4, readAs<int32_t>},
+    {"ComplexFloatStorage", "complex64", 8, nullptr},
+    {"ComplexDoubleStorage", "complex128", 16, nullptr},
 }};
+
+const StorageType* storageOfDtype(const std::string& dtype)
+{
+    for (const StorageType& s : kStorageTypes)
+        if (s.dtype == dtype) return &s;
+    return nullptr;
+}
 
 // Keys under which training checkpoints keep the model's weights, in the order they are tried.
 constexpr std::array<std::string_view, 9> kModelKeys{
@@ -292,37 +328,6 @@ Result<CheckpointFile> readLegacy(const std::string& path, const std::string& by
     return out;
 }
 
-double elementAt(const char* p, const std::string& dtype)
-{
-    auto as = [&](auto v) {
-        std::memcpy(&v, p, sizeof v);
-        return static_cast<double>(v);
-    };
-    if (dtype == "float32") return as(float{});
-    if (dtype == "float64") return as(double{});
-    if (dtype == "int64") return as(int64_t{});
-    if (dtype == "int32" || dtype == "qint32") return as(int32_t{});
-    if (dtype == "int16") return as(int16_t{});
-    if (dtype == "int8" || dtype == "qint8") return as(int8_t{});
-    if (dtype == "uint8" || dtype == "bool" || dtype == "quint8") return as(uint8_t{});
-    if (dtype == "float16" || dtype == "bfloat16") {
-        uint16_t h;
-        std::memcpy(&h, p, 2);
-        if (dtype == "bfloat16") {
-            const uint32_t u = static_cast<uint32_t>(h) << 16;
-            float f;
-            std::memcpy(&f, &u, 4);
-            return f;
-        }
-        const int sign = h >> 15, exp = (h >> 10) & 31, frac = h & 1023;
-        const double v = exp == 0    ? std::ldexp(frac, -24)
-                         : exp == 31 ? (frac ? NAN : INFINITY)
-                                     : std::ldexp(frac + 1024, exp - 25);
-        return sign ? -v : v;
-    }
-    return NAN;
-}
-
 }  // namespace
 
 int64_t TensorInfo::numel() const
@@ -341,9 +346,8 @@ const TensorInfo* CheckpointFile::find(const std::string& name) const
 
 size_t dtypeSize(const std::string& dtype)
 {
-    for (const StorageType& s : kStorageTypes)
-        if (s.dtype == dtype) return s.bytes;
-    return 0;
+    const StorageType* s = storageOfDtype(dtype);
+    return s ? s->bytes : 0;
 }
 
 Result<CheckpointFile> readCheckpoint(const std::string& path)
@@ -364,7 +368,9 @@ Result<CheckpointFile> readCheckpoint(const std::string& path)
 
 Result<std::vector<double>> readTensor(const CheckpointFile& file, const TensorInfo& t)
 {
-    const size_t esz = dtypeSize(t.dtype);
+    // the element reader is chosen once per tensor, not per element
+    const StorageType* type = storageOfDtype(t.dtype);
+    const size_t esz = type && type->read ? type->bytes : 0;
     const std::string what = file.path + ": tensor " + t.name;
     if (esz == 0) return Error{"checkpoint.dtype", what + " has dtype " + t.dtype + ", not read", file.path};
     // The elements span [offset, offset + sum((shape-1)*stride)] of the storage. Every figure
@@ -417,7 +423,7 @@ Result<std::vector<double>> readTensor(const CheckpointFile& file, const TensorI
     for (size_t k = 0; k < out.size(); ++k) {
         int64_t e = t.offset;
         for (size_t d = 0; d < index.size(); ++d) e += index[d] * t.stride[d];
-        out[k] = elementAt(bytes.data() + static_cast<size_t>(e) * esz, t.dtype);
+        out[k] = type->read(bytes.data() + static_cast<size_t>(e) * esz);
         for (size_t d = index.size(); d-- > 0;) {
             if (++index[d] < t.shape[d]) break;
             index[d] = 0;

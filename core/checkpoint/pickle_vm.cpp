@@ -539,6 +539,7 @@ Result<void> Machine::step(uint8_t op)
             Result<void> t = text(Kind::Str, line);
             if (!t) return t;
             Result<NodeId> pid = pop();
+            if (!pid) return pid.error();
             PyNode n;
             n.kind = Kind::PersistentId;
             n.items = {*pid};
