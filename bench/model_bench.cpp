@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_timing.h"
 #include "core/model/graph_layout.h"
 #include "core/model/model_graph.h"
 #include "core/model/model_lints.h"
@@ -23,20 +24,11 @@
 
 using namespace qatdoctor::core;
 using namespace qatdoctor::core::model;
-using Clock = std::chrono::steady_clock;
+using qatdoctor::bench::Clock;
+using qatdoctor::bench::median;
+using qatdoctor::bench::ms;
 
 namespace {
-
-double ms(Clock::time_point a, Clock::time_point b)
-{
-    return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 struct Times {
     std::vector<double> parse, graph, table, lints, total, layout;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "bench/bench_scripts.h"
+#include "bench/bench_timing.h"
 #include "core/common/file_io.h"
 #include "core/fixedpoint/interpreter.h"
 #include "core/fixedpoint/tensor_io.h"
@@ -35,12 +36,7 @@ using namespace qatdoctor::core::fixedpoint;
 
 namespace {
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+using qatdoctor::bench::median;
 
 double cpuMs()
 {

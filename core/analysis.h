@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/checkpoint/checkpoint_diff.h"
+#include "core/checkpoint/checkpoint_layers.h"
 #include "core/common/check_results.h"
 #include "core/common/data_table.h"
 #include "core/common/finding.h"
@@ -46,6 +48,11 @@ struct Analysis : CheckResults {
     std::vector<model::LayerTable> models;  // ONNX, printed modules, model_check_result...
     std::vector<DataTable> tables;          // toolchain debug tables (similarity, sensitivity, ...)
     std::vector<Warning> warnings;          // damaged-but-usable input, with file and place
+    // torch.save checkpoints with their layer tables (kept apart from `models`, whose first is
+    // the model the Model and Fixed-point pages show), and the diff of each consecutive pair
+    // (made by the "checkpoints" check; see orderCheckpoints in check_registry.cpp)
+    std::vector<checkpoint::CheckpointRead> checkpoints;
+    std::vector<checkpoint::CheckpointDiff> checkpointDiffs;
     std::map<std::string, std::string> expectedDtypes;  // module -> dtype (for model.int16_not_applied)
     std::string thresholdsPath;  // rules' threshold override file ("" = built-in defaults)
     // The fixed-point simulation of the ONNX model, when one was run (the Fixed-point page, or

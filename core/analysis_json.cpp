@@ -1,5 +1,6 @@
 #include "core/analysis_json.h"
 
+#include <array>
 #include <cmath>
 
 #include "core/common/finding_json.h"
@@ -181,6 +182,58 @@ json modelToJson(const model::LayerTable& table)
     return j;
 }
 
+json checkpointToJson(const checkpoint::CheckpointRead& c)
+{
+    const checkpoint::CheckpointFile& f = c.file;
+    json j{{"path", f.path},
+           {"container", f.container},
+           {"model_key", f.modelKey},
+           {"quantized", c.quantized()}};
+    j["metadata"] = json::object();
+    for (const auto& [k, v] : f.metadata) j["metadata"][k] = v;
+    j["tensors"] = json::array();
+    for (const checkpoint::TensorInfo& t : f.tensors)
+        j["tensors"].push_back(
+            {{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}, {"parameter", t.parameter}});
+    j["classes"] = f.classes;
+    j["dangerous"] = f.dangerous;
+    j["layers"] = layersToJson(c.table);
+    j["warnings"] = json::array();
+    for (const Warning& w : c.table.warnings) j["warnings"].push_back(warningToJson(w));
+    return j;
+}
+
+json checkpointDiffToJson(const checkpoint::CheckpointDiff& d)
+{
+    using checkpoint::ChangeKind;
+    using checkpoint::TensorRole;
+    json j{{"a", d.pathA}, {"b", d.pathB}};
+    const std::pair<const char*, TensorRole> roles[] = {{"weights", TensorRole::Weight},
+                                                        {"quantizers", TensorRole::Quantizer},
+                                                        {"buffers", TensorRole::Buffer}};
+    for (const auto& [key, role] : roles)
+        j[key] = {{"compared", d.count(role)},
+                  {"changed", d.count(role, ChangeKind::Changed)},
+                  {"same", d.count(role, ChangeKind::Same)},
+                  {"reshaped", d.count(role, ChangeKind::Reshaped)}};
+    static constexpr std::array<const char*, 3> kRoleNames{"weight", "quantizer", "buffer"};
+    j["tensors"] = json::array();
+    for (const checkpoint::TensorChange& t : d.tensors) {
+        json r{{"name", t.name},
+               {"role", kRoleNames[static_cast<size_t>(t.role)]},
+               {"change", checkpoint::changeKindName(t.kind)},
+               {"dtype", t.dtype},
+               {"numel", t.numel}};
+        if (t.kind == ChangeKind::Changed) {
+            r["max_abs"] = number(t.maxAbs);
+            r["rel_l2"] = number(t.relL2);
+        }
+        if (!t.problem.empty()) r["problem"] = t.problem;
+        j["tensors"].push_back(std::move(r));
+    }
+    return j;
+}
+
 json analysisToJson(const Analysis& a, Lang lang)
 {
     json j;
@@ -217,6 +270,11 @@ json analysisToJson(const Analysis& a, Lang lang)
     j["checks_skipped"] = json::array();
     for (const Analysis::SkippedCheck& s : a.checksSkipped)
         j["checks_skipped"].push_back({{"id", s.id}, {"reason", s.reason.in(lang)}});
+    j["checkpoints"] = json::array();
+    for (const checkpoint::CheckpointRead& c : a.checkpoints) j["checkpoints"].push_back(checkpointToJson(c));
+    j["checkpoint_diffs"] = json::array();
+    for (const checkpoint::CheckpointDiff& d : a.checkpointDiffs)
+        j["checkpoint_diffs"].push_back(checkpointDiffToJson(d));
     j["simulation"] = a.simulation ? fixedpoint::simulationSummaryToJson(*a.simulation, lang) : json(nullptr);
     j["warnings"] = std::move(logs["warnings"]);
     for (const Warning& w : a.warnings) j["warnings"].push_back(warningToJson(w));

@@ -16,8 +16,15 @@ nlohmann::json logSetToJson(const logs::LogSet& logs);        // {"runs": [...],
 nlohmann::json layersToJson(const model::LayerTable& table);  // [{"name", "op", ...}]
 nlohmann::json modelToJson(const model::LayerTable& table);   // {"path", "format", "inputs", "outputs"}
 
+// {path, container, model_key, quantized, metadata, tensors, classes, dangerous, layers, warnings}
+nlohmann::json checkpointToJson(const checkpoint::CheckpointRead& checkpoint);
+// {a, b, weights|quantizers|buffers: {compared, changed, same, reshaped},
+//  tensors: [{name, role, change, dtype, numel, max_abs?, rel_l2?, problem?}]}
+nlohmann::json checkpointDiffToJson(const checkpoint::CheckpointDiff& diff);
+
 // {version, tool_version, inputs, runs, models, layers, verdict, findings, checks_run, simulation
-//  (null unless a simulation was run; core/fixedpoint/simulation_summary.h), warnings}
+//  (null unless a simulation was run; core/fixedpoint/simulation_summary.h), checkpoints,
+//  checkpoint_diffs, warnings}
 nlohmann::json analysisToJson(const Analysis& analysis, Lang lang);
 
 }  // namespace qatdoctor::core

@@ -1,8 +1,14 @@
 // The one table of checks run after loading: model lints, training rules, artifact checks, the
 // simulation's findings. Each area's checks take the parts of the Analysis they read and the
 // CheckResults they add to; this table is where the Analysis is taken apart for them.
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <optional>
+
 #include "core/analysis.h"
 #include "core/artifacts/artifact_checks.h"
+#include "core/checkpoint/checkpoint_lints.h"
 #include "core/fixedpoint/simulation_summary.h"
 #include "core/model/model_lints.h"
 #include "core/rules/rule.h"
@@ -10,6 +16,8 @@
 namespace qatdoctor::core {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 void runOnnxModelLints(Analysis& a)
 {
@@ -30,6 +38,98 @@ void runTrainingRules(Analysis& a)
     rules::runTrainingRules(a.logs, t ? *t : rules::defaultThresholds(), a);
 }
 
+// "epoch_2" before "epoch_10": digit runs compare as numbers.
+bool naturalLess(const std::string& a, const std::string& b)
+{
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+            std::isdigit(static_cast<unsigned char>(b[j]))) {
+            size_t ei = i, ej = j;
+            while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ++ei;
+            while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ++ej;
+            const std::string_view da = std::string_view(a).substr(i, ei - i),
+                                   db = std::string_view(b).substr(j, ej - j);
+            const std::string_view ta = da.substr(std::min(da.find_first_not_of('0'), da.size()));
+            const std::string_view tb = db.substr(std::min(db.find_first_not_of('0'), db.size()));
+            if (ta.size() != tb.size()) return ta.size() < tb.size();
+            if (ta != tb) return ta < tb;
+            i = ei;
+            j = ej;
+        } else {
+            if (a[i] != b[j]) return a[i] < b[j];
+            ++i;
+            ++j;
+        }
+    }
+    return a.size() - i < b.size() - j;
+}
+
+// Where a checkpoint's file name puts it in the pipeline, for ordering: its stage, with a
+// model saved right after prepare ("uncalibrated", "prepared") between float and calibration.
+std::optional<int> pipelineRank(const std::string& path)
+{
+    const std::string name = fs::path(path).filename().string();
+    for (const char* before : {"uncalib", "prepared", "Uncalib", "Prepared"})
+        if (name.find(before) != std::string::npos) return 2 * static_cast<int>(Stage::Calibration) - 1;
+    const std::optional<Stage> stage = checkpoint::stageFromFileName(path);
+    return stage ? std::optional<int>(2 * static_cast<int>(*stage)) : std::nullopt;
+}
+
+// The order in which checkpoints are compared, each with the next: when every file name names
+// its stage (float < prepared < calibration < QAT < quantized), by stage and then by name (epoch 2
+// before epoch 10); otherwise the order they were given in (the CLI's A then B).
+std::vector<const checkpoint::CheckpointRead*> orderCheckpoints(const Analysis& a)
+{
+    std::vector<const checkpoint::CheckpointRead*> order;
+    for (const checkpoint::CheckpointRead& c : a.checkpoints) order.push_back(&c);
+    const bool named = std::all_of(order.begin(), order.end(), [](const checkpoint::CheckpointRead* c) {
+        return pipelineRank(c->file.path).has_value();
+    });
+    if (named)
+        std::stable_sort(order.begin(), order.end(), [](const auto* x, const auto* y) {
+            const int rx = *pipelineRank(x->file.path), ry = *pipelineRank(y->file.path);
+            return rx != ry ? rx < ry : naturalLess(x->file.path, y->file.path);
+        });
+    return order;
+}
+
+// Each checkpoint's own lints and the model lints on its layer table; then the diff of each
+// consecutive pair, kept from an earlier run of the checks when the pair is the same (a diff
+// reads every weight of both files).
+void runCheckpointChecks(Analysis& a)
+{
+    for (const checkpoint::CheckpointRead& c : a.checkpoints) {
+        checkpoint::TensorReader reader(c.file);
+        checkpoint::runCheckpointLints({c.file, c.table, reader}, a.findings, a.checksRun);
+        model::runModelLints(c.table, a.expectedDtypes, a.findings, a.checksRun);
+    }
+    const std::vector<const checkpoint::CheckpointRead*> order = orderCheckpoints(a);
+    std::vector<checkpoint::CheckpointDiff> diffs;
+    for (size_t k = 1; k < order.size(); ++k) {
+        const checkpoint::CheckpointRead& from = *order[k - 1];
+        const checkpoint::CheckpointRead& to = *order[k];
+        const auto kept =
+            std::find_if(a.checkpointDiffs.begin(), a.checkpointDiffs.end(),
+                         [&](const auto& d) { return d.pathA == from.file.path && d.pathB == to.file.path; });
+        if (kept != a.checkpointDiffs.end()) {
+            diffs.push_back(std::move(*kept));
+        } else {
+            Result<checkpoint::CheckpointDiff> d = checkpoint::diffCheckpoints(from.file, to.file);
+            if (!d) {
+                a.warnings.push_back(d.error());
+                continue;
+            }
+            diffs.push_back(std::move(*d));
+        }
+        const std::optional<int> rankTo = pipelineRank(to.file.path);
+        const bool calibrationOnly = rankTo && *rankTo < 2 * static_cast<int>(Stage::Qat);
+        checkpoint::diffFindings(diffs.back(), from.quantized() && to.quantized() && !calibrationOnly,
+                                 a.findings, a.checksRun);
+    }
+    a.checkpointDiffs = std::move(diffs);
+}
+
 }  // namespace
 
 const std::vector<Check>& checks()
@@ -41,6 +141,7 @@ const std::vector<Check>& checks()
         {"artifacts",
          [](Analysis& a) { artifacts::runArtifactChecks(a.models, a.tables, a.expectedDtypes, a); }},
         {"simulation", [](Analysis& a) { fixedpoint::runSimulationCheck(a.simulation, a); }},
+        {"checkpoints", runCheckpointChecks},
     };
     return kChecks;
 }

@@ -4,6 +4,8 @@
 #include "core/analysis.h"
 #include "core/artifacts/artifacts_api.h"
 #include "core/artifacts/toolchain_files.h"
+#include "core/checkpoint/checkpoint_layers.h"
+#include "core/common/error_codes.h"
 #include "core/folder_input.h"
 #include "core/logs/log_input.h"
 #include "core/model/onnx_input.h"
@@ -62,6 +64,17 @@ const std::vector<InputLoader>& inputLoaders()
         {"printed_module", InputKind::Model, artifacts::probePrintedModel,
          [](const std::string& path, Analysis& into, const ProgressFn& progress) {
              return addModel(artifacts::readPrintedModelFile(path, progress), into);
+         }},
+        {"checkpoint", InputKind::Model,
+         [](const std::string&, std::string_view head) { return checkpoint::probeCheckpoint(head); },
+         [](const std::string& path, Analysis& into, const ProgressFn&) -> Result<void> {
+             Result<checkpoint::CheckpointRead> read = checkpoint::readCheckpointLayers(path);
+             if (!read) return read.error();
+             // the table's damage goes to the analysis; its note on bit widths stays with the table
+             for (const Warning& w : read->table.warnings)
+                 if (w.code != codes::kCheckpointBitWidth) into.warnings.push_back(w);
+             into.checkpoints.push_back(std::move(*read));
+             return Ok{};
          }},
         toolchainRow(artifacts::ToolchainKind::ModelCheckResult),
         toolchainRow(artifacts::ToolchainKind::ComparePerLayer),

@@ -25,6 +25,7 @@
 
 #include "core/common/input_set_name.h"
 #include "ui/common/background_job.h"
+#include "ui/pages/overview/finding_navigation.h"
 #include "ui/pages/page.h"
 #include "ui/pages/page_registry.h"
 #include "ui/shell/job_status.h"
@@ -98,7 +99,9 @@ MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* pare
     connect(m_context, &AppContext::jobAnnounced, m_jobStatus, &JobStatus::track);
     connect(m_context, &AppContext::roleChangeRequested, this, &MainWindow::changeRole);
     connect(m_context, &AppContext::inputRemovalRequested, this, &MainWindow::removeInput);
-    connect(m_context, &AppContext::navigationRequested, this, [this](const NavigationTarget& t) {
+    connect(m_context, &AppContext::navigationRequested, this, [this](const NavigationTarget& requested) {
+        const AnalysisPtr analysis = m_context->analysis();
+        const NavigationTarget t = routedTo(requested, analysis.get());
         if (t.page == QLatin1String("source")) {
             openSource(t.file, t.line);
             return;

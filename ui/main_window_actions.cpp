@@ -120,7 +120,8 @@ void MainWindow::openFileDialog()
 {
     const QStringList files =
         QFileDialog::getOpenFileNames(this, tr("Open model, log or debug file"), QString(),
-                                      tr("Models and debug files (*.onnx *.txt *.csv *.log *.jsonl *.json);;"
+                                      tr("Models, checkpoints and debug files (*.onnx *.pt *.pth *.ckpt "
+                                         "*.bin *.txt *.csv *.log *.jsonl *.json);;"
                                          "QAT Doctor session (*.qatdoctor);;All files (*)"));
     QStringList inputs;
     for (const QString& f : files) {

@@ -1,27 +1,43 @@
-// qatdoctor-cli checkpoint FILE [--json]: what a torch.save checkpoint holds, read without Python
-// and without running its pickle: the container, the numbers and strings kept beside the weights,
-// every tensor with its dtype and shape, and the globals a real unpickler would have executed.
+// qatdoctor-cli checkpoint FILE [FILE2...] [--json] [--lang] [--fail-on]: what torch.save
+// checkpoints hold, read without Python and without running their pickles: the numbers and
+// strings kept beside the weights, each module's quantizers (scales, zero points, observed
+// ranges, switches), the checkpoint findings, and what changed from each file to the next.
+#include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "app/cli/args.h"
 #include "app/cli/cli_command.h"
-#include "core/checkpoint/checkpoint_file.h"
+#include "app/cli/text_output.h"
+#include "core/analysis.h"
+#include "core/analysis_json.h"
 #include "core/common/json_text.h"
+#include "core/common/number_text.h"
 
 namespace qatdoctor::cli {
 namespace {
 
+using core::checkpoint::ChangeKind;
+
 constexpr const char* kUsage =
-    "Usage: qatdoctor-cli checkpoint FILE [--json]\n\n"
-    "Reads a checkpoint torch.save wrote (.pt, .pth, .ckpt, .bin; the zip container or the legacy\n"
-    "one, recognised by content) without Python and without running its pickle: a bare state_dict,\n"
-    "a training checkpoint (epoch, optimizer, ... shown as metadata) or a whole pickled module.\n"
-    "A pickle naming os.system, eval, subprocess... is reported as a security warning, never run.\n"
-    "  --json   {\"file\", \"container\", \"model_key\", \"metadata\", \"tensors\", \"classes\", "
-    "\"dangerous\"}\n"
-    "Exit codes: 0 = read; 1 = the pickle names globals that would execute code; 2 = unreadable.\n";
+    "Usage: qatdoctor-cli checkpoint FILE [FILE2...] [--json] [--lang zh|en] [--fail-on SEV]\n\n"
+    "Reads checkpoints torch.save wrote (.pt, .pth, .ckpt, .bin; the zip container or the legacy\n"
+    "one, recognised by content) without Python and without running their pickles: a bare\n"
+    "state_dict, a training checkpoint (epoch, optimizer, ... shown as metadata) or a whole pickled\n"
+    "module. Prints each module's quantizers (scale, zero point, observed range, fake quant and\n"
+    "observer switches) and the findings: never calibrated, default or broken scales, fake quant\n"
+    "off, NaN / Inf weights, and a pickle naming os.system, eval, subprocess... (never run).\n"
+    "With two or more files, each is compared with the next: per tensor byte-identical or changed\n"
+    "(max abs, relative L2), keys gained or lost; no weight changed between two QAT checkpoints is\n"
+    "qat.not_learning. Files whose names all say their stage (float, calib, qat, quantized) are\n"
+    "compared in stage order; otherwise in the order given.\n"
+    "  --json          {\"checkpoints\": [...], \"diffs\": [...], \"findings\": [...]}\n"
+    "  --lang zh|en    language of titles and messages (default en)\n"
+    "  --fail-on SEV   exit 1 when a finding at or above SEV exists (default error)\n"
+    "Exit codes: 0 = read, nothing at --fail-on; 1 = findings (an unsafe pickle is an error);\n"
+    "2 = unreadable.\n";
 
 std::string shapeText(const std::vector<int64_t>& shape)
 {
@@ -30,53 +46,120 @@ std::string shapeText(const std::vector<int64_t>& shape)
     return s + ")";
 }
 
+void printCheckpoint(std::ostream& out, const core::checkpoint::CheckpointRead& c)
+{
+    const core::checkpoint::CheckpointFile& f = c.file;
+    out << "Checkpoint: " << f.path << "  (" << f.container << ", " << f.tensors.size() << " tensors"
+        << (f.modelKey.empty() ? "" : ", model under '" + f.modelKey + "'") << ")\n";
+    for (const std::string& d : f.dangerous)
+        out << "SECURITY: the pickle names " << d
+            << ": loading this file with torch.load would run it (here it was not run)\n";
+    for (const auto& [k, v] : f.metadata) out << "  " << k << " = " << v << "\n";
+    if (!c.quantized()) {
+        for (const auto& t : f.tensors)
+            out << "  " << std::left << std::setw(56) << t.name << std::setw(10) << t.dtype
+                << shapeText(t.shape) << "\n";
+        return;
+    }
+    out << "  quantizers (bit widths are not saved in checkpoints):\n";
+    int width = 8;
+    for (const core::model::Layer& l : c.table.layers)
+        width = std::max(width, static_cast<int>(l.name.size()) + 2);
+    out << "  " << std::left << std::setw(width) << "module" << std::setw(12) << "op" << std::setw(22)
+        << "weight scale" << std::setw(12) << "out scale" << std::setw(6) << "zp" << std::setw(24)
+        << "observed range"
+        << "flags\n";
+    for (const core::model::Layer& l : c.table.layers) {
+        if (!l.weightQuant && !l.outputQuant) continue;
+        std::string flags;
+        for (const auto& fl : l.flags) flags += (flags.empty() ? "" : ",") + fl;
+        const std::string zp = l.outputQuant && l.outputQuant->zeroPoints.size() == 1
+                                   ? std::to_string(l.outputQuant->zeroPoints.front())
+                                   : "-";
+        out << "  " << std::setw(width) << l.name << std::setw(12) << l.op << std::setw(22)
+            << core::model::scalesText(l.weightQuant) << std::setw(12)
+            << core::model::scalesText(l.outputQuant) << std::setw(6) << zp << std::setw(24)
+            << core::model::observedRangeText(l.outputQuant) << flags << "\n";
+    }
+}
+
+void printDiff(std::ostream& out, const core::checkpoint::CheckpointDiff& d, core::Lang lang)
+{
+    out << "\nFrom " << d.pathA << "\n  to " << d.pathB << ":\n  "
+        << core::checkpoint::diffSummary(d).in(lang) << "\n";
+    std::vector<const core::checkpoint::TensorChange*> changed;
+    for (const auto& t : d.tensors)
+        if (t.kind == ChangeKind::Changed) changed.push_back(&t);
+    std::sort(changed.begin(), changed.end(),
+              [](const auto* x, const auto* y) { return x->relL2 > y->relL2; });
+    if (changed.empty()) return;
+    const size_t shown = std::min<size_t>(changed.size(), 10);
+    int width = 8;
+    for (size_t k = 0; k < shown; ++k) width = std::max(width, static_cast<int>(changed[k]->name.size()) + 2);
+    out << "  " << std::left << std::setw(width) << "tensor" << std::setw(12) << "rel L2"
+        << "max abs\n";
+    for (size_t k = 0; k < shown; ++k)
+        out << "  " << std::setw(width) << changed[k]->name << std::setw(12)
+            << core::checkpoint::relativeChangeText(changed[k]->relL2, lang)
+            << core::shortNumber(changed[k]->maxAbs) << "\n";
+}
+
 int runCheckpoint(const std::vector<std::string>& argv, CommandIo io)
 {
-    Args args(argv, {}, {"json"});
-    if (!args.ok() || args.positionals().size() != 1) {
-        io.err << "checkpoint: " << (args.ok() ? "give exactly one FILE" : args.error()) << "\n" << kUsage;
+    Args args(argv, {"lang", "fail-on"}, {"json"});
+    if (!args.ok() || args.positionals().empty()) {
+        io.err << "checkpoint: " << (args.ok() ? "give at least one FILE" : args.error()) << "\n" << kUsage;
         return kExitUsage;
     }
-    core::Result<core::checkpoint::CheckpointFile> file =
-        core::checkpoint::readCheckpoint(args.positionals()[0]);
-    if (!file) {
-        io.err << "checkpoint: " << file.error().toString() << "\n";
+    const auto failOn = core::parseSeverity(args.value("fail-on").value_or("error"));
+    if (!failOn) {
+        io.err << "checkpoint: --fail-on wants error, warning or info\n";
+        return kExitUsage;
+    }
+    const core::Lang lang = core::parseLang(args.value("lang").value_or("en"));
+    core::AnalyzeOptions options;
+    options.paths = args.positionals();
+    core::Result<core::Analysis> analysis = core::analyze(options);
+    if (!analysis) {
+        io.err << "checkpoint: " << analysis.error().toString() << "\n";
+        return kExitUsage;
+    }
+    if (analysis->checkpoints.size() != options.paths.size()) {
+        io.err << "checkpoint: not every FILE is a torch.save checkpoint (" << analysis->checkpoints.size()
+               << " of " << options.paths.size() << " are)\n";
         return kExitUsage;
     }
     if (args.has("json")) {
         nlohmann::json j;
-        j["file"] = file->path;
-        j["container"] = file->container;
-        j["model_key"] = file->modelKey;
-        j["metadata"] = nlohmann::json::object();
-        for (const auto& [k, v] : file->metadata) j["metadata"][k] = v;
-        j["tensors"] = nlohmann::json::array();
-        for (const auto& t : file->tensors)
-            j["tensors"].push_back(
-                {{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}, {"parameter", t.parameter}});
-        j["classes"] = file->classes;
-        j["dangerous"] = file->dangerous;
+        j["checkpoints"] = nlohmann::json::array();
+        for (const auto& c : analysis->checkpoints) j["checkpoints"].push_back(core::checkpointToJson(c));
+        j["diffs"] = nlohmann::json::array();
+        for (const auto& d : analysis->checkpointDiffs) j["diffs"].push_back(core::checkpointDiffToJson(d));
+        j["findings"] = nlohmann::json::array();
+        for (const auto& f : analysis->findings) j["findings"].push_back(core::findingToJson(f, lang));
+        j["checks_run"] = analysis->checksRun;
         io.out << core::jsonText(j) << "\n";
     } else {
-        io.out << "Checkpoint: " << file->path << "  (" << file->container << ", " << file->tensors.size()
-               << " tensors" << (file->modelKey.empty() ? "" : ", model under '" + file->modelKey + "'")
-               << ")\n";
-        for (const std::string& d : file->dangerous)
-            io.out << "SECURITY: the pickle names " << d
-                   << ": loading this file with torch.load would run it (here it was not run)\n";
-        for (const auto& [k, v] : file->metadata) io.out << "  " << k << " = " << v << "\n";
-        for (const auto& t : file->tensors)
-            io.out << "  " << std::left << std::setw(56) << t.name << std::setw(10) << t.dtype
-                   << shapeText(t.shape) << "\n";
+        for (size_t k = 0; k < analysis->checkpoints.size(); ++k) {
+            if (k) io.out << "\n";
+            printCheckpoint(io.out, analysis->checkpoints[k]);
+        }
+        for (const auto& d : analysis->checkpointDiffs) printDiff(io.out, d, lang);
+        io.out << "\nFindings:\n";
+        printFindings(io.out, analysis->findings, lang);
+        if (!analysis->warnings.empty()) {
+            io.out << "\n";
+            printWarnings(io.out, analysis->warnings);
+        }
     }
-    return file->dangerous.empty() ? kExitOk : kExitFindings;
+    return exitCodeFor(analysis->findings, *failOn);
 }
 
 }  // namespace
 
 Command checkpointCommand()
 {
-    return {"checkpoint", "what a torch.save checkpoint holds, read without running it", kUsage,
+    return {"checkpoint", "torch.save checkpoints: quantizers, findings, what changed (never run)", kUsage,
             runCheckpoint};
 }
 

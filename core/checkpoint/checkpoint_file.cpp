@@ -350,6 +350,18 @@ size_t dtypeSize(const std::string& dtype)
     return s ? s->bytes : 0;
 }
 
+int probeCheckpoint(std::string_view head)
+{
+    constexpr int kSure = 90;
+    if (head.starts_with(kLegacyMagic)) return kSure;
+    // a zip local file header: the name's length at offset 26, the name at 30
+    if (!head.starts_with("PK\x03\x04") || head.size() < 30) return 0;
+    const size_t length = static_cast<unsigned char>(head[26]) | static_cast<unsigned char>(head[27]) << 8;
+    if (head.size() < 30 + length) return 0;
+    const std::string_view name = head.substr(30, length);
+    return name.ends_with("/data.pkl") ? kSure : 0;
+}
+
 Result<CheckpointFile> readCheckpoint(const std::string& path)
 {
     Result<std::string> head = readFileHead(path, 64);
@@ -366,70 +378,156 @@ Result<CheckpointFile> readCheckpoint(const std::string& path)
         path};
 }
 
-Result<std::vector<double>> readTensor(const CheckpointFile& file, const TensorInfo& t)
+struct TensorReader::Impl {
+    explicit Impl(const CheckpointFile& f) : file(f) {}
+    const CheckpointFile& file;
+    std::unique_ptr<zip_t, ZipCloser> zip;
+    std::unique_ptr<FILE, int (*)(FILE*)> stream{nullptr, &std::fclose};
+    uint64_t fileSize = 0;
+    bool opened = false;
+    std::string scratch;  // a strided tensor's storage span, before its elements are gathered
+};
+
+TensorReader::TensorReader(const CheckpointFile& file) : m_impl(std::make_unique<Impl>(file)) {}
+TensorReader::~TensorReader() = default;
+
+// The storage bytes [first, first + count) of a storage, through the archive or stream opened once
+// per reader (a layer table reads hundreds of small tensors; reopening the zip for each would parse
+// its directory each time).
+Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t first, uint64_t count,
+                                        const std::string& what, std::string& bytes)
 {
-    // the element reader is chosen once per tensor, not per element
+    Impl& m = *m_impl;
+    const CheckpointFile& file = m.file;
+    if (!m.opened) {
+        m.opened = true;
+        if (file.container == "zip") {
+            int code = 0;
+            m.zip.reset(zip_open(file.path.c_str(), ZIP_RDONLY, &code));
+        } else {
+            std::error_code ec;
+            m.fileSize = std::filesystem::file_size(file.path, ec);
+            if (!ec) m.stream.reset(std::fopen(file.path.c_str(), "rb"));
+        }
+    }
+    // sized only once the archive or file is known to hold that many bytes; a buffer reused from
+    // the tensor before is not cleared (its pages are not touched twice)
+    if (file.container == "zip") {
+        const std::string entry = file.archiveRoot + "/data/" + storage;
+        zip_stat_t st;
+        if (!m.zip || zip_stat(m.zip.get(), entry.c_str(), 0, &st) != 0 || st.size < first + count)
+            return Error{"checkpoint.zip", what + ": " + entry + " is missing or smaller than its storage",
+                         file.path};
+        bytes.resize(count);
+        // torch.save stores its entries uncompressed: their raw bytes are the data, read without
+        // libzip's CRC pass over every weight (a third of a diff's time); a compressed entry
+        // (not written by torch.save) is inflated, and read up to `first`
+        const zip_flags_t raw = st.comp_method == ZIP_CM_STORE ? ZIP_FL_COMPRESSED : 0;
+        std::unique_ptr<zip_file_t, ZipFileCloser> f(zip_fopen(m.zip.get(), entry.c_str(), raw));
+        const bool placed =
+            f && (first == 0 || zip_fseek(f.get(), static_cast<zip_int64_t>(first), SEEK_SET) == 0);
+        if (!placed || zip_fread(f.get(), bytes.data(), count) != static_cast<zip_int64_t>(count))
+            return Error{"checkpoint.zip", what + ": cannot read " + entry, file.path};
+        return Ok{};
+    }
+    const auto at = file.legacyOffsets.find(storage);
+    if (at == file.legacyOffsets.end() || !m.stream || at->second > m.fileSize ||
+        first + count > m.fileSize - at->second)
+        return Error{"checkpoint.format", what + ": its storage is not in the file", file.path};
+    bytes.resize(count);
+    if (std::fseek(m.stream.get(), static_cast<long>(at->second + first), SEEK_SET) != 0 ||
+        std::fread(bytes.data(), 1, count, m.stream.get()) != count)
+        return Error{"checkpoint.format", what + ": cannot read its storage", file.path};
+    return Ok{};
+}
+
+Result<std::string> TensorReader::packedBytes(const TensorInfo& t)
+{
+    std::string out;
+    Result<void> read = readPacked(t, out);
+    if (!read) return read.error();
+    return out;
+}
+
+Result<void> TensorReader::readPacked(const TensorInfo& t, std::string& out)
+{
     const StorageType* type = storageOfDtype(t.dtype);
-    const size_t esz = type && type->read ? type->bytes : 0;
-    const std::string what = file.path + ": tensor " + t.name;
-    if (esz == 0) return Error{"checkpoint.dtype", what + " has dtype " + t.dtype + ", not read", file.path};
+    const size_t esz = type ? type->bytes : 0;
+    const std::string what = m_impl->file.path + ": tensor " + t.name;
+    if (esz == 0)
+        return Error{"checkpoint.dtype", what + " has dtype " + t.dtype + ", not read", m_impl->file.path};
     // The elements span [offset, offset + sum((shape-1)*stride)] of the storage. Every figure
     // comes from the pickle, so each is checked before it sizes anything.
     if (t.stride.size() != t.shape.size() || t.offset < 0 || t.storageNumel < 0)
-        return Error{"checkpoint.tensor", what + " has an inconsistent shape, stride or offset", file.path};
+        return Error{"checkpoint.tensor", what + " has an inconsistent shape, stride or offset",
+                     m_impl->file.path};
     constexpr int64_t kMaxElements = int64_t{1} << 31;
     int64_t last = t.offset, count = 1;
-    for (size_t d = 0; d < t.shape.size(); ++d) {
+    bool contiguous = true;
+    int64_t expected = 1;
+    for (size_t d = t.shape.size(); d-- > 0;) {
         if (t.shape[d] < 0 || t.stride[d] < 0 || t.shape[d] > kMaxElements || t.stride[d] > kMaxElements)
-            return Error{"checkpoint.tensor", what + " has a negative or huge dimension", file.path};
-        if (t.shape[d] == 0) return std::vector<double>{};
+            return Error{"checkpoint.tensor", what + " has a negative or huge dimension", m_impl->file.path};
+        if (t.shape[d] == 0) {
+            out.clear();
+            return Ok{};
+        }
         count *= t.shape[d];
         if (count > kMaxElements)
-            return Error{"checkpoint.tensor", what + " has more than 2^31 elements", file.path};
+            return Error{"checkpoint.tensor", what + " has more than 2^31 elements", m_impl->file.path};
         last += (t.shape[d] - 1) * t.stride[d];
         if (last > kMaxElements * 4)
-            return Error{"checkpoint.tensor", what + " reaches past its storage", file.path};
+            return Error{"checkpoint.tensor", what + " reaches past its storage", m_impl->file.path};
+        if (t.shape[d] > 1 && t.stride[d] != expected) contiguous = false;
+        expected *= t.shape[d];
     }
     if (last >= t.storageNumel)
-        return Error{"checkpoint.tensor", what + " reaches past its storage", file.path};
-    const uint64_t storageBytes = static_cast<uint64_t>(t.storageNumel) * esz;
-    std::string bytes;
-    if (file.container == "zip") {
-        int code = 0;
-        std::unique_ptr<zip_t, ZipCloser> z(zip_open(file.path.c_str(), ZIP_RDONLY, &code));
-        const std::string entry = file.archiveRoot + "/data/" + t.storage;
-        zip_stat_t st;
-        if (!z || zip_stat(z.get(), entry.c_str(), 0, &st) != 0 || st.size < storageBytes)
-            return Error{"checkpoint.zip", what + ": " + entry + " is missing or smaller than its storage",
-                         file.path};
-        bytes.assign(storageBytes, '\0');
-        std::unique_ptr<zip_file_t, ZipFileCloser> f(zip_fopen(z.get(), entry.c_str(), 0));
-        if (!f || zip_fread(f.get(), bytes.data(), bytes.size()) != static_cast<zip_int64_t>(bytes.size()))
-            return Error{"checkpoint.zip", what + ": cannot read " + entry, file.path};
-    } else {
-        std::error_code ec;
-        const auto at = file.legacyOffsets.find(t.storage);
-        const uint64_t size = std::filesystem::file_size(file.path, ec);
-        if (at == file.legacyOffsets.end() || ec || at->second > size || storageBytes > size - at->second)
-            return Error{"checkpoint.format", what + ": its storage is not in the file", file.path};
-        bytes.assign(storageBytes, '\0');
-        std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(file.path.c_str(), "rb"), &std::fclose);
-        if (!f || std::fseek(f.get(), static_cast<long>(at->second), SEEK_SET) != 0 ||
-            std::fread(bytes.data(), 1, bytes.size(), f.get()) != bytes.size())
-            return Error{"checkpoint.format", what + ": cannot read its storage", file.path};
-    }
-    std::vector<double> out(static_cast<size_t>(t.numel()));
+        return Error{"checkpoint.tensor", what + " reaches past its storage", m_impl->file.path};
+    // a contiguous tensor is one slice of its storage; a strided one reads its whole span
+    const uint64_t first = static_cast<uint64_t>(t.offset) * esz;
+    const uint64_t span = static_cast<uint64_t>(last - t.offset + 1) * esz;
+    if (contiguous) return storageBytes(t.storage, first, span, what, out);
+    std::string& bytes = m_impl->scratch;
+    if (Result<void> read = storageBytes(t.storage, first, span, what, bytes); !read) return read;
+    out.resize(static_cast<size_t>(count) * esz);
     std::vector<int64_t> index(t.shape.size(), 0);
-    for (size_t k = 0; k < out.size(); ++k) {
-        int64_t e = t.offset;
+    for (size_t k = 0; k < static_cast<size_t>(count); ++k) {
+        int64_t e = 0;
         for (size_t d = 0; d < index.size(); ++d) e += index[d] * t.stride[d];
-        out[k] = type->read(bytes.data() + static_cast<size_t>(e) * esz);
+        std::memcpy(out.data() + k * esz, bytes.data() + static_cast<size_t>(e) * esz, esz);
         for (size_t d = index.size(); d-- > 0;) {
             if (++index[d] < t.shape[d]) break;
             index[d] = 0;
         }
     }
+    return Ok{};
+}
+
+Result<std::vector<double>> TensorReader::values(const TensorInfo& t)
+{
+    Result<std::string> packed = packedBytes(t);
+    if (!packed) return packed.error();
+    const size_t esz = dtypeSize(t.dtype);
+    std::vector<double> out(esz ? packed->size() / esz : 0);
+    if (!decodeElements(t.dtype, packed->data(), out.size(), out.data()))
+        return Error{"checkpoint.dtype",
+                     m_impl->file.path + ": tensor " + t.name + " has dtype " + t.dtype + ", not read",
+                     m_impl->file.path};
     return out;
+}
+
+bool decodeElements(const std::string& dtype, const char* packed, size_t count, double* out)
+{
+    // the element reader is chosen once per call, not per element
+    const StorageType* type = storageOfDtype(dtype);
+    if (!type || !type->read) return false;
+    for (size_t k = 0; k < count; ++k) out[k] = type->read(packed + k * type->bytes);
+    return true;
+}
+
+Result<std::vector<double>> readTensor(const CheckpointFile& file, const TensorInfo& t)
+{
+    return TensorReader(file).values(t);
 }
 
 }  // namespace qatdoctor::core::checkpoint

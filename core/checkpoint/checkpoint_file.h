@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/checkpoint/pickle_vm.h"
@@ -44,13 +46,46 @@ struct CheckpointFile {
     const TensorInfo* find(const std::string& name) const;
 };
 
+// How sure the first bytes of a file make it a torch.save checkpoint: the zip archive whose first
+// entry is "<folder>/data.pkl" (torch.save writes it first), or the legacy stream's magic number.
+// 0 = not one. Content only: .pt, .pth, .ckpt and .bin all occur, and so do other files so named.
+int probeCheckpoint(std::string_view head);
+
 // Opens path and reads its directory and pickle. Errors: "io.open", "checkpoint.format" (not a
 // torch.save file, or a TorchScript archive), "checkpoint.pickle" (the byte offset), "checkpoint.zip".
 Result<CheckpointFile> readCheckpoint(const std::string& path);
 
-// The tensor's elements as doubles (bool and integer types converted), read from the file now.
-// Errors name the file and the tensor.
+// Reads tensor values from one checkpoint, keeping its archive open between tensors: a layer
+// table reads hundreds of small quantizer buffers, a diff every weight. Errors name the file and
+// the tensor; every shape, stride and offset is checked against the storage before it sizes a read.
+class TensorReader {
+public:
+    explicit TensorReader(const CheckpointFile& file);  // file must outlive the reader
+    ~TensorReader();
+    TensorReader(const TensorReader&) = delete;
+    TensorReader& operator=(const TensorReader&) = delete;
+
+    // The elements in logical (row-major) order, packed, in the tensor's own element bytes: two
+    // tensors are byte-identical when these are equal.
+    Result<std::string> packedBytes(const TensorInfo& tensor);
+    // The same into a buffer the caller keeps between tensors (a diff reads every weight: fresh
+    // buffers would fault in every page of the file twice).
+    Result<void> readPacked(const TensorInfo& tensor, std::string& out);
+    // The elements as doubles (bool and integer types converted).
+    Result<std::vector<double>> values(const TensorInfo& tensor);
+
+private:
+    Result<void> storageBytes(const std::string& storage, uint64_t first, uint64_t count,
+                              const std::string& what, std::string& into);
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+// One tensor's values, through a reader of its own (see TensorReader).
 Result<std::vector<double>> readTensor(const CheckpointFile& file, const TensorInfo& tensor);
+
+// Decodes count packed elements of dtype into out; false when the dtype is not converted.
+bool decodeElements(const std::string& dtype, const char* packed, size_t count, double* out);
 
 // Bytes per element of a dtype name ("float32" -> 4); 0 when unknown.
 size_t dtypeSize(const std::string& dtype);

@@ -187,6 +187,20 @@ inline constexpr const char kFaqUnknownTopic[] = "faq.unknown_topic";
 // a saved wizard walk that does not replay on this FAQ
 inline constexpr const char kFaqSession[] = "faq.session";
 
+// checkpoint.* (errors and warnings; checkpoint findings have ids of the same prefix)
+// not a torch.save file (neither its zip archive nor its legacy stream), or a TorchScript archive
+inline constexpr const char kCheckpointFormat[] = "checkpoint.format";
+// the zip archive or one of its entries cannot be read
+inline constexpr const char kCheckpointZip[] = "checkpoint.zip";
+// the pickle is malformed, truncated or over a limit (the message gives the byte offset)
+inline constexpr const char kCheckpointPickle[] = "checkpoint.pickle";
+// a tensor whose shape, stride or offset does not fit its storage
+inline constexpr const char kCheckpointTensor[] = "checkpoint.tensor";
+// a tensor of an element type that is not converted (complex)
+inline constexpr const char kCheckpointDtype[] = "checkpoint.dtype";
+// a checkpoint's quantizers carry no bit width (warning on its layer table)
+inline constexpr const char kCheckpointBitWidth[] = "checkpoint.bit_width";
+
 // simulate.*
 // no ONNX model to simulate (or one that was found but refused)
 inline constexpr const char kSimulateNoModel[] = "simulate.no_model";

@@ -6,7 +6,7 @@
 namespace qatdoctor::core::faq {
 namespace {
 
-constexpr std::array<std::string_view, 30> kCheckIds = {
+constexpr std::array<std::string_view, 32> kCheckIds = {
     "env.no_gpu",
     "calib.low_accuracy",
     "calib.multi_gpu",
@@ -37,6 +37,8 @@ constexpr std::array<std::string_view, 30> kCheckIds = {
     "consistency.rounding",
     "simulation.first_bad_layer",
     "simulation.lut_error",
+    "checkpoint.uncalibrated",
+    "checkpoint.fake_quant_disabled",
 };
 
 }  // namespace

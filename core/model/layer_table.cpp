@@ -1,5 +1,9 @@
 #include "core/model/layer_table.h"
 
+#include <algorithm>
+
+#include "core/common/number_text.h"
+
 namespace qatdoctor::core::model {
 
 const Layer* LayerTable::find(const std::string& name) const
@@ -15,6 +19,20 @@ std::string granularityName(const Layer& layer)
     if (layer.weightQuant->perChannel())
         return "per-channel(axis=" + std::to_string(layer.weightQuant->axis) + ")";
     return "per-tensor";
+}
+
+std::string scalesText(const std::optional<QuantParams>& q)
+{
+    if (!q || q->scales.empty()) return "-";
+    if (q->scales.size() == 1) return shortNumber(q->scales.front());
+    const auto [lo, hi] = std::minmax_element(q->scales.begin(), q->scales.end());
+    return shortNumber(*lo) + ".." + shortNumber(*hi) + " x" + std::to_string(q->scales.size());
+}
+
+std::string observedRangeText(const std::optional<QuantParams>& q)
+{
+    if (!q || !q->minVal || !q->maxVal) return "-";
+    return "[" + shortNumber(*q->minVal) + ", " + shortNumber(*q->maxVal) + "]";
 }
 
 }  // namespace qatdoctor::core::model

@@ -16,8 +16,8 @@ using detail::tr;
 
 const std::vector<std::string>& allSectionIds()
 {
-    static const std::vector<std::string> kIds = {"title", "summary",    "training", "wizard",
-                                                  "model", "fixedpoint", "appendix"};
+    static const std::vector<std::string> kIds = {"title", "summary",    "training",   "wizard",
+                                                  "model", "checkpoint", "fixedpoint", "appendix"};
     return kIds;
 }
 
@@ -29,6 +29,7 @@ std::string sectionTitle(const std::string& id, Lang lang)
     if (id == "training") return zh ? "训练曲线" : "Training";
     if (id == "wizard") return zh ? "症状向导" : "Symptom wizard";
     if (id == "model") return zh ? "模型" : "Model";
+    if (id == "checkpoint") return zh ? "Checkpoint" : "Checkpoints";
     if (id == "fixedpoint") return zh ? "定点仿真" : "Fixed-point";
     if (id == "appendix") return zh ? "附录" : "Appendix";
     return id;
@@ -91,7 +92,8 @@ Result<ReportDocument> buildReport(const Analysis& analysis, const ReportOptions
     const std::pair<const char*, Builder> rest[] = {
         {"summary", detail::summarySection},       {"training", detail::trainingSection},
         {"wizard", detail::wizardSection},         {"model", detail::modelSection},
-        {"fixedpoint", detail::fixedPointSection}, {"appendix", detail::appendixSection}};
+        {"checkpoint", detail::checkpointSection}, {"fixedpoint", detail::fixedPointSection},
+        {"appendix", detail::appendixSection}};
     double done = 0.8;
     for (const auto& [id, build] : rest) {
         if (!reportProgress(progress, done, std::string("building ") + id))

@@ -31,7 +31,8 @@ struct ReportOptions {
     bool hashInputs = true;             // SHA-256 of every input file (reads them)
 };
 
-// "title", "summary", "training", "wizard", "model", "fixedpoint", "appendix" (document order).
+// "title", "summary", "training", "wizard", "model", "checkpoint", "fixedpoint", "appendix" (document
+// order).
 const std::vector<std::string>& allSectionIds();
 // Localised section title (for the report page's checkboxes too).
 std::string sectionTitle(const std::string& id, Lang lang);

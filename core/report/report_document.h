@@ -88,7 +88,8 @@ struct Block {
 };
 
 struct Section {
-    std::string id;  // "title" | "summary" | "training" | "wizard" | "model" | "fixedpoint" | "appendix"
+    std::string id;  // "title" | "summary" | "training" | "wizard" | "model" | "checkpoint" | "fixedpoint" |
+                     // "appendix"
     std::string title;
     std::vector<Block> blocks;
 };

@@ -40,6 +40,7 @@ Section summarySection(BuildContext& c);
 Section trainingSection(BuildContext& c);
 Section wizardSection(BuildContext& c);
 Section modelSection(BuildContext& c);
+Section checkpointSection(BuildContext& c);
 Section fixedPointSection(BuildContext& c);
 Section appendixSection(BuildContext& c);
 

@@ -211,6 +211,177 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
     </message>
 </context>
 <context>
+    <name>qatdoctor::ui::CheckpointsPage</name>
+    <message>
+        <source>Checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changed only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter rows…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide the tensors that are byte-identical in both checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No checkpoint is loaded.
+
+Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizers, two or more (calibration, QAT…) to see what changed between them. They are read without Python and never executed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — %n tensor(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>What changed: %1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2 container, %n tensor(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Model under the key &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Security:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the pickle names %1; torch.load would run it. QAT Doctor did not.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bit widths are not saved in checkpoints (quant_min / quant_max are attributes); scales and zero points are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zero point</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Observed range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fake quant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Observer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A&lt;/b&gt; %1&lt;br&gt;&lt;b&gt;B&lt;/b&gt; %2&lt;br&gt;%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Relative L2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quantizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running statistic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reshaped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only in B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only in A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unread</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>qatdoctor::ui::CodeBlockView</name>
     <message>
         <source>Copy</source>
@@ -1313,10 +1484,6 @@ nothing here turns into a table on export.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Models and debug files (*.onnx *.txt *.csv *.log *.jsonl *.json);;QAT Doctor session (*.qatdoctor);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cannot keep the pasted text</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1393,6 +1560,10 @@ nothing here turns into a table on export.</source>
     </message>
     <message>
         <source>Logs, models and debug files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models, checkpoints and debug files (*.onnx *.pt *.pth *.ckpt *.bin *.txt *.csv *.log *.jsonl *.json);;QAT Doctor session (*.qatdoctor);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1539,6 +1710,13 @@ nothing here turns into a table on export.</source>
     <message>
         <source>Remove from this analysis</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n checkpoint(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -212,6 +212,177 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
     </message>
 </context>
 <context>
+    <name>qatdoctor::ui::CheckpointsPage</name>
+    <message>
+        <source>Checkpoints</source>
+        <translation>Checkpoint</translation>
+    </message>
+    <message>
+        <source>Changed only</source>
+        <translation>仅显示有变化的</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Filter rows…</source>
+        <translation>筛选行…</translation>
+    </message>
+    <message>
+        <source>Hide the tensors that are byte-identical in both checkpoints</source>
+        <translation>隐藏在两个 checkpoint 中逐字节相同的张量</translation>
+    </message>
+    <message>
+        <source>No checkpoint is loaded.
+
+Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizers, two or more (calibration, QAT…) to see what changed between them. They are read without Python and never executed.</source>
+        <translation>尚未加载 checkpoint。
+
+打开或拖入 torch.save 保存的文件（.pt、.pth、.ckpt、.bin）：一个可查看其量化参数，两个或更多（calibration、QAT…）可查看它们之间的变化。文件不经 Python 读取，也从不执行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — %n tensor(s)</source>
+        <translation>
+            <numerusform>%1 — %n 个张量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>What changed: %1 → %2</source>
+        <translation>变化：%1 → %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2 container, %n tensor(s))</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;（%2 容器，%n 个张量）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Model under the key &apos;%1&apos;.</source>
+        <translation>模型位于键“%1”下。</translation>
+    </message>
+    <message>
+        <source>Security:</source>
+        <translation>安全警告：</translation>
+    </message>
+    <message>
+        <source>the pickle names %1; torch.load would run it. QAT Doctor did not.</source>
+        <translation>pickle 引用了 %1；torch.load 会执行它，QAT Doctor 没有执行。</translation>
+    </message>
+    <message>
+        <source>Bit widths are not saved in checkpoints (quant_min / quant_max are attributes); scales and zero points are.</source>
+        <translation>checkpoint 不保存位宽（quant_min / quant_max 是属性而非 buffer）；scale 和零点会保存。</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Weight scale</source>
+        <translation>权重 scale</translation>
+    </message>
+    <message>
+        <source>Output scale</source>
+        <translation>输出 scale</translation>
+    </message>
+    <message>
+        <source>Zero point</source>
+        <translation>零点</translation>
+    </message>
+    <message>
+        <source>Observed range</source>
+        <translation>统计范围</translation>
+    </message>
+    <message>
+        <source>Fake quant</source>
+        <translation>伪量化</translation>
+    </message>
+    <message>
+        <source>Observer</source>
+        <translation>Observer</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A&lt;/b&gt; %1&lt;br&gt;&lt;b&gt;B&lt;/b&gt; %2&lt;br&gt;%3</source>
+        <translation>&lt;b&gt;A&lt;/b&gt; %1&lt;br&gt;&lt;b&gt;B&lt;/b&gt; %2&lt;br&gt;%3</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Relative L2</source>
+        <translation>相对 L2</translation>
+    </message>
+    <message>
+        <source>Max abs</source>
+        <translation>最大绝对差</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>元素数</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>quantizer</source>
+        <translation>量化参数</translation>
+    </message>
+    <message>
+        <source>running statistic</source>
+        <translation>统计量</translation>
+    </message>
+    <message>
+        <source>same</source>
+        <translation>相同</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>有变化</translation>
+    </message>
+    <message>
+        <source>reshaped</source>
+        <translation>形状改变</translation>
+    </message>
+    <message>
+        <source>only in B</source>
+        <translation>仅在 B 中</translation>
+    </message>
+    <message>
+        <source>only in A</source>
+        <translation>仅在 A 中</translation>
+    </message>
+    <message>
+        <source>unread</source>
+        <translation>未能读取</translation>
+    </message>
+</context>
+<context>
     <name>qatdoctor::ui::CodeBlockView</name>
     <message>
         <source>Copy</source>
@@ -1312,10 +1483,6 @@ nothing here turns into a table on export.</source>
         <translation>打开模型、日志或调试文件</translation>
     </message>
     <message>
-        <source>Models and debug files (*.onnx *.txt *.csv *.log *.jsonl *.json);;QAT Doctor session (*.qatdoctor);;All files (*)</source>
-        <translation>模型与调试文件 (*.onnx *.txt *.csv *.log *.jsonl *.json);;QAT Doctor 会话 (*.qatdoctor);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Cannot keep the pasted text</source>
         <translation>无法保存粘贴的文本</translation>
     </message>
@@ -1392,6 +1559,10 @@ nothing here turns into a table on export.</source>
     <message>
         <source>Logs, models and debug files (*)</source>
         <translation>日志、模型与调试文件 (*)</translation>
+    </message>
+    <message>
+        <source>Models, checkpoints and debug files (*.onnx *.pt *.pth *.ckpt *.bin *.txt *.csv *.log *.jsonl *.json);;QAT Doctor session (*.qatdoctor);;All files (*)</source>
+        <translation>模型、checkpoint 与调试文件 (*.onnx *.pt *.pth *.ckpt *.bin *.txt *.csv *.log *.jsonl *.json);;QAT Doctor 会话 (*.qatdoctor);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -1536,6 +1707,12 @@ nothing here turns into a table on export.</source>
     <message>
         <source>Remove from this analysis</source>
         <translation>从本次分析中移除</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n checkpoint(s)</source>
+        <translation>
+            <numerusform>，%n 个 checkpoint</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -60,6 +60,20 @@ for kind in 000 001 002 003 004 005 006; do
   for f in $(files "$data/toolchain" \( -name '*.txt' -o -name '*.csv' \)); do seed fuzz_toolchain "$f" $kind; done
 done
 
+# Checkpoints: the torch.save fixtures whole; their pickles for the unpickler (the legacy file is
+# pickles back to back; the zip archives' data.pkl is taken out when python3 is there).
+for f in $(files "$data/checkpoints" \( -name '*.pt' -o -name '*.pth' \)); do seed fuzz_checkpoint "$f"; done
+seed fuzz_pickle "$data/checkpoints/legacy_state_dict.pt"
+if command -v python3 > /dev/null; then
+  for f in $(files "$data/checkpoints" \( -name '*.pt' -o -name '*.pth' \)); do
+    n=$((n + 1))
+    python3 -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+name = next((x for x in z.namelist() if x.endswith("/data.pkl")), None)
+if name: sys.stdout.buffer.write(z.read(name))' "$f" > "$out/fuzz_pickle/seed_$(printf '%05d' "$n")" 2>/dev/null || true
+  done
+fi
+
 # JSON: FAQ trees, thresholds (selector 1), wizard sessions (selector 0).
 for f in $(files "$src/faq" "$data/faq_good" "$data/faq_bad" -name '*.json'); do seed fuzz_faq "$f"; done
 seed fuzz_json_inputs "$src/resources/thresholds.json" 001

@@ -197,6 +197,10 @@ void OverviewPage::updateVerdict()
             .arg(a->logs.runs.size())
             .arg(a->models.size())
             .toHtmlEscaped();
+    if (!a->checkpoints.empty())
+        summary.insert(
+            summary.size() - 1,
+            tr(", %n checkpoint(s)", nullptr, static_cast<int>(a->checkpoints.size())).toHtmlEscaped());
     // what could not be checked is unknown, not clear: say so where the counts are
     if (!a->checksSkipped.empty())
         summary += QStringLiteral(" <a href=\"skipped\">%1</a>")

@@ -1,6 +1,7 @@
 #include "ui/pages/page_registry.h"
 
 #include "ui/pages/artifacts_page.h"
+#include "ui/pages/checkpoints_page.h"
 #include "ui/pages/curves_page.h"
 #include "ui/pages/fixedpoint_page.h"
 #include "ui/pages/model_page.h"
@@ -14,9 +15,9 @@ std::vector<Page*> createPages(AppContext* c, QWidget* parent)
 {
     // Sidebar order.
     return {
-        new OverviewPage(c, parent), new WizardPage(c, parent),    new CurvesPage(c, parent),
-        new ModelPage(c, parent),    new ArtifactsPage(c, parent), new FixedpointPage(c, parent),
-        new ReportPage(c, parent),
+        new OverviewPage(c, parent),   new WizardPage(c, parent),      new CurvesPage(c, parent),
+        new ModelPage(c, parent),      new CheckpointsPage(c, parent), new ArtifactsPage(c, parent),
+        new FixedpointPage(c, parent), new ReportPage(c, parent),
     };
 }
 

@@ -29,6 +29,7 @@ NavigationTarget navigationFor(const core::Finding& finding, const core::Evidenc
     if (!evidence->layer.empty()) {
         t.page = QStringLiteral("model");
         t.layer = QString::fromStdString(evidence->layer);
+        t.file = QString::fromStdString(evidence->file);  // a checkpoint's layer: its own page
     } else if (sourceLine) {
         NavigationTarget source = sourceFor(*evidence);
         source.findingId = t.findingId;
@@ -40,6 +41,15 @@ NavigationTarget navigationFor(const core::Finding& finding, const core::Evidenc
         t.step = evidence->step;
     }
     return t;
+}
+
+NavigationTarget routedTo(NavigationTarget target, const core::Analysis* analysis)
+{
+    if (!analysis || target.page != QLatin1String("model") || target.file.isEmpty()) return target;
+    const std::string file = target.file.toStdString();
+    for (const core::checkpoint::CheckpointRead& c : analysis->checkpoints)
+        if (c.file.path == file) target.page = QStringLiteral("checkpoints");
+    return target;
 }
 
 NavigationTarget sourceFor(const core::Evidence& evidence)

@@ -1,0 +1,277 @@
+#include "core/checkpoint/checkpoint_layers.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <regex>
+
+namespace qatdoctor::core::checkpoint {
+namespace {
+
+using model::Layer;
+using model::QuantParams;
+
+constexpr std::string_view kOutputQuantizer = "activation_post_process";
+constexpr std::string_view kWeightQuantizer = "weight_fake_quant";
+// A quantizer's buffers are tiny (one value, or one per channel); anything larger under such a
+// name is not read into the table.
+constexpr int64_t kMaxQuantizerElements = 1 << 20;
+
+std::string lastSegment(const std::string& path)
+{
+    const size_t dot = path.rfind('.');
+    return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+std::string parentPath(const std::string& path)
+{
+    const size_t dot = path.rfind('.');
+    return dot == std::string::npos ? std::string{} : path.substr(0, dot);
+}
+bool isOutputQuantizerName(const std::string& segment)
+{
+    // eager mode names it activation_post_process; FX numbers its top-level ones
+    static const std::regex kFx("activation_post_process_[0-9]+");
+    return segment == kOutputQuantizer || std::regex_match(segment, kFx);
+}
+
+// What a quantizer's buffers say, gathered before the row is built.
+struct QuantizerState {
+    std::vector<double> scale, zeroPoint, minVal, maxVal;
+    std::optional<bool> fakeQuantEnabled, observerEnabled;
+    std::string scaleKey;  // the full tensor name of its scale
+    bool any = false;
+    bool observed = false;  // it has an observer's min_val / max_val
+};
+
+// Which quantizer of which module a quantizer path is ("conv1.weight_fake_quant" -> conv1, weight).
+struct QuantizerPlace {
+    std::string module;
+    bool weight = false;
+};
+
+struct ModuleRow {
+    std::string path;
+    std::map<std::string, const TensorInfo*> tensors;  // own tensors by leaf name
+    QuantizerState weightQuant, outputQuant;
+};
+
+class TableBuilder {
+public:
+    TableBuilder(const CheckpointFile& file, TensorReader& reader) : m_file(file), m_reader(reader) {}
+
+    model::LayerTable build()
+    {
+        for (const TensorInfo& t : m_file.tensors) {
+            const std::string name = modelTensorName(m_file, t);
+            if (!name.empty()) place(name, t);
+        }
+        model::LayerTable table;
+        table.sourcePath = m_file.path;
+        table.format = "checkpoint";
+        table.producer = "torch.save (" + m_file.container + ")";
+        bool quantized = false;
+        for (const std::string& path : m_order) {
+            ModuleRow& row = m_rows[path];
+            if (row.tensors.empty() && !row.weightQuant.any && !row.outputQuant.any) continue;
+            Layer layer = makeLayer(row);
+            quantized = quantized || layer.weightQuant || layer.outputQuant;
+            table.layers.push_back(std::move(layer));
+        }
+        if (quantized)
+            table.warnings.push_back(Warning{"checkpoint.bit_width",
+                                             m_file.path +
+                                                 ": quantizers' bit widths are not saved in a checkpoint "
+                                                 "(quant_min / quant_max are attributes, not buffers); "
+                                                 "their dtypes show as unknown",
+                                             m_file.path});
+        for (Warning& w : m_warnings) table.warnings.push_back(std::move(w));
+        return table;
+    }
+
+private:
+    ModuleRow& row(const std::string& path)
+    {
+        auto [it, added] = m_rows.try_emplace(path);
+        if (added) {
+            it->second.path = path;
+            m_order.push_back(path);
+        }
+        return it->second;
+    }
+
+    void place(const std::string& name, const TensorInfo& t)
+    {
+        const std::string owner = parentPath(name);
+        const std::string leaf = lastSegment(name);
+        // an observer inside a quantizer: "<quantizer>.activation_post_process.min_val"
+        if (lastSegment(owner) == kOutputQuantizer) {
+            const std::string quantizer = parentPath(owner);
+            const std::string q = lastSegment(quantizer);
+            if (q == kWeightQuantizer || isOutputQuantizerName(q)) {
+                readObserver(quantizerState(quantizer), leaf, t);
+                return;
+            }
+        }
+        const std::string segment = lastSegment(owner);
+        if (segment == kWeightQuantizer || isOutputQuantizerName(segment)) {
+            readQuantizer(quantizerState(owner), leaf, t, name);
+            return;
+        }
+        row(owner).tensors[leaf] = &t;
+    }
+
+    QuantizerState& quantizerState(const std::string& quantizer)
+    {
+        const std::string segment = lastSegment(quantizer);
+        const std::string parent = parentPath(quantizer);
+        if (segment == kWeightQuantizer) return row(parent).weightQuant;
+        // a top-level FX quantizer is a row of its own; eager mode's belongs to its module
+        if (segment != kOutputQuantizer || parent.empty()) return row(quantizer).outputQuant;
+        return row(parent).outputQuant;
+    }
+
+    std::vector<double> small(const TensorInfo& t)
+    {
+        if (t.numel() > kMaxQuantizerElements) return {};
+        Result<std::vector<double>> v = m_reader.values(t);
+        if (!v) {
+            m_warnings.push_back(v.error());
+            return {};
+        }
+        return std::move(*v);
+    }
+
+    void readQuantizer(QuantizerState& q, const std::string& leaf, const TensorInfo& t,
+                       const std::string& name)
+    {
+        q.any = true;
+        if (leaf == "scale") {
+            q.scale = small(t);
+            q.scaleKey = name;
+        } else if (leaf == "zero_point") {
+            q.zeroPoint = small(t);
+        } else if (leaf == "fake_quant_enabled" || leaf == "observer_enabled") {
+            const std::vector<double> v = small(t);
+            if (!v.empty())
+                (leaf == "fake_quant_enabled" ? q.fakeQuantEnabled : q.observerEnabled) = v[0] != 0;
+        } else {
+            readObserver(q, leaf, t);  // horizon's quantizers keep min/max on themselves
+        }
+    }
+
+    void readObserver(QuantizerState& q, const std::string& leaf, const TensorInfo& t)
+    {
+        q.any = true;
+        if (leaf == "min_val") q.minVal = small(t);
+        if (leaf == "max_val") q.maxVal = small(t);
+        if (leaf == "min_val" || leaf == "max_val") q.observed = true;
+    }
+
+    std::optional<QuantParams> params(const QuantizerState& s, std::vector<std::string>& flags)
+    {
+        if (!s.any) return std::nullopt;
+        QuantParams q;
+        q.scales.assign(s.scale.begin(), s.scale.end());
+        for (double z : s.zeroPoint) q.zeroPoints.push_back(static_cast<int64_t>(z));
+        q.axis = q.scales.size() > 1 ? 0 : -1;
+        q.fakeQuantEnabled = s.fakeQuantEnabled;
+        q.observerEnabled = s.observerEnabled;
+        q.scaleSource = s.scaleKey;
+        // the observed range over all channels; an observer that never saw data keeps +inf / -inf
+        // (per-tensor) or empty buffers (per-channel)
+        const auto finite = [](double v) { return std::isfinite(v); };
+        if (!s.minVal.empty() && std::all_of(s.minVal.begin(), s.minVal.end(), finite))
+            q.minVal = *std::min_element(s.minVal.begin(), s.minVal.end());
+        if (!s.maxVal.empty() && std::all_of(s.maxVal.begin(), s.maxVal.end(), finite))
+            q.maxVal = *std::max_element(s.maxVal.begin(), s.maxVal.end());
+        if (s.observed && (!q.minVal || !q.maxVal)) addFlag(flags, kFlagObserverNeverRan);
+        if (s.fakeQuantEnabled == false) addFlag(flags, kFlagFakeQuantDisabled);
+        if (s.observerEnabled == false) addFlag(flags, kFlagObserverDisabled);
+        return q;
+    }
+
+    static void addFlag(std::vector<std::string>& flags, const char* flag)
+    {
+        if (std::find(flags.begin(), flags.end(), flag) == flags.end()) flags.emplace_back(flag);
+    }
+
+    Layer makeLayer(const ModuleRow& row)
+    {
+        Layer layer;
+        layer.name = row.path.empty() ? "(root)" : row.path;
+        const auto weight = row.tensors.find("weight");
+        layer.op = guessOp(row, weight == row.tensors.end() ? nullptr : weight->second);
+        layer.weightQuant = params(row.weightQuant, layer.flags);
+        layer.outputQuant = params(row.outputQuant, layer.flags);
+        if (weight != row.tensors.end() && !layer.weightQuant)
+            layer.weightDtype = model::parseDType(weight->second->dtype).value_or(model::DType::Unknown);
+        if (!layer.outputQuant && weight != row.tensors.end()) layer.outputDtype = layer.weightDtype;
+        layer.source.file = m_file.path;
+        layer.source.node = !row.outputQuant.scaleKey.empty() ? row.outputQuant.scaleKey
+                            : weight != row.tensors.end()     ? weight->second->name
+                                                              : row.weightQuant.scaleKey;
+        return layer;
+    }
+
+    // The module type is not in a state_dict; its tensors tell the usual ones apart.
+    static std::string guessOp(const ModuleRow& row, const TensorInfo* weight)
+    {
+        if (row.tensors.count("running_mean")) return "BatchNorm";
+        if (row.tensors.count("in_proj_weight")) return "MultiheadAttention";
+        if (!weight) return row.tensors.empty() ? "FakeQuantize" : "Module";
+        static constexpr std::array<const char*, 6> kByRank = {"Module", "Norm",   "Linear",
+                                                               "Conv1d", "Conv2d", "Conv3d"};
+        const size_t rank = weight->shape.size();
+        if (rank == 2 && lastSegment(row.path).find("emb") != std::string::npos) return "Embedding";
+        return rank < kByRank.size() ? kByRank[rank] : "Module";
+    }
+
+    const CheckpointFile& m_file;
+    TensorReader& m_reader;
+    std::map<std::string, ModuleRow> m_rows;
+    std::vector<std::string> m_order;
+    std::vector<Warning> m_warnings;
+};
+
+}  // namespace
+
+std::string modelTensorName(const CheckpointFile& file, const TensorInfo& tensor)
+{
+    if (file.modelKey.empty()) return tensor.name;
+    const std::string prefix = file.modelKey + ".";
+    return tensor.name.starts_with(prefix) ? tensor.name.substr(prefix.size()) : std::string{};
+}
+
+bool isQuantizerTensor(const std::string& modelName)
+{
+    const std::string owner = parentPath(modelName);
+    for (std::string p = owner; !p.empty(); p = parentPath(p)) {
+        const std::string s = lastSegment(p);
+        if (s == kWeightQuantizer || isOutputQuantizerName(s)) return true;
+    }
+    return false;
+}
+
+model::LayerTable checkpointLayerTable(const CheckpointFile& file, TensorReader& reader)
+{
+    return TableBuilder(file, reader).build();
+}
+
+bool CheckpointRead::quantized() const
+{
+    return std::any_of(table.layers.begin(), table.layers.end(),
+                       [](const Layer& l) { return l.weightQuant || l.outputQuant; });
+}
+
+Result<CheckpointRead> readCheckpointLayers(const std::string& path)
+{
+    Result<CheckpointFile> file = readCheckpoint(path);
+    if (!file) return file.error();
+    CheckpointRead out{std::move(*file), {}};
+    TensorReader reader(out.file);
+    out.table = checkpointLayerTable(out.file, reader);
+    return out;
+}
+
+}  // namespace qatdoctor::core::checkpoint

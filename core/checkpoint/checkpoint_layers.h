@@ -1,0 +1,46 @@
+// A checkpoint's layer table: the same LayerTable the ONNX and printed-model readers build, made
+// from the state_dict's names. torch's and horizon_plugin_pytorch's QAT modules keep their
+// quantizers as submodules with fixed names, so the names alone say which buffer is what:
+//
+//   conv1.weight                                                the module's weight
+//   conv1.weight_fake_quant.{scale, zero_point}                 its weight quantizer
+//   conv1.activation_post_process.{scale, zero_point,
+//         fake_quant_enabled, observer_enabled}                  its output quantizer
+//   conv1.activation_post_process.activation_post_process.{min_val, max_val}   that one's observer
+//   activation_post_process_3.scale                              an FX-inserted quantizer (a row)
+//
+// Bit widths are attributes, not buffers (quant_min/quant_max are not saved), so quantized
+// tensors keep DType::Unknown here and the table says so in a warning.
+#pragma once
+
+#include "core/checkpoint/checkpoint_file.h"
+#include "core/model/layer_table.h"
+
+namespace qatdoctor::core::checkpoint {
+
+// Flags a row may carry (Layer::flags), read by the checkpoint lints and shown by the pages.
+inline constexpr const char* kFlagObserverNeverRan = "observer_never_ran";
+inline constexpr const char* kFlagFakeQuantDisabled = "fake_quant_disabled";
+inline constexpr const char* kFlagObserverDisabled = "observer_disabled";
+
+// The model part of a tensor's name: "state_dict.conv1.weight" -> "conv1.weight" (modelKey
+// "state_dict"); tensors outside the model part (optimizer state) give "".
+std::string modelTensorName(const CheckpointFile& file, const TensorInfo& tensor);
+
+// True for a quantizer's or observer's buffer ("x.activation_post_process.scale").
+bool isQuantizerTensor(const std::string& modelName);
+
+// One row per module holding a weight or a quantizer, in the order the checkpoint lists them.
+// Quantizer buffers are read through reader (they are small); weights are not read.
+model::LayerTable checkpointLayerTable(const CheckpointFile& file, TensorReader& reader);
+
+// A checkpoint as the analysis keeps it: what the file holds and its layer table.
+struct CheckpointRead {
+    CheckpointFile file;
+    model::LayerTable table;
+    bool quantized() const;  // it carries fake-quant or observer buffers
+};
+// readCheckpoint and checkpointLayerTable; errors as readCheckpoint.
+Result<CheckpointRead> readCheckpointLayers(const std::string& path);
+
+}  // namespace qatdoctor::core::checkpoint

@@ -1,0 +1,233 @@
+#include "core/checkpoint/checkpoint_lints.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+
+#include "core/checkpoint/checkpoint_layers.h"
+#include "core/common/number_text.h"
+
+namespace qatdoctor::core::checkpoint {
+namespace {
+
+using model::Layer;
+
+// Evidence lists stop here; the finding's message gives the total.
+constexpr size_t kMaxEvidence = 12;
+// The NaN scan reads weights; past this many bytes of one checkpoint it stops and says so.
+constexpr uint64_t kNonFiniteScanBytes = uint64_t{1} << 30;
+
+bool hasFlag(const Layer& l, const char* flag)
+{
+    return std::find(l.flags.begin(), l.flags.end(), flag) != l.flags.end();
+}
+
+Evidence keyEvidence(const LintContext& in, const std::string& layer, const Text& detail)
+{
+    Evidence e;
+    e.file = in.file.path;
+    e.layer = layer;
+    e.detail = detail.en;
+    e.detailZh = detail.zh;
+    return e;
+}
+
+void addCapped(Finding& f, Evidence e)
+{
+    if (f.evidence.size() < kMaxEvidence) f.evidence.push_back(std::move(e));
+}
+
+// The activation quantizers' scales all at torch's initial value (1.0, zero point 0), or their
+// observers all still at +inf / -inf: the checkpoint was saved before any calibration batch, or
+// the calibration state was never loaded into the model that saved it.
+bool lintUncalibrated(const LintContext& in, std::vector<Finding>& out)
+{
+    size_t quantizers = 0, initial = 0;
+    std::vector<const Layer*> examples;
+    for (const Layer& l : in.table.layers) {
+        if (!l.outputQuant || l.outputQuant->scales.empty()) continue;
+        ++quantizers;
+        const model::QuantParams& q = *l.outputQuant;
+        const bool unit =
+            std::all_of(q.scales.begin(), q.scales.end(), [](float s) { return s == 1.0f; }) &&
+            std::all_of(q.zeroPoints.begin(), q.zeroPoints.end(), [](int64_t z) { return z == 0; });
+        if (unit || hasFlag(l, kFlagObserverNeverRan)) {
+            ++initial;
+            examples.push_back(&l);
+        }
+    }
+    if (quantizers == 0) return false;
+    if (initial < quantizers) return true;
+    const std::string n = std::to_string(quantizers);
+    Finding f = makeFinding(
+        "checkpoint.uncalibrated", Severity::Error, Stage::Calibration,
+        {"checkpoint 中没有任何激活量化参数经过 calibration",
+         "No activation quantizer in the checkpoint was ever calibrated"},
+        {"全部 " + n +
+             " 个激活量化节点仍是初始状态（scale 1.0、zero point 0，observer 的 min / max 仍为 ±inf）。"
+             "这个 checkpoint 保存于 calibration 之前，或保存它的模型没有加载 calibration 的结果。"
+             "QAT 应从 calibration 之后的 checkpoint 开始：确认 calibration 阶段确实运行了，"
+             "并且 load_state_dict 没有报 missing / unexpected keys。",
+         "All " + n +
+             " activation quantizers are in their initial state (scale 1.0, zero point 0, observers at "
+             "min +inf / max -inf). This checkpoint was saved before calibration, or the model that saved "
+             "it never loaded the calibration result. QAT should start from the checkpoint calibration "
+             "wrote: make sure the calibration stage ran and that load_state_dict reported no missing / "
+             "unexpected keys."},
+        "qat.behaviour_vs_float");
+    for (const Layer* l : examples) {
+        const model::QuantParams& q = *l->outputQuant;
+        std::string detail =
+            q.scaleSource + " = " +
+            (q.scales.size() == 1 ? fullNumber(q.scales[0]) : "1.0 ×" + std::to_string(q.scales.size()));
+        if (hasFlag(*l, kFlagObserverNeverRan)) detail += "; observer min / max never set";
+        addCapped(f, keyEvidence(in, l->name, {detail, detail}));
+    }
+    out.push_back(std::move(f));
+    return true;
+}
+
+// fake_quant_enabled = 0: the quantizer passes float values through. Calibration saves it so;
+// a QAT checkpoint should not, and a model where some quantizers are on and others off was
+// switched by hand (the FAQ's "are fake_quant_enabled and observe_enabled both 1?").
+bool lintFakeQuantDisabled(const LintContext& in, std::vector<Finding>& out)
+{
+    size_t stored = 0, disabled = 0;
+    std::vector<const Layer*> off;
+    for (const Layer& l : in.table.layers) {
+        bool layerOff = false;
+        for (const auto* q : {&l.weightQuant, &l.outputQuant}) {
+            if (!*q || !(*q)->fakeQuantEnabled) continue;
+            ++stored;
+            if (!*(*q)->fakeQuantEnabled) ++disabled, layerOff = true;
+        }
+        if (layerOff) off.push_back(&l);
+    }
+    if (stored == 0) return false;
+    const bool qat = stageFromFileName(in.file.path) == Stage::Qat;
+    if (disabled == 0 || (!qat && disabled == stored)) return true;
+    const std::string n = std::to_string(off.size());
+    Finding f = makeFinding(
+        "checkpoint.fake_quant_disabled", Severity::Warning, Stage::Qat,
+        {qat ? "QAT checkpoint 中有伪量化被关闭（fake_quant_enabled = 0）"
+             : "部分伪量化被关闭（fake_quant_enabled = 0），其余开启",
+         qat ? "Fake quant is switched off in a QAT checkpoint (fake_quant_enabled = 0)"
+             : "Some fake quantizers are off (fake_quant_enabled = 0) while the others are on"},
+        {n + " 个模块的伪量化被关闭：它们在训练中直接传递浮点值，QAT 学不到这些位置的量化误差，"
+             "部署精度会与 QAT 不符。Calibration 阶段关闭伪量化是正常的；QAT 时所有 FakeQuantize 的 "
+             "fake_quant_enabled 和 observer_enabled 都应为 1（检查 set_fake_quantize / "
+             "disable_fake_quant 的调用）。",
+         n + " modules have fake quant off: they pass float values through, so QAT never learns their "
+             "quantization error and the deployed accuracy will not match QAT's. Calibration turns fake "
+             "quant "
+             "off on purpose; during QAT every FakeQuantize should have fake_quant_enabled and "
+             "observer_enabled at 1 (look for set_fake_quantize / disable_fake_quant calls)."},
+        "qat.weights_not_updating");
+    for (const Layer* l : off)
+        addCapped(f, keyEvidence(in, l->name, {"fake_quant_enabled = 0", "fake_quant_enabled = 0"}));
+    out.push_back(std::move(f));
+    return true;
+}
+
+bool lintNonFiniteWeights(const LintContext& in, std::vector<Finding>& out)
+{
+    Finding f = makeFinding(
+        "checkpoint.nonfinite_weights", Severity::Error, stageFromFileName(in.file.path).value_or(Stage::Qat),
+        {"checkpoint 的权重中有 NaN / Inf", "The checkpoint's weights contain NaN / Inf"},
+        {"这些参数中有 NaN 或无穷大：保存前训练已经发散，从它继续训练或导出都会得到无效结果。"
+         "请回到最后一个正常的 checkpoint，并按 NaN 问题的排查步骤检查学习率和数据。",
+         "These parameters hold NaN or infinite values: training had diverged before the save, and "
+         "training on from it or exporting it gives invalid results. Go back to the last sound checkpoint "
+         "and follow the NaN troubleshooting steps (learning rate, data)."},
+        "qat.nan_loss");
+    uint64_t scanned = 0;
+    bool any = false;
+    for (const TensorInfo& t : in.file.tensors) {
+        const std::string name = modelTensorName(in.file, t);
+        const bool floating = t.dtype.starts_with("float") || t.dtype == "bfloat16";
+        if (name.empty() || isQuantizerTensor(name) || !floating) continue;
+        const uint64_t bytes = static_cast<uint64_t>(t.numel()) * dtypeSize(t.dtype);
+        if (scanned + bytes > kNonFiniteScanBytes) break;
+        scanned += bytes;
+        Result<std::vector<double>> v = in.reader.values(t);
+        if (!v) continue;
+        any = true;
+        const size_t bad = static_cast<size_t>(
+            std::count_if(v->begin(), v->end(), [](double x) { return !std::isfinite(x); }));
+        if (bad == 0) continue;
+        const auto first = std::find_if(v->begin(), v->end(), [](double x) { return !std::isfinite(x); });
+        const std::string detail = name + ": " + std::to_string(bad) + " of " + std::to_string(v->size()) +
+                                   " values non-finite, first " + fullNumber(*first) + " at index " +
+                                   std::to_string(first - v->begin());
+        const std::string detailZh = name + "：" + std::to_string(v->size()) + " 个值中有 " +
+                                     std::to_string(bad) + " 个非有限值，第一个为 " + fullNumber(*first) +
+                                     "（下标 " + std::to_string(first - v->begin()) + "）";
+        Evidence e = keyEvidence(in, name.substr(0, name.rfind('.')), {detailZh, detail});
+        e.value = *first;
+        addCapped(f, std::move(e));
+    }
+    if (!f.evidence.empty()) out.push_back(std::move(f));
+    return any;
+}
+
+bool lintUnsafePickle(const LintContext& in, std::vector<Finding>& out)
+{
+    if (in.file.dangerous.empty()) return true;
+    Finding f = makeFinding(
+        "checkpoint.unsafe_pickle", Severity::Error, Stage::Environment,
+        {"checkpoint 的 pickle 会执行代码（未执行）",
+         "The checkpoint's pickle would run code (not run here)"},
+        {"这个文件的 pickle 引用了可执行代码的函数。用 torch.load（weights_only=False）加载它会在你的机器上"
+         "执行这些调用。QAT Doctor 只解析、从不执行。除非确认来源可信，不要加载它；"
+         "可信的权重用 torch.load(..., weights_only=True) 读取。",
+         "This file's pickle names functions that execute code. Loading it with torch.load "
+         "(weights_only=False) runs those calls on your machine. QAT Doctor only parses it and never runs "
+         "it. "
+         "Do not load it unless you trust where it came from; read trusted weights with "
+         "torch.load(..., weights_only=True)."});
+    for (const std::string& d : in.file.dangerous)
+        addCapped(f, keyEvidence(in, {}, {"引用 " + d, "names " + d}));
+    out.push_back(std::move(f));
+    return true;
+}
+
+struct CheckpointLint {
+    const char* id;
+    bool (*run)(const LintContext& in, std::vector<Finding>& out);
+};
+constexpr std::array<CheckpointLint, 4> kLints{{
+    {"checkpoint.uncalibrated", lintUncalibrated},
+    {"checkpoint.fake_quant_disabled", lintFakeQuantDisabled},
+    {"checkpoint.nonfinite_weights", lintNonFiniteWeights},
+    {"checkpoint.unsafe_pickle", lintUnsafePickle},
+}};
+
+}  // namespace
+
+std::optional<Stage> stageFromFileName(const std::string& path)
+{
+    std::string name = std::filesystem::path(path).filename().string();
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    // most specific first: "qat_calib.pt" is calibration for QAT
+    static constexpr std::array<std::pair<std::string_view, Stage>, 6> kWords{{
+        {"calib", Stage::Calibration},
+        {"qat", Stage::Qat},
+        {"quantized", Stage::Export},
+        {"int8", Stage::Export},
+        {"float", Stage::Float},
+        {"fp32", Stage::Float},
+    }};
+    for (const auto& [word, stage] : kWords)
+        if (name.find(word) != std::string::npos) return stage;
+    return std::nullopt;
+}
+
+void runCheckpointLints(const LintContext& in, std::vector<Finding>& out, std::set<std::string>& evaluated)
+{
+    for (const CheckpointLint& lint : kLints)
+        if (lint.run(in, out)) evaluated.insert(lint.id);
+}
+
+}  // namespace qatdoctor::core::checkpoint
