@@ -69,10 +69,13 @@ bool naturalLess(const std::string& a, const std::string& b)
 // model saved right after prepare ("uncalibrated", "prepared") between float and calibration.
 std::optional<int> pipelineRank(const std::string& path)
 {
-    const std::string name = fs::path(path).filename().string();
-    for (const char* before : {"uncalib", "prepared", "Uncalib", "Prepared"})
-        if (name.find(before) != std::string::npos) return 2 * static_cast<int>(Stage::Calibration) - 1;
     const std::optional<Stage> stage = checkpoint::stageFromFileName(path);
+    // "prepared_qat_epoch5" is QAT; "qat_uncalibrated" (read as calibration) came before it
+    if (stage != Stage::Qat && stage != Stage::Export) {
+        const std::string name = fs::path(path).filename().string();
+        for (const char* before : {"uncalib", "prepared", "Uncalib", "Prepared"})
+            if (name.find(before) != std::string::npos) return 2 * static_cast<int>(Stage::Calibration) - 1;
+    }
     return stage ? std::optional<int>(2 * static_cast<int>(*stage)) : std::nullopt;
 }
 
@@ -94,14 +97,15 @@ std::vector<const checkpoint::CheckpointRead*> orderCheckpoints(const Analysis& 
     return order;
 }
 
-// Each checkpoint's own lints and the model lints on its layer table; then the diff of each
+// Each checkpoint's own lints (run when it was read) and the model lints on its layer table
+// (they read the expected dtypes, which the user may change); then the diff of each
 // consecutive pair, kept from an earlier run of the checks when the pair is the same (a diff
 // reads every weight of both files).
 void runCheckpointChecks(Analysis& a)
 {
     for (const checkpoint::CheckpointRead& c : a.checkpoints) {
-        checkpoint::TensorReader reader(c.file);
-        checkpoint::runCheckpointLints({c.file, c.table, reader}, a.findings, a.checksRun);
+        a.findings.insert(a.findings.end(), c.findings.begin(), c.findings.end());
+        a.checksRun.insert(c.evaluated.begin(), c.evaluated.end());
         model::runModelLints(c.table, a.expectedDtypes, a.findings, a.checksRun);
     }
     const std::vector<const checkpoint::CheckpointRead*> order = orderCheckpoints(a);
@@ -122,10 +126,12 @@ void runCheckpointChecks(Analysis& a)
             }
             diffs.push_back(std::move(*d));
         }
+        // training lies between A and B only when B is a QAT checkpoint (or its name says no
+        // stage): calibration only observes, and a converted model changes form, not by training
         const std::optional<int> rankTo = pipelineRank(to.file.path);
-        const bool calibrationOnly = rankTo && *rankTo < 2 * static_cast<int>(Stage::Qat);
-        checkpoint::diffFindings(diffs.back(), from.quantized() && to.quantized() && !calibrationOnly,
-                                 a.findings, a.checksRun);
+        const bool qatStage = !rankTo || *rankTo == 2 * static_cast<int>(Stage::Qat);
+        checkpoint::diffFindings(diffs.back(), from.quantized() && to.quantized() && qatStage, a.findings,
+                                 a.checksRun);
     }
     a.checkpointDiffs = std::move(diffs);
 }

@@ -5,6 +5,7 @@
 #include "core/artifacts/artifacts_api.h"
 #include "core/artifacts/toolchain_files.h"
 #include "core/checkpoint/checkpoint_layers.h"
+#include "core/checkpoint/checkpoint_lints.h"
 #include "core/common/error_codes.h"
 #include "core/folder_input.h"
 #include "core/logs/log_input.h"
@@ -70,6 +71,9 @@ const std::vector<InputLoader>& inputLoaders()
          [](const std::string& path, Analysis& into, const ProgressFn&) -> Result<void> {
              Result<checkpoint::CheckpointRead> read = checkpoint::readCheckpointLayers(path);
              if (!read) return read.error();
+             checkpoint::TensorReader reader(read->file);
+             checkpoint::runCheckpointLints({read->file, read->table, reader, &into.warnings}, read->findings,
+                                            read->evaluated);
              // the table's damage goes to the analysis; its note on bit widths stays with the table
              for (const Warning& w : read->table.warnings)
                  if (w.code != codes::kCheckpointBitWidth) into.warnings.push_back(w);

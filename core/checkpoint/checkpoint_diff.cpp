@@ -74,13 +74,13 @@ void addPlain(const T* a, const T* b, size_t m, ChangeSums& s)
     }
 }
 
-// The careful sums, when NaN / Inf took part: +inf -> +inf is no change; any other change with a
-// non-finite value has no finite size.
+// The careful sums, when NaN / Inf took part: +inf -> +inf and NaN -> NaN are no change; any
+// other change with a non-finite value has no finite size.
 void addCareful(const double* a, const double* b, size_t m, ChangeSums& s)
 {
     for (size_t k = 0; k < m; ++k) {
         if (!std::isfinite(a[k]) || !std::isfinite(b[k])) {
-            if (!(a[k] == b[k])) s.nonFinite = true;
+            if (!(a[k] == b[k]) && !(std::isnan(a[k]) && std::isnan(b[k]))) s.nonFinite = true;
             continue;
         }
         addPlain(a + k, b + k, 1, s);

@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <memory>
+#include <new>
 #include <set>
 #include <string_view>
 
@@ -332,8 +334,14 @@ Result<CheckpointFile> readLegacy(const std::string& path, const std::string& by
 
 int64_t TensorInfo::numel() const
 {
+    // the shape comes from the pickle: a negative dimension counts as none, a product past
+    // int64 saturates instead of overflowing
     int64_t n = 1;
-    for (int64_t d : shape) n *= d;
+    for (int64_t d : shape) {
+        if (d <= 0) return 0;
+        if (n > std::numeric_limits<int64_t>::max() / d) return std::numeric_limits<int64_t>::max();
+        n *= d;
+    }
     return n;
 }
 
@@ -415,7 +423,8 @@ Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t fir
     if (file.container == "zip") {
         const std::string entry = file.archiveRoot + "/data/" + storage;
         zip_stat_t st;
-        if (!m.zip || zip_stat(m.zip.get(), entry.c_str(), 0, &st) != 0 || st.size < first + count)
+        if (!m.zip || zip_stat(m.zip.get(), entry.c_str(), 0, &st) != 0 || st.size < count ||
+            st.size - count < first)
             return Error{"checkpoint.zip", what + ": " + entry + " is missing or smaller than its storage",
                          file.path};
         bytes.resize(count);
@@ -432,7 +441,7 @@ Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t fir
     }
     const auto at = file.legacyOffsets.find(storage);
     if (at == file.legacyOffsets.end() || !m.stream || at->second > m.fileSize ||
-        first + count > m.fileSize - at->second)
+        count > m.fileSize - at->second || first > m.fileSize - at->second - count)
         return Error{"checkpoint.format", what + ": its storage is not in the file", file.path};
     bytes.resize(count);
     if (std::fseek(m.stream.get(), static_cast<long>(at->second + first), SEEK_SET) != 0 ||
@@ -458,10 +467,11 @@ Result<void> TensorReader::readPacked(const TensorInfo& t, std::string& out)
         return Error{"checkpoint.dtype", what + " has dtype " + t.dtype + ", not read", m_impl->file.path};
     // The elements span [offset, offset + sum((shape-1)*stride)] of the storage. Every figure
     // comes from the pickle, so each is checked before it sizes anything.
-    if (t.stride.size() != t.shape.size() || t.offset < 0 || t.storageNumel < 0)
+    constexpr int64_t kMaxElements = int64_t{1} << 31;
+    if (t.stride.size() != t.shape.size() || t.offset < 0 || t.storageNumel < 0 ||
+        t.offset > kMaxElements * 4)
         return Error{"checkpoint.tensor", what + " has an inconsistent shape, stride or offset",
                      m_impl->file.path};
-    constexpr int64_t kMaxElements = int64_t{1} << 31;
     int64_t last = t.offset, count = 1;
     bool contiguous = true;
     int64_t expected = 1;
@@ -486,10 +496,27 @@ Result<void> TensorReader::readPacked(const TensorInfo& t, std::string& out)
     // a contiguous tensor is one slice of its storage; a strided one reads its whole span
     const uint64_t first = static_cast<uint64_t>(t.offset) * esz;
     const uint64_t span = static_cast<uint64_t>(last - t.offset + 1) * esz;
-    if (contiguous) return storageBytes(t.storage, first, span, what, out);
-    std::string& bytes = m_impl->scratch;
-    if (Result<void> read = storageBytes(t.storage, first, span, what, bytes); !read) return read;
-    out.resize(static_cast<size_t>(count) * esz);
+    // What a read may allocate, whatever the pickle or a deflated entry claims: a stride-0
+    // tensor over one element would otherwise become gigabytes from a few bytes of file.
+    constexpr uint64_t kMaxBytes = uint64_t{1} << 31;
+    const uint64_t packed = static_cast<uint64_t>(count) * esz;
+    if (packed > kMaxBytes || span > kMaxBytes)
+        return Error{"checkpoint.tensor", what + " is larger than 2 GiB, not read", m_impl->file.path};
+    constexpr uint64_t kSmallExpansion = uint64_t{64} << 20;
+    if (packed > kSmallExpansion && packed / 16 > span)
+        return Error{"checkpoint.tensor",
+                     what + " repeats " + std::to_string(span) + " stored bytes into " +
+                         std::to_string(packed) + " (zero strides), not read",
+                     m_impl->file.path};
+    try {
+        if (contiguous) return storageBytes(t.storage, first, span, what, out);
+        if (Result<void> read = storageBytes(t.storage, first, span, what, m_impl->scratch); !read)
+            return read;
+        out.resize(packed);
+    } catch (const std::bad_alloc&) {
+        return Error{"checkpoint.tensor", what + ": not enough memory to read it", m_impl->file.path};
+    }
+    const std::string& bytes = m_impl->scratch;
     std::vector<int64_t> index(t.shape.size(), 0);
     for (size_t k = 0; k < static_cast<size_t>(count); ++k) {
         int64_t e = 0;
@@ -505,6 +532,12 @@ Result<void> TensorReader::readPacked(const TensorInfo& t, std::string& out)
 
 Result<std::vector<double>> TensorReader::values(const TensorInfo& t)
 {
+    // as doubles a tensor grows up to eight times: big ones are read packed, a block at a time
+    constexpr int64_t kMaxValues = int64_t{1} << 27;  // 1 GiB of doubles
+    if (t.numel() > kMaxValues)
+        return Error{"checkpoint.tensor",
+                     m_impl->file.path + ": tensor " + t.name + " has too many elements to convert at once",
+                     m_impl->file.path};
     Result<std::string> packed = packedBytes(t);
     if (!packed) return packed.error();
     const size_t esz = dtypeSize(t.dtype);

@@ -41,7 +41,7 @@ struct QuantizerState {
     std::optional<bool> fakeQuantEnabled, observerEnabled;
     std::string scaleKey;  // the full tensor name of its scale
     bool any = false;
-    bool observed = false;  // it has an observer's min_val / max_val
+    bool minRead = false, maxRead = false;  // its observer's min_val / max_val were read
 };
 
 // Which quantizer of which module a quantizer path is ("conv1.weight_fake_quant" -> conv1, weight).
@@ -131,15 +131,23 @@ private:
         return row(parent).outputQuant;
     }
 
-    std::vector<double> small(const TensorInfo& t)
+    // false when the buffer is too large for a quantizer's or cannot be read (a warning then)
+    bool readSmall(const TensorInfo& t, std::vector<double>& into)
     {
-        if (t.numel() > kMaxQuantizerElements) return {};
+        if (t.numel() > kMaxQuantizerElements) return false;
         Result<std::vector<double>> v = m_reader.values(t);
         if (!v) {
             m_warnings.push_back(v.error());
-            return {};
+            return false;
         }
-        return std::move(*v);
+        into = std::move(*v);
+        return true;
+    }
+    std::vector<double> small(const TensorInfo& t)
+    {
+        std::vector<double> v;
+        readSmall(t, v);
+        return v;
     }
 
     void readQuantizer(QuantizerState& q, const std::string& leaf, const TensorInfo& t,
@@ -163,37 +171,54 @@ private:
     void readObserver(QuantizerState& q, const std::string& leaf, const TensorInfo& t)
     {
         q.any = true;
-        if (leaf == "min_val") q.minVal = small(t);
-        if (leaf == "max_val") q.maxVal = small(t);
-        if (leaf == "min_val" || leaf == "max_val") q.observed = true;
+        if (leaf == "min_val") q.minRead = readSmall(t, q.minVal);
+        if (leaf == "max_val") q.maxRead = readSmall(t, q.maxVal);
     }
 
-    std::optional<QuantParams> params(const QuantizerState& s, std::vector<std::string>& flags)
+    // A quantizer's flags: the output quantizer's by their names, the weight quantizer's with
+    // "weight_" in front (a layer holds both).
+    std::optional<QuantParams> params(const QuantizerState& s, bool weight, std::vector<std::string>& flags)
     {
         if (!s.any) return std::nullopt;
+        const std::string prefix = weight ? "weight_" : "";
         QuantParams q;
         q.scales.assign(s.scale.begin(), s.scale.end());
-        for (double z : s.zeroPoint) q.zeroPoints.push_back(static_cast<int64_t>(z));
+        constexpr double kLimit = 1e15;  // far past any integer range; keeps the cast defined
+        for (double z : s.zeroPoint) {
+            if (!std::isfinite(z)) addFlag(flags, prefix + kFlagZeroPointNonFinite);
+            q.zeroPoints.push_back(
+                static_cast<int64_t>(std::isfinite(z) ? std::clamp(z, -kLimit, kLimit) : 0.0));
+        }
         q.axis = q.scales.size() > 1 ? 0 : -1;
         q.fakeQuantEnabled = s.fakeQuantEnabled;
         q.observerEnabled = s.observerEnabled;
         q.scaleSource = s.scaleKey;
         // the observed range over all channels; an observer that never saw data keeps +inf / -inf
-        // (per-tensor) or empty buffers (per-channel)
+        // (per-tensor) or empty buffers (per-channel); NaN means it saw NaN, which is another story
         const auto finite = [](double v) { return std::isfinite(v); };
         if (!s.minVal.empty() && std::all_of(s.minVal.begin(), s.minVal.end(), finite))
             q.minVal = *std::min_element(s.minVal.begin(), s.minVal.end());
         if (!s.maxVal.empty() && std::all_of(s.maxVal.begin(), s.maxVal.end(), finite))
             q.maxVal = *std::max_element(s.maxVal.begin(), s.maxVal.end());
-        if (s.observed && (!q.minVal || !q.maxVal)) addFlag(flags, kFlagObserverNeverRan);
-        if (s.fakeQuantEnabled == false) addFlag(flags, kFlagFakeQuantDisabled);
-        if (s.observerEnabled == false) addFlag(flags, kFlagObserverDisabled);
+        const auto initialMin = [](double v) { return v == INFINITY; };
+        const auto initialMax = [](double v) { return v == -INFINITY; };
+        const auto nan = [](double v) { return std::isnan(v); };
+        if (s.minRead && s.maxRead &&
+            ((s.minVal.empty() && s.maxVal.empty()) ||
+             (std::all_of(s.minVal.begin(), s.minVal.end(), initialMin) &&
+              std::all_of(s.maxVal.begin(), s.maxVal.end(), initialMax))))
+            addFlag(flags, prefix + kFlagObserverNeverRan);
+        if (std::any_of(s.minVal.begin(), s.minVal.end(), nan) ||
+            std::any_of(s.maxVal.begin(), s.maxVal.end(), nan))
+            addFlag(flags, prefix + kFlagObserverNaN);
+        if (s.fakeQuantEnabled == false) addFlag(flags, prefix + kFlagFakeQuantDisabled);
+        if (s.observerEnabled == false) addFlag(flags, prefix + kFlagObserverDisabled);
         return q;
     }
 
-    static void addFlag(std::vector<std::string>& flags, const char* flag)
+    static void addFlag(std::vector<std::string>& flags, const std::string& flag)
     {
-        if (std::find(flags.begin(), flags.end(), flag) == flags.end()) flags.emplace_back(flag);
+        if (std::find(flags.begin(), flags.end(), flag) == flags.end()) flags.push_back(flag);
     }
 
     Layer makeLayer(const ModuleRow& row)
@@ -202,8 +227,8 @@ private:
         layer.name = row.path.empty() ? "(root)" : row.path;
         const auto weight = row.tensors.find("weight");
         layer.op = guessOp(row, weight == row.tensors.end() ? nullptr : weight->second);
-        layer.weightQuant = params(row.weightQuant, layer.flags);
-        layer.outputQuant = params(row.outputQuant, layer.flags);
+        layer.weightQuant = params(row.weightQuant, true, layer.flags);
+        layer.outputQuant = params(row.outputQuant, false, layer.flags);
         if (weight != row.tensors.end() && !layer.weightQuant)
             layer.weightDtype = model::parseDType(weight->second->dtype).value_or(model::DType::Unknown);
         if (!layer.outputQuant && weight != row.tensors.end()) layer.outputDtype = layer.weightDtype;
@@ -268,7 +293,8 @@ Result<CheckpointRead> readCheckpointLayers(const std::string& path)
 {
     Result<CheckpointFile> file = readCheckpoint(path);
     if (!file) return file.error();
-    CheckpointRead out{std::move(*file), {}};
+    CheckpointRead out;
+    out.file = std::move(*file);
     TensorReader reader(out.file);
     out.table = checkpointLayerTable(out.file, reader);
     return out;

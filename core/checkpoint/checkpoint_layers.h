@@ -13,15 +13,21 @@
 // tensors keep DType::Unknown here and the table says so in a warning.
 #pragma once
 
+#include <set>
+
 #include "core/checkpoint/checkpoint_file.h"
+#include "core/common/finding.h"
 #include "core/model/layer_table.h"
 
 namespace qatdoctor::core::checkpoint {
 
-// Flags a row may carry (Layer::flags), read by the checkpoint lints and shown by the pages.
-inline constexpr const char* kFlagObserverNeverRan = "observer_never_ran";
+// Flags a row may carry (Layer::flags), read by the checkpoint lints and shown by the pages: the
+// output quantizer's as named here, the weight quantizer's with "weight_" in front.
+inline constexpr const char* kFlagObserverNeverRan = "observer_never_ran";  // min +inf / max -inf, or empty
+inline constexpr const char* kFlagObserverNaN = "observer_nan";             // the observer saw NaN
 inline constexpr const char* kFlagFakeQuantDisabled = "fake_quant_disabled";
 inline constexpr const char* kFlagObserverDisabled = "observer_disabled";
+inline constexpr const char* kFlagZeroPointNonFinite = "zero_point_nonfinite";
 
 // The model part of a tensor's name: "state_dict.conv1.weight" -> "conv1.weight" (modelKey
 // "state_dict"); tensors outside the model part (optimizer state) give "".
@@ -38,6 +44,10 @@ model::LayerTable checkpointLayerTable(const CheckpointFile& file, TensorReader&
 struct CheckpointRead {
     CheckpointFile file;
     model::LayerTable table;
+    // The checkpoint lints' findings and the ids they decided (checkpoint_lints.h), run once when
+    // the file is read: they read weights, and nothing the user changes later alters them.
+    std::vector<Finding> findings;
+    std::set<std::string> evaluated;
     bool quantized() const;  // it carries fake-quant or observer buffers
 };
 // readCheckpoint and checkpointLayerTable; errors as readCheckpoint.

@@ -16,6 +16,8 @@ using model::Layer;
 
 // Evidence lists stop here; the finding's message gives the total.
 constexpr size_t kMaxEvidence = 12;
+// Weights are decoded this many elements at a time.
+constexpr size_t kBlock = 1 << 16;
 // The NaN scan reads weights; past this many bytes of one checkpoint it stops and says so.
 constexpr uint64_t kNonFiniteScanBytes = uint64_t{1} << 30;
 
@@ -143,33 +145,58 @@ bool lintNonFiniteWeights(const LintContext& in, std::vector<Finding>& out)
          "and follow the NaN troubleshooting steps (learning rate, data)."},
         "qat.nan_loss");
     uint64_t scanned = 0;
-    bool any = false;
+    bool any = false, partial = false;
+    std::string packed;  // reused from tensor to tensor
+    std::vector<double> block(kBlock);
     for (const TensorInfo& t : in.file.tensors) {
         const std::string name = modelTensorName(in.file, t);
         const bool floating = t.dtype.starts_with("float") || t.dtype == "bfloat16";
         if (name.empty() || isQuantizerTensor(name) || !floating) continue;
-        const uint64_t bytes = static_cast<uint64_t>(t.numel()) * dtypeSize(t.dtype);
-        if (scanned + bytes > kNonFiniteScanBytes) break;
+        const uint64_t bytes =
+            static_cast<uint64_t>(std::min<int64_t>(t.numel(), int64_t{1} << 40)) * dtypeSize(t.dtype);
+        if (scanned + bytes > kNonFiniteScanBytes) {
+            partial = true;  // a later, smaller tensor may still fit
+            continue;
+        }
+        if (!in.reader.readPacked(t, packed)) {
+            partial = true;
+            continue;
+        }
         scanned += bytes;
-        Result<std::vector<double>> v = in.reader.values(t);
-        if (!v) continue;
         any = true;
-        const size_t bad = static_cast<size_t>(
-            std::count_if(v->begin(), v->end(), [](double x) { return !std::isfinite(x); }));
+        const size_t esz = dtypeSize(t.dtype), n = packed.size() / esz;
+        size_t bad = 0, firstAt = 0;
+        double firstValue = 0;
+        for (size_t at = 0; at < n; at += kBlock) {
+            const size_t m = std::min(kBlock, n - at);
+            decodeElements(t.dtype, packed.data() + at * esz, m, block.data());
+            for (size_t k = 0; k < m; ++k)
+                if (!std::isfinite(block[k]) && bad++ == 0) {
+                    firstAt = at + k;
+                    firstValue = block[k];
+                }
+        }
         if (bad == 0) continue;
-        const auto first = std::find_if(v->begin(), v->end(), [](double x) { return !std::isfinite(x); });
-        const std::string detail = name + ": " + std::to_string(bad) + " of " + std::to_string(v->size()) +
-                                   " values non-finite, first " + fullNumber(*first) + " at index " +
-                                   std::to_string(first - v->begin());
-        const std::string detailZh = name + "：" + std::to_string(v->size()) + " 个值中有 " +
-                                     std::to_string(bad) + " 个非有限值，第一个为 " + fullNumber(*first) +
-                                     "（下标 " + std::to_string(first - v->begin()) + "）";
+        const std::string detail = name + ": " + std::to_string(bad) + " of " + std::to_string(n) +
+                                   " values non-finite, first " + fullNumber(firstValue) + " at index " +
+                                   std::to_string(firstAt);
+        const std::string detailZh = name + "：" + std::to_string(n) + " 个值中有 " + std::to_string(bad) +
+                                     " 个非有限值，第一个为 " + fullNumber(firstValue) + "（下标 " +
+                                     std::to_string(firstAt) + "）";
         Evidence e = keyEvidence(in, name.substr(0, name.rfind('.')), {detailZh, detail});
-        e.value = *first;
+        e.value = firstValue;
         addCapped(f, std::move(e));
     }
-    if (!f.evidence.empty()) out.push_back(std::move(f));
-    return any;
+    const bool found = !f.evidence.empty();
+    if (found) out.push_back(std::move(f));
+    if (partial && in.warnings)
+        in.warnings->push_back(
+            Warning{"checkpoint.scan_partial",
+                    in.file.path + ": some weights were not scanned for NaN / Inf (unreadable, or past "
+                                   "the first GiB); a clear result covers the others only",
+                    in.file.path});
+    // a partial scan that found nothing has not shown the weights are finite
+    return any && (!partial || found);
 }
 
 bool lintUnsafePickle(const LintContext& in, std::vector<Finding>& out)

@@ -24,8 +24,9 @@ std::optional<Stage> stageFromFileName(const std::string& path);
 
 struct LintContext {
     const CheckpointFile& file;
-    const model::LayerTable& table;  // checkpointLayerTable(file)
-    TensorReader& reader;            // for the weights' values
+    const model::LayerTable& table;            // checkpointLayerTable(file)
+    TensorReader& reader;                      // for the weights' values
+    std::vector<Warning>* warnings = nullptr;  // what could not be checked (a partial NaN scan)
 };
 
 // Runs every checkpoint lint; the ids that could be decided go into evaluated.

@@ -200,6 +200,8 @@ inline constexpr const char kCheckpointTensor[] = "checkpoint.tensor";
 inline constexpr const char kCheckpointDtype[] = "checkpoint.dtype";
 // a checkpoint's quantizers carry no bit width (warning on its layer table)
 inline constexpr const char kCheckpointBitWidth[] = "checkpoint.bit_width";
+// some weights were not scanned for NaN / Inf (unreadable, or past the scan's budget)
+inline constexpr const char kCheckpointScanPartial[] = "checkpoint.scan_partial";
 
 // simulate.*
 // no ONNX model to simulate (or one that was found but refused)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 #include "core/analysis.h"
 #include "core/analysis_json.h"
@@ -180,6 +181,28 @@ TEST(CheckpointLints, HostileSizesAreRefusedWithoutAllocating)
     EXPECT_NE(v.error().message.find("hostile_sizes.pt: tensor w"), std::string::npos) << v.error().message;
 }
 
+TEST(CheckpointLints, ZeroStridesAndHugeOffsetsAreRefusedBeforeAllocating)
+{
+    Result<checkpoint::CheckpointFile> f = checkpoint::readCheckpoint(fixture("float_state_dict.pt"));
+    ASSERT_TRUE(f.ok());
+    checkpoint::TensorInfo t = *f->find("conv1.bias");  // a real storage of 4 floats
+    checkpoint::TensorReader reader(*f);
+    std::string out;
+    t.shape = {int64_t{1} << 26};
+    t.stride = {0};  // 256 MiB from 4 bytes
+    Result<void> r = reader.readPacked(t, out);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("zero strides"), std::string::npos) << r.error().message;
+    EXPECT_LT(out.capacity(), size_t{1} << 20);
+    t.shape = {};
+    t.stride = {};
+    t.offset = int64_t{1} << 62;
+    t.storageNumel = (int64_t{1} << 62) + 1;
+    EXPECT_FALSE(reader.readPacked(t, out).ok());
+    t.shape = {int64_t{1} << 40, int64_t{1} << 40};
+    EXPECT_EQ(t.numel(), std::numeric_limits<int64_t>::max());  // saturates, no overflow
+}
+
 TEST(CheckpointDiff, FrozenWeightsProveQatNotLearning)
 {
     // given in reverse: the file names put calibration first
@@ -284,6 +307,25 @@ TEST(CheckpointFolder, AProjectFolderFindsItsCheckpointsAndComparesThemInStageOr
     const nlohmann::json j = analysisToJson(*a, Lang::En);
     EXPECT_EQ(j["checkpoints"].size(), 3u);
     EXPECT_EQ(j["checkpoint_diffs"][0]["weights"]["same"], 6);
+    fs::remove_all(dir);
+}
+
+TEST(CheckpointFolder, AConvertedModelIsNoTrainingStep)
+{
+    // QAT -> a converted (int8) model changes form, not by training: no "not learning" there;
+    // "prepared_qat_epoch5" is a QAT checkpoint, not the model right after prepare
+    const fs::path dir = fs::temp_directory_path() / "qatdoctor_checkpoint_stage_test";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::copy_file(fixture("qat_frozen.pt"), dir / "model_int8.pt");
+    fs::copy_file(fixture("qat_calibrated.pt"), dir / "prepared_qat_epoch5.pt");
+    AnalyzeOptions options;
+    options.paths = {dir.string()};
+    Result<Analysis> a = analyze(options);
+    ASSERT_TRUE(a.ok()) << a.error().toString();
+    ASSERT_EQ(a->checkpointDiffs.size(), 1u);
+    EXPECT_EQ(fs::path(a->checkpointDiffs[0].pathA).filename(), "prepared_qat_epoch5.pt");
+    EXPECT_FALSE(ran(*a, "qat.not_learning"));
     fs::remove_all(dir);
 }
 

@@ -68,6 +68,33 @@ std::set<std::string> flaggedNames(const core::Analysis& a, const std::string& f
     return out;
 }
 
+// Sorts by kSortRole, filters by the text, and with "changed only" hides the rows a comparison
+// marks unchanged (kChangedRole false). Rows without the role (a checkpoint's own table) always
+// pass, so the box cannot empty a view it is not shown for.
+class CheckpointRowsProxy : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+    void setChangedOnly(bool on)
+    {
+        m_changedOnly = on;
+        invalidateFilter();
+    }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override
+    {
+        if (m_changedOnly) {
+            const QVariant changed = sourceModel()->index(row, 0, parent).data(kChangedRole);
+            if (changed.isValid() && !changed.toBool()) return false;
+        }
+        return QSortFilterProxyModel::filterAcceptsRow(row, parent);
+    }
+
+private:
+    bool m_changedOnly = false;
+};
+
 }  // namespace
 
 CheckpointsPage::CheckpointsPage(AppContext* context, QWidget* parent)
@@ -79,7 +106,7 @@ CheckpointsPage::CheckpointsPage(AppContext* context, QWidget* parent)
       m_facts(new QLabel(this)),
       m_view(new QTableView(this)),
       m_model(new QStandardItemModel(this)),
-      m_proxy(new QSortFilterProxyModel(this))
+      m_proxy(new CheckpointRowsProxy(this))
 {
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
@@ -120,15 +147,10 @@ CheckpointsPage::CheckpointsPage(AppContext* context, QWidget* parent)
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this](int i) { showView(i); });
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_changedOnly, &QCheckBox::toggled, this, [this](bool on) {
-        for (int r = 0; r < m_model->rowCount(); ++r)
-            m_view->setRowHidden(m_proxy->mapFromSource(m_model->index(r, 0)).row(),
-                                 on && !m_model->item(r, 0)->data(kChangedRole).toBool());
+        static_cast<CheckpointRowsProxy*>(m_proxy)->setChangedOnly(on);
         QJsonObject state = this->context()->pageState(id());
         state["changed_only"] = on;
         this->context()->setPageState(id(), state);
-    });
-    connect(m_proxy, &QSortFilterProxyModel::layoutChanged, this, [this] {
-        if (m_changedOnly->isChecked()) emit m_changedOnly->toggled(true);
     });
     connect(context, &AppContext::analysisChanged, this, [this] { rebuild(); });
     rebuild();
@@ -162,6 +184,7 @@ void CheckpointsPage::rebuild()
     if (state.contains("view") && state.value("view").toInt() < m_chooser->count())
         select = state.value("view").toInt();
     m_changedOnly->setChecked(state.value("changed_only").toBool());
+    static_cast<CheckpointRowsProxy*>(m_proxy)->setChangedOnly(m_changedOnly->isChecked());
     m_chooser->setCurrentIndex(select);
     showView(select);
 }
@@ -178,7 +201,6 @@ void CheckpointsPage::showView(int index)
     else if (i - checkpoints < m_analysis->checkpointDiffs.size())
         showDiff(i - checkpoints);
     m_changedOnly->setVisible(i >= checkpoints);
-    if (m_changedOnly->isVisible() && m_changedOnly->isChecked()) emit m_changedOnly->toggled(true);
     m_view->resizeColumnsToContents();
     for (int c = 0; c < m_model->columnCount(); ++c)
         if (m_view->columnWidth(c) > 420) m_view->setColumnWidth(c, 420);
