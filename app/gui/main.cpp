@@ -85,10 +85,12 @@ int main(int argc, char** argv)
     QCommandLineOption demoOpt("demo", "Open the bundled demo data.");
     QCommandLineOption langOpt("lang", "User interface language: zh or en.", "LANG");
     QCommandLineOption shotOpt("screenshot", "Render the window after loading, save a PNG, exit.", "FILE");
-    QCommandLineOption pageOpt("page",
-                               "Page to show: start, overview, wizard, curves, model, fixedpoint, report; "
-                               "NAME:N also shows the page's N-th tab.",
-                               "NAME[:N]");
+    QCommandLineOption pageOpt(
+        "page",
+        "Page to show: start, overview, wizard, curves, model, checkpoints, artifacts, "
+        "fixedpoint, report; "
+        "NAME:N also shows the page's N-th tab.",
+        "NAME[:N]");
     QCommandLineOption sizeOpt("size", "Window size for --screenshot, e.g. 1400x900.", "WxH", "1400x900");
     QCommandLineOption freshOpt("no-restore", "Do not restore the autosaved session.");
     parser.addOptions({openOpt, sessionOpt, demoOpt, langOpt, shotOpt, pageOpt, sizeOpt, freshOpt});
