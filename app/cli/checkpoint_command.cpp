@@ -73,12 +73,10 @@ void printCheckpoint(std::ostream& out, const core::checkpoint::CheckpointRead& 
         if (!l.weightQuant && !l.outputQuant) continue;
         std::string flags;
         for (const auto& fl : l.flags) flags += (flags.empty() ? "" : ",") + fl;
-        const std::string zp = l.outputQuant && l.outputQuant->zeroPoints.size() == 1
-                                   ? std::to_string(l.outputQuant->zeroPoints.front())
-                                   : "-";
         out << "  " << std::setw(width) << l.name << std::setw(12) << l.op << std::setw(22)
             << core::model::scalesText(l.weightQuant) << std::setw(12)
-            << core::model::scalesText(l.outputQuant) << std::setw(6) << zp << std::setw(24)
+            << core::model::scalesText(l.outputQuant) << std::setw(6)
+            << core::model::zeroPointText(l.outputQuant) << std::setw(24)
             << core::model::observedRangeText(l.outputQuant) << flags << "\n";
     }
 }
@@ -90,8 +88,9 @@ void printDiff(std::ostream& out, const core::checkpoint::CheckpointDiff& d, cor
     std::vector<const core::checkpoint::TensorChange*> changed;
     for (const auto& t : d.tensors)
         if (t.kind == ChangeKind::Changed) changed.push_back(&t);
-    std::sort(changed.begin(), changed.end(),
-              [](const auto* x, const auto* y) { return x->relL2 > y->relL2; });
+    std::stable_sort(changed.begin(), changed.end(), [](const auto* x, const auto* y) {
+        return core::checkpoint::changeOrder(*x) > core::checkpoint::changeOrder(*y);
+    });
     if (changed.empty()) return;
     const size_t shown = std::min<size_t>(changed.size(), 10);
     int width = 8;

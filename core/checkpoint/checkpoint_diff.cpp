@@ -143,6 +143,19 @@ size_t CheckpointDiff::count(TensorRole role, ChangeKind kind) const
     return n;
 }
 
+size_t CheckpointDiff::count(ChangeKind kind) const
+{
+    size_t n = 0;
+    for (const TensorChange& t : tensors) n += t.kind == kind;
+    return n;
+}
+
+double changeOrder(const TensorChange& change)
+{
+    if (change.kind != ChangeKind::Changed) return -1.0;
+    return std::isnan(change.relL2) ? -0.5 : change.relL2;
+}
+
 size_t CheckpointDiff::count(TensorRole role) const
 {
     return count(role, ChangeKind::Same) + count(role, ChangeKind::Changed) +
@@ -227,11 +240,7 @@ Text diffSummary(const CheckpointDiff& d)
     part(TensorRole::Weight, "weights", "权重");
     part(TensorRole::Quantizer, "quantizer tensors", "量化参数张量");
     part(TensorRole::Buffer, "running statistics", "统计量");
-    size_t added = 0, removed = 0;
-    for (const TensorChange& t : d.tensors) {
-        added += t.kind == ChangeKind::Added;
-        removed += t.kind == ChangeKind::Removed;
-    }
+    const size_t added = d.count(ChangeKind::Added), removed = d.count(ChangeKind::Removed);
     if (added + removed == 0) {
         out.en += out.en.empty() ? "The same keys." : "; the same keys.";
         out.zh += out.zh.empty() ? "键完全相同。" : "；键完全相同。";
@@ -278,11 +287,7 @@ void diffFindings(const CheckpointDiff& diff, bool trainedBetween, std::vector<F
         }
     }
     evaluated.insert("checkpoint.keys_changed");
-    size_t gained = 0, lost = 0;
-    for (const TensorChange& t : diff.tensors) {
-        gained += t.kind == ChangeKind::Added;
-        lost += t.kind == ChangeKind::Removed;
-    }
+    const size_t gained = diff.count(ChangeKind::Added), lost = diff.count(ChangeKind::Removed);
     if (gained + lost == 0) return;
     Finding f = makeFinding(
         "checkpoint.keys_changed", Severity::Warning, Stage::Qat,

@@ -39,11 +39,16 @@ struct CheckpointDiff {
 
     size_t count(TensorRole role, ChangeKind kind) const;
     size_t count(TensorRole role) const;  // compared in both (same, changed or reshaped)
+    size_t count(ChangeKind kind) const;  // of any role
 };
 
 // Reads both checkpoints' tensors (lazily, one pair at a time). Progress counts tensors.
 Result<CheckpointDiff> diffCheckpoints(const CheckpointFile& a, const CheckpointFile& b,
                                        const ProgressFn& progress = {});
+
+// Where a tensor goes in a list of changes, largest first: its relative L2 when measured; a change
+// NaN / Inf took part in just below every measured one; unmeasured rows (same, gained, lost) last.
+double changeOrder(const TensorChange& change);
 
 // A relative change for a table cell: "0.031", "from 0" when A was all zero, "non-finite" when
 // NaN / Inf took part (an observer's initial +inf, a diverged weight).

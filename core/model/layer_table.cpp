@@ -29,6 +29,11 @@ std::string scalesText(const std::optional<QuantParams>& q)
     return shortNumber(*lo) + ".." + shortNumber(*hi) + " x" + std::to_string(q->scales.size());
 }
 
+std::string zeroPointText(const std::optional<QuantParams>& q)
+{
+    return q && q->zeroPoints.size() == 1 ? std::to_string(q->zeroPoints.front()) : "-";
+}
+
 std::string observedRangeText(const std::optional<QuantParams>& q)
 {
     if (!q || !q->minVal || !q->maxVal) return "-";

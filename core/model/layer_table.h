@@ -76,6 +76,8 @@ struct LayerTable {
 std::string granularityName(const Layer& layer);
 // A quantizer's scales in a table cell: "0.0123", "0.001..0.02 x64" (per channel), "-" (none).
 std::string scalesText(const std::optional<QuantParams>& quant);
+// Its zero point: "128", "-" (none, or one per channel).
+std::string zeroPointText(const std::optional<QuantParams>& quant);
 // Its observed range: "[-1.5, 3.2]", "-" (not known, or never observed).
 std::string observedRangeText(const std::optional<QuantParams>& quant);
 

@@ -13,13 +13,6 @@ constexpr size_t kMaxRows = 300;
 constexpr size_t kMaxChangedRows = 20;
 constexpr size_t kMaxMetadata = 16;
 
-std::string joined(const std::vector<std::string>& v)
-{
-    std::string s;
-    for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
-    return s;
-}
-
 void addCheckpoint(BuildContext& c, Section& s, const checkpoint::CheckpointRead& read)
 {
     const checkpoint::CheckpointFile& f = read.file;
@@ -57,11 +50,9 @@ void addCheckpoint(BuildContext& c, Section& s, const checkpoint::CheckpointRead
         if (!l.weightQuant && !l.outputQuant) continue;
         if (++quantized > kMaxRows) continue;
         ++rows;
-        const std::string zp = l.outputQuant && l.outputQuant->zeroPoints.size() == 1
-                                   ? std::to_string(l.outputQuant->zeroPoints.front())
-                                   : "-";
         t.rows.push_back({l.name, l.op, model::scalesText(l.weightQuant), model::scalesText(l.outputQuant),
-                          zp, model::observedRangeText(l.outputQuant), joined(l.flags)});
+                          model::zeroPointText(l.outputQuant), model::observedRangeText(l.outputQuant),
+                          joined(l.flags)});
         t.highlighted.push_back(c.flaggedLayers.count(l.name) > 0);
     }
     s.blocks.push_back(table(std::move(t)));
@@ -92,10 +83,9 @@ void addDiff(BuildContext& c, Section& s, const checkpoint::CheckpointDiff& d)
     std::vector<const checkpoint::TensorChange*> shown;
     for (const checkpoint::TensorChange& t : d.tensors)
         if (t.kind != checkpoint::ChangeKind::Same) shown.push_back(&t);
-    // largest first; NaN (non-finite values took part) and unmeasured rows last
-    const auto key = [](const checkpoint::TensorChange* t) { return std::isnan(t->relL2) ? -1.0 : t->relL2; };
-    std::stable_sort(shown.begin(), shown.end(),
-                     [&](const auto* x, const auto* y) { return key(x) > key(y); });
+    std::stable_sort(shown.begin(), shown.end(), [](const auto* x, const auto* y) {
+        return checkpoint::changeOrder(*x) > checkpoint::changeOrder(*y);
+    });
     if (shown.empty()) return;
     TableBlock t;
     t.caption =

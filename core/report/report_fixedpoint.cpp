@@ -23,18 +23,6 @@ constexpr double kSqnrCeilingDb = 80.0;
 // Past this many layers the chart's x axis is numbered (matching the table's #) instead of named.
 constexpr size_t kMaxNamedTicks = 40;
 
-std::string joined(const std::vector<std::string>& v, const char* sep = ", ")
-{
-    std::string s;
-    for (const std::string& x : v) s += (s.empty() ? "" : sep) + x;
-    return s;
-}
-
-std::string joined(const std::set<std::string>& v)
-{
-    return joined(std::vector<std::string>(v.begin(), v.end()));
-}
-
 void addFindingsTable(BuildContext& c, Section& s)
 {
     TableBlock t;

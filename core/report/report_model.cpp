@@ -16,13 +16,6 @@ std::string dtypes(const std::vector<model::DType>& ds)
     return s.empty() ? "-" : s;
 }
 
-std::string joined(const std::vector<std::string>& v)
-{
-    std::string s;
-    for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
-    return s;
-}
-
 bool isGraphOutput(const model::LayerTable& m, const model::Layer& l)
 {
     if (std::find(l.flags.begin(), l.flags.end(), "graph_output") != l.flags.end()) return true;

@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/common/number_text.h"
 #include "core/report/report_builder.h"
@@ -28,6 +29,17 @@ inline std::string tr(const BuildContext& c, std::string_view en, std::string_vi
 }
 
 std::string formatBytes(uint64_t bytes);  // "1.2 MB"
+// "a, b, c" (sep between the items; "" for none).
+inline std::string joined(const std::vector<std::string>& items, const char* sep = ", ")
+{
+    std::string s;
+    for (const std::string& x : items) s += (s.empty() ? "" : sep) + x;
+    return s;
+}
+inline std::string joined(const std::set<std::string>& items)
+{
+    return joined(std::vector<std::string>(items.begin(), items.end()));
+}
 std::string evidenceLine(const Evidence& e, Lang lang);
 std::string severityLabel(Severity s, Lang lang);
 std::string stageLabel(Stage s, Lang lang);

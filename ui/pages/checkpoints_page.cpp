@@ -258,9 +258,6 @@ void CheckpointsPage::showCheckpoint(size_t index)
             if (!q || q->scales.empty()) return std::nullopt;
             return q->scales.front();
         };
-        const QString zp = l.outputQuant && l.outputQuant->zeroPoints.size() == 1
-                               ? QString::number(l.outputQuant->zeroPoints.front())
-                               : QStringLiteral("-");
         QStringList flags;
         for (const std::string& fl : l.flags) flags << qs(fl);
         QList<QStandardItem*> row{
@@ -268,7 +265,7 @@ void CheckpointsPage::showCheckpoint(size_t index)
             cell(qs(l.op)),
             cell(qs(core::model::scalesText(l.weightQuant)), firstScale(l.weightQuant)),
             cell(qs(core::model::scalesText(l.outputQuant)), firstScale(l.outputQuant)),
-            cell(zp),
+            cell(qs(core::model::zeroPointText(l.outputQuant))),
             cell(qs(core::model::observedRangeText(l.outputQuant))),
             cell(switchText(l.weightQuant, l.outputQuant, &core::model::QuantParams::fakeQuantEnabled)),
             cell(switchText(l.weightQuant, l.outputQuant, &core::model::QuantParams::observerEnabled)),
@@ -303,7 +300,7 @@ void CheckpointsPage::showDiff(size_t index)
             cell(roles[static_cast<size_t>(t.role)]),
             cell(kinds[static_cast<size_t>(t.kind)]),
             cell(measured ? qs(core::checkpoint::relativeChangeText(t.relL2, lang)) : QStringLiteral("-"),
-                 measured ? (std::isnan(t.relL2) ? -0.5 : t.relL2) : -1.0),
+                 core::checkpoint::changeOrder(t)),
             cell(measured ? qs(core::shortNumber(t.maxAbs)) : QStringLiteral("-"),
                  measured ? t.maxAbs : -1.0),
             cell(QString::number(t.numel), static_cast<double>(t.numel))};
