@@ -14,6 +14,8 @@
 #include <set>
 #include <string_view>
 
+#include "core/checkpoint/checkpoint_contents.h"
+#include "core/checkpoint/checkpoint_legacy.h"
 #include "core/common/file_io.h"
 #include "core/common/number_text.h"
 
@@ -23,73 +25,6 @@ namespace {
 using Kind = PyNode::Kind;
 
 constexpr uint64_t kMaxPickleBytes = 1ull << 30;  // a state_dict's pickle is kilobytes to megabytes
-constexpr int kMaxDepth = 64;
-// The legacy format's first pickle: LONG1 of the magic number 0x1950a86a20f9469cfc6c.
-constexpr std::string_view kLegacyMagic{"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19", 14};
-
-// One element as a double, for each storage element type.
-template <class T>
-double readAs(const char* p)
-{
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return static_cast<double>(v);
-}
-double readHalf(const char* p)
-{
-    uint16_t h;
-    std::memcpy(&h, p, 2);
-    const int sign = h >> 15, exp = (h >> 10) & 31, frac = h & 1023;
-    const double v = exp == 0    ? std::ldexp(frac, -24)
-                     : exp == 31 ? (frac ? NAN : INFINITY)
-                                 : std::ldexp(frac + 1024, exp - 25);
-    return sign ? -v : v;
-}
-double readBFloat16(const char* p)
-{
-    uint16_t h;
-    std::memcpy(&h, p, 2);
-    const uint32_t u = static_cast<uint32_t>(h) << 16;
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
-
-struct StorageType {
-    std::string_view name;
-    std::string_view dtype;
-    size_t bytes;
-    double (*read)(const char*);  // nullptr: not converted (complex)
-};
-constexpr std::array<StorageType, 15> kStorageTypes{{
-    {"FloatStorage", "float32", 4, readAs<float>},
-    {"DoubleStorage", "float64", 8, readAs<double>},
-    {"HalfStorage", "float16", 2, readHalf},
-    {"BFloat16Storage", "bfloat16", 2, readBFloat16},
-    {"LongStorage", "int64", 8, readAs<int64_t>},
-    {"IntStorage", "int32", 4, readAs<int32_t>},
-    {"ShortStorage", "int16", 2, readAs<int16_t>},
-    {"CharStorage", "int8", 1, readAs<int8_t>},
-    {"ByteStorage", "uint8", 1, readAs<uint8_t>},
-    {"BoolStorage", "bool", 1, readAs<uint8_t>},
-    {"QInt8Storage", "qint8", 1, readAs<int8_t>},
-    {"QUInt8Storage", "quint8", 1, readAs<uint8_t>},
-    {"QInt32Storage", "qint32", 4, readAs<int32_t>},
-    {"ComplexFloatStorage", "complex64", 8, nullptr},
-    {"ComplexDoubleStorage", "complex128", 16, nullptr},
-}};
-
-const StorageType* storageOfDtype(const std::string& dtype)
-{
-    for (const StorageType& s : kStorageTypes)
-        if (s.dtype == dtype) return &s;
-    return nullptr;
-}
-
-// Keys under which training checkpoints keep the model's weights, in the order they are tried.
-constexpr std::array<std::string_view, 9> kModelKeys{
-    "state_dict", "model",       "model_state_dict", "module", "net",
-    "network",    "model_state", "state_dict_ema",   "ema"};
 
 struct ZipCloser {
     void operator()(zip_t* z) const { zip_close(z); }
@@ -97,152 +32,6 @@ struct ZipCloser {
 struct ZipFileCloser {
     void operator()(zip_file_t* f) const { zip_fclose(f); }
 };
-
-class Walker {
-public:
-    Walker(const PickleTree& tree, CheckpointFile& out) : m_tree(tree), m_out(out) {}
-
-    void walk(NodeId id, const std::string& path, int depth)
-    {
-        if (depth > kMaxDepth) return;
-        const PyNode& n = m_tree.at(id);
-        switch (n.kind) {
-            case Kind::Dict:
-                walkPairs(n.items, path, depth);
-                return;
-            case Kind::List:
-            case Kind::Tuple:
-            case Kind::Set:
-                for (size_t k = 0; k < n.items.size(); ++k)
-                    walk(n.items[k], join(path, std::to_string(k)), depth + 1);
-                return;
-            case Kind::Call:
-                walkCall(id, path, depth);
-                return;
-            case Kind::Bool:
-            case Kind::Int:
-            case Kind::Float:
-            case Kind::Str:
-                if (depth <= 2 && !path.empty()) m_out.metadata.emplace_back(path, scalarText(n));
-                return;
-            default:
-                return;
-        }
-    }
-
-private:
-    static std::string join(const std::string& path, const std::string& key)
-    {
-        return path.empty() ? key : path + "." + key;
-    }
-    std::string keyText(NodeId id) const
-    {
-        const PyNode& k = m_tree.at(id);
-        return k.kind == Kind::Str ? k.text : k.kind == Kind::Int ? std::to_string(k.i) : "?";
-    }
-    static std::string scalarText(const PyNode& n)
-    {
-        switch (n.kind) {
-            case Kind::Bool:
-                return n.i ? "True" : "False";
-            case Kind::Int:
-                return std::to_string(n.i);
-            case Kind::Float:
-                return fullNumber(n.f);
-            default:
-                return n.text.size() > 200 ? n.text.substr(0, 197) + "..." : n.text;
-        }
-    }
-    void walkPairs(const std::vector<NodeId>& kv, const std::string& path, int depth)
-    {
-        for (size_t k = 0; k + 1 < kv.size(); k += 2) walk(kv[k + 1], join(path, keyText(kv[k])), depth + 1);
-    }
-    // The value of key in a dict node, or none.
-    std::optional<NodeId> item(NodeId dict, std::string_view key) const
-    {
-        const PyNode& d = m_tree.at(dict);
-        if (d.kind != Kind::Dict) return std::nullopt;
-        for (size_t k = 0; k + 1 < d.items.size(); k += 2)
-            if (m_tree.at(d.items[k]).kind == Kind::Str && m_tree.at(d.items[k]).text == key)
-                return d.items[k + 1];
-        return std::nullopt;
-    }
-    void walkCall(NodeId id, const std::string& path, int depth)
-    {
-        const auto [module, name] = m_tree.callee(id);
-        const PyNode& n = m_tree.at(id);
-        if (module == "torch._utils" && (name == "_rebuild_tensor_v2" || name == "_rebuild_tensor" ||
-                                         name == "_rebuild_qtensor" || name == "_rebuild_tensor_v3")) {
-            if (auto t = tensorOf(n.items[1], path)) m_out.tensors.push_back(std::move(*t));
-            return;
-        }
-        if (module == "torch._utils" &&
-            (name == "_rebuild_parameter" || name == "_rebuild_parameter_with_state")) {
-            const PyNode& args = m_tree.at(n.items[1]);
-            if (args.kind == Kind::Tuple && !args.items.empty()) {
-                const size_t before = m_out.tensors.size();
-                walk(args.items[0], path, depth);
-                for (size_t k = before; k < m_out.tensors.size(); ++k) m_out.tensors[k].parameter = true;
-            }
-            return;
-        }
-        if (!module.empty()) {
-            const std::string cls = std::string(module) + "." + std::string(name);
-            if (std::find(m_out.classes.begin(), m_out.classes.end(), cls) == m_out.classes.end())
-                m_out.classes.push_back(cls);
-        }
-        // An nn.Module pickled whole: its parameters, buffers and submodules make the state_dict
-        // names; other attributes are settings, not weights.
-        if (n.hasState && m_tree.at(n.state).kind == Kind::Dict && item(n.state, "_modules")) {
-            for (std::string_view part : {"_parameters", "_buffers", "_modules"})
-                if (auto d = item(n.state, part)) walk(*d, path, depth);
-            return;
-        }
-        if (n.hasState) walk(n.state, path, depth + 1);
-        walkPairs(n.extra, path, depth);
-    }
-    std::optional<TensorInfo> tensorOf(NodeId argsId, const std::string& path) const
-    {
-        const PyNode& args = m_tree.at(argsId);
-        if (args.kind != Kind::Tuple || args.items.size() < 4) return std::nullopt;
-        const PyNode& pid = m_tree.at(args.items[0]);
-        if (pid.kind != Kind::PersistentId) return std::nullopt;
-        const PyNode& id = m_tree.at(pid.items[0]);
-        if (id.kind != Kind::Tuple || id.items.size() < 5 || m_tree.at(id.items[0]).text != "storage")
-            return std::nullopt;
-        TensorInfo t;
-        t.name = path;
-        const PyNode& type = m_tree.at(id.items[1]);
-        for (const StorageType& s : kStorageTypes)
-            if (type.kind == Kind::Global && type.text2 == s.name) t.dtype = s.dtype;
-        if (t.dtype.empty()) t.dtype = type.kind == Kind::Global ? type.text2 : "unknown";
-        t.storage = keyText(id.items[2]);
-        t.storageNumel = m_tree.at(id.items[4]).i;
-        t.offset = m_tree.at(args.items[1]).i;
-        for (NodeId d : m_tree.at(args.items[2]).items) t.shape.push_back(m_tree.at(d).i);
-        for (NodeId d : m_tree.at(args.items[3]).items) t.stride.push_back(m_tree.at(d).i);
-        return t;
-    }
-
-    const PickleTree& m_tree;
-    CheckpointFile& m_out;
-};
-
-void describe(const PickleTree& tree, CheckpointFile& out)
-{
-    Walker(tree, out).walk(tree.root, "", 0);
-    for (const auto& [module, name] : tree.globals)
-        if (isDangerousGlobal(module, name))
-            out.dangerous.push_back(std::string(module).append(".").append(name));
-    for (std::string_view key : kModelKeys) {
-        const std::string prefix = std::string(key) + ".";
-        if (std::any_of(out.tensors.begin(), out.tensors.end(),
-                        [&](const TensorInfo& t) { return t.name.starts_with(prefix); })) {
-            out.modelKey = key;
-            break;
-        }
-    }
-}
 
 Result<CheckpointFile> readZip(const std::string& path)
 {
@@ -289,44 +78,7 @@ Result<CheckpointFile> readZip(const std::string& path)
         return Error{"checkpoint.zip", path + ": cannot read " + out.archiveRoot + "/data.pkl", path};
     Result<PickleTree> tree = unpickle(bytes, path + ": " + out.archiveRoot + "/data.pkl");
     if (!tree) return tree.error();
-    describe(*tree, out);
-    return out;
-}
-
-Result<CheckpointFile> readLegacy(const std::string& path, const std::string& bytes)
-{
-    CheckpointFile out;
-    out.path = path;
-    out.container = "legacy";
-    size_t at = 0;
-    // magic, protocol version, system info, the object, the storage keys: five pickles in a row
-    PickleTree main, keys;
-    for (int k = 0; k < 5; ++k) {
-        Result<PickleTree> t =
-            unpickle(std::string_view(bytes).substr(at), path + ": pickle " + std::to_string(k + 1));
-        if (!t) return t.error();
-        at += t->end;
-        if (k == 3) main = std::move(*t);
-        if (k == 4) keys = std::move(*t);
-    }
-    describe(main, out);
-    // then each storage in the order of the keys: an 8-byte element count and its bytes
-    std::map<std::string, size_t> elementBytes;
-    for (const TensorInfo& t : out.tensors) elementBytes[t.storage] = dtypeSize(t.dtype);
-    for (NodeId k : keys.at(keys.root).items) {
-        const std::string key = keys.at(k).text;
-        uint64_t numel = 0;
-        const std::string storage = std::string(path).append(": storage ").append(key);
-        if (at + 8 > bytes.size()) return Error{"checkpoint.format", storage + " is cut off", path};
-        std::memcpy(&numel, bytes.data() + at, 8);
-        at += 8;
-        out.legacyOffsets[key] = at;
-        const size_t esz = elementBytes.count(key) ? elementBytes[key] : 0;
-        if (esz == 0 || numel > (bytes.size() - at) / esz)
-            return Error{"checkpoint.format", storage + " is larger than the file", path, 0,
-                         static_cast<int64_t>(at)};
-        at += numel * esz;
-    }
+    describePickle(*tree, out);
     return out;
 }
 
@@ -354,14 +106,14 @@ const TensorInfo* CheckpointFile::find(const std::string& name) const
 
 size_t dtypeSize(const std::string& dtype)
 {
-    const StorageType* s = storageOfDtype(dtype);
+    const StorageType* s = storageTypeOfDtype(dtype);
     return s ? s->bytes : 0;
 }
 
 int probeCheckpoint(std::string_view head)
 {
     constexpr int kSure = 90;
-    if (head.starts_with(kLegacyMagic)) return kSure;
+    if (startsLegacyStream(head) || startsTorchTar(head)) return kSure;
     // a zip local file header: the name's length at offset 26, the name at 30
     if (!head.starts_with("PK\x03\x04") || head.size() < 30) return 0;
     const size_t length = static_cast<unsigned char>(head[26]) | static_cast<unsigned char>(head[27]) << 8;
@@ -372,17 +124,16 @@ int probeCheckpoint(std::string_view head)
 
 Result<CheckpointFile> readCheckpoint(const std::string& path)
 {
-    Result<std::string> head = readFileHead(path, 64);
+    Result<std::string> head = readFileHead(path, size_t{64} << 10);  // a tar's first headers
     if (!head) return head.error();
     if (head->starts_with("PK\x03\x04")) return readZip(path);
-    if (head->starts_with(kLegacyMagic)) {
-        Result<std::string> bytes = readFile(path);
-        if (!bytes) return bytes.error();
-        return readLegacy(path, *bytes);
-    }
+    if (startsLegacyStream(*head)) return readLegacyStream(path);
+    if (startsTorchTar(*head)) return readLegacyTar(path);
     return Error{
         "checkpoint.format",
-        path + ": neither a torch.save zip archive nor a legacy torch.save stream (first bytes do not match)",
+        path +
+            ": neither a torch.save zip archive nor a legacy torch.save stream or tar (first bytes do not "
+            "match)",
         path};
 }
 
@@ -460,7 +211,7 @@ Result<std::string> TensorReader::packedBytes(const TensorInfo& t)
 
 Result<void> TensorReader::readPacked(const TensorInfo& t, std::string& out)
 {
-    const StorageType* type = storageOfDtype(t.dtype);
+    const StorageType* type = storageTypeOfDtype(t.dtype);
     const size_t esz = type ? type->bytes : 0;
     const std::string what = m_impl->file.path + ": tensor " + t.name;
     if (esz == 0)
@@ -552,7 +303,7 @@ Result<std::vector<double>> TensorReader::values(const TensorInfo& t)
 bool decodeElements(const std::string& dtype, const char* packed, size_t count, double* out)
 {
     // the element reader is chosen once per call, not per element
-    const StorageType* type = storageOfDtype(dtype);
+    const StorageType* type = storageTypeOfDtype(dtype);
     if (!type || !type->read) return false;
     for (size_t k = 0; k < count; ++k) out[k] = type->read(packed + k * type->bytes);
     return true;

@@ -1,8 +1,8 @@
 // A checkpoint torch.save wrote, read without Python: the container (the zip archive of torch >=
-// 1.6 through libzip, or the legacy stream of back-to-back pickles and raw storages) recognised
-// by content, the pickle run by the restricted VM (pickle_vm.h), and the tensors found in it
-// with their names, dtypes and shapes. Tensor values are read only when asked (readTensor), one
-// tensor at a time, so opening a 500 MB checkpoint reads its pickle and its directory only.
+// 1.6 through libzip, or the two older forms of checkpoint_legacy.h) recognised by content, the pickle run by
+// the restricted VM (pickle_vm.h), and the tensors found in it with their names, dtypes and shapes. Tensor
+// values are read only when asked (readTensor), one tensor at a time, so opening a 500 MB checkpoint reads
+// its pickle and its directory only.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +31,7 @@ struct TensorInfo {
 
 struct CheckpointFile {
     std::string path;
-    std::string container;    // "zip" | "legacy"
+    std::string container;    // "zip" | "legacy" (the stream of torch 0.4-1.5) | "tar" (torch < 0.4)
     std::string archiveRoot;  // zip: the folder holding data.pkl
     std::vector<TensorInfo> tensors;
     // Numbers and strings outside the tensors ("epoch" = "3", "arch" = "TinyNet").
@@ -40,19 +40,21 @@ struct CheckpointFile {
     std::string modelKey;
     std::vector<std::string> classes;    // classes of pickled objects (a whole module's nn.Module types)
     std::vector<std::string> dangerous;  // "os.system": globals a real unpickler would have run
-    // legacy: where each storage's bytes start in the file (after its 8-byte count)
+    // legacy and tar: where each storage's bytes start in the file (after its 8-byte count)
     std::map<std::string, uint64_t> legacyOffsets;
 
     const TensorInfo* find(const std::string& name) const;
 };
 
 // How sure the first bytes of a file make it a torch.save checkpoint: the zip archive whose first
-// entry is "<folder>/data.pkl" (torch.save writes it first), or the legacy stream's magic number.
+// entry is "<folder>/data.pkl" (torch.save writes it first), the legacy stream's magic number, or
+// a tar header naming one of the tar form's members.
 // 0 = not one. Content only: .pt, .pth, .ckpt and .bin all occur, and so do other files so named.
 int probeCheckpoint(std::string_view head);
 
 // Opens path and reads its directory and pickle. Errors: "io.open", "checkpoint.format" (not a
-// torch.save file, or a TorchScript archive), "checkpoint.pickle" (the byte offset), "checkpoint.zip".
+// torch.save file, or a TorchScript archive), "checkpoint.pickle" (the byte offset),
+// "checkpoint.truncated" (the file ends early), "checkpoint.zip".
 Result<CheckpointFile> readCheckpoint(const std::string& path);
 
 // Reads tensor values from one checkpoint, keeping its archive open between tensors: a layer

@@ -20,9 +20,9 @@ public:
     Result<PickleTree> run();
 
 private:
-    Error fail(const std::string& what) const
+    Error fail(const std::string& what, const char* code = "checkpoint.pickle") const
     {
-        Error e{"checkpoint.pickle", m_label + ": " + what + " at byte " + std::to_string(m_opAt), m_label};
+        Error e{code, m_label + ": " + what + " at byte " + std::to_string(m_opAt), m_label};
         e.offset = static_cast<int64_t>(m_opAt);
         return e;
     }
@@ -118,8 +118,9 @@ private:
         n.text2 = std::move(name);
         return pushNew(std::move(n));
     }
-    // REDUCE / NEWOBJ: an OrderedDict or dict becomes a dict (its items follow as SETITEMS); any
-    // other callable is kept with its arguments, never called.
+    // REDUCE / NEWOBJ: an OrderedDict or dict becomes a dict; any other callable is kept with its
+    // arguments, never called. Python 3 pickles a dict's items as SETITEMS after the call; Python 2
+    // passed them as its argument, a list of [key, value] pairs (the torch checkpoints of 2017).
     Result<void> call(NodeId callable, NodeId args)
     {
         const PyNode& c = m_tree.nodes[callable];
@@ -128,12 +129,29 @@ private:
              (c.text == "builtins" && c.text2 == "dict") || (c.text == "__builtin__" && c.text2 == "dict"))) {
             PyNode d;
             d.kind = Kind::Dict;
+            d.items = pairsOfArgument(args);
             return pushNew(std::move(d));
         }
         PyNode n;
         n.kind = Kind::Call;
         n.items = {callable, args};
         return pushNew(std::move(n));
+    }
+    // The key, value ids of a dict built from one argument that lists [key, value] pairs; none when
+    // the argument is anything else.
+    std::vector<NodeId> pairsOfArgument(NodeId args) const
+    {
+        std::vector<NodeId> kv;
+        const PyNode& a = m_tree.nodes[args];
+        if (a.kind != Kind::Tuple || a.items.size() != 1) return kv;
+        const PyNode& list = m_tree.nodes[a.items[0]];
+        if (list.kind != Kind::List && list.kind != Kind::Tuple) return kv;
+        for (NodeId p : list.items) {
+            const PyNode& pair = m_tree.nodes[p];
+            if ((pair.kind != Kind::List && pair.kind != Kind::Tuple) || pair.items.size() != 2) return {};
+            kv.insert(kv.end(), pair.items.begin(), pair.items.end());
+        }
+        return kv;
     }
     Result<void> setItems(NodeId target, const std::vector<NodeId>& kv)
     {
@@ -213,7 +231,7 @@ private:
 
 Result<void> Machine::step(uint8_t op)
 {
-    auto truncated = [&] { return fail("stream ends inside an opcode"); };
+    auto truncated = [&] { return fail("stream ends inside an opcode", "checkpoint.truncated"); };
     switch (op) {
         case 0x80: {  // PROTO
             uint8_t v;
@@ -566,7 +584,7 @@ Result<PickleTree> Machine::run()
     while (!m_stopped) {
         m_opAt = m_pos;
         uint8_t op;
-        if (!readLe(op)) return fail("stream ends before STOP");
+        if (!readLe(op)) return fail("stream ends before STOP", "checkpoint.truncated");
         Result<void> r = step(op);
         if (!r) return r.error();
     }

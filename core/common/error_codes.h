@@ -188,12 +188,14 @@ inline constexpr const char kFaqUnknownTopic[] = "faq.unknown_topic";
 inline constexpr const char kFaqSession[] = "faq.session";
 
 // checkpoint.* (errors and warnings; checkpoint findings have ids of the same prefix)
-// not a torch.save file (neither its zip archive nor its legacy stream), or a TorchScript archive
+// not a torch.save file (neither its zip archive nor its legacy stream or tar), or a TorchScript archive
 inline constexpr const char kCheckpointFormat[] = "checkpoint.format";
 // the zip archive or one of its entries cannot be read
 inline constexpr const char kCheckpointZip[] = "checkpoint.zip";
 // the pickle is malformed, truncated or over a limit (the message gives the byte offset)
 inline constexpr const char kCheckpointPickle[] = "checkpoint.pickle";
+// the file ends inside a pickle or a storage: cut off (a copy stopped early, a disk full)
+inline constexpr const char kCheckpointTruncated[] = "checkpoint.truncated";
 // a tensor whose shape, stride or offset does not fit its storage
 inline constexpr const char kCheckpointTensor[] = "checkpoint.tensor";
 // a tensor of an element type that is not converted (complex)

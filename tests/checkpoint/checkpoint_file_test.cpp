@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace qatdoctor::core::checkpoint {
 namespace {
@@ -47,21 +51,100 @@ TEST(Checkpoint, AStateDictInTheZipContainer)
     EXPECT_TRUE(f.dangerous.empty());
 }
 
-TEST(Checkpoint, TheLegacyContainerGivesTheSameTensors)
+TEST(Checkpoint, TheLegacyContainersGiveTheSameTensors)
 {
     const CheckpointFile zip = read("float_state_dict.pt");
-    const CheckpointFile legacy = read("legacy_state_dict.pt");
-    EXPECT_EQ(legacy.container, "legacy");
-    ASSERT_EQ(legacy.tensors.size(), zip.tensors.size());
-    for (const TensorInfo& t : zip.tensors) {
-        const TensorInfo* l = legacy.find(t.name);
-        ASSERT_NE(l, nullptr) << t.name;
-        EXPECT_EQ(l->shape, t.shape) << t.name;
-        const auto a = readTensor(zip, t);
-        const auto b = readTensor(legacy, *l);
-        ASSERT_TRUE(a.ok() && b.ok()) << t.name;
-        EXPECT_EQ(*a, *b) << t.name;
+    // the tar form's bn1.bias sits at an offset in bn1.weight's storage, its running_var in a view
+    for (const auto& [name, container] :
+         {std::pair{"legacy_state_dict.pt", "legacy"}, {"legacy_tar.pt", "tar"}}) {
+        const CheckpointFile legacy = read(name);
+        EXPECT_EQ(legacy.container, container);
+        ASSERT_EQ(legacy.tensors.size(), zip.tensors.size()) << name;
+        for (size_t k = 0; k < zip.tensors.size(); ++k) {
+            const TensorInfo& t = zip.tensors[k];
+            EXPECT_EQ(legacy.tensors[k].name, t.name) << name << ": the keys keep their order";
+            const TensorInfo* l = legacy.find(t.name);
+            ASSERT_NE(l, nullptr) << name << ": " << t.name;
+            EXPECT_EQ(l->shape, t.shape) << name << ": " << t.name;
+            EXPECT_EQ(l->dtype, t.dtype) << name << ": " << t.name;
+            const auto a = readTensor(zip, t);
+            const auto b = readTensor(legacy, *l);
+            ASSERT_TRUE(a.ok() && b.ok()) << name << ": " << t.name;
+            EXPECT_EQ(*a, *b) << name << ": " << t.name;
+        }
     }
+}
+
+std::string bytesOf(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::string writeTemp(const std::string& name, const std::string& bytes)
+{
+    std::string path = (std::filesystem::temp_directory_path() / ("qatdoctor_ckpt_" + name)).string();
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+}
+
+// Renames the tar member whose header starts at offset, with its checksum made right again.
+void renameTarMember(std::string& tar, size_t offset, const std::string& name)
+{
+    std::fill_n(tar.begin() + static_cast<std::ptrdiff_t>(offset), 100, '\0');
+    tar.replace(offset, name.size(), name);
+    std::fill_n(tar.begin() + static_cast<std::ptrdiff_t>(offset) + 148, 8, ' ');
+    unsigned sum = 0;
+    for (size_t k = 0; k < 512; ++k) sum += static_cast<unsigned char>(tar[offset + k]);
+    char octal[8];
+    std::snprintf(octal, sizeof octal, "%06o", sum);
+    tar.replace(offset + 148, 7, octal, 7);  // six digits and a NUL, then the space stays
+}
+
+TEST(Checkpoint, TheLegacyFormsAreRecognisedByContent)
+{
+    for (const char* name : {"legacy_state_dict.pt", "legacy_tar.pt", "float_state_dict.pt"})
+        EXPECT_EQ(probeCheckpoint(bytesOf(fixture(name)).substr(0, size_t{64} << 10)), 90) << name;
+    // the same tar with its first member renamed is some other archive, not a checkpoint
+    std::string other = bytesOf(fixture("legacy_tar.pt"));
+    const size_t sysInfo = other.find(std::string("sys_info\0", 9));
+    ASSERT_EQ(sysInfo % 512, 0u) << "the member's own header, after the PAX one";
+    renameTarMember(other, sysInfo, "README");
+    EXPECT_EQ(probeCheckpoint(other), 0);
+    renameTarMember(other, sysInfo, "sys_info");
+    EXPECT_EQ(probeCheckpoint(other), 90) << "the checksum helper writes what tar does";
+    EXPECT_EQ(probeCheckpoint(other.substr(0, 400)), 0) << "a head shorter than a tar header";
+}
+
+TEST(Checkpoint, ACutLegacyFileSaysWhereItEnds)
+{
+    for (const char* name : {"legacy_state_dict.pt", "legacy_tar.pt"}) {
+        const std::string whole = bytesOf(fixture(name));
+        for (size_t cut : {whole.size() / 4, whole.size() / 2, whole.size() * 3 / 4}) {
+            const std::string path = writeTemp(std::to_string(cut) + name, whole.substr(0, cut));
+            const Result<CheckpointFile> f = readCheckpoint(path);
+            ASSERT_FALSE(f.ok()) << name << " cut at " << cut;
+            EXPECT_EQ(f.error().code, "checkpoint.truncated") << f.error().toString();
+            EXPECT_EQ(f.error().message.rfind(path, 0), 0u) << f.error().message;
+            std::filesystem::remove(path);
+        }
+    }
+}
+
+TEST(Checkpoint, ADamagedTarHeaderIsNamed)
+{
+    std::string bytes = bytesOf(fixture("legacy_tar.pt"));
+    const size_t pickleHeader = bytes.find(std::string("pickle\0", 7));
+    ASSERT_NE(pickleHeader, std::string::npos);
+    ASSERT_EQ(pickleHeader % 512, 0u) << "a member's name starts its header";
+    bytes[pickleHeader + 100] ^= 0x01;  // its mode field: the checksum no longer matches
+    const std::string path = writeTemp("damaged_tar.pt", bytes);
+    const Result<CheckpointFile> f = readCheckpoint(path);
+    ASSERT_FALSE(f.ok());
+    EXPECT_EQ(f.error().code, "checkpoint.format");
+    EXPECT_NE(f.error().message.find("checksum"), std::string::npos) << f.error().message;
+    EXPECT_EQ(f.error().offset, static_cast<int64_t>(pickleHeader));
+    std::filesystem::remove(path);
 }
 
 TEST(Checkpoint, ATrainingCheckpointKeepsItsNumbersAsMetadata)

@@ -32,6 +32,34 @@ TEST(PickleVm, BuildsDictsOfScalarsAndKeepsCallsUnrun)
     EXPECT_FALSE(isDangerousGlobal("torch._utils", "_rebuild_tensor_v2"));
 }
 
+TEST(PickleVm, APython2OrderedDictKeepsItsItems)
+{
+    // OrderedDict([['a', 1], ['b', 2]]): Python 2 passed the items as the call's argument
+    const std::string p =
+        "\x80\x02"
+        "ccollections\nOrderedDict\n"
+        "]("  // the global, a list, MARK
+        "](U\x01"
+        "a"
+        "K\x01"
+        "e"  // ['a', 1]
+        "](U\x01"
+        "b"
+        "K\x02"
+        "e"
+        "e"         // ['b', 2], the outer APPENDS
+        "\x85R."s;  // a 1-tuple of it, REDUCE, STOP
+    Result<PickleTree> t = unpickle(p, "test");
+    ASSERT_TRUE(t.ok()) << t.error().toString();
+    const PyNode& root = t->at(t->root);
+    ASSERT_EQ(root.kind, Kind::Dict);
+    ASSERT_EQ(root.items.size(), 4u);
+    EXPECT_EQ(t->at(root.items[0]).text, "a");
+    EXPECT_EQ(t->at(root.items[1]).i, 1);
+    EXPECT_EQ(t->at(root.items[2]).text, "b");
+    EXPECT_EQ(t->at(root.items[3]).i, 2);
+}
+
 TEST(PickleVm, DamagedStreamsNameTheByte)
 {
     struct Case {

@@ -7,6 +7,10 @@ the containers and contents torch.save produces, read by QAT Doctor without Pyth
   qat_calibrated.pt      the same after calibration forwards (observers saw data)
   training_ckpt.pth      {'epoch', 'state_dict', 'optimizer', 'best_acc', 'arch'} (zip)
   legacy_state_dict.pt   the float state_dict in the legacy (pre-1.6, non-zip) format
+  legacy_tar.pt          the float state_dict in the oldest form (torch <= 0.1): a tar of sys_info,
+                         pickle, tensors and storages, written here member by member as that
+                         torch.save did (torch 1.13 still loads it); bn1's weight and bias share
+                         one storage, its running_var is a storage view
   whole_module.pt        torch.save(model): a pickled nn.Module of a class defined here
   malicious.pt           a pickle whose reduce calls os.system to create a file (never to be run)
   qat_trained.pt         qat_calibrated after QAT steps whose optimizer holds the QAT model's
@@ -101,6 +105,105 @@ def write_hostile_sizes(name):
     print(f"{name}: {os.path.getsize(path)} bytes")
 
 
+class TensorRef:
+    """A tensor in the tar form's main pickle: only its key, by persistent id."""
+
+    def __init__(self, key):
+        self.key = key
+
+
+class Py2OrderedDict:
+    """Pickles an OrderedDict as Python 2 did: its items as one list of [key, value] pairs."""
+
+    def __init__(self, items):
+        self.items = items
+
+    def __reduce__(self):
+        return (collections.OrderedDict, ([[k, v] for k, v in self.items],))
+
+
+class TarPickler(pickle.Pickler):
+    def persistent_id(self, obj):
+        return str(obj.key) if isinstance(obj, TensorRef) else None
+
+
+def pickled(obj):
+    import io
+    buf = io.BytesIO()
+    TarPickler(buf, protocol=2).dump(obj)
+    return buf.getvalue()
+
+
+STORAGE_TYPES = {torch.float32: (torch.FloatStorage, torch.FloatTensor),
+                 torch.int64: (torch.LongStorage, torch.LongTensor)}
+
+
+def write_legacy_tar(state, name):
+    """The tar form: storages (count; per storage its (key, location, type), element count and
+    bytes; then the views), tensors (count; per tensor (key, storage key, type), ndim, sizes,
+    strides, offset) and the main pickle naming tensors by key."""
+    import io
+    import struct
+    import tarfile
+    storages, views, tensors = [], [], []  # storages: (key, dtype, flat tensor)
+
+    def add_storage(flat):
+        storages.append((len(storages) + 1, flat.dtype, flat.contiguous()))
+        return storages[-1][0]
+
+    def add_tensor(t, storage_key, offset):
+        tensors.append((100 + len(tensors), storage_key, t, offset))
+        return TensorRef(tensors[-1][0])
+
+    refs = []
+    shared = add_storage(torch.cat([state["bn1.weight"], state["bn1.bias"]]))
+    running = add_storage(torch.cat([state["bn1.running_mean"], state["bn1.running_var"]]))
+    view_key = 50
+    views.append((view_key, running, 4, 4))
+    for key, t in state.items():
+        if key == "bn1.weight":
+            refs.append((key, add_tensor(t, shared, 0)))
+        elif key == "bn1.bias":
+            refs.append((key, add_tensor(t, shared, 4)))
+        elif key == "bn1.running_mean":
+            refs.append((key, add_tensor(t, running, 0)))
+        elif key == "bn1.running_var":
+            refs.append((key, add_tensor(t, view_key, 0)))
+        else:
+            refs.append((key, add_tensor(t, add_storage(t.reshape(-1)), 0)))
+
+    storage_bytes = io.BytesIO()
+    storage_bytes.write(pickled(len(storages)))
+    for key, dtype, flat in storages:
+        storage_bytes.write(pickled((key, "cpu", STORAGE_TYPES[dtype][0])))
+        storage_bytes.write(struct.pack("<q", flat.numel()))
+        storage_bytes.write(flat.numpy().tobytes())
+    storage_bytes.write(pickled(views))
+    tensor_bytes = io.BytesIO()
+    tensor_bytes.write(pickled(len(tensors)))
+    for key, storage_key, t, offset in tensors:
+        tensor_bytes.write(pickled((key, storage_key, STORAGE_TYPES[t.dtype][1])))
+        tensor_bytes.write(struct.pack("<i", t.dim()) + bytes(4))
+        tensor_bytes.write(struct.pack(f"<{t.dim()}q", *t.shape))
+        tensor_bytes.write(struct.pack(f"<{t.dim()}q", *t.stride()))
+        tensor_bytes.write(struct.pack("<q", offset))
+    sys_info = pickled({"protocol_version": 1000, "little_endian": True,
+                        "type_sizes": {"short": 2, "int": 4, "long": 4}})
+
+    path = os.path.join(OUT, name)
+    with tarfile.open(path, "w", format=tarfile.PAX_FORMAT) as tar:
+        for member, data in (("sys_info", sys_info), ("pickle", pickled(Py2OrderedDict(refs))),
+                             ("tensors", tensor_bytes.getvalue()), ("storages", storage_bytes.getvalue())):
+            info = tarfile.TarInfo(member)
+            info.size = len(data)
+            info.mtime = 1500000000.25  # a float, as time.time() was: tarfile then writes a PAX header
+            tar.addfile(info, io.BytesIO(data))
+    loaded = torch.load(path)
+    assert list(loaded) == list(state), "torch reads the tar form back with its keys in order"
+    assert all(torch.equal(loaded[k], state[k]) for k in state), "and with its values"
+    print(f"{name}: {os.path.getsize(path)} bytes")
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     torch.manual_seed(7)
@@ -108,6 +211,7 @@ def main():
     model = TinyNet().eval()
     save(model.state_dict(), "float_state_dict.pt")
     save(model.state_dict(), "legacy_state_dict.pt", _use_new_zipfile_serialization=False)
+    write_legacy_tar(model.state_dict(), "legacy_tar.pt")
 
     qat = TinyNet().train()
     qat.load_state_dict(model.state_dict())

@@ -1,0 +1,245 @@
+#include "core/checkpoint/checkpoint_contents.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "core/common/number_text.h"
+
+namespace qatdoctor::core::checkpoint {
+namespace {
+
+using Kind = PyNode::Kind;
+
+constexpr int kMaxDepth = 64;
+
+// One element as a double, for each storage element type.
+template <class T>
+double readAs(const char* p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return static_cast<double>(v);
+}
+double readHalf(const char* p)
+{
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    const int sign = h >> 15, exp = (h >> 10) & 31, frac = h & 1023;
+    const double v = exp == 0    ? std::ldexp(frac, -24)
+                     : exp == 31 ? (frac ? NAN : INFINITY)
+                                 : std::ldexp(frac + 1024, exp - 25);
+    return sign ? -v : v;
+}
+double readBFloat16(const char* p)
+{
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    const uint32_t u = static_cast<uint32_t>(h) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+constexpr std::array<StorageType, 15> kStorageTypes{{
+    {"FloatStorage", "float32", 4, readAs<float>},
+    {"DoubleStorage", "float64", 8, readAs<double>},
+    {"HalfStorage", "float16", 2, readHalf},
+    {"BFloat16Storage", "bfloat16", 2, readBFloat16},
+    {"LongStorage", "int64", 8, readAs<int64_t>},
+    {"IntStorage", "int32", 4, readAs<int32_t>},
+    {"ShortStorage", "int16", 2, readAs<int16_t>},
+    {"CharStorage", "int8", 1, readAs<int8_t>},
+    {"ByteStorage", "uint8", 1, readAs<uint8_t>},
+    {"BoolStorage", "bool", 1, readAs<uint8_t>},
+    {"QInt8Storage", "qint8", 1, readAs<int8_t>},
+    {"QUInt8Storage", "quint8", 1, readAs<uint8_t>},
+    {"QInt32Storage", "qint32", 4, readAs<int32_t>},
+    {"ComplexFloatStorage", "complex64", 8, nullptr},
+    {"ComplexDoubleStorage", "complex128", 16, nullptr},
+}};
+
+// Keys under which training checkpoints keep the model's weights, in the order they are tried.
+constexpr std::array<std::string_view, 9> kModelKeys{
+    "state_dict", "model",       "model_state_dict", "module", "net",
+    "network",    "model_state", "state_dict_ema",   "ema"};
+
+class Walker {
+public:
+    Walker(const PickleTree& tree, CheckpointFile& out, const std::map<std::string, TensorInfo>& persistent)
+        : m_tree(tree), m_out(out), m_persistent(persistent)
+    {
+    }
+
+    void walk(NodeId id, const std::string& path, int depth)
+    {
+        if (depth > kMaxDepth) return;
+        const PyNode& n = m_tree.at(id);
+        switch (n.kind) {
+            case Kind::Dict:
+                walkPairs(n.items, path, depth);
+                return;
+            case Kind::List:
+            case Kind::Tuple:
+            case Kind::Set:
+                for (size_t k = 0; k < n.items.size(); ++k)
+                    walk(n.items[k], join(path, std::to_string(k)), depth + 1);
+                return;
+            case Kind::Call:
+                walkCall(id, path, depth);
+                return;
+            case Kind::PersistentId:
+                if (const auto t = m_persistent.find(keyText(n.items[0])); t != m_persistent.end()) {
+                    m_out.tensors.push_back(t->second);
+                    m_out.tensors.back().name = path;
+                }
+                return;
+            case Kind::Bool:
+            case Kind::Int:
+            case Kind::Float:
+            case Kind::Str:
+                if (depth <= 2 && !path.empty()) m_out.metadata.emplace_back(path, scalarText(n));
+                return;
+            default:
+                return;
+        }
+    }
+
+private:
+    static std::string join(const std::string& path, const std::string& key)
+    {
+        return path.empty() ? key : path + "." + key;
+    }
+    std::string keyText(NodeId id) const { return checkpoint::keyText(m_tree, id); }
+    static std::string scalarText(const PyNode& n)
+    {
+        switch (n.kind) {
+            case Kind::Bool:
+                return n.i ? "True" : "False";
+            case Kind::Int:
+                return std::to_string(n.i);
+            case Kind::Float:
+                return fullNumber(n.f);
+            default:
+                return n.text.size() > 200 ? n.text.substr(0, 197) + "..." : n.text;
+        }
+    }
+    void walkPairs(const std::vector<NodeId>& kv, const std::string& path, int depth)
+    {
+        for (size_t k = 0; k + 1 < kv.size(); k += 2) walk(kv[k + 1], join(path, keyText(kv[k])), depth + 1);
+    }
+    // The value of key in a dict node, or none.
+    std::optional<NodeId> item(NodeId dict, std::string_view key) const
+    {
+        const PyNode& d = m_tree.at(dict);
+        if (d.kind != Kind::Dict) return std::nullopt;
+        for (size_t k = 0; k + 1 < d.items.size(); k += 2)
+            if (m_tree.at(d.items[k]).kind == Kind::Str && m_tree.at(d.items[k]).text == key)
+                return d.items[k + 1];
+        return std::nullopt;
+    }
+    void walkCall(NodeId id, const std::string& path, int depth)
+    {
+        const auto [module, name] = m_tree.callee(id);
+        const PyNode& n = m_tree.at(id);
+        if (module == "torch._utils" && (name == "_rebuild_tensor_v2" || name == "_rebuild_tensor" ||
+                                         name == "_rebuild_qtensor" || name == "_rebuild_tensor_v3")) {
+            if (auto t = tensorOf(n.items[1], path)) m_out.tensors.push_back(std::move(*t));
+            return;
+        }
+        if (module == "torch._utils" &&
+            (name == "_rebuild_parameter" || name == "_rebuild_parameter_with_state")) {
+            const PyNode& args = m_tree.at(n.items[1]);
+            if (args.kind == Kind::Tuple && !args.items.empty()) {
+                const size_t before = m_out.tensors.size();
+                walk(args.items[0], path, depth);
+                for (size_t k = before; k < m_out.tensors.size(); ++k) m_out.tensors[k].parameter = true;
+            }
+            return;
+        }
+        if (!module.empty()) {
+            const std::string cls = std::string(module) + "." + std::string(name);
+            if (std::find(m_out.classes.begin(), m_out.classes.end(), cls) == m_out.classes.end())
+                m_out.classes.push_back(cls);
+        }
+        // An nn.Module pickled whole: its parameters, buffers and submodules make the state_dict
+        // names; other attributes are settings, not weights.
+        if (n.hasState && m_tree.at(n.state).kind == Kind::Dict && item(n.state, "_modules")) {
+            for (std::string_view part : {"_parameters", "_buffers", "_modules"})
+                if (auto d = item(n.state, part)) walk(*d, path, depth);
+            return;
+        }
+        if (n.hasState) walk(n.state, path, depth + 1);
+        walkPairs(n.extra, path, depth);
+    }
+    std::optional<TensorInfo> tensorOf(NodeId argsId, const std::string& path) const
+    {
+        const PyNode& args = m_tree.at(argsId);
+        if (args.kind != Kind::Tuple || args.items.size() < 4) return std::nullopt;
+        const PyNode& pid = m_tree.at(args.items[0]);
+        if (pid.kind != Kind::PersistentId) return std::nullopt;
+        const PyNode& id = m_tree.at(pid.items[0]);
+        if (id.kind != Kind::Tuple || id.items.size() < 5 || m_tree.at(id.items[0]).text != "storage")
+            return std::nullopt;
+        TensorInfo t;
+        t.name = path;
+        const PyNode& type = m_tree.at(id.items[1]);
+        const StorageType* s = type.kind == Kind::Global ? storageTypeNamed(type.text2) : nullptr;
+        t.dtype = s ? std::string(s->dtype) : type.kind == Kind::Global ? type.text2 : "unknown";
+        t.storage = keyText(id.items[2]);
+        t.storageNumel = m_tree.at(id.items[4]).i;
+        t.offset = m_tree.at(args.items[1]).i;
+        for (NodeId d : m_tree.at(args.items[2]).items) t.shape.push_back(m_tree.at(d).i);
+        for (NodeId d : m_tree.at(args.items[3]).items) t.stride.push_back(m_tree.at(d).i);
+        return t;
+    }
+
+    const PickleTree& m_tree;
+    CheckpointFile& m_out;
+    const std::map<std::string, TensorInfo>& m_persistent;
+};
+
+}  // namespace
+
+void describePickle(const PickleTree& tree, CheckpointFile& out,
+                    const std::map<std::string, TensorInfo>& persistent)
+{
+    Walker(tree, out, persistent).walk(tree.root, "", 0);
+    for (const auto& [module, name] : tree.globals)
+        if (isDangerousGlobal(module, name))
+            out.dangerous.push_back(std::string(module).append(".").append(name));
+    for (std::string_view key : kModelKeys) {
+        const std::string prefix = std::string(key) + ".";
+        if (std::any_of(out.tensors.begin(), out.tensors.end(),
+                        [&](const TensorInfo& t) { return t.name.starts_with(prefix); })) {
+            out.modelKey = key;
+            break;
+        }
+    }
+}
+
+const StorageType* storageTypeNamed(std::string_view className)
+{
+    for (const StorageType& s : kStorageTypes)
+        if (s.name == className) return &s;
+    return nullptr;
+}
+
+const StorageType* storageTypeOfDtype(std::string_view dtype)
+{
+    for (const StorageType& s : kStorageTypes)
+        if (s.dtype == dtype) return &s;
+    return nullptr;
+}
+
+std::string keyText(const PickleTree& tree, NodeId id)
+{
+    const PyNode& k = tree.at(id);
+    return k.kind == Kind::Str ? k.text : k.kind == Kind::Int ? std::to_string(k.i) : "?";
+}
+
+}  // namespace qatdoctor::core::checkpoint
