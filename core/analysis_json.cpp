@@ -84,6 +84,7 @@ json quantToJson(const model::QuantParams& q)
     if (q.qmin) j["qmin"] = *q.qmin;
     if (q.qmax) j["qmax"] = *q.qmax;
     if (!q.observer.empty()) j["observer"] = q.observer;
+    if (q.averagingConstant) j["averaging_constant"] = number(*q.averagingConstant);
     if (q.fakeQuantEnabled) j["fake_quant_enabled"] = *q.fakeQuantEnabled;
     if (q.observerEnabled) j["observer_enabled"] = *q.observerEnabled;
     if (q.minVal) j["min_val"] = number(*q.minVal);

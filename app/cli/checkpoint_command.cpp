@@ -61,21 +61,22 @@ void printCheckpoint(std::ostream& out, const core::checkpoint::CheckpointRead& 
                 << shapeText(t.shape) << "\n";
         return;
     }
-    out << "  quantizers (bit widths are not saved in checkpoints):\n";
+    out << "  quantizers" << (c.bitWidthsMissing() ? " (bit widths are not saved in this checkpoint)" : "")
+        << ":\n";
     int width = 8;
     for (const core::model::Layer& l : c.table.layers)
         width = std::max(width, static_cast<int>(l.name.size()) + 2);
-    out << "  " << std::left << std::setw(width) << "module" << std::setw(12) << "op" << std::setw(22)
-        << "weight scale" << std::setw(12) << "out scale" << std::setw(6) << "zp" << std::setw(24)
-        << "observed range"
+    out << "  " << std::left << std::setw(width) << "module" << std::setw(14) << "op" << std::setw(16)
+        << "dtype w / out" << std::setw(22) << "weight scale" << std::setw(12) << "out scale" << std::setw(6)
+        << "zp" << std::setw(24) << "observed range"
         << "flags\n";
     for (const core::model::Layer& l : c.table.layers) {
         if (!l.weightQuant && !l.outputQuant) continue;
         std::string flags;
         for (const auto& fl : l.flags) flags += (flags.empty() ? "" : ",") + fl;
-        out << "  " << std::setw(width) << l.name << std::setw(12) << l.op << std::setw(22)
-            << core::model::scalesText(l.weightQuant) << std::setw(12)
-            << core::model::scalesText(l.outputQuant) << std::setw(6)
+        out << "  " << std::setw(width) << l.name << std::setw(14) << l.op << std::setw(16)
+            << core::model::quantDtypesText(l) << std::setw(22) << core::model::scalesText(l.weightQuant)
+            << std::setw(12) << core::model::scalesText(l.outputQuant) << std::setw(6)
             << core::model::zeroPointText(l.outputQuant) << std::setw(24)
             << core::model::observedRangeText(l.outputQuant) << flags << "\n";
     }

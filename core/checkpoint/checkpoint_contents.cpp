@@ -169,6 +169,7 @@ private:
         // An nn.Module pickled whole: its parameters, buffers and submodules make the state_dict
         // names; other attributes are settings, not weights.
         if (n.hasState && m_tree.at(n.state).kind == Kind::Dict && item(n.state, "_modules")) {
+            recordModule(path, module, name, m_tree.at(n.state).items);
             for (std::string_view part : {"_parameters", "_buffers", "_modules"})
                 if (auto d = item(n.state, part)) walk(*d, path, depth);
             return;
@@ -176,6 +177,24 @@ private:
         if (n.hasState) walk(n.state, path, depth + 1);
         walkPairs(n.extra, path, depth);
     }
+    void recordModule(const std::string& path, std::string_view module, std::string_view name,
+                      const std::vector<NodeId>& state)
+    {
+        constexpr size_t kMaxSettings = 64;  // a module's constructor stores a handful
+        PickledModule& m = m_out.modules[path];
+        m.className = std::string(module).append(".").append(name);
+        for (size_t k = 0; k + 1 < state.size() && m.settings.size() < kMaxSettings; k += 2) {
+            const std::string key = keyText(state[k]);
+            const PyNode& value = m_tree.at(state[k + 1]);
+            if (key.starts_with('_') || key == "training" || key == "?") continue;
+            if (value.kind == Kind::Global)
+                m.settings.emplace_back(key, value.text + "." + value.text2);
+            else if (value.kind == Kind::Bool || value.kind == Kind::Int || value.kind == Kind::Float ||
+                     value.kind == Kind::Str)
+                m.settings.emplace_back(key, scalarText(value));
+        }
+    }
+
     std::optional<TensorInfo> tensorOf(NodeId argsId, const std::string& path) const
     {
         const PyNode& args = m_tree.at(argsId);

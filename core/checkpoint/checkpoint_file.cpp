@@ -97,6 +97,13 @@ int64_t TensorInfo::numel() const
     return n;
 }
 
+const std::string* PickledModule::setting(std::string_view name) const
+{
+    for (const auto& [key, value] : settings)
+        if (key == name) return &value;
+    return nullptr;
+}
+
 const TensorInfo* CheckpointFile::find(const std::string& name) const
 {
     for (const TensorInfo& t : tensors)

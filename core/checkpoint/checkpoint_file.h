@@ -29,6 +29,17 @@ struct TensorInfo {
     int64_t numel() const;
 };
 
+// A module pickled whole (torch.save(model)) keeps what a state_dict drops: its class and the
+// settings its constructor stored, among them how each quantizer was configured (quant_min,
+// quant_max, dtype, qscheme, ch_axis, an observer's averaging_constant).
+struct PickledModule {
+    std::string className;  // "torch.ao.quantization.fake_quantize.FakeQuantize"
+    // Its plain attributes in pickle order: numbers, strings and named constants as text
+    // ("quant_min" = "-128", "dtype" = "torch.qint8"); private ("_x") and nested ones left out.
+    std::vector<std::pair<std::string, std::string>> settings;
+    const std::string* setting(std::string_view name) const;
+};
+
 struct CheckpointFile {
     std::string path;
     std::string container;    // "zip" | "legacy" (the stream of torch 0.4-1.5) | "tar" (torch < 0.4)
@@ -42,6 +53,8 @@ struct CheckpointFile {
     std::vector<std::string> dangerous;  // "os.system": globals a real unpickler would have run
     // legacy and tar: where each storage's bytes start in the file (after its 8-byte count)
     std::map<std::string, uint64_t> legacyOffsets;
+    // Modules pickled whole, by dotted path as the tensors' ("model.conv1.weight_fake_quant").
+    std::map<std::string, PickledModule> modules;
 
     const TensorInfo* find(const std::string& name) const;
 };

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <regex>
+
+#include "core/common/error_codes.h"
 
 namespace qatdoctor::core::checkpoint {
 namespace {
@@ -17,6 +20,12 @@ constexpr std::string_view kWeightQuantizer = "weight_fake_quant";
 // A quantizer's buffers are tiny (one value, or one per channel); anything larger under such a
 // name is not read into the table.
 constexpr int64_t kMaxQuantizerElements = 1 << 20;
+
+// "torch.nn.modules.conv.Conv2d" -> "Conv2d"
+std::string shortClassName(const std::string& className)
+{
+    return className.substr(className.rfind('.') + 1);
+}
 
 std::string lastSegment(const std::string& path)
 {
@@ -40,6 +49,7 @@ struct QuantizerState {
     std::vector<double> scale, zeroPoint, minVal, maxVal;
     std::optional<bool> fakeQuantEnabled, observerEnabled;
     std::string scaleKey;  // the full tensor name of its scale
+    std::string path;      // its module's path in the model ("conv1.weight_fake_quant")
     bool any = false;
     bool minRead = false, maxRead = false;  // its observer's min_val / max_val were read
 };
@@ -70,21 +80,26 @@ public:
         table.sourcePath = m_file.path;
         table.format = "checkpoint";
         table.producer = "torch.save (" + m_file.container + ")";
-        bool quantized = false;
+        size_t quantizers = 0, unknown = 0;
         for (const std::string& path : m_order) {
             ModuleRow& row = m_rows[path];
             if (row.tensors.empty() && !row.weightQuant.any && !row.outputQuant.any) continue;
             Layer layer = makeLayer(row);
-            quantized = quantized || layer.weightQuant || layer.outputQuant;
+            for (const auto* q : {&layer.weightQuant, &layer.outputQuant}) {
+                quantizers += q->has_value() ? 1 : 0;
+                unknown += q->has_value() && (*q)->dtype == model::DType::Unknown ? 1 : 0;
+            }
             table.layers.push_back(std::move(layer));
         }
-        if (quantized)
-            table.warnings.push_back(Warning{"checkpoint.bit_width",
-                                             m_file.path +
-                                                 ": quantizers' bit widths are not saved in a checkpoint "
-                                                 "(quant_min / quant_max are attributes, not buffers); "
-                                                 "their dtypes show as unknown",
-                                             m_file.path});
+        // a whole pickled module keeps its quantizers' settings; a state_dict does not
+        if (unknown > 0)
+            table.warnings.push_back(
+                Warning{codes::kCheckpointBitWidth,
+                        m_file.path + ": " + std::to_string(unknown) + " of " + std::to_string(quantizers) +
+                            " quantizers' bit widths are not saved in this checkpoint "
+                            "(quant_min / quant_max are attributes, not buffers; only "
+                            "torch.save(model) keeps them); their dtypes show as unknown",
+                        m_file.path});
         for (Warning& w : m_warnings) table.warnings.push_back(std::move(w));
         return table;
     }
@@ -125,10 +140,56 @@ private:
     {
         const std::string segment = lastSegment(quantizer);
         const std::string parent = parentPath(quantizer);
-        if (segment == kWeightQuantizer) return row(parent).weightQuant;
         // a top-level FX quantizer is a row of its own; eager mode's belongs to its module
-        if (segment != kOutputQuantizer || parent.empty()) return row(quantizer).outputQuant;
-        return row(parent).outputQuant;
+        QuantizerState& q = segment == kWeightQuantizer                     ? row(parent).weightQuant
+                            : segment != kOutputQuantizer || parent.empty() ? row(quantizer).outputQuant
+                                                                            : row(parent).outputQuant;
+        q.path = quantizer;
+        return q;
+    }
+
+    // A module pickled whole, by its path in the model.
+    const PickledModule* pickled(const std::string& modelPath) const
+    {
+        const auto m =
+            m_file.modules.find(m_file.modelKey.empty() ? modelPath : m_file.modelKey + "." + modelPath);
+        return m == m_file.modules.end() ? nullptr : &m->second;
+    }
+
+    // What a whole pickled quantizer was configured with, its own attributes before its
+    // observer's (torch's FakeQuantize copies quant_min, quant_max, dtype and qscheme from it).
+    void applySettings(const QuantizerState& s, QuantParams& q) const
+    {
+        const PickledModule* own = pickled(s.path);
+        const PickledModule* observer = pickled(s.path + "." + std::string(kOutputQuantizer));
+        const auto setting = [&](std::string_view name) -> std::optional<std::string> {
+            for (const PickledModule* m : {own, observer})
+                if (const std::string* v = m ? m->setting(name) : nullptr) return *v;
+            return std::nullopt;
+        };
+        const auto integer = [&](std::string_view name) -> std::optional<int64_t> {
+            const std::optional<std::string> text = setting(name);
+            int64_t v = 0;
+            if (!text || std::from_chars(text->data(), text->data() + text->size(), v).ec != std::errc{})
+                return std::nullopt;
+            return v;
+        };
+        q.qmin = integer("quant_min");
+        q.qmax = integer("quant_max");
+        if (const std::optional<std::string> d = setting("dtype"))
+            q.dtype = model::parseDType(*d).value_or(q.dtype);
+        if (q.dtype == model::DType::Unknown && q.qmin && q.qmax)
+            q.dtype = model::integerTypeSpanning(*q.qmin, *q.qmax).value_or(q.dtype);
+        const std::optional<int64_t> axis = integer("ch_axis");
+        const std::optional<std::string> scheme = setting("qscheme");
+        if (axis && *axis >= 0 && scheme && scheme->find("per_channel") != std::string::npos)
+            q.axis = static_cast<int>(*axis);
+        if (observer) q.observer = shortClassName(observer->className);
+        if (const std::optional<std::string> a = setting("averaging_constant")) {
+            double v = 0;
+            if (std::from_chars(a->data(), a->data() + a->size(), v).ec == std::errc{})
+                q.averagingConstant = v;
+        }
     }
 
     // false when the buffer is too large for a quantizer's or cannot be read (a warning then)
@@ -193,6 +254,7 @@ private:
         q.fakeQuantEnabled = s.fakeQuantEnabled;
         q.observerEnabled = s.observerEnabled;
         q.scaleSource = s.scaleKey;
+        applySettings(s, q);
         // the observed range over all channels; an observer that never saw data keeps +inf / -inf
         // (per-tensor) or empty buffers (per-channel); NaN means it saw NaN, which is another story
         const auto finite = [](double v) { return std::isfinite(v); };
@@ -227,11 +289,17 @@ private:
         layer.name = row.path.empty() ? "(root)" : row.path;
         const auto weight = row.tensors.find("weight");
         layer.op = guessOp(row, weight == row.tensors.end() ? nullptr : weight->second);
+        if (const PickledModule* m = pickled(row.path)) layer.op = shortClassName(m->className);
         layer.weightQuant = params(row.weightQuant, true, layer.flags);
         layer.outputQuant = params(row.outputQuant, false, layer.flags);
-        if (weight != row.tensors.end() && !layer.weightQuant)
+        if (layer.weightQuant)
+            layer.weightDtype = layer.weightQuant->dtype;
+        else if (weight != row.tensors.end())
             layer.weightDtype = model::parseDType(weight->second->dtype).value_or(model::DType::Unknown);
-        if (!layer.outputQuant && weight != row.tensors.end()) layer.outputDtype = layer.weightDtype;
+        if (layer.outputQuant)
+            layer.outputDtype = layer.outputQuant->dtype;
+        else if (weight != row.tensors.end())
+            layer.outputDtype = layer.weightDtype;
         layer.source.file = m_file.path;
         layer.source.node = !row.outputQuant.scaleKey.empty() ? row.outputQuant.scaleKey
                             : weight != row.tensors.end()     ? weight->second->name
@@ -287,6 +355,12 @@ bool CheckpointRead::quantized() const
 {
     return std::any_of(table.layers.begin(), table.layers.end(),
                        [](const Layer& l) { return l.weightQuant || l.outputQuant; });
+}
+
+bool CheckpointRead::bitWidthsMissing() const
+{
+    return std::any_of(table.warnings.begin(), table.warnings.end(),
+                       [](const Warning& w) { return w.code == codes::kCheckpointBitWidth; });
 }
 
 Result<CheckpointRead> readCheckpointLayers(const std::string& path)

@@ -9,8 +9,10 @@
 //   conv1.activation_post_process.activation_post_process.{min_val, max_val}   that one's observer
 //   activation_post_process_3.scale                              an FX-inserted quantizer (a row)
 //
-// Bit widths are attributes, not buffers (quant_min/quant_max are not saved), so quantized
-// tensors keep DType::Unknown here and the table says so in a warning.
+// Bit widths are attributes, not buffers: a state_dict does not save quant_min / quant_max, so its
+// quantizers keep DType::Unknown and the table says so in a warning (checkpoint.bit_width). A module
+// pickled whole keeps them, with its classes: its rows get their dtypes, ranges, per-channel axis,
+// observer class and averaging constant, and their ops by class.
 #pragma once
 
 #include <set>
@@ -48,7 +50,8 @@ struct CheckpointRead {
     // the file is read: they read weights, and nothing the user changes later alters them.
     std::vector<Finding> findings;
     std::set<std::string> evaluated;
-    bool quantized() const;  // it carries fake-quant or observer buffers
+    bool quantized() const;         // it carries fake-quant or observer buffers
+    bool bitWidthsMissing() const;  // some quantizer's dtype is unknown (that warning)
 };
 // readCheckpoint and checkpointLayerTable; errors as readCheckpoint.
 Result<CheckpointRead> readCheckpointLayers(const std::string& path);

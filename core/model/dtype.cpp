@@ -61,6 +61,21 @@ std::optional<DType> parseDType(const std::string& text)
     return std::nullopt;
 }
 
+std::optional<DType> integerTypeSpanning(int64_t lo, int64_t hi)
+{
+    struct Span {
+        int64_t lo, hi;
+        DType type;
+    };
+    static constexpr Span kSpans[] = {{-128, 127, DType::Int8},
+                                      {0, 255, DType::UInt8},
+                                      {-32768, 32767, DType::Int16},
+                                      {0, 65535, DType::UInt16}};
+    for (const Span& s : kSpans)
+        if (s.lo == lo && s.hi == hi) return s.type;
+    return std::nullopt;
+}
+
 bool isFloat(DType t)
 {
     return t == DType::Float32 || t == DType::Float16 || t == DType::BFloat16 || t == DType::Float64;

@@ -31,6 +31,9 @@ std::optional<DType> parseDType(const std::string& text);
 bool isFloat(DType t);
 bool isInteger(DType t);
 int bitWidth(DType t);  // 0 for Unknown
+// The integer type whose whole range is [lo, hi] (a quantizer's quant_min / quant_max): -128..127
+// is int8, 0..255 uint8, and so on up to 16 bits; reduced ranges give nullopt.
+std::optional<DType> integerTypeSpanning(int64_t lo, int64_t hi);
 // "High precision" output in the toolchain's sense: int32 or any float type.
 bool isHighPrecision(DType t);
 

@@ -29,6 +29,15 @@ std::string scalesText(const std::optional<QuantParams>& q)
     return shortNumber(*lo) + ".." + shortNumber(*hi) + " x" + std::to_string(q->scales.size());
 }
 
+std::string quantDtypesText(const Layer& layer)
+{
+    const auto one = [](const std::optional<QuantParams>& q) -> std::string {
+        if (!q) return "-";
+        return q->dtype == DType::Unknown ? "?" : dtypeName(q->dtype);
+    };
+    return one(layer.weightQuant) + " / " + one(layer.outputQuant);
+}
+
 std::string zeroPointText(const std::optional<QuantParams>& q)
 {
     return q && q->zeroPoints.size() == 1 ? std::to_string(q->zeroPoints.front()) : "-";

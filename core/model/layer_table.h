@@ -26,6 +26,7 @@ struct QuantParams {
     std::optional<bool> observerEnabled;   // printed models only
     std::optional<double> minVal;          // observed range when known (printed models, statistics)
     std::optional<double> maxVal;
+    std::optional<double> averagingConstant;  // a moving-average observer's, when saved (whole modules)
     std::string scaleSource;  // where the scale lives (ONNX initializer, observer module path):
                               // two quantizers with one source share one observer
 
@@ -80,5 +81,8 @@ std::string scalesText(const std::optional<QuantParams>& quant);
 std::string zeroPointText(const std::optional<QuantParams>& quant);
 // Its observed range: "[-1.5, 3.2]", "-" (not known, or never observed).
 std::string observedRangeText(const std::optional<QuantParams>& quant);
+// A layer's quantizers' dtypes, weight / output: "int8 / uint8", "- / uint8" (no weight
+// quantizer), "? / ?" (bit widths not known, as in a state_dict).
+std::string quantDtypesText(const Layer& layer);
 
 }  // namespace qatdoctor::core::model

@@ -36,10 +36,16 @@ void addCheckpoint(BuildContext& c, Section& s, const checkpoint::CheckpointRead
     }
     TableBlock t;
     t.caption =
-        tr(c, "Quantizers (bit widths are not saved in checkpoints; rows named by a finding are highlighted)",
-           "量化参数（checkpoint 不保存位宽；被发现引用的行已高亮）");
+        read.bitWidthsMissing()
+            ? tr(c,
+                 "Quantizers (bit widths are not saved in this checkpoint; rows named by a finding are "
+                 "highlighted)",
+                 "量化参数（此 checkpoint 未保存位宽；被发现引用的行已高亮）")
+            : tr(c, "Quantizers (rows named by a finding are highlighted)",
+                 "量化参数（被发现引用的行已高亮）");
     t.columns = {tr(c, "Module", "模块"),
                  "Op",
+                 tr(c, "dtype (weight / output)", "dtype（权重 / 输出）"),
                  tr(c, "Weight scale", "权重 scale"),
                  tr(c, "Output scale", "输出 scale"),
                  "zp",
@@ -50,9 +56,9 @@ void addCheckpoint(BuildContext& c, Section& s, const checkpoint::CheckpointRead
         if (!l.weightQuant && !l.outputQuant) continue;
         if (++quantized > kMaxRows) continue;
         ++rows;
-        t.rows.push_back({l.name, l.op, model::scalesText(l.weightQuant), model::scalesText(l.outputQuant),
-                          model::zeroPointText(l.outputQuant), model::observedRangeText(l.outputQuant),
-                          joined(l.flags)});
+        t.rows.push_back({l.name, l.op, model::quantDtypesText(l), model::scalesText(l.weightQuant),
+                          model::scalesText(l.outputQuant), model::zeroPointText(l.outputQuant),
+                          model::observedRangeText(l.outputQuant), joined(l.flags)});
         t.highlighted.push_back(c.flaggedLayers.count(l.name) > 0);
     }
     s.blocks.push_back(table(std::move(t)));

@@ -269,10 +269,6 @@ Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizer
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Bit widths are not saved in checkpoints (quant_min / quant_max are attributes); scales and zero points are.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Tensor</source>
         <translation type="unfinished"></translation>
     </message>
@@ -378,6 +374,22 @@ Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizer
     </message>
     <message>
         <source>unread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>averaging constant %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bit widths are not saved in this checkpoint (quant_min / quant_max are attributes, kept only when the whole model is saved); scales and zero points are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dtype (weight / output)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -270,10 +270,6 @@ Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizer
         <translation>pickle 引用了 %1；torch.load 会执行它，QAT Doctor 没有执行。</translation>
     </message>
     <message>
-        <source>Bit widths are not saved in checkpoints (quant_min / quant_max are attributes); scales and zero points are.</source>
-        <translation>checkpoint 不保存位宽（quant_min / quant_max 是属性而非 buffer）；scale 和零点会保存。</translation>
-    </message>
-    <message>
         <source>Tensor</source>
         <translation>张量</translation>
     </message>
@@ -380,6 +376,22 @@ Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizer
     <message>
         <source>unread</source>
         <translation>未能读取</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>averaging constant %1</source>
+        <translation>滑动平均系数 %1</translation>
+    </message>
+    <message>
+        <source>Bit widths are not saved in this checkpoint (quant_min / quant_max are attributes, kept only when the whole model is saved); scales and zero points are.</source>
+        <translation>此 checkpoint 未保存位宽（quant_min / quant_max 是属性，只有保存整个模型时才会保留）；scale 和 zero point 已保存。</translation>
+    </message>
+    <message>
+        <source>dtype (weight / output)</source>
+        <translation>dtype（权重 / 输出）</translation>
     </message>
 </context>
 <context>

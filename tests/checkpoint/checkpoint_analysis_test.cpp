@@ -103,6 +103,46 @@ TEST(CheckpointLayers, QuantizersReadFromTheirBuffers)
     EXPECT_TRUE(a.findings.empty()) << a.findings.front().id;
 }
 
+TEST(CheckpointLayers, AWholePickledQatModelKeepsItsBitWidths)
+{
+    const Analysis a = analyzed({"qat_calibrated.pt", "qat_whole_module.pt"});
+    ASSERT_EQ(a.checkpoints.size(), 2u);
+    const checkpoint::CheckpointRead& stateDict = a.checkpoints[0];
+    const checkpoint::CheckpointRead& whole = a.checkpoints[1];
+    EXPECT_TRUE(stateDict.bitWidthsMissing());
+    EXPECT_EQ(stateDict.table.find("conv1")->weightQuant->dtype, model::DType::Unknown);
+    EXPECT_FALSE(whole.bitWidthsMissing());
+    const model::Layer* conv = whole.table.find("conv1");
+    ASSERT_NE(conv, nullptr);
+    ASSERT_TRUE(conv->weightQuant && conv->outputQuant);
+    // qnnpack's default QAT qconfig: weights qint8 symmetric, activations quint8 affine
+    EXPECT_EQ(conv->weightQuant->dtype, model::DType::Int8);
+    EXPECT_EQ(conv->weightQuant->qmin, -128);
+    EXPECT_EQ(conv->weightQuant->qmax, 127);
+    EXPECT_EQ(conv->outputQuant->dtype, model::DType::UInt8);
+    EXPECT_EQ(conv->outputQuant->qmax, 255);
+    EXPECT_EQ(conv->weightDtype, model::DType::Int8);
+    EXPECT_EQ(conv->outputDtype, model::DType::UInt8);
+    EXPECT_EQ(conv->outputQuant->observer, "MovingAverageMinMaxObserver");
+    ASSERT_TRUE(conv->outputQuant->averagingConstant);
+    EXPECT_DOUBLE_EQ(*conv->outputQuant->averagingConstant, 0.01);
+    EXPECT_EQ(model::quantDtypesText(*conv), "int8 / uint8");
+    // the same numbers as its state_dict, ops by their classes
+    EXPECT_EQ(conv->outputQuant->scales, stateDict.table.find("conv1")->outputQuant->scales);
+    EXPECT_EQ(conv->op, "Conv2d");
+    EXPECT_EQ(whole.table.find("bn1")->op, "BatchNorm2d");
+    EXPECT_EQ(model::quantDtypesText(*whole.table.find("bn1")), "- / uint8");
+    const auto fq = whole.file.modules.find("conv1.weight_fake_quant");
+    ASSERT_NE(fq, whole.file.modules.end());
+    EXPECT_EQ(fq->second.className, "torch.ao.quantization.fake_quantize.FusedMovingAvgObsFakeQuantize");
+    ASSERT_NE(fq->second.setting("qscheme"), nullptr);
+    EXPECT_EQ(*fq->second.setting("qscheme"), "torch.per_tensor_symmetric");
+    EXPECT_EQ(fq->second.setting("training"), nullptr) << "nn.Module's own flag is no setting";
+    const nlohmann::json j = checkpointToJson(whole);
+    EXPECT_EQ(j["layers"][0]["weight_quant"]["dtype"], "int8");
+    EXPECT_EQ(j["layers"][0]["output_quant"]["averaging_constant"], 0.01);
+}
+
 TEST(CheckpointLayers, TrainingCheckpointFindsTheModelPart)
 {
     const Analysis a = analyzed({"training_ckpt.pth"});
@@ -344,7 +384,7 @@ TEST(CheckpointReport, SectionListsQuantizersAndChanges)
         for (const auto& row : b.table.rows)
             for (const std::string& cell : row) text += cell + "|";
     }
-    EXPECT_NE(text.find("conv1|Conv2d|0.001496|0.01306|95|[-1.237, 2.094]"), std::string::npos) << text;
+    EXPECT_NE(text.find("conv1|Conv2d|? / ?|0.001496|0.01306|95|[-1.237, 2.094]"), std::string::npos) << text;
     EXPECT_NE(text.find("6 of 6 weights changed"), std::string::npos);
     EXPECT_NE(text.find("bn1.bias|changed|from 0|"), std::string::npos) << text;
 }

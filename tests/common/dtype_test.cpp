@@ -16,3 +16,13 @@ TEST(DType, ParsesUserSpellings)
     EXPECT_FALSE(isHighPrecision(DType::Int16));
     EXPECT_EQ(bitWidth(DType::Int16), 16);
 }
+
+TEST(DType, AQuantizersRangeNamesItsTypeOnlyWhenWhole)
+{
+    EXPECT_EQ(integerTypeSpanning(-128, 127), DType::Int8);
+    EXPECT_EQ(integerTypeSpanning(0, 255), DType::UInt8);
+    EXPECT_EQ(integerTypeSpanning(-32768, 32767), DType::Int16);
+    EXPECT_EQ(integerTypeSpanning(0, 65535), DType::UInt16);
+    EXPECT_FALSE(integerTypeSpanning(0, 127).has_value()) << "reduce_range: the dtype attribute decides";
+    EXPECT_FALSE(integerTypeSpanning(-127, 127).has_value());
+}

@@ -5,6 +5,10 @@ the containers and contents torch.save produces, read by QAT Doctor without Pyth
   float_state_dict.pt    a float model's state_dict (zip container)
   qat_uncalibrated.pt    a QAT model's state_dict right after prepare_qat (observers never ran)
   qat_calibrated.pt      the same after calibration forwards (observers saw data)
+  qat_whole_module.pt    torch.save(model) of that calibrated QAT model: unlike its state_dict it
+                         keeps each quantizer's quant_min/quant_max, dtype, qscheme and its
+                         observer's averaging_constant (qconfig attributes removed first: torch
+                         cannot pickle the closure prepare_qat leaves in them)
   training_ckpt.pth      {'epoch', 'state_dict', 'optimizer', 'best_acc', 'arch'} (zip)
   legacy_state_dict.pt   the float state_dict in the legacy (pre-1.6, non-zip) format
   legacy_tar.pt          the float state_dict in the oldest form (torch <= 0.1): a tar of sys_info,
@@ -222,6 +226,11 @@ def main():
         for _ in range(4):
             qat(torch.randn(2, 3, 8, 8))
     save(qat.state_dict(), "qat_calibrated.pt")
+    whole = copy.deepcopy(qat)
+    for module in whole.modules():
+        if hasattr(module, "qconfig"):
+            del module.qconfig
+    save(whole, "qat_whole_module.pt")
     calibrated = copy.deepcopy(qat.state_dict())
 
     qat.train()

@@ -58,6 +58,25 @@ QString switchText(const std::optional<core::model::QuantParams>& a,
     return parts.isEmpty() ? QStringLiteral("-") : parts.join(" / ");
 }
 
+// What a whole pickled module says of a quantizer's configuration, one line per quantizer.
+QString settingsTip(const core::model::Layer& l)
+{
+    QStringList lines;
+    for (const auto& [which, q] : {std::pair{CheckpointsPage::tr("weight"), &l.weightQuant},
+                                   std::pair{CheckpointsPage::tr("output"), &l.outputQuant}}) {
+        if (!*q || (!(*q)->qmin && (*q)->observer.empty())) continue;
+        QStringList parts{qs(core::model::dtypeName((*q)->dtype))};
+        if ((*q)->qmin && (*q)->qmax)
+            parts << QStringLiteral("[%1, %2]").arg((*q)->qmin.value()).arg((*q)->qmax.value());
+        if (!(*q)->observer.empty()) parts << qs((*q)->observer);
+        if ((*q)->averagingConstant)
+            parts << CheckpointsPage::tr("averaging constant %1")
+                         .arg(qs(core::shortNumber(*(*q)->averagingConstant)));
+        lines << which + ": " + parts.join(", ");
+    }
+    return lines.join("\n");
+}
+
 // Names a finding's evidence points at in one file (rows to highlight).
 std::set<std::string> flaggedNames(const core::Analysis& a, const std::string& file)
 {
@@ -229,10 +248,10 @@ void CheckpointsPage::showCheckpoint(size_t index)
                          .arg(names.join(", ")) +
                      "</span>";
     }
-    if (c.quantized())
+    if (c.bitWidthsMissing())
         facts << tr(
-            "Bit widths are not saved in checkpoints (quant_min / quant_max are attributes); "
-            "scales and zero points are.");
+            "Bit widths are not saved in this checkpoint (quant_min / quant_max are attributes, kept only "
+            "when the whole model is saved); scales and zero points are.");
     m_facts->setText(facts.join("<br>"));
 
     const std::set<std::string> flagged = flaggedNames(*m_analysis, f.path);
@@ -248,9 +267,9 @@ void CheckpointsPage::showCheckpoint(size_t index)
         }
         return;
     }
-    m_model->setHorizontalHeaderLabels({tr("Module"), tr("Op"), tr("Weight scale"), tr("Output scale"),
-                                        tr("Zero point"), tr("Observed range"), tr("Fake quant"),
-                                        tr("Observer"), tr("Flags")});
+    m_model->setHorizontalHeaderLabels({tr("Module"), tr("Op"), tr("dtype (weight / output)"),
+                                        tr("Weight scale"), tr("Output scale"), tr("Zero point"),
+                                        tr("Observed range"), tr("Fake quant"), tr("Observer"), tr("Flags")});
     for (const core::model::Layer& l : c.table.layers) {
         if (!l.weightQuant && !l.outputQuant) continue;
         const auto firstScale =
@@ -263,6 +282,7 @@ void CheckpointsPage::showCheckpoint(size_t index)
         QList<QStandardItem*> row{
             cell(qs(l.name)),
             cell(qs(l.op)),
+            cell(qs(core::model::quantDtypesText(l))),
             cell(qs(core::model::scalesText(l.weightQuant)), firstScale(l.weightQuant)),
             cell(qs(core::model::scalesText(l.outputQuant)), firstScale(l.outputQuant)),
             cell(qs(core::model::zeroPointText(l.outputQuant))),
@@ -271,8 +291,9 @@ void CheckpointsPage::showCheckpoint(size_t index)
             cell(switchText(l.weightQuant, l.outputQuant, &core::model::QuantParams::observerEnabled)),
             cell(flags.join(", "))};
         row[0]->setData(qs(l.name), kNameRole);
-        row[2]->setToolTip(qs(l.weightQuant ? l.weightQuant->scaleSource : std::string{}));
-        row[3]->setToolTip(qs(l.outputQuant ? l.outputQuant->scaleSource : std::string{}));
+        row[2]->setToolTip(settingsTip(l));
+        row[3]->setToolTip(qs(l.weightQuant ? l.weightQuant->scaleSource : std::string{}));
+        row[4]->setToolTip(qs(l.outputQuant ? l.outputQuant->scaleSource : std::string{}));
         if (flagged.count(l.name))
             for (QStandardItem* item : row) item->setBackground(kFlaggedColour);
         m_model->appendRow(row);
