@@ -305,14 +305,6 @@ Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizer
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Fake quant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Observer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Flags</source>
         <translation type="unfinished"></translation>
     </message>
@@ -390,6 +382,14 @@ Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizer
     </message>
     <message>
         <source>dtype (weight / output)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fake quant (weight / output)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Observer (weight / output)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -306,14 +306,6 @@ Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizer
         <translation>统计范围</translation>
     </message>
     <message>
-        <source>Fake quant</source>
-        <translation>伪量化</translation>
-    </message>
-    <message>
-        <source>Observer</source>
-        <translation>Observer</translation>
-    </message>
-    <message>
         <source>Flags</source>
         <translation>标记</translation>
     </message>
@@ -392,6 +384,14 @@ Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizer
     <message>
         <source>dtype (weight / output)</source>
         <translation>dtype（权重 / 输出）</translation>
+    </message>
+    <message>
+        <source>Fake quant (weight / output)</source>
+        <translation>伪量化（权重 / 输出）</translation>
+    </message>
+    <message>
+        <source>Observer (weight / output)</source>
+        <translation>观测器（权重 / 输出）</translation>
     </message>
 </context>
 <context>

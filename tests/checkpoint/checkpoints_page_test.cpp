@@ -73,6 +73,7 @@ TEST(CheckpointsPage, QuantizersThenWhatChanged)
     EXPECT_EQ(cellText(page, 0, 4), "0.01306");
     EXPECT_EQ(cellText(page, 0, 6), "[-1.237, 2.094]");
     EXPECT_EQ(cellText(page, 0, 7), "1 / 1");
+    EXPECT_EQ(cellText(page, 1, 7), "- / 1") << "bn1 has an output quantizer only";
     EXPECT_FALSE(page.changedOnlyBox()->isVisible());
 }
 

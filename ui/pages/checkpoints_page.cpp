@@ -52,10 +52,15 @@ QString switchText(const std::optional<core::model::QuantParams>& a,
                    const std::optional<core::model::QuantParams>& b,
                    std::optional<bool> core::model::QuantParams::*field)
 {
+    // weight / output, as the dtype column: "- / 1" for a module with an output quantizer only
     QStringList parts;
-    for (const auto* q : {&a, &b})
-        if (*q && ((**q).*field).has_value()) parts << (((**q).*field).value() ? "1" : "0");
-    return parts.isEmpty() ? QStringLiteral("-") : parts.join(" / ");
+    bool any = false;
+    for (const auto* q : {&a, &b}) {
+        const bool known = *q && ((**q).*field).has_value();
+        any = any || known;
+        parts << (known ? (((**q).*field).value() ? "1" : "0") : "-");
+    }
+    return any ? parts.join(" / ") : QStringLiteral("-");
 }
 
 // What a whole pickled module says of a quantizer's configuration, one line per quantizer.
@@ -269,7 +274,8 @@ void CheckpointsPage::showCheckpoint(size_t index)
     }
     m_model->setHorizontalHeaderLabels({tr("Module"), tr("Op"), tr("dtype (weight / output)"),
                                         tr("Weight scale"), tr("Output scale"), tr("Zero point"),
-                                        tr("Observed range"), tr("Fake quant"), tr("Observer"), tr("Flags")});
+                                        tr("Observed range"), tr("Fake quant (weight / output)"),
+                                        tr("Observer (weight / output)"), tr("Flags")});
     for (const core::model::Layer& l : c.table.layers) {
         if (!l.weightQuant && !l.outputQuant) continue;
         const auto firstScale =
