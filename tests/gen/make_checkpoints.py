@@ -150,19 +150,20 @@ def write_legacy_tar(state, name):
     import struct
     import tarfile
     storages, views, tensors = [], [], []  # storages: (key, dtype, flat tensor)
+    # torch.load keeps storages, views and tensors in one dict by key: their keys must not meet
+    tensor_base, view_key = 1_000_000, 500_000
 
     def add_storage(flat):
         storages.append((len(storages) + 1, flat.dtype, flat.contiguous()))
         return storages[-1][0]
 
     def add_tensor(t, storage_key, offset):
-        tensors.append((100 + len(tensors), storage_key, t, offset))
+        tensors.append((tensor_base + len(tensors), storage_key, t, offset))
         return TensorRef(tensors[-1][0])
 
     refs = []
     shared = add_storage(torch.cat([state["bn1.weight"], state["bn1.bias"]]))
     running = add_storage(torch.cat([state["bn1.running_mean"], state["bn1.running_var"]]))
-    view_key = 50
     views.append((view_key, running, 4, 4))
     for key, t in state.items():
         if key == "bn1.weight":
