@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <ostream>
+#include <string>
 
 #include "app/cli/cli_command.h"
 #include "app/cli/terminal_safe.h"
@@ -30,9 +32,12 @@ void printHelp(std::ostream& out)
         << " - diagnose quantization-aware training (float -> calibration -> QAT -> export)\n\n"
            "Usage: qatdoctor-cli <command> [options]\n"
            "       qatdoctor-cli --version | --help\n\nCommands:\n";
+    // the summaries start in one column, two spaces after the longest name
+    size_t width = 0;
+    for (const Command& c : commands()) width = std::max(width, std::string(c.name).size() + 2);
     for (const Command& c : commands()) {
         std::string name = c.name;
-        name.resize(10, ' ');
+        name.resize(width, ' ');
         out << "  " << name << c.summary << "\n";
     }
     out << "\n'qatdoctor-cli <command> --help' shows a command's options.\n"

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 
 #include "app/cli/cli_command.h"
@@ -20,11 +21,21 @@ TEST(Cli, Version)
     EXPECT_EQ(r.out, std::string("qatdoctor-cli ") + qatdoctor::core::kVersion + "\n");
 }
 
-TEST(Cli, HelpListsAnalyze)
+TEST(Cli, HelpListsEveryCommandApartFromItsSummary)
 {
     CliRun r = cli({"--help"});
     EXPECT_EQ(r.code, kExitOk);
     EXPECT_NE(r.out.find("analyze"), std::string::npos);
+    // the longest name once ran into its summary ("checkpointtorch.save ...")
+    std::set<size_t> columns;
+    for (const Command& c : commands()) {
+        const size_t line = r.out.find("\n  " + std::string(c.name) + " ");
+        ASSERT_NE(line, std::string::npos) << c.name << " is listed with a space after it";
+        const size_t summary = r.out.find(c.summary, line);
+        ASSERT_NE(summary, std::string::npos) << c.name;
+        columns.insert(summary - line);
+    }
+    EXPECT_EQ(columns.size(), 1u) << "the summaries start in one column";
 }
 
 TEST(Cli, UnknownCommandIsUsageError)
