@@ -139,7 +139,7 @@ private:
                 ++m_pos;
                 auto val = value(depth + 1);
                 if (!val) return val;
-                v.entries.emplace_back(std::move(*item), std::move(*val));
+                v.entries.push_back(PyEntry{std::move(*item), std::move(*val)});
             } else {
                 v.items.push_back(std::move(*item));
             }

@@ -7,20 +7,27 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "core/common/result.h"
 
 namespace qatdoctor::core::artifacts {
 
+struct PyEntry;  // one key: value of a dict
+
 struct PyValue {
     enum class Kind { Dict, List, String, Name, Number };
     Kind kind = Kind::Name;
-    std::string text;                                  // String, Name, Number
-    std::vector<PyValue> items;                        // List and tuple elements
-    std::vector<std::pair<PyValue, PyValue>> entries;  // Dict, in file order
-    int64_t line = 0;                                  // 1-based, where the value starts
+    std::string text;            // String, Name, Number
+    std::vector<PyValue> items;  // List and tuple elements
+    // Dict, in file order. A struct, not std::pair<PyValue, PyValue>: clang cannot instantiate a
+    // pair of the type being defined (the fuzz preset builds with clang).
+    std::vector<PyEntry> entries;
+    int64_t line = 0;  // 1-based, where the value starts
+};
+
+struct PyEntry {
+    PyValue key, value;
 };
 
 inline constexpr int kMaxPyLiteralDepth = 64;

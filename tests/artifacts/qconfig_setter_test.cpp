@@ -56,6 +56,6 @@ TEST(QconfigSetter, NestingPastTheLimitIsRefusedWithTheLine)
         artifacts::parsePythonLiteral("{'a': (qint8, 'qint16'), \"b\": [1, -2.5e-3], 'c': None,}", "f.py");
     ASSERT_TRUE(ok.ok()) << ok.error().message;
     ASSERT_EQ(ok->entries.size(), 3u);
-    EXPECT_EQ(ok->entries[0].second.items.at(1).text, "qint16");
-    EXPECT_EQ(ok->entries[1].second.items.at(1).text, "-2.5e-3");
+    EXPECT_EQ(ok->entries[0].value.items.at(1).text, "qint16");
+    EXPECT_EQ(ok->entries[1].value.items.at(1).text, "-2.5e-3");
 }
