@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <limits>
 #include <memory>
 #include <new>
@@ -16,6 +15,7 @@
 
 #include "core/checkpoint/checkpoint_contents.h"
 #include "core/checkpoint/checkpoint_legacy.h"
+#include "core/checkpoint/offset_file.h"
 #include "core/common/file_io.h"
 #include "core/common/number_text.h"
 
@@ -148,8 +148,7 @@ struct TensorReader::Impl {
     explicit Impl(const CheckpointFile& f) : file(f) {}
     const CheckpointFile& file;
     std::unique_ptr<zip_t, ZipCloser> zip;
-    std::unique_ptr<FILE, int (*)(FILE*)> stream{nullptr, &std::fclose};
-    uint64_t fileSize = 0;
+    std::optional<OffsetFile> stream;  // the legacy and tar forms
     bool opened = false;
     std::string scratch;  // a strided tensor's storage span, before its elements are gathered
 };
@@ -170,10 +169,8 @@ Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t fir
         if (file.container == "zip") {
             int code = 0;
             m.zip.reset(zip_open(file.path.c_str(), ZIP_RDONLY, &code));
-        } else {
-            std::error_code ec;
-            m.fileSize = std::filesystem::file_size(file.path, ec);
-            if (!ec) m.stream.reset(std::fopen(file.path.c_str(), "rb"));
+        } else if (Result<OffsetFile> f = OffsetFile::open(file.path)) {
+            m.stream = std::move(*f);
         }
     }
     // sized only once the archive or file is known to hold that many bytes; a buffer reused from
@@ -198,12 +195,11 @@ Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t fir
         return Ok{};
     }
     const auto at = file.legacyOffsets.find(storage);
-    if (at == file.legacyOffsets.end() || !m.stream || at->second > m.fileSize ||
-        count > m.fileSize - at->second || first > m.fileSize - at->second - count)
+    const uint64_t size = m.stream ? m.stream->size() : 0;
+    if (at == file.legacyOffsets.end() || at->second > size || count > size - at->second ||
+        first > size - at->second - count)
         return Error{"checkpoint.format", what + ": its storage is not in the file", file.path};
-    bytes.resize(count);
-    if (std::fseek(m.stream.get(), static_cast<long>(at->second + first), SEEK_SET) != 0 ||
-        std::fread(bytes.data(), 1, count, m.stream.get()) != count)
+    if (!m.stream->read(at->second + first, count, size, what, bytes))
         return Error{"checkpoint.format", what + ": cannot read its storage", file.path};
     return Ok{};
 }

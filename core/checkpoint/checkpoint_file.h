@@ -1,8 +1,8 @@
 // A checkpoint torch.save wrote, read without Python: the container (the zip archive of torch >=
-// 1.6 through libzip, or the two older forms of checkpoint_legacy.h) recognised by content, the pickle run by
-// the restricted VM (pickle_vm.h), and the tensors found in it with their names, dtypes and shapes. Tensor
-// values are read only when asked (readTensor), one tensor at a time, so opening a 500 MB checkpoint reads
-// its pickle and its directory only.
+// 1.6 through libzip, or the two older forms of checkpoint_legacy.h) recognised by content, the
+// pickle run by the restricted VM (pickle_vm.h), and the tensors found in it with their names,
+// dtypes and shapes. Tensor values are read only when asked (readTensor), one tensor at a time,
+// so opening a 500 MB checkpoint reads its pickle and its directory only.
 #pragma once
 
 #include <cstdint>

@@ -1,16 +1,15 @@
 #include "core/checkpoint/checkpoint_legacy.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <map>
-#include <memory>
 #include <optional>
 #include <vector>
 
 #include "core/checkpoint/checkpoint_contents.h"
+#include "core/checkpoint/offset_file.h"
 #include "core/checkpoint/pickle_vm.h"
 
 namespace qatdoctor::core::checkpoint {
@@ -20,75 +19,10 @@ using Kind = PyNode::Kind;
 
 // LONG1 of the magic number 0x1950a86a20f9469cfc6c, the legacy stream's first pickle.
 constexpr std::string_view kLegacyMagic{"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19", 14};
-constexpr uint64_t kMaxPickleBytes = uint64_t{1} << 30;  // a state_dict's pickle is kilobytes to megabytes
-constexpr uint64_t kFirstWindow = uint64_t{64} << 10;
 constexpr int64_t kMaxRecords = 10'000'000;  // storages or tensors in one file
 constexpr size_t kTarBlock = 512;
 // the members torch.save wrote into its tar, in the order it wrote them
 constexpr std::string_view kTarMembers[] = {"sys_info", "pickle", "tensors", "storages"};
-
-std::string at(uint64_t offset)
-{
-    return " (byte " + std::to_string(offset) + ")";
-}
-
-// A file read at offsets, never whole: a 2017 checkpoint of gigabytes is its pickles (small) and
-// its storages (read later, tensor by tensor).
-class OffsetFile {
-public:
-    static Result<OffsetFile> open(const std::string& path)
-    {
-        OffsetFile f(path);
-        std::error_code ec;
-        f.m_size = std::filesystem::file_size(path, ec);
-        f.m_file.reset(ec ? nullptr : std::fopen(path.c_str(), "rb"));
-        if (!f.m_file) return Error{"io.open", path + ": cannot open the file", path};
-        return f;
-    }
-    uint64_t size() const { return m_size; }
-
-    // count bytes at offset, all before end (the end of a tar member, or of the file)
-    Result<std::string> bytes(uint64_t offset, uint64_t count, uint64_t end, const std::string& what) const
-    {
-        end = std::min(end, m_size);
-        if (offset > end || count > end - offset)
-            return Error{"checkpoint.truncated",
-                         what + " is cut off: it would end past byte " + std::to_string(end), m_path, 0,
-                         static_cast<int64_t>(offset)};
-        std::string out(count, '\0');
-        if (fseeko(m_file.get(), static_cast<off_t>(offset), SEEK_SET) != 0 ||
-            std::fread(out.data(), 1, count, m_file.get()) != count)
-            return Error{"io.read", what + ": cannot read" + at(offset), m_path};
-        return out;
-    }
-    Result<int64_t> integer(uint64_t offset, uint64_t end, const std::string& what) const
-    {
-        Result<std::string> b = bytes(offset, 8, end, what);
-        if (!b) return b.error();
-        int64_t v;
-        std::memcpy(&v, b->data(), 8);  // little-endian, as sys_info says (checked in the tar form)
-        return v;
-    }
-    // The pickle starting at offset: read through a window that grows until the pickle ends in it
-    // (its length is not stored anywhere).
-    Result<PickleTree> pickle(uint64_t offset, uint64_t end, const std::string& what) const
-    {
-        end = std::min(end, m_size);
-        const uint64_t most = std::min(end - std::min(end, offset), kMaxPickleBytes);
-        for (uint64_t window = std::min(kFirstWindow, most);; window = std::min(window * 8, most)) {
-            Result<std::string> b = bytes(offset, window, end, what);
-            if (!b) return b.error();
-            Result<PickleTree> tree = unpickle(*b, what + at(offset));
-            if (tree || tree.error().code != "checkpoint.truncated" || window == most) return tree;
-        }
-    }
-
-private:
-    explicit OffsetFile(std::string path) : m_path(std::move(path)) {}
-    std::string m_path;
-    std::unique_ptr<FILE, int (*)(FILE*)> m_file{nullptr, &std::fclose};
-    uint64_t m_size = 0;
-};
 
 std::optional<int64_t> rootInt(const PickleTree& t)
 {
@@ -101,13 +35,6 @@ const std::vector<NodeId>* rootTuple(const PickleTree& t, NodeId id, size_t size
 {
     const PyNode& n = t.at(id);
     return (n.kind == Kind::Tuple || n.kind == Kind::List) && n.items.size() >= size ? &n.items : nullptr;
-}
-
-int64_t littleEndian64(const char* p)
-{
-    int64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
 }
 
 // --- tar -------------------------------------------------------------------------------------
@@ -169,11 +96,21 @@ std::string memberName(std::string name)
 std::optional<uint64_t> decimal(std::string_view digits, uint64_t max)
 {
     uint64_t v = 0;
-    for (char c : digits) {
-        if (c < '0' || c > '9' || v > max / 10) return std::nullopt;
-        v = v * 10 + static_cast<uint64_t>(c - '0');
-    }
-    return digits.empty() || v > max ? std::nullopt : std::optional<uint64_t>(v);
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+    if (ec != std::errc{} || end != digits.data() + digits.size() || v > max) return std::nullopt;
+    return v;
+}
+
+// Extended headers (PAX 'x' and 'g', GNU 'L' long names) describe the member after them.
+bool isExtendedHeader(char type)
+{
+    return type == 'x' || type == 'g' || type == 'L';
+}
+
+// Where the header after a member of `size` bytes whose data starts at `data` begins.
+uint64_t nextHeader(uint64_t data, uint64_t size)
+{
+    return data + (size + kTarBlock - 1) / kTarBlock * kTarBlock;
 }
 
 // What extended headers say of the next member, overriding its own header's fields.
@@ -222,19 +159,19 @@ Result<TarListing> tarMembers(const OffsetFile& file, const std::string& path)
         }
         if (!tarChecksumOk(*header))
             return Error{"checkpoint.format",
-                         where + " is damaged (its checksum does not match)" + at(offset), path, 0,
+                         where + " is damaged (its checksum does not match)" + byteAt(offset), path, 0,
                          static_cast<int64_t>(offset)};
         const std::optional<uint64_t> headerSize = tarNumber(std::string_view(*header).substr(124, 12));
         const uint64_t size = next.hasSize ? next.size : headerSize.value_or(UINT64_MAX);
         const uint64_t data = offset + kTarBlock;
         if (size > file.size() - data)
-            return Error{"checkpoint.truncated", where + ": its member is cut off" + at(offset), path, 0,
+            return Error{"checkpoint.truncated", where + ": its member is cut off" + byteAt(offset), path, 0,
                          static_cast<int64_t>(offset)};
         const char type = (*header)[156];
-        if (type == 'x' || type == 'g' || type == 'L') {
+        if (isExtendedHeader(type)) {
             if (size > kMaxExtended)
                 return Error{"checkpoint.format",
-                             where + ": an extended header larger than 1 MiB" + at(offset), path, 0,
+                             where + ": an extended header larger than 1 MiB" + byteAt(offset), path, 0,
                              static_cast<int64_t>(offset)};
             Result<std::string> body = file.bytes(data, size, file.size(), where);
             if (!body) return body.error();
@@ -250,7 +187,7 @@ Result<TarListing> tarMembers(const OffsetFile& file, const std::string& path)
             if (members.size() > kMaxMembers)
                 return Error{"checkpoint.format", path + ": a tar archive of more than 4096 members", path};
         }
-        offset = data + (size + kTarBlock - 1) / kTarBlock * kTarBlock;
+        offset = nextHeader(data, size);
     }
     return listing;
 }
@@ -302,14 +239,14 @@ Result<std::map<std::string, StorageSpan>> tarStorages(const OffsetFile& file, c
             type && type->kind == Kind::Global ? storageTypeNamed(type->text2) : nullptr;
         if (!storageType)
             return Error{"checkpoint.format",
-                         what + " is not a (key, location, storage type) of a known type" + at(offset), path,
-                         0, static_cast<int64_t>(offset)};
+                         what + " is not a (key, location, storage type) of a known type" + byteAt(offset),
+                         path, 0, static_cast<int64_t>(offset)};
         Result<int64_t> numel = file.integer(offset, end, what);
         if (!numel) return numel.error();
         offset += 8;
         if (*numel < 0 || static_cast<uint64_t>(*numel) > (end - offset) / storageType->bytes)
             return Error{"checkpoint.truncated",
-                         what + " is larger than what is left of its member" + at(offset), path, 0,
+                         what + " is larger than what is left of its member" + byteAt(offset), path, 0,
                          static_cast<int64_t>(offset)};
         spans[keyText(*record, (*items)[0])] = {offset, *numel, storageType};
         offset += static_cast<uint64_t>(*numel) * storageType->bytes;
@@ -359,8 +296,8 @@ Result<std::map<std::string, TensorInfo>> tarTensors(const OffsetFile& file, con
         const std::vector<NodeId>* items = rootTuple(*record, record->root, 2);
         if (!items || ndim < 0 || ndim > kMaxRank)
             return Error{"checkpoint.format",
-                         what + " is not a (key, storage, type) with a rank up to 64" + at(offset), path, 0,
-                         static_cast<int64_t>(offset)};
+                         what + " is not a (key, storage, type) with a rank up to 64" + byteAt(offset), path,
+                         0, static_cast<int64_t>(offset)};
         const auto dims = static_cast<uint64_t>(ndim);
         Result<std::string> layout = file.bytes(offset, 16 * dims + 8, end, what);
         if (!layout) return layout.error();
@@ -415,14 +352,14 @@ bool startsTorchTar(std::string_view head)
         const std::string_view header = head.substr(offset, kTarBlock);
         if (!tarChecksumOk(header)) return false;
         const char type = header[156];
-        if (type != 'x' && type != 'g' && type != 'L') {
+        if (!isExtendedHeader(type)) {
             const std::string name = memberName(std::string(field(header, 0, 100)));
             const std::string_view base = std::string_view(name).substr(name.rfind('/') + 1);
             return std::find(std::begin(kTarMembers), std::end(kTarMembers), base) != std::end(kTarMembers);
         }
         const std::optional<uint64_t> size = tarNumber(header.substr(124, 12));
         if (!size || *size > head.size()) return false;
-        offset += kTarBlock + (*size + kTarBlock - 1) / kTarBlock * kTarBlock;
+        offset = nextHeader(offset + kTarBlock, *size);
     }
     return false;
 }
@@ -457,11 +394,11 @@ Result<CheckpointFile> readLegacyStream(const std::string& path)
         const auto esz = elementBytes.find(key);
         if (esz == elementBytes.end() || esz->second == 0)
             return Error{"checkpoint.format",
-                         storage + " belongs to no tensor of a known element type" + at(offset), path, 0,
+                         storage + " belongs to no tensor of a known element type" + byteAt(offset), path, 0,
                          static_cast<int64_t>(offset)};
         if (*numel < 0 || static_cast<uint64_t>(*numel) > (file->size() - offset) / esz->second)
             return Error{"checkpoint.truncated",
-                         storage + " is larger than what is left of the file" + at(offset), path, 0,
+                         storage + " is larger than what is left of the file" + byteAt(offset), path, 0,
                          static_cast<int64_t>(offset)};
         out.legacyOffsets[key] = offset;
         offset += static_cast<uint64_t>(*numel) * esz->second;
