@@ -15,11 +15,13 @@ Command modelCommand();
 Command faqCommand();
 Command simulateCommand();
 Command checkpointCommand();
+Command diffCommand();
 
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> kCommands = {
-        analyzeCommand(), logsCommand(), modelCommand(), faqCommand(), simulateCommand(), checkpointCommand(),
+        analyzeCommand(),  logsCommand(),       modelCommand(), faqCommand(),
+        simulateCommand(), checkpointCommand(), diffCommand(),
     };
     return kCommands;
 }

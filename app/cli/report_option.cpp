@@ -37,13 +37,15 @@ int checkReportOption(const std::string& path, bool force, CommandIo io)
 }
 
 int writeReportOption(const core::Analysis& analysis, const std::string& path, core::Lang lang, bool force,
-                      CommandIo io, const std::string& wizardJson)
+                      CommandIo io, const std::string& wizardJson,
+                      const core::compare::Comparison* comparison)
 {
     // The FAQ gives findings their advice; a report without it is still worth writing.
     const core::faq::FaqLoad faq = core::faq::FaqBase::loadDirectory(defaultFaqDir());
     core::report::WriteOptions options;
     options.report.lang = lang;
     options.report.wizardJson = wizardJson;
+    options.report.comparison = comparison;
     options.report.faq = faq.base.empty() ? nullptr : &faq.base;
     options.overwrite = force;
     options.pdf = pdfRenderer();

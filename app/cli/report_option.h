@@ -21,7 +21,9 @@ int checkReportOption(const std::string& path, bool force, CommandIo io);
 // Writes the report; returns kExitOk, or kExitUsage after printing an error that names the file
 // (existing file without --force, unwritable path, unknown extension, PDF without the GUI).
 // wizardJson: the wizard walk for the report's wizard section (core/report/wizard_input.h), "" = none.
+// comparison: an earlier attempt compared with this analysis (the "What changed" section), or null.
 int writeReportOption(const core::Analysis& analysis, const std::string& path, core::Lang lang, bool force,
-                      CommandIo io, const std::string& wizardJson = {});
+                      CommandIo io, const std::string& wizardJson = {},
+                      const core::compare::Comparison* comparison = nullptr);
 
 }  // namespace qatdoctor::cli

@@ -16,7 +16,7 @@ using detail::tr;
 
 const std::vector<std::string>& allSectionIds()
 {
-    static const std::vector<std::string> kIds = {"title", "summary",    "training",   "wizard",
+    static const std::vector<std::string> kIds = {"title", "summary",    "changes",    "training", "wizard",
                                                   "model", "checkpoint", "fixedpoint", "appendix"};
     return kIds;
 }
@@ -26,6 +26,7 @@ std::string sectionTitle(const std::string& id, Lang lang)
     const bool zh = lang == Lang::Zh;
     if (id == "title") return zh ? "封面" : "Title page";
     if (id == "summary") return zh ? "结论与发现" : "Summary";
+    if (id == "changes") return zh ? "变化" : "What changed";
     if (id == "training") return zh ? "训练曲线" : "Training";
     if (id == "wizard") return zh ? "症状向导" : "Symptom wizard";
     if (id == "model") return zh ? "模型" : "Model";
@@ -90,16 +91,16 @@ Result<ReportDocument> buildReport(const Analysis& analysis, const ReportOptions
     }
     using Builder = Section (*)(BuildContext&);
     const std::pair<const char*, Builder> rest[] = {
-        {"summary", detail::summarySection},       {"training", detail::trainingSection},
-        {"wizard", detail::wizardSection},         {"model", detail::modelSection},
-        {"checkpoint", detail::checkpointSection}, {"fixedpoint", detail::fixedPointSection},
-        {"appendix", detail::appendixSection}};
+        {"summary", detail::summarySection},       {"changes", detail::changesSection},
+        {"training", detail::trainingSection},     {"wizard", detail::wizardSection},
+        {"model", detail::modelSection},           {"checkpoint", detail::checkpointSection},
+        {"fixedpoint", detail::fixedPointSection}, {"appendix", detail::appendixSection}};
     double done = 0.8;
     for (const auto& [id, build] : rest) {
         if (!reportProgress(progress, done, std::string("building ") + id))
             return makeError(kCancelledCode, "report cancelled");
         done += 0.03;
-        if (!wanted(id)) continue;
+        if (!wanted(id) || (std::string_view(id) == "changes" && !options.comparison)) continue;
         Section s = build(c);
         s.id = id;
         s.title = sectionTitle(id, options.lang);

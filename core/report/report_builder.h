@@ -15,6 +15,9 @@
 namespace qatdoctor::core::faq {
 class FaqBase;
 }
+namespace qatdoctor::core::compare {
+struct Comparison;
+}
 
 namespace qatdoctor::core::report {
 
@@ -29,10 +32,13 @@ struct ReportOptions {
     std::string projectName;            // "" = inputSetName() of the inputs (as the window title)
     std::string date;                   // "" = now, UTC "YYYY-MM-DD HH:MM UTC"
     bool hashInputs = true;             // SHA-256 of every input file (reads them)
+    // The comparison of an earlier attempt (A) with this analysis (B): the "What changed"
+    // section (after the summary) and the JSON's "comparison"; null = no such section.
+    const compare::Comparison* comparison = nullptr;
 };
 
-// "title", "summary", "training", "wizard", "model", "checkpoint", "fixedpoint", "appendix" (document
-// order).
+// "title", "summary", "changes", "training", "wizard", "model", "checkpoint", "fixedpoint", "appendix"
+// (document order; "changes" has content only with ReportOptions::comparison).
 const std::vector<std::string>& allSectionIds();
 // Localised section title (for the report page's checkboxes too).
 std::string sectionTitle(const std::string& id, Lang lang);

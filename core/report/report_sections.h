@@ -41,6 +41,8 @@ inline std::string joined(const std::set<std::string>& items)
     return joined(std::vector<std::string>(items.begin(), items.end()));
 }
 std::string evidenceLine(const Evidence& e, Lang lang);
+// A finding as the report lists it: evidence lines (at most 8), strength, the FAQ topic's advice.
+FindingItem findingItem(BuildContext& c, const Finding& f);
 std::string severityLabel(Severity s, Lang lang);
 std::string stageLabel(Stage s, Lang lang);
 
@@ -49,6 +51,7 @@ std::string projectName(const Analysis& analysis, const ReportOptions& options);
 
 Result<Section> titleSection(BuildContext& c, const ProgressFn& progress);
 Section summarySection(BuildContext& c);
+Section changesSection(BuildContext& c);
 Section trainingSection(BuildContext& c);
 Section wizardSection(BuildContext& c);
 Section modelSection(BuildContext& c);

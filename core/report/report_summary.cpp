@@ -34,6 +34,31 @@ void addFaqAdvice(const BuildContext& c, const Finding& f, FindingItem& item)
 
 }  // namespace
 
+FindingItem findingItem(BuildContext& c, const Finding& f)
+{
+    FindingItem item;
+    item.id = f.id;
+    item.severity = severityName(f.severity);
+    item.severityLabel = severityLabel(f.severity, c.lang);
+    item.stage = stageLabel(f.stage, c.lang);
+    item.title = f.title.in(c.lang);
+    item.message = f.message.in(c.lang);
+    if (f.strength) item.strength = strengthText(*f.strength, c.lang);
+    if (f.recovered)
+        item.recoveredNote = tr(c, "The data recovered by itself: listed, but not counted in the verdict.",
+                                "数据已自行恢复：列出供参考，不计入结论。");
+    for (size_t i = 0; i < f.evidence.size() && i < kMaxEvidencePerFinding; ++i)
+        item.evidence.push_back(evidenceLine(f.evidence[i], c.lang));
+    if (f.evidence.size() > kMaxEvidencePerFinding)
+        item.evidence.push_back(tr(c, "... and ", "……以及另外 ") +
+                                std::to_string(f.evidence.size() - kMaxEvidencePerFinding) +
+                                tr(c, " more", " 条"));
+    item.faqTopic = f.faq;
+    if (!f.faq.empty()) c.faqTopics.insert(f.faq);
+    addFaqAdvice(c, f, item);
+    return item;
+}
+
 Section summarySection(BuildContext& c)
 {
     Section s;
@@ -65,26 +90,7 @@ Section summarySection(BuildContext& c)
         b.kind = BlockKind::Findings;
         for (const Finding& f : c.analysis.findings) {
             if (f.severity != sev) continue;
-            FindingItem item;
-            item.id = f.id;
-            item.severity = severityName(f.severity);
-            item.severityLabel = severityLabel(f.severity, c.lang);
-            item.stage = stageLabel(f.stage, c.lang);
-            item.title = f.title.in(c.lang);
-            item.message = f.message.in(c.lang);
-            if (f.strength) item.strength = strengthText(*f.strength, c.lang);
-            if (f.recovered)
-                item.recoveredNote =
-                    tr(c, "The data recovered by itself: listed, but not counted in the verdict.",
-                       "数据已自行恢复：列出供参考，不计入结论。");
-            for (size_t i = 0; i < f.evidence.size() && i < kMaxEvidencePerFinding; ++i)
-                item.evidence.push_back(evidenceLine(f.evidence[i], c.lang));
-            if (f.evidence.size() > kMaxEvidencePerFinding)
-                item.evidence.push_back(tr(c, "... and ", "……以及另外 ") +
-                                        std::to_string(f.evidence.size() - kMaxEvidencePerFinding) +
-                                        tr(c, " more", " 条"));
-            item.faqTopic = f.faq;
-            addFaqAdvice(c, f, item);
+            FindingItem item = findingItem(c, f);
             b.findings.push_back(std::move(item));
         }
         if (b.findings.empty()) continue;

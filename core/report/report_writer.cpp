@@ -9,6 +9,7 @@
 #include "core/analysis_json.h"
 #include "core/common/file_io.h"
 #include "core/common/json_text.h"
+#include "core/compare/comparison.h"
 #include "core/report/html_writer.h"
 
 namespace qatdoctor::core::report {
@@ -53,7 +54,12 @@ std::optional<ReportFormat> formatForPath(const std::string& path)
 Result<std::string> renderReport(const Analysis& analysis, ReportFormat format, const WriteOptions& options,
                                  const ProgressFn& progress)
 {
-    if (format == ReportFormat::Json) return jsonText(analysisToJson(analysis, options.report.lang)) + "\n";
+    if (format == ReportFormat::Json) {
+        nlohmann::json j = analysisToJson(analysis, options.report.lang);
+        if (options.report.comparison)
+            j["comparison"] = compare::comparisonToJson(*options.report.comparison, options.report.lang);
+        return jsonText(j) + "\n";
+    }
     if (format == ReportFormat::Pdf && !options.pdf)
         return makeError("report.no_pdf",
                          "PDF reports need the GUI build of QAT Doctor (Qt); write .html or .json instead");

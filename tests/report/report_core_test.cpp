@@ -114,7 +114,9 @@ TEST_F(ReportFixture, AllSectionsInOrderWithTitles)
     const ReportDocument doc = build(core::Lang::En);
     std::vector<std::string> ids;
     for (const Section& s : doc.sections) ids.push_back(s.id);
-    EXPECT_EQ(ids, allSectionIds());
+    std::vector<std::string> expected = allSectionIds();
+    expected.erase(std::find(expected.begin(), expected.end(), "changes"));  // only with a comparison
+    EXPECT_EQ(ids, expected);
     EXPECT_EQ(doc.subtitle, "data");  // runs/nan_loss and models/x.onnx share tests/data
     EXPECT_EQ(doc.date, "2026-01-02 03:04 UTC");
     EXPECT_EQ(doc.section("summary")->title, "Summary");
