@@ -44,6 +44,7 @@ MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* pare
       m_context(new AppContext(this)),
       m_language(language),
       m_loadJob(new BackgroundJob(this)),
+      m_compareJob(new BackgroundJob(this)),
       m_jobStatus(new JobStatus(this)),
       m_autosaveTimer(new QTimer(this))
 {
@@ -96,6 +97,7 @@ MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* pare
 
     statusBar()->addPermanentWidget(m_jobStatus);
     m_jobStatus->track(m_loadJob);
+    m_jobStatus->track(m_compareJob);
     connect(m_context, &AppContext::jobAnnounced, m_jobStatus, &JobStatus::track);
     connect(m_context, &AppContext::roleChangeRequested, this, &MainWindow::changeRole);
     connect(m_context, &AppContext::inputRemovalRequested, this, &MainWindow::removeInput);
@@ -196,7 +198,7 @@ QString MainWindow::currentPageId() const
 
 bool MainWindow::isBusy() const
 {
-    return m_loadJob->running();
+    return m_loadJob->running() || m_compareJob->running();
 }
 
 void MainWindow::openPaths(const QStringList& paths)
@@ -292,6 +294,7 @@ void MainWindow::applyAnalysis(core::Analysis analysis)
     const size_t findings = analysis.findings.size();
     const bool hasInputs = !analysis.inputs.empty();
     m_context->setAnalysis(std::make_shared<const core::Analysis>(std::move(analysis)));
+    refreshComparison();
     updateTitle();
     scheduleAutosave();
     if (hasInputs) {
@@ -367,7 +370,16 @@ void MainWindow::updateTitle()
                 .arg(name.toHtmlEscaped(),
                      tr("%n input(s)", nullptr, static_cast<int>(m_session.inputs.size()))));
     }
-    m_sessionLabel->setToolTip(m_session.inputs.join('\n'));
+    QString tip = m_session.inputs.join('\n');
+    if (const ComparisonPtr c = m_context->comparison()) {
+        m_sessionLabel->setText(
+            m_sessionLabel->text() +
+            QStringLiteral("<br><small>%1</small>")
+                .arg(
+                    tr("compared with %1").arg(QString::fromStdString(c->comparison.nameB)).toHtmlEscaped()));
+        tip += QStringLiteral("\n\n") + tr("Compared with:") + QStringLiteral("\n") + c->paths.join('\n');
+    }
+    m_sessionLabel->setToolTip(tip);
 }
 
 void MainWindow::switchLanguage(const QString& code)

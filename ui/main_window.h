@@ -43,6 +43,10 @@ public:
     // Drops one input (a path as opened) and analyses the rest again.
     void removeInput(const QString& path);
     void openDemo();
+    // Compares the open analysis (A) with these paths (B, analysed in the background): the A | B
+    // views, the dashed curves and the report's "What changed". stopComparing() ends it.
+    void compareWith(const QStringList& paths);
+    void stopComparing();
     bool openSession(const QString& path);
     void restoreAutosave();
     bool showPage(const QString& idAndTab);  // "model", or "fixedpoint:3" for its third tab
@@ -88,6 +92,8 @@ private:
     void openSessionDialog();
     void rebuildRecentMenu();
     void runIdleCallbacks();
+    void refreshComparison();
+    void compareWithDialog(bool folder);
 
     AppContext* m_context;
     Language* m_language;
@@ -97,6 +103,7 @@ private:
     WelcomePanel* m_welcome = nullptr;
     std::vector<Page*> m_pages;
     BackgroundJob* m_loadJob;
+    BackgroundJob* m_compareJob;
     JobStatus* m_jobStatus;
     QTimer* m_autosaveTimer;
     QDockWidget* m_notesDock = nullptr;

@@ -49,6 +49,15 @@ void MainWindow::buildMenus()
                     &MainWindow::addFilesDialog);
     file->addAction(tr("&Paste printed model…"), QKeySequence(tr("Ctrl+Shift+V")), this,
                     &MainWindow::pastePrintedModel);
+    QMenu* compare = file->addMenu(tr("&Compare with…"));
+    compare->setToolTip(tr("Open a second attempt (B, after a change) next to this one (A)"));
+    compare->addAction(tr("&Folder…"), QKeySequence(tr("Ctrl+Shift+D")), this,
+                       [this] { compareWithDialog(true); });
+    compare->addAction(tr("F&ile…"), this, [this] { compareWithDialog(false); });
+    QAction* stop = compare->addAction(tr("&Stop comparing"), this, &MainWindow::stopComparing);
+    stop->setEnabled(m_context->comparison() != nullptr);
+    connect(m_context, &AppContext::comparisonChanged, stop,
+            [stop](const ComparisonPtr& c) { stop->setEnabled(c != nullptr); });
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addAction(tr("Open &demo"), this, &MainWindow::openDemo);
@@ -237,6 +246,8 @@ bool MainWindow::openSession(const QString& path)
     m_notes->setPlainText(m_session.notes);
     m_notes->blockSignals(false);
     m_context->restorePageState(m_session.pages);
+    m_context->setComparison(nullptr);
+    if (!m_session.comparedWith.isEmpty()) compareWith(m_session.comparedWith);
     // an input that cannot be read (a folder moved, a drive not mounted) must not vanish from the
     // session: a failed load keeps the session's inputs, so the autosave that follows does not
     // write the user's session file back without them
@@ -256,6 +267,7 @@ void MainWindow::restoreAutosave()
 void MainWindow::newSession()
 {
     m_loadJob->cancel();
+    stopComparing();
     m_session = Session{};
     m_sessionPath.clear();
     m_notes->clear();

@@ -1,4 +1,5 @@
-// qatdoctor: the desktop app. Options: --open PATH (repeatable), --session FILE, --lang zh|en,
+// qatdoctor: the desktop app. Options: --open PATH (repeatable), --compare PATH (repeatable: the
+// attempt B to compare the open one with), --session FILE, --lang zh|en,
 // --screenshot FILE [--page NAME] [--size WxH] (render after loading, save a PNG, exit).
 #include <QApplication>
 #include <QCommandLineParser>
@@ -82,6 +83,9 @@ int main(int argc, char** argv)
     QCommandLineOption openOpt("open", "Open a log folder, model or debug file (repeatable).", "PATH");
     QCommandLineOption sessionOpt(QStringList{"session", "qatdoctor-session"},
                                   "Open a .qatdoctor session file.", "FILE");
+    QCommandLineOption compareOpt(
+        "compare", "Compare what is open (A) with this folder or file (B, after a change); repeatable.",
+        "PATH");
     QCommandLineOption demoOpt("demo", "Open the bundled demo data.");
     QCommandLineOption langOpt("lang", "User interface language: zh or en.", "LANG");
     QCommandLineOption shotOpt("screenshot", "Render the window after loading, save a PNG, exit.", "FILE");
@@ -93,7 +97,8 @@ int main(int argc, char** argv)
         "NAME[:N]");
     QCommandLineOption sizeOpt("size", "Window size for --screenshot, e.g. 1400x900.", "WxH", "1400x900");
     QCommandLineOption freshOpt("no-restore", "Do not restore the autosaved session.");
-    parser.addOptions({openOpt, sessionOpt, demoOpt, langOpt, shotOpt, pageOpt, sizeOpt, freshOpt});
+    parser.addOptions(
+        {openOpt, compareOpt, sessionOpt, demoOpt, langOpt, shotOpt, pageOpt, sizeOpt, freshOpt});
     parser.addPositionalArgument("paths", "Inputs to open (same as --open).", "[PATH...]");
     parser.process(app);
 
@@ -109,7 +114,8 @@ int main(int argc, char** argv)
     }
 
     QStringList inputs = parser.values(openOpt) + parser.positionalArguments();
-    for (const QString& p : inputs) {
+    const QStringList compared = parser.values(compareOpt);
+    for (const QString& p : inputs + compared) {
         if (!QFileInfo::exists(p)) {
             std::fprintf(stderr, "qatdoctor: no such file or folder: %s\n", qPrintable(p));
             return 2;
@@ -129,6 +135,7 @@ int main(int argc, char** argv)
         else
             window.openPaths(inputs);
     }
+    if (!compared.isEmpty()) window.compareWith(compared);
     window.show();
 
     if (!screenshot) return app.exec();

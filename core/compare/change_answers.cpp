@@ -455,8 +455,8 @@ void accuracyAnswers(const AnswerInput& in, std::vector<Finding>& out)
         if (!r.accuracyA || !r.accuracyB) continue;
         const double d = *r.accuracyB - *r.accuracyA;
         if (std::fabs(d) < kAccuracyMove) continue;
-        const std::string detail = r.role + " " + r.accuracyMetric + " " + percentText(*r.accuracyA) + " → " +
-                                   percentText(*r.accuracyB);
+        const std::string detail = r.accuracyMetric + " " + percentText(*r.accuracyA) + " → " +
+                                   percentText(*r.accuracyB) + " (" + r.role + ")";
         Evidence e;
         e.run = r.runB;
         e.detail = detail;

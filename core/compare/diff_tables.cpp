@@ -22,6 +22,12 @@ std::string arrow(const std::string& a, const std::string& b)
     return a == b ? orDash(b) : orDash(a) + " → " + orDash(b);
 }
 
+std::string severityText(Severity s, Lang lang)
+{
+    static const Text kTexts[] = {{"提示", "info"}, {"警告", "warning"}, {"错误", "error"}};
+    return kTexts[static_cast<size_t>(s)].in(lang);
+}
+
 }  // namespace
 
 size_t DiffTable::changedCount() const
@@ -102,7 +108,7 @@ DiffTable findingsDiffTable(const Comparison& c, Lang lang)
          {FindingChangeKind::New, FindingChangeKind::Resolved, FindingChangeKind::Persisting})
         for (const FindingChange& f : c.findings) {
             if (f.kind != kind) continue;
-            t.rows.push_back({findingChangeText(kind).in(lang), severityName(f.finding.severity),
+            t.rows.push_back({findingChangeText(kind).in(lang), severityText(f.finding.severity, lang),
                               f.finding.id, f.finding.title.in(lang)});
             t.kinds.push_back(kind == FindingChangeKind::New        ? RowChange::Added
                               : kind == FindingChangeKind::Resolved ? RowChange::Removed

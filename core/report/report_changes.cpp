@@ -2,6 +2,8 @@
 // asked for with one (`diff A B --report`, the GUI's Compare with…): the summary sentence, whether
 // each change took effect, the layers whose configuration changed, the debug tables' movement,
 // the findings resolved and new, the runs' final figures.
+#include <set>
+
 #include "core/compare/diff_tables.h"
 #include "core/report/report_sections.h"
 
@@ -53,7 +55,12 @@ Section changesSection(BuildContext& c)
     } else {
         Block b;
         b.kind = BlockKind::Findings;
-        for (const Finding& f : cmpResult.answers) b.findings.push_back(findingItem(c, f));
+        std::set<std::string> advised;  // a topic's advice once: several answers share one topic
+        for (const Finding& f : cmpResult.answers) {
+            FindingItem item = findingItem(c, f);
+            if (!advised.insert(f.faq).second) item.advice.clear();
+            b.findings.push_back(std::move(item));
+        }
         s.blocks.push_back(std::move(b));
     }
     s.blocks.push_back(heading(tr(c, "What changed", "具体变化")));

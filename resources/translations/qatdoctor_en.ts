@@ -182,6 +182,14 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
             <numerusform></numerusform>
         </translation>
     </message>
+    <message>
+        <source>Tables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A and B have no debug table of one kind (per-layer comparison, sensitivity, statistics…) to compare row by row.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::AutoAnswerPanel</name>
@@ -405,6 +413,25 @@ Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizer
     </message>
     <message>
         <source>Copied</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::ComparisonView</name>
+    <message>
+        <source>Changed only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only rows whose configuration changed, whose metric moved, or that one side lacks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A | B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A&lt;/b&gt; (open): %1 &amp;nbsp;→&amp;nbsp; &lt;b&gt;B&lt;/b&gt; (compared with): %2&lt;br&gt;%3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1578,6 +1605,54 @@ nothing here turns into a table on export.</source>
         <source>Models, checkpoints and debug files (*.onnx *.pt *.pth *.ckpt *.bin *.txt *.csv *.log *.jsonl *.json);;QAT Doctor session (*.qatdoctor);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>compared with %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compared with:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compare with…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a second attempt (B, after a change) next to this one (A)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+D</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F&amp;ile…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Stop comparing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading the attempt to compare with…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare with folder (B, after the change)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare with file (B, after the change)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::ModelPage</name>
@@ -1643,6 +1718,10 @@ nothing here turns into a table on export.</source>
     </message>
     <message>
         <source>Re-running checks with the expected dtypes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Neither side has a model or a checkpoint of one form to compare layer by layer.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1729,6 +1808,18 @@ nothing here turns into a table on export.</source>
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Did the changes take effect?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No configuration change the comparison can judge: no layer&apos;s dtype, output precision or quantizer sharing changed, and no debug table or run moved.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1875,6 +1966,10 @@ nothing here turns into a table on export.</source>
     </message>
     <message>
         <source>Show in folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare with another attempt (File ▸ Compare with…) to fill it</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

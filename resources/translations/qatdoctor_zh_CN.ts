@@ -183,6 +183,14 @@ Open or drop model_check_result.txt, compare_per_layer_out.txt / .csv, *_sensiti
             <numerusform>读取该文件时有 %n 条警告：</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Tables</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>A and B have no debug table of one kind (per-layer comparison, sensitivity, statistics…) to compare row by row.</source>
+        <translation>A 与 B 没有同一种调试表（逐层对比、敏感度、统计……）可以逐行比较。</translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::AutoAnswerPanel</name>
@@ -407,6 +415,25 @@ Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizer
     <message>
         <source>Copied</source>
         <translation>已复制</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::ComparisonView</name>
+    <message>
+        <source>Changed only</source>
+        <translation>仅显示有变化的行</translation>
+    </message>
+    <message>
+        <source>Only rows whose configuration changed, whose metric moved, or that one side lacks</source>
+        <translation>只显示配置有变化、指标有变动或只在一边存在的行</translation>
+    </message>
+    <message>
+        <source>A | B</source>
+        <translation>A | B</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A&lt;/b&gt; (open): %1 &amp;nbsp;→&amp;nbsp; &lt;b&gt;B&lt;/b&gt; (compared with): %2&lt;br&gt;%3</source>
+        <translation>&lt;b&gt;A&lt;/b&gt;（当前打开）：%1 &amp;nbsp;→&amp;nbsp; &lt;b&gt;B&lt;/b&gt;（对比对象）：%2&lt;br&gt;%3</translation>
     </message>
 </context>
 <context>
@@ -1576,6 +1603,54 @@ nothing here turns into a table on export.</source>
         <source>Models, checkpoints and debug files (*.onnx *.pt *.pth *.ckpt *.bin *.txt *.csv *.log *.jsonl *.json);;QAT Doctor session (*.qatdoctor);;All files (*)</source>
         <translation>模型、checkpoint 与调试文件 (*.onnx *.pt *.pth *.ckpt *.bin *.txt *.csv *.log *.jsonl *.json);;QAT Doctor 会话 (*.qatdoctor);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>compared with %1</source>
+        <translation>对比 %1</translation>
+    </message>
+    <message>
+        <source>Compared with:</source>
+        <translation>对比对象：</translation>
+    </message>
+    <message>
+        <source>&amp;Compare with…</source>
+        <translation>对比(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Open a second attempt (B, after a change) next to this one (A)</source>
+        <translation>打开第二次尝试（B，修改之后），与当前这次（A）对比</translation>
+    </message>
+    <message>
+        <source>&amp;Folder…</source>
+        <translation>文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+D</source>
+        <translation>Ctrl+Shift+D</translation>
+    </message>
+    <message>
+        <source>F&amp;ile…</source>
+        <translation>文件(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>&amp;Stop comparing</source>
+        <translation>停止对比(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Loading the attempt to compare with…</source>
+        <translation>正在加载要对比的尝试…</translation>
+    </message>
+    <message>
+        <source>Cannot compare</source>
+        <translation>无法对比</translation>
+    </message>
+    <message>
+        <source>Compare with folder (B, after the change)</source>
+        <translation>选择对比的文件夹（B，修改之后）</translation>
+    </message>
+    <message>
+        <source>Compare with file (B, after the change)</source>
+        <translation>选择对比的文件（B，修改之后）</translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::ModelPage</name>
@@ -1642,6 +1717,10 @@ nothing here turns into a table on export.</source>
     <message>
         <source>Re-running checks with the expected dtypes</source>
         <translation>正在按期望的数据类型重新检查</translation>
+    </message>
+    <message>
+        <source>Neither side has a model or a checkpoint of one form to compare layer by layer.</source>
+        <translation>两边没有同一种形式的模型或 checkpoint 可以逐层比较。</translation>
     </message>
 </context>
 <context>
@@ -1725,6 +1804,18 @@ nothing here turns into a table on export.</source>
         <translation>
             <numerusform>，%n 个 checkpoint</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现的问题</translation>
+    </message>
+    <message>
+        <source>Did the changes take effect?</source>
+        <translation>修改生效了吗？</translation>
+    </message>
+    <message>
+        <source>No configuration change the comparison can judge: no layer&apos;s dtype, output precision or quantizer sharing changed, and no debug table or run moved.</source>
+        <translation>没有可判断的配置修改：没有层的 dtype、输出精度或量化参数共享发生变化，调试表和训练运行也没有变化。</translation>
     </message>
 </context>
 <context>
@@ -1870,6 +1961,10 @@ nothing here turns into a table on export.</source>
     <message>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <source>Compare with another attempt (File ▸ Compare with…) to fill it</source>
+        <translation>与另一次尝试对比（文件 ▸ 对比…）后才有内容</translation>
     </message>
 </context>
 <context>

@@ -109,11 +109,3 @@ TEST(CheckpointsPage, SecurityWarningIsShown)
 
 }  // namespace
 }  // namespace qatdoctor::ui
-
-int main(int argc, char** argv)
-{
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}

@@ -304,11 +304,3 @@ TEST(WizardPage, Screenshots)
         ASSERT_TRUE(settled(page).grab().save(dir + "/wizard_result_" + core::langCode(lang) + ".png"));
     }
 }
-
-int main(int argc, char** argv)
-{
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}

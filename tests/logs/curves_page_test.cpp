@@ -236,11 +236,3 @@ TEST(CurvesPage, LiveWatchingPicksUpAppendedLines)
 
 }  // namespace
 }  // namespace qatdoctor::ui
-
-int main(int argc, char** argv)
-{
-    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}

@@ -193,18 +193,3 @@ TEST(ModelPage, BigGraphStaysUsable)
 }
 
 }  // namespace qatdoctor::ui
-
-int main(int argc, char** argv)
-{
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    // The session test runs real main windows: keep their settings, recent files and autosave
-    // out of the user's folders.
-    QTemporaryDir home;
-    for (const char* var : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"})
-        qputenv(var, QDir(home.path()).filePath(var).toLocal8Bit());
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName("QATDoctorTests");
-    QApplication::setApplicationName("model_page_gui_tests");
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}

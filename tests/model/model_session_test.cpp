@@ -1,7 +1,7 @@
 // Dtype expectations set on the Model page live in the session: set one in a main window, save
 // the session (File > Save session), open it in a fresh window with its own context, and find
 // the expectation and its model.int16_not_applied finding again. Offscreen (label gui); main()
-// is in model_page_test.cpp and points QSettings / autosave at a temporary folder.
+// (tests/gui_test_main.cpp) points QSettings / autosave at a temporary folder.
 #include <gtest/gtest.h>
 
 #include <QAction>

@@ -297,12 +297,3 @@ TEST_F(PdfReport, FixedpointPagePutsItsSimulationInTheAnalysis)
 
 }  // namespace
 }  // namespace qatdoctor
-
-int main(int argc, char** argv)
-{
-    // Discovery runs this binary at build time with no display (deps.md pitfall 6).
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}

@@ -12,6 +12,12 @@ void AppContext::setAnalysis(AnalysisPtr analysis)
     emit analysisChanged(m_analysis);
 }
 
+void AppContext::setComparison(ComparisonPtr comparison)
+{
+    m_comparison = std::move(comparison);
+    emit comparisonChanged(m_comparison);
+}
+
 void AppContext::setLang(core::Lang lang)
 {
     if (lang == m_lang) return;

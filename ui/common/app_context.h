@@ -6,16 +6,27 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <memory>
 
 #include "core/analysis.h"
 #include "core/common/text.h"
+#include "core/compare/comparison.h"
 #include "ui/common/navigation_target.h"
 
 namespace qatdoctor::ui {
 
 class BackgroundJob;
 using AnalysisPtr = std::shared_ptr<const core::Analysis>;
+
+// The attempt the open one (A) is compared with (File ▸ Compare with…): B's paths and analysis,
+// and the comparison A → B that the A | B views, the curves' dashed overlay and the report read.
+struct ComparisonState {
+    QStringList paths;
+    AnalysisPtr other;
+    core::compare::Comparison comparison;
+};
+using ComparisonPtr = std::shared_ptr<const ComparisonState>;
 
 class AppContext : public QObject {
     Q_OBJECT
@@ -24,6 +35,10 @@ public:
 
     AnalysisPtr analysis() const { return m_analysis; }
     void setAnalysis(AnalysisPtr analysis);
+
+    // null when nothing is compared
+    ComparisonPtr comparison() const { return m_comparison; }
+    void setComparison(ComparisonPtr comparison);
 
     core::Lang lang() const { return m_lang; }
     void setLang(core::Lang lang);
@@ -51,6 +66,7 @@ public:
 
 signals:
     void analysisChanged(qatdoctor::ui::AnalysisPtr analysis);
+    void comparisonChanged(qatdoctor::ui::ComparisonPtr comparison);
     void langChanged(qatdoctor::core::Lang lang);
     void pageStateChanged(const QString& pageId);
     void roleChangeRequested(const QString& run, const QString& role);
@@ -60,6 +76,7 @@ signals:
 
 private:
     AnalysisPtr m_analysis;
+    ComparisonPtr m_comparison;
     core::Lang m_lang = core::Lang::En;
     QString m_dataDir;
     QJsonObject m_pageState;

@@ -17,6 +17,7 @@
 #include "core/artifacts/text_lines.h"
 #include "core/artifacts/toolchain_files.h"
 #include "ui/pages/artifacts/data_table_model.h"
+#include "ui/pages/compare/comparison_view.h"
 #include "ui/plots/similarity_plot.h"
 
 namespace qatdoctor::ui {
@@ -48,6 +49,8 @@ ArtifactsPage::ArtifactsPage(AppContext* context, QWidget* parent)
       m_empty(new QLabel(this)),
       m_warnings(new QLabel(this)),
       m_splitter(new QSplitter(Qt::Vertical, this)),
+      m_tabs(new QTabWidget(this)),
+      m_compare(new ComparisonView(this)),
       m_view(new QTableView(this)),
       m_plot(new SimilarityPlot(this)),
       m_model(new DataTableModel(this)),
@@ -86,7 +89,8 @@ ArtifactsPage::ArtifactsPage(AppContext* context, QWidget* parent)
     m_splitter->addWidget(m_view);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 3);
-    layout->addWidget(m_splitter, 3);
+    m_tabs->addTab(m_splitter, tr("Tables"));
+    layout->addWidget(m_tabs, 3);
 
     m_warnings->setWordWrap(true);
     m_warnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -105,7 +109,23 @@ ArtifactsPage::ArtifactsPage(AppContext* context, QWidget* parent)
         }
     });
     connect(context, &AppContext::analysisChanged, this, [this] { rebuild(); });
+    connect(context, &AppContext::comparisonChanged, this, [this] { rebuild(); });
+    connect(context, &AppContext::langChanged, this, [this] { updateComparison(); });
     rebuild();
+}
+
+void ArtifactsPage::updateComparison()
+{
+    const ComparisonPtr c = context()->comparison();
+    m_compare->showIn(m_tabs, c != nullptr);
+    if (!c) return;
+    const core::Lang lang = context()->lang();
+    std::vector<core::compare::DiffTable> tables;
+    for (const core::compare::DataTableDiff& d : c->comparison.tables)
+        tables.push_back(core::compare::dataTableDiffTable(d, lang));
+    m_compare->setTables(ComparisonView::header(*c, lang), std::move(tables),
+                         tr("A and B have no debug table of one kind (per-layer comparison, sensitivity, "
+                            "statistics…) to compare row by row."));
 }
 
 void ArtifactsPage::rebuild()
@@ -128,8 +148,10 @@ void ArtifactsPage::rebuild()
         }
     }
     const bool any = m_chooser->count() > 0;
-    m_empty->setVisible(!any);
-    m_splitter->setVisible(any);
+    updateComparison();
+    const bool comparing = context()->comparison() != nullptr;
+    m_empty->setVisible(!any && !comparing);
+    m_tabs->setVisible(any || comparing);
     m_filter->setEnabled(any);
     if (!any) {
         m_model->setTable(nullptr, -1);

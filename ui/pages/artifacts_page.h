@@ -16,10 +16,12 @@ class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QSplitter;
+class QTabWidget;
 class QTableView;
 
 namespace qatdoctor::ui {
 
+class ComparisonView;
 class DataTableModel;
 class SimilarityPlot;
 
@@ -40,12 +42,15 @@ public:
     SimilarityPlot* similarityPlot() const { return m_plot; }
     QSortFilterProxyModel* proxyModel() const { return m_proxy; }
     QLabel* warningLabel() const { return m_warnings; }
+    QTabWidget* tabs() const { return m_tabs; }
+    ComparisonView* comparisonView() const { return m_compare; }
 
 private:
     void rebuild();
     void showTable(int index);
     std::optional<int> firstBadRow(const core::DataTable& table) const;
     bool selectLayer(const QString& layer);
+    void updateComparison();  // the A | B tab: each debug table of A against B's of its kind
 
     AnalysisPtr m_analysis;
     QComboBox* m_chooser;
@@ -53,6 +58,8 @@ private:
     QLabel* m_empty;
     QLabel* m_warnings;
     QSplitter* m_splitter;
+    QTabWidget* m_tabs;
+    ComparisonView* m_compare;
     QTableView* m_view;
     SimilarityPlot* m_plot;
     DataTableModel* m_model;

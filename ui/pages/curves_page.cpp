@@ -60,6 +60,10 @@ CurvesPage::CurvesPage(AppContext* context, QWidget* parent) : Page(context, par
     connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, &CurvesPage::onFilesChanged);
     connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, &CurvesPage::onFilesChanged);
     connect(context, &AppContext::analysisChanged, this, &CurvesPage::setAnalysis);
+    // B's runs (File ▸ Compare with…) dashed over A's
+    connect(context, &AppContext::comparisonChanged, this, [this] {
+        if (!m_live->isChecked()) setLogs(m_logs, true);
+    });
     setAnalysis(context->analysis());
 }
 
@@ -284,9 +288,10 @@ void CurvesPage::fillMetrics()
 {
     const QStringList previous = metrics();
     std::set<std::string> all;
-    if (m_logs)
-        for (const auto& run : m_logs->runs)
-            for (const auto& [name, s] : run.series) all.insert(name);
+    for (const auto& logs : {m_logs, comparedLogs()})
+        if (logs)
+            for (const auto& run : logs->runs)
+                for (const auto& [name, s] : run.series) all.insert(name);
     QStringList chosen;
     for (const QString& m : previous)
         if (all.count(m.toStdString())) chosen << m;
@@ -319,8 +324,16 @@ void CurvesPage::setMetrics(const QStringList& chosen)
     replot();
 }
 
+std::shared_ptr<const core::logs::LogSet> CurvesPage::comparedLogs() const
+{
+    const ComparisonPtr c = context()->comparison();
+    if (!c || !c->other) return nullptr;
+    return std::shared_ptr<const core::logs::LogSet>(c->other, &c->other->logs);
+}
+
 void CurvesPage::replot(bool keepView)
 {
+    m_plot->setComparedRuns(comparedLogs());
     m_plot->setCurves(m_logs, metrics(), static_cast<XAxisMode>(std::max(0, m_xMode->currentIndex())),
                       keepView);
 }

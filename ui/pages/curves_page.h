@@ -67,6 +67,8 @@ private:
                                           core::Lang lang);
 
     std::shared_ptr<const core::logs::LogSet> m_logs;
+    // B's logs while two attempts are compared (drawn dashed), else null
+    std::shared_ptr<const core::logs::LogSet> comparedLogs() const;
     AnalysisPtr m_analysis;
     CurvePlot* m_plot = nullptr;
     QTableWidget* m_runs = nullptr;

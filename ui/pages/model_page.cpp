@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include "ui/common/background_job.h"
+#include "ui/pages/compare/comparison_view.h"
 #include "ui/pages/model/graph_view.h"
 #include "ui/pages/model/layer_details.h"
 #include "ui/pages/model/layer_table_model.h"
@@ -30,6 +31,7 @@ ModelPage::ModelPage(AppContext* context, QWidget* parent)
       m_tabs(new QTabWidget(this)),
       m_table(new QTableView(this)),
       m_graph(new GraphView(context, this)),
+      m_compare(new ComparisonView(this)),
       m_details(new LayerDetails(context, this)),
       m_model(new LayerTableModel(this)),
       m_filter(new LayerFilterModel(this)),
@@ -99,9 +101,30 @@ ModelPage::ModelPage(AppContext* context, QWidget* parent)
         connect(context, &AppContext::pageStateChanged, this, [this](const QString& pageId) {
             if (pageId == id()) syncExpectations();
         });
-        connect(context, &AppContext::langChanged, this, [this] { reload(); });
+        connect(context, &AppContext::langChanged, this, [this] {
+            reload();
+            updateComparison();
+        });
+        connect(context, &AppContext::comparisonChanged, this, [this] { updateComparison(); });
     }
     reload();
+    updateComparison();
+}
+
+void ModelPage::updateComparison()
+{
+    const ComparisonPtr c = context() ? context()->comparison() : nullptr;
+    m_compare->showIn(m_tabs, c != nullptr);
+    if (!c) return;
+    const core::Lang lang = context()->lang();
+    std::vector<core::compare::DiffTable> tables;
+    for (const core::compare::LayerTableDiff& d : c->comparison.models)
+        tables.push_back(core::compare::layerDiffTable(d, lang));
+    for (const core::compare::LayerTableDiff& d : c->comparison.checkpoints)
+        tables.push_back(core::compare::layerDiffTable(d, lang));
+    m_compare->setTables(
+        ComparisonView::header(*c, lang), std::move(tables),
+        tr("Neither side has a model or a checkpoint of one form to compare layer by layer."));
 }
 
 QIcon ModelPage::icon() const

@@ -25,6 +25,7 @@ class QTableView;
 namespace qatdoctor::ui {
 
 class BackgroundJob;
+class ComparisonView;
 class GraphView;
 class LayerDetails;
 class LayerFilterModel;
@@ -47,6 +48,7 @@ public:
     GraphView* graphView() const { return m_graph; }
     LayerDetails* details() const { return m_details; }
     QTabWidget* tabs() const { return m_tabs; }
+    ComparisonView* comparisonView() const { return m_compare; }
     bool selectLayer(const QString& name);
     // What the "Expected dtypes…" dialog does on OK: keeps the expectations (module -> dtype)
     // in the page state and applies them.
@@ -63,6 +65,7 @@ private:
     void openWizard(const QString& faqTopic);
     void editExpectations();
     void syncExpectations();  // page state -> current analysis, when they differ
+    void updateComparison();  // the A | B tab: each model's and checkpoint's layers, A against B
 
     QLabel* m_header;
     QLineEdit* m_filterEdit;
@@ -70,6 +73,7 @@ private:
     QTabWidget* m_tabs;
     QTableView* m_table;
     GraphView* m_graph;
+    ComparisonView* m_compare;
     LayerDetails* m_details;
     LayerTableModel* m_model;
     LayerFilterModel* m_filter;

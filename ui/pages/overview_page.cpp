@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTreeView>
@@ -15,6 +16,7 @@
 
 #include "core/rules/verdict.h"
 #include "ui/common/wrapping_delegate.h"
+#include "ui/pages/compare/comparison_view.h"
 #include "ui/pages/overview/finding_navigation.h"
 #include "ui/pages/overview/findings_model.h"
 #include "ui/pages/overview/loaded_models.h"
@@ -47,6 +49,13 @@ OverviewPage::OverviewPage(AppContext* context, QWidget* parent) : Page(context,
     m_runsModel = new RunsModel(this);
     buildUi();
     connect(context, &AppContext::analysisChanged, this, &OverviewPage::setAnalysis);
+    connect(context, &AppContext::comparisonChanged, this, [this](const ComparisonPtr& c) {
+        const bool started = c && m_tabs->indexOf(m_comparePane) < 0;
+        updateComparison();
+        if (!started) return;
+        m_tabs->setCurrentWidget(m_comparePane);  // the user asked for it just now
+        m_comparePane->setSizes({1000, 1000});    // the answers and the tables side by side, halves
+    });
     connect(context, &AppContext::langChanged, this, [this](core::Lang lang) {
         m_findingsModel->setLang(lang);
         m_runsModel->setLang(lang);
@@ -98,7 +107,24 @@ void OverviewPage::buildUi()
     m_runsView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::SelectedClicked);
     (new QVBoxLayout(runsBox))->addWidget(m_runsView);
 
-    auto* lower = new QSplitter(Qt::Horizontal, vertical);
+    m_tabs = new QTabWidget(vertical);
+    auto* lower = new QSplitter(Qt::Horizontal, m_tabs);
+    m_tabs->addTab(lower, tr("Findings"));
+    m_comparePane = new QSplitter(Qt::Horizontal, m_tabs);
+    m_answers = new QTextBrowser(m_comparePane);
+    m_answers->setOpenLinks(false);
+    connect(m_answers, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        const ComparisonPtr c = context()->comparison();
+        const QStringList at = url.path().split('.');
+        if (!c || url.scheme() != QLatin1String("answer") || at.size() != 2) return;
+        const auto f = at[0].toULongLong(), e = at[1].toULongLong();
+        if (f < c->comparison.answers.size() && e < c->comparison.answers[f].evidence.size())
+            context()->navigate(sourceFor(c->comparison.answers[f].evidence[e]));
+    });
+    m_compare = new ComparisonView(m_comparePane);
+    m_comparePane->setStretchFactor(0, 1);
+    m_comparePane->setStretchFactor(1, 1);
+    m_comparePane->hide();
     m_findingsView = new QTreeView(lower);
     m_findingsView->setModel(m_findingsModel);
     m_findingsView->setAlternatingRowColors(true);
@@ -146,6 +172,47 @@ void OverviewPage::buildUi()
     retranslate();
 }
 
+void OverviewPage::updateComparison()
+{
+    const ComparisonPtr c = context()->comparison();
+    m_compare->showIn(m_tabs, c != nullptr, m_comparePane);
+    if (!c) return;
+    const core::Lang lang = context()->lang();
+    std::vector<core::compare::DiffTable> tables = {core::compare::findingsDiffTable(c->comparison, lang)};
+    if (!c->comparison.runs.empty()) tables.push_back(core::compare::runsDiffTable(c->comparison, lang));
+    m_compare->setTables(ComparisonView::header(*c, lang), std::move(tables), {});
+    // the answers, most severe first; evidence with a file and line opens the source view
+    QString html = QStringLiteral("<h3>%1</h3>").arg(tr("Did the changes take effect?"));
+    if (c->comparison.answers.empty())
+        html +=
+            QStringLiteral("<p>%1</p>")
+                .arg(
+                    tr("No configuration change the comparison can judge: no layer's dtype, output precision "
+                       "or quantizer sharing changed, and no debug table or run moved."));
+    for (size_t i = 0; i < c->comparison.answers.size(); ++i) {
+        const core::Finding& f = c->comparison.answers[i];
+        const bool bad = f.severity != core::Severity::Info;
+        html += QStringLiteral("<p><span style=\"color:%1\"><b>%2 %3</b></span><br>%4</p><ul>")
+                    .arg(bad ? QStringLiteral("#c62828") : QStringLiteral("#2e7d32"),
+                         bad ? QStringLiteral("✗") : QStringLiteral("✓"),
+                         QString::fromStdString(f.title.in(lang)).toHtmlEscaped(),
+                         QString::fromStdString(f.message.in(lang)).toHtmlEscaped());
+        for (size_t e = 0; e < f.evidence.size(); ++e) {
+            const QString text = FindingsModel::evidenceText(f.evidence[e], lang).toHtmlEscaped();
+            html += !f.evidence[e].file.empty() && f.evidence[e].line > 0
+                        ? QStringLiteral("<li><a href=\"answer:%1.%2\">%3</a></li>").arg(i).arg(e).arg(text)
+                        : QStringLiteral("<li>%1</li>").arg(text);
+        }
+        html += QStringLiteral("</ul>");
+    }
+    m_answers->setHtml(html);
+}
+
+QString OverviewPage::answersText() const
+{
+    return m_answers->toPlainText();
+}
+
 void OverviewPage::retranslate()
 {
     m_showButton->setText(tr("Show evidence"));
@@ -153,6 +220,7 @@ void OverviewPage::retranslate()
     m_wizardButton->setText(tr("Open in wizard"));
     updateVerdict();
     updateDetails();
+    updateComparison();
 }
 
 void OverviewPage::setAnalysis(AnalysisPtr analysis)

@@ -9,12 +9,15 @@
 
 class QLabel;
 class QPushButton;
+class QSplitter;
+class QTabWidget;
 class QTableView;
 class QTextBrowser;
 class QTreeView;
 
 namespace qatdoctor::ui {
 
+class ComparisonView;
 class FindingsModel;
 class InputsModel;
 class RunsModel;
@@ -33,6 +36,9 @@ public:
     RunsModel* runsModel() const { return m_runsModel; }
     InputsModel* inputsModel() const { return m_inputsModel; }
     QTreeView* findingsView() const { return m_findingsView; }
+    QTabWidget* tabs() const { return m_tabs; }
+    ComparisonView* comparisonView() const { return m_compare; }
+    QString answersText() const;  // the A | B tab's "did the changes take effect", as plain text
     QString verdictText() const;
     QString detailsText() const;
 
@@ -52,6 +58,7 @@ private:
     void retranslate();
     void updateVerdict();
     void updateDetails();
+    void updateComparison();  // the A | B tab: the answers, the findings and runs of A against B
 
     QLabel* m_verdict = nullptr;
     QLabel* m_summary = nullptr;
@@ -59,6 +66,10 @@ private:
     QTableView* m_runsView = nullptr;
     QTreeView* m_findingsView = nullptr;
     QTextBrowser* m_details = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QSplitter* m_comparePane = nullptr;
+    QTextBrowser* m_answers = nullptr;
+    ComparisonView* m_compare = nullptr;
     QPushButton* m_showButton = nullptr;
     QPushButton* m_wizardButton = nullptr;
     FindingsModel* m_findingsModel = nullptr;

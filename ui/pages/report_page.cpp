@@ -54,6 +54,7 @@ ReportPage::ReportPage(AppContext* context, QWidget* parent) : Page(context, par
     connect(context, &AppContext::analysisChanged, this, &ReportPage::schedulePreview);
     connect(context, &AppContext::langChanged, this,
             [this](core::Lang lang) { m_lang->setCurrentIndex(lang == core::Lang::Zh ? 0 : 1); });
+    connect(context, &AppContext::comparisonChanged, this, [this] { schedulePreview(); });
     connect(context, &AppContext::pageStateChanged, this, [this](const QString& pageId) {
         if (pageId == "wizard") schedulePreview();
         if (pageId == id() && !m_restoring) restoreState();
@@ -70,6 +71,16 @@ void ReportPage::buildUi()
         box->setChecked(true);
         m_sections.insert(QString::fromStdString(sid), box);
         form->addWidget(box);
+        if (sid == "changes") {
+            // only a comparison fills it (File ▸ Compare with…)
+            const auto sync = [box](const ComparisonPtr& c) {
+                box->setEnabled(c != nullptr);
+                box->setToolTip(c ? QString()
+                                  : tr("Compare with another attempt (File ▸ Compare with…) to fill it"));
+            };
+            sync(context()->comparison());
+            connect(context(), &AppContext::comparisonChanged, box, sync);
+        }
         connect(box, &QCheckBox::toggled, this, [this] {
             saveState();
             schedulePreview();
@@ -186,11 +197,13 @@ void ReportPage::refreshPreview()
     report::ReportOptions options = optionsFrom(m_sections, m_lang, m_paper, context()->pageState("wizard"));
     options.hashInputs = false;  // the preview must be quick; the export hashes
     const std::string faqDir = context()->faqDir().toStdString();
+    const ComparisonPtr comparison = context()->comparison();  // kept alive by the work's copy
     m_previewJob->start<PreviewResult>(
         tr("Report preview"),
-        [analysis, options, faqDir](const core::ProgressFn& progress) mutable {
+        [analysis, options, faqDir, comparison](const core::ProgressFn& progress) mutable {
             const core::faq::FaqLoad faq = core::faq::FaqBase::loadDirectory(faqDir);
             options.faq = faq.base.empty() ? nullptr : &faq.base;
+            options.comparison = comparison ? &comparison->comparison : nullptr;
             auto doc = report::buildReport(*analysis, options, progress);
             if (!doc) return PreviewResult{{}, QString::fromStdString(doc.error().toString())};
             auto images = renderPreview(*doc, kPreviewScale, progress);
@@ -263,13 +276,15 @@ void ReportPage::exportTo(const QString& path, bool overwrite)
     };
     const std::string faqDir = context()->faqDir().toStdString();
     const std::string target = path.toStdString();
+    const ComparisonPtr comparison = context()->comparison();
     m_export->setEnabled(false);
     m_status->setText(tr("Writing %1…").arg(path));
     m_exportJob->start<QString>(
         tr("Exporting report"),
-        [analysis, options, faqDir, target](const core::ProgressFn& progress) mutable {
+        [analysis, options, faqDir, target, comparison](const core::ProgressFn& progress) mutable {
             const core::faq::FaqLoad faq = core::faq::FaqBase::loadDirectory(faqDir);
             options.report.faq = faq.base.empty() ? nullptr : &faq.base;
+            options.report.comparison = comparison ? &comparison->comparison : nullptr;
             core::Result<void> ok = report::writeReport(*analysis, target, options, progress);
             return ok ? QString() : QString::fromStdString(ok.error().message);
         },

@@ -144,20 +144,29 @@ void CurvePlot::rebuild()
     legend->setLayer(QStringLiteral("legend"));
 
     if (!m_logs) return;
+    addRuns(*m_logs, QString(), false);
+    if (m_compared) addRuns(*m_compared, QStringLiteral("B · "), true);
+    if (m_difference) addDifferenceCurves(core::logs::runColors(m_logs->runs));
+    for (const QString& r : m_hiddenRuns) setRunHidden(r, true);
+    locateMarks();
+}
+
+void CurvePlot::addRuns(const core::logs::LogSet& logs, const QString& prefix, bool dashed)
+{
     // Float's last step: where "QAT after float" puts every later stage's step 0.
     double floatEnd = 0;
     double wallStart = INFINITY;
-    for (const auto& run : m_logs->runs) {
+    for (const auto& run : logs.runs) {
         for (const auto& [name, s] : run.series) {
             if (run.role == RunRole::Float && !s.empty()) floatEnd = std::max(floatEnd, s.step.back());
             if (s.hasWallTime()) wallStart = std::min(wallStart, s.wallTimes.front().value);
         }
     }
-    const std::vector<std::string> colors = core::logs::runColors(m_logs->runs);
-    for (size_t r = 0; r < m_logs->runs.size(); ++r) {
-        const core::logs::Run& run = m_logs->runs[r];
+    const std::vector<std::string> colors = core::logs::runColors(logs.runs);
+    for (size_t r = 0; r < logs.runs.size(); ++r) {
+        const core::logs::Run& run = logs.runs[r];
         const QColor color(QString::fromStdString(colors[r]));
-        const QString runName = QString::fromStdString(run.name);
+        const QString runName = prefix + QString::fromStdString(run.name);
         m_runColors[runName] = color;
         // "QAT after float" shifts every non-float run by float's last step; wall time is
         // measured from the earliest run's start so stages line up in real time.
@@ -167,14 +176,20 @@ void CurvePlot::rebuild()
         for (int row = 0; row < m_metrics.size(); ++row) {
             const core::logs::Series* s = run.find(m_metrics[row].toStdString());
             if (!s || s->empty()) continue;
-            addCurve(runName, m_metrics[row], run.role, s, static_cast<size_t>(row), color, offset,
-                     std::isfinite(wallStart) ? wallStart : 0, inLegend);
+            Curve& c = addCurve(runName, m_metrics[row], run.role, s, static_cast<size_t>(row), color, offset,
+                                std::isfinite(wallStart) ? wallStart : 0, inLegend);
             inLegend = false;
+            if (!dashed) continue;
+            QPen pen = c.line->pen();
+            pen.setStyle(Qt::DashLine);
+            c.line->setPen(pen);
         }
     }
-    if (m_difference) addDifferenceCurves(colors);
-    for (const QString& r : m_hiddenRuns) setRunHidden(r, true);
-    locateMarks();
+}
+
+void CurvePlot::setComparedRuns(std::shared_ptr<const core::logs::LogSet> other)
+{
+    m_compared = std::move(other);
 }
 
 CurvePlot::Curve& CurvePlot::addCurve(const QString& run, const QString& metric, RunRole role,

@@ -49,6 +49,9 @@ public:
     void setBoxZoom(bool on);
     // Adds, per metric, "QAT − float" at equal steps for every QAT run against the float run.
     void setDifference(bool on);
+    // The runs of the attempt compared with (B), drawn dashed over these in their role colours and
+    // named "B · run"; null = none. Takes effect at the next setCurves.
+    void setComparedRuns(std::shared_ptr<const core::logs::LogSet> other);
     void setMarks(std::vector<CurveMark> marks);
     void resetView();
     // Zooms x and y so run's point at step (a logged step; of metric, else of its first chart)
@@ -109,6 +112,8 @@ private:
     void indexCurve(Curve& c);
     void fitY(size_t chart);
     void addDifferenceCurves(const std::vector<std::string>& colors);
+    // Every run of logs with a curve per metric shown; prefix and dashed mark the compared attempt.
+    void addRuns(const core::logs::LogSet& logs, const QString& prefix, bool dashed);
     Curve& addCurve(const QString& run, const QString& metric, core::logs::RunRole role,
                     const core::logs::Series* series, size_t chart, QColor color, double offset,
                     double wallStart, bool inLegend, bool difference = false);
@@ -134,6 +139,7 @@ private:
     };
 
     std::shared_ptr<const core::logs::LogSet> m_logs;
+    std::shared_ptr<const core::logs::LogSet> m_compared;
     QStringList m_metrics;
     XAxisMode m_mode = XAxisMode::Step;
     core::YAxisMode m_yMode = core::YAxisMode::Auto;

@@ -18,6 +18,7 @@ QByteArray sessionToJson(const Session& s)
     for (auto it = s.roles.begin(); it != s.roles.end(); ++it) roles[it.key()] = it.value();
     root["roles"] = roles;
     if (!s.expectPath.isEmpty()) root["expect"] = s.expectPath;
+    if (!s.comparedWith.isEmpty()) root["compared_with"] = QJsonArray::fromStringList(s.comparedWith);
     root["pages"] = s.pages;
     root["notes"] = s.notes;
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
@@ -44,11 +45,13 @@ core::Result<Session> sessionFromJson(const QByteArray& json, const QString& pat
                                    std::to_string(root.value("version").toInt()) + ")",
                                file);
     Session s;
-    for (const QJsonValue& v : root.value("inputs").toArray())
+    for (const auto& v : root.value("inputs").toArray())
         if (v.isString()) s.inputs << v.toString();
     const QJsonObject roles = root.value("roles").toObject();
     for (auto it = roles.begin(); it != roles.end(); ++it) s.roles[it.key()] = it.value().toString();
     s.expectPath = root.value("expect").toString();
+    for (const auto& v : root.value("compared_with").toArray())
+        if (v.isString()) s.comparedWith << v.toString();
     s.pages = root.value("pages").toObject();
     s.notes = root.value("notes").toString();
     return s;

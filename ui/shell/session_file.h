@@ -16,6 +16,7 @@ struct Session {
     QStringList inputs;            // paths (log folders, models, artifacts)
     QMap<QString, QString> roles;  // run name -> role set by the user
     QString expectPath;            // expected dtypes JSON (optional)
+    QStringList comparedWith;      // the attempt compared with the inputs (File ▸ Compare with…)
     QJsonObject pages;             // page id -> page state
     QString notes;
 
