@@ -98,6 +98,7 @@ MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* pare
     statusBar()->addPermanentWidget(m_jobStatus);
     m_jobStatus->track(m_loadJob);
     m_jobStatus->track(m_compareJob);
+    connect(m_compareJob, &BackgroundJob::cancelled, this, &MainWindow::runIdleCallbacks);
     connect(m_context, &AppContext::jobAnnounced, m_jobStatus, &JobStatus::track);
     connect(m_context, &AppContext::roleChangeRequested, this, &MainWindow::changeRole);
     connect(m_context, &AppContext::inputRemovalRequested, this, &MainWindow::removeInput);

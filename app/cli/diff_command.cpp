@@ -12,6 +12,7 @@
 #include "app/cli/report_option.h"
 #include "app/cli/text_output.h"
 #include "core/analysis_json.h"
+#include "core/analysis_simulation.h"
 #include "core/artifacts/text_lines.h"
 #include "core/common/json_text.h"
 #include "core/common/number_text.h"
@@ -40,6 +41,10 @@ constexpr const char* kUsage =
     "  --all           list every layer and table row, not only the changed ones\n"
     "  --report FILE   B's report with a \"What changed\" section (.pdf, .html or .json); --force\n"
     "                  overwrites\n"
+    "  --simulate      also run the fixed-point simulation of both ONNX models on the same inputs\n"
+    "                  and compare them: output SQNR and each layer's fake-quant vs integer cosine\n"
+    "  --seed N        random input seed for --simulate (default 0)\n"
+    "  --sim-input FILE  a real input for --simulate instead (.npy or .pb; once per graph input)\n"
     "Exit codes: 0 = compared, no regression at --fail-on; 1 = regressions; 2 = unreadable, or\n"
     "nothing of one kind on both sides.\n";
 
@@ -90,7 +95,7 @@ bool nothingToCompare(const cmp::Comparison& c)
 
 int runDiff(const std::vector<std::string>& argv, CommandIo io)
 {
-    Args args(argv, {"lang", "fail-on", "report"}, {"json", "all", "force"});
+    Args args(argv, {"lang", "fail-on", "report", "seed", "sim-input"}, {"json", "all", "force", "simulate"});
     if (!args.ok() || args.positionals().size() != 2) {
         io.err << "diff: " << (args.ok() ? "give two paths, A and B" : args.error()) << "\n" << kUsage;
         return kExitUsage;
@@ -104,6 +109,18 @@ int runDiff(const std::vector<std::string>& argv, CommandIo io)
     const std::string reportPath = args.value("report").value_or("");
     if (!reportPath.empty())
         if (int rc = checkReportOption(reportPath, args.has("force"), io); rc != kExitOk) return rc;
+    if (!args.has("simulate") && (args.value("seed") || args.value("sim-input"))) {
+        io.err << "diff: --seed and --sim-input go with --simulate\n";
+        return kExitUsage;
+    }
+    core::fixedpoint::InputSpec simInput;
+    try {
+        simInput.seed = std::stoull(args.value("seed").value_or("0"));
+    } catch (...) {
+        io.err << "diff: --seed wants a number\n";
+        return kExitUsage;
+    }
+    simInput.files = args.values("sim-input");
     core::Analysis sides[2];
     for (size_t k = 0; k < 2; ++k) {
         core::AnalyzeOptions options;
@@ -114,6 +131,12 @@ int runDiff(const std::vector<std::string>& argv, CommandIo io)
             return kExitUsage;
         }
         sides[k] = std::move(*a);
+        if (!args.has("simulate")) continue;
+        // one input for both sides: the figures then differ by the models alone
+        core::Result<void> ran = core::simulateAnalysisModel(sides[k], {}, simInput);
+        if (!ran)
+            io.err << "diff: --simulate skipped for " << (k == 0 ? "A: " : "B: ") << ran.error().toString()
+                   << "\n";
     }
     const cmp::Comparison c = cmp::compareAnalyses(sides[0], sides[1]);
     if (nothingToCompare(c)) {

@@ -86,32 +86,24 @@ std::string findingKey(const Finding& f)
 
 std::vector<FindingChange> diffFindings(const std::vector<Finding>& a, const std::vector<Finding>& b)
 {
-    std::multiset<std::string> inB;
-    for (const Finding& f : b) inB.insert(findingKey(f));
-    std::multiset<std::string> inA;
-    for (const Finding& f : a) inA.insert(findingKey(f));
+    // B's findings by key, each taken once by the first of A's with that key
+    std::multimap<std::string, const Finding*> inB;
+    for (const Finding& f : b) inB.emplace(findingKey(f), &f);
+    std::set<const Finding*> kept;
     std::vector<FindingChange> out;
-    std::multiset<std::string> kept;
     for (const Finding& f : a) {
         const std::string key = findingKey(f);
-        if (auto it = inB.find(key); it != inB.end()) {
-            inB.erase(it);
-            kept.insert(key);
-            const auto inBoth =
-                std::find_if(b.begin(), b.end(), [&](const Finding& g) { return findingKey(g) == key; });
-            out.push_back({FindingChangeKind::Persisting, *inBoth});
-        } else {
+        const auto it = inB.lower_bound(key);  // equal keys keep B's order: the first of them
+        if (it == inB.end() || it->first != key) {
             out.push_back({FindingChangeKind::Resolved, f});
-        }
-    }
-    for (const Finding& f : b) {
-        const std::string key = findingKey(f);
-        if (auto it = kept.find(key); it != kept.end()) {
-            kept.erase(it);
             continue;
         }
-        out.push_back({FindingChangeKind::New, f});
+        kept.insert(it->second);
+        out.push_back({FindingChangeKind::Persisting, *it->second});
+        inB.erase(it);
     }
+    for (const Finding& f : b)
+        if (!kept.count(&f)) out.push_back({FindingChangeKind::New, f});
     return out;
 }
 

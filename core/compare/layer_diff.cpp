@@ -143,6 +143,10 @@ std::vector<FieldChange> fieldChanges(const Layer& a, const Layer& b, const Tabl
     return out;
 }
 
+// How far past the last pairing a renamed row is looked for: a rename moves no layer far, and
+// the window keeps two unrelated 100,000-layer models from a quadratic search.
+constexpr int kPositionWindow = 32;
+
 // A renamed row is found where it stood: between the same named neighbours, with the same op.
 void pairByPosition(const LayerTable& a, const LayerTable& b, std::vector<int>& partnerOfA,
                     std::vector<int>& partnerOfB, std::vector<MatchBy>& byOfA)
@@ -160,7 +164,8 @@ void pairByPosition(const LayerTable& a, const LayerTable& b, std::vector<int>& 
         const int nextB = end < a.layers.size() ? partnerOfA[end] : nb;
         int cursor = prevB + 1;
         for (size_t k = i; k < end && cursor < nextB; ++k) {
-            for (int j = cursor; j < nextB; ++j) {
+            const int last = std::min(nextB, cursor + kPositionWindow);
+            for (int j = cursor; j < last; ++j) {
                 if (partnerOfB[static_cast<size_t>(j)] >= 0 ||
                     b.layers[static_cast<size_t>(j)].op != a.layers[k].op)
                     continue;
@@ -214,10 +219,17 @@ std::string fieldLabel(const std::string& field, Lang lang)
 
 std::string fieldsText(const LayerChange& row, Lang lang, bool configurationOnly)
 {
+    // the words among the values (the rest are names and numbers)
+    static const std::map<std::string, std::string> kZhValues = {{"shared", "共享"}, {"own", "独立"}};
+    const auto value = [&](const std::string& v) -> const std::string& {
+        const auto it = kZhValues.find(v);
+        return lang == Lang::Zh && it != kZhValues.end() ? it->second : v;
+    };
     std::string s;
     for (const FieldChange& f : row.fields) {
         if (configurationOnly && !f.configuration) continue;
-        s += (s.empty() ? "" : "; ") + fieldLabel(f.field, lang) + " " + f.before + " → " + f.after;
+        s += (s.empty() ? "" : "; ") + fieldLabel(f.field, lang) + " " + value(f.before) + " → " +
+             value(f.after);
     }
     return s;
 }

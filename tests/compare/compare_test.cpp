@@ -327,6 +327,27 @@ TEST(DiffCli, ComparesTwoFilesOfOneKindAndSpeaksChinese)
     EXPECT_TRUE(split);
 }
 
+TEST(DiffCli, SimulatesBothModelsOnOneInput)
+{
+    const auto run = cli({"diff", kPairs + "output/before", kPairs + "output/after", "--simulate", "--json",
+                          "--fail-on", "error"});
+    ASSERT_EQ(run.code, 0) << run.err;
+    const nlohmann::json sim = nlohmann::json::parse(run.out)["comparison"]["simulation"];
+    ASSERT_TRUE(sim.is_object());
+    EXPECT_NEAR(sim["output_sqnr_db_a"].get<double>(), 34.40, 0.05);
+    EXPECT_NEAR(sim["output_sqnr_db_b"].get<double>(), 31.22, 0.05);
+    ASSERT_EQ(sim["layers"].size(), 4u);
+    EXPECT_EQ(sim["layers"][3]["layer"], "fc");
+    EXPECT_DOUBLE_EQ(sim["layers"][3]["cosine_a"].get<double>(), 1.0);  // quantized output: exact
+    EXPECT_LT(sim["layers"][3]["cosine_b"].get<double>(), 1.0);  // float output: requantization differs
+    EXPECT_NE(run.out.find("compare.sqnr_dropped"), std::string::npos);
+    // a model the simulator cannot run is skipped with its reason; the rest is compared
+    const auto horizon = cli({"diff", kPairs + "int16/before", kPairs + "int16/after", "--simulate"});
+    EXPECT_EQ(horizon.code, 1);
+    EXPECT_NE(horizon.err.find("--simulate skipped for A"), std::string::npos);
+    EXPECT_EQ(cli({"diff", kPairs + "output/before", kPairs + "output/after", "--seed", "3"}).code, 2);
+}
+
 TEST(DiffCli, NothingInCommonIsAUsageError)
 {
     const auto run =
