@@ -71,16 +71,24 @@ DiffTable dataTableDiffTable(const DataTableDiff& d, Lang lang)
                     (d.higherIsBetter ? (zh ? "，越高越好" : ", higher is better")
                                       : (zh ? "，越低越好" : ", lower is better")) +
                     (d.ranked ? (zh ? "；排名 1 = 最敏感" : "; rank 1 = most sensitive") : "");
-    t.columns = {zh ? "层" : "layer", "A " + orDash(d.metric), "B " + orDash(d.metric),
-                 zh ? "变化" : "moved"};
+    const bool metric = !d.metric.empty();  // tables without one (statistics): their cells tell
+    t.columns = {zh ? "层" : "layer"};
+    if (metric) {
+        t.columns.push_back("A " + d.metric);
+        t.columns.push_back("B " + d.metric);
+    }
+    t.columns.push_back(zh ? "变化" : "moved");
     if (d.ranked) t.columns.push_back(zh ? "排名" : "rank");
     t.columns.push_back("dtype");
     t.columns.push_back(zh ? "其他不同的列" : "other cells that differ");
     for (const TableRowChange& r : d.rows) {
         const bool both = r.rowA >= 0 && r.rowB >= 0;
-        std::vector<std::string> cells = {
-            r.layer + (r.part.empty() ? "" : " " + r.part), numberOrDash(r.before), numberOrDash(r.after),
-            both ? movementText(r.movement).in(lang) : rowChangeText(r.kind).in(lang)};
+        std::vector<std::string> cells = {r.layer + (r.part.empty() ? "" : " " + r.part)};
+        if (metric) {
+            cells.push_back(numberOrDash(r.before));
+            cells.push_back(numberOrDash(r.after));
+        }
+        cells.push_back(both && metric ? movementText(r.movement).in(lang) : rowChangeText(r.kind).in(lang));
         if (d.ranked)
             cells.push_back(
                 arrow(r.rankA ? std::to_string(r.rankA) : "", r.rankB ? std::to_string(r.rankB) : ""));
@@ -92,7 +100,8 @@ DiffTable dataTableDiffTable(const DataTableDiff& d, Lang lang)
         t.rows.push_back(std::move(cells));
         t.kinds.push_back(r.kind);
         const bool moved = r.movement == Movement::Better || r.movement == Movement::Worse;
-        t.changed.push_back(!both || moved || r.kind == RowChange::Changed);
+        t.changed.push_back(!both || moved || r.kind == RowChange::Changed ||
+                            (!metric && r.kind == RowChange::Retuned));
         t.worse.push_back(r.movement == Movement::Worse);
     }
     return t;

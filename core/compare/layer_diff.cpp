@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "core/common/number_text.h"
@@ -268,6 +269,12 @@ std::string modulePath(const std::string& layerName)
 {
     std::string name = layerName;
     if (const size_t call = name.find(" ("); call != std::string::npos) name.resize(call);
+    // the toolchain's "neck.lateral.0(1)" (a module's second call) and "merge_add[add]" (the
+    // FloatFunctional method called) name the module before the suffix
+    if (name.size() > 2 && (name.back() == ')' || name.back() == ']')) {
+        const size_t open = name.rfind(name.back() == ')' ? '(' : '[');
+        if (open != std::string::npos && open > 0) name.resize(open);
+    }
     if (startsWith(name, "/")) {
         // an exporter's node path: the scopes are the module path, the last part the op
         std::string path;
@@ -309,7 +316,16 @@ LayerTableDiff diffLayerTables(const LayerTable& a, const LayerTable& b)
     diff.pathB = b.sourcePath;
     diff.format = b.format;
     const TableFacts fa(a), fb(b);
-    for (const RowPair& p : matchLayers(a, b)) {
+    const std::vector<RowPair> pairs = matchLayers(a, b);
+    // modules some call of which kept its module in B: a call of one that has another module now
+    // is that module split (one FloatFunctional called twice became two)
+    std::set<std::string> kept;
+    for (const RowPair& p : pairs)
+        if (p.a >= 0 && p.b >= 0) {
+            const std::string moduleA = modulePath(a.layers[static_cast<size_t>(p.a)].name);
+            if (moduleA == modulePath(b.layers[static_cast<size_t>(p.b)].name)) kept.insert(moduleA);
+        }
+    for (const RowPair& p : pairs) {
         LayerChange row;
         row.a = p.a;
         row.b = p.b;
@@ -338,8 +354,8 @@ LayerTableDiff diffLayerTables(const LayerTable& a, const LayerTable& b)
                                             : RowChange::Retuned;
             const std::string moduleA = modulePath(la->name), moduleB = modulePath(lb->name);
             const auto calls = fa.moduleCalls.find(moduleA);
-            if (moduleA != moduleB && calls != fa.moduleCalls.end() && calls->second > 1) {
-                // one module called twice in A; this call has its own module in B
+            if (moduleA != moduleB && calls != fa.moduleCalls.end() && calls->second > 1 &&
+                kept.count(moduleA)) {
                 row.kind = RowChange::Split;
                 row.fields.insert(row.fields.begin(), FieldChange{"module", moduleA, moduleB, true});
             }

@@ -63,8 +63,9 @@ struct LayerTableDiff {
     size_t changedRows() const;  // configuration changes of any kind
 };
 
-// The module path a layer name stands for: "/backbone/conv1/Conv" → "backbone.conv1",
-// "module.conv1" → "conv1", "add (/Add_1)" → "add" (a second call of the same module).
+// The module path a layer name stands for: "/backbone/conv1/Conv" -> "backbone.conv1",
+// "module.conv1" -> "conv1", "add (/Add_1)" and the toolchain's "add(1)" -> "add" (a second call
+// of one module), "merge_add[add]" -> "merge_add" (the method a FloatFunctional was called by).
 std::string modulePath(const std::string& layerName);
 
 // Row indices of A and B paired: by name, then by position in the gaps between named pairs.

@@ -98,6 +98,9 @@ TEST(ModulePath, ReducesNodePathsWrappersAndRepeatedCalls)
     EXPECT_EQ(modulePath("module.model.neck.fuse"), "neck.fuse");
     EXPECT_EQ(modulePath("add (/Add_1)"), "add");
     EXPECT_EQ(modulePath("head.cls"), "head.cls");
+    EXPECT_EQ(modulePath("neck.lateral.0(1)"), "neck.lateral.0");
+    EXPECT_EQ(modulePath("merge_add[add]"), "merge_add");
+    EXPECT_EQ(modulePath("(1)"), "(1)");
 }
 
 TEST(ComparePairs, HighPrecisionOutputTookEffect)
@@ -214,6 +217,18 @@ TEST(ComparePairs, TheFixUndoneIsARegressionEverywhere)
     EXPECT_EQ(answer(c, "compare.int16_took_effect"), nullptr);
     EXPECT_EQ(answer(c, "compare.int16_fell_back"), nullptr);  // B configures nothing
     EXPECT_EQ(findingIds(c, FindingChangeKind::New), std::vector<std::string>{"consistency.similarity_drop"});
+}
+
+TEST(CompareLayers, AModuleCalledTwiceThatLeftIsNoSplit)
+{
+    // model_check_result's neck.lateral.0 and neck.lateral.0(1) are one module called twice; the
+    // other model has no neck.lateral.0 at all: its rows are changed or gone, never "split"
+    const Comparison c = comparePaths(kData + "/toolchain/model_check_result.txt",
+                                      kData + "/toolchain/model_check_result_j6.txt");
+    ASSERT_FALSE(c.models.empty());
+    EXPECT_EQ(c.models.front().count(RowChange::Split), 0u);
+    EXPECT_EQ(answer(c, "compare.shared_split"), nullptr);
+    EXPECT_GT(c.models.front().count(RowChange::Removed), 0u);
 }
 
 TEST(CompareTables, OneTableInItsTwoLayoutsIsTheSame)

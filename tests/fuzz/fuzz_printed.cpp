@@ -1,5 +1,6 @@
 // Printed PyTorch modules (`print(model)` text): the probe, the tree parser, argument and number
-// splitting, the layer table built from the tree and the model lints run on it.
+// splitting, the layer table built from the tree and the model lints run on it, and the table
+// compared with itself and with its second half (renamed rows matched by position).
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -7,6 +8,7 @@
 
 #include "core/artifacts/printed_layers.h"
 #include "core/artifacts/printed_module.h"
+#include "core/compare/layer_diff.h"
 #include "core/model/model_lints.h"
 
 using namespace qatdoctor::core;
@@ -26,5 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     std::vector<Finding> findings;
     std::set<std::string> evaluated;
     model::runModelLints(table, {}, findings, evaluated);
+    (void)compare::diffLayerTables(table, table);
+    model::LayerTable half = table;
+    half.layers.erase(half.layers.begin(),
+                      half.layers.begin() + static_cast<std::ptrdiff_t>(half.layers.size() / 2));
+    for (model::Layer& l : half.layers) l.name += "_renamed";
+    (void)compare::diffLayerTables(table, half);
     return 0;
 }
