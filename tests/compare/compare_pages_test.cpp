@@ -165,6 +165,14 @@ TEST(ComparePages, MainWindowComparesAndTheSessionKeepsIt)
     ASSERT_TRUE(again.openSession(session));
     ASSERT_TRUE(QTest::qWaitFor([&] { return !again.isBusy() && again.context()->comparison(); }, 60000));
     EXPECT_EQ(again.context()->comparison()->paths, QStringList{QFileInfo(b).absoluteFilePath()});
+    // opening another project replaces A and ends the comparison (B was compared with A)
+    w.openPaths({QString::fromStdString(kData + "/compare/shared/before")});
+    ASSERT_TRUE(idle());
+    EXPECT_EQ(w.context()->comparison(), nullptr);
+    w.compareWith({QString::fromStdString(kData + "/compare/shared/after")});
+    ASSERT_TRUE(idle());
+    ASSERT_NE(w.context()->comparison(), nullptr);
+    EXPECT_EQ(w.context()->comparison()->comparison.answers.front().id, "compare.shared_split");
     w.stopComparing();
     EXPECT_EQ(w.context()->comparison(), nullptr);
 }
