@@ -246,6 +246,8 @@ bool MainWindow::openSession(const QString& path)
     m_notes->setPlainText(m_session.notes);
     m_notes->blockSignals(false);
     m_context->restorePageState(m_session.pages);
+    // a comparison of the previous session (even one still loading) ends; this one's starts
+    m_compareJob->cancel();
     m_context->setComparison(nullptr);
     if (!m_session.comparedWith.isEmpty()) compareWith(m_session.comparedWith);
     // an input that cannot be read (a folder moved, a drive not mounted) must not vanish from the

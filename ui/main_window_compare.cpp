@@ -29,8 +29,9 @@ void MainWindow::compareWith(const QStringList& paths)
             auto state = std::make_shared<ComparisonState>();
             state->paths = absolute;
             state->other = std::make_shared<const core::Analysis>(std::move(result).value());
+            static const core::Analysis kNothingOpen;
             const AnalysisPtr a = m_context->analysis();
-            state->comparison = core::compare::compareAnalyses(a ? *a : core::Analysis{}, *state->other);
+            state->comparison = core::compare::compareAnalyses(a ? *a : kNothingOpen, *state->other);
             m_session.comparedWith = absolute;
             m_context->setComparison(std::move(state));
             updateTitle();

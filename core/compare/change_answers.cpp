@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -127,21 +128,23 @@ const std::vector<AnswerText>& answerTexts()
          Severity::Info,
          Stage::Qat,
          {"修改过的算子敏感度降低了", "The changed ops are less sensitive now"},
-         {"修改过配置的算子在 B "
+         {"修改针对的算子（配置有变化的算子；没有已知修改时为 A 中最敏感的几个）在 B "
           "的敏感度表中排名下降、敏感度降低：每一处修改都应该让对应算子的敏感度下降，这里做到了。",
-          "The ops whose configuration changed rank lower and are less sensitive in B's "
-          "sensitivity table: every "
-          "fix should lower its op's sensitivity, and these did."},
+          "The ops the change aimed at (those whose configuration changed; with no known change, A's most "
+          "sensitive ones) rank lower and are less sensitive in B's sensitivity table: every fix should "
+          "lower its op's sensitivity, and these did."},
          "qat.qconfig_intervention"},
         {"compare.sensitivity_rose",
          Severity::Warning,
          Stage::Qat,
          {"修改过的算子敏感度没有降低", "The changed ops did not become less sensitive"},
-         {"这些算子在 B 的敏感度表中敏感度没有下降（或排名更靠前）。修改没有达到目的：检查配置是否生效，"
+         {"修改针对的这些算子（配置有变化的算子；没有已知修改时为 A 中最敏感的几个）在 B "
+          "的敏感度表中敏感度没有下降（或排名更靠前）。修改没有达到目的：检查配置是否生效，"
           "或换一种方法（int16、固定 scale、放到 CPU）。",
-          "These ops are not less sensitive in B's sensitivity table (or rank higher). The change did not do "
-          "what "
-          "it was for: check it took effect, or try another remedy (int16, a fixed scale, the CPU)."},
+          "The ops the change aimed at (those whose configuration changed; with no known change, A's most "
+          "sensitive ones) are not less sensitive in B's sensitivity table (or rank higher). The change did "
+          "not do what it was for: check it took effect, or try another remedy (int16, a fixed scale, the "
+          "CPU)."},
          "qat.qconfig_intervention"},
         {"compare.accuracy_improved",
          Severity::Info,
@@ -280,12 +283,17 @@ void int16Answers(const AnswerInput& in, std::vector<Finding>& out)
     const model::LayerTable* tb = d ? tableB(in.b, *d) : nullptr;
     if (!tb) return;
     Finding fell = answerFinding("compare.int16_fell_back");
+    // B's rows by module, once: the expectation file may name thousands of modules
+    std::multimap<std::string, const LayerChange*> rowsOfModule;
+    for (const LayerChange& r : d->rows)
+        if (const model::Layer* lb = layerOf(tb, r.b)) rowsOfModule.emplace(modulePath(lb->name), &r);
     for (const auto& [module, wanted] : in.b.expectedDtypes) {
         const auto want = model::parseDType(wanted);
         if (!want || !sixteenBit(*want)) continue;
-        for (const LayerChange& r : d->rows) {
+        const auto [from, to] = rowsOfModule.equal_range(module);
+        for (auto it = from; it != to; ++it) {
+            const LayerChange& r = *it->second;
             const model::Layer* lb = layerOf(tb, r.b);
-            if (!lb || modulePath(lb->name) != module) continue;
             if (sixteenBit(lb->outputDtype) || sixteenBit(lb->weightDtype)) continue;
             const std::string now = model::dtypeName(lb->outputDtype);
             const FieldChange* f = r.field("output dtype");
@@ -356,8 +364,10 @@ void sharingAnswers(const AnswerInput& in, std::vector<Finding>& out)
 
 std::string metricDetail(const DataTableDiff& d, const TableRowChange& r)
 {
-    std::string s = (r.part.empty() ? "" : r.part + " ") + d.metric + " " + fullNumber(*r.before) + " → " +
-                    fullNumber(*r.after);
+    // a cell may hold no number ("-", "None"): only the rank moved then
+    const auto value = [](const std::optional<double>& v) { return v ? fullNumber(*v) : std::string("-"); };
+    std::string s =
+        (r.part.empty() ? "" : r.part + " ") + d.metric + " " + value(r.before) + " → " + value(r.after);
     if (r.rankA > 0 && r.rankB > 0)
         s += ", rank " + std::to_string(r.rankA) + " → " + std::to_string(r.rankB);
     return s;

@@ -195,8 +195,9 @@ size_t Comparison::count(FindingChangeKind kind) const
 std::vector<const Finding*> Comparison::regressions(Severity atLeast) const
 {
     std::vector<const Finding*> out;
+    // an answer at Info is a change that took effect: good news, never a regression
     for (const Finding& f : answers)
-        if (f.severity >= atLeast) out.push_back(&f);
+        if (f.severity != Severity::Info && f.severity >= atLeast) out.push_back(&f);
     for (const FindingChange& c : findings)
         if (c.kind == FindingChangeKind::New && c.finding.severity >= atLeast) out.push_back(&c.finding);
     return out;

@@ -62,7 +62,9 @@ struct Comparison {
     std::vector<Finding> answers;
 
     size_t count(FindingChangeKind kind) const;
-    // The regressions at or above a severity: answers and new findings (for --fail-on).
+    // The regressions at or above a severity (for --fail-on): the answers that say a change did not
+    // take effect or made things worse (warnings and errors; an Info answer is good news), and
+    // the new findings.
     std::vector<const Finding*> regressions(Severity atLeast) const;
 };
 

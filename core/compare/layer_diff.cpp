@@ -54,11 +54,15 @@ double scaleChange(const std::optional<QuantParams>& a, const std::optional<Quan
     double worst = 0;
     for (size_t k = 0; k < a->scales.size(); ++k) {
         const double x = a->scales[k], y = b->scales[k];
+        if (!std::isfinite(x) || !std::isfinite(y)) {
+            // a scale that turned NaN / Inf (or came back) moved all the way
+            if (std::isfinite(x) != std::isfinite(y) || std::isnan(x) != std::isnan(y) ||
+                (x != y && !std::isnan(x)))
+                worst = 1;
+            continue;
+        }
         const double scale = std::max(std::fabs(x), std::fabs(y));
-        if (scale > 0)
-            worst = std::max(worst, std::fabs(x - y) / scale);
-        else if (std::isnan(x) != std::isnan(y))
-            worst = 1;
+        if (scale > 0) worst = std::max(worst, std::fabs(x - y) / scale);
     }
     return worst;
 }
@@ -354,8 +358,10 @@ LayerTableDiff diffLayerTables(const LayerTable& a, const LayerTable& b)
                                             : RowChange::Retuned;
             const std::string moduleA = modulePath(la->name), moduleB = modulePath(lb->name);
             const auto calls = fa.moduleCalls.find(moduleA);
+            // ... and it shared its quantizer there: two ops of one scope ("/head/Conv",
+            // "/head/Sigmoid") are no FloatFunctional called twice
             if (moduleA != moduleB && calls != fa.moduleCalls.end() && calls->second > 1 &&
-                kept.count(moduleA)) {
+                kept.count(moduleA) && sharesScale(*la, fa.scaleUse)) {
                 row.kind = RowChange::Split;
                 row.fields.insert(row.fields.begin(), FieldChange{"module", moduleA, moduleB, true});
             }

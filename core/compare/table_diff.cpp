@@ -131,7 +131,11 @@ bool sameCell(const std::string& x, const std::string& y)
 // sensitivities) are compared relative to their size.
 Movement movementOf(std::optional<double> before, std::optional<double> after, bool higherIsBetter)
 {
-    if (!before || !after || std::isnan(*before) || std::isnan(*after)) return Movement::Unmeasured;
+    if (!before || !after) return Movement::Unmeasured;
+    // a metric that turned NaN / Inf is the worst move there is; one that became finite, the best
+    if (std::isfinite(*before) != std::isfinite(*after))
+        return std::isfinite(*after) ? Movement::Better : Movement::Worse;
+    if (!std::isfinite(*before)) return Movement::Unmeasured;
     const double d = *after - *before;
     const bool similarityLike = std::fabs(*before) <= 1.0 && std::fabs(*after) <= 1.0 && higherIsBetter;
     const double scale = std::max(std::fabs(*before), std::fabs(*after));
@@ -156,16 +160,26 @@ std::vector<std::pair<int, int>> pairRows(const DataTable& a, const Layout& la, 
     return pairsInOrderOfB(partnerOfA, partnerOfB);
 }
 
-std::vector<FieldChange> otherCells(const DataTable& a, size_t ra, const Layout& la, const DataTable& b,
-                                    size_t rb, const Layout& lb)
+// For each of B's columns the column of A with its name (-1: none, or a key / metric / dtype
+// column, compared on its own), found once per pair of tables.
+std::vector<int> otherColumnsOfA(const DataTable& a, const DataTable& b, const Layout& lb)
 {
-    std::vector<FieldChange> out;
+    std::vector<int> out(b.columns.size(), -1);
     for (size_t cb = 0; cb < b.columns.size(); ++cb) {
         const int c = static_cast<int>(cb);
         if (c == lb.layer || c == lb.part || c == lb.metric || c == lb.dtype || c == lb.index) continue;
-        const int ca = a.column(b.columns[cb]);
-        if (ca < 0) continue;
-        const std::string x = cell(a, ra, ca), y = cell(b, rb, c);
+        out[cb] = a.column(b.columns[cb]);
+    }
+    return out;
+}
+
+std::vector<FieldChange> otherCells(const DataTable& a, size_t ra, const DataTable& b, size_t rb,
+                                    const std::vector<int>& columnOfA)
+{
+    std::vector<FieldChange> out;
+    for (size_t cb = 0; cb < b.columns.size(); ++cb) {
+        if (columnOfA[cb] < 0) continue;
+        const std::string x = cell(a, ra, columnOfA[cb]), y = cell(b, rb, static_cast<int>(cb));
         if (!sameCell(x, y)) out.push_back({b.columns[cb], x, y, false});
     }
     return out;
@@ -213,6 +227,7 @@ std::optional<DataTableDiff> diffDataTables(const DataTable& a, const DataTable&
     const int metricB = lb.metric;
     const int metricA = metricB >= 0 ? a.column(b.columns[static_cast<size_t>(metricB)]) : -1;
     if (metricA >= 0) diff.metric = b.columns[static_cast<size_t>(metricB)];
+    const std::vector<int> columnOfA = otherColumnsOfA(a, b, lb);
     for (const auto& [ia, ib] : pairRows(a, la, b, lb)) {
         TableRowChange row;
         row.rowA = ia;
@@ -242,7 +257,7 @@ std::optional<DataTableDiff> diffDataTables(const DataTable& a, const DataTable&
             row.kind = RowChange::Removed;
         else {
             row.movement = movementOf(row.before, row.after, diff.higherIsBetter);
-            row.cells = otherCells(a, static_cast<size_t>(ia), la, b, static_cast<size_t>(ib), lb);
+            row.cells = otherCells(a, static_cast<size_t>(ia), b, static_cast<size_t>(ib), columnOfA);
             const bool metricMoved = row.movement == Movement::Better || row.movement == Movement::Worse;
             row.kind = row.dtypeA != row.dtypeB            ? RowChange::Changed
                        : metricMoved || !row.cells.empty() ? RowChange::Retuned

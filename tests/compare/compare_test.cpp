@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis.h"
+#include "core/artifacts/toolchain_files.h"
 #include "core/common/file_io.h"
 #include "core/compare/comparison.h"
 #include "core/report/report_builder.h"
@@ -123,6 +124,7 @@ TEST(ComparePairs, HighPrecisionOutputTookEffect)
               std::vector<std::string>{"model.output_low_precision"});
     EXPECT_TRUE(findingIds(c, FindingChangeKind::New).empty());
     EXPECT_TRUE(c.regressions(Severity::Warning).empty());
+    EXPECT_TRUE(c.regressions(Severity::Info).empty()) << "a change that took effect is no regression";
 }
 
 TEST(ComparePairs, SharedFloatFunctionalSplitIsOneRowBecomingTwo)
@@ -229,6 +231,77 @@ TEST(CompareLayers, AModuleCalledTwiceThatLeftIsNoSplit)
     EXPECT_EQ(c.models.front().count(RowChange::Split), 0u);
     EXPECT_EQ(answer(c, "compare.shared_split"), nullptr);
     EXPECT_GT(c.models.front().count(RowChange::Removed), 0u);
+}
+
+// Two debug tables of one kind, read by the toolchain reader from text in its layout.
+DataTableDiff diffTexts(artifacts::ToolchainKind kind, const std::string& a, const std::string& b)
+{
+    auto ta = artifacts::readToolchainText(kind, a, "a.txt");
+    auto tb = artifacts::readToolchainText(kind, b, "b.txt");
+    EXPECT_TRUE(ta && tb);
+    auto d = diffDataTables(ta->tables.at(0), tb->tables.at(0));
+    EXPECT_TRUE(d.has_value());
+    return d ? *d : DataTableDiff{};
+}
+
+TEST(CompareTables, ACosineTurnedNaNIsTheWorstMove)
+{
+    const std::string layout =
+        "+----+----------+---------------+----------+\n"
+        "|    | mod_name | quant_dtype   |   Cosine |\n"
+        "|----+----------+---------------+----------|\n"
+        "|  0 | conv1    | qint8         | %s |\n"
+        "|  1 | conv2    | qint8         | 0.999000 |\n"
+        "+----+----------+---------------+----------+\n";
+    const auto text = [&](const char* cosine) {
+        std::string t = layout;
+        return t.replace(t.find("%s"), 2, cosine);
+    };
+    const DataTableDiff d =
+        diffTexts(artifacts::ToolchainKind::ComparePerLayer, text("0.998000"), text("     nan"));
+    ASSERT_EQ(d.rows.size(), 2u);
+    EXPECT_EQ(d.rows[0].movement, Movement::Worse);
+    EXPECT_EQ(diffTexts(artifacts::ToolchainKind::ComparePerLayer, text("     nan"), text("0.998000"))
+                  .rows[0]
+                  .movement,
+              Movement::Better);
+}
+
+TEST(CompareTables, ASensitivityWithoutANumberStillComparesItsRank)
+{
+    const std::string a =
+        "op_name    sensitive_type    op_type    L1      quant_dtype\n"
+        "---------  ----------------  ---------  ------  -------------\n"
+        "conv1      activation        Conv2d     0.5     qint8\n"
+        "fc         activation        Linear     -       qint8\n"
+        "conv2      activation        Conv2d     0.1     qint8\n";
+    const std::string b =
+        "op_name    sensitive_type    op_type    L1      quant_dtype\n"
+        "---------  ----------------  ---------  ------  -------------\n"
+        "conv2      activation        Conv2d     0.2     qint8\n"
+        "conv1      activation        Conv2d     0.01    qint8\n"
+        "fc         activation        Linear     -       qint8\n";
+    Analysis before, after;
+    for (auto [side, text] : {std::pair{&before, &a}, std::pair{&after, &b}}) {
+        auto read = artifacts::readToolchainText(artifacts::ToolchainKind::Sensitivity, *text, "ops.txt");
+        ASSERT_TRUE(read);
+        side->tables = read->tables;
+    }
+    const Comparison c = compareAnalyses(before, after);
+    ASSERT_EQ(c.tables.size(), 1u);
+    const TableRowChange* fc = tableRow(c.tables.front(), "fc", "activation");
+    ASSERT_NE(fc, nullptr);
+    EXPECT_FALSE(fc->before.has_value());
+    EXPECT_EQ(fc->rankA, 2);
+    EXPECT_EQ(fc->rankB, 3);
+    // no change is known: A's three most sensitive ops are what a fix aimed at. conv1 fell in
+    // value and rank; fc only in rank, with no number to show; conv2 rose
+    const Finding* dropped = answer(c, "compare.sensitivity_dropped");
+    ASSERT_NE(dropped, nullptr);
+    EXPECT_EQ(layersOf(dropped), (std::vector<std::string>{"conv1", "fc"}));
+    EXPECT_NE(dropped->evidence.back().detail.find("L1 - → -, rank 2 → 3"), std::string::npos)
+        << dropped->evidence.back().detail;
+    EXPECT_EQ(layersOf(answer(c, "compare.sensitivity_rose")), std::vector<std::string>{"conv2"});
 }
 
 TEST(CompareTables, OneTableInItsTwoLayoutsIsTheSame)

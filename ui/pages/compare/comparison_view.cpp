@@ -66,12 +66,12 @@ void ComparisonView::setTables(const QString& header, std::vector<core::compare:
         title->setText(QStringLiteral("<b>%1</b><br><small>%2</small>")
                            .arg(QString::fromStdString(t.title).toHtmlEscaped(),
                                 QString::fromStdString(t.caption).toHtmlEscaped()));
-        auto* model = new DiffTableModel(m_body);
+        auto* view = new QTableView(m_body);
+        auto* model = new DiffTableModel(view);  // goes with its view when the tables are rebuilt
         model->setTable(std::move(t));
         auto* filter = new ChangedOnlyFilter(model);
         filter->setSourceModel(model);
         filter->setChangedOnly(m_changedOnly->isChecked());
-        auto* view = new QTableView(m_body);
         view->setModel(filter);
         view->setSortingEnabled(true);
         view->sortByColumn(-1, Qt::AscendingOrder);  // the diff's order until the user sorts
