@@ -95,17 +95,20 @@ bool sharesScale(const Layer& l, const std::unordered_map<std::string, int>& use
     return it != use.end() && it->second > 1;
 }
 
-std::unordered_map<std::string, int> moduleUse(const LayerTable& t)
-{
-    std::unordered_map<std::string, int> use;
-    for (const Layer& l : t.layers) ++use[modulePath(l.name)];
-    return use;
-}
-
+// What the diff asks of a table more than once, worked out once: each row's module path, how
+// many rows (calls) each module has, how many rows take their scale from each source.
 struct TableFacts {
-    std::unordered_map<std::string, int> scaleUse;
+    std::vector<std::string> modules;  // per row
     std::unordered_map<std::string, int> moduleCalls;
-    explicit TableFacts(const LayerTable& t) : scaleUse(scaleSourceUse(t)), moduleCalls(moduleUse(t)) {}
+    std::unordered_map<std::string, int> scaleUse;
+    explicit TableFacts(const LayerTable& t) : scaleUse(scaleSourceUse(t))
+    {
+        modules.reserve(t.layers.size());
+        for (const Layer& l : t.layers) {
+            modules.push_back(modulePath(l.name));
+            ++moduleCalls[modules.back()];
+        }
+    }
 };
 
 void addIfDifferent(std::vector<FieldChange>& out, const char* field, std::string before, std::string after,
@@ -183,6 +186,23 @@ void pairByPosition(const LayerTable& a, const LayerTable& b, std::vector<int>& 
         }
         i = end;
     }
+}
+
+std::vector<RowPair> matchRows(const LayerTable& a, const LayerTable& b, const TableFacts& fa,
+                               const TableFacts& fb)
+{
+    std::vector<int> partnerOfA(a.layers.size(), -1), partnerOfB(b.layers.size(), -1);
+    std::vector<MatchBy> byOfA(a.layers.size(), MatchBy::Name);
+    std::vector<std::string> namesA, namesB;
+    for (const Layer& l : a.layers) namesA.push_back(l.name);
+    for (const Layer& l : b.layers) namesB.push_back(l.name);
+    pairByKey(namesA, namesB, partnerOfA, partnerOfB);
+    pairByKey(fa.modules, fb.modules, partnerOfA, partnerOfB);
+    pairByPosition(a, b, partnerOfA, partnerOfB, byOfA);
+    std::vector<RowPair> pairs;
+    for (const auto& [i, j] : pairsInOrderOfB(partnerOfA, partnerOfB))
+        pairs.push_back({i, j, i >= 0 && j >= 0 ? byOfA[static_cast<size_t>(i)] : MatchBy::None});
+    return pairs;
 }
 
 }  // namespace
@@ -297,20 +317,7 @@ std::string modulePath(const std::string& layerName)
 
 std::vector<RowPair> matchLayers(const LayerTable& a, const LayerTable& b)
 {
-    std::vector<int> partnerOfA(a.layers.size(), -1), partnerOfB(b.layers.size(), -1);
-    std::vector<MatchBy> byOfA(a.layers.size(), MatchBy::Name);
-    std::vector<std::string> keysA, keysB;
-    for (const Layer& l : a.layers) keysA.push_back(l.name);
-    for (const Layer& l : b.layers) keysB.push_back(l.name);
-    pairByKey(keysA, keysB, partnerOfA, partnerOfB);
-    for (std::string& k : keysA) k = modulePath(k);
-    for (std::string& k : keysB) k = modulePath(k);
-    pairByKey(keysA, keysB, partnerOfA, partnerOfB);
-    pairByPosition(a, b, partnerOfA, partnerOfB, byOfA);
-    std::vector<RowPair> pairs;
-    for (const auto& [i, j] : pairsInOrderOfB(partnerOfA, partnerOfB))
-        pairs.push_back({i, j, i >= 0 && j >= 0 ? byOfA[static_cast<size_t>(i)] : MatchBy::None});
-    return pairs;
+    return matchRows(a, b, TableFacts(a), TableFacts(b));
 }
 
 LayerTableDiff diffLayerTables(const LayerTable& a, const LayerTable& b)
@@ -320,14 +327,14 @@ LayerTableDiff diffLayerTables(const LayerTable& a, const LayerTable& b)
     diff.pathB = b.sourcePath;
     diff.format = b.format;
     const TableFacts fa(a), fb(b);
-    const std::vector<RowPair> pairs = matchLayers(a, b);
+    const std::vector<RowPair> pairs = matchRows(a, b, fa, fb);
     // modules some call of which kept its module in B: a call of one that has another module now
     // is that module split (one FloatFunctional called twice became two)
     std::set<std::string> kept;
     for (const RowPair& p : pairs)
         if (p.a >= 0 && p.b >= 0) {
-            const std::string moduleA = modulePath(a.layers[static_cast<size_t>(p.a)].name);
-            if (moduleA == modulePath(b.layers[static_cast<size_t>(p.b)].name)) kept.insert(moduleA);
+            const std::string& moduleA = fa.modules[static_cast<size_t>(p.a)];
+            if (moduleA == fb.modules[static_cast<size_t>(p.b)]) kept.insert(moduleA);
         }
     for (const RowPair& p : pairs) {
         LayerChange row;
@@ -356,7 +363,8 @@ LayerTableDiff diffLayerTables(const LayerTable& a, const LayerTable& b)
             row.kind = configuration        ? RowChange::Changed
                        : row.fields.empty() ? RowChange::Same
                                             : RowChange::Retuned;
-            const std::string moduleA = modulePath(la->name), moduleB = modulePath(lb->name);
+            const std::string& moduleA = fa.modules[static_cast<size_t>(p.a)];
+            const std::string& moduleB = fb.modules[static_cast<size_t>(p.b)];
             const auto calls = fa.moduleCalls.find(moduleA);
             // ... and it shared its quantizer there: two ops of one scope ("/head/Conv",
             // "/head/Sigmoid") are no FloatFunctional called twice

@@ -109,7 +109,7 @@ ArtifactsPage::ArtifactsPage(AppContext* context, QWidget* parent)
         }
     });
     connect(context, &AppContext::analysisChanged, this, [this] { rebuild(); });
-    connect(context, &AppContext::comparisonChanged, this, [this] { rebuild(); });
+    connect(context, &AppContext::comparisonChanged, this, [this] { updateComparison(); });
     connect(context, &AppContext::langChanged, this, [this] { updateComparison(); });
     rebuild();
 }
@@ -118,6 +118,10 @@ void ArtifactsPage::updateComparison()
 {
     const ComparisonPtr c = context()->comparison();
     m_compare->showIn(m_tabs, c != nullptr);
+    // the tabs show while either side has something: A's tables, or a comparison
+    const bool any = m_chooser->count() > 0;
+    m_empty->setVisible(!any && !c);
+    m_tabs->setVisible(any || c);
     if (!c) return;
     const core::Lang lang = context()->lang();
     std::vector<core::compare::DiffTable> tables;
@@ -149,9 +153,6 @@ void ArtifactsPage::rebuild()
     }
     const bool any = m_chooser->count() > 0;
     updateComparison();
-    const bool comparing = context()->comparison() != nullptr;
-    m_empty->setVisible(!any && !comparing);
-    m_tabs->setVisible(any || comparing);
     m_filter->setEnabled(any);
     if (!any) {
         m_model->setTable(nullptr, -1);
