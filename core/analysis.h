@@ -18,9 +18,12 @@
 #include "core/common/folder_walk.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
+#include "core/fixedpoint/dataset_eval.h"
 #include "core/fixedpoint/simulation_summary.h"
 #include "core/logs/run.h"
 #include "core/model/layer_table.h"
+#include "core/rules/verdict.h"
+#include "core/stage_ladder.h"
 
 namespace qatdoctor::core {
 
@@ -58,6 +61,11 @@ struct Analysis : CheckResults {
     // The fixed-point simulation of the ONNX model, when one was run (the Fixed-point page, or
     // `analyze --simulate`); its findings join `findings` through the "simulation" check.
     std::optional<fixedpoint::SimulationSummary> simulation;
+    // Dataset evaluations (`simulate --dataset --out` results in the project, or the Fixed-point
+    // page's "Evaluate on a dataset"): the simulated rungs of the ladder.
+    std::vector<fixedpoint::DatasetEvaluation> evaluations;
+    // One accuracy per stage and the first step out of range (made by the "ladder" check).
+    StageLadder ladder;
 
     const model::LayerTable* primaryModel() const { return models.empty() ? nullptr : &models.front(); }
 };
@@ -94,6 +102,10 @@ Result<Analysis> analyze(const AnalyzeOptions& options, const ProgressFn& progre
 
 // Re-runs only the checks (after the user changes a role or an expectation).
 void runChecks(Analysis& analysis);
+
+// The verdict sentence of an analysis: the rules' verdict led by the ladder's first bad step
+// (the Overview, the CLI, the JSON and the report all show this one).
+rules::Verdict verdictOf(const Analysis& analysis);
 
 // For the paste dialog: a complete Analysis (layers + findings from every check) of pasted
 // `print(model)` text. `label` names the text in messages and evidence (e.g. "pasted model" or the

@@ -5,6 +5,7 @@
 
 #include "core/common/finding_json.h"
 #include "core/common/version.h"
+#include "core/fixedpoint/dataset_eval_json.h"
 #include "core/rules/verdict.h"
 
 namespace qatdoctor::core {
@@ -258,7 +259,7 @@ json analysisToJson(const Analysis& a, Lang lang)
         jt["row_lines"] = t.rowLines;
         j["tables"].push_back(std::move(jt));
     }
-    const rules::Verdict verdict = rules::computeVerdict(a, a.logs);
+    const rules::Verdict verdict = verdictOf(a);
     j["verdict"] = {{"clear", verdict.clear},
                     {"stage", verdict.clear          ? json(nullptr)
                               : verdict.stageUnknown ? json("training")
@@ -277,6 +278,10 @@ json analysisToJson(const Analysis& a, Lang lang)
     for (const checkpoint::CheckpointDiff& d : a.checkpointDiffs)
         j["checkpoint_diffs"].push_back(checkpointDiffToJson(d));
     j["simulation"] = a.simulation ? fixedpoint::simulationSummaryToJson(*a.simulation, lang) : json(nullptr);
+    j["ladder"] = ladderToJson(a.ladder, lang);
+    j["evaluations"] = json::array();
+    for (const fixedpoint::DatasetEvaluation& e : a.evaluations)
+        j["evaluations"].push_back(fixedpoint::evaluationToJson(e));
     j["warnings"] = std::move(logs["warnings"]);
     for (const Warning& w : a.warnings) j["warnings"].push_back(warningToJson(w));
     return j;

@@ -36,6 +36,17 @@ void attachSimulation(Analysis& analysis, fixedpoint::SimulationSummary summary)
     runChecks(analysis);
 }
 
+void attachEvaluation(Analysis& analysis, fixedpoint::DatasetEvaluation evaluation)
+{
+    std::erase_if(analysis.evaluations, [&](const fixedpoint::DatasetEvaluation& e) {
+        return e.modelPath == evaluation.modelPath && e.sources == evaluation.sources &&
+               e.shards == evaluation.shards;
+    });
+    // the newest first: the ladder shows the first complete, labelled one
+    analysis.evaluations.insert(analysis.evaluations.begin(), std::move(evaluation));
+    runChecks(analysis);
+}
+
 Result<void> simulateAnalysisModel(Analysis& analysis, const fixedpoint::SimulationOptions& options,
                                    const fixedpoint::InputSpec& input, const ProgressFn& progress)
 {

@@ -24,6 +24,10 @@ std::string simulatableModelPath(const Analysis& analysis);
 // Sets analysis.simulation and re-runs the checks (its findings join the analysis).
 void attachSimulation(Analysis& analysis, fixedpoint::SimulationSummary summary);
 
+// Adds a dataset evaluation (replacing one of the same model, dataset and shards) and re-runs
+// the checks: its modes become the ladder's simulated rungs.
+void attachEvaluation(Analysis& analysis, fixedpoint::DatasetEvaluation evaluation);
+
 // Reads simulatableModelPath(), prepares the input (files, or seeded random values), simulates
 // and attaches the summary. Errors: "simulate.no_model" (no ONNX model loaded), the model's
 // read errors, the simulator's ("simulate.unsupported", "simulate.input" ...), kCancelledCode.

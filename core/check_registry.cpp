@@ -136,7 +136,22 @@ void runCheckpointChecks(Analysis& a)
     a.checkpointDiffs = std::move(diffs);
 }
 
+// The stage ladder, after the training rules (whose findings its steps name) and before the
+// verdict reads it. A thresholds file the rules could not use is already a warning.
+void runLadder(Analysis& a)
+{
+    Result<rules::Thresholds> t = rules::loadThresholds(a.thresholdsPath);
+    a.ladder = buildStageLadder(a.logs, a.evaluations, a.tables, t ? *t : rules::defaultThresholds());
+    addLadderFindings(a.ladder, a);
+}
+
 }  // namespace
+
+rules::Verdict verdictOf(const Analysis& a)
+{
+    const LadderStep* step = a.ladder.firstBadStep();
+    return rules::computeVerdict(a, a.logs, step ? step->findingId : std::string());
+}
 
 const std::vector<Check>& checks()
 {
@@ -148,6 +163,7 @@ const std::vector<Check>& checks()
          [](Analysis& a) { artifacts::runArtifactChecks(a.models, a.tables, a.expectedDtypes, a); }},
         {"simulation", [](Analysis& a) { fixedpoint::runSimulationCheck(a.simulation, a); }},
         {"checkpoints", runCheckpointChecks},
+        {"ladder", runLadder},
     };
     return kChecks;
 }

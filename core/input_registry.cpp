@@ -7,6 +7,8 @@
 #include "core/checkpoint/checkpoint_layers.h"
 #include "core/checkpoint/checkpoint_lints.h"
 #include "core/common/error_codes.h"
+#include "core/common/file_io.h"
+#include "core/fixedpoint/dataset_eval_json.h"
 #include "core/folder_input.h"
 #include "core/logs/log_input.h"
 #include "core/model/onnx_input.h"
@@ -80,6 +82,19 @@ const std::vector<InputLoader>& inputLoaders()
              into.checkpoints.push_back(std::move(*read));
              return Ok{};
          }},
+        // a dataset evaluation's result (`simulate --dataset --out`): the ladder's simulated rungs
+        {"evaluation", InputKind::Artifact,
+         [](const std::string&, std::string_view head) {
+             return fixedpoint::looksLikeEvaluation(head) ? 95 : 0;
+         },
+         [](const std::string& path, Analysis& into, const ProgressFn&) -> Result<void> {
+             Result<std::string> text = readFile(path, uint64_t{64} << 20);
+             if (!text) return text.error();
+             Result<fixedpoint::DatasetEvaluation> e = fixedpoint::evaluationFromJson(*text, path);
+             if (!e) return e.error();
+             into.evaluations.push_back(std::move(*e));
+             return Ok{};
+         }},
         toolchainRow(artifacts::ToolchainKind::ModelCheckResult),
         toolchainRow(artifacts::ToolchainKind::ComparePerLayer),
         toolchainRow(artifacts::ToolchainKind::Sensitivity),
@@ -91,6 +106,8 @@ const std::vector<InputLoader>& inputLoaders()
         toolchainRow(artifacts::ToolchainKind::NodeSensitivity),
         toolchainRow(artifacts::ToolchainKind::QconfigDtypes),
         toolchainRow(artifacts::ToolchainKind::QconfigChangelog),
+        toolchainRow(artifacts::ToolchainKind::VerifierConsistency),
+        toolchainRow(artifacts::ToolchainKind::VerifierCosine),
     };
     return kLoaders;
 }

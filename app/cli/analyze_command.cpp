@@ -48,6 +48,19 @@ constexpr const char* kUsage =
     "  --max-memory SIZE with --simulate: largest tensor it may allocate, e.g. 2G (default: a quarter\n"
     "                    of physical memory)\n";
 
+// One accuracy per stage, the step into it, and where the first bad step is.
+void printLadder(std::ostream& out, const core::StageLadder& ladder, core::Lang lang)
+{
+    if (ladder.empty()) return;
+    std::vector<std::vector<std::string>> rows;
+    for (const core::LadderRow& r : core::ladderRows(ladder, lang))
+        rows.push_back({r.name, r.value + (r.interval.empty() ? "" : " (" + r.interval + ")"),
+                        r.change.empty() ? "-" : r.change, r.source, r.judgement});
+    out << (lang == core::Lang::Zh ? "\n阶段阶梯（各阶段精度）：\n"
+                                   : "\nStage ladder (accuracy per stage):\n");
+    printColumns(out, rows, "  ");
+}
+
 void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
 {
     out << "Inputs:\n";
@@ -74,7 +87,8 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
             out << "; output SQNR int vs float " << core::fixedText(*sq, 2) << " dB";
         out << "\n";
     }
-    out << "\nVerdict: " << core::rules::computeVerdict(a, a.logs).text.in(lang) << "\n";
+    printLadder(out, a.ladder, lang);
+    out << "\nVerdict: " << core::verdictOf(a).text.in(lang) << "\n";
     out << "\nFindings:\n";
     printFindings(out, a.findings, lang);
     if (!a.checksSkipped.empty()) {

@@ -16,12 +16,13 @@ Command faqCommand();
 Command simulateCommand();
 Command checkpointCommand();
 Command diffCommand();
+Command mergeSimCommand();
 
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> kCommands = {
         analyzeCommand(),  logsCommand(),       modelCommand(), faqCommand(),
-        simulateCommand(), checkpointCommand(), diffCommand(),
+        simulateCommand(), checkpointCommand(), diffCommand(),  mergeSimCommand(),
     };
     return kCommands;
 }

@@ -67,25 +67,9 @@ void printDiffTable(std::ostream& out, const cmp::DiffTable& t, bool all)
     for (size_t r = 0; r < t.rows.size(); ++r)
         if (all || t.changed[r]) shown.push_back(r);
     if (shown.empty()) return;
-    std::vector<int64_t> width(t.columns.size(), 0);
-    const auto widen = [&](const std::vector<std::string>& cells) {
-        for (size_t c = 0; c + 1 < cells.size(); ++c)
-            width[c] = std::max(width[c], core::artifacts::displayWidth(cells[c]));
-    };
-    widen(t.columns);
-    for (size_t r : shown) widen(t.rows[r]);
-    const auto print = [&](const std::vector<std::string>& cells) {
-        out << " ";
-        for (size_t c = 0; c < cells.size(); ++c) {
-            out << " " << cells[c];
-            if (c + 1 < cells.size())
-                out << std::string(
-                    static_cast<size_t>(width[c] - core::artifacts::displayWidth(cells[c]) + 1), ' ');
-        }
-        out << "\n";
-    };
-    print(t.columns);
-    for (size_t r : shown) print(t.rows[r]);
+    std::vector<std::vector<std::string>> rows{t.columns};
+    for (size_t r : shown) rows.push_back(t.rows[r]);
+    printColumns(out, rows, "  ");
 }
 
 bool nothingToCompare(const cmp::Comparison& c)

@@ -18,6 +18,8 @@ using ImageDecoder = core::fixedpoint::ImageDecoder;  // core/fixedpoint/run_sim
 
 // Set once by main() before any command runs (unset = --image unavailable in this build).
 void setImageDecoder(ImageDecoder decoder);
+// The decoder set (empty when none): for `simulate --image` and the image folders of --dataset.
+const ImageDecoder& installedImageDecoder();
 
 // Only in the GUI build of qatdoctor-cli (gui_image_decoder.cpp).
 void installGuiImageDecoder();

@@ -13,6 +13,7 @@
 #include "app/cli/args.h"
 #include "app/cli/cli_command.h"
 #include "app/cli/image_decoder.h"
+#include "app/cli/sim_mode_option.h"
 #include "app/cli/text_output.h"
 #include "core/common/file_io.h"
 #include "core/common/json_text.h"
@@ -26,6 +27,10 @@
 #include "core/model/onnx_file.h"
 
 namespace qatdoctor::cli {
+
+// simulate_dataset_command.cpp: `simulate MODEL --dataset ...`.
+int runSimulateDataset(const std::vector<std::string>& argv, CommandIo io);
+
 namespace {
 
 namespace fp = core::fixedpoint;
@@ -67,6 +72,19 @@ constexpr const char* kUsage =
     "                      quantization error alone (int mode; --mode fake for fake-quant)\n"
     "  --pixel-scale S     multiply the image's pixels by S first (training normalization; 0.0078125\n"
     "                      = 1/128, horizon's centered-YUV convention). Default 1\n"
+    "\n"
+    "       qatdoctor-cli simulate MODEL --dataset PATH... [--labels FILE.npy] [--mode all|float|fake|int]\n"
+    "                              [--threads N] [--shard K/N] [--out FILE [--force]] [--json] [--quiet]\n"
+    "                              [--requant float|fixed] [--worst N] [--color C] [--pixel-scale S]\n\n"
+    "Evaluates the modes over a dataset, one sample at a time (constant memory): per mode the top-1\n"
+    "accuracy with its 95% interval (with labels), agreement with float (argmax, SQNR), the samples\n"
+    "where fake-quant and integer answer differently, and the worst samples.\n"
+    "  --dataset PATH      a .npy batch (read a sample at a time), .pb files, a folder of them, or a\n"
+    "                      folder of images per class (class folders in name order = labels; GUI build)\n"
+    "  --labels FILE.npy   integer class per sample, in sample order\n"
+    "  --threads N         samples evaluated at once (figures do not depend on N)\n"
+    "  --shard K/N         only samples K, K+N, K+2N, ... (a partial result; `merge-sim` adds them up)\n"
+    "  --out FILE          write the result as JSON (what merge-sim and a project folder read)\n"
     "Exit codes: 0 = ran; 1 = a finding at error level; 2 = usage or input error.\n";
 
 // Set once by main() (see image_decoder.h); read-only afterwards.
@@ -186,6 +204,10 @@ void printText(std::ostream& out, const fp::SimulationResult& r, const fp::Prepa
 
 int runSimulate(const std::vector<std::string>& argv, CommandIo io)
 {
+    // a dataset evaluation is a command of its own options (simulate_dataset_command.cpp)
+    if (std::any_of(argv.begin(), argv.end(),
+                    [](const std::string& a) { return a == "--dataset" || a.starts_with("--dataset="); }))
+        return runSimulateDataset(argv, io);
     Args args(
         argv,
         {"input", "inputs", "mode", "requant", "round", "int16", "float", "save-outputs", "repeat", "threads",
@@ -197,16 +219,12 @@ int runSimulate(const std::vector<std::string>& argv, CommandIo io)
     }
     fp::SimulationOptions opt;
     const std::string mode = args.value("mode").value_or("all");
-    if (mode == "float")
-        opt.modes = {fp::SimMode::Float};
-    else if (mode == "fake")
-        opt.modes = {fp::SimMode::Fake};
-    else if (mode == "int")
-        opt.modes = {fp::SimMode::Int};
-    else if (mode != "all") {
+    const auto modes = parseSimModes(mode);
+    if (!modes) {
         io.err << "simulate: --mode wants all, float, fake or int\n";
         return kExitUsage;
     }
+    opt.modes = *modes;
     const std::string requant = args.value("requant").value_or("float");
     if (requant != "float" && requant != "fixed") {
         io.err << "simulate: --requant wants float or fixed\n";
@@ -442,6 +460,11 @@ void printColourComparison(std::ostream& out, const fp::ColourComparison& c, con
 void setImageDecoder(ImageDecoder decoder)
 {
     imageDecoder() = std::move(decoder);
+}
+
+const ImageDecoder& installedImageDecoder()
+{
+    return imageDecoder();
 }
 
 Command simulateCommand()

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "app/cli/cli_command.h"
+#include "core/artifacts/text_lines.h"
 
 namespace qatdoctor::cli {
 namespace {
@@ -68,6 +69,27 @@ int exitCodeFor(const std::vector<core::Finding>& findings, core::Severity failO
     for (const core::Finding& f : findings)
         if (f.severity >= failOn) return kExitFindings;
     return kExitOk;
+}
+
+void printColumns(std::ostream& out, const std::vector<std::vector<std::string>>& rows,
+                  const std::string& indent)
+{
+    std::vector<int64_t> width;
+    for (const auto& cells : rows)
+        for (size_t c = 0; c + 1 < cells.size(); ++c) {
+            if (width.size() <= c) width.resize(c + 1, 0);
+            width[c] = std::max(width[c], core::artifacts::displayWidth(cells[c]));
+        }
+    for (const auto& cells : rows) {
+        out << indent;
+        for (size_t c = 0; c < cells.size(); ++c) {
+            out << cells[c];
+            if (c + 1 < cells.size())
+                out << std::string(
+                    static_cast<size_t>(width[c] - core::artifacts::displayWidth(cells[c]) + 2), ' ');
+        }
+        out << "\n";
+    }
 }
 
 }  // namespace qatdoctor::cli

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 #include <vector>
 
 #include "core/common/finding.h"
@@ -11,6 +12,11 @@ namespace qatdoctor::cli {
 
 void printFindings(std::ostream& out, const std::vector<core::Finding>& findings, core::Lang lang);
 void printWarnings(std::ostream& out, const std::vector<core::Warning>& warnings);
+
+// Rows of cells in columns padded by display width (names may be Chinese), each line starting
+// with indent; the last column runs free.
+void printColumns(std::ostream& out, const std::vector<std::vector<std::string>>& rows,
+                  const std::string& indent);
 
 // Exit code for a finished run: kExitFindings if any finding is at or above failOn.
 int exitCodeFor(const std::vector<core::Finding>& findings, core::Severity failOn);

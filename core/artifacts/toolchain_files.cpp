@@ -159,6 +159,28 @@ const std::vector<KindSpec>& kindSpecs()
          {},
          false,
          readQconfigChangelog},
+        // hb_verifier's result table (OE 3.x): bc vs hbm compares outputs element by element...
+        {ToolchainKind::VerifierConsistency,
+         "hb_verifier_consistency",
+         kTableVerifierConsistency,
+         "hb_verifier output consistency",
+         {"verifier"},
+         {},
+         [](const std::string& low) {
+             return any(low, {"mismatched elements"}) && any(low, {"consistency"});
+         },
+         {{"outputname"}, {"consistency"}}},
+        // ...onnx / bc pairs by cosine ("Consine" is the tool's own spelling)
+        {ToolchainKind::VerifierCosine,
+         "hb_verifier_cosine",
+         kTableVerifierCosine,
+         "hb_verifier cosine similarity",
+         {"verifier"},
+         {},
+         [](const std::string& low) {
+             return any(low, {"consinesimilarity", "cosinesimilarity"}) && any(low, {"tensorname"});
+         },
+         {{"tensorname"}, {"consinesimilarity", "cosinesimilarity"}}},
     };
     return kSpecs;
 }

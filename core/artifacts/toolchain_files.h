@@ -18,22 +18,25 @@
 namespace qatdoctor::core::artifacts {
 
 enum class ToolchainKind {
-    ModelCheckResult,  // model_check_result.txt / qconfig_info.txt
-    ComparePerLayer,   // compare_per_layer_out.txt / .csv
-    Sensitivity,       // output_<name>_<metric>_sensitive_ops.txt
-    Statistic,         // statistic.txt (QuantAnalysis and profile_featuremap layouts)
-    Similarity,        // similarity.txt / ordered_op_error_similarity.txt
-    WeightComparison,  // weight_comparison.txt
-    DeployDevice,      // deploy_device.txt
-    MapperNodes,       // hb_mapper checker / makertbin logs: the node placement table
-    NodeSensitivity,   // the PTQ debugger's get_sensitivity_of_nodes table (sensitivity_of_*.log)
-    QconfigDtypes,     // QconfigSetter's qconfig_dtypes.pt.py (configured dtypes per module)
-    QconfigChangelog,  // QconfigSetter's qconfig_changelogs.txt (what it changed, and why)
+    ModelCheckResult,     // model_check_result.txt / qconfig_info.txt
+    ComparePerLayer,      // compare_per_layer_out.txt / .csv
+    Sensitivity,          // output_<name>_<metric>_sensitive_ops.txt
+    Statistic,            // statistic.txt (QuantAnalysis and profile_featuremap layouts)
+    Similarity,           // similarity.txt / ordered_op_error_similarity.txt
+    WeightComparison,     // weight_comparison.txt
+    DeployDevice,         // deploy_device.txt
+    MapperNodes,          // hb_mapper checker / makertbin logs: the node placement table
+    NodeSensitivity,      // the PTQ debugger's get_sensitivity_of_nodes table (sensitivity_of_*.log)
+    QconfigDtypes,        // QconfigSetter's qconfig_dtypes.pt.py (configured dtypes per module)
+    QconfigChangelog,     // QconfigSetter's qconfig_changelogs.txt (what it changed, and why)
+    VerifierConsistency,  // hb_verifier bc vs hbm: per output consistent, mismatched elements, max diffs
+    VerifierCosine,       // hb_verifier onnx / bc pairs: per tensor cosine similarity, outputs last
 };
 
 // Registry id of the kind ("model_check_result", "compare_per_layer", "sensitive_ops",
 // "statistic", "similarity", "weight_comparison", "deploy_device", "hb_mapper_nodes",
-// "node_sensitivity", "qconfig_dtypes", "qconfig_changelog").
+// "node_sensitivity", "qconfig_dtypes", "qconfig_changelog", "hb_verifier_consistency",
+// "hb_verifier_cosine").
 const char* toolchainKindId(ToolchainKind kind);
 
 // DataTable kinds written by the readers.
@@ -46,6 +49,8 @@ inline constexpr const char* kTableDeployDevice = "deploy_device";
 inline constexpr const char* kTableMapperNodes = "hb_mapper_nodes";
 inline constexpr const char* kTableNodeSensitivity = "node_sensitivity";
 inline constexpr const char* kTableQconfigChangelog = "qconfig_changelog";
+inline constexpr const char* kTableVerifierConsistency = "hb_verifier_consistency";
+inline constexpr const char* kTableVerifierCosine = "hb_verifier_cosine";
 // model_check_result sections: "model_check.summary" (one row per status sentence),
 // "model_check.unfused", "model_check.called_times", "model_check.unused",
 // "model_check.input_dtypes", "model_check.output_dtypes", "model_check.layer_out_qconfig",

@@ -236,6 +236,10 @@ inline constexpr const char kSimulateRaw[] = "simulate.raw";
 inline constexpr const char kSimulateImage[] = "simulate.image";
 // a colour comparison the model cannot take (not one [N,3,H,W] input)
 inline constexpr const char kSimulateColour[] = "simulate.colour";
+// a dataset that cannot be evaluated (labels that do not match, no samples, a bad shard)
+inline constexpr const char kSimulateDataset[] = "simulate.dataset";
+// partial evaluation results that do not merge (another model or dataset, shards missing)
+inline constexpr const char kSimulateMerge[] = "simulate.merge";
 
 // report.*
 // a report name whose extension is none of pdf, html, json

@@ -120,6 +120,30 @@ Result<std::string> readFileHead(const std::string& path, size_t maxBytes)
     return readUpTo(path, maxBytes, false);
 }
 
+Result<std::string> readFileRange(const std::string& path, uint64_t offset, size_t bytes)
+{
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    if (fd.get() < 0) return makeError("io.open", "cannot open " + path + ": " + errnoText(), path);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+        return makeError("io.not_regular", path + " is not a regular file: not read", path);
+    std::string data(bytes, '\0');
+    size_t done = 0;
+    while (done < bytes) {
+        const ssize_t got =
+            ::pread(fd.get(), data.data() + done, bytes - done, static_cast<off_t>(offset + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0)
+            return makeError("io.read",
+                             path + ": cannot read " + std::to_string(bytes) + " bytes at offset " +
+                                 std::to_string(offset) +
+                                 (got == 0 ? ": the file ends first" : ": " + errnoText()),
+                             path, 0, static_cast<int64_t>(offset + done));
+        done += static_cast<size_t>(got);
+    }
+    return data;
+}
+
 Result<void> writeFileAtomic(const std::string& path, std::string_view data, bool overwrite)
 {
     if (!overwrite && ::access(path.c_str(), F_OK) == 0)

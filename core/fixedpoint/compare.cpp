@@ -5,10 +5,7 @@
 #include <limits>
 
 namespace qatdoctor::core::fixedpoint {
-namespace {
-
-// cosine, MSE, L1 and SQNR from count and sums
-Agreement withFigures(Agreement a)
+Agreement agreementWithFigures(Agreement a)
 {
     const auto& s = a.sums;
     const double n = static_cast<double>(a.count);
@@ -22,8 +19,6 @@ Agreement withFigures(Agreement a)
                                             : 10.0 * std::log10(s.refSq / s.errSq));
     return a;
 }
-
-}  // namespace
 
 Agreement compareTensors(const Tensor& ref, const Tensor& other, double outputScale)
 {
@@ -46,7 +41,7 @@ Agreement compareTensors(const Tensor& ref, const Tensor& other, double outputSc
     a.sums = {dot, nr, no, se, ae};
     a.maxAbs = mx;
     a.maxErrLsb = outputScale > 0 ? mx / outputScale : 0.0;
-    return withFigures(a);
+    return agreementWithFigures(a);
 }
 
 Agreement mergeAgreements(const Agreement& a, const Agreement& b)
@@ -59,7 +54,7 @@ Agreement mergeAgreements(const Agreement& a, const Agreement& b)
               a.sums.errSq + b.sums.errSq, a.sums.absErr + b.sums.absErr};
     m.maxAbs = std::max(a.maxAbs, b.maxAbs);
     m.maxErrLsb = std::max(a.maxErrLsb, b.maxErrLsb);
-    return withFigures(m);
+    return agreementWithFigures(m);
 }
 
 // Cosine 0.99 is the similarity below which toolchain per-layer comparisons flag a layer;

@@ -26,6 +26,9 @@ Agreement compareTensors(const Tensor& ref, const Tensor& other, double outputSc
 
 // The agreement over both tensor sets, as if compareTensors had seen them concatenated.
 Agreement mergeAgreements(const Agreement& a, const Agreement& b);
+// The figures (cosine, mse, l1, SQNR) of a.count and a.sums, the rest of a kept: an agreement
+// read back from its saved sums is the one that was saved.
+Agreement agreementWithFigures(Agreement a);
 
 // Thresholds for "agreement breaks" (defaults explained in compare.cpp).
 struct AgreementThresholds {

@@ -218,7 +218,7 @@ private:
 
 }  // namespace
 
-Result<Tensor> parseNpy(std::string_view bytes, const std::string& path)
+Result<NpyLayout> parseNpyLayout(std::string_view bytes, const std::string& path)
 {
     if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY")
         return npyError(path, "not a .npy file (no magic)", 0);
@@ -249,8 +249,16 @@ Result<Tensor> parseNpy(std::string_view bytes, const std::string& path)
         return npyError(path, "unsupported dtype '" + header->descr + "'", static_cast<int64_t>(offset));
     if (header->fortranOrder)
         return npyError(path, "Fortran-order arrays are not supported", static_cast<int64_t>(offset));
-    const std::vector<int64_t>& shape = header->shape;
-    const size_t dataOffset = offset + headerLen;
+    return NpyLayout{dtype, header->shape, offset + headerLen};
+}
+
+Result<Tensor> parseNpy(std::string_view bytes, const std::string& path)
+{
+    auto layout = parseNpyLayout(bytes, path);
+    if (!layout) return layout.error();
+    const DType dtype = layout->dtype;
+    const std::vector<int64_t>& shape = layout->shape;
+    const size_t dataOffset = layout->dataOffset;
     // Checked before allocating: a header may claim any shape (100 GB) over a few data bytes.
     const double claimed = claimedElements(shape) * static_cast<double>(elementSize(dtype));
     if (static_cast<double>(bytes.size() - dataOffset) < claimed)

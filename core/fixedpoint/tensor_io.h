@@ -20,6 +20,15 @@ namespace qatdoctor::core::fixedpoint {
 // .npy v1/v2/v3, little-endian or single-byte dtypes, C order. Errors: "simulate.npy" naming
 // pathForMessages and the header offset.
 Result<Tensor> parseNpy(std::string_view bytes, const std::string& pathForMessages);
+// Where a .npy keeps its array: element type, shape and the offset of the data, from the first
+// bytes of the file (the header; 64 KiB always hold it). For reading a large batch a sample at a
+// time. Errors as parseNpy's (the data's length is the caller's to check).
+struct NpyLayout {
+    DType dtype = DType::Unknown;
+    std::vector<int64_t> shape;
+    uint64_t dataOffset = 0;
+};
+Result<NpyLayout> parseNpyLayout(std::string_view head, const std::string& pathForMessages);
 std::string writeNpy(const Tensor& t);
 
 // Decodes typed fields or raw_data. External data is read from `folder` (the location must stay

@@ -69,12 +69,13 @@ void LineParser::reserveFor(double scale)
     }
 }
 
-std::string LineParser::slotKey(std::string_view key, bool validation, int stage)
+std::string LineParser::slotKey(std::string_view key, bool validation, int stage, std::string_view deployStep)
 {
     std::string k(key);
     k += '\x1f';
     k += validation ? 'v' : 't';
     k += static_cast<char>('0' + stage + 1);
+    k += deployStep;
     return k;
 }
 
@@ -84,18 +85,21 @@ uint32_t LineParser::slot(std::string_view key, bool validation, size_t position
     const int stage = stageOfName ? static_cast<int>(*stageOfName) : -1;
     if (position < m_byPosition.size()) {
         const Slot& s = m_slots[m_byPosition[position]];
-        if (s.validation == validation && s.stage == stage && sameKey(s.key, key))
+        if (s.validation == validation && s.stage == stage && s.deployStep == m_lineDeployStep &&
+            sameKey(s.key, key))
             return m_byPosition[position];
     }
     uint32_t found = UINT32_MAX;
-    std::string indexKey = slotKey(key, validation, stage);
+    std::string indexKey = slotKey(key, validation, stage, m_lineDeployStep);
     if (auto it = m_slotIndex.find(indexKey); it != m_slotIndex.end()) found = it->second;
     if (found == UINT32_MAX) {
         Slot s;
         s.key = std::string(key);
         s.validation = validation;
         s.stage = stage;
+        s.deployStep = m_lineDeployStep;
         std::string name = seriesName(key, validation);
+        if (!m_lineDeployStep.empty()) name = std::string(m_lineDeployStep) + "/" + name;
         if (stageOfName) name = std::string(roleName(*stageOfName)) + "/" + name;
         s.series = m_out.seriesIndex(name);
         if (m_lastWall.size() <= s.series) {

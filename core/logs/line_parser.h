@@ -61,6 +61,9 @@ protected:
     // The stage the current line names itself ("calib_val: acc[0.64]" in a QAT log), over the
     // log's stage for that line's series; reset for every line by the parser.
     std::optional<RunRole> m_lineStage;
+    // The deployment step the current line's prefix names ("pre_export", "board"; see
+    // deployStepOfWord), put before its series names; reset for every line by the parser.
+    std::string_view m_lineDeployStep;
     // Inline: called for every point; the rare step kinds go through resolveStep().
     [[gnu::always_inline]] void point(uint32_t slotIndex, double step, StepFrom from, float value,
                                       uint32_t line, const std::optional<float>& epoch,
@@ -99,13 +102,14 @@ private:
     struct Slot {
         std::string key;
         bool validation = false;
-        int stage = -1;  // the RunRole its name was prefixed with, -1 none
+        int stage = -1;               // the RunRole its name was prefixed with, -1 none
+        std::string_view deployStep;  // and the deployment step (a literal of deployStepOfWord)
         uint32_t series = 0;
         uint64_t orderBase = 0;
     };
     double resolveStep(const Slot& sl, const Series& s, StepFrom from);
     // (key, validation, stage) -> slot: a log of many distinct names stays linear
-    static std::string slotKey(std::string_view key, bool validation, int stage);
+    static std::string slotKey(std::string_view key, bool validation, int stage, std::string_view deployStep);
     std::vector<Slot> m_slots;
     std::unordered_map<std::string, uint32_t> m_slotIndex;
     std::vector<uint32_t> m_byPosition;

@@ -203,11 +203,24 @@ std::optional<RunRole> stageOfWord(std::string_view word)
             return RunRole::Calibration;
         if (equalsNoCase(t, "qat")) return RunRole::Qat;
         if (equalsNoCase(t, "quantized") || equalsNoCase(t, "int8") || equalsNoCase(t, "quant") ||
-            equalsNoCase(t, "quantize") ||
+            equalsNoCase(t, "quantize") || equalsNoCase(t, "hbir") ||
             (equalsNoCase(t, "int") && i + 1 < toks.size() && equalsNoCase(toks[i + 1], "infer")))
             return RunRole::Quantized;
     }
     return std::nullopt;
+}
+
+std::string_view deployStepOfWord(std::string_view word)
+{
+    const auto toks = tokens(word);
+    for (size_t i = 0; i < toks.size(); ++i) {
+        const std::string_view t = toks[i];
+        if (equalsNoCase(t, "preexport") || equalsNoCase(t, "export")) return "pre_export";
+        if (equalsNoCase(t, "board") || equalsNoCase(t, "onboard") || equalsNoCase(t, "hbm") ||
+            equalsNoCase(t, "bpu"))
+            return "board";
+    }
+    return {};
 }
 
 namespace {

@@ -33,6 +33,10 @@ bool isValidationWord(std::string_view word);
 // The stage a word names (float, fp32, calib, calibration, qat, quantized, int8, int_infer),
 // matched on whole tokens of the word split at non-alphanumerics.
 std::optional<RunRole> stageOfWord(std::string_view word);
+// The deployment step a prefix word names beyond the four stages ("pre_export_val" ->
+// "pre_export", "board_val" / "hbm_eval" -> "board"), "" when none: its series are named
+// "<step>/<name>" so they never mix with the run's own evaluation.
+std::string_view deployStepOfWord(std::string_view word);
 
 // The series name for a logged key: path components "train" dropped, validation components
 // ("val", "eval", "test", "val_acc" ...) moved to a "val/" prefix; validation=true (the line

@@ -383,7 +383,8 @@ public:
         bool hyper = false;
         // a log prefix naming a stage ("calib_val:", "qat_train:"): its series are that stage's
         std::optional<RunRole> lineStage = templated ? m_template.stage : std::nullopt;
-        bool proseCounters = true;  // every counter on the line was a "word number" pair
+        std::string_view lineDeployStep;  // a template's slots hold it already
+        bool proseCounters = true;        // every counter on the line was a "word number" pair
         size_t metrics = 0;
         for (size_t i = 0; i < n; ++i) {
             const Field& f = fields[i];
@@ -392,6 +393,7 @@ public:
                 if (!templated && f.sep == ':' && !f.key.empty()) {
                     validation |= prefixWord(f.key, f.raw, lineNo);
                     if (m_lastPrefixStage) lineStage = m_lastPrefixStage;
+                    lineDeployStep = m_lastPrefixDeployStep;
                 }
                 continue;
             }
@@ -499,6 +501,7 @@ public:
         m_sawMetricLine = true;
         size_t position = 0;
         m_lineStage = lineStage;
+        m_lineDeployStep = lineDeployStep;
         for (size_t i = 0; i < n; ++i) {
             const Field& f = fields[i];
             if (!f.isNumber || m_kinds[i] != KeyKind::Metric) continue;
@@ -514,6 +517,7 @@ public:
             point(s, x, from, value, static_cast<uint32_t>(lineNo), epochValue, wall);
         }
         m_lineStage.reset();
+        m_lineDeployStep = {};
         if (!templated) buildTemplate(p, e, n, bareStep, validation, lineStage);
     }
 
@@ -680,6 +684,8 @@ private:
         m_lastPrefix.assign(key);
         m_lastPrefixIsVal = isValidationWord(key);
         m_lastPrefixStage = value.empty() || isKeyStart(value[0]) ? stageOfWord(key) : std::nullopt;
+        m_lastPrefixDeployStep =
+            value.empty() || isKeyStart(value[0]) ? deployStepOfWord(key) : std::string_view{};
         noteStageWord(key, value, lineNo);
         return m_lastPrefixIsVal;
     }
@@ -942,7 +948,9 @@ private:
     int m_hints = 0;
     std::string m_lastPrefix;
     bool m_lastPrefixIsVal = false;
-    std::optional<RunRole> m_lastPrefixStage;  // the stage the last prefix names
+    std::optional<RunRole> m_lastPrefixStage;
+    std::string_view m_lastPrefixDeployStep;  // the deployment step it names (deployStepOfWord)  // the stage
+                                              // the last prefix names
 };
 
 }  // namespace

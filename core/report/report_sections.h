@@ -29,6 +29,10 @@ inline std::string tr(const BuildContext& c, std::string_view en, std::string_vi
 }
 
 std::string formatBytes(uint64_t bytes);  // "1.2 MB"
+
+// The stage ladder as a table, the first bad step marked (on the title page; in the summary when
+// the report has none).
+Block ladderTable(const BuildContext& c);
 // "a, b, c" (sep between the items; "" for none).
 inline std::string joined(const std::vector<std::string>& items, const char* sep = ", ")
 {

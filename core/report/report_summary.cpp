@@ -62,13 +62,16 @@ FindingItem findingItem(BuildContext& c, const Finding& f)
 Section summarySection(BuildContext& c)
 {
     Section s;
-    const rules::Verdict verdict = rules::computeVerdict(c.analysis, c.analysis.logs);
+    const rules::Verdict verdict = verdictOf(c.analysis);
     s.blocks.push_back(heading(tr(c, "Verdict", "结论")));
     s.blocks.push_back(paragraph(verdict.text.in(c.lang)));
     if (!verdict.clear)
         s.blocks.push_back(keyValues(
             {{tr(c, "Stage where trouble starts", "问题起始阶段"), stageLabel(verdict.stage, c.lang)},
              {tr(c, "Named finding", "对应发现"), verdict.findingId}}));
+    // the ladder is on the title page; without one, it opens the summary
+    const bool titlePage = c.options.sections.empty() || c.options.sections.count("title");
+    if (!c.analysis.ladder.empty() && !titlePage) s.blocks.push_back(ladderTable(c));
 
     size_t counts[3] = {0, 0, 0};
     for (const Finding& f : c.analysis.findings) ++counts[static_cast<int>(f.severity)];

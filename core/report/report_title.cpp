@@ -57,6 +57,23 @@ std::string projectName(const Analysis& analysis, const ReportOptions& options)
     return inputSetName(paths);
 }
 
+// The stage ladder on the first page: one accuracy per stage, the step into it, the first bad
+// step marked (the rows every face shows, core/stage_ladder.h).
+Block ladderTable(const BuildContext& c)
+{
+    TableBlock t;
+    t.caption = tr(c, "Stage ladder: accuracy per stage, and where it is first lost",
+                   "阶段阶梯：各阶段精度，以及精度首先在哪一步丢失");
+    t.columns = {tr(c, "Stage", "阶段"), tr(c, "Accuracy", "精度"), tr(c, "Change", "变化"),
+                 tr(c, "Step", "这一步"), tr(c, "Source", "来源")};
+    for (const LadderRow& r : ladderRows(c.analysis.ladder, c.lang)) {
+        t.rows.push_back({r.name, r.value + (r.interval.empty() ? "" : " (" + r.interval + ")"),
+                          r.change.empty() ? "-" : r.change, r.judgement, r.source});
+        t.highlighted.push_back(r.bad);
+    }
+    return table(std::move(t));
+}
+
 Result<Section> titleSection(BuildContext& c, const ProgressFn& progress)
 {
     Section s;
@@ -67,6 +84,11 @@ Result<Section> titleSection(BuildContext& c, const ProgressFn& progress)
                                   {tr(c, "Tool version", "工具版本"), std::string("QAT Doctor ") + kVersion},
                                   {tr(c, "Language", "语言"), tr(c, "English (en)", "中文 (zh)")},
                                   {tr(c, "Inputs", "输入"), std::to_string(c.analysis.inputs.size())}}));
+    // what a reader needs first: the verdict and where the accuracy is lost, stage by stage
+    if (!c.analysis.ladder.empty()) {
+        s.blocks.push_back(paragraph(verdictOf(c.analysis).text.in(c.lang)));
+        s.blocks.push_back(ladderTable(c));
+    }
 
     TableBlock t;
     t.caption = tr(c, "Inputs", "输入文件");

@@ -51,6 +51,8 @@ MetricName classifyMetric(std::string_view seriesName)
     for (const std::string& w : words) {
         if (isEvalWord(w)) out.eval = true;
         if (w == "quantized" || w == "quant" || w == "int8" || w == "hbir" || w == "bc") out.quantized = true;
+        if (w == "preexport" || w == "export") out.deployStep = DeployStep::PreExport;  // "pre_export" too
+        if (w == "board" || w == "onboard" || w == "hbm" || w == "bpu") out.deployStep = DeployStep::Board;
     }
     // The last word that is not an eval/train marker names the metric ("qat_val/acc" -> "acc").
     std::string base;
@@ -85,7 +87,7 @@ MetricName classifyMetric(std::string_view seriesName)
     return out;
 }
 
-MetricRef findMetric(const logs::Run& run, MetricKind kind, bool eval, bool quantized)
+MetricRef findMetric(const logs::Run& run, MetricKind kind, bool eval, bool quantized, DeployStep deployStep)
 {
     MetricRef best;
     int bestPref = 1 << 30;
@@ -93,8 +95,11 @@ MetricRef findMetric(const logs::Run& run, MetricKind kind, bool eval, bool quan
         if (series.empty()) continue;
         const MetricName m = classifyMetric(name);
         if (m.kind != kind || (kind != MetricKind::LearningRate && m.eval != eval)) continue;
+        if (m.deployStep != deployStep) continue;
         // A quantized-role run's own metrics are the quantized model's, whatever their names.
-        if (run.role != logs::RunRole::Quantized && m.quantized != quantized) continue;
+        if (deployStep == DeployStep::None && run.role != logs::RunRole::Quantized &&
+            m.quantized != quantized)
+            continue;
         const bool better =
             m.preference < bestPref || (m.preference == bestPref && series.size() > best.series->size());
         if (better) {
@@ -221,22 +226,32 @@ double accuracyScale(const logs::Series& s)
     return hi > 1.5 ? 0.01 : 1.0;
 }
 
-std::optional<FinalValue> finalEvalAccuracy(const logs::Run& run)
+namespace {
+
+// The last finite point of an accuracy series, as a fraction.
+std::optional<FinalValue> finalValueOf(const MetricRef& acc)
 {
-    MetricRef acc = evalAccuracy(run);
     if (!acc) return std::nullopt;
     auto last = lastFinite(*acc.series);
     if (!last) return std::nullopt;
     return FinalValue{acc.series->value[*last] * accuracyScale(*acc.series), *last, acc};
 }
 
+}  // namespace
+
+std::optional<FinalValue> finalEvalAccuracy(const logs::Run& run)
+{
+    return finalValueOf(evalAccuracy(run));
+}
+
 std::optional<FinalValue> finalQuantizedAccuracy(const logs::Run& run)
 {
-    MetricRef acc = findMetric(run, MetricKind::Accuracy, true, true);
-    if (!acc) return std::nullopt;
-    auto last = lastFinite(*acc.series);
-    if (!last) return std::nullopt;
-    return FinalValue{acc.series->value[*last] * accuracyScale(*acc.series), *last, acc};
+    return finalValueOf(findMetric(run, MetricKind::Accuracy, true, true));
+}
+
+std::optional<FinalValue> finalDeployStepAccuracy(const logs::Run& run, DeployStep step)
+{
+    return finalValueOf(findMetric(run, MetricKind::Accuracy, true, false, step));
 }
 
 std::optional<double> metadataNumber(const logs::Run& run, std::initializer_list<const char*> keys)

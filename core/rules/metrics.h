@@ -17,11 +17,17 @@ namespace qatdoctor::core::rules {
 
 enum class MetricKind { Loss, Accuracy, LearningRate, Other };
 
+// A deployment step a metric's name may name beyond the run's stage: "pre_export_val/acc" (the
+// qat.export.pt model, look-up tables made fixed-point), "board/acc" or "hbm_acc" (the hbm on
+// the device). Such series belong to the stage ladder's own rungs, never to the run's stage.
+enum class DeployStep { None, PreExport, Board };
+
 struct MetricName {
     MetricKind kind = MetricKind::Other;
     bool eval = false;       // evaluation (validation / test) rather than training
     bool quantized = false;  // names the quantized model ("quantized_val/acc", "int8/acc", "hbir_acc")
-    int preference = 99;     // lower = the more canonical series of its kind ("loss" before "loss_cls")
+    DeployStep deployStep = DeployStep::None;
+    int preference = 99;  // lower = the more canonical series of its kind ("loss" before "loss_cls")
 };
 
 MetricName classifyMetric(std::string_view seriesName);
@@ -34,8 +40,10 @@ struct MetricRef {
 };
 
 // The most canonical series of that kind and phase; ties go to the series with more points.
-// Series naming the quantized model are left out unless quantized is true (then only they count).
-MetricRef findMetric(const logs::Run& run, MetricKind kind, bool eval, bool quantized = false);
+// Series naming the quantized model are left out unless quantized is true (then only they count);
+// series naming a deployment step are left out unless deployStep names it (then only they count).
+MetricRef findMetric(const logs::Run& run, MetricKind kind, bool eval, bool quantized = false,
+                     DeployStep deployStep = DeployStep::None);
 
 inline MetricRef trainLoss(const logs::Run& r)
 {
@@ -99,6 +107,8 @@ std::optional<FinalValue> finalEvalAccuracy(const logs::Run& run);
 // The same for a quantized-model evaluation: a run with role quantized (any eval accuracy), or
 // a series naming the quantized model in another run.
 std::optional<FinalValue> finalQuantizedAccuracy(const logs::Run& run);
+// The final evaluation accuracy a run logged for a deployment step (pre_export, board).
+std::optional<FinalValue> finalDeployStepAccuracy(const logs::Run& run, DeployStep step);
 
 // A numeric metadata value under any of the given keys (first found).
 std::optional<double> metadataNumber(const logs::Run& run, std::initializer_list<const char*> keys);

@@ -24,6 +24,9 @@ struct Thresholds {
     double quantizedGapMaxDrop = 0;
     double quantizedGapErrorDrop = 0;
     double calibLowMaxDrop = 0;
+    double qatVsFloatMaxDrop = 0;  // the stage ladder's steps the training rules do not cover
+    double preExportMaxDrop = 0;
+    double boardMaxDrop = 0;
     double notLearningMaxRelativeChange = 0;
     double notLearningMaxAccuracyChange = 0;
     double notLearningMinEvaluations = 0;

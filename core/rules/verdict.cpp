@@ -128,7 +128,8 @@ bool leadsUpstream(const Finding& f, const Finding& than)
 
 }  // namespace
 
-Verdict computeVerdict(const CheckResults& analysis, const logs::LogSet& logs)
+Verdict computeVerdict(const CheckResults& analysis, const logs::LogSet& logs,
+                       const std::string& leadingFindingId)
 {
     Verdict v;
     const Finding* lead = nullptr;
@@ -150,6 +151,17 @@ Verdict computeVerdict(const CheckResults& analysis, const logs::LogSet& logs)
                 (!upstream || leadsUpstream(f, *upstream)))
                 upstream = &f;
         if (upstream) lead = upstream;
+    }
+    // the ladder's first bad step: where the accuracy is first lost
+    const Finding* step = nullptr;
+    for (const Finding& f : analysis.findings)
+        if (!leadingFindingId.empty() && f.id == leadingFindingId && f.severity != Severity::Info &&
+            !f.recovered && (!step || leads(f, *step)))
+            step = &f;
+    if (step && lead && lead != step) {
+        const bool upstreamLeads =
+            verdictRank(lead->stage) < verdictRank(step->stage) && lead->severity >= step->severity;
+        if (!upstreamLeads) lead = step;
     }
     if (!lead) {
         const bool anything = !analysis.checksRun.empty();

@@ -28,6 +28,10 @@ struct Verdict {
 // in runs of no known stage is said to start in "training (stage unknown)". A finding the data
 // recovered from by itself (Finding::recovered) is never the verdict; the clear sentence then
 // says it is listed.
-Verdict computeVerdict(const CheckResults& results, const logs::LogSet& logs);
+// The stage ladder's first bad step (leadingFindingId: the finding it raised) leads when that
+// finding is among the problems: the accuracy first goes wrong there. Only a problem at an
+// earlier stage of at least its severity leads instead (upstream trouble explains the drop).
+Verdict computeVerdict(const CheckResults& results, const logs::LogSet& logs,
+                       const std::string& leadingFindingId = {});
 
 }  // namespace qatdoctor::core::rules

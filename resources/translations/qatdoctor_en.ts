@@ -804,6 +804,121 @@ Open a training log folder (File ▸ Open log folder…) or drop log files here 
     </message>
 </context>
 <context>
+    <name>qatdoctor::ui::FixedpointDatasetPanel</name>
+    <message>
+        <source>Evaluate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save result...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float, fake-quant and integer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>integer only (fastest)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Integer only gives the simulated deployment accuracy; all three modes also show where it is lost (quantization or the fixed-point arithmetic).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch file...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A .npy batch of the model&apos;s input (read a sample at a time) or a .pb file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A folder of .npy / .pb samples, or of images in one folder per class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Labels...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A .npy of one integer class per sample, in sample order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dataset:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Labels:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dataset file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples (*.npy *.pb);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dataset folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Labels (*.npy);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save evaluation result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluating...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluating on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluation failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Worst samples:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  label %1, fake-quant %2, integer %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 samples in %2 s (%3 samples/s, %4 thread(s)).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>qatdoctor::ui::FixedpointLayerPlot</name>
     <message>
         <source>Layer</source>
@@ -1160,6 +1275,18 @@ nothing here turns into a table on export.</source>
         <source>%1 %2 ms  </source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluate on a dataset...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top-1 of the float, fake-quant and integer modes over an evaluation set: the simulated deployment accuracy, a rung of the stage ladder</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::GraphView</name>
@@ -1250,6 +1377,13 @@ nothing here turns into a table on export.</source>
     </message>
     <message>
         <source>Stop this work (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::LadderStrip</name>
+    <message>
+        <source>95%: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -805,6 +805,121 @@ Open a training log folder (File ▸ Open log folder…) or drop log files here 
     </message>
 </context>
 <context>
+    <name>qatdoctor::ui::FixedpointDatasetPanel</name>
+    <message>
+        <source>Evaluate</source>
+        <translation>评测</translation>
+    </message>
+    <message>
+        <source>Save result...</source>
+        <translation>保存结果...</translation>
+    </message>
+    <message>
+        <source>float, fake-quant and integer</source>
+        <translation>浮点、伪量化和整数</translation>
+    </message>
+    <message>
+        <source>integer only (fastest)</source>
+        <translation>仅整数（最快）</translation>
+    </message>
+    <message>
+        <source>Integer only gives the simulated deployment accuracy; all three modes also show where it is lost (quantization or the fixed-point arithmetic).</source>
+        <translation>仅整数模式给出仿真的部署精度；三种模式一起还能看出精度在哪里丢失（量化本身，还是定点运算）。</translation>
+    </message>
+    <message>
+        <source>Batch file...</source>
+        <translation>批量文件...</translation>
+    </message>
+    <message>
+        <source>A .npy batch of the model&apos;s input (read a sample at a time) or a .pb file</source>
+        <translation>模型输入的 .npy 批量文件（逐样本读取）或 .pb 文件</translation>
+    </message>
+    <message>
+        <source>Folder...</source>
+        <translation>文件夹...</translation>
+    </message>
+    <message>
+        <source>A folder of .npy / .pb samples, or of images in one folder per class</source>
+        <translation>.npy / .pb 样本文件夹，或每个类别一个子文件夹的图片文件夹</translation>
+    </message>
+    <message>
+        <source>Labels...</source>
+        <translation>标签...</translation>
+    </message>
+    <message>
+        <source>A .npy of one integer class per sample, in sample order</source>
+        <translation>每个样本一个整数类别的 .npy，按样本顺序</translation>
+    </message>
+    <message>
+        <source>Dataset:</source>
+        <translation>数据集：</translation>
+    </message>
+    <message>
+        <source>Labels:</source>
+        <translation>标签：</translation>
+    </message>
+    <message>
+        <source>Dataset file</source>
+        <translation>数据集文件</translation>
+    </message>
+    <message>
+        <source>Samples (*.npy *.pb);;All files (*)</source>
+        <translation>样本 (*.npy *.pb);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Dataset folder</source>
+        <translation>数据集文件夹</translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Labels (*.npy);;All files (*)</source>
+        <translation>标签 (*.npy);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save evaluation result</source>
+        <translation>保存评测结果</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Evaluating...</source>
+        <translation>正在评测...</translation>
+    </message>
+    <message>
+        <source>Evaluating on %1</source>
+        <translation>正在 %1 上评测</translation>
+    </message>
+    <message>
+        <source>Evaluation failed: %1</source>
+        <translation>评测失败：%1</translation>
+    </message>
+    <message>
+        <source>Worst samples:</source>
+        <translation>最差的样本：</translation>
+    </message>
+    <message>
+        <source>  label %1, fake-quant %2, integer %3</source>
+        <translation>  标签 %1，伪量化 %2，整数 %3</translation>
+    </message>
+    <message>
+        <source>%1 samples in %2 s (%3 samples/s, %4 thread(s)).</source>
+        <translation>%1 个样本，用时 %2 秒（每秒 %3 个样本，%4 个线程）。</translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation>无法保存：%1</translation>
+    </message>
+</context>
+<context>
     <name>qatdoctor::ui::FixedpointLayerPlot</name>
     <message>
         <source>Layer</source>
@@ -1163,6 +1278,18 @@ nothing here turns into a table on export.</source>
         <source>%1 %2 ms  </source>
         <translation>%1 %2 ms  </translation>
     </message>
+    <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>Evaluate on a dataset...</source>
+        <translation>在数据集上评测...</translation>
+    </message>
+    <message>
+        <source>Top-1 of the float, fake-quant and integer modes over an evaluation set: the simulated deployment accuracy, a rung of the stage ladder</source>
+        <translation>浮点、伪量化和整数模式在评测集上的 top-1：仿真的部署精度，也是阶段阶梯中的一级</translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::GraphView</name>
@@ -1253,6 +1380,13 @@ nothing here turns into a table on export.</source>
     <message>
         <source>Stop this work (Esc)</source>
         <translation>停止当前任务（Esc）</translation>
+    </message>
+</context>
+<context>
+    <name>qatdoctor::ui::LadderStrip</name>
+    <message>
+        <source>95%: %1</source>
+        <translation>95% 区间：%1</translation>
     </message>
 </context>
 <context>

@@ -23,7 +23,10 @@
 #include "ui/common/app_context.h"
 #include "ui/common/background_job.h"
 #include "ui/pages/fixedpoint/colour_panel.h"
+#include "ui/pages/fixedpoint/dataset_panel.h"
 #include "ui/pages/fixedpoint/layer_table.h"
+#include "ui/pages/overview/ladder_strip.h"
+#include "ui/pages/overview_page.h"
 #include "ui/plots/fixedpoint_layer_plot.h"
 #include "ui/plots/fixedpoint_lut_plot.h"
 #include "ui/plots/weight_histogram.h"
@@ -76,7 +79,7 @@ TEST(FixedpointPage, SimulatesThePrimaryModelInTheBackground)
     AppContext ctx;
     QSignalSpy announced(&ctx, &AppContext::jobAnnounced);
     FixedpointPage page(&ctx);
-    EXPECT_EQ(announced.count(), 2);     // the simulation and the colour comparison
+    EXPECT_EQ(announced.count(), 3);     // the simulation, the colour comparison and the dataset evaluation
     EXPECT_FALSE(page.runSimulation());  // no model yet
     ctx.setAnalysis(analysisWith("qat_qdq_bn.onnx"));
     page.setInputFile(QString(QATDOCTOR_TEST_DATA) + "/models/qat_qdq_bn.input_0.npy");
@@ -345,6 +348,49 @@ TEST(FixedpointPage, ReRunWithAnotherRoundingNamesTheLayersThatChanged)
         << back.toStdString();
     const QString same = simulateWith("fixed point, ties to even");
     EXPECT_TRUE(same.contains("no layer's integer result changed")) << same.toStdString();
+}
+
+// "Evaluate on a dataset": the labelled set of tests/data/ladder in the background; the rows
+// per mode, the result attached to the analysis as the ladder's simulated rungs, and the
+// Overview's ladder strip showing them beside the logged stages (first bad step marked).
+TEST(FixedpointPage, DatasetEvaluationJoinsTheLadder)
+{
+    const std::string ladder = std::string(QATDOCTOR_TEST_DATA) + "/ladder/";
+    core::AnalyzeOptions options;
+    options.paths = {ladder + "model.onnx",
+                     std::string(QATDOCTOR_TEST_DATA) + "/diagnosis/quantized_gap_folders"};
+    auto a = core::analyze(options);
+    ASSERT_TRUE(a) << a.error().toString();
+    AppContext ctx;
+    FixedpointPage page(&ctx);
+    OverviewPage overview(&ctx);
+    ctx.setAnalysis(std::make_shared<core::Analysis>(std::move(*a)));
+    EXPECT_EQ(overview.ladderStrip()->stageCount(), 4);
+    EXPECT_EQ(overview.ladderStrip()->firstBadIndex(), 3);  // QAT -> quantized
+    FixedpointDatasetPanel* panel = page.datasetPanel();
+    EXPECT_FALSE(panel->evaluate());  // no dataset yet
+    panel->setDataset(QString::fromStdString(ladder + "images.npy"));
+    panel->setLabels(QString::fromStdString(ladder + "labels.npy"));
+    QSignalSpy done(panel, &FixedpointDatasetPanel::evaluationFinished);
+    ASSERT_TRUE(panel->evaluate());
+    ASSERT_TRUE(done.count() > 0 || done.wait(60000));
+    EXPECT_TRUE(done.takeFirst().at(0).toBool()) << panel->summary()->text().toStdString();
+    ASSERT_EQ(panel->model()->rowCount(), 3);
+    EXPECT_TRUE(panel->model()->item(2, 1)->text().contains(QStringLiteral("333/400")))
+        << panel->model()->item(2, 1)->text().toStdString();
+    EXPECT_TRUE(panel->summary()->text().contains(QStringLiteral("3 of 400 samples change their answer")));
+    ASSERT_EQ(ctx.analysis()->evaluations.size(), 1u);
+    EXPECT_EQ(overview.ladderStrip()->stageCount(), 7);
+    EXPECT_TRUE(overview.ladderStrip()->stageText(6).contains(QStringLiteral("83.2%")))
+        << overview.ladderStrip()->stageText(6).toStdString();
+    EXPECT_EQ(overview.ladderStrip()->firstBadIndex(), 3);
+    QTemporaryDir dir;
+    const QString saved = dir.filePath(QStringLiteral("evaluation.json"));
+    ASSERT_TRUE(panel->saveResult(saved));
+    options.paths.push_back(saved.toStdString());
+    auto again = core::analyze(options);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->ladder.rungs.size(), 7u);  // the saved result is read back as the same rungs
 }
 
 }  // namespace

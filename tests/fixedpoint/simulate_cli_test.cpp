@@ -372,3 +372,61 @@ TEST(SimulateCli, RealBinaryJsonAndExitCodes)
     EXPECT_EQ(bad, 2);
     EXPECT_NE(err.find("/no/such/x.npy"), std::string::npos) << err;
 }
+
+// simulate --dataset in shards written with --out, merged by merge-sim: the same counts as the
+// whole run; the text table; a shard missing or a bad --shard is a usage error naming it.
+TEST(SimulateCli, DatasetShardsMergeToTheWholeRun)
+{
+    const std::string ladder = std::string(QATDOCTOR_TEST_DATA) + "/ladder/";
+    const std::vector<std::string> dataset = {
+        "simulate", ladder + "model.onnx", "--dataset", ladder + "images.npy",
+        "--labels", ladder + "labels.npy", "--quiet"};
+    std::vector<std::string> whole = dataset;
+    whole.push_back("--json");
+    const CliRun w = cli(whole);
+    ASSERT_EQ(w.code, kExitOk) << w.err;
+    const auto wj = nlohmann::json::parse(w.out);
+    EXPECT_EQ(wj["modes"]["int"]["correct"], 333);
+    EXPECT_EQ(wj["modes"]["fake"]["correct"], 335);
+
+    const fs::path dir = fs::temp_directory_path() / "qatdoctor_simulate_dataset_cli";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::vector<std::string> parts;
+    for (int k = 0; k < 3; ++k) {
+        std::vector<std::string> a = dataset;
+        const std::string out = (dir / ("part" + std::to_string(k) + ".json")).string();
+        for (const std::string& s :
+             {std::string("--shard"), std::to_string(k) + "/3", std::string("--out"), out})
+            a.push_back(s);
+        const CliRun r = cli(a);
+        ASSERT_EQ(r.code, kExitOk) << r.err;
+        EXPECT_NE(r.out.find("of 3: 13"), std::string::npos) << r.out;  // "Shard k of 3: 134 / 133 samples"
+        parts.push_back(out);
+    }
+    const CliRun missing = cli({"merge-sim", parts[0], parts[2]});
+    EXPECT_EQ(missing.code, kExitUsage);
+    EXPECT_NE(missing.err.find("shards missing: 1 of 3"), std::string::npos) << missing.err;
+    const CliRun merged = cli({"merge-sim", parts[2], parts[0], parts[1], "--json"});
+    ASSERT_EQ(merged.code, kExitOk) << merged.err;
+    const auto mj = nlohmann::json::parse(merged.out);
+    for (const char* mode : {"float", "fake", "int"}) {
+        EXPECT_EQ(mj["modes"][mode]["correct"], wj["modes"][mode]["correct"]) << mode;
+        EXPECT_EQ(mj["modes"][mode]["agree_float"], wj["modes"][mode]["agree_float"]) << mode;
+    }
+    EXPECT_EQ(mj["fake_int_disagree"], wj["fake_int_disagree"]);
+    EXPECT_EQ(mj["samples"], 400);
+
+    const CliRun text = cli(dataset);
+    EXPECT_NE(text.out.find("Fake-quant vs integer: 3 of 400 samples change their answer"), std::string::npos)
+        << text.out;
+    std::vector<std::string> badShard = dataset;
+    badShard.insert(badShard.end(), {"--shard", "3/3"});
+    EXPECT_EQ(cli(badShard).code, kExitUsage);
+    std::vector<std::string> badLabels = dataset;
+    badLabels[5] = ladder + "model.onnx";
+    const CliRun bl = cli(badLabels);
+    EXPECT_EQ(bl.code, kExitUsage);
+    EXPECT_NE(bl.err.find("model.onnx"), std::string::npos) << bl.err;
+    fs::remove_all(dir);
+}

@@ -177,6 +177,9 @@ CASES = {
                                               ["qat.worse_than_calibration"], Q=WORSE),
     "worse_than_calib_hf": case("hf_trainer", "weight decay 0.05 and lr 0.02 in QAT, Trainer "
                                 "output dirs", ["qat.worse_than_calibration"], Q=WORSE),
+    "worse_than_calib_one_log": case("one_log", "weight decay 0.05 and lr 0.02 in QAT; "
+                                     "calibration, QAT and int_infer accuracies all in one "
+                                     "console log", ["qat.worse_than_calibration"], Q=WORSE),
     # --- QAT vs quantized gap -------------------------------------------------------------
     "quantized_gap_folders": case("folders", "conv2's output fake quant and observer are "
                                   "switched off in calibration and QAT ('kept in high "
@@ -188,6 +191,10 @@ CASES = {
     "quantized_gap_per_epoch": case("per_epoch", "conv2 kept in float through calibration and "
                                     "QAT, per-epoch lines", ["qat.quantized_gap"],
                                     C=KEEPFLOAT, Q=KEEPFLOAT),
+    "quantized_gap_one_log": case("one_log", "conv2 kept in float through calibration and "
+                                  "QAT; all four stages in one console log, the int_infer "
+                                  "evaluation last", ["qat.quantized_gap"], C=KEEPFLOAT,
+                                  Q=KEEPFLOAT),
     # --- QAT not learning -----------------------------------------------------------------
     "not_learning_folders": case("folders", "fixed-scale QAT (observers off after calibration) "
                                  "whose optimizer was created on the float model before "

@@ -30,6 +30,7 @@
 #include "ui/common/background_job.h"
 #include "ui/common/number_strings.h"
 #include "ui/pages/fixedpoint/colour_panel.h"
+#include "ui/pages/fixedpoint/dataset_panel.h"
 #include "ui/pages/fixedpoint/image_input.h"
 #include "ui/pages/fixedpoint/layer_table.h"
 #include "ui/pages/fixedpoint/simulation_settings.h"
@@ -206,6 +207,16 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     m_colourPanel = new FixedpointColourPanel(
         context, [this] { return modelGraph(); }, [this] { return m_threads->value(); }, this);
     m_tabs->addTab(m_colourPanel, tr("RGB vs YUV444"));
+    m_datasetPanel = new FixedpointDatasetPanel(
+        context, [this] { return modelGraph(); }, [this] { return m_threads->value(); }, this);
+    const int datasetTab = m_tabs->addTab(m_datasetPanel, tr("Dataset"));
+    auto* evaluateDataset = new QPushButton(tr("Evaluate on a dataset..."), this);
+    evaluateDataset->setToolTip(
+        tr("Top-1 of the float, fake-quant and integer modes over an evaluation set: "
+           "the simulated deployment accuracy, a rung of the stage ladder"));
+    controls->addWidget(evaluateDataset);
+    connect(evaluateDataset, &QPushButton::clicked, this,
+            [this, datasetTab] { m_tabs->setCurrentIndex(datasetTab); });
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_header);

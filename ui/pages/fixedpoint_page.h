@@ -28,6 +28,7 @@ namespace qatdoctor::ui {
 
 class BackgroundJob;
 class FixedpointColourPanel;
+class FixedpointDatasetPanel;
 class FixedpointLayerTable;
 class FixedpointLayerPlot;
 class FixedpointLutPlot;
@@ -63,6 +64,7 @@ public:
     QString headerText() const;
     BackgroundJob* job() const { return m_job; }
     FixedpointColourPanel* colourPanel() const { return m_colourPanel; }
+    FixedpointDatasetPanel* datasetPanel() const { return m_datasetPanel; }
     const core::fixedpoint::SimulationResult* result() const { return m_result.get(); }
     void setLayerTicked(const QString& layer, bool ticked);
     void setSensitivityEnabled(bool on);
@@ -112,7 +114,8 @@ private:
     FixedpointLutPlot* m_lutPlot;
     QTextBrowser* m_findings;
     BackgroundJob* m_job;
-    FixedpointColourPanel* m_colourPanel = nullptr;  // the RGB vs YUV444 tab
+    FixedpointColourPanel* m_colourPanel = nullptr;    // the RGB vs YUV444 tab
+    FixedpointDatasetPanel* m_datasetPanel = nullptr;  // the Dataset tab
 
     QString m_inputFile;
     QString m_autoRanFor;  // the model simulated on its own when the page was first shown

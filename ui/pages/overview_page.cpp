@@ -19,6 +19,7 @@
 #include "ui/pages/compare/comparison_view.h"
 #include "ui/pages/overview/finding_navigation.h"
 #include "ui/pages/overview/findings_model.h"
+#include "ui/pages/overview/ladder_strip.h"
 #include "ui/pages/overview/loaded_models.h"
 
 namespace qatdoctor::ui {
@@ -79,6 +80,16 @@ void OverviewPage::buildUi()
     m_summary->setTextFormat(Qt::RichText);
     connect(m_summary, &QLabel::linkActivated, this, [this] { showSkippedChecks(); });
     layout->addWidget(m_summary);
+    // where the accuracy is lost, stage by stage; a stage leads to where its value came from
+    m_ladder = new LadderStrip(this);
+    connect(m_ladder, &LadderStrip::evidenceRequested, this, [this](const core::Evidence& e) {
+        core::Finding f;
+        f.evidence.push_back(e);
+        const NavigationTarget target =
+            routedTo(navigationFor(f, &f.evidence.front()), context()->analysis().get());
+        if (!target.page.isEmpty()) context()->navigate(target);
+    });
+    layout->addWidget(m_ladder);
 
     auto* vertical = new QSplitter(Qt::Vertical, this);
     auto* loaded = new QSplitter(Qt::Horizontal, vertical);
@@ -245,9 +256,11 @@ void OverviewPage::updateVerdict()
         m_verdict->setText(tr("Open a training log folder, a model or toolchain files to start."));
         m_verdict->setStyleSheet(verdictStyle(core::rules::Verdict{}, nullptr));
         m_summary->clear();
+        m_ladder->setLadder({}, context()->lang());
         return;
     }
-    const core::rules::Verdict v = core::rules::computeVerdict(*a, a->logs);
+    m_ladder->setLadder(a->ladder, context()->lang());
+    const core::rules::Verdict v = core::verdictOf(*a);
     m_verdict->setText(QString::fromStdString(v.text.in(context()->lang())));
     m_verdict->setStyleSheet(verdictStyle(v, a.get()));
     int errors = 0, warnings = 0, infos = 0;

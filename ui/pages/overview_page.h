@@ -19,6 +19,7 @@ namespace qatdoctor::ui {
 
 class ComparisonView;
 class FindingsModel;
+class LadderStrip;
 class InputsModel;
 class RunsModel;
 
@@ -38,6 +39,7 @@ public:
     QTreeView* findingsView() const { return m_findingsView; }
     QTabWidget* tabs() const { return m_tabs; }
     ComparisonView* comparisonView() const { return m_compare; }
+    LadderStrip* ladderStrip() const { return m_ladder; }
     QString answersText() const;  // the A | B tab's "did the changes take effect", as plain text
     QString verdictText() const;
     QString detailsText() const;
@@ -62,6 +64,7 @@ private:
 
     QLabel* m_verdict = nullptr;
     QLabel* m_summary = nullptr;
+    LadderStrip* m_ladder = nullptr;
     QTableView* m_inputsView = nullptr;
     QTableView* m_runsView = nullptr;
     QTreeView* m_findingsView = nullptr;
