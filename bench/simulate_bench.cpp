@@ -2,7 +2,7 @@
 //
 //   simulate_bench MODEL.onnx [--input IN.bin] [--threads 1] [--runs 20] [--warmup 3]
 //                  [--ort-dir /tmp] [--ort-script ort_time.js (bench_scripts.h)] [--modes fake,int]
-//                  [--ort-cpu-script bench/ort_cpu_time.js]
+//                  [--ort-cpu-script bench/ort_cpu_time.js] [--dataset-samples N]
 //
 // MODEL is e.g. resnet18_qat_qdq.onnx from the team's make_models.py; IN.bin a raw float32
 // input of the model's shape (random when absent). Prints the median and minimum wall
@@ -11,7 +11,9 @@
 // average, and, when node + onnxruntime-node are found in --ort-dir, ORT's median and minimum
 // with all optimisations and with none, and the ratios (median to median, min to min); with
 // bench/ort_cpu_time.js also ORT's CPU time per run and the CPU-time ratio, the figure least
-// disturbed by other load.
+// disturbed by other load. With --dataset-samples N: an integer-mode dataset evaluation of N
+// samples (a .npy batch of the input, written to --ort-dir) on one thread and on --threads, in
+// samples per second, and the scaling against the one-thread figure times the threads.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -26,6 +28,7 @@
 #include "bench/bench_scripts.h"
 #include "bench/bench_timing.h"
 #include "core/common/file_io.h"
+#include "core/fixedpoint/dataset_eval.h"
 #include "core/fixedpoint/interpreter.h"
 #include "core/fixedpoint/tensor_io.h"
 #include "core/fixedpoint/thread_pool.h"
@@ -98,6 +101,56 @@ double ortCpuMs(const std::string& dir, const std::string& script, const std::st
     return k == std::string::npos ? -1.0 : std::stod(out.substr(k + 16));
 }
 
+// Samples per second of an integer-mode dataset evaluation: one thread, then `threads`.
+int datasetBench(const Interpreter& interp, const Tensor& x, int samples, int threads, const std::string& dir)
+{
+    std::vector<int64_t> shape = x.shape();
+    shape[0] *= samples;
+    Tensor batch(DType::Float32, shape);
+    for (int s = 0; s < samples; ++s)
+        for (int64_t i = 0; i < x.size(); ++i)  // each sample a little different
+            batch.data<float>()[s * x.size() + i] = x.data<float>()[i] * (1.0f + 0.001f * float(s));
+    const std::string path = dir + "/qatdoctor_dataset_bench.npy";
+    if (auto w = writeFileAtomic(path, writeNpy(batch)); !w) {
+        std::cerr << w.error().toString() << "\n";
+        return 2;
+    }
+    DatasetSpec spec;
+    spec.paths = {path};
+    auto data = DatasetSource::open(interp, spec);
+    if (!data) {
+        std::cerr << data.error().toString() << "\n";
+        return 2;
+    }
+    DatasetEvalOptions warm;  // the first pass pays for page faults and cold caches: not counted
+    warm.modes = {SimMode::Int};
+    if (auto e = evaluateDataset(interp, *data, warm); !e) {
+        std::cerr << e.error().toString() << "\n";
+        return 1;
+    }
+    double perSecond[2] = {0, 0};
+    const int counts[2] = {1, threads};
+    for (int k = 0; k < (threads > 1 ? 2 : 1); ++k) {
+        DatasetEvalOptions o;
+        o.modes = {SimMode::Int};
+        o.threads = counts[k];
+        auto e = evaluateDataset(interp, *data, o);
+        if (!e) {
+            std::cerr << e.error().toString() << "\n";
+            return 1;
+        }
+        perSecond[k] = double(e->samples) / e->seconds;
+        std::cout << "dataset int mode, " << counts[k] << " thread(s): " << e->samples << " samples in "
+                  << e->seconds << " s = " << perSecond[k] << " samples/s\n";
+    }
+    if (threads > 1)
+        std::cout << "scaling: " << perSecond[1] / (perSecond[0] * threads)
+                  << " of one thread's throughput x " << threads << " threads\n";
+    std::cout << "load average " << loadAverage() << "\n";
+    std::filesystem::remove(path);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -112,7 +165,7 @@ int main(int argc, char** argv)
     std::string modelPath = a[0], input, ortDir = "/tmp",
                 ortScript = qatdoctor::bench::benchScript("ort_time.js");
     std::string ortCpuScript = std::string(QATDOCTOR_SOURCE_DIR) + "/bench/ort_cpu_time.js";
-    int threads = 1, runs = 20, warmup = 3;
+    int threads = 1, runs = 20, warmup = 3, datasetSamples = 0;
     bool fake = true;
     for (size_t i = 1; i + 1 < a.size(); i += 2) {
         if (a[i] == "--input")
@@ -129,6 +182,8 @@ int main(int argc, char** argv)
             ortScript = a[i + 1];
         else if (a[i] == "--ort-cpu-script")
             ortCpuScript = a[i + 1];
+        else if (a[i] == "--dataset-samples")
+            datasetSamples = std::stoi(a[i + 1]);
         else if (a[i] == "--modes")
             fake = a[i + 1].find("fake") != std::string::npos;
     }
@@ -157,6 +212,7 @@ int main(int argc, char** argv)
         }
         x = *t;
     }
+    if (datasetSamples > 0) return datasetBench(**interp, x, datasetSamples, threads, ortDir);
     ThreadPool pool(threads);
     RunOptions opt;
     opt.keepLayerOutputs = false;

@@ -14,6 +14,7 @@
 #include "core/fixedpoint/lut.h"
 #include "core/fixedpoint/node_attrs.h"
 #include "core/fixedpoint/op_registry.h"
+#include "core/fixedpoint/simd_ops.h"
 
 namespace qatdoctor::core::fixedpoint {
 namespace {
@@ -120,11 +121,39 @@ Outs clip(const OpCall& c)
         if (c.hasInput(2)) hi = c.in(2).at(0);
     }
     Tensor y(x.dtype(), x.shape());
-    if (isFloatType(x.dtype())) {
+    // the usual types by their own, with the generic path's arithmetic: a reduce_range QDQ export
+    // clips every activation's uint8 codes, and element access through the generic path costs
+    // more than the convolutions
+    const int64_t ilo = std::isinf(lo) ? std::numeric_limits<int64_t>::min() : static_cast<int64_t>(lo);
+    const int64_t ihi = std::isinf(hi) ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(hi);
+    auto codes = [&](auto zero) {
+        using T = decltype(zero);
+        const T* __restrict src = x.data<T>();  // y is a new tensor: no overlap
+        T* __restrict dst = y.data<T>();
+        // setInt saturates to the type: so do the bounds (an empty range gives hi everywhere)
+        const int64_t tlo = std::numeric_limits<T>::min(), thi = std::numeric_limits<T>::max();
+        const T h = static_cast<T>(std::clamp(ihi, tlo, thi));
+        const T l = ilo > ihi ? h : static_cast<T>(std::clamp(ilo, tlo, thi));
+        const int64_t n = x.size();
+        if (clampRowX8(reinterpret_cast<const uint8_t*>(src), n, l, h, std::is_signed_v<T>,
+                       reinterpret_cast<uint8_t*>(dst)))
+            return;
+        for (int64_t i = 0; i < n; ++i) dst[i] = std::min(std::max(src[i], l), h);
+    };
+    if (x.dtype() == DType::Float32) {
+        const float* __restrict src = x.data<float>();
+        float* __restrict dst = y.data<float>();
+        // the bounds came from float tensors or attributes: exact as floats
+        const auto flo = static_cast<float>(lo), fhi = static_cast<float>(hi);
+        const int64_t n = x.size();
+        for (int64_t i = 0; i < n; ++i) dst[i] = std::min(std::max(src[i], flo), fhi);
+    } else if (x.dtype() == DType::UInt8) {
+        codes(uint8_t{});
+    } else if (x.dtype() == DType::Int8) {
+        codes(int8_t{});
+    } else if (isFloatType(x.dtype())) {
         for (int64_t i = 0; i < x.size(); ++i) y.set(i, std::min(std::max(x.at(i), lo), hi));
     } else {
-        const int64_t ilo = std::isinf(lo) ? std::numeric_limits<int64_t>::min() : static_cast<int64_t>(lo);
-        const int64_t ihi = std::isinf(hi) ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(hi);
         for (int64_t i = 0; i < x.size(); ++i) y.setInt(i, std::min(std::max(x.atInt(i), ilo), ihi));
     }
     return std::vector<Tensor>{y};

@@ -140,9 +140,45 @@ QD_AVX512 void floorAvx512(T* x, int64_t n, T floor)
                                 std::is_signed_v<T> ? _mm512_max_epi8(v, f) : _mm512_max_epu8(v, f));
     }
 }
+
+template <class T>
+QD_AVX512 void clampAvx512(const T* x, int64_t n, T lo, T hi, T* out)
+{
+    const __m512i l = _mm512_set1_epi8(static_cast<char>(lo)), h = _mm512_set1_epi8(static_cast<char>(hi));
+    for (int64_t i = 0; i < n; i += 64) {
+        const int64_t left = n - i;
+        const __mmask64 m = left >= 64 ? ~__mmask64(0) : (__mmask64(1) << left) - 1;
+        const __m512i v = _mm512_maskz_loadu_epi8(m, x + i);
+        const __m512i c = std::is_signed_v<T> ? _mm512_min_epi8(_mm512_max_epi8(v, l), h)
+                                              : _mm512_min_epu8(_mm512_max_epu8(v, l), h);
+        _mm512_mask_storeu_epi8(out + i, m, c);
+    }
+}
 #endif
 
 }  // namespace
+
+bool clampRowX8(const uint8_t* x, int64_t n, int32_t lo, int32_t hi, bool isSigned, uint8_t* out)
+{
+#if QD_HAVE_X86
+    if (haveAvx512()) {
+        if (isSigned)
+            clampAvx512(reinterpret_cast<const int8_t*>(x), n, static_cast<int8_t>(lo),
+                        static_cast<int8_t>(hi), reinterpret_cast<int8_t*>(out));
+        else
+            clampAvx512(x, n, static_cast<uint8_t>(lo), static_cast<uint8_t>(hi), out);
+        return true;
+    }
+#else
+    (void)x;
+    (void)n;
+    (void)lo;
+    (void)hi;
+    (void)isSigned;
+    (void)out;
+#endif
+    return false;
+}
 
 bool quantizeRowX8(const float* x, int64_t n, float scale, float zp, float lo, float hi, bool isSigned,
                    uint8_t* out)

@@ -17,6 +17,10 @@ bool quantizeRowX8(const float* x, int64_t n, float scale, float zp, float lo, f
 // x[i] = max(x[i], floor) on 8-bit codes (Relu after a pending op, at the output zero point).
 bool floorRowX8(uint8_t* x, int64_t n, int32_t floor, bool isSigned);
 
+// out[i] = min(max(x[i], lo), hi) on 8-bit codes (Clip / Relu on codes; lo <= hi, both in the
+// type's range). out may be x.
+bool clampRowX8(const uint8_t* x, int64_t n, int32_t lo, int32_t hi, bool isSigned, uint8_t* out);
+
 // Add/Sub of two uint8 tensors into uint8 with the float requantization, all in double:
 // out = saturate(nearbyint((sa * (a - za) + sign * sb * (b - zb)) / so) + zo, [lo, hi]).
 // (Computes in float, then in double multiplying by 1 / so, and divides only where a quotient

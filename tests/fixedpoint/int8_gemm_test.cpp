@@ -370,6 +370,21 @@ TEST(Int8FastPath, VectorAddMatchesDivisionOnTiesAndRandomScales)
     EXPECT_GT(ties, 10000);  // the tie cases did exercise the division
 }
 
+TEST(Int8FastPath, VectorClampMatchesScalar)
+{
+    std::vector<uint8_t> x(1000), y(1000, 7);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint8_t>(i * 37);
+    if (!clampRowX8(x.data(), 999, 3, 127, false, y.data())) GTEST_SKIP() << "no AVX-512 on this CPU";
+    for (size_t i = 0; i < 999; ++i) ASSERT_EQ(y[i], std::clamp<uint8_t>(x[i], 3, 127)) << i;
+    EXPECT_EQ(y[999], 7);  // past n untouched
+    ASSERT_TRUE(clampRowX8(x.data(), 1000, -64, 63, true, y.data()));
+    for (size_t i = 0; i < x.size(); ++i)
+        ASSERT_EQ(static_cast<int8_t>(y[i]), std::clamp<int8_t>(static_cast<int8_t>(x[i]), -64, 63)) << i;
+    std::vector<uint8_t> inPlace = x;  // out may be x
+    ASSERT_TRUE(clampRowX8(inPlace.data(), 1000, 0, 127, false, inPlace.data()));
+    for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(inPlace[i], std::min<uint8_t>(x[i], 127)) << i;
+}
+
 TEST(Int8FastPath, VectorFloorMatchesScalar)
 {
     std::vector<uint8_t> x(1000), orig;
