@@ -38,33 +38,6 @@ void runTrainingRules(Analysis& a)
     rules::runTrainingRules(a.logs, t ? *t : rules::defaultThresholds(), a);
 }
 
-// "epoch_2" before "epoch_10": digit runs compare as numbers.
-bool naturalLess(const std::string& a, const std::string& b)
-{
-    size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        if (std::isdigit(static_cast<unsigned char>(a[i])) &&
-            std::isdigit(static_cast<unsigned char>(b[j]))) {
-            size_t ei = i, ej = j;
-            while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ++ei;
-            while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ++ej;
-            const std::string_view da = std::string_view(a).substr(i, ei - i),
-                                   db = std::string_view(b).substr(j, ej - j);
-            const std::string_view ta = da.substr(std::min(da.find_first_not_of('0'), da.size()));
-            const std::string_view tb = db.substr(std::min(db.find_first_not_of('0'), db.size()));
-            if (ta.size() != tb.size()) return ta.size() < tb.size();
-            if (ta != tb) return ta < tb;
-            i = ei;
-            j = ej;
-        } else {
-            if (a[i] != b[j]) return a[i] < b[j];
-            ++i;
-            ++j;
-        }
-    }
-    return a.size() - i < b.size() - j;
-}
-
 // Where a checkpoint's file name puts it in the pipeline, for ordering: its stage, with a
 // model saved right after prepare ("uncalibrated", "prepared") between float and calibration.
 std::optional<int> pipelineRank(const std::string& path)

@@ -37,11 +37,12 @@ const std::vector<StageRow>& stageRows()
 }
 
 // What each step means: its threshold, the finding a bad step raises, the FAQ topic and the stage
-// trouble starts in. `from` is the rung above (nullopt: any rung above in the same chain).
-// Ids a training rule reports (calib.low_accuracy, qat.worse_than_calibration, qat.quantized_gap)
+// trouble starts in. Only stages that follow each other in a pipeline make a step (float to
+// quantized with nothing logged between is no step: its loss cannot be put on either side). Ids
+// a training rule reports (calib.low_accuracy, qat.worse_than_calibration, qat.quantized_gap)
 // are found there; the ladder reports the others.
 struct StepRule {
-    std::optional<LadderStage> from;
+    LadderStage from;
     LadderStage to;
     double rules::Thresholds::*allowed;
     const char* thresholdKey;
@@ -61,17 +62,25 @@ const std::vector<StepRule>& stepRules()
          "qat.accuracy_drops", Stage::Qat},
         {S::Float, S::Qat, &T::qatVsFloatMaxDrop, "qat_vs_float.max_drop", "ladder.qat_drop",
          "qat.accuracy_drops", Stage::Qat},
-        {std::nullopt, S::PreExport, &T::preExportMaxDrop, "pre_export.max_drop", "ladder.pre_export_drop",
+        {S::Qat, S::PreExport, &T::preExportMaxDrop, "pre_export.max_drop", "ladder.pre_export_drop",
          "export.precision_loss", Stage::Export},
         {S::Qat, S::Quantized, &T::quantizedGapMaxDrop, "quantized_gap.max_drop", "qat.quantized_gap",
          "qat.quantized_mismatch", Stage::Export},
-        {std::nullopt, S::Quantized, &T::quantizedGapMaxDrop, "quantized_gap.max_drop", "ladder.convert_drop",
+        {S::PreExport, S::Quantized, &T::quantizedGapMaxDrop, "quantized_gap.max_drop", "ladder.convert_drop",
          "qat.quantized_mismatch", Stage::Export},
-        {std::nullopt, S::Board, &T::boardMaxDrop, "board.max_drop", "ladder.board_drop", "qat.board_drop",
+        {S::Calibration, S::Quantized, &T::quantizedGapMaxDrop, "quantized_gap.max_drop",
+         "ladder.convert_drop", "qat.quantized_mismatch", Stage::Export},
+        {S::Quantized, S::Board, &T::boardMaxDrop, "board.max_drop", "ladder.board_drop", "qat.board_drop",
+         Stage::Deployment},
+        {S::PreExport, S::Board, &T::boardMaxDrop, "board.max_drop", "ladder.board_drop", "qat.board_drop",
+         Stage::Deployment},
+        {S::Qat, S::Board, &T::boardMaxDrop, "board.max_drop", "ladder.board_drop", "qat.board_drop",
          Stage::Deployment},
         {S::SimFloat, S::SimFake, &T::calibLowMaxDrop, "calib_low.max_drop", "ladder.simulated_fake_drop",
          "qat.accuracy_triage", Stage::Qat},
-        {std::nullopt, S::SimInt, &T::quantizedGapMaxDrop, "quantized_gap.max_drop",
+        {S::SimFake, S::SimInt, &T::quantizedGapMaxDrop, "quantized_gap.max_drop",
+         "ladder.simulated_int_drop", "qat.quantized_mismatch", Stage::Export},
+        {S::SimFloat, S::SimInt, &T::quantizedGapMaxDrop, "quantized_gap.max_drop",
          "ladder.simulated_int_drop", "qat.quantized_mismatch", Stage::Export},
     };
     return kRules;
@@ -80,7 +89,7 @@ const std::vector<StepRule>& stepRules()
 const StepRule* ruleFor(LadderStage from, LadderStage to)
 {
     for (const StepRule& r : stepRules())
-        if (r.to == to && (!r.from || *r.from == from)) return &r;
+        if (r.to == to && r.from == from) return &r;
     return nullptr;
 }
 
@@ -225,14 +234,16 @@ void judgeCosine(const DataTable& t, int name, LadderCheck& c)
     std::optional<size_t> worst;
     double lowest = 2;
     for (size_t r = 0; r < t.rows.size(); ++r) {
-        const std::optional<double> v = artifacts::parseNumber(cellOf(t, r, cos));
+        std::optional<double> v = artifacts::parseNumber(cellOf(t, r, cos));
+        if (v && std::isnan(*v)) v = -1.0;  // NaN: as far from agreeing as it gets
         if (v && *v < lowest) {
             lowest = *v;
             worst = r;
         }
     }
-    if (!worst) {
-        c.what = "no cosine in the table";
+    if (!worst) {  // every cell unreadable or NaN: nothing says the models agree
+        c.passed = false;
+        c.what = "no finite cosine in the table";
         return;
     }
     c.passed = lowest >= kMinVerifierCosine;
@@ -322,8 +333,16 @@ StageLadder buildStageLadder(const logs::LogSet& logs,
     return ladder;
 }
 
-void addLadderFindings(const StageLadder& ladder, CheckResults& results)
+void addLadderFindings(StageLadder& ladder, CheckResults& results)
 {
+    // QAT -> pre_export -> quantized: the rule's qat.quantized_gap already reports the loss QAT to
+    // quantized; the step points at it rather than saying the same twice
+    const bool gapReported = std::any_of(results.findings.begin(), results.findings.end(),
+                                         [](const Finding& f) { return f.id == "qat.quantized_gap"; });
+    for (LadderStep& s : ladder.steps)
+        if (s.bad && s.findingId == "ladder.convert_drop" && gapReported &&
+            ladder.rungs[s.from].stage == LadderStage::PreExport)
+            s.findingId = "qat.quantized_gap";
     for (const LadderCheck& c : ladder.checks) {
         results.checksRun.insert(c.findingId);
         if (c.passed) continue;

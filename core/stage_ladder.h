@@ -86,8 +86,9 @@ StageLadder buildStageLadder(const logs::LogSet& logs,
                              const std::vector<DataTable>& tables, const rules::Thresholds& thresholds);
 
 // The findings of bad steps the training rules do not report themselves (ids ladder.*), and the
-// check ids that count as run.
-void addLadderFindings(const StageLadder& ladder, CheckResults& results);
+// check ids that count as run. A bad step whose loss a rule already reported points at the
+// rule's finding instead.
+void addLadderFindings(StageLadder& ladder, CheckResults& results);
 
 // The ladder as the rows every face shows (the CLI's table, the report's, the Overview's strip):
 // per rung its name, value (with the 95 % interval of a simulated one), the step from the rung

@@ -19,4 +19,7 @@ struct Text {
 Lang parseLang(const std::string& code);
 const char* langCode(Lang lang);
 
+// "epoch_2" before "epoch_10", "part_2.npy" before "part_10.npy": digit runs compare as numbers.
+bool naturalLess(const std::string& a, const std::string& b);
+
 }  // namespace qatdoctor::core

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "core/common/error_codes.h"
@@ -58,8 +59,8 @@ bool has(const std::vector<SimMode>& modes, SimMode m)
     return std::find(modes.begin(), modes.end(), m) != modes.end();
 }
 
-SampleRecord runSample(const Interpreter& interp, const DatasetSource& data, uint64_t index,
-                       const DatasetEvalOptions& options, bool classify)
+SampleRecord runSampleModes(const Interpreter& interp, const DatasetSource& data, uint64_t index,
+                            const DatasetEvalOptions& options, bool classify)
 {
     SampleRecord rec;
     auto input = data.sample(index);
@@ -92,11 +93,32 @@ SampleRecord runSample(const Interpreter& interp, const DatasetSource& data, uin
     return rec;
 }
 
+// Runs on pool threads: nothing may escape (an exception out of a worker ends the process), so
+// what the reader or a tensor allocation throws becomes the sample's error.
+SampleRecord runSample(const Interpreter& interp, const DatasetSource& data, uint64_t index,
+                       const DatasetEvalOptions& options, bool classify)
+{
+    try {
+        return runSampleModes(interp, data, index, options, classify);
+    } catch (const std::exception& e) {
+        SampleRecord rec;
+        rec.error = makeError(codes::kSimulateDataset, data.where(index) + ": " + e.what());
+        return rec;
+    }
+}
+
+// A non-finite cosine (NaN or Inf outputs) is the worst there is.
+double rankedCosine(double c)
+{
+    return std::isfinite(c) ? c : -std::numeric_limits<double>::infinity();
+}
+
 bool worseFirst(const WorstSample& a, const WorstSample& b)
 {
     const bool da = a.fakeClass != a.intClass, db = b.fakeClass != b.intClass;
     if (da != db) return da;  // a changed answer is worse than any cosine
-    if (a.cosine != b.cosine) return a.cosine < b.cosine;
+    const double ca = rankedCosine(a.cosine), cb = rankedCosine(b.cosine);
+    if (ca != cb) return ca < cb;
     return a.index < b.index;
 }
 
@@ -141,6 +163,11 @@ Interval wilson95(uint64_t successes, uint64_t n)
     return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
+void sortWorst(std::vector<WorstSample>& worst)
+{
+    std::sort(worst.begin(), worst.end(), worseFirst);
+}
+
 const ModeScore* DatasetEvaluation::score(SimMode m) const
 {
     for (const ModeScore& s : modes)
@@ -165,6 +192,7 @@ Result<DatasetEvaluation> evaluateDataset(const Interpreter& interp, const Datas
     e.shardCount = options.shardCount;
     e.requant = options.requant == RequantMode::Fixed ? "fixed" : "float";
     e.threads = std::max(1, options.threads);
+    e.worstCount = options.worstCount;
     for (SimMode m : {SimMode::Float, SimMode::Fake, SimMode::Int})
         if (has(options.modes, m)) e.modes.push_back(ModeScore{m, 0, 0, 0, {}});
     DatasetEvalOptions ordered = options;
@@ -245,7 +273,8 @@ Result<DatasetEvaluation> mergeEvaluations(const std::vector<DatasetEvaluation>&
         if (p.shardCount != m.shardCount)
             return refuse("made for " + std::to_string(p.shardCount) + " shards, not " +
                           std::to_string(m.shardCount));
-        if (modesOf(p) != modesOf(m) || p.requant != m.requant || p.classification != m.classification)
+        if (modesOf(p) != modesOf(m) || p.requant != m.requant || p.classification != m.classification ||
+            p.worstCount != m.worstCount)
             return refuse("other modes or settings");
         for (uint32_t s : p.shards)
             if (!seen.insert(s).second) return refuse("shard " + std::to_string(s) + " given twice");
@@ -260,8 +289,7 @@ Result<DatasetEvaluation> mergeEvaluations(const std::vector<DatasetEvaluation>&
         }
         m.fakeIntDisagree += p.fakeIntDisagree;
         m.fakeVsInt = mergeAgreements(m.fakeVsInt, p.fakeVsInt);
-        const size_t limit = std::max(m.worst.size(), p.worst.size());
-        for (const WorstSample& w : p.worst) keepWorst(m.worst, w, limit);
+        for (const WorstSample& w : p.worst) keepWorst(m.worst, w, m.worstCount);
         m.seconds += p.seconds;
     }
     m.shards.assign(seen.begin(), seen.end());

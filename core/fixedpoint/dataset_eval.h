@@ -67,7 +67,8 @@ struct DatasetEvaluation {
     bool classification = true;
     uint64_t fakeIntDisagree = 0;  // samples whose argmax differs between fake-quant and integer
     Agreement fakeVsInt;
-    std::vector<WorstSample> worst;  // lowest cosine first
+    std::vector<WorstSample> worst;  // lowest cosine first (a non-finite one first of all)
+    size_t worstCount = 10;          // how many the list keeps (parts merge to the same length)
     int threads = 1;
     double seconds = 0;
     std::string file;  // the result file it was read from ("" = computed in this process)
@@ -86,5 +87,8 @@ Result<DatasetEvaluation> evaluateDataset(const Interpreter& interp, const Datas
 // lists are merged. Errors ("simulate.merge", naming the part file): another model, dataset,
 // mode set or shard count, a shard given twice.
 Result<DatasetEvaluation> mergeEvaluations(const std::vector<DatasetEvaluation>& parts);
+
+// Orders a worst list as evaluateDataset keeps it (changed answers, then the lowest cosine).
+void sortWorst(std::vector<WorstSample>& worst);
 
 }  // namespace qatdoctor::core::fixedpoint

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/common/error_codes.h"
 #include "core/common/json_depth.h"
@@ -87,6 +88,7 @@ nlohmann::json evaluationToJson(const DatasetEvaluation& e)
                         {"modes", std::move(modes)},
                         {"fake_int_disagree", e.fakeIntDisagree},
                         {"worst", std::move(worst)},
+                        {"worst_count", e.worstCount},
                         {"threads", e.threads},
                         {"seconds", e.seconds}};
     if (e.fakeVsInt.count) j["fake_vs_int"] = agreementJson(e.fakeVsInt);
@@ -134,9 +136,13 @@ Result<DatasetEvaluation> evaluationFromJson(std::string_view text, const std::s
         e.fakeIntDisagree = j.at("fake_int_disagree").get<uint64_t>();
         e.threads = j.value("threads", 1);
         e.seconds = j.value("seconds", 0.0);
-        if (e.shardCount == 0 || e.shards.empty() ||
+        e.worstCount = j.value("worst_count", size_t{10});
+        const std::set<uint32_t> distinct(e.shards.begin(), e.shards.end());
+        if (e.shardCount == 0 || e.shards.empty() || distinct.size() != e.shards.size() ||
             std::any_of(e.shards.begin(), e.shards.end(), [&](uint32_t s) { return s >= e.shardCount; }))
-            return refuse("shards do not fit shard_count");
+            return refuse("shards do not fit shard_count (each once, below it)");
+        if (e.worstCount > 10000 || j.at("worst").size() > e.worstCount)
+            return refuse("a worst list longer than its worst_count");
         for (SimMode mode : {SimMode::Float, SimMode::Fake, SimMode::Int}) {
             const auto it = j.at("modes").find(simModeName(mode));
             if (it == j.at("modes").end()) continue;
@@ -157,6 +163,7 @@ Result<DatasetEvaluation> evaluationFromJson(std::string_view text, const std::s
                                w.at("cosine").is_number() ? w.at("cosine").get<double>() : NAN,
                                w.at("label").get<int64_t>(), w.at("fake").get<int64_t>(),
                                w.at("int").get<int64_t>()});
+        sortWorst(e.worst);  // merged by insertion: in order whatever the file said
         return e;
     } catch (const nlohmann::json::exception& ex) {
         return refuse(std::string("a field is missing or of the wrong type (") + ex.what() + ")");

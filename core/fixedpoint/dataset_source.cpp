@@ -8,6 +8,7 @@
 #include "core/common/error_codes.h"
 #include "core/common/file_io.h"
 #include "core/common/folder_walk.h"
+#include "core/common/text.h"
 
 namespace qatdoctor::core::fixedpoint {
 namespace {
@@ -43,10 +44,12 @@ std::string shapeText(const std::vector<int64_t>& shape)
     return out + "]";
 }
 
-int64_t elements(const std::vector<int64_t>& shape)
+// The element count, nullopt when it overflows (a header may claim any shape).
+std::optional<uint64_t> elements(const std::vector<int64_t>& shape)
 {
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
+    uint64_t n = 1;
+    for (int64_t d : shape)
+        if (d < 0 || __builtin_mul_overflow(n, static_cast<uint64_t>(d), &n)) return std::nullopt;
     return n;
 }
 
@@ -120,8 +123,15 @@ Result<DatasetSource> DatasetSource::open(const Interpreter& interp, const Datas
                              std::to_string(interp.inputNames().size()) + ")",
                          interp.path());
     d.m_shape = interp.inputShapes()[0];
-    for (int64_t& dim : d.m_shape)
-        if (dim < 0) dim = 1;  // a dynamic batch runs one sample at a time
+    if (!d.m_shape.empty() && d.m_shape[0] < 0)
+        d.m_shape[0] = 1;  // a dynamic batch runs one sample at a time
+    if (std::any_of(d.m_shape.begin(), d.m_shape.end(), [](int64_t dim) { return dim < 0; }))
+        return makeError(codes::kSimulateInput,
+                         interp.path() +
+                             ": a dataset evaluation needs the model's input shape fixed but for the "
+                             "batch (it is " +
+                             shapeText(d.m_shape) + ")",
+                         interp.path());
     d.m_dtype = interp.inputTypes()[0];
     if (d.m_dtype != DType::Float32 && d.m_dtype != DType::UInt8 && d.m_dtype != DType::Int8)
         return makeError(codes::kSimulateInput,
@@ -152,8 +162,13 @@ Result<DatasetSource> DatasetSource::open(const Interpreter& interp, const Datas
         d.m_labels = std::move(*labels);
         d.m_labelsPath = spec.labelsPath;
     } else if (classFolders) {
+        // every sample needs its class: class folders and other files do not mix without labels
+        if (std::any_of(d.m_parts.begin(), d.m_parts.end(), [](const Part& p) { return p.classIndex < 0; }))
+            return datasetError(spec.paths.front(),
+                                "class folders of images and other sample files need --labels "
+                                "to mix (the files have no class)");
         d.m_labels.reserve(d.m_size);
-        for (const Part& p : d.m_parts) d.m_labels.push_back(p.classIndex);
+        for (const Part& p : d.m_parts) d.m_labels.insert(d.m_labels.end(), p.count, p.classIndex);
         d.m_labelsPath = "class folders";
     }
     return d;
@@ -192,8 +207,13 @@ Result<void> DatasetSource::addFile(const std::string& path, int64_t classIndex)
                              path);
         std::error_code ec;
         const uint64_t fileSize = fs::file_size(path, ec);
-        const uint64_t sampleBytes = static_cast<uint64_t>(elements(m_shape)) * elementSize(layout->dtype);
-        if (ec || fileSize < layout->dataOffset + n * sampleBytes)
+        const std::optional<uint64_t> count = elements(m_shape);
+        uint64_t sampleBytes = 0, dataBytes = 0, end = 0;
+        const bool fits = count &&
+                          !__builtin_mul_overflow(*count, elementSize(layout->dtype), &sampleBytes) &&
+                          !__builtin_mul_overflow(n, sampleBytes, &dataBytes) &&
+                          !__builtin_add_overflow(layout->dataOffset, dataBytes, &end);
+        if (ec || !fits || fileSize < end)
             return makeError(codes::kSimulateNpy,
                              path + ": data truncated: " + std::to_string(n) + " samples of " +
                                  std::to_string(sampleBytes) + " bytes do not fit",
@@ -225,7 +245,8 @@ Result<void> DatasetSource::addFolder(const std::string& path, const std::string
             !isLabels(e.path))
             files.push_back(e.path);
     }
-    std::sort(files.begin(), files.end());
+    // part_2.npy before part_10.npy: the order of the samples is the order of the labels
+    std::sort(files.begin(), files.end(), naturalLess);
     std::sort(folders.begin(), folders.end());
     if (files.empty() && !folders.empty()) {  // a folder of images per class
         for (size_t c = 0; c < folders.size(); ++c) {
@@ -233,7 +254,7 @@ Result<void> DatasetSource::addFolder(const std::string& path, const std::string
             for (const FolderEntry& e : walkFolder(folders[c], kDatasetWalk).entries)
                 if (e.depth == 0 && e.kind == FolderEntry::Kind::File && isImage(e.path))
                     images.push_back(e.path);
-            std::sort(images.begin(), images.end());
+            std::sort(images.begin(), images.end(), naturalLess);
             for (const std::string& image : images)
                 if (auto added = addFile(image, static_cast<int64_t>(c)); !added) return added;
         }
@@ -265,7 +286,8 @@ Result<Tensor> DatasetSource::sample(uint64_t i) const
     const Part& p = partOf(i);
     switch (p.kind) {
         case Kind::Npy: {
-            const size_t bytes = static_cast<size_t>(elements(m_shape)) * elementSize(p.layout.dtype);
+            // checked when the file was opened: the whole batch fits the file, so this fits too
+            const size_t bytes = static_cast<size_t>(*elements(m_shape)) * elementSize(p.layout.dtype);
             auto data = readFileRange(p.path, p.layout.dataOffset + (i - p.first) * bytes, bytes);
             if (!data) return data.error();
             Tensor t(p.layout.dtype, m_shape);

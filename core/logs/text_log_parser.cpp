@@ -393,7 +393,7 @@ public:
                 if (!templated && f.sep == ':' && !f.key.empty()) {
                     validation |= prefixWord(f.key, f.raw, lineNo);
                     if (m_lastPrefixStage) lineStage = m_lastPrefixStage;
-                    lineDeployStep = m_lastPrefixDeployStep;
+                    if (!m_lastPrefixDeployStep.empty()) lineDeployStep = m_lastPrefixDeployStep;
                 }
                 continue;
             }

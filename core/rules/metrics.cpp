@@ -54,6 +54,8 @@ MetricName classifyMetric(std::string_view seriesName)
         if (w == "preexport" || w == "export") out.deployStep = DeployStep::PreExport;  // "pre_export" too
         if (w == "board" || w == "onboard" || w == "hbm" || w == "bpu") out.deployStep = DeployStep::Board;
     }
+    // nothing trains after QAT: a pre_export or board accuracy is an evaluation ("hbm_acc")
+    if (out.deployStep != DeployStep::None) out.eval = true;
     // The last word that is not an eval/train marker names the metric ("qat_val/acc" -> "acc").
     std::string base;
     for (auto it = words.rbegin(); it != words.rend(); ++it) {

@@ -159,8 +159,10 @@ Verdict computeVerdict(const CheckResults& analysis, const logs::LogSet& logs,
             !f.recovered && (!step || leads(f, *step)))
             step = &f;
     if (step && lead && lead != step) {
+        // the step says where; a problem at that stage or earlier and at least as severe says why
+        // (a NaN loss or calibration not loaded, before the QAT accuracy they ruined)
         const bool upstreamLeads =
-            verdictRank(lead->stage) < verdictRank(step->stage) && lead->severity >= step->severity;
+            verdictRank(lead->stage) <= verdictRank(step->stage) && lead->severity >= step->severity;
         if (!upstreamLeads) lead = step;
     }
     if (!lead) {

@@ -29,8 +29,8 @@ struct Verdict {
 // recovered from by itself (Finding::recovered) is never the verdict; the clear sentence then
 // says it is listed.
 // The stage ladder's first bad step (leadingFindingId: the finding it raised) leads when that
-// finding is among the problems: the accuracy first goes wrong there. Only a problem at an
-// earlier stage of at least its severity leads instead (upstream trouble explains the drop).
+// finding is among the problems: the accuracy first goes wrong there. A problem at that stage or
+// an earlier one, of at least its severity, leads instead: it explains the drop.
 Verdict computeVerdict(const CheckResults& results, const logs::LogSet& logs,
                        const std::string& leadingFindingId = {});
 

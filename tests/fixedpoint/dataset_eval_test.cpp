@@ -127,6 +127,24 @@ TEST(DatasetEval, FourShardsThroughTheirFilesMergeToTheWholeRun)
         parts.push_back(std::move(*back));
     }
     std::swap(parts[0], parts[2]);  // any order
+    {  // sixteen shards of 25: each keeps fewer than ten worst, the merge keeps ten as the whole run
+        std::vector<fp::DatasetEvaluation> small;
+        for (uint32_t k = 0; k < 16; ++k) {
+            fp::DatasetEvalOptions o;
+            o.shardIndex = k;
+            o.shardCount = 16;
+            o.modes = {fp::SimMode::Fake, fp::SimMode::Int};
+            small.push_back(evaluate(data, o));
+        }
+        fp::DatasetEvalOptions all;
+        all.modes = {fp::SimMode::Fake, fp::SimMode::Int};
+        const fp::DatasetEvaluation reference = evaluate(data, all);
+        auto m16 = fp::mergeEvaluations(small);
+        ASSERT_TRUE(m16.ok()) << m16.error().toString();
+        ASSERT_EQ(m16->worst.size(), reference.worst.size());
+        for (size_t k = 0; k < reference.worst.size(); ++k)
+            EXPECT_EQ(m16->worst[k].index, reference.worst[k].index);
+    }
     auto merged = fp::mergeEvaluations(parts);
     ASSERT_TRUE(merged.ok()) << merged.error().toString();
     EXPECT_TRUE(merged->complete());
@@ -214,6 +232,12 @@ TEST(DatasetEval, ResultFilesOfAnotherKindAreRefused)
     auto bad = fp::evaluationFromJson("{\"qatdoctor_evaluation\": 1,\n \"model\": ", "y.json");
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error().line, 2);
+    // a shard listed twice would pass for a complete run
+    fp::DatasetEvaluation e = evaluate(open({kLadder + "batches/part_0.npy"}, ""));
+    nlohmann::json twice = fp::evaluationToJson(e);
+    twice["shards"] = {0, 0};
+    twice["shard_count"] = 2;
+    EXPECT_FALSE(fp::evaluationFromJson(twice.dump(), "twice.json").ok());
     EXPECT_TRUE(fp::looksLikeEvaluation("  {\"qatdoctor_evaluation\": 1"));
     EXPECT_FALSE(fp::looksLikeEvaluation("{\"schema\": 1}"));
 }

@@ -121,7 +121,7 @@ TEST(StageLadder, PreExportAndBoardEvaluationsAreRungsOfTheirOwn)
           "2026-12-01 10:20:00,000 INFO [metric_updater.py:150] Epoch[2] qat_val: acc[0.9110] \n"
           "2026-12-01 10:30:00,000 INFO [metric_updater.py:150] Epoch[0] pre_export_val: acc[0.9100] \n"
           "2026-12-01 10:40:00,000 INFO [metric_updater.py:150] Epoch[0] quantized_val: acc[0.9080] \n"
-          "2026-12-01 10:50:00,000 INFO [metric_updater.py:150] Epoch[0] board_val: acc[0.7710] \n");
+          "2026-12-01 10:50:00,000 INFO [metric_updater.py:150] Epoch[0] board_val: top: acc[0.7710] \n");
     const Analysis a = analyzed({dir.string()});
     EXPECT_EQ(stageIds(a.ladder),
               (std::vector<std::string>{"float", "calibration", "qat", "pre_export", "quantized", "board"}));
@@ -215,4 +215,19 @@ TEST(StageLadder, HbVerifierTablesAreChecksOnTheirSteps)
     const nlohmann::json j = analysisToJson(a, Lang::En)["ladder"]["checks"];
     ASSERT_EQ(j.size(), 2u);
     EXPECT_EQ(j[0]["tool"], "hb_verifier");
+}
+
+TEST(StageLadder, ABoardAccuracyWithoutAnEvaluationWordIsStillTheBoards)
+{
+    // a CSV history whose columns name the board and the hbm without "val"
+    const fs::path dir = scratch("csv");
+    write(dir / "metrics.csv",
+          "epoch,qat_val_acc,quantized_val_acc,hbm_acc\n0,0.90,0.89,0.88\n1,0.91,0.905,0.70\n");
+    const Analysis a = analyzed({dir.string()});
+    const std::vector<std::string> ids = stageIds(a.ladder);
+    ASSERT_FALSE(ids.empty());
+    EXPECT_EQ(ids.back(), "board");
+    ASSERT_NE(a.ladder.firstBadStep(), nullptr);
+    EXPECT_EQ(a.ladder.firstBadStep()->findingId, "ladder.board_drop");
+    fs::remove_all(dir);
 }
