@@ -194,9 +194,11 @@ int64_t lineOf(const DataTable& t, size_t row)
     return row < t.rowLines.size() ? t.rowLines[row] : 0;
 }
 
-// What each hb_verifier table judges: the step, the finding a failure raises, its FAQ topic.
+// What each consistency table judges: the tool, the step, the finding a failure raises, its FAQ
+// topic. hb_mapper (the PTQ flow) compares the calibrated float model with the quantized one.
 struct VerifierSpec {
     const char* tableKind;
+    const char* tool;
     LadderStage from, to;
     const char* findingId;
     Severity severity;
@@ -205,10 +207,12 @@ struct VerifierSpec {
 };
 
 constexpr VerifierSpec kVerifierSpecs[] = {
-    {artifacts::kTableVerifierConsistency, LadderStage::Quantized, LadderStage::Board,
+    {artifacts::kTableVerifierConsistency, "hb_verifier", LadderStage::Quantized, LadderStage::Board,
      "ladder.verifier_inconsistent", Severity::Error, Stage::Deployment, "qat.board_drop"},
-    {artifacts::kTableVerifierCosine, LadderStage::Qat, LadderStage::Quantized, "ladder.verifier_low_cosine",
-     Severity::Warning, Stage::Export, "qat.quantized_mismatch"},
+    {artifacts::kTableVerifierCosine, "hb_verifier", LadderStage::Qat, LadderStage::Quantized,
+     "ladder.verifier_low_cosine", Severity::Warning, Stage::Export, "qat.quantized_mismatch"},
+    {artifacts::kTableMapperOutput, "hb_mapper", LadderStage::Calibration, LadderStage::Quantized,
+     "ladder.mapper_low_cosine", Severity::Warning, Stage::Export, "qat.quantized_mismatch"},
 };
 
 // bc vs hbm: every output must be consistent; the failing ones are named.
@@ -229,8 +233,9 @@ void judgeConsistency(const DataTable& t, int name, LadderCheck& c)
 // onnx / bc cosines: judged by the least similar tensor.
 void judgeCosine(const DataTable& t, int name, LadderCheck& c)
 {
-    const int cos =
-        t.column("ConsineSimilarity") >= 0 ? t.column("ConsineSimilarity") : t.column("CosineSimilarity");
+    int cos = -1;  // hb_verifier spells it "Consine"; hb_mapper's table says "Cosine Similarity"
+    for (const char* column : {"ConsineSimilarity", "CosineSimilarity", "Cosine Similarity"})
+        if (cos < 0) cos = t.column(column);
     std::optional<size_t> worst;
     double lowest = 2;
     for (size_t r = 0; r < t.rows.size(); ++r) {
@@ -258,7 +263,7 @@ std::optional<LadderCheck> verifierCheck(const DataTable& t)
         if (t.kind == v.tableKind) spec = &v;
     if (!spec || t.rows.empty()) return std::nullopt;
     LadderCheck c;
-    c.tool = "hb_verifier";
+    c.tool = spec->tool;
     c.from = spec->from;
     c.to = spec->to;
     c.findingId = spec->findingId;
@@ -266,7 +271,9 @@ std::optional<LadderCheck> verifierCheck(const DataTable& t)
     c.stage = spec->stage;
     c.faq = spec->faq;
     c.source.file = t.sourcePath;
-    const int name = t.column("OutputName") >= 0 ? t.column("OutputName") : t.column("TensorName");
+    int name = -1;
+    for (const char* column : {"OutputName", "TensorName", "Output"})
+        if (name < 0) name = t.column(column);
     if (t.kind == artifacts::kTableVerifierConsistency)
         judgeConsistency(t, name, c);
     else
@@ -430,7 +437,7 @@ std::vector<LadderRow> ladderRows(const StageLadder& ladder, Lang lang)
         LadderRow row;
         row.name = c.tool + ": " + ladderStageName(c.from).in(lang) + " -> " + ladderStageName(c.to).in(lang);
         row.value = c.passed ? (zh ? "一致" : "consistent") : (zh ? "不一致" : "inconsistent");
-        if (c.findingId == "ladder.verifier_low_cosine")
+        if (c.findingId != "ladder.verifier_inconsistent")  // the cosine tables
             row.value =
                 c.passed ? (zh ? "余弦 ≥ 0.99" : "cosine >= 0.99") : (zh ? "余弦 < 0.99" : "cosine < 0.99");
         row.judgement = c.what + (c.passed ? "" : " -> FAQ " + c.faq);

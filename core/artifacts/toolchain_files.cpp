@@ -41,6 +41,26 @@ struct KindSpec {
     Result<ToolchainRead> (*read)(std::string_view text, const std::string& path) = nullptr;  // own reader
 };
 
+// A second table some files of a kind hold beside their main one: hb_mapper's makertbin log
+// prints the quantized model's output cosines after its node table.
+struct CompanionTable {
+    ToolchainKind kind;
+    std::vector<std::vector<std::string_view>> keys;
+    const char* tableKind;
+    const char* title;
+};
+
+const std::vector<CompanionTable>& companionTables()
+{
+    static const std::vector<CompanionTable> kTables = {
+        {ToolchainKind::MapperNodes,
+         {{"output"}, {"cosine similarity"}},
+         kTableMapperOutput,
+         "hb_mapper quantized model output"},
+    };
+    return kTables;
+}
+
 const std::vector<KindSpec>& kindSpecs()
 {
     static const std::vector<KindSpec> kSpecs = {
@@ -311,6 +331,9 @@ Result<ToolchainRead> readToolchainText(ToolchainKind kind, std::string_view tex
     const auto& keys = spec.keys;
     int n = 0;
     for (const TextTable& t : scan.tables) {
+        for (const CompanionTable& c : companionTables())
+            if (c.kind == kind && hasColumns(t, c.keys))
+                out.tables.push_back(toDataTable(t, c.tableKind, c.title, path));
         if (!hasColumns(t, keys)) continue;
         warnMissing(t, kind, path, out);
         std::string title = spec.title;

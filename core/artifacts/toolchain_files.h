@@ -51,6 +51,7 @@ inline constexpr const char* kTableNodeSensitivity = "node_sensitivity";
 inline constexpr const char* kTableQconfigChangelog = "qconfig_changelog";
 inline constexpr const char* kTableVerifierConsistency = "hb_verifier_consistency";
 inline constexpr const char* kTableVerifierCosine = "hb_verifier_cosine";
+inline constexpr const char* kTableMapperOutput = "hb_mapper_output";  // the quantized model's output cosines
 // model_check_result sections: "model_check.summary" (one row per status sentence),
 // "model_check.unfused", "model_check.called_times", "model_check.unused",
 // "model_check.input_dtypes", "model_check.output_dtypes", "model_check.layer_out_qconfig",

@@ -264,7 +264,10 @@ Result<DatasetEvaluation> mergeEvaluations(const std::vector<DatasetEvaluation>&
         std::string name = p.file;
         if (name.empty()) name = "part " + std::to_string(i + 1);
         auto refuse = [&](const std::string& why) {
-            return makeError(codes::kSimulateMerge, name + ": " + why, p.file);
+            std::string message = name;
+            message += ": ";
+            message += why;
+            return makeError(codes::kSimulateMerge, message, p.file);
         };
         if (p.modelPath != m.modelPath)
             return refuse("another model (" + p.modelPath + " vs " + m.modelPath + ")");

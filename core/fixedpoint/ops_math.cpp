@@ -131,7 +131,7 @@ Outs clip(const OpCall& c)
         const T* __restrict src = x.data<T>();  // y is a new tensor: no overlap
         T* __restrict dst = y.data<T>();
         // setInt saturates to the type: so do the bounds (an empty range gives hi everywhere)
-        const int64_t tlo = std::numeric_limits<T>::min(), thi = std::numeric_limits<T>::max();
+        const int64_t tlo = std::is_signed_v<T> ? -128 : 0, thi = std::is_signed_v<T> ? 127 : 255;  // 8-bit T
         const T h = static_cast<T>(std::clamp(ihi, tlo, thi));
         const T l = ilo > ihi ? h : static_cast<T>(std::clamp(ilo, tlo, thi));
         const int64_t n = x.size();

@@ -1276,15 +1276,11 @@ nothing here turns into a table on export.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Dataset</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Evaluate on a dataset...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Top-1 of the float, fake-quant and integer modes over an evaluation set: the simulated deployment accuracy, a rung of the stage ladder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluate on a dataset</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1279,16 +1279,12 @@ nothing here turns into a table on export.</source>
         <translation>%1 %2 ms  </translation>
     </message>
     <message>
-        <source>Dataset</source>
-        <translation>数据集</translation>
-    </message>
-    <message>
-        <source>Evaluate on a dataset...</source>
-        <translation>在数据集上评测...</translation>
-    </message>
-    <message>
         <source>Top-1 of the float, fake-quant and integer modes over an evaluation set: the simulated deployment accuracy, a rung of the stage ladder</source>
         <translation>浮点、伪量化和整数模式在评测集上的 top-1：仿真的部署精度，也是阶段阶梯中的一级</translation>
+    </message>
+    <message>
+        <source>Evaluate on a dataset</source>
+        <translation>在数据集上评测</translation>
     </message>
 </context>
 <context>

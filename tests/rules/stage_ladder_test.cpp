@@ -231,3 +231,19 @@ TEST(StageLadder, ABoardAccuracyWithoutAnEvaluationWordIsStillTheBoards)
     EXPECT_EQ(a.ladder.firstBadStep()->findingId, "ladder.board_drop");
     fs::remove_all(dir);
 }
+
+TEST(StageLadder, HbMappersOutputCosinesAreACheckOnCalibrationToQuantized)
+{
+    // the makertbin log of tests/data/toolchain (tests/gen/make_toolchain.py): its node table and,
+    // after "The quantized model output:", the output's cosine
+    const Analysis a = analyzed({std::string(QATDOCTOR_TEST_DATA) + "/toolchain/hb_mapper_makertbin.log"});
+    ASSERT_EQ(a.ladder.checks.size(), 1u);
+    const LadderCheck& c = a.ladder.checks.front();
+    EXPECT_EQ(c.tool, "hb_mapper");
+    EXPECT_EQ(c.from, LadderStage::Calibration);
+    EXPECT_EQ(c.to, LadderStage::Quantized);
+    EXPECT_TRUE(c.passed);
+    EXPECT_EQ(c.what, "lowest cosine 0.991234 at output0");
+    EXPECT_EQ(c.source.line, 16);
+    EXPECT_TRUE(a.checksRun.count("ladder.mapper_low_cosine"));
+}

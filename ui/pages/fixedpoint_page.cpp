@@ -209,14 +209,11 @@ FixedpointPage::FixedpointPage(AppContext* context, QWidget* parent)
     m_tabs->addTab(m_colourPanel, tr("RGB vs YUV444"));
     m_datasetPanel = new FixedpointDatasetPanel(
         context, [this] { return modelGraph(); }, [this] { return m_threads->value(); }, this);
-    const int datasetTab = m_tabs->addTab(m_datasetPanel, tr("Dataset"));
-    auto* evaluateDataset = new QPushButton(tr("Evaluate on a dataset..."), this);
-    evaluateDataset->setToolTip(
-        tr("Top-1 of the float, fake-quant and integer modes over an evaluation set: "
-           "the simulated deployment accuracy, a rung of the stage ladder"));
-    controls->addWidget(evaluateDataset);
-    connect(evaluateDataset, &QPushButton::clicked, this,
-            [this, datasetTab] { m_tabs->setCurrentIndex(datasetTab); });
+    // the row above is full: the evaluation lives in its own tab, named as the action it offers
+    const int datasetTab = m_tabs->addTab(m_datasetPanel, tr("Evaluate on a dataset"));
+    m_tabs->setTabToolTip(datasetTab,
+                          tr("Top-1 of the float, fake-quant and integer modes over an evaluation "
+                             "set: the simulated deployment accuracy, a rung of the stage ladder"));
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_header);

@@ -3,6 +3,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLayoutItem>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QToolButton>
 
 namespace qatdoctor::ui {
@@ -26,7 +28,17 @@ QString styleFor(bool bad, bool firstBad)
 LadderStrip::LadderStrip(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("ladderStrip"));
-    m_row = new QHBoxLayout(this);
+    // more stages than the page is wide scroll sideways rather than squeeze into each other
+    m_scroll = new QScrollArea(this);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* boxes = new QWidget(m_scroll);
+    m_scroll->setWidget(boxes);
+    auto* outer = new QHBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(m_scroll);
+    m_row = new QHBoxLayout(boxes);
     m_row->setContentsMargins(0, 2, 0, 2);
     m_row->setSpacing(4);
     hide();
@@ -49,16 +61,18 @@ void LadderStrip::setLadder(const core::StageLadder& ladder, core::Lang lang)
         if (i > 0) {
             // an arrow joins the stages of one chain; the simulated chain and the checks stand apart
             const bool joined = r.joined;
-            auto* arrow = new QLabel(joined ? QStringLiteral("→") : QStringLiteral("  |  "), this);
+            auto* arrow =
+                new QLabel(joined ? QStringLiteral("→") : QStringLiteral("  |  "), m_row->parentWidget());
             if (joined) arrow->setToolTip(QString::fromStdString(r.judgement));
             m_row->addWidget(arrow);
         }
-        auto* b = new QToolButton(this);
+        auto* b = new QToolButton(m_row->parentWidget());
         b->setAutoRaise(false);
         b->setCursor(Qt::PointingHandCursor);
         const bool bad = r.bad;
+        // one fact a line, so a box stays narrow enough for nine of them across the page
         QString text = QString::fromStdString(r.name) + QLatin1Char('\n') + QString::fromStdString(r.value);
-        if (!r.change.empty()) text += QStringLiteral("  ") + QString::fromStdString(r.change);
+        if (!r.change.empty()) text += QLatin1Char('\n') + QString::fromStdString(r.change);
         if (!r.interval.empty())
             text += QLatin1Char('\n') + tr("95%: %1").arg(QString::fromStdString(r.interval));
         b->setText(text);
@@ -77,6 +91,9 @@ void LadderStrip::setLadder(const core::StageLadder& ladder, core::Lang lang)
         m_sources.push_back(r.evidence);
     }
     m_row->addStretch(1);
+    // tall enough for the boxes and, when they overflow, the scroll bar below them
+    m_scroll->setFixedHeight(m_row->parentWidget()->sizeHint().height() +
+                             m_scroll->horizontalScrollBar()->sizeHint().height());
 }
 
 QString LadderStrip::stageText(int index) const

@@ -11,6 +11,7 @@
 #include "core/stage_ladder.h"
 
 class QHBoxLayout;
+class QScrollArea;
 class QToolButton;
 
 namespace qatdoctor::ui {
@@ -33,6 +34,7 @@ signals:
     void evidenceRequested(const core::Evidence& evidence);
 
 private:
+    QScrollArea* m_scroll = nullptr;
     QHBoxLayout* m_row = nullptr;
     std::vector<QToolButton*> m_buttons;
     std::vector<core::Evidence> m_sources;
