@@ -45,25 +45,6 @@ json seriesSummary(const logs::Series& s)
     return j;
 }
 
-const char* eventKindName(logs::RunEvent::Kind k)
-{
-    switch (k) {
-        case logs::RunEvent::Kind::Warning:
-            return "warning";
-        case logs::RunEvent::Kind::Error:
-            return "error";
-        case logs::RunEvent::Kind::Traceback:
-            return "traceback";
-        case logs::RunEvent::Kind::Checkpoint:
-            return "checkpoint";
-        case logs::RunEvent::Kind::Parameters:
-            return "parameters";
-        case logs::RunEvent::Kind::Info:
-            break;
-    }
-    return "info";
-}
-
 json quantToJson(const model::QuantParams& q)
 {
     json j;
@@ -127,7 +108,7 @@ json logSetToJson(const logs::LogSet& set)
         }
         jr["events"] = json::array();
         for (const logs::RunEvent& e : r.events) {
-            json je{{"kind", eventKindName(e.kind)}, {"text", e.text}, {"line", e.line}};
+            json je{{"kind", logs::eventKindName(e.kind)}, {"text", e.text}, {"line", e.line}};
             je["file"] = e.file < r.files.size() ? json(r.files[e.file].path) : json(nullptr);
             je["step"] = e.step ? jsonCount(*e.step) : json(nullptr);
             jr["events"].push_back(std::move(je));

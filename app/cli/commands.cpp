@@ -17,12 +17,13 @@ Command simulateCommand();
 Command checkpointCommand();
 Command diffCommand();
 Command mergeSimCommand();
+Command watchCommand();
 
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> kCommands = {
-        analyzeCommand(),  logsCommand(),       modelCommand(), faqCommand(),
-        simulateCommand(), checkpointCommand(), diffCommand(),  mergeSimCommand(),
+        analyzeCommand(),    logsCommand(), modelCommand(),    faqCommand(),   simulateCommand(),
+        checkpointCommand(), diffCommand(), mergeSimCommand(), watchCommand(),
     };
     return kCommands;
 }

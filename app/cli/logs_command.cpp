@@ -70,10 +70,9 @@ void printRun(std::ostream& out, const core::logs::Run& r)
         }
     }
     for (const auto& e : r.events) {
-        static const char* kKinds[] = {"info", "warning", "error", "traceback", "checkpoint"};
         std::string text = e.text.substr(0, e.text.find('\n'));
         if (text.size() > 100) text = text.substr(0, 100) + "...";
-        out << "  event " << kKinds[static_cast<int>(e.kind)] << " "
+        out << "  event " << core::logs::eventKindName(e.kind) << " "
             << (e.file < r.files.size() ? std::filesystem::path(r.files[e.file].path).filename().string()
                                         : "?")
             << ":" << e.line << ": " << text << "\n";

@@ -271,6 +271,7 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
     if (!fs::exists(m_root, ec)) return makeError("io.open", "no such file or folder: " + m_root, m_root);
     m_rootIsFile = !fs::is_directory(m_root, ec);
     std::vector<std::string> added;
+    m_restarted.clear();
     scan(added);
     bool changed = !added.empty();
 
@@ -284,6 +285,7 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         ParseState checkpoint;
         bool partialTail = false;
         bool tailPoints = false;
+        bool restarted = false;  // truncated or replaced (not a decoded file read whole again)
     };
     if (m_base) {
         // A file of the loaded state truncated or replaced: its loaded points are stale, and
@@ -291,6 +293,7 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         for (auto& t : m_files) {
             const FileId id = statFile(t->path);
             if (t->id.ok && id.ok && (id.inode != t->id.inode || id.size < t->state.offset)) {
+                m_restarted.push_back(t->path);
                 m_base.reset();
                 for (auto& f : m_files) {
                     f->state = ParseState{};
@@ -312,8 +315,10 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         const bool unchanged =
             t->decoded ? t->id.ok && id.stamp() == t->id.stamp() : id.size == t->state.offset && t->id.ok;
         if (!reset && unchanged) continue;
+        const bool restarted = reset;
         reset = reset || (t->decoded && t->id.ok);
-        updates.push_back({t.get(), reset ? ParseState{} : t->state, {}, reset, id, {}});
+        updates.push_back(
+            {t.get(), reset ? ParseState{} : t->state, {}, reset, id, {}, false, false, restarted});
         total += id.size - (reset ? 0 : t->state.offset);
     }
     uint64_t done = 0;
@@ -367,12 +372,16 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
             u.state = ParseState{};
             u.checkpoint = ParseState{};
             u.reset = true;
+            u.restarted = true;
             u.id = FileId{};
         }
     }
     for (Update& u : updates) {
         Tracked& t = *u.file;
-        if (u.reset) t.parsed = ParsedLog{};
+        if (u.reset) {
+            t.parsed = ParsedLog{};
+            if (u.restarted) m_restarted.push_back(t.path);
+        }
         if (u.reset || u.state.offset != t.state.offset || !u.parsed.warnings.empty() || !t.id.ok)
             changed = true;
         t.id = u.id;
@@ -407,8 +416,13 @@ std::string LogTailer::runNameOf(const std::string& key) const
 // run.files); series copies of one metric from several files merge (mergeCopies) and are appended
 // to what the run has.
 void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, std::vector<std::string>& names,
-                         std::vector<RoleHint>& hints, bool move)
+                         std::vector<RoleHint>& hints, bool move, std::optional<RunRole> ownStage)
 {
+    // the own stage's "<stage>/" comes off here, the tracked files keep it (role_guess.h)
+    const std::string prefix = ownStage ? std::string(roleName(*ownStage)) + "/" : std::string();
+    auto own = [&](const std::string& name) {
+        return !prefix.empty() && name.starts_with(prefix) ? name.substr(prefix.size()) : name;
+    };
     std::map<std::string, std::vector<std::pair<uint32_t, Series*>>> copies;
     for (Tracked* t : files) {
         uint32_t index = 0;
@@ -417,7 +431,7 @@ void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, st
         run.files[index].size = t->state.offset;
         run.files[index].stepsEstimated = t->state.stepsEstimated;
         names.push_back(t->name);
-        for (const auto& [k, v] : t->parsed.metadata) run.metadata.emplace(k, v);
+        for (const auto& [k, v] : t->parsed.metadata) run.metadata.emplace(own(k), v);
         for (const RoleHint& h : t->parsed.roleHints) hints.push_back({h.role, t->name + ": " + h.reason});
         for (RunEvent e : t->parsed.events) {
             e.file = index;
@@ -426,7 +440,7 @@ void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, st
         for (const Warning& w : t->parsed.warnings) set.warnings.push_back(w);
         for (size_t i = 0; i < t->parsed.names.size(); ++i)
             if (!t->parsed.series[i].empty())
-                copies[t->parsed.names[i]].push_back({index, &t->parsed.series[i]});
+                copies[own(t->parsed.names[i])].push_back({index, &t->parsed.series[i]});
     }
     for (auto& [name, list] : copies) {
         Series s = mergeCopies(list, run.files, move);
@@ -447,13 +461,13 @@ void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, st
 
 std::optional<RoleGuess> LogTailer::settleStagesOf(const std::vector<Tracked*>& files)
 {
-    std::vector<ParsedLog*> parsed;
+    std::vector<const ParsedLog*> parsed;
     std::vector<std::string> names;
-    for (Tracked* t : files) {
+    for (const Tracked* t : files) {
         parsed.push_back(&t->parsed);
         names.push_back(t->name);
     }
-    return settleStages(parsed, names);
+    return ownStage(parsed, names);
 }
 
 void LogTailer::rebuild()
@@ -483,7 +497,7 @@ void LogTailer::rebuild()
         const std::optional<RoleGuess> stage = settleStagesOf(files);
         std::vector<std::string> names;
         std::vector<RoleHint> hints;
-        addFiles(run, files, set, names, hints, move);
+        addFiles(run, files, set, names, hints, move, stage ? std::optional(stage->role) : std::nullopt);
         for (const auto& [k, n] : m_otherFiles)
             if (k == key) names.push_back(n);
         for (const auto& [k, p] : m_configFiles)
@@ -526,7 +540,8 @@ void LogTailer::rebuildOnBase()
         const std::optional<RoleGuess> stage = settleStagesOf(files);
         std::vector<std::string> runNames;
         std::vector<RoleHint> runHints;
-        addFiles(run, files, set, runNames, runHints, false);
+        addFiles(run, files, set, runNames, runHints, false,
+                 stage ? std::optional(stage->role) : std::nullopt);
         if (run.series.empty() && run.events.empty()) continue;
         std::vector<std::string> folders;
         for (const auto& part : fs::path(files.front()->runKey)) folders.push_back(part.string());

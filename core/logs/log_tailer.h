@@ -67,6 +67,9 @@ public:
     LogSet takeLogSet() { return std::move(m_set); }
     // Folders and files worth watching (for a file-system watcher).
     std::vector<std::string> watchedPaths() const;
+    // The files the last poll read again from their start (truncated, or replaced by a new file
+    // of the same name): a job that started again.
+    const std::vector<std::string>& restartedFiles() const { return m_restarted; }
 
 private:
     struct Tracked;
@@ -74,9 +77,9 @@ private:
     void rebuild();
     void rebuildOnBase();
     void addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, std::vector<std::string>& names,
-                  std::vector<RoleHint>& hints, bool move);
+                  std::vector<RoleHint>& hints, bool move, std::optional<RunRole> ownStage = std::nullopt);
     std::string runNameOf(const std::string& key) const;
-    // role_guess.h's settleStages over the files of one run (their parsed series renamed)
+    // role_guess.h's ownStage over the files of one run
     static std::optional<RoleGuess> settleStagesOf(const std::vector<Tracked*>& files);
     std::shared_ptr<const TailCheckpoint> makeCheckpoint() const;
 
@@ -94,6 +97,7 @@ private:
     LogSet m_set;
     std::shared_ptr<const LogSet> m_base;  // resumed: the loaded runs; trackers hold what came after
     std::vector<Warning> m_baseWarnings;
+    std::vector<std::string> m_restarted;
 };
 
 }  // namespace qatdoctor::core::logs

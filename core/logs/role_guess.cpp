@@ -22,6 +22,15 @@ void stripStagePrefix(ParsedLog& log, RunRole stage)
 std::optional<RoleGuess> settleStages(const std::vector<ParsedLog*>& files,
                                       const std::vector<std::string>& names)
 {
+    std::optional<RoleGuess> own = ownStage({files.begin(), files.end()}, names);
+    if (own)
+        for (ParsedLog* f : files) stripStagePrefix(*f, own->role);
+    return own;
+}
+
+std::optional<RoleGuess> ownStage(const std::vector<const ParsedLog*>& files,
+                                  const std::vector<std::string>& names)
+{
     constexpr RunRole kStages[] = {RunRole::Float, RunRole::Calibration, RunRole::Qat, RunRole::Quantized};
     std::map<RunRole, size_t> points;
     for (const ParsedLog* f : files)
@@ -32,7 +41,6 @@ std::optional<RoleGuess> settleStages(const std::vector<ParsedLog*>& files,
     RunRole own = points.begin()->first;
     for (const auto& [r, n] : points)
         if (n > points[own]) own = r;
-    for (ParsedLog* f : files) stripStagePrefix(*f, own);
     // the evidence: the log's own words for that stage (a banner, a --stage line, a log prefix)
     for (size_t i = 0; i < files.size(); ++i)
         for (const RoleHint& h : files[i]->roleHints)

@@ -25,6 +25,11 @@ struct RoleGuess {
 // names: the files' names, parallel to files, for the reason ("train.log: stage marker ...").
 std::optional<RoleGuess> settleStages(const std::vector<ParsedLog*>& files,
                                       const std::vector<std::string>& names = {});
+// The stage settleStages settles on, the files left as they are: a live tailer keeps every
+// prefix in what it accumulates and strips the own stage's while it builds the run, because the
+// stage with the most points may change as a one-file pipeline goes on (float first, QAT later).
+std::optional<RoleGuess> ownStage(const std::vector<const ParsedLog*>& files,
+                                  const std::vector<std::string>& names = {});
 
 // Drops "<stage>/" from the log's series names (a live update of a run whose stage is known).
 void stripStagePrefix(ParsedLog& log, RunRole stage);

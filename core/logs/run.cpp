@@ -9,6 +9,27 @@
 
 namespace qatdoctor::core::logs {
 
+const char* eventKindName(RunEvent::Kind kind)
+{
+    switch (kind) {
+        case RunEvent::Kind::Warning:
+            return "warning";
+        case RunEvent::Kind::Error:
+            return "error";
+        case RunEvent::Kind::Traceback:
+            return "traceback";
+        case RunEvent::Kind::Checkpoint:
+            return "checkpoint";
+        case RunEvent::Kind::Parameters:
+            return "parameters";
+        case RunEvent::Kind::Finished:
+            return "finished";
+        case RunEvent::Kind::Info:
+            break;
+    }
+    return "info";
+}
+
 const char* roleName(RunRole r)
 {
     switch (r) {

@@ -128,8 +128,9 @@ struct Series {
 
 // A notable line that is not a metric: an error, a traceback, a warning, a checkpoint saved.
 struct RunEvent {
-    // Parameters: a fingerprint of the weights (parameter_fingerprint.h)
-    enum class Kind { Info, Warning, Error, Traceback, Checkpoint, Parameters };
+    // Parameters: a fingerprint of the weights (parameter_fingerprint.h). Finished: the line a
+    // framework prints when training ends normally (run_end_lines.h), what a live watch waits for.
+    enum class Kind { Info, Warning, Error, Traceback, Checkpoint, Parameters, Finished };
     Kind kind = Kind::Info;
     std::string text;              // the line (tracebacks: all lines joined with '\n')
     uint32_t file = 0;             // index into Run::files
@@ -137,6 +138,10 @@ struct RunEvent {
     std::optional<double> step;    // last step seen before the event
     std::optional<RunRole> stage;  // the stage the log was in (ParseState::stage), when it named one
 };
+
+// "info" | "warning" | "error" | "traceback" | "checkpoint" | "parameters" | "finished": the
+// kind's name in every JSON and text output.
+const char* eventKindName(RunEvent::Kind kind);
 
 struct RunFile {
     std::string path;

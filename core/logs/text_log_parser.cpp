@@ -13,6 +13,7 @@
 #include "core/logs/number_layout.h"
 #include "core/logs/parameter_fingerprint.h"
 #include "core/logs/run_config.h"
+#include "core/logs/run_end_lines.h"
 #include "core/logs/scan_util.h"
 
 namespace qatdoctor::core::logs {
@@ -371,6 +372,7 @@ public:
             // pycocotools' summary table repeats the bbox_mAP line's results as a table
             if (rest.find("@[ IoU=") != std::string_view::npos) return;
             stageMarker(rest, lineNo);
+            if (runEndFramework(rest)) return finishedLine(text, lineNo);
             n = scanFields(p, e, m_fields, bareStep, m_bare, suspicious);
             // HAT's "Epoch[0] Validation <task>: acc[0.7]": the word before the prefix
             validationWord = rest.find(" Validation ") != std::string_view::npos;
@@ -889,6 +891,15 @@ private:
         if (m_out.events.size() >= kMaxEvents) return;
         m_out.events.push_back({kind, std::string(text.substr(0, 2000)), 0, static_cast<int64_t>(lineNo),
                                 m_state.lastStep, m_state.stage});
+    }
+
+    // The line a framework prints when training ended (run_end_lines.h): what a live watch
+    // waits for.
+    void finishedLine(std::string_view text, uint64_t lineNo)
+    {
+        if (m_out.events.size() < kMaxEvents)
+            m_out.events.push_back({RunEvent::Kind::Finished, std::string(text.substr(0, 2000)), 0,
+                                    static_cast<int64_t>(lineNo), m_state.lastStep, m_state.stage});
     }
 
     // A fingerprint of the weights ("parameters after training: norm 15.48 sha1 c9881e5e"): an

@@ -90,6 +90,8 @@ const char* eventKindLabel(logs::RunEvent::Kind k, Lang lang)
             return zh ? "检查点" : "checkpoint";
         case logs::RunEvent::Kind::Parameters:
             return zh ? "参数指纹" : "parameters";
+        case logs::RunEvent::Kind::Finished:
+            return zh ? "训练结束" : "finished";
         case logs::RunEvent::Kind::Info:
             break;
     }

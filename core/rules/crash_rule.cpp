@@ -1,7 +1,4 @@
 // run.crashed: a run that ends with an error or a traceback before its planned end.
-#include <cmath>
-#include <set>
-
 #include "core/rules/rule_checks.h"
 #include "core/rules/rule_support.h"
 
@@ -9,25 +6,6 @@ namespace qatdoctor::core::rules {
 namespace {
 
 using Kind = logs::RunEvent::Kind;
-
-// Epochs with an evaluation (each epoch ends with one), else whole epochs seen in training.
-std::optional<int> completedEpochs(const logs::Run& run)
-{
-    for (bool eval : {true, false}) {
-        for (MetricKind kind : {MetricKind::Accuracy, MetricKind::Loss}) {
-            MetricRef m = findMetric(run, kind, eval);
-            if (!m || !m.series->hasEpoch()) continue;
-            std::set<int> epochs;
-            for (size_t i = 0; i < m.series->size(); ++i)
-                if (auto e = m.series->epochAt(i); e && std::isfinite(*e))
-                    epochs.insert(static_cast<int>(*e));
-            if (epochs.empty()) continue;
-            // Training lines of the epoch that crashed are there, the epoch is not complete.
-            return eval ? static_cast<int>(epochs.size()) : *epochs.rbegin();
-        }
-    }
-    return std::nullopt;
-}
 
 // The exception line of a traceback: its last non-empty line.
 std::string exceptionLine(const std::string& text)

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace qatdoctor::core::rules {
 namespace {
@@ -309,6 +310,25 @@ std::optional<double> peakLearningRate(const logs::Run& run)
 std::optional<double> plannedEpochs(const logs::Run& run)
 {
     return metadataNumber(run, {"epochs", "num_epochs", "max_epoch", "max_epochs", "total_epochs"});
+}
+
+// Epochs with an evaluation (each epoch ends with one), else whole epochs seen in training.
+std::optional<int> completedEpochs(const logs::Run& run)
+{
+    for (bool eval : {true, false}) {
+        for (MetricKind kind : {MetricKind::Accuracy, MetricKind::Loss}) {
+            MetricRef m = findMetric(run, kind, eval);
+            if (!m || !m.series->hasEpoch()) continue;
+            std::set<int> epochs;
+            for (size_t i = 0; i < m.series->size(); ++i)
+                if (auto e = m.series->epochAt(i); e && std::isfinite(*e))
+                    epochs.insert(static_cast<int>(*e));
+            if (epochs.empty()) continue;
+            // Training lines of the epoch that crashed are there, the epoch is not complete.
+            return eval ? static_cast<int>(epochs.size()) : *epochs.rbegin();
+        }
+    }
+    return std::nullopt;
 }
 
 std::optional<double> plannedSteps(const logs::Run& run)

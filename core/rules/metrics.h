@@ -126,6 +126,9 @@ std::optional<double> baseLearningRate(const logs::Run& run);
 std::optional<double> peakLearningRate(const logs::Run& run);
 // The epochs a run's settings plan (epochs, num_epochs, max_epochs, ...).
 std::optional<double> plannedEpochs(const logs::Run& run);
+// The epochs a run completed: epochs with an evaluation (each epoch ends with one), else the
+// last epoch its training lines reached (that epoch may be incomplete).
+std::optional<int> completedEpochs(const logs::Run& run);
 // The training steps its settings plan: planned epochs x steps per epoch, when both are logged.
 std::optional<double> plannedSteps(const logs::Run& run);
 

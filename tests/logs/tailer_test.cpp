@@ -97,6 +97,62 @@ TEST_F(TailerTest, AppendPartialTruncateAndNewRun)
     EXPECT_EQ(loss(tailer, "float")->step.back(), 2);
 }
 
+// A one-file pipeline tailed while it is written: float first, then calibration and QAT after
+// their stage banners. The run's own stage (the one with the most points) may only settle late;
+// the series each stage wrote keep their points however the reads fall (the tailer once stripped
+// the own stage's prefix from what it accumulated, and the next stage's points then fell into
+// float's series).
+TEST_F(TailerTest, OneFilePipelineReadInPiecesEqualsOneRead)
+{
+    std::string text = "+ python3 tools/train.py --stage float\n";
+    for (int i = 0; i < 12; ++i)
+        text += "Epoch[0] Step[" + std::to_string(i) + "] GlobalStep[" + std::to_string(i) +
+                "] float_train: loss[" + std::to_string(2.0 - 0.1 * i) + "] \n";
+    text += "==========BEGIN CALIBRATION STAGE==========\n";
+    for (int i = 0; i < 3; ++i)
+        text += "Epoch[0] Step[" + std::to_string(i) + "] GlobalStep[" + std::to_string(i) +
+                "] calib_train: loss[" + std::to_string(0.9 - 0.1 * i) + "] \n";
+    text += "==========BEGIN QAT STAGE==========\n";
+    for (int i = 0; i < 5; ++i)
+        text += "Epoch[0] Step[" + std::to_string(i) + "] GlobalStep[" + std::to_string(i) +
+                "] qat_train: loss[" + std::to_string(0.7 - 0.1 * i) + "] \n";
+    const fs::path log = m_dir / "qat" / "pipeline.log";
+    append(log, text);
+    auto whole = readLogFile(log.string());
+    ASSERT_TRUE(whole.ok());
+    fs::remove(log);
+    LogTailer tailer(log.string());
+    for (size_t at = 0; at < text.size(); at += 61) {
+        append(log, text.substr(at, 61));
+        ASSERT_TRUE(tailer.poll().ok());
+    }
+    ASSERT_EQ(tailer.logSet().runs.size(), 1u);
+    ASSERT_EQ(whole->runs.size(), 1u);
+    const logs::Run& live = tailer.logSet().runs[0];
+    const logs::Run& once = whole->runs[0];
+    EXPECT_EQ(live.role, once.role);
+    ASSERT_EQ(live.series.size(), once.series.size());
+    for (const auto& [name, s] : once.series) {
+        SCOPED_TRACE(name);
+        const Series* t = live.find(name);
+        ASSERT_NE(t, nullptr);
+        ASSERT_EQ(t->size(), s.size());
+        for (size_t i = 0; i < s.size(); ++i) EXPECT_EQ(t->value[i], s.value[i]);
+    }
+    EXPECT_EQ(live.find("loss")->size(), 12u);  // float's, the stage with the most points
+    EXPECT_EQ(live.find("qat/loss")->size(), 5u);
+    EXPECT_TRUE(tailer.restartedFiles().empty());
+    // the job starts again: the file is cut and rewritten
+    {
+        std::ofstream f(log, std::ios::trunc);
+        f << "Epoch[0] Step[0] GlobalStep[0] qat_train: loss[3.0] \n";
+    }
+    ASSERT_TRUE(tailer.poll().ok());
+    EXPECT_EQ(tailer.restartedFiles(), std::vector<std::string>{log.string()});
+    ASSERT_TRUE(tailer.poll().ok());
+    EXPECT_TRUE(tailer.restartedFiles().empty());
+}
+
 const Series* lossOf(const LogSet& set, const std::string& run)
 {
     for (const logs::Run& r : set.runs)

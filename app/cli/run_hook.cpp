@@ -1,0 +1,45 @@
+#include "app/cli/run_hook.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX declares it nowhere
+
+namespace qatdoctor::cli {
+
+core::Result<int> runHook(const std::string& command,
+                          const std::vector<std::pair<std::string, std::string>>& environment)
+{
+    std::vector<std::string> entries;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string entry(*e);
+        const bool replaced = std::any_of(environment.begin(), environment.end(),
+                                          [&](const auto& kv) { return entry.starts_with(kv.first + "="); });
+        if (!replaced) entries.push_back(entry);
+    }
+    for (const auto& [name, value] : environment) {
+        // a value cannot hold NUL: the variable ends there
+        entries.push_back(name + "=" + value.substr(0, value.find('\0')));
+    }
+    std::vector<char*> envp;
+    envp.reserve(entries.size() + 1);
+    for (std::string& e : entries) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    std::string shell = "/bin/sh", dashC = "-c", text = command;
+    char* argv[] = {shell.data(), dashC.data(), text.data(), nullptr};
+    pid_t pid = 0;
+    if (const int rc = posix_spawn(&pid, "/bin/sh", nullptr, nullptr, argv, envp.data()); rc != 0)
+        return core::makeError("watch.exec", "could not start /bin/sh: " + std::string(std::strerror(rc)),
+                               command);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return core::makeError("watch.exec", std::strerror(errno), command);
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+}  // namespace qatdoctor::cli

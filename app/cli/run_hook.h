@@ -1,0 +1,19 @@
+// Runs a command the user gave on the command line (watch --exec) with extra environment
+// variables. The command line is the user's own, run by /bin/sh -c; what came from files (a
+// finding's title, a run name) travels only in the environment, never into the command text, so
+// no file can make the shell run anything.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/common/result.h"
+
+namespace qatdoctor::cli {
+
+// Waits for the command; its exit status, or an error when it could not be started.
+core::Result<int> runHook(const std::string& command,
+                          const std::vector<std::pair<std::string, std::string>>& environment);
+
+}  // namespace qatdoctor::cli

@@ -1,0 +1,48 @@
+#include "core/rules/run_end.h"
+
+#include <algorithm>
+
+#include "core/rules/metrics.h"
+#include "core/rules/rule_support.h"
+
+namespace qatdoctor::core::rules {
+
+namespace {
+
+// Whether the run logged points after `event` in its file: then it went on (HAT's END banner
+// of one stage, followed by the next stage in the same file).
+bool pointsAfter(const logs::Run& run, const logs::RunEvent& event)
+{
+    for (const auto& [name, s] : run.series) {
+        if (s.empty()) continue;
+        const logs::PointSource last = s.sourceAt(s.size() - 1);
+        if (last.file == event.file && last.lineOrRecord > event.line) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+std::optional<RunEnd> runEnd(const logs::Run& run)
+{
+    const auto last = std::find_if(run.events.rbegin(), run.events.rend(), [](const logs::RunEvent& e) {
+        return e.kind == logs::RunEvent::Kind::Finished;
+    });
+    if (last != run.events.rend() && !pointsAfter(run, *last)) {
+        const std::string text = last->text.substr(0, 200);
+        return RunEnd{{"最后一行：" + text, "final line: " + text}, eventEvidence(run, *last)};
+    }
+    if (run.metadata.count("train_runtime") || run.series.count("train_runtime"))
+        return RunEnd{{"训练器的收尾汇总（train_runtime）", "the trainer's closing summary (train_runtime)"},
+                      runEvidence(run)};
+    const auto planned = plannedEpochs(run);
+    const auto done = completedEpochs(run);
+    if (planned && done && *planned >= 1 && *done >= static_cast<int>(*planned)) {
+        const std::string n = std::to_string(*done);
+        return RunEnd{{"计划的 " + n + " 个 epoch 都已评测", "all " + n + " planned epochs evaluated"},
+                      runEvidence(run)};
+    }
+    return std::nullopt;
+}
+
+}  // namespace qatdoctor::core::rules

@@ -1,0 +1,248 @@
+// `qatdoctor-cli watch` on logs being written: a thread appends lines to a log in a temporary
+// folder while the command follows it; the finding, its step and the exit code are asserted.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "tests/cli/cli_run.h"
+
+namespace qatdoctor::cli::test {
+namespace {
+
+namespace fs = std::filesystem;
+using test_support::cli;
+using test_support::CliRun;
+using namespace std::chrono_literals;
+
+// A HAT-style training line (the layout of tests/data/diagnosis), step and loss as given.
+std::string trainLine(int step, const std::string& loss)
+{
+    return "2026-12-03 10:00:" + std::to_string(10 + step % 50) +
+           ",120 INFO [metric_updater.py:120] Epoch[0] Step[" + std::to_string(step) + "] GlobalStep[" +
+           std::to_string(step) + "] qat_train: loss[" + loss + "] acc[0.81] \n";
+}
+
+std::string header()
+{
+    return "2026-12-03 10:00:01,001 INFO [train.py:30] ==== config ====\ntraining_step: qat\nbatch_size: 64\n"
+           "epochs: 3\n";
+}
+
+class WatchCli : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        m_dir = fs::temp_directory_path() /
+                ("qatdoctor_watch_" +
+                 std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        fs::remove_all(m_dir);
+        fs::create_directories(m_dir / "qat");
+        m_log = m_dir / "qat" / "train.log";
+    }
+    void TearDown() override
+    {
+        if (m_writer.joinable()) m_writer.join();
+        fs::remove_all(m_dir);
+    }
+
+    static void append(const fs::path& p, const std::string& text)
+    {
+        std::ofstream f(p, std::ios::app | std::ios::binary);
+        f << text;
+    }
+    // Writes the parts one after another with a pause between them, on a thread; stops early once
+    // m_stop is set (the watch ended).
+    void write(std::vector<std::string> parts, std::chrono::milliseconds pause, fs::path to = {})
+    {
+        if (to.empty()) to = m_log;
+        m_writer = std::thread([this, parts = std::move(parts), pause, to] {
+            for (const std::string& p : parts) {
+                if (m_stop) return;
+                if (p == "<truncate>") {
+                    std::ofstream(to, std::ios::trunc | std::ios::binary);
+                } else {
+                    append(to, p);
+                }
+                ++m_written;
+                std::this_thread::sleep_for(pause);
+            }
+        });
+    }
+    CliRun watch(std::vector<std::string> args)
+    {
+        args.insert(args.begin(), "watch");
+        CliRun r = cli(args);
+        m_stop = true;
+        return r;
+    }
+    static std::vector<nlohmann::json> events(const std::string& out, const std::string& kind)
+    {
+        std::vector<nlohmann::json> found;
+        std::istringstream lines(out);
+        for (std::string line; std::getline(lines, line);) {
+            const auto j = nlohmann::json::parse(line);  // every line is one object
+            if (j.at("event") == kind) found.push_back(j);
+        }
+        return found;
+    }
+
+    fs::path m_dir, m_log;
+    std::thread m_writer;
+    std::atomic<bool> m_stop{false};
+    std::atomic<int> m_written{0};
+};
+
+TEST_F(WatchCli, NanLossStopsTheWatchAtItsStep)
+{
+    append(m_log, header());
+    std::vector<std::string> parts;
+    for (int step = 1; step <= 20; ++step)
+        parts.push_back(trainLine(step * 10, std::to_string(2.0 - 0.05 * step)));
+    parts.push_back(trainLine(210, "nan"));
+    for (int step = 22; step <= 120; ++step) parts.push_back(trainLine(step * 10, "nan"));
+    write(parts, 30ms);
+    const CliRun r = watch({m_dir.string(), "--json", "--interval", "0.2", "--timeout", "20"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    const auto findings = events(r.out, "finding");
+    ASSERT_EQ(findings.size(), 1u) << r.out;
+    EXPECT_EQ(findings[0].at("finding").at("id"), "loss.nonfinite");
+    EXPECT_EQ(findings[0].at("finding").at("severity"), "error");
+    EXPECT_EQ(findings[0].at("step"), 210);
+    EXPECT_EQ(findings[0].at("run"), "qat");
+    const auto& evidence = findings[0].at("finding").at("evidence").at(0);
+    EXPECT_EQ(evidence.at("file"), m_log.string());
+    EXPECT_EQ(evidence.at("line"), 25);  // 4 header lines, 20 finite ones
+    const auto end = events(r.out, "end");
+    ASSERT_EQ(end.size(), 1u);
+    EXPECT_EQ(end[0].at("reason"), "failed");
+    EXPECT_EQ(end[0].at("exit"), 1);
+    // it stopped at the NaN, not when the writer ran out of lines (3 s later)
+    EXPECT_LT(m_written.load(), 100);
+}
+
+TEST_F(WatchCli, CrashExitsOneNamingTheException)
+{
+    append(m_log, header());
+    std::vector<std::string> parts;
+    for (int step = 1; step <= 8; ++step)
+        parts.push_back(trainLine(step * 10, std::to_string(1.5 - 0.1 * step)));
+    parts.push_back(
+        "2026-12-03 10:01:00,002 ERROR [train.py:288] Training failed with an exception, exiting\n");
+    parts.push_back("Traceback (most recent call last):\n");
+    parts.push_back("  File \"tools/train.py\", line 301, in <module>\n    main()\n");
+    parts.push_back("  File \"tools/train.py\", line 120, in main\n    images = next(loader)\n");
+    parts.push_back("RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error.\n");
+    write(parts, 40ms);
+    const CliRun r = watch({m_dir.string(), "--interval", "0.2", "--timeout", "20"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("run.crashed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("at " + m_log.string() + ":"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("watch: failed"), std::string::npos) << r.err;
+}
+
+TEST_F(WatchCli, HealthyRunEndsCleanlyAtItsFinalLine)
+{
+    append(m_log, header());
+    std::vector<std::string> parts;
+    for (int step = 1; step <= 30; ++step)
+        parts.push_back(trainLine(step * 10, std::to_string(1.2 - 0.02 * step)));
+    parts.push_back("Training time 0:00:03\n");  // torchvision's last line
+    write(parts, 10ms);
+    const CliRun r =
+        watch({m_dir.string(), "--json", "--interval", "0.2", "--settle", "0.3", "--timeout", "20"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_TRUE(events(r.out, "finding").empty()) << r.out;
+    const auto end = events(r.out, "end");
+    ASSERT_EQ(end.size(), 1u);
+    EXPECT_EQ(end[0].at("reason"), "finished");
+    ASSERT_EQ(end[0].at("runs").size(), 1u);
+    EXPECT_EQ(end[0].at("runs")[0].at("ended"), true);
+    EXPECT_EQ(end[0].at("runs")[0].at("why"), "final line: Training time 0:00:03");
+    EXPECT_EQ(m_written.load(), 31);
+}
+
+TEST_F(WatchCli, FileCutAndRestartedIsANewAttempt)
+{
+    // attempt 1 goes NaN at step 50; the job is restarted into the same file, goes NaN at 20
+    append(m_log, header());
+    std::vector<std::string> parts;
+    for (int step = 1; step <= 4; ++step) parts.push_back(trainLine(step * 10, "1.0"));
+    parts.push_back(trainLine(50, "nan"));
+    parts.push_back("<truncate>");
+    parts.push_back(header() + trainLine(10, "1.1"));
+    parts.push_back(trainLine(20, "inf"));
+    write(parts, 150ms);
+    const CliRun r =
+        watch({m_dir.string(), "--json", "--fail-on", "none", "--interval", "0.1", "--timeout", "1.5"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    const auto findings = events(r.out, "finding");
+    ASSERT_EQ(findings.size(), 2u) << r.out;
+    EXPECT_EQ(findings[0].at("step"), 50);
+    EXPECT_EQ(findings[1].at("step"), 20);
+    EXPECT_EQ(findings[1].at("finding").at("evidence").at(0).at("value"), "inf");
+    EXPECT_EQ(events(r.out, "end").at(0).at("reason"), "timeout");
+}
+
+TEST_F(WatchCli, ExecGetsTheFindingInItsEnvironmentNeverInTheCommand)
+{
+    // a run folder whose name is shell code: it reaches the hook as a value, never as code
+    const fs::path hostile = m_dir / "$(touch pwned)";
+    fs::create_directories(hostile);
+    const fs::path log = hostile / "train.log";
+    append(log, header());
+    write({trainLine(10, "0.9"), trainLine(20, "nan")}, 50ms, log);
+    const fs::path out = m_dir / "hook.txt";
+    const std::string hook = "cd '" + m_dir.string() +
+                             "' && printf '%s|%s|%s|%s' \"$QATDOCTOR_FINDING_ID\" \"$QATDOCTOR_SEVERITY\" "
+                             "\"$QATDOCTOR_STEP\" \"$QATDOCTOR_RUN\" > hook.txt";
+    const CliRun r = watch({m_dir.string(), "--exec", hook, "--interval", "0.1", "--timeout", "20"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    std::ifstream f(out);
+    const std::string got{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+    EXPECT_EQ(got, "loss.nonfinite|error|20|$(touch pwned)");
+    EXPECT_FALSE(fs::exists(m_dir / "pwned"));
+    EXPECT_FALSE(fs::exists("pwned"));
+}
+
+TEST_F(WatchCli, InactivityTimeoutEndsWithZero)
+{
+    append(m_log, header() + trainLine(10, "1.0") + trainLine(20, "0.9"));
+    const CliRun r = watch({m_dir.string(), "--interval", "0.1", "--timeout", "0.4"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("watch: timeout: 1 run(s), 0 finding(s)"), std::string::npos) << r.err;
+}
+
+TEST_F(WatchCli, WaitsForAFolderThatDoesNotExistYet)
+{
+    const fs::path later = m_dir / "later";
+    m_writer = std::thread([&] {
+        std::this_thread::sleep_for(200ms);
+        fs::create_directories(later / "qat");
+        append(later / "qat" / "train.log", header() + trainLine(10, "1.0"));
+        std::this_thread::sleep_for(200ms);
+        append(later / "qat" / "train.log", trainLine(20, "nan"));
+    });
+    const CliRun r = watch({later.string(), "--json", "--interval", "0.1", "--timeout", "20"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    ASSERT_EQ(events(r.out, "notice").size(), 1u) << r.out;
+    EXPECT_EQ(events(r.out, "notice")[0].at("warning").at("code"), "watch.waiting");
+    ASSERT_EQ(events(r.out, "finding").size(), 1u);
+    EXPECT_EQ(events(r.out, "finding")[0].at("step"), 20);
+}
+
+TEST_F(WatchCli, UsageErrors)
+{
+    EXPECT_EQ(cli({"watch"}).code, 2);
+    EXPECT_EQ(cli({"watch", m_dir.string(), "--fail-on", "fatal"}).code, 2);
+    EXPECT_EQ(cli({"watch", m_dir.string(), "--timeout", "soon"}).code, 2);
+    EXPECT_EQ(cli({"watch", m_dir.string(), "--interval", "-1"}).code, 2);
+}
+
+}  // namespace
+}  // namespace qatdoctor::cli::test
