@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
+
+#include "core/folder_input.h"
 
 namespace qatdoctor::core {
 
@@ -11,6 +14,7 @@ struct LiveWatch::Source {
     std::shared_ptr<const logs::LogSet> loaded;
     rules::LiveDiagnosis diagnosis;
     std::string missingSaid;  // the last notice about the path, said once
+    std::set<std::string> warningsSaid;
     logs::LogSet empty;
 
     Source(std::string p, const rules::Thresholds& t, std::shared_ptr<const logs::LogSet> l)
@@ -32,6 +36,11 @@ LiveWatch::~LiveWatch() = default;
 LiveWatch::LiveWatch(LiveWatch&&) noexcept = default;
 LiveWatch& LiveWatch::operator=(LiveWatch&&) noexcept = default;
 
+void LiveWatch::markReported(const std::vector<Finding>& findings)
+{
+    for (auto& s : m_sources) s->diagnosis.markReported(findings);
+}
+
 WatchRead LiveWatch::read()
 {
     WatchRead out;
@@ -46,11 +55,11 @@ WatchRead LiveWatch::read()
             }
             logs::ReadOptions options;
             options.live = true;
+            options.skipFile = claimedByOtherReader;  // a model or toolchain table: not a log
             s->tailer =
                 s->loaded ? logs::LogTailer::resume(s->loaded, options) : logs::LogTailer(s->path, options);
             s->loaded.reset();
         }
-        const size_t warningsBefore = s->tailer->logSet().warnings.size();
         Result<bool> changed = s->tailer->poll();
         if (!changed) {
             // the folder went away (a job cleaning up, a rename): said once, read again when back
@@ -61,7 +70,9 @@ WatchRead LiveWatch::read()
         s->missingSaid.clear();
         out.grew = out.grew || *changed;
         const logs::LogSet& set = s->tailer->logSet();
-        for (size_t i = warningsBefore; i < set.warnings.size(); ++i) out.notices.push_back(set.warnings[i]);
+        // the set's warnings are rebuilt in run order at every read: new ones are told by content
+        for (const Warning& w : set.warnings)
+            if (s->warningsSaid.insert(w.toString()).second) out.notices.push_back(w);
         // a file read again from its start is its run's new attempt
         for (const std::string& file : s->tailer->restartedFiles())
             for (const logs::Run& run : set.runs)
@@ -105,8 +116,20 @@ std::vector<WatchedRunEnd> LiveWatch::runEnds() const
 
 bool LiveWatch::allRunsEnded() const
 {
-    const size_t runs = runCount();
-    return runs > 0 && runEnds().size() == runs;
+    // every path has runs (one not there yet is still to come), and each run ended or crashed
+    for (const auto& s : m_sources)
+        if (s->logs().runs.empty()) return false;
+    const std::vector<WatchedRunEnd> ends = runEnds();
+    for (const auto& s : m_sources)
+        for (const logs::Run& run : s->logs().runs) {
+            const auto same = [&](const auto& x) { return x.path == s->path && x.run == run.name; };
+            const bool ended = std::any_of(ends.begin(), ends.end(), same);
+            const bool crashed = std::any_of(m_fired.begin(), m_fired.end(), [&](const WatchedFinding& f) {
+                return f.path == s->path && f.live.run == run.name && f.live.finding.id == "run.crashed";
+            });
+            if (!ended && !crashed) return false;
+        }
+    return true;
 }
 
 std::vector<std::string> LiveWatch::watchedPaths() const
@@ -114,8 +137,10 @@ std::vector<std::string> LiveWatch::watchedPaths() const
     std::vector<std::string> out;
     for (const auto& s : m_sources) {
         if (!s->tailer) {
-            // a path not there yet: its parent tells when it appears
-            const std::filesystem::path parent = std::filesystem::path(s->path).parent_path();
+            // a path not there yet: its parent tells when it appears ("logs/run1/" is in "logs")
+            std::string path = s->path;
+            while (path.size() > 1 && path.back() == '/') path.pop_back();
+            const std::filesystem::path parent = std::filesystem::path(path).parent_path();
             out.push_back(parent.empty() ? "." : parent.string());
             continue;
         }

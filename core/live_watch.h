@@ -44,6 +44,8 @@ public:
     LiveWatch(LiveWatch&&) noexcept;
     LiveWatch& operator=(LiveWatch&&) noexcept;
 
+    // Findings already reported (the GUI's analysis): not said again unless they get worse.
+    void markReported(const std::vector<Finding>& findings);
     // Reads what every path gained and judges it.
     WatchRead read();
     // The end of the watch: findings held back for one more look fire as they stand.

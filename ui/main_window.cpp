@@ -25,9 +25,11 @@
 
 #include "core/common/input_set_name.h"
 #include "ui/common/background_job.h"
+#include "ui/common/live_watch_session.h"
 #include "ui/pages/overview/finding_navigation.h"
 #include "ui/pages/page.h"
 #include "ui/pages/page_registry.h"
+#include "ui/shell/desktop_notifier.h"
 #include "ui/shell/job_status.h"
 #include "ui/shell/language.h"
 #include "ui/shell/recent_files.h"
@@ -114,6 +116,11 @@ MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* pare
             if (p->id() == t.page) p->focusOn(t);
     });
     connect(m_context, &AppContext::pageStateChanged, this, [this] { scheduleAutosave(); });
+    // Watch mode: a finding made while the run is written is said in the status bar, and an
+    // error reaches the desktop too (the window is often behind the terminal running the job)
+    m_notifier = new DesktopNotifier(this);
+    connect(m_context->liveWatch(), &LiveWatchSession::findingsFired, this,
+            &MainWindow::announceLiveFindings);
 
     m_autosaveTimer->setSingleShot(true);
     m_autosaveTimer->setInterval(1500);
@@ -129,6 +136,26 @@ MainWindow::MainWindow(const QString& dataDir, Language* language, QWidget* pare
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::announceLiveFindings(const std::vector<core::WatchedFinding>& fired)
+{
+    const core::Lang lang = m_context->lang();
+    const core::WatchedFinding* worst = &fired.front();
+    for (const core::WatchedFinding& f : fired)
+        if (f.live.finding.severity > worst->live.finding.severity) worst = &f;
+    const core::Finding& f = worst->live.finding;
+    const QString title = QString::fromStdString(f.title.in(lang));
+    QString where = QString::fromStdString(worst->live.run);
+    if (worst->live.step) where += tr(", step %1").arg(*worst->live.step);
+    QString told;
+    if (f.severity == core::Severity::Error) {
+        const DesktopNotifier::Channel channel =
+            m_notifier->notify(tr("Training problem: %1").arg(QString::fromStdString(f.id)), title);
+        told = tr(" (desktop notified: %1)").arg(DesktopNotifier::channelName(channel));
+        m_lastNotification = DesktopNotifier::channelName(channel);
+    }
+    statusBar()->showMessage(tr("Live: %1 — %2%3").arg(title, where, told));
+}
 
 void MainWindow::buildPages()
 {

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "core/analysis.h"
+#include "core/live_watch.h"
 #include "ui/common/app_context.h"
 #include "ui/shell/session_file.h"
 
@@ -21,6 +22,7 @@ class QMenu;
 namespace qatdoctor::ui {
 
 class BackgroundJob;
+class DesktopNotifier;
 class JobStatus;
 class Language;
 class Page;
@@ -63,12 +65,16 @@ public:
 
     static QString autosavePath();
 
+    // How the last live error reached the desktop ("freedesktop", "tray", "window"; "" = none yet).
+    QString lastNotification() const { return m_lastNotification; }
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void announceLiveFindings(const std::vector<core::WatchedFinding>& fired);
     void buildPages();
     void buildMenus();
     void startAnalysis(const QStringList& previousInputs);
@@ -96,6 +102,8 @@ private:
     void compareWithDialog(bool folder);
 
     AppContext* m_context;
+    DesktopNotifier* m_notifier = nullptr;
+    QString m_lastNotification;
     Language* m_language;
     QListWidget* m_sidebar = nullptr;
     QLabel* m_sessionLabel = nullptr;

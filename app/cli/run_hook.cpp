@@ -2,6 +2,7 @@
 
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -12,7 +13,8 @@ extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX decl
 namespace qatdoctor::cli {
 
 core::Result<int> runHook(const std::string& command,
-                          const std::vector<std::pair<std::string, std::string>>& environment)
+                          const std::vector<std::pair<std::string, std::string>>& environment,
+                          bool stdoutToStderr)
 {
     std::vector<std::string> entries;
     for (char** e = environ; e && *e; ++e) {

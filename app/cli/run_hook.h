@@ -13,7 +13,9 @@
 namespace qatdoctor::cli {
 
 // Waits for the command; its exit status, or an error when it could not be started.
+// stdoutToStderr: the command's output goes to stderr (the caller's stdout is a data stream).
 core::Result<int> runHook(const std::string& command,
-                          const std::vector<std::pair<std::string, std::string>>& environment);
+                          const std::vector<std::pair<std::string, std::string>>& environment,
+                          bool stdoutToStderr = false);
 
 }  // namespace qatdoctor::cli

@@ -1,6 +1,7 @@
 // qatdoctor-cli watch PATH... : follows training logs while they are written and says each
 // finding the moment it becomes true; exits 1 at the first one at or above --fail-on, so a job
 // script can stop the job it watches.
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include "app/cli/run_hook.h"
 #include "core/common/change_waiter.h"
 #include "core/common/finding_json.h"
+#include "core/common/json_text.h"
 #include "core/common/number_text.h"
 #include "core/live_watch.h"
 
@@ -50,8 +52,9 @@ constexpr const char* kUsage =
     "In a job script: qatdoctor-cli watch logs/ --fail-on error || scancel \"$SLURM_JOB_ID\"\n";
 
 // A wake by the file system is followed by this pause before reading: the other lines of the
-// same burst (a traceback, a batch of records) are read with it.
-constexpr auto kBurst = std::chrono::milliseconds(50);
+// same burst (a traceback, a batch of records) are read with it, and a log written without pause
+// is read at most every kBurst (each read rebuilds the runs), a NaN said well within a second.
+constexpr auto kBurst = std::chrono::milliseconds(200);
 
 std::string wallClock()
 {
@@ -108,7 +111,7 @@ public:
                 {"event", "finding"}, {"time", isoTime()}, {"path", w.path}, {"run", w.live.run}};
             if (w.live.step) j["step"] = core::jsonCount(*w.live.step);
             j["finding"] = core::findingToJson(f, m_settings.lang);
-            m_io.out << j.dump() << std::endl;
+            m_io.out << core::jsonText(j, -1) << std::endl;
         } else {
             m_io.out << wallClock() << "  " << core::severityName(f.severity) << "  " << f.id << "  "
                      << f.title.in(m_settings.lang) << "\n";
@@ -116,6 +119,8 @@ public:
                 m_io.out << "          at " << at->file
                          << (at->line > 0 ? ":" + std::to_string(at->line) : "")
                          << (w.live.step ? ", step " + core::fullNumber(*w.live.step) : "") << "\n";
+            if (at && !at->detailIn(m_settings.lang).empty())
+                m_io.out << "          " << at->detailIn(m_settings.lang) << "\n";
             if (!f.faq.empty()) m_io.out << "          FAQ: " << f.faq << "\n";
             m_io.out << std::flush;
         }
@@ -126,7 +131,7 @@ public:
     void notice(const core::Warning& w)
     {
         if (m_settings.json)
-            m_io.out << nlohmann::json{{"event", "notice"}, {"warning", core::warningToJson(w)}}.dump()
+            m_io.out << core::jsonText({{"event", "notice"}, {"warning", core::warningToJson(w)}}, -1)
                      << std::endl;
         else
             m_io.err << "watch: " << w.toString() << std::endl;
@@ -166,13 +171,13 @@ public:
                         }
                     runs.push_back(std::move(r));
                 }
-            m_io.out << nlohmann::json{{"event", "end"},
-                                       {"time", isoTime()},
-                                       {"reason", reason},
-                                       {"exit", exit},
-                                       {"findings", watch.fired().size()},
-                                       {"runs", runs}}
-                            .dump()
+            m_io.out << core::jsonText({{"event", "end"},
+                                        {"time", isoTime()},
+                                        {"reason", reason},
+                                        {"exit", exit},
+                                        {"findings", watch.fired().size()},
+                                        {"runs", runs}},
+                                       -1)
                      << std::endl;
             return exit;
         }
@@ -198,9 +203,10 @@ private:
             {"QATDOCTOR_FILE", at ? at->file : ""},
             {"QATDOCTOR_LINE", at && at->line > 0 ? std::to_string(at->line) : ""},
             {"QATDOCTOR_PATH", w.path},
-            {"QATDOCTOR_JSON", core::findingToJson(f, m_settings.lang).dump()},
+            {"QATDOCTOR_JSON", core::jsonText(core::findingToJson(f, m_settings.lang), -1)},
         };
-        const core::Result<int> rc = runHook(m_settings.exec, env);
+        // under --json stdout is one JSON object per line: the hook's own output goes to stderr
+        const core::Result<int> rc = runHook(m_settings.exec, env, m_settings.json);
         if (!rc)
             m_io.err << "watch: --exec: " << rc.error().toString() << std::endl;
         else if (*rc != 0)
@@ -234,7 +240,7 @@ std::optional<WatchSettings> readSettings(const Args& args, CommandIo io, core::
         }
         *target = *v;
     }
-    s.interval = std::max(s.interval, 0.05);
+    s.interval = std::clamp(s.interval, 0.05, 3600.0);
     if (args.value("timeout")) {
         s.timeout = parseSeconds(*args.value("timeout"));
         if (!s.timeout) {

@@ -1,6 +1,7 @@
 // qatdoctor: the desktop app. Options: --open PATH (repeatable), --compare PATH (repeatable: the
 // attempt B to compare the open one with), --session FILE, --lang zh|en,
-// --screenshot FILE [--page NAME] [--size WxH] (render after loading, save a PNG, exit).
+// --screenshot FILE [--page NAME] [--size WxH] (render after loading, save a PNG, exit), --watch
+// (Watch mode on the opened logs).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "core/common/version.h"
+#include "ui/common/live_watch_session.h"
 #include "ui/main_window.h"
 #include "ui/shell/language.h"
 
@@ -95,10 +97,12 @@ int main(int argc, char** argv)
         "fixedpoint, report; "
         "NAME:N also shows the page's N-th tab.",
         "NAME[:N]");
+    QCommandLineOption watchOpt("watch",
+                                "Start Watch mode on the opened logs: findings as the run writes them.");
     QCommandLineOption sizeOpt("size", "Window size for --screenshot, e.g. 1400x900.", "WxH", "1400x900");
     QCommandLineOption freshOpt("no-restore", "Do not restore the autosaved session.");
     parser.addOptions(
-        {openOpt, compareOpt, sessionOpt, demoOpt, langOpt, shotOpt, pageOpt, sizeOpt, freshOpt});
+        {openOpt, compareOpt, sessionOpt, demoOpt, langOpt, shotOpt, pageOpt, sizeOpt, freshOpt, watchOpt});
     parser.addPositionalArgument("paths", "Inputs to open (same as --open).", "[PATH...]");
     parser.process(app);
 
@@ -136,6 +140,8 @@ int main(int argc, char** argv)
             window.openPaths(inputs);
     }
     if (!compared.isEmpty()) window.compareWith(compared);
+    if (parser.isSet(watchOpt))
+        window.whenIdle([&window] { window.context()->liveWatch()->setActive(true); });
     window.show();
 
     if (!screenshot) return app.exec();

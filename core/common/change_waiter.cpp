@@ -47,7 +47,8 @@ bool ChangeWaiter::wait(std::chrono::milliseconds timeout)
         return false;
     }
     pollfd p{m_fd, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::max<int64_t>(0, timeout.count())));
+    const int ready =
+        ::poll(&p, 1, static_cast<int>(std::clamp<int64_t>(timeout.count(), 0, int64_t{24} * 3600 * 1000)));
     if (ready <= 0) return false;
     // drain: one wake for however many events queued; a watch the kernel dropped (its file
     // removed or renamed away: a rotation) is forgotten so the next watch() adds it again
@@ -58,7 +59,9 @@ bool ChangeWaiter::wait(std::chrono::milliseconds timeout)
         for (ssize_t at = 0; at + static_cast<ssize_t>(sizeof(inotify_event)) <= n;) {
             inotify_event event{};
             std::memcpy(&event, buffer.data() + at, sizeof event);
-            const int dropped = (event.mask & IN_IGNORED) ? event.wd : -1;
+            // a file renamed away keeps its watch (no IN_IGNORED): its name is watched anew
+            const int dropped = (event.mask & (IN_IGNORED | IN_MOVE_SELF)) ? event.wd : -1;
+            if (dropped >= 0 && (event.mask & IN_MOVE_SELF)) inotify_rm_watch(m_fd, dropped);
             if (dropped >= 0) std::erase_if(m_watches, [&](const auto& w) { return w.first == dropped; });
             at += static_cast<ssize_t>(sizeof(inotify_event) + event.len);
         }

@@ -279,6 +279,7 @@ void mergeStates(ParseState& sa, const ParseState& sb)
     if (sb.lastStep) sa.lastStep = sb.lastStep;
     if (sb.lastEpoch) sa.lastEpoch = sb.lastEpoch;
     if (sb.lastWallTime) sa.lastWallTime = sb.lastWallTime;
+    sa.openTraceback = sb.openTraceback;
     sa.line += sb.line;
     sa.offset += sb.offset;
 }

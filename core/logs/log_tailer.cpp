@@ -319,6 +319,7 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         reset = reset || (t->decoded && t->id.ok);
         updates.push_back(
             {t.get(), reset ? ParseState{} : t->state, {}, reset, id, {}, false, false, restarted});
+        updates.back().state.holdOpenTraceback = m_options.live;
         total += id.size - (reset ? 0 : t->state.offset);
     }
     uint64_t done = 0;

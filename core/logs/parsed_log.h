@@ -61,6 +61,11 @@ struct ParseState {
     bool settingsOpen = false;
     // Warning counters (a damaged file yields one warning per kind plus a count, not millions).
     std::map<std::string, uint64_t> warningCounts;
+    // A live tail (LogTailer with ReadOptions::live): a traceback still open when a read ends is
+    // kept here instead of being emitted cut (its exception line, written a moment later, comes
+    // with the next read and the event is whole).
+    bool holdOpenTraceback = false;
+    std::optional<RunEvent> openTraceback;
 };
 
 // A point whose step depends on the part of the file before its chunk.

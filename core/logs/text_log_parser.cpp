@@ -310,6 +310,11 @@ public:
     {
         const LogLayout* layout = findLayout(state.layout);
         m_tablesOnly = layout && layout->tablesOnly;
+        if (state.openTraceback) {  // the last read ended inside it
+            m_inTraceback = true;
+            m_traceback = std::move(*state.openTraceback);
+            state.openTraceback.reset();
+        }
     }
 
     void line(std::string_view text, uint64_t lineNo, uint64_t offset) override
@@ -930,7 +935,10 @@ private:
 
     void finish() override
     {
-        if (m_inTraceback && m_out.events.size() < kMaxEvents) m_out.events.push_back(std::move(m_traceback));
+        if (m_inTraceback && m_state.holdOpenTraceback)
+            m_state.openTraceback = std::move(m_traceback);
+        else if (m_inTraceback && m_out.events.size() < kMaxEvents)
+            m_out.events.push_back(std::move(m_traceback));
         m_inTraceback = false;
         m_state.settingsOpen = !m_sawMetricLine && m_state.stepKnown && !m_state.lastStep;
         LineParser::finish();

@@ -1,6 +1,7 @@
 // run.crashed: a run that ends with an error or a traceback before its planned end.
 #include "core/rules/rule_checks.h"
 #include "core/rules/rule_support.h"
+#include "core/rules/run_end.h"
 
 namespace qatdoctor::core::rules {
 namespace {
@@ -30,10 +31,15 @@ RuleOutcome checkRunCrashed(const logs::LogSet& a, const Thresholds&)
     for (const logs::Run& run : a.runs) {
         if (run.files.empty()) continue;
         out.ran = true;
+        // a run that printed its framework's final line ended normally, whatever it logged before
+        const std::optional<RunEnd> end = runEnd(run);
+        if (end && !end->where.file.empty() && end->where.line > 0) continue;
+        // the first traceback the run did not survive (one with training lines after it, a
+        // DataLoader worker's at an epoch's end, was survived)
         const logs::RunEvent* traceback = nullptr;
         const logs::RunEvent* error = nullptr;
         for (const logs::RunEvent& e : run.events) {
-            if (e.kind == Kind::Traceback && !traceback) traceback = &e;
+            if (e.kind == Kind::Traceback && !traceback && !pointsAfter(run, e)) traceback = &e;
             if (e.kind == Kind::Error && !error) error = &e;
         }
         if (!traceback && !error) continue;

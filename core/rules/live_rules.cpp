@@ -5,6 +5,7 @@
 
 #include "core/rules/metrics.h"
 #include "core/rules/rule_checks.h"
+#include "core/rules/run_end.h"
 #include "core/rules/stage_views.h"
 
 namespace qatdoctor::core::rules {
@@ -33,29 +34,38 @@ bool isSettledNotLearning(const Finding& f)
            (f.evidence.front().metric.empty() || classifyMetric(f.evidence.front().metric).eval);
 }
 
-// The last line of a traceback is its exception ("RuntimeError: ..."); a last traceback that
-// ends indented was read before the rest was written.
-bool lastTracebackOpen(const logs::Run& run)
+// Whether a run's crash can be said now. Mid-run only a traceback counts (an ERROR line, a
+// wandb retry, is said by the analysis at the end if the run then falls short of its epochs),
+// and only once nothing was logged after it (a DataLoader worker's traceback the run survived
+// has training lines after it). A traceback whose last line is still indented (its exception
+// line not written yet) waits one more read.
+enum class CrashCall { Now, Wait, Never };
+
+CrashCall crashCall(const logs::Run& run, int looks)
 {
     const auto tb = std::find_if(run.events.rbegin(), run.events.rend(),
                                  [](const logs::RunEvent& e) { return e.kind == Kind::Traceback; });
-    if (tb == run.events.rend()) return false;
+    if (tb == run.events.rend() || pointsAfter(run, *tb)) return CrashCall::Never;
     const size_t start = tb->text.rfind('\n');
-    if (start == std::string::npos) return true;
-    const std::string_view last = std::string_view(tb->text).substr(start + 1);
-    return last.empty() || last[0] == ' ' || last[0] == '\t';
+    const std::string_view last =
+        start == std::string::npos ? std::string_view() : std::string_view(tb->text).substr(start + 1);
+    const bool open = last.empty() || last[0] == ' ' || last[0] == '\t';
+    return open && looks < 1 ? CrashCall::Wait : CrashCall::Now;
 }
 
-// An evaluation series whose first non-finite value is its last point: whether it recovers (a
-// glitch in the data read for one evaluation, a warning) or not (an error) shows at the next
-// evaluation.
+// An evaluation series whose first non-finite value is its last point, and nothing else of the
+// finding non-finite in training: whether it recovers (a glitch in the data read for one
+// evaluation, a warning) or not (an error) shows at the next evaluation.
 const logs::Series* heldEvaluation(const logs::Run& run, const Finding& f)
 {
     if (f.id != "loss.nonfinite" || f.severity != Severity::Error || f.evidence.empty()) return nullptr;
-    const Evidence& first = f.evidence.front();
-    if (!classifyMetric(first.metric).eval) return nullptr;
-    const logs::Series* s = run.find(first.metric);
-    return s && !s->empty() && !std::isfinite(s->value[s->size() - 1]) ? s : nullptr;
+    for (const Evidence& e : f.evidence)
+        if (!e.metric.empty() && !classifyMetric(e.metric).eval) return nullptr;
+    const logs::Series* s = run.find(f.evidence.front().metric);
+    if (!s || s->empty()) return nullptr;
+    for (size_t i = 0; i + 1 < s->size(); ++i)
+        if (!std::isfinite(s->value[i])) return nullptr;
+    return std::isfinite(s->value[s->size() - 1]) ? nullptr : s;
 }
 
 std::optional<double> firstStep(const Finding& f)
@@ -133,10 +143,27 @@ uint8_t LiveDiagnosis::scan(const logs::Run& run, RunState& state)
     return triggers;
 }
 
+namespace {
+
+std::string keyOf(const Finding& f)
+{
+    return f.id + "\n" + (f.evidence.empty() ? std::string() : f.evidence.front().run);
+}
+
+}  // namespace
+
+void LiveDiagnosis::markReported(const std::vector<Finding>& findings)
+{
+    for (const Finding& f : findings) {
+        Severity& s = m_firedKeys.try_emplace(keyOf(f), f.severity).first->second;
+        s = std::max(s, f.severity);
+    }
+}
+
 bool LiveDiagnosis::fire(const Finding& f, std::vector<LiveFinding>& out)
 {
     const std::string run = f.evidence.empty() ? std::string() : f.evidence.front().run;
-    const std::string key = f.id + "\n" + run;
+    const std::string key = keyOf(f);
     auto it = m_firedKeys.find(key);
     if (it != m_firedKeys.end() && it->second >= f.severity) return false;
     m_firedKeys[key] = f.severity;
@@ -220,18 +247,29 @@ std::vector<LiveFinding> LiveDiagnosis::update(const logs::LogSet& logs)
         // a stage that became the run's own and took its series' names); those are read again,
         // and what fired stays fired (a restart the tailer saw is restart())
         if (run.events.size() < state.events) state.events = 0;
+        // the stage with the most points changed (a one-file pipeline's QAT overtook float):
+        // the run's plain series names now hold another stage's points
+        if (run.role != state.role) {
+            state.series.clear();
+            state.role = run.role;
+        }
         for (const auto& [name, s] : run.series) {
             auto c = state.series.find(name);
             if (c != state.series.end() && s.size() < c->second.scanned) c->second = SeriesCursor{};
         }
         uint8_t t = scan(run, state);
-        // a traceback whose exception line is still being written gets one more look
-        if ((t & kCrash) && !state.crashHeld && lastTracebackOpen(run)) {
-            state.crashHeld = true;
-            t &= static_cast<uint8_t>(~kCrash);
-        } else if (state.crashHeld) {
-            state.crashHeld = false;
-            t |= kCrash;
+        // a crash is looked at on every read until it is said or the run went on
+        if ((t & kCrash) && !state.crashPending) {
+            state.crashPending = true;
+            state.crashLooks = 0;
+        }
+        if (state.crashPending) {
+            const CrashCall call = crashCall(run, state.crashLooks++);
+            if (call != CrashCall::Wait) state.crashPending = false;
+            if (call == CrashCall::Now)
+                t |= kCrash;
+            else
+                t &= static_cast<uint8_t>(~kCrash);
         }
         if (t) triggers[run.name] = t;
     }
@@ -250,7 +288,7 @@ std::vector<LiveFinding> LiveDiagnosis::flush(const logs::LogSet& logs)
     for (const logs::Run& run : logs.runs) {
         triggers[run.name] = kNonfinite | kDivergence | kCrash | kStartLoss | kNotLearning;
         RunState& state = m_runs[run.name];
-        state.crashHeld = false;
+        state.crashPending = false;
         for (auto& [name, c] : state.series) c.explosion.vetoed = false;
     }
     return judge(logs, triggers, true);

@@ -46,6 +46,9 @@ public:
     // The run's file was truncated or replaced and is read from its start: a new attempt, so its
     // cursors start again and its findings may fire again.
     void restart(const std::string& runName);
+    // Findings already reported (the analysis the watch continues from): they fire again only
+    // at a worse severity.
+    void markReported(const std::vector<Finding>& findings);
 
     const std::vector<LiveFinding>& fired() const { return m_fired; }
 
@@ -70,7 +73,9 @@ private:
     struct RunState {
         std::map<std::string, SeriesCursor> series;
         size_t events = 0;
-        bool crashHeld = false;  // a traceback without its exception line waited one update
+        bool crashPending = false;  // a traceback: said once nothing came after it (crashCall)
+        int crashLooks = 0;
+        logs::RunRole role = logs::RunRole::Unknown;  // the run's own stage when last read
         // an evaluation that went NaN at its last point: judged once the series has one more
         std::string heldSeries;
         size_t heldSize = 0;

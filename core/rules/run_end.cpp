@@ -1,6 +1,8 @@
 #include "core/rules/run_end.h"
 
 #include <algorithm>
+#include <cmath>
+#include <set>
 
 #include "core/rules/metrics.h"
 #include "core/rules/rule_support.h"
@@ -9,8 +11,27 @@ namespace qatdoctor::core::rules {
 
 namespace {
 
-// Whether the run logged points after `event` in its file: then it went on (HAT's END banner
-// of one stage, followed by the next stage in the same file).
+// Evaluations at every planned epoch: whole epochs only (HF evaluates at fractions of one, and
+// a 1-based "Epoch 3/3" training line is where the last epoch starts, not where it ends).
+std::optional<int> evaluatedEpochs(const logs::Run& run)
+{
+    for (MetricKind kind : {MetricKind::Accuracy, MetricKind::Loss}) {
+        MetricRef m = findMetric(run, kind, true);
+        if (!m || !m.series->hasEpoch()) continue;
+        std::set<float> epochs;
+        for (size_t i = 0; i < m.series->size(); ++i) {
+            const std::optional<float> e = m.series->epochAt(i);
+            if (!e || !std::isfinite(*e)) continue;
+            if (*e != std::floor(*e)) return std::nullopt;
+            epochs.insert(*e);
+        }
+        if (!epochs.empty()) return static_cast<int>(epochs.size());
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 bool pointsAfter(const logs::Run& run, const logs::RunEvent& event)
 {
     for (const auto& [name, s] : run.series) {
@@ -20,8 +41,6 @@ bool pointsAfter(const logs::Run& run, const logs::RunEvent& event)
     }
     return false;
 }
-
-}  // namespace
 
 std::optional<RunEnd> runEnd(const logs::Run& run)
 {
@@ -36,7 +55,7 @@ std::optional<RunEnd> runEnd(const logs::Run& run)
         return RunEnd{{"训练器的收尾汇总（train_runtime）", "the trainer's closing summary (train_runtime)"},
                       runEvidence(run)};
     const auto planned = plannedEpochs(run);
-    const auto done = completedEpochs(run);
+    const auto done = evaluatedEpochs(run);
     if (planned && done && *planned >= 1 && *done >= static_cast<int>(*planned)) {
         const std::string n = std::to_string(*done);
         return RunEnd{{"计划的 " + n + " 个 epoch 都已评测", "all " + n + " planned epochs evaluated"},

@@ -18,4 +18,8 @@ struct RunEnd {
 // trainer's closing summary (HF's train_runtime), or an evaluation for every planned epoch.
 std::optional<RunEnd> runEnd(const logs::Run& run);
 
+// Whether the run logged points after `event` in its file: then it went on (HAT's END banner
+// of one stage followed by the next stage; a traceback a DataLoader worker printed and survived).
+bool pointsAfter(const logs::Run& run, const logs::RunEvent& event);
+
 }  // namespace qatdoctor::core::rules

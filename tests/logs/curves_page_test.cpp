@@ -16,6 +16,7 @@
 
 #include "core/logs/log_reader.h"
 #include "core/logs/run_palette.h"
+#include "ui/common/live_watch_session.h"
 #include "ui/plots/curve_data.h"
 #include "ui/plots/curve_plot.h"
 
@@ -232,6 +233,19 @@ TEST(CurvesPage, LiveWatchingPicksUpAppendedLines)
     write("Epoch[0] Step[2] GlobalStep[2] t: loss[nan] \n", QIODevice::Append);
     QTRY_COMPARE_WITH_TIMEOUT(page.plot()->sourcePoints("qat", "loss"), qsizetype(3), 10000);
     EXPECT_EQ(page.plot()->nonFiniteMarkers("qat", "loss"), 1);
+    // the NaN is a live finding: a line on the curve at its step
+    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(page.plot()->marks().begin(), page.plot()->marks().end(),
+                                         [](const CurveMark& m) { return m.kind == CurveMark::Kind::Live; }),
+                             10000);
+    const auto live = std::find_if(page.plot()->marks().begin(), page.plot()->marks().end(),
+                                   [](const CurveMark& m) { return m.kind == CurveMark::Kind::Live; });
+    EXPECT_EQ(live->step, 2);
+    EXPECT_EQ(live->run, "qat");
+    EXPECT_TRUE(live->label.startsWith("live: NaN/Inf during training")) << live->label.toStdString();
+    // off again: the analysis' view, no live mark
+    page.setLiveWatching(false);
+    EXPECT_FALSE(context.liveWatch()->active());
+    EXPECT_EQ(page.plot()->sourcePoints("qat", "loss"), 2);
 }
 
 }  // namespace

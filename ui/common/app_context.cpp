@@ -2,9 +2,11 @@
 
 #include <QDir>
 
+#include "ui/common/live_watch_session.h"
+
 namespace qatdoctor::ui {
 
-AppContext::AppContext(QObject* parent) : QObject(parent) {}
+AppContext::AppContext(QObject* parent) : QObject(parent), m_liveWatch(new LiveWatchSession(this)) {}
 
 void AppContext::setAnalysis(AnalysisPtr analysis)
 {

@@ -17,6 +17,7 @@
 namespace qatdoctor::ui {
 
 class BackgroundJob;
+class LiveWatchSession;
 using AnalysisPtr = std::shared_ptr<const core::Analysis>;
 
 // The attempt the open one (A) is compared with (File ▸ Compare with…): B's paths and analysis,
@@ -39,6 +40,9 @@ public:
     // null when nothing is compared
     ComparisonPtr comparison() const { return m_comparison; }
     void setComparison(ComparisonPtr comparison);
+
+    // Watch mode: the live watch over the analysis' log folder the pages share.
+    LiveWatchSession* liveWatch() const { return m_liveWatch; }
 
     core::Lang lang() const { return m_lang; }
     void setLang(core::Lang lang);
@@ -80,6 +84,7 @@ private:
     core::Lang m_lang = core::Lang::En;
     QString m_dataDir;
     QJsonObject m_pageState;
+    LiveWatchSession* m_liveWatch = nullptr;
 };
 
 }  // namespace qatdoctor::ui

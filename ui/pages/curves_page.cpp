@@ -14,6 +14,7 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -29,6 +30,7 @@
 #include "core/logs/run_palette.h"
 #include "core/rules/metrics.h"
 #include "ui/common/background_job.h"
+#include "ui/common/live_watch_session.h"
 #include "ui/plots/curve_plot.h"
 
 namespace qatdoctor::ui {
@@ -51,19 +53,24 @@ QStringList defaultMetrics(const std::vector<core::logs::Run>& runs)
 CurvesPage::CurvesPage(AppContext* context, QWidget* parent) : Page(context, parent)
 {
     buildUi();
-    m_job = new BackgroundJob(this);
-    context->announceJob(m_job);
     m_explainJob = new BackgroundJob(this);
-    m_debounce.setSingleShot(true);
-    m_debounce.setInterval(300);
-    connect(&m_debounce, &QTimer::timeout, this, &CurvesPage::pollTailer);
-    connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, &CurvesPage::onFilesChanged);
-    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, &CurvesPage::onFilesChanged);
     connect(context, &AppContext::analysisChanged, this, &CurvesPage::setAnalysis);
     // B's runs (File ▸ Compare with…) dashed over A's
-    connect(context, &AppContext::comparisonChanged, this, [this] {
-        if (!m_live->isChecked()) setLogs(m_logs, true);
+    connect(context, &AppContext::comparisonChanged, this, [this] { setLogs(m_logs, true); });
+    // Watch mode (shared with the Overview): the runs as the training writes them
+    LiveWatchSession* watch = context->liveWatch();
+    connect(watch, &LiveWatchSession::activeChanged, this, [this](bool on) {
+        const QSignalBlocker block(m_live);
+        m_live->setChecked(on);
+        if (!on) setAnalysis(m_analysis);
     });
+    connect(watch, &LiveWatchSession::logsUpdated, this,
+            [this](std::shared_ptr<const core::logs::LogSet> logs) {
+                setLogs(std::move(logs), /*keepView=*/true);
+            });
+    connect(watch, &LiveWatchSession::findingsFired, this, [this] { setLogs(m_logs, /*keepView=*/true); });
+    connect(watch, &LiveWatchSession::statusChanged, this,
+            [this](const QString& s) { m_status->setText(s); });
     setAnalysis(context->analysis());
 }
 
@@ -200,7 +207,6 @@ void CurvesPage::buildUi()
 void CurvesPage::setAnalysis(AnalysisPtr analysis)
 {
     m_analysis = std::move(analysis);
-    if (m_live->isChecked()) return;  // the tailer's view wins while watching
     // Alias into the Analysis so the series are not copied (the Analysis is immutable).
     setLogs(m_analysis ? std::shared_ptr<const core::logs::LogSet>(m_analysis, &m_analysis->logs) : nullptr);
 }
@@ -211,13 +217,18 @@ void CurvesPage::setLogs(std::shared_ptr<const core::logs::LogSet> logs, bool ke
     fillRuns();
     fillMetrics();
     replot(keepView);
-    m_plot->setMarks(marksOf(m_analysis.get(), m_logs.get(), context()->lang()));
+    std::vector<CurveMark> marks = marksOf(m_analysis.get(), m_logs.get(), context()->lang());
+    for (CurveMark& m : liveMarks()) marks.push_back(std::move(m));
+    m_plot->setMarks(std::move(marks));
     applyRunVisibility();
     showEmptyState();
     const size_t warnings = m_logs ? m_logs->warnings.size() : 0;
-    m_status->setText(warnings ? tr("%n warning(s) while reading the logs (see Overview)", nullptr,
-                                    static_cast<int>(warnings))
-                               : QString());
+    QStringList status;
+    if (context()->liveWatch()->active()) status << context()->liveWatch()->status();
+    if (warnings)
+        status << tr("%n warning(s) while reading the logs (see Overview)", nullptr,
+                     static_cast<int>(warnings));
+    m_status->setText(status.join(QStringLiteral(" · ")));
 }
 
 void CurvesPage::explainRun(int row)
@@ -441,56 +452,22 @@ void CurvesPage::setLiveWatching(bool on)
         m_live->setChecked(on);  // re-enters through toggled
         return;
     }
-    if (!m_watcher.files().isEmpty()) m_watcher.removePaths(m_watcher.files());
-    if (!m_watcher.directories().isEmpty()) m_watcher.removePaths(m_watcher.directories());
-    m_tailer.reset();
-    if (!on) {
-        setAnalysis(m_analysis);
-        return;
-    }
-    if (!m_analysis || m_analysis->logs.root.empty()) {
-        m_status->setText(tr("No log folder loaded to watch."));
-        return;
-    }
-    const std::string root = m_analysis->logs.root;
-    // Continue from the loaded state (file offsets and parser states recorded by the reader):
-    // only what was appended since the load is parsed, not the whole folder again.
-    std::shared_ptr<const core::logs::LogSet> loaded(m_analysis, &m_analysis->logs);
-    m_job->start<std::shared_ptr<core::logs::LogTailer>>(
-        tr("Reading %1 for live updates").arg(QString::fromStdString(root)),
-        [loaded](const core::ProgressFn& progress) {
-            core::logs::ReadOptions options;
-            options.skipFile = core::claimedByOtherReader;  // the same files the first load left out
-            auto t = std::make_shared<core::logs::LogTailer>(core::logs::LogTailer::resume(loaded, options));
-            auto r = t->poll(progress);
-            return r.ok() ? t : nullptr;
-        },
-        [this](std::shared_ptr<core::logs::LogTailer> t) {
-            if (!t || !m_live->isChecked()) return;
-            m_tailer = std::move(t);
-            for (const std::string& p : m_tailer->watchedPaths())
-                m_watcher.addPath(QString::fromStdString(p));
-            setLogs(std::make_shared<core::logs::LogSet>(m_tailer->logSet()));
-            m_status->setText(tr("Watching %1").arg(QString::fromStdString(m_tailer->logSet().root)));
-        });
+    context()->liveWatch()->setActive(on);
 }
 
-void CurvesPage::onFilesChanged()
+std::vector<CurveMark> CurvesPage::liveMarks() const
 {
-    m_debounce.start();
-}
-
-void CurvesPage::pollTailer()
-{
-    if (!m_tailer) return;
-    // Appended lines are few: polling on the GUI thread reads only the new bytes.
-    auto changed = m_tailer->poll();
-    if (!changed.ok() || !*changed) return;
-    for (const std::string& p : m_tailer->watchedPaths()) {
-        const QString q = QString::fromStdString(p);
-        if (!m_watcher.files().contains(q) && !m_watcher.directories().contains(q)) m_watcher.addPath(q);
+    std::vector<CurveMark> marks;
+    for (const core::WatchedFinding& w : context()->liveWatch()->fired()) {
+        if (!w.live.step) continue;
+        const core::Evidence* e =
+            w.live.finding.evidence.empty() ? nullptr : &w.live.finding.evidence.front();
+        marks.push_back(
+            {CurveMark::Kind::Live, QString::fromStdString(w.live.run),
+             e ? QString::fromStdString(e->metric) : QString(), *w.live.step,
+             tr("live: %1").arg(QString::fromStdString(w.live.finding.title.in(context()->lang())))});
     }
-    setLogs(std::make_shared<core::logs::LogSet>(m_tailer->logSet()), /*keepView=*/true);
+    return marks;
 }
 
 }  // namespace qatdoctor::ui

@@ -4,11 +4,8 @@
 // mode, log-y, smoothing, box zoom, reset, export, live watching. Bottom: the crosshair readout.
 #pragma once
 
-#include <QFileSystemWatcher>
-#include <QTimer>
 #include <memory>
 
-#include "core/logs/log_tailer.h"
 #include "ui/pages/page.h"
 #include "ui/plots/curve_plot.h"
 
@@ -58,8 +55,8 @@ private:
     void fillRuns();
     void fillMetrics();
     void replot(bool keepView = false);
-    void onFilesChanged();
-    void pollTailer();
+    // Marks of what Watch mode found while the run was written (ui/common/live_watch_session.h).
+    std::vector<CurveMark> liveMarks() const;
     void applyRunVisibility();
     void showEmptyState();
     // Evidence points of the findings and crash/error events of the logs, for the plot.
@@ -86,11 +83,6 @@ private:
     QLabel* m_status = nullptr;
     bool m_filling = false;
 
-    // Live: a tailer over the analysis' log root, polled when the watcher reports a change.
-    std::shared_ptr<core::logs::LogTailer> m_tailer;
-    QFileSystemWatcher m_watcher;
-    QTimer m_debounce;
-    BackgroundJob* m_job = nullptr;
     BackgroundJob* m_explainJob = nullptr;
     QString m_lastExplanation;
 };

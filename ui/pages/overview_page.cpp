@@ -1,11 +1,13 @@
 #include "ui/pages/overview_page.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -15,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "core/rules/verdict.h"
+#include "ui/common/live_watch_session.h"
 #include "ui/common/wrapping_delegate.h"
 #include "ui/pages/compare/comparison_view.h"
 #include "ui/pages/overview/finding_navigation.h"
@@ -79,7 +82,27 @@ void OverviewPage::buildUi()
     m_summary = new QLabel(this);
     m_summary->setTextFormat(Qt::RichText);
     connect(m_summary, &QLabel::linkActivated, this, [this] { showSkippedChecks(); });
-    layout->addWidget(m_summary);
+    // Watch mode (shared with the Curves page): findings while the run is written
+    m_watch = new QCheckBox(this);
+    connect(m_watch, &QCheckBox::toggled, this, [this](bool on) { context()->liveWatch()->setActive(on); });
+    auto* summaryRow = new QHBoxLayout;
+    summaryRow->addWidget(m_summary, 1);
+    summaryRow->addWidget(m_watch);
+    layout->addLayout(summaryRow);
+    m_liveBanner = new QLabel(this);
+    m_liveBanner->setObjectName(QStringLiteral("liveBanner"));
+    m_liveBanner->setWordWrap(true);
+    m_liveBanner->hide();
+    layout->addWidget(m_liveBanner);
+    LiveWatchSession* watch = context()->liveWatch();
+    connect(watch, &LiveWatchSession::activeChanged, this, [this](bool on) {
+        const QSignalBlocker block(m_watch);
+        m_watch->setChecked(on);
+        if (!on) m_findingsModel->clearLive();
+        updateLiveBanner();
+    });
+    connect(watch, &LiveWatchSession::statusChanged, this, &OverviewPage::updateLiveBanner);
+    connect(watch, &LiveWatchSession::findingsFired, this, &OverviewPage::addLiveFindings);
     // where the accuracy is lost, stage by stage; a stage leads to where its value came from
     m_ladder = new LadderStrip(this);
     connect(m_ladder, &LadderStrip::evidenceRequested, this, [this](const core::Evidence& e) {
@@ -224,8 +247,58 @@ QString OverviewPage::answersText() const
     return m_answers->toPlainText();
 }
 
+void OverviewPage::addLiveFindings(const std::vector<core::WatchedFinding>& fired)
+{
+    std::vector<core::Finding> findings;
+    findings.reserve(fired.size());
+    for (const core::WatchedFinding& f : fired) findings.push_back(f.live.finding);
+    m_findingsModel->addLiveFindings(findings);
+    m_findingsView->expand(m_findingsModel->index(0, 0));
+    if (!m_findingsView->currentIndex().isValid())
+        m_findingsView->setCurrentIndex(m_findingsModel->index(0, 0));
+    updateLiveBanner();
+}
+
+void OverviewPage::updateLiveBanner()
+{
+    const LiveWatchSession* watch = context()->liveWatch();
+    m_liveBanner->setVisible(watch->active());
+    if (!watch->active()) return;
+    const core::Lang lang = context()->lang();
+    int errors = 0;
+    for (const core::WatchedFinding& f : watch->fired())
+        errors += f.live.finding.severity == core::Severity::Error;
+    QString text = QStringLiteral("● ") + watch->status();
+    if (watch->fired().empty()) {
+        text += QStringLiteral(" — ") +
+                tr("nothing new so far: findings appear here the moment the logs show them");
+    } else {
+        const core::WatchedFinding& last = watch->fired().back();
+        text += QStringLiteral(" — ") + tr("%n new finding(s) while the run was written; latest: %1", nullptr,
+                                           static_cast<int>(watch->fired().size()))
+                                            .arg(QString::fromStdString(last.live.finding.title.in(lang)));
+    }
+    m_liveBanner->setText(text);
+    const bool alarm = errors > 0;
+    m_liveBanner->setStyleSheet(
+        QStringLiteral("QLabel#liveBanner { background: %1; border: 1px solid %2; border-radius: 4px; "
+                       "padding: 6px; color: #212121; }")
+            .arg(alarm ? QStringLiteral("#fdecea") : QStringLiteral("#e3f2fd"),
+                 alarm ? QStringLiteral("#c62828") : QStringLiteral("#64b5f6")));
+}
+
+QString OverviewPage::liveText() const
+{
+    return m_liveBanner->isHidden() ? QString() : m_liveBanner->text();
+}
+
 void OverviewPage::retranslate()
 {
+    m_watch->setText(tr("Watch folder"));
+    m_watch->setToolTip(
+        tr("Follow the log folder while training writes it: findings appear the moment the "
+           "logs show them, and an error reaches the desktop"));
+    updateLiveBanner();
     m_showButton->setText(tr("Show evidence"));
     m_showButton->setToolTip(tr("Open the curve at the step, or the model at the layer"));
     m_wizardButton->setText(tr("Open in wizard"));

@@ -5,8 +5,10 @@
 // opens the finding's FAQ topic.
 #pragma once
 
+#include "core/live_watch.h"
 #include "ui/pages/page.h"
 
+class QCheckBox;
 class QLabel;
 class QPushButton;
 class QSplitter;
@@ -43,6 +45,8 @@ public:
     QString answersText() const;  // the A | B tab's "did the changes take effect", as plain text
     QString verdictText() const;
     QString detailsText() const;
+    QCheckBox* watchBox() const { return m_watch; }
+    QString liveText() const;  // the Watch mode banner, as plain text
 
     // Navigate to the evidence of the finding / evidence row at index (as a double-click does).
     void showEvidence(const QModelIndex& index);
@@ -61,9 +65,13 @@ private:
     void updateVerdict();
     void updateDetails();
     void updateComparison();  // the A | B tab: the answers, the findings and runs of A against B
+    void updateLiveBanner();  // Watch mode: what is followed, and what it found since
+    void addLiveFindings(const std::vector<core::WatchedFinding>& fired);
 
     QLabel* m_verdict = nullptr;
     QLabel* m_summary = nullptr;
+    QCheckBox* m_watch = nullptr;
+    QLabel* m_liveBanner = nullptr;
     LadderStrip* m_ladder = nullptr;
     QTableView* m_inputsView = nullptr;
     QTableView* m_runsView = nullptr;

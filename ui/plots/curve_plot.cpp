@@ -296,7 +296,7 @@ void CurvePlot::locateMarks()
             const std::optional<size_t> i = nearestPoint(c, m.step);
             if (!i) continue;
             m_markPoints.push_back({k, c.x[*i], static_cast<double>(c.series->value[*i]), m});
-            if (m.kind == CurveMark::Kind::Crash) break;  // one line through every chart
+            if (m.kind != CurveMark::Kind::Evidence) break;  // one line through every chart
         }
 }
 
@@ -594,7 +594,10 @@ void CurvePlot::placeAnnotations()
             ring(c, p.x, p.y, markColor, 11);
             continue;
         }
-        for (QCPAxisRect* rect : m_rects) {  // a crash: a line through every chart
+        // a crash or a live finding: a line through every chart
+        const bool live = p.mark.kind == CurveMark::Kind::Live;
+        const QColor color = live ? QColor(QStringLiteral("#c62828")) : markColor;
+        for (QCPAxisRect* rect : m_rects) {
             QCPAxis* xa = rect->axis(QCPAxis::atBottom);
             QCPAxis* ya = rect->axis(QCPAxis::atLeft);
             auto* line = new QCPItemStraightLine(this);
@@ -603,12 +606,12 @@ void CurvePlot::placeAnnotations()
             line->point2->setAxes(xa, ya);
             line->point1->setCoords(p.x, ya->range().lower);
             line->point2->setCoords(p.x, ya->range().upper);
-            line->setPen(QPen(markColor, 1.5, Qt::DashLine));
+            line->setPen(QPen(color, live ? 2.0 : 1.5, live ? Qt::SolidLine : Qt::DashLine));
             m_labels.push_back(line);
         }
         QCPAxis* ya = m_rects.front()->axis(QCPAxis::atLeft);
-        text(m_rects.front(), p.x, ya->range().lower, p.mark.label, markColor,
-             Qt::AlignLeft | Qt::AlignBottom);
+        text(m_rects.front(), p.x, live ? ya->range().upper : ya->range().lower, p.mark.label, color,
+             Qt::AlignLeft | (live ? Qt::AlignTop : Qt::AlignBottom));
     }
     if (m_focus)
         for (const Curve& c : m_curves)

@@ -24,7 +24,8 @@ namespace qatdoctor::ui {
 // A point the user should see on the curves: a finding's evidence (a ring on the run's curve
 // at that step) or a crash/error line of the log (a vertical line through every chart).
 struct CurveMark {
-    enum class Kind { Evidence, Crash };
+    // Live: a finding Watch mode made while the run was written (a solid line, labelled on top)
+    enum class Kind { Evidence, Crash, Live };
     Kind kind = Kind::Evidence;
     QString run;
     QString metric;  // evidence: the series; crash: "" (every chart)
@@ -53,6 +54,7 @@ public:
     // named "B · run"; null = none. Takes effect at the next setCurves.
     void setComparedRuns(std::shared_ptr<const core::logs::LogSet> other);
     void setMarks(std::vector<CurveMark> marks);
+    const std::vector<CurveMark>& marks() const { return m_marks; }
     void resetView();
     // Zooms x and y so run's point at step (a logged step; of metric, else of its first chart)
     // is in view, highlights the run and rings the point.

@@ -68,7 +68,45 @@ void FindingsModel::setAnalysis(AnalysisPtr analysis)
 {
     beginResetModel();
     m_analysis = std::move(analysis);
+    m_live.clear();  // a new analysis holds what the watch found before it
     endResetModel();
+}
+
+void FindingsModel::addLiveFindings(const std::vector<core::Finding>& fired)
+{
+    if (fired.empty()) return;
+    // newest first, above the analysis' findings; rows below move down, the selection with them
+    beginInsertRows({}, 0, static_cast<int>(fired.size()) - 1);
+    m_live.insert(m_live.begin(), fired.rbegin(), fired.rend());
+    endInsertRows();
+}
+
+void FindingsModel::clearLive()
+{
+    if (m_live.empty()) return;
+    beginRemoveRows({}, 0, static_cast<int>(m_live.size()) - 1);
+    m_live.clear();
+    endRemoveRows();
+}
+
+bool FindingsModel::isLive(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.model() != this) return false;
+    const size_t row = index.internalId() == kFindingRow ? static_cast<size_t>(index.row())
+                                                         : static_cast<size_t>(index.internalId() - 1);
+    return row < m_live.size();
+}
+
+size_t FindingsModel::findingCount() const
+{
+    return m_live.size() + findings().size();
+}
+
+const core::Finding* FindingsModel::findingOfRow(size_t row) const
+{
+    if (row < m_live.size()) return &m_live[row];
+    row -= m_live.size();
+    return row < findings().size() ? &findings()[row] : nullptr;
 }
 
 void FindingsModel::setLang(core::Lang lang)
@@ -88,7 +126,7 @@ const core::Finding* FindingsModel::findingAt(const QModelIndex& index) const
     if (!index.isValid() || index.model() != this) return nullptr;
     const size_t row = index.internalId() == kFindingRow ? static_cast<size_t>(index.row())
                                                          : static_cast<size_t>(index.internalId() - 1);
-    return row < findings().size() ? &findings()[row] : nullptr;
+    return findingOfRow(row);
 }
 
 const core::Evidence* FindingsModel::evidenceAt(const QModelIndex& index) const
@@ -102,8 +140,8 @@ const core::Evidence* FindingsModel::evidenceAt(const QModelIndex& index) const
 QModelIndex FindingsModel::indexOfFinding(const QString& id) const
 {
     const std::string key = id.toStdString();
-    for (size_t i = 0; i < findings().size(); ++i)
-        if (findings()[i].id == key) return index(static_cast<int>(i), 0);
+    for (size_t i = 0; i < findingCount(); ++i)
+        if (findingOfRow(i)->id == key) return index(static_cast<int>(i), 0);
     return {};
 }
 
@@ -111,13 +149,13 @@ QModelIndex FindingsModel::index(int row, int column, const QModelIndex& parent)
 {
     if (row < 0 || column < 0 || column >= ColumnCount) return {};
     if (!parent.isValid()) {
-        if (static_cast<size_t>(row) >= findings().size()) return {};
+        if (static_cast<size_t>(row) >= findingCount()) return {};
         return createIndex(row, column, kFindingRow);
     }
     if (parent.internalId() != kFindingRow) return {};  // evidence rows have no children
     const auto findingRow = static_cast<size_t>(parent.row());
-    if (findingRow >= findings().size() || static_cast<size_t>(row) >= findings()[findingRow].evidence.size())
-        return {};
+    const core::Finding* f = findingOfRow(findingRow);
+    if (!f || static_cast<size_t>(row) >= f->evidence.size()) return {};
     return createIndex(row, column, static_cast<quintptr>(findingRow + 1));
 }
 
@@ -129,7 +167,7 @@ QModelIndex FindingsModel::parent(const QModelIndex& child) const
 
 int FindingsModel::rowCount(const QModelIndex& parent) const
 {
-    if (!parent.isValid()) return static_cast<int>(findings().size());
+    if (!parent.isValid()) return static_cast<int>(findingCount());
     if (parent.column() != 0 || parent.internalId() != kFindingRow) return 0;
     const core::Finding* f = findingAt(parent);
     return f ? static_cast<int>(f->evidence.size()) : 0;
@@ -153,6 +191,12 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             return isEvidence ? index.row() : -1;
         case SeverityRole:
             return static_cast<int>(f->severity);
+        case LiveRole:
+            return isLive(index);
+        case Qt::BackgroundRole:
+            // found while the run was written: tinted until the next analysis takes it in
+            if (isLive(index)) return QBrush(QColor(0xff, 0xeb, 0xee));
+            return {};
         case Qt::ForegroundRole:
             if (!isEvidence && index.column() == SeverityColumn) return QBrush(severityColor(f->severity));
             return {};
@@ -169,7 +213,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
     if (isEvidence) return index.column() == TextColumn && e ? evidenceText(*e, m_lang) : QVariant();
     switch (index.column()) {
         case SeverityColumn:
-            return severityLabel(f->severity);
+            return isLive(index) ? tr("● live %1").arg(severityLabel(f->severity))
+                                 : severityLabel(f->severity);
         case StageColumn:
             return stageLabel(f->stage);
         case TextColumn:

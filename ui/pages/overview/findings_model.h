@@ -1,5 +1,6 @@
 // The findings of an Analysis as a tree: one row per finding (most severe first, as the core
-// sorted them), its evidence rows as children. Columns: severity, stage, text, id.
+// sorted them), its evidence rows as children. Columns: severity, stage, text, id. Findings
+// Watch mode makes while the run is written are inserted on top, newest first, marked live.
 #pragma once
 
 #include <QAbstractItemModel>
@@ -13,15 +14,19 @@ class FindingsModel : public QAbstractItemModel {
 public:
     enum Column { SeverityColumn, StageColumn, TextColumn, IdColumn, ColumnCount };
     enum Role {
-        FindingIndexRole = Qt::UserRole + 1,  // int: index into Analysis::findings
+        FindingIndexRole = Qt::UserRole + 1,  // int: the finding's row (live ones first)
         EvidenceIndexRole,                    // int: index into Finding::evidence, -1 on a finding row
         SeverityRole,                         // int: core::Severity
+        LiveRole,                             // bool: found by Watch mode after the analysis
     };
 
     explicit FindingsModel(QObject* parent = nullptr);
 
     void setAnalysis(AnalysisPtr analysis);
     void setLang(core::Lang lang);
+    void addLiveFindings(const std::vector<core::Finding>& fired);
+    void clearLive();
+    bool isLive(const QModelIndex& index) const;
 
     // The finding / evidence behind an index (nullptr for an invalid index).
     const core::Finding* findingAt(const QModelIndex& index) const;
@@ -40,9 +45,12 @@ public:
     static QString evidenceText(const core::Evidence& e, core::Lang lang);
 
 private:
-    const std::vector<core::Finding>& findings() const;
+    const std::vector<core::Finding>& findings() const;  // the analysis'
+    size_t findingCount() const;                         // live + the analysis'
+    const core::Finding* findingOfRow(size_t row) const;
 
     AnalysisPtr m_analysis;
+    std::vector<core::Finding> m_live;
     core::Lang m_lang = core::Lang::En;
 };
 
