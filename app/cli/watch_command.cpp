@@ -42,6 +42,8 @@ constexpr const char* kUsage =
     "  --interval S   the longest wait between two reads (default 1). Local writes wake the watch\n"
     "                 at once (inotify): a flushed line is judged within about 0.1 s; on network\n"
     "                 file systems, whose remote writes inotify does not see, within S\n"
+    "  --poll         never wait for inotify, read every --interval (file systems that report\n"
+    "                 nothing, where the kernel's watch limit is used up)\n"
     "  --settle S     once every run has ended, how long to wait for a new run (default 5)\n"
     "  --lang zh|en   language of the findings (default en)\n"
     "  --thresholds FILE  JSON overriding rule thresholds (as analyze)\n\n"
@@ -95,6 +97,7 @@ struct WatchSettings {
     double interval = 1.0;
     double settle = 5.0;
     std::string exec;
+    bool poll = false;  // no inotify: every read on the --interval
 };
 
 class WatchPrinter {
@@ -221,6 +224,7 @@ std::optional<WatchSettings> readSettings(const Args& args, CommandIo io, core::
 {
     WatchSettings s;
     s.json = args.has("json");
+    s.poll = args.has("poll");
     s.lang = core::parseLang(args.value("lang").value_or("en"));
     s.exec = args.value("exec").value_or("");
     const std::string failOn = args.value("fail-on").value_or("error");
@@ -261,7 +265,8 @@ std::optional<WatchSettings> readSettings(const Args& args, CommandIo io, core::
 
 int runWatch(const std::vector<std::string>& argv, CommandIo io)
 {
-    Args args(argv, {"fail-on", "timeout", "exec", "interval", "settle", "lang", "thresholds"}, {"json"});
+    Args args(argv, {"fail-on", "timeout", "exec", "interval", "settle", "lang", "thresholds"},
+              {"json", "poll"});
     if (!args.ok() || args.positionals().empty()) {
         io.err << "watch: " << (args.ok() ? "give at least one PATH" : args.error()) << "\n" << kUsage;
         return kExitUsage;
@@ -287,7 +292,7 @@ int runWatch(const std::vector<std::string>& argv, CommandIo io)
         if (fired(read.fired)) return printer.end("failed", kExitFindings, watch);
         const auto now = Clock::now();
         if (read.grew) lastGrowth = now;
-        waiter.watch(watch.watchedPaths());
+        if (!settings->poll) waiter.watch(watch.watchedPaths());
         if (!started) {
             printer.start(watch.paths(), waiter.native());
             started = true;

@@ -377,8 +377,12 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
             u.id = FileId{};
         }
     }
+    // What this poll parsed, kept for appending it to the runs in place (appendInPlace)
+    std::vector<std::pair<Tracked*, ParsedLog>> fresh;
+    bool anyReset = false;
     for (Update& u : updates) {
         Tracked& t = *u.file;
+        anyReset = anyReset || u.reset;
         if (u.reset) {
             t.parsed = ParsedLog{};
             if (u.restarted) m_restarted.push_back(t.path);
@@ -394,10 +398,82 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         t.partialTail = u.partialTail;
         t.tailPoints = u.tailPoints;
         flushWarningCounts(u.parsed, t.state, t.path);
+        if (m_options.live && !anyReset) fresh.emplace_back(&t, u.parsed);
         appendParsed(t.parsed, std::move(u.parsed));
     }
-    if (changed) rebuild();
+    // only appended to the files the runs were built from (none new, cut, replaced or turned down)
+    const bool appendOnly = m_options.live && !anyReset && m_restarted.empty() && added.empty() &&
+                            m_skipped.size() == m_skippedBuilt;
+    if (changed && !(appendOnly && appendInPlace(fresh))) rebuild();
+    m_skippedBuilt = m_skipped.size();
     return changed;
+}
+
+// A live poll that only appended to files already read: the new points, events and settings go
+// onto the runs as built (each read used to build every run again, a copy of every point, which
+// grew with the log). Declines (then rebuild()) when a rebuild could come out otherwise: a metric
+// several files of the run hold (their copies are merged), a run's own stage that changed.
+bool LogTailer::appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>& fresh)
+{
+    struct Target {
+        Run* run;
+        uint32_t file;
+        std::string prefix;  // the own stage's "<stage>/", dropped from names
+    };
+    std::vector<Target> targets;
+    for (const auto& item : fresh) {
+        Tracked* const t = item.first;
+        const ParsedLog& parsed = item.second;
+        const std::string name = t->runName.empty() ? runNameOf(t->runKey) : t->runName;
+        auto run =
+            std::find_if(m_set.runs.begin(), m_set.runs.end(), [&](const Run& r) { return r.name == name; });
+        if (run == m_set.runs.end()) return false;
+        const auto file = std::find_if(run->files.begin(), run->files.end(),
+                                       [&](const RunFile& f) { return f.path == t->path; });
+        if (file == run->files.end()) return false;
+        std::vector<Tracked*> files;
+        for (auto& other : m_files)
+            if (other->runKey == t->runKey) files.push_back(other.get());
+        // the stage the rebuild would strip: the resumed run's (fixed), else the content's
+        RunRole own = run->role;
+        if (!m_base) {
+            const std::optional<RoleGuess> stage = settleStagesOf(files);
+            if (stage && stage->role != run->role) return false;
+            if (!stage) own = RunRole::Unknown;
+        }
+        std::string prefix = own != RunRole::Unknown ? std::string(roleName(own)) + "/" : std::string();
+        auto strip = [&](const std::string& n) {
+            return !prefix.empty() && n.starts_with(prefix) ? n.substr(prefix.size()) : n;
+        };
+        // a metric only this file holds (several files' copies are merged by a rebuild)
+        for (const std::string& n : parsed.names)
+            for (const Tracked* other : files)
+                if (other != t && std::any_of(other->parsed.names.begin(), other->parsed.names.end(),
+                                              [&](const std::string& o) { return strip(o) == strip(n); }))
+                    return false;
+        targets.push_back({&*run, static_cast<uint32_t>(file - run->files.begin()), std::move(prefix)});
+    }
+    for (size_t i = 0; i < fresh.size(); ++i) {
+        const auto& [t, parsed] = fresh[i];
+        const Target& to = targets[i];
+        auto strip = [&](const std::string& n) {
+            return !to.prefix.empty() && n.starts_with(to.prefix) ? n.substr(to.prefix.size()) : n;
+        };
+        RunFile& file = to.run->files[to.file];
+        file.size = t->state.offset;
+        file.stepsEstimated = t->state.stepsEstimated;
+        for (const auto& [k, v] : parsed.metadata) to.run->metadata.emplace(strip(k), v);
+        for (RunEvent e : parsed.events) {
+            e.file = to.file;
+            to.run->events.push_back(std::move(e));
+        }
+        for (const Warning& w : parsed.warnings) m_set.warnings.push_back(w);
+        for (size_t s = 0; s < parsed.names.size(); ++s) {
+            if (parsed.series[s].empty()) continue;
+            to.run->series[strip(parsed.names[s])].append(parsed.series[s], to.file);
+        }
+    }
+    return true;
 }
 
 std::vector<std::string> LogTailer::watchedPaths() const

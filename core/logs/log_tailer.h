@@ -75,6 +75,7 @@ private:
     struct Tracked;
     void scan(std::vector<std::string>& added);
     void rebuild();
+    bool appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>& fresh);
     void rebuildOnBase();
     void addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, std::vector<std::string>& names,
                   std::vector<RoleHint>& hints, bool move, std::optional<RunRole> ownStage = std::nullopt);
@@ -98,6 +99,7 @@ private:
     std::shared_ptr<const LogSet> m_base;  // resumed: the loaded runs; trackers hold what came after
     std::vector<Warning> m_baseWarnings;
     std::vector<std::string> m_restarted;
+    size_t m_skippedBuilt = 0;  // m_skipped's size when the runs were last built
 };
 
 }  // namespace qatdoctor::core::logs

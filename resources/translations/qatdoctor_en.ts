@@ -567,18 +567,6 @@ Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizer
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No log folder loaded to watch.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reading %1 for live updates</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Watching %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Explain this reading…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -644,6 +632,10 @@ Open a training log folder (File ▸ Open log folder…) or drop log files here 
         <source>error</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>live: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::FindingsModel</name>
@@ -705,6 +697,10 @@ Open a training log folder (File ▸ Open log folder…) or drop log files here 
     </message>
     <message>
         <source>step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>● live %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1502,6 +1498,17 @@ nothing here turns into a table on export.</source>
     </message>
 </context>
 <context>
+    <name>qatdoctor::ui::LiveWatchSession</name>
+    <message>
+        <source>No log folder loaded to watch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Watching %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>qatdoctor::ui::MainWindow</name>
     <message>
         <source>Start</source>
@@ -1783,6 +1790,22 @@ nothing here turns into a table on export.</source>
         <source>Compare with file (B, after the change)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>, step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training problem: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (desktop notified: %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live: %1 — %2%3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::ModelPage</name>
@@ -1949,6 +1972,25 @@ nothing here turns into a table on export.</source>
     </message>
     <message>
         <source>No configuration change the comparison can judge: no layer&apos;s dtype, output precision or quantizer sharing changed, and no debug table or run moved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing new so far: findings appear here the moment the logs show them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n new finding(s) while the run was written; latest: %1</source>
+        <translation>
+            <numerusform>%n new finding while the run was written: %1</numerusform>
+            <numerusform>%n new findings while the run was written; latest: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Watch folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow the log folder while training writes it: findings appear the moment the logs show them, and an error reaches the desktop</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

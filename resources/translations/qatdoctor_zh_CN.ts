@@ -566,18 +566,6 @@ Open or drop torch.save files (.pt, .pth, .ckpt, .bin): one to see its quantizer
         <translation>判断依据：%1</translation>
     </message>
     <message>
-        <source>No log folder loaded to watch.</source>
-        <translation>没有可监视的日志文件夹。</translation>
-    </message>
-    <message>
-        <source>Reading %1 for live updates</source>
-        <translation>正在读取 %1 以实时更新</translation>
-    </message>
-    <message>
-        <source>Watching %1</source>
-        <translation>正在监视 %1</translation>
-    </message>
-    <message>
         <source>Explain this reading…</source>
         <translation>解释此读取结果…</translation>
     </message>
@@ -645,6 +633,10 @@ Open a training log folder (File ▸ Open log folder…) or drop log files here 
         <source>error</source>
         <translation>错误</translation>
     </message>
+    <message>
+        <source>live: %1</source>
+        <translation>实时：%1</translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::FindingsModel</name>
@@ -707,6 +699,10 @@ Open a training log folder (File ▸ Open log folder…) or drop log files here 
     <message>
         <source>step %1</source>
         <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>● live %1</source>
+        <translation>● 实时 %1</translation>
     </message>
 </context>
 <context>
@@ -1504,6 +1500,17 @@ nothing here turns into a table on export.</source>
     </message>
 </context>
 <context>
+    <name>qatdoctor::ui::LiveWatchSession</name>
+    <message>
+        <source>No log folder loaded to watch.</source>
+        <translation>没有已加载的日志文件夹可以监视。</translation>
+    </message>
+    <message>
+        <source>Watching %1</source>
+        <translation>正在监视 %1</translation>
+    </message>
+</context>
+<context>
     <name>qatdoctor::ui::MainWindow</name>
     <message>
         <source>Start</source>
@@ -1781,6 +1788,22 @@ nothing here turns into a table on export.</source>
         <source>Compare with file (B, after the change)</source>
         <translation>选择对比的文件（B，修改之后）</translation>
     </message>
+    <message>
+        <source>, step %1</source>
+        <translation>，step %1</translation>
+    </message>
+    <message>
+        <source>Training problem: %1</source>
+        <translation>训练出现问题：%1</translation>
+    </message>
+    <message>
+        <source> (desktop notified: %1)</source>
+        <translation>（已通知桌面：%1）</translation>
+    </message>
+    <message>
+        <source>Live: %1 — %2%3</source>
+        <translation>实时：%1 — %2%3</translation>
+    </message>
 </context>
 <context>
     <name>qatdoctor::ui::ModelPage</name>
@@ -1946,6 +1969,24 @@ nothing here turns into a table on export.</source>
     <message>
         <source>No configuration change the comparison can judge: no layer&apos;s dtype, output precision or quantizer sharing changed, and no debug table or run moved.</source>
         <translation>没有可判断的配置修改：没有层的 dtype、输出精度或量化参数共享发生变化，调试表和训练运行也没有变化。</translation>
+    </message>
+    <message>
+        <source>nothing new so far: findings appear here the moment the logs show them</source>
+        <translation>暂无新发现：日志一出现问题，就会立即显示在这里</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n new finding(s) while the run was written; latest: %1</source>
+        <translation>
+            <numerusform>训练写日志期间新增 %n 个发现；最新：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Watch folder</source>
+        <translation>监视文件夹</translation>
+    </message>
+    <message>
+        <source>Follow the log folder while training writes it: findings appear the moment the logs show them, and an error reaches the desktop</source>
+        <translation>在训练写日志的同时跟踪日志文件夹：日志一出现问题就会显示，错误还会通知到桌面</translation>
     </message>
 </context>
 <context>

@@ -126,6 +126,19 @@ TEST_F(WatchCli, NanLossStopsTheWatchAtItsStep)
     EXPECT_LT(m_written.load(), 100);
 }
 
+TEST_F(WatchCli, PollingWithoutInotifyStillCatchesIt)
+{
+    // --poll: what a network file system gets (inotify never hears remote writes)
+    append(m_log, header() + trainLine(10, "1.0"));
+    write({trainLine(20, "0.9"), trainLine(30, "inf")}, 100ms);
+    const CliRun r = watch({m_dir.string(), "--json", "--poll", "--interval", "0.2", "--timeout", "20"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    ASSERT_EQ(events(r.out, "start").size(), 1u);
+    EXPECT_EQ(events(r.out, "start")[0].at("inotify"), false);
+    ASSERT_EQ(events(r.out, "finding").size(), 1u);
+    EXPECT_EQ(events(r.out, "finding")[0].at("step"), 30);
+}
+
 TEST_F(WatchCli, CrashExitsOneNamingTheException)
 {
     append(m_log, header());

@@ -82,6 +82,17 @@ TEST(WatchMode, ALiveFindingReachesTheListTheCurveAndTheDesktop)
         return m.kind == CurveMark::Kind::Live && m.step == 90 && m.run == "qat";
     }));
 
+    // QATDOCTOR_WATCH_SHOT=path.png saves the Overview and the Curves page now (to look at them)
+    if (const QString shot = qEnvironmentVariable("QATDOCTOR_WATCH_SHOT"); !shot.isEmpty()) {
+        w.resize(1280, 800);
+        w.show();
+        for (const char* page : {"overview", "curves"}) {
+            w.showPage(page);
+            QTest::qWait(300);
+            w.grab().save(QString(shot).replace(".png", QStringLiteral("_%1.png").arg(page)));
+        }
+    }
+
     // more NaN lines: the same finding is not said again
     append(log, trainLine(100, "nan"));
     watch->readNow();

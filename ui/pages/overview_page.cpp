@@ -254,6 +254,7 @@ void OverviewPage::addLiveFindings(const std::vector<core::WatchedFinding>& fire
     for (const core::WatchedFinding& f : fired) findings.push_back(f.live.finding);
     m_findingsModel->addLiveFindings(findings);
     m_findingsView->expand(m_findingsModel->index(0, 0));
+    m_findingsView->resizeColumnToContents(FindingsModel::SeverityColumn);
     if (!m_findingsView->currentIndex().isValid())
         m_findingsView->setCurrentIndex(m_findingsModel->index(0, 0));
     updateLiveBanner();

@@ -46,7 +46,8 @@ void CurvePlot::setCurves(std::shared_ptr<const core::logs::LogSet> logs, const 
                           XAxisMode mode, bool keepView)
 {
     const bool keep = keepView && mode == m_mode && metrics == m_metrics && !m_rects.empty();
-    const QCPRange x = keep ? m_rects.front()->axis(QCPAxis::atBottom)->range() : QCPRange();
+    QCPRange x = keep ? m_rects.front()->axis(QCPAxis::atBottom)->range() : QCPRange();
+    const double endBefore = keep ? dataEnd() : NAN;
     m_logs = std::move(logs);
     m_metrics = metrics;
     m_mode = mode;
@@ -55,6 +56,11 @@ void CurvePlot::setCurves(std::shared_ptr<const core::logs::LogSet> logs, const 
         resetView();
         return;
     }
+    // a view that showed the end of the data follows it as the run writes more (Watch mode);
+    // one zoomed into the middle stays where the user put it
+    const double endNow = dataEnd();
+    if (std::isfinite(endBefore) && x.upper >= endBefore && endNow > endBefore)
+        x.upper = endNow + (endNow - x.lower) * 0.02;
     m_syncing = true;
     for (QCPAxisRect* r : m_rects) r->axis(QCPAxis::atBottom)->setRange(x);
     m_syncing = false;
@@ -318,6 +324,14 @@ QColor CurvePlot::runColor(const QString& run) const
 {
     const auto it = m_runColors.find(run);
     return it == m_runColors.end() ? QColor(Qt::gray) : it->second;
+}
+
+double CurvePlot::dataEnd() const
+{
+    double end = -INFINITY;
+    for (const Curve& c : m_curves)
+        if (!c.single && !c.x.empty()) end = std::max(end, *std::max_element(c.x.begin(), c.x.end()));
+    return std::isfinite(end) ? end : NAN;
 }
 
 void CurvePlot::resetView()
@@ -610,8 +624,12 @@ void CurvePlot::placeAnnotations()
             m_labels.push_back(line);
         }
         QCPAxis* ya = m_rects.front()->axis(QCPAxis::atLeft);
+        // the label on the side with room: a line in the right half (a live one at the newest
+        // step, mostly) has it to its left
+        const QCPRange xr = m_rects.front()->axis(QCPAxis::atBottom)->range();
+        const Qt::Alignment side = p.x > xr.center() ? Qt::AlignRight : Qt::AlignLeft;
         text(m_rects.front(), p.x, live ? ya->range().upper : ya->range().lower, p.mark.label, color,
-             Qt::AlignLeft | (live ? Qt::AlignTop : Qt::AlignBottom));
+             side | (live ? Qt::AlignTop : Qt::AlignBottom));
     }
     if (m_focus)
         for (const Curve& c : m_curves)

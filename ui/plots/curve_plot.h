@@ -120,6 +120,7 @@ private:
                     const core::logs::Series* series, size_t chart, QColor color, double offset,
                     double wallStart, bool inLegend, bool difference = false);
     void locateMarks();
+    double dataEnd() const;  // the largest x of the curves (NaN without any)
     std::optional<size_t> nearestPoint(const Curve& c, double step) const;
     void placeMarkers();
     void placeAnnotations();  // evidence rings, crash lines, the focus, off-scale counts
