@@ -58,24 +58,28 @@ constexpr const char* kUsage =
 // is read at most every kBurst (each read rebuilds the runs), a NaN said well within a second.
 constexpr auto kBurst = std::chrono::milliseconds(200);
 
-std::string wallClock()
+// Now, as the terminal reads it (local "14:02:03") or as JSON records it (UTC, ISO 8601).
+std::string timeNow(bool utcIso)
 {
     const std::time_t now = std::time(nullptr);
     std::tm tm{};
-    localtime_r(&now, &tm);
-    char buf[16];
-    std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
+    if (utcIso)
+        gmtime_r(&now, &tm);
+    else
+        localtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, utcIso ? "%Y-%m-%dT%H:%M:%SZ" : "%H:%M:%S", &tm);
     return buf;
+}
+
+std::string wallClock()
+{
+    return timeNow(false);
 }
 
 std::string isoTime()
 {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
+    return timeNow(true);
 }
 
 std::optional<double> parseSeconds(const std::string& text)

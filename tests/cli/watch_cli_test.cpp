@@ -272,6 +272,31 @@ TEST_F(WatchCli, WaitsForAFolderThatDoesNotExistYet)
     EXPECT_EQ(events(r.out, "finding")[0].at("step"), 20);
 }
 
+TEST_F(WatchCli, SeveralPathsEndWhenEveryOneHasEnded)
+{
+    // float finished already; QAT's folder appears later (calibration ran in between): the watch
+    // waits for it instead of ending with float
+    const fs::path floatLog = m_dir / "float" / "train.log";
+    fs::create_directories(floatLog.parent_path());
+    append(floatLog, header() + trainLine(10, "2.0") + trainLine(20, "1.5") + "Training time 0:00:02\n");
+    const fs::path qat = m_dir / "later_qat";
+    m_writer = std::thread([&] {
+        std::this_thread::sleep_for(900ms);
+        fs::create_directories(qat);
+        append(qat / "train.log", header() + trainLine(10, "1.4"));
+        std::this_thread::sleep_for(300ms);
+        append(qat / "train.log", trainLine(20, "1.3") + "`Trainer.fit` stopped: `max_epochs=3` reached.\n");
+    });
+    const CliRun r = watch({(m_dir / "float").string(), qat.string(), "--json", "--interval", "0.1",
+                            "--settle", "0.3", "--timeout", "20"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    const auto end = events(r.out, "end");
+    ASSERT_EQ(end.size(), 1u);
+    EXPECT_EQ(end[0].at("reason"), "finished");
+    ASSERT_EQ(end[0].at("runs").size(), 2u) << r.out;
+    for (const auto& run : end[0].at("runs")) EXPECT_EQ(run.at("ended"), true) << run.dump();
+}
+
 TEST_F(WatchCli, UsageErrors)
 {
     EXPECT_EQ(cli({"watch"}).code, 2);
