@@ -9,6 +9,7 @@
 // Usage: watch_bench [--cli PATH] [--rate MB/s] [--seconds S] [--trials N] [--idle-mb MB]
 //                    [--idle-seconds S] [--dir TMP]
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -96,9 +97,10 @@ public:
         }
         close(m_out);
     }
-    // Waits for a stdout line holding `text`; false at the child's end.
+    // Waits for a stdout line holding `text`; false at the child's end or after a minute.
     bool waitFor(const std::string& text)
     {
+        const auto deadline = Clock::now() + std::chrono::seconds(60);
         for (;;) {
             const size_t nl = m_buffer.find('\n');
             if (nl != std::string::npos) {
@@ -107,6 +109,10 @@ public:
                 if (l.find(text) != std::string::npos) return true;
                 continue;
             }
+            pollfd p{m_out, POLLIN, 0};
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+            if (left <= 0 || ::poll(&p, 1, static_cast<int>(left)) <= 0) return false;
             char chunk[4096];
             const ssize_t n = read(m_out, chunk, sizeof chunk);
             if (n <= 0) return false;
@@ -118,7 +124,9 @@ public:
     {
         std::ifstream f("/proc/" + std::to_string(m_pid) + "/stat");
         std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-        std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+        const size_t name = stat.rfind(')');
+        if (name == std::string::npos || name + 2 > stat.size()) return 0;
+        std::istringstream fields(stat.substr(name + 2));
         std::string field;
         unsigned long long utime = 0, stime = 0;
         for (int i = 3; i <= 15 && fields >> field; ++i) {

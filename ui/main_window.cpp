@@ -24,6 +24,7 @@
 #include <cstdio>
 
 #include "core/common/input_set_name.h"
+#include "core/common/number_text.h"
 #include "ui/common/background_job.h"
 #include "ui/common/live_watch_session.h"
 #include "ui/pages/overview/finding_navigation.h"
@@ -146,7 +147,8 @@ void MainWindow::announceLiveFindings(const std::vector<core::WatchedFinding>& f
     const core::Finding& f = worst->live.finding;
     const QString title = QString::fromStdString(f.title.in(lang));
     QString where = QString::fromStdString(worst->live.run);
-    if (worst->live.step) where += tr(", step %1").arg(*worst->live.step);
+    if (worst->live.step)
+        where += tr(", step %1").arg(QString::fromStdString(core::fullNumber(*worst->live.step)));
     QString told;
     if (f.severity == core::Severity::Error) {
         const DesktopNotifier::Channel channel =

@@ -34,7 +34,7 @@ constexpr const char* kUsage =
     "it became true. A path that does not exist yet is waited for.\n"
     "  --fail-on SEV  exit 1 at the first finding at or above SEV (default error; none: never)\n"
     "  --json         one JSON object per line: {\"event\":\"finding\",...} as each fires, notices,\n"
-    "                 and a last {\"event\":\"end\",\"reason\":...,\"exit\":...}\n"
+    "                 and a last {\"event\":\"end\",\"reason\":...,\"exit\":...,\"runs\":[...]}\n"
     "  --timeout S    stop (exit 0) after S seconds without a new byte in any path\n"
     "  --exec CMD     run CMD with /bin/sh -c for each finding, with QATDOCTOR_FINDING_ID,\n"
     "                 _SEVERITY, _TITLE, _RUN, _STEP, _FILE, _LINE, _PATH and _JSON in its\n"
@@ -175,6 +175,13 @@ public:
                         if (e.path == watch.paths()[p] && e.run == run.name) {
                             r["ended"] = true;
                             r["why"] = e.end.why.in(m_settings.lang);
+                        }
+                    // a crash ends a run too (said as run.crashed)
+                    for (const core::WatchedFinding& f : watch.fired())
+                        if (f.path == watch.paths()[p] && f.live.run == run.name &&
+                            f.live.finding.id == "run.crashed") {
+                            r["ended"] = true;
+                            r["why"] = "run.crashed";
                         }
                     runs.push_back(std::move(r));
                 }

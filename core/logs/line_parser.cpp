@@ -256,6 +256,7 @@ void stitch(ParsedLog& b, const ParseState& sa, ParseState& sb)
         if (buffer && shifted.insert(buffer).second)
             s.line.updateBuffer([&](uint32_t& l) { l += lineShift; });
     }
+    if (sb.openTraceback) sb.openTraceback->line += static_cast<int64_t>(sa.line);
     for (RunEvent& e : b.events) {
         e.line += static_cast<int64_t>(sa.line);
         if (!e.step) e.step = sa.lastStep;
@@ -333,6 +334,10 @@ bool parseLines(std::string_view bytes, const std::string& path, ParseState& sta
         s2.epochIsStep = state.epochIsStep;
         s2.epochStepOffset = state.epochStepOffset;
         s2.layout = state.layout;
+        // only the end of the whole read can hold a traceback open for the next one (a traceback
+        // open where the first half stops continues in the second half, read apart: cut)
+        s2.holdOpenTraceback = state.holdOpenTraceback;
+        const bool hold = std::exchange(state.holdOpenTraceback, false);
         std::atomic<size_t> secondDone{0};
         std::atomic<bool> stop{false};
         std::mutex mutex;
@@ -369,6 +374,7 @@ bool parseLines(std::string_view bytes, const std::string& path, ParseState& sta
                 if (!stop && !report(split + secondDone.load(std::memory_order_relaxed))) stop = true;
         }
         worker.join();
+        state.holdOpenTraceback = hold;
         if (stop) return false;
         if (state.settingsOpen) {
             // The first half ended still reading settings, which the second half could not know:

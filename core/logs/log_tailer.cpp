@@ -7,6 +7,7 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "core/common/error_codes.h"
 #include "core/common/file_io.h"
@@ -401,11 +402,16 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
         if (m_options.live && !anyReset) fresh.emplace_back(&t, u.parsed);
         appendParsed(t.parsed, std::move(u.parsed));
     }
-    // only appended to the files the runs were built from (none new, cut, replaced or turned down)
-    const bool appendOnly = m_options.live && !anyReset && m_restarted.empty() && added.empty() &&
-                            m_skipped.size() == m_skippedBuilt;
-    if (changed && !(appendOnly && appendInPlace(fresh))) rebuild();
-    m_skippedBuilt = m_skipped.size();
+    // only appended to the files the runs were built from (none new, cut, replaced or turned
+    // down; no checkpoint or settings file come or gone)
+    const auto files = std::make_tuple(m_skipped.size(), m_otherFiles.size(), m_configFiles.size());
+    const bool appendOnly =
+        m_options.live && !anyReset && m_restarted.empty() && added.empty() && files == m_filesBuilt;
+    if (files != m_filesBuilt) changed = true;
+    if (changed && !(appendOnly && appendInPlace(fresh))) {
+        rebuild();
+        m_filesBuilt = files;
+    }
     return changed;
 }
 
@@ -431,12 +437,16 @@ bool LogTailer::appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>&
         const auto file = std::find_if(run->files.begin(), run->files.end(),
                                        [&](const RunFile& f) { return f.path == t->path; });
         if (file == run->files.end()) return false;
+        // words that may change the run's role or settings (a rebuild weighs them in order)
+        if (!parsed.roleHints.empty() || !parsed.metadata.empty()) return false;
         std::vector<Tracked*> files;
         for (auto& other : m_files)
             if (other->runKey == t->runKey) files.push_back(other.get());
-        // the stage the rebuild would strip: the resumed run's (fixed), else the content's
+        // the stage the rebuild would strip: a loaded run's (fixed), else the content's
         RunRole own = run->role;
-        if (!m_base) {
+        const bool loaded = m_base && std::any_of(m_base->runs.begin(), m_base->runs.end(),
+                                                  [&](const Run& r) { return r.name == name; });
+        if (!loaded) {
             const std::optional<RoleGuess> stage = settleStagesOf(files);
             if (stage && stage->role != run->role) return false;
             if (!stage) own = RunRole::Unknown;
@@ -445,7 +455,11 @@ bool LogTailer::appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>&
         auto strip = [&](const std::string& n) {
             return !prefix.empty() && n.starts_with(prefix) ? n.substr(prefix.size()) : n;
         };
-        // a metric only this file holds (several files' copies are merged by a rebuild)
+        // a metric only this file holds, under one name (several copies are merged by a rebuild:
+        // "loss" and the own stage's "qat/loss" in one file, or one metric in two files)
+        std::set<std::string> held;
+        for (const std::string& n : t->parsed.names)
+            if (!held.insert(strip(n)).second) return false;
         for (const std::string& n : parsed.names)
             for (const Tracked* other : files)
                 if (other != t && std::any_of(other->parsed.names.begin(), other->parsed.names.end(),

@@ -99,7 +99,8 @@ private:
     std::shared_ptr<const LogSet> m_base;  // resumed: the loaded runs; trackers hold what came after
     std::vector<Warning> m_baseWarnings;
     std::vector<std::string> m_restarted;
-    size_t m_skippedBuilt = 0;  // m_skipped's size when the runs were last built
+    // the sizes of m_skipped, m_otherFiles, m_configFiles when the runs were last built
+    std::tuple<size_t, size_t, size_t> m_filesBuilt{};
 };
 
 }  // namespace qatdoctor::core::logs

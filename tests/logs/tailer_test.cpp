@@ -153,6 +153,45 @@ TEST_F(TailerTest, OneFilePipelineReadInPiecesEqualsOneRead)
     EXPECT_TRUE(tailer.restartedFiles().empty());
 }
 
+// Lines before any stage marker, then QAT's after its banner, QAT's points the more: the own stage
+// flips to QAT midway, and its "qat/loss" then merges with the unprefixed "loss" (a rebuild keeps
+// the fuller copy). Read in pieces (appended in place between the rebuilds) it equals one read.
+TEST_F(TailerTest, StageThatTakesOverMidwayReadInPiecesEqualsOneRead)
+{
+    std::string text;
+    for (int i = 0; i < 4; ++i)
+        text += "Epoch[0] Step[" + std::to_string(i) + "] GlobalStep[" + std::to_string(i) + "] t: loss[" +
+                std::to_string(2.0 - 0.1 * i) + "] \n";
+    text += "==========BEGIN QAT STAGE==========\n";
+    for (int i = 0; i < 9; ++i)
+        text += "Epoch[0] Step[" + std::to_string(i) + "] GlobalStep[" + std::to_string(i) +
+                "] qat_train: loss[" + std::to_string(0.9 - 0.05 * i) + "] \n";
+    const fs::path log = m_dir / "qat" / "mixed.log";
+    append(log, text);
+    auto whole = readLogFile(log.string());
+    ASSERT_TRUE(whole.ok());
+    fs::remove(log);
+    LogTailer tailer(log.string());
+    for (size_t at = 0; at < text.size(); at += 47) {
+        append(log, text.substr(at, 47));
+        ASSERT_TRUE(tailer.poll().ok());
+    }
+    const logs::Run& live = tailer.logSet().runs.at(0);
+    const logs::Run& once = whole->runs.at(0);
+    EXPECT_EQ(live.role, once.role);
+    ASSERT_EQ(live.series.size(), once.series.size());
+    for (const auto& [name, s] : once.series) {
+        SCOPED_TRACE(name);
+        const Series* t = live.find(name);
+        ASSERT_NE(t, nullptr);
+        ASSERT_EQ(t->size(), s.size());
+        for (size_t i = 0; i < s.size(); ++i) {
+            EXPECT_EQ(t->value[i], s.value[i]);
+            EXPECT_EQ(t->step[i], s.step[i]);
+        }
+    }
+}
+
 const Series* lossOf(const LogSet& set, const std::string& run)
 {
     for (const logs::Run& r : set.runs)

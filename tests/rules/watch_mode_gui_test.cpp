@@ -66,8 +66,18 @@ TEST(WatchMode, ALiveFindingReachesTheListTheCurveAndTheDesktop)
     watch->readNow();
     EXPECT_TRUE(overview->liveText().contains("nothing new so far")) << overview->liveText().toStdString();
 
+    // an evidence row selected before the live finding arrives still shows the same evidence
+    FindingsModel* model = overview->findingsModel();
+    ASSERT_GT(before, 0);
+    overview->findingsView()->setCurrentIndex(model->index(0, 0, model->index(0, 0)));
+    const core::Evidence* selected = model->evidenceAt(overview->findingsView()->currentIndex());
+    ASSERT_NE(selected, nullptr);
+    const std::string selectedFinding = model->findingAt(overview->findingsView()->currentIndex())->id;
+
     append(log, trainLine(90, "nan"));
     QTRY_VERIFY_WITH_TIMEOUT(overview->findingsModel()->rowCount() == before + 1, 10000);
+    EXPECT_EQ(model->findingAt(overview->findingsView()->currentIndex())->id, selectedFinding);
+    EXPECT_EQ(model->evidenceAt(overview->findingsView()->currentIndex()), selected);
     const QModelIndex top = overview->findingsModel()->index(0, 0);
     EXPECT_TRUE(overview->findingsModel()->isLive(top));
     EXPECT_EQ(overview->findingsModel()->findingAt(top)->id, "loss.nonfinite");

@@ -20,6 +20,7 @@ namespace {
 
 constexpr int kBurstMs = 150;
 constexpr int kPollMs = 1000;
+constexpr int kSnapshotMs = 1000;
 
 }  // namespace
 
@@ -30,8 +31,12 @@ LiveWatchSession::LiveWatchSession(AppContext* context) : QObject(context), m_co
     m_poll.setInterval(kPollMs);
     connect(&m_burst, &QTimer::timeout, this, &LiveWatchSession::startRead);
     connect(&m_poll, &QTimer::timeout, this, &LiveWatchSession::requestRead);
-    connect(&m_fsWatcher, &QFileSystemWatcher::fileChanged, this, [this] { m_burst.start(); });
-    connect(&m_fsWatcher, &QFileSystemWatcher::directoryChanged, this, [this] { m_burst.start(); });
+    // a change starts the pause once: a log written without a break is still read every kBurstMs
+    auto changed = [this] {
+        if (!m_burst.isActive()) m_burst.start();
+    };
+    connect(&m_fsWatcher, &QFileSystemWatcher::fileChanged, this, changed);
+    connect(&m_fsWatcher, &QFileSystemWatcher::directoryChanged, this, changed);
     // another project, or the same one analysed again: what is watched starts from it
     connect(context, &AppContext::analysisChanged, this, [this] {
         if (!active()) return;
@@ -61,6 +66,8 @@ void LiveWatchSession::setActive(bool on)
     m_fired.clear();
     m_reading = false;
     m_again = false;
+    m_stale = false;
+    m_lastSnapshot.invalidate();
     const AnalysisPtr analysis = m_context->analysis();
     if (on && (!analysis || analysis->logs.root.empty())) {
         setStatus(tr("No log folder loaded to watch."));
@@ -86,7 +93,7 @@ void LiveWatchSession::setActive(bool on)
 
 void LiveWatchSession::requestRead()
 {
-    if (!m_burst.isActive()) startRead();
+    startRead();
 }
 
 void LiveWatchSession::startRead()
@@ -99,6 +106,10 @@ void LiveWatchSession::startRead()
     m_reading = true;
     const quint64 generation = m_generation;
     std::shared_ptr<core::LiveWatch> watch = m_watch;
+    // The pages' copy of the runs costs a copy of every point: taken at most once a second
+    // while the log grows (findings still come at every read)
+    const bool stale = m_stale;
+    const bool allowed = !m_lastSnapshot.isValid() || m_lastSnapshot.elapsed() >= kSnapshotMs;
     auto* watcher = new QFutureWatcher<std::shared_ptr<ReadResult>>(this);
     connect(watcher, &QFutureWatcher<std::shared_ptr<ReadResult>>::finished, this,
             [this, watcher, generation] {
@@ -108,10 +119,16 @@ void LiveWatchSession::startRead()
                 finishRead(watcher->result());
                 if (std::exchange(m_again, false)) startRead();
             });
-    watcher->setFuture(QtConcurrent::run([watch] {
+    watcher->setFuture(QtConcurrent::run([watch, stale, allowed] {
         auto r = std::make_shared<ReadResult>();
-        r->read = watch->read();
-        if (r->read.grew) r->logs = std::make_shared<core::logs::LogSet>(watch->logs(0));
+        try {
+            r->read = watch->read();
+        } catch (const std::exception& e) {  // (out of memory): said, never the app's end
+            r->read.notices.push_back(core::makeError("watch.read", e.what()));
+            return r;
+        }
+        if ((r->read.grew && allowed) || stale)
+            r->logs = std::make_shared<core::logs::LogSet>(watch->logs(0));
         for (const std::string& p : watch->watchedPaths()) r->paths << QString::fromStdString(p);
         return r;
     }));
@@ -124,9 +141,13 @@ void LiveWatchSession::finishRead(const std::shared_ptr<ReadResult>& result)
     for (const QString& p : result->paths)
         if (!m_fsWatcher.files().contains(p) && !m_fsWatcher.directories().contains(p)) missing << p;
     if (!missing.isEmpty()) m_fsWatcher.addPaths(missing);
-    if (result->read.grew) {
+    if (result->logs) {
         m_logs = result->logs;
+        m_stale = false;
+        m_lastSnapshot.start();
         emit logsUpdated(m_logs);
+    } else if (result->read.grew) {
+        m_stale = true;  // the next read (the poll within a second) brings the pages' copy
     }
     if (!result->read.notices.empty())
         setStatus(QString::fromStdString(result->read.notices.back().toString()));

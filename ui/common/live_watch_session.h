@@ -5,6 +5,7 @@
 // Findings the analysis already shows are not announced again.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QFileSystemWatcher>
 #include <QObject>
 #include <QTimer>
@@ -58,6 +59,8 @@ private:
     QTimer m_poll;   // read this often anyway
     bool m_reading = false;
     bool m_again = false;  // a change came during a read
+    bool m_stale = false;  // the runs grew since the pages' copy
+    QElapsedTimer m_lastSnapshot;
     quint64 m_generation = 0;
     QString m_status;
 };

@@ -13,7 +13,8 @@ namespace {
 
 const QString kService = QStringLiteral("org.freedesktop.Notifications");
 
-// A notification server is running, or D-Bus can start one (dunst is often activated so).
+// A notification server is running, or D-Bus can start one (dunst is often activated so). Two
+// short calls to the local bus daemon; the notification itself is not waited for.
 bool notificationServer()
 {
     QDBusConnection bus = QDBusConnection::sessionBus();

@@ -92,9 +92,17 @@ void FindingsModel::clearLive()
 bool FindingsModel::isLive(const QModelIndex& index) const
 {
     if (!index.isValid() || index.model() != this) return false;
-    const size_t row = index.internalId() == kFindingRow ? static_cast<size_t>(index.row())
-                                                         : static_cast<size_t>(index.internalId() - 1);
+    const size_t row = findingRowOf(index);
     return row < m_live.size();
+}
+
+// An evidence row keeps its finding's distance from the last row: live findings come and go at
+// the top, so that distance (unlike the row) stays true for the indexes a view holds.
+size_t FindingsModel::findingRowOf(const QModelIndex& index) const
+{
+    if (index.internalId() == kFindingRow) return static_cast<size_t>(index.row());
+    const size_t count = findingCount();
+    return index.internalId() <= count ? count - index.internalId() : count;
 }
 
 size_t FindingsModel::findingCount() const
@@ -124,8 +132,7 @@ const std::vector<core::Finding>& FindingsModel::findings() const
 const core::Finding* FindingsModel::findingAt(const QModelIndex& index) const
 {
     if (!index.isValid() || index.model() != this) return nullptr;
-    const size_t row = index.internalId() == kFindingRow ? static_cast<size_t>(index.row())
-                                                         : static_cast<size_t>(index.internalId() - 1);
+    const size_t row = findingRowOf(index);
     return findingOfRow(row);
 }
 
@@ -156,13 +163,13 @@ QModelIndex FindingsModel::index(int row, int column, const QModelIndex& parent)
     const auto findingRow = static_cast<size_t>(parent.row());
     const core::Finding* f = findingOfRow(findingRow);
     if (!f || static_cast<size_t>(row) >= f->evidence.size()) return {};
-    return createIndex(row, column, static_cast<quintptr>(findingRow + 1));
+    return createIndex(row, column, static_cast<quintptr>(findingCount() - findingRow));
 }
 
 QModelIndex FindingsModel::parent(const QModelIndex& child) const
 {
     if (!child.isValid() || child.internalId() == kFindingRow) return {};
-    return createIndex(static_cast<int>(child.internalId() - 1), 0, kFindingRow);
+    return createIndex(static_cast<int>(findingRowOf(child)), 0, kFindingRow);
 }
 
 int FindingsModel::rowCount(const QModelIndex& parent) const
@@ -186,7 +193,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
     const bool isEvidence = index.internalId() != kFindingRow;
     switch (role) {
         case FindingIndexRole:
-            return static_cast<int>(isEvidence ? index.internalId() - 1 : static_cast<quintptr>(index.row()));
+            return static_cast<int>(findingRowOf(index));
         case EvidenceIndexRole:
             return isEvidence ? index.row() : -1;
         case SeverityRole:

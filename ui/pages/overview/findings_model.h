@@ -45,8 +45,9 @@ public:
     static QString evidenceText(const core::Evidence& e, core::Lang lang);
 
 private:
-    const std::vector<core::Finding>& findings() const;  // the analysis'
-    size_t findingCount() const;                         // live + the analysis'
+    const std::vector<core::Finding>& findings() const;   // the analysis'
+    size_t findingCount() const;                          // live + the analysis'
+    size_t findingRowOf(const QModelIndex& index) const;  // the finding's row (an evidence row: its parent's)
     const core::Finding* findingOfRow(size_t row) const;
 
     AnalysisPtr m_analysis;
