@@ -1,6 +1,7 @@
 #include "core/rules/live_rules.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "core/rules/metrics.h"
@@ -36,21 +37,24 @@ bool isSettledNotLearning(const Finding& f)
 
 // Whether a run's crash can be said now. Mid-run only a traceback counts (an ERROR line, a
 // wandb retry, is said by the analysis at the end if the run then falls short of its epochs),
-// and only once nothing was logged after it (a DataLoader worker's traceback the run survived
-// has training lines after it). A traceback whose last line is still indented (its exception
-// line not written yet) waits one more read.
+// and only once nothing was logged after it for kCrashGrace: a traceback the run survived (a
+// DataLoader worker's at an epoch's end) is followed by training lines, a fatal one by silence.
+// Python's "Exception ignored in: ..." before a traceback says it was not fatal.
+constexpr std::chrono::seconds kCrashGrace{2};
+
 enum class CrashCall { Now, Wait, Never };
 
-CrashCall crashCall(const logs::Run& run, int looks)
+CrashCall crashCall(const logs::Run& run, std::chrono::steady_clock::duration waited)
 {
     const auto tb = std::find_if(run.events.rbegin(), run.events.rend(),
                                  [](const logs::RunEvent& e) { return e.kind == Kind::Traceback; });
     if (tb == run.events.rend() || pointsAfter(run, *tb)) return CrashCall::Never;
-    const size_t start = tb->text.rfind('\n');
-    const std::string_view last =
-        start == std::string::npos ? std::string_view() : std::string_view(tb->text).substr(start + 1);
-    const bool open = last.empty() || last[0] == ' ' || last[0] == '\t';
-    return open && looks < 1 ? CrashCall::Wait : CrashCall::Now;
+    const bool ignored = std::any_of(run.events.begin(), run.events.end(), [&](const logs::RunEvent& e) {
+        return e.file == tb->file && e.line == tb->line - 1 &&
+               e.text.find("Exception ignored in") != std::string::npos;
+    });
+    if (ignored) return CrashCall::Never;
+    return waited < kCrashGrace ? CrashCall::Wait : CrashCall::Now;
 }
 
 // An evaluation series whose first non-finite value is its last point, and nothing else of the
@@ -261,10 +265,10 @@ std::vector<LiveFinding> LiveDiagnosis::update(const logs::LogSet& logs)
         // a crash is looked at on every read until it is said or the run went on
         if ((t & kCrash) && !state.crashPending) {
             state.crashPending = true;
-            state.crashLooks = 0;
+            state.crashSince = std::chrono::steady_clock::now();
         }
         if (state.crashPending) {
-            const CrashCall call = crashCall(run, state.crashLooks++);
+            const CrashCall call = crashCall(run, std::chrono::steady_clock::now() - state.crashSince);
             if (call != CrashCall::Wait) state.crashPending = false;
             if (call == CrashCall::Now)
                 t |= kCrash;

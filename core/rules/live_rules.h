@@ -6,9 +6,11 @@
 // run's events); a rule's own check (the batch one, so a live finding reads exactly like the
 // one the analysis gives afterwards) runs only when the new points make it a candidate, on the
 // stage views of the runs concerned. A finding fires once per run, at the step where it became
-// true, with that step's evidence; a worse severity of the same finding fires again.
+// true, with that step's evidence; a worse severity of the same finding fires again. A crash
+// waits 2 s of silence after its traceback (a traceback the run survives has lines after it).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -74,7 +76,7 @@ private:
         std::map<std::string, SeriesCursor> series;
         size_t events = 0;
         bool crashPending = false;  // a traceback: said once nothing came after it (crashCall)
-        int crashLooks = 0;
+        std::chrono::steady_clock::time_point crashSince;
         logs::RunRole role = logs::RunRole::Unknown;  // the run's own stage when last read
         // an evaluation that went NaN at its last point: judged once the series has one more
         std::string heldSeries;
