@@ -411,6 +411,7 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
     if (changed && !(appendOnly && appendInPlace(fresh))) {
         rebuild();
         m_filesBuilt = files;
+        ++m_rebuilds;
     }
     return changed;
 }
@@ -437,8 +438,9 @@ bool LogTailer::appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>&
         const auto file = std::find_if(run->files.begin(), run->files.end(),
                                        [&](const RunFile& f) { return f.path == t->path; });
         if (file == run->files.end()) return false;
-        // words that may change the run's role or settings (a rebuild weighs them in order)
-        if (!parsed.roleHints.empty() || !parsed.metadata.empty()) return false;
+        // words that may change the run's settings, or its role while it has none (a role once
+        // guessed keeps to its first evidence: later hints come after it)
+        if (!parsed.metadata.empty()) return false;
         std::vector<Tracked*> files;
         for (auto& other : m_files)
             if (other->runKey == t->runKey) files.push_back(other.get());
@@ -465,6 +467,7 @@ bool LogTailer::appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>&
                 if (other != t && std::any_of(other->parsed.names.begin(), other->parsed.names.end(),
                                               [&](const std::string& o) { return strip(o) == strip(n); }))
                     return false;
+        if (!parsed.roleHints.empty() && run->role == RunRole::Unknown) return false;
         targets.push_back({&*run, static_cast<uint32_t>(file - run->files.begin()), std::move(prefix)});
     }
     for (size_t i = 0; i < fresh.size(); ++i) {

@@ -70,6 +70,9 @@ public:
     // The files the last poll read again from their start (truncated, or replaced by a new file
     // of the same name): a job that started again.
     const std::vector<std::string>& restartedFiles() const { return m_restarted; }
+    // How many polls built the runs again (the others appended in place): a live tail of a
+    // growing log should build them once, its cost then follows what is appended, not the log.
+    size_t rebuildCount() const { return m_rebuilds; }
 
 private:
     struct Tracked;
@@ -101,6 +104,7 @@ private:
     std::vector<std::string> m_restarted;
     // the sizes of m_skipped, m_otherFiles, m_configFiles when the runs were last built
     std::tuple<size_t, size_t, size_t> m_filesBuilt{};
+    size_t m_rebuilds = 0;
 };
 
 }  // namespace qatdoctor::core::logs

@@ -192,6 +192,34 @@ TEST_F(TailerTest, StageThatTakesOverMidwayReadInPiecesEqualsOneRead)
     }
 }
 
+// A growing HAT log (its "qat_train:" prefix names the stage on every line, a role hint each
+// read) is built once, then appended to in place: a live tail's cost follows what is appended.
+TEST_F(TailerTest, AGrowingLogIsAppendedInPlace)
+{
+    const fs::path log = m_dir / "qat" / "train.log";
+    append(log, "2026-12-03 10:00:01,001 INFO [train.py:30] ==== config ====\ntraining_step: qat\n");
+    LogTailer tailer(m_dir.string());
+    ASSERT_TRUE(tailer.poll().ok());
+    std::string all;
+    for (int i = 1; i <= 200; ++i) {
+        const std::string line = "2026-12-03 10:00:02,001 INFO [metric_updater.py:120] Epoch[0] Step[" +
+                                 std::to_string(i) + "] GlobalStep[" + std::to_string(i) +
+                                 "] qat_train: loss[" + std::to_string(1.0 / i) + "] acc[0.8] \n";
+        append(log, line);
+        if (i % 10 == 0) ASSERT_TRUE(tailer.poll().ok());
+    }
+    EXPECT_LE(tailer.rebuildCount(), 2u);
+    ASSERT_NE(loss(tailer), nullptr);
+    EXPECT_EQ(loss(tailer)->size(), 200u);
+    auto once = readLogFolder(m_dir.string());
+    ASSERT_TRUE(once.ok());
+    const Series* l = once->runs.at(0).find("loss");
+    ASSERT_NE(l, nullptr);
+    EXPECT_EQ(l->step, loss(tailer)->step);
+    EXPECT_EQ(l->value, loss(tailer)->value);
+    EXPECT_EQ(l->line, loss(tailer)->line);
+}
+
 const Series* lossOf(const LogSet& set, const std::string& run)
 {
     for (const logs::Run& r : set.runs)
