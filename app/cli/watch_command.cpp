@@ -72,16 +72,6 @@ std::string timeNow(bool utcIso)
     return buf;
 }
 
-std::string wallClock()
-{
-    return timeNow(false);
-}
-
-std::string isoTime()
-{
-    return timeNow(true);
-}
-
 std::optional<double> parseSeconds(const std::string& text)
 {
     try {
@@ -115,12 +105,12 @@ public:
         const core::Evidence* at = f.evidence.empty() ? nullptr : &f.evidence.front();
         if (m_settings.json) {
             nlohmann::json j{
-                {"event", "finding"}, {"time", isoTime()}, {"path", w.path}, {"run", w.live.run}};
+                {"event", "finding"}, {"time", timeNow(true)}, {"path", w.path}, {"run", w.live.run}};
             if (w.live.step) j["step"] = core::jsonCount(*w.live.step);
             j["finding"] = core::findingToJson(f, m_settings.lang);
             m_io.out << core::jsonText(j, -1) << std::endl;
         } else {
-            m_io.out << wallClock() << "  " << core::severityName(f.severity) << "  " << f.id << "  "
+            m_io.out << timeNow(false) << "  " << core::severityName(f.severity) << "  " << f.id << "  "
                      << f.title.in(m_settings.lang) << "\n";
             if (at && !at->file.empty())
                 m_io.out << "          at " << at->file
@@ -151,7 +141,7 @@ public:
                    : "polling every " + core::fullNumber(m_settings.interval) + " s";
         if (m_settings.json) {
             m_io.out << nlohmann::json{{"event", "start"},
-                                       {"time", isoTime()},
+                                       {"time", timeNow(true)},
                                        {"paths", paths},
                                        {"inotify", native}}
                             .dump()
@@ -186,7 +176,7 @@ public:
                     runs.push_back(std::move(r));
                 }
             m_io.out << core::jsonText({{"event", "end"},
-                                        {"time", isoTime()},
+                                        {"time", timeNow(true)},
                                         {"reason", reason},
                                         {"exit", exit},
                                         {"findings", watch.fired().size()},

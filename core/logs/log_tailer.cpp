@@ -453,10 +453,8 @@ bool LogTailer::appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>&
             if (stage && stage->role != run->role) return false;
             if (!stage) own = RunRole::Unknown;
         }
-        std::string prefix = own != RunRole::Unknown ? std::string(roleName(own)) + "/" : std::string();
-        auto strip = [&](const std::string& n) {
-            return !prefix.empty() && n.starts_with(prefix) ? n.substr(prefix.size()) : n;
-        };
+        std::string prefix = stagePrefix(own);
+        auto strip = [&](const std::string& n) { return withoutPrefix(n, prefix); };
         // a metric only this file holds, under one name (several copies are merged by a rebuild:
         // "loss" and the own stage's "qat/loss" in one file, or one metric in two files)
         std::set<std::string> held;
@@ -473,9 +471,7 @@ bool LogTailer::appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>&
     for (size_t i = 0; i < fresh.size(); ++i) {
         const auto& [t, parsed] = fresh[i];
         const Target& to = targets[i];
-        auto strip = [&](const std::string& n) {
-            return !to.prefix.empty() && n.starts_with(to.prefix) ? n.substr(to.prefix.size()) : n;
-        };
+        auto strip = [&](const std::string& n) { return withoutPrefix(n, to.prefix); };
         RunFile& file = to.run->files[to.file];
         file.size = t->state.offset;
         file.stepsEstimated = t->state.stepsEstimated;
@@ -513,10 +509,8 @@ void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, st
                          std::vector<RoleHint>& hints, bool move, std::optional<RunRole> ownStage)
 {
     // the own stage's "<stage>/" comes off here, the tracked files keep it (role_guess.h)
-    const std::string prefix = ownStage ? std::string(roleName(*ownStage)) + "/" : std::string();
-    auto own = [&](const std::string& name) {
-        return !prefix.empty() && name.starts_with(prefix) ? name.substr(prefix.size()) : name;
-    };
+    const std::string prefix = stagePrefix(ownStage);
+    auto own = [&](const std::string& name) { return withoutPrefix(name, prefix); };
     std::map<std::string, std::vector<std::pair<uint32_t, Series*>>> copies;
     for (Tracked* t : files) {
         uint32_t index = 0;

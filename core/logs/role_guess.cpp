@@ -6,16 +6,24 @@
 
 namespace qatdoctor::core::logs {
 
+std::string stagePrefix(std::optional<RunRole> stage)
+{
+    return stage && *stage != RunRole::Unknown ? std::string(roleName(*stage)) + "/" : std::string();
+}
+
+std::string withoutPrefix(const std::string& name, const std::string& prefix)
+{
+    return !prefix.empty() && name.starts_with(prefix) ? name.substr(prefix.size()) : name;
+}
+
 void stripStagePrefix(ParsedLog& log, RunRole stage)
 {
-    const std::string prefix = std::string(roleName(stage)) + "/";
-    for (std::string& name : log.names)
-        if (name.starts_with(prefix)) name = name.substr(prefix.size());
+    const std::string prefix = stagePrefix(stage);
+    for (std::string& name : log.names) name = withoutPrefix(name, prefix);
     log.invalidateNameIndex();
     // the run's own settings too (the other stages' keep their prefix)
     std::map<std::string, std::string> metadata;
-    for (auto& [key, value] : log.metadata)
-        metadata.emplace(key.starts_with(prefix) ? key.substr(prefix.size()) : key, std::move(value));
+    for (auto& [key, value] : log.metadata) metadata.emplace(withoutPrefix(key, prefix), std::move(value));
     log.metadata = std::move(metadata);
 }
 

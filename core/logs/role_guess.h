@@ -33,6 +33,10 @@ std::optional<RoleGuess> ownStage(const std::vector<const ParsedLog*>& files,
 
 // Drops "<stage>/" from the log's series names (a live update of a run whose stage is known).
 void stripStagePrefix(ParsedLog& log, RunRole stage);
+// "<stage>/" of a stage ("" for none), and a name without it: what a series or setting of the
+// run's own stage is called in the run.
+std::string stagePrefix(std::optional<RunRole> stage);
+std::string withoutPrefix(const std::string& name, const std::string& prefix);
 
 // folders: the run's folder path components, outermost first (the opened folder's own name
 // included when the run is the opened folder). files: names of the files in the run's folder.

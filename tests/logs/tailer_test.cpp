@@ -37,6 +37,23 @@ protected:
         return nullptr;
     }
 
+    // The text read in one go as a file at p (which is then removed again).
+    Result<LogSet> readWhole(const fs::path& p, const std::string& text)
+    {
+        append(p, text);
+        auto whole = readLogFile(p.string());
+        fs::remove(p);
+        return whole;
+    }
+    // The text appended to p `chunk` bytes at a time (lines cut anywhere), a poll after each.
+    void writeInPieces(LogTailer& tailer, const fs::path& p, const std::string& text, size_t chunk)
+    {
+        for (size_t at = 0; at < text.size(); at += chunk) {
+            append(p, text.substr(at, chunk));
+            ASSERT_TRUE(tailer.poll().ok());
+        }
+    }
+
     fs::path m_dir;
 };
 
@@ -117,15 +134,10 @@ TEST_F(TailerTest, OneFilePipelineReadInPiecesEqualsOneRead)
         text += "Epoch[0] Step[" + std::to_string(i) + "] GlobalStep[" + std::to_string(i) +
                 "] qat_train: loss[" + std::to_string(0.7 - 0.1 * i) + "] \n";
     const fs::path log = m_dir / "qat" / "pipeline.log";
-    append(log, text);
-    auto whole = readLogFile(log.string());
+    auto whole = readWhole(log, text);
     ASSERT_TRUE(whole.ok());
-    fs::remove(log);
     LogTailer tailer(log.string());
-    for (size_t at = 0; at < text.size(); at += 61) {
-        append(log, text.substr(at, 61));
-        ASSERT_TRUE(tailer.poll().ok());
-    }
+    ASSERT_NO_FATAL_FAILURE(writeInPieces(tailer, log, text, 61));
     ASSERT_EQ(tailer.logSet().runs.size(), 1u);
     ASSERT_EQ(whole->runs.size(), 1u);
     const logs::Run& live = tailer.logSet().runs[0];
@@ -167,15 +179,10 @@ TEST_F(TailerTest, StageThatTakesOverMidwayReadInPiecesEqualsOneRead)
         text += "Epoch[0] Step[" + std::to_string(i) + "] GlobalStep[" + std::to_string(i) +
                 "] qat_train: loss[" + std::to_string(0.9 - 0.05 * i) + "] \n";
     const fs::path log = m_dir / "qat" / "mixed.log";
-    append(log, text);
-    auto whole = readLogFile(log.string());
+    auto whole = readWhole(log, text);
     ASSERT_TRUE(whole.ok());
-    fs::remove(log);
     LogTailer tailer(log.string());
-    for (size_t at = 0; at < text.size(); at += 47) {
-        append(log, text.substr(at, 47));
-        ASSERT_TRUE(tailer.poll().ok());
-    }
+    ASSERT_NO_FATAL_FAILURE(writeInPieces(tailer, log, text, 47));
     const logs::Run& live = tailer.logSet().runs.at(0);
     const logs::Run& once = whole->runs.at(0);
     EXPECT_EQ(live.role, once.role);

@@ -68,7 +68,7 @@ CurvesPage::CurvesPage(AppContext* context, QWidget* parent) : Page(context, par
             [this](std::shared_ptr<const core::logs::LogSet> logs) {
                 setLogs(std::move(logs), /*keepView=*/true);
             });
-    connect(watch, &LiveWatchSession::findingsFired, this, [this] { setLogs(m_logs, /*keepView=*/true); });
+    connect(watch, &LiveWatchSession::findingsFired, this, &CurvesPage::updateMarks);
     connect(watch, &LiveWatchSession::statusChanged, this,
             [this](const QString& s) { m_status->setText(s); });
     setAnalysis(context->analysis());
@@ -217,9 +217,7 @@ void CurvesPage::setLogs(std::shared_ptr<const core::logs::LogSet> logs, bool ke
     fillRuns();
     fillMetrics();
     replot(keepView);
-    std::vector<CurveMark> marks = marksOf(m_analysis.get(), m_logs.get(), context()->lang());
-    for (CurveMark& m : liveMarks()) marks.push_back(std::move(m));
-    m_plot->setMarks(std::move(marks));
+    updateMarks();
     applyRunVisibility();
     showEmptyState();
     const size_t warnings = m_logs ? m_logs->warnings.size() : 0;
@@ -453,6 +451,13 @@ void CurvesPage::setLiveWatching(bool on)
         return;
     }
     context()->liveWatch()->setActive(on);
+}
+
+void CurvesPage::updateMarks()
+{
+    std::vector<CurveMark> marks = marksOf(m_analysis.get(), m_logs.get(), context()->lang());
+    for (CurveMark& m : liveMarks()) marks.push_back(std::move(m));
+    m_plot->setMarks(std::move(marks));
 }
 
 std::vector<CurveMark> CurvesPage::liveMarks() const

@@ -57,6 +57,8 @@ private:
     void replot(bool keepView = false);
     // Marks of what Watch mode found while the run was written (ui/common/live_watch_session.h).
     std::vector<CurveMark> liveMarks() const;
+    // The analysis' marks and Watch mode's on the plot (a live finding changes only these).
+    void updateMarks();
     void applyRunVisibility();
     void showEmptyState();
     // Evidence points of the findings and crash/error events of the logs, for the plot.
