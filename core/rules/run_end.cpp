@@ -42,12 +42,35 @@ bool pointsAfter(const logs::Run& run, const logs::RunEvent& event)
     return false;
 }
 
+namespace {
+
+// Whether the run trained on after its final line: a training series it had before gets points
+// after the line, or a loss starts there (HAT's END banner of one stage, then the next stage's
+// "qat/loss"). What frameworks print after it is no training: YOLO validates best.pt and sums up
+// the fused model ("Model Summary: 280 layers" reads as a number).
+bool trainingWentOn(const logs::Run& run, const logs::RunEvent& end)
+{
+    for (const auto& [name, s] : run.series) {
+        if (s.empty()) continue;
+        const MetricName metric = classifyMetric(name);
+        if (metric.eval) continue;
+        const logs::PointSource last = s.sourceAt(s.size() - 1);
+        if (last.file != end.file || last.lineOrRecord <= end.line) continue;
+        const logs::PointSource first = s.sourceAt(0);
+        const bool before = first.file != end.file || first.lineOrRecord < end.line;
+        if (before || metric.kind == MetricKind::Loss) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 std::optional<RunEnd> runEnd(const logs::Run& run)
 {
     const auto last = std::find_if(run.events.rbegin(), run.events.rend(), [](const logs::RunEvent& e) {
         return e.kind == logs::RunEvent::Kind::Finished;
     });
-    if (last != run.events.rend() && !pointsAfter(run, *last)) {
+    if (last != run.events.rend() && !trainingWentOn(run, *last)) {
         const std::string text = last->text.substr(0, 200);
         return RunEnd{{"最后一行：" + text, "final line: " + text}, eventEvidence(run, *last)};
     }

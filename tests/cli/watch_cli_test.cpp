@@ -181,6 +181,50 @@ TEST_F(WatchCli, HealthyRunEndsCleanlyAtItsFinalLine)
     EXPECT_EQ(m_written.load(), 31);
 }
 
+TEST_F(WatchCli, YoloRunEndsAtItsEpochsCompletedLine)
+{
+    // YOLOv5 6.0's console (the layout of a real 64-epoch run, our numbers): after "N epochs
+    // completed" it validates best.pt and sums up the fused model, whose "Model Summary: 213
+    // layers" reads as a point; none of that is training, the run has ended
+    const std::string head = "\n     Epoch   gpu_mem       box       obj       cls    labels  img_size\n";
+    const std::string table =
+        "               Class     Images     Labels          P          R     mAP@.5 mAP@.5:.95: "
+        "100%|##########| 9/9 [00:05<00:00,  1.62it/s]\n";
+    std::vector<std::string> parts = {
+        "YOLOv5 4ce6737 torch 1.10.1 CUDA:0 (GeForce GTX 1080, 8119MiB)\n\n"
+        "Model Summary: 270 layers, 1872157 parameters, 1872157 gradients, 4.6 GFLOPs\n\n"
+        "Starting training for 12 epochs...\n"};
+    for (int e = 0; e < 3; ++e) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "%10s     2.10G   0.0%d512    0.0%d21         0        14       640: 100%%|##########| "
+                      "50/50 [00:31<00:00,  1.60it/s]\n",
+                      (std::to_string(e) + "/11").c_str(), 6 - e, 4 - e);
+        char all[128];
+        std::snprintf(
+            all, sizeof all,
+            "                 all        310       1022      0.%d41      0.%d32      0.%d05      0.%d18\n",
+            5 + e, 4 + e, 4 + e, 2 + e);
+        parts.push_back(head + line + table + all);
+    }
+    parts.push_back(
+        "\n3 epochs completed in 0.031 hours.\nOptimizer stripped from runs/train/exp/weights/last.pt, "
+        "3.9MB\n"
+        "\nValidating runs/train/exp/weights/best.pt...\nFusing layers... \n"
+        "Model Summary: 213 layers, 1867405 parameters, 0 gradients, 4.5 GFLOPs\n" +
+        table +
+        "                 all        310       1022      0.741      0.652      0.705      0.438\n"
+        "Results saved to runs/train/exp\n");
+    write(parts, 60ms);
+    const CliRun r =
+        watch({m_dir.string(), "--json", "--interval", "0.1", "--settle", "0.3", "--timeout", "3"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    const auto end = events(r.out, "end");
+    ASSERT_EQ(end.size(), 1u);
+    EXPECT_EQ(end[0].at("reason"), "finished") << r.out;
+    EXPECT_EQ(end[0].at("runs")[0].at("why"), "final line: 3 epochs completed in 0.031 hours.") << r.out;
+}
+
 TEST_F(WatchCli, ErrorsTheRunSurvivesAreNoCrash)
 {
     // an ERROR line (a tracker retrying) and a worker's traceback, each followed by training
