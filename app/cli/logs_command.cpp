@@ -92,7 +92,9 @@ nlohmann::json explanationJson(const core::logs::Run& r)
                        {"points", e.points},
                        {"first_step", core::jsonCount(e.firstStep)},
                        {"last_step", core::jsonCount(e.lastStep)},
-                       {"samples", samples}});
+                       {"samples", samples},
+                       {"stage", e.stage},
+                       {"stage_reason", e.stageReason}});
     }
     return out;
 }

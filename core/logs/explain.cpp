@@ -48,6 +48,11 @@ std::vector<SeriesExplanation> explainRun(const Run& run)
         SeriesExplanation e;
         e.series = name;
         e.points = s.size();
+        e.stage = roleName(run.role);
+        for (const RunRole r : {RunRole::Float, RunRole::Calibration, RunRole::Qat, RunRole::Quantized})
+            if (name.starts_with(std::string(roleName(r)) + "/")) e.stage = roleName(r);
+        const auto why = run.stageReasons.find(name);
+        e.stageReason = why != run.stageReasons.end() ? why->second : "the run's role: " + run.roleReason;
         if (!s.empty()) {
             e.firstStep = s.step.front();
             e.lastStep = s.step.back();
@@ -110,6 +115,7 @@ std::string explanationText(const Run& run)
         out += "  " + e.series + ": " + std::to_string(e.points) + " points, steps " +
                numberText(e.firstStep, 10) + ".." + numberText(e.lastStep, 10) + ", read as " + e.layout +
                " (" + e.framework + ")\n";
+        out += "      stage " + e.stage + ": " + escapedControls(e.stageReason) + "\n";
         for (const SourceLine& l : e.samples) {
             const size_t slash = l.file.find_last_of('/');
             out += "      " + (slash == std::string::npos ? l.file : l.file.substr(slash + 1)) + ":" +

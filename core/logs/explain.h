@@ -24,6 +24,10 @@ struct SeriesExplanation {
     size_t points = 0;
     double firstStep = 0, lastStep = 0;
     std::vector<SourceLine> samples;  // the first and the last point's lines (one when they agree)
+    // Which stage the points are and what decided it: the run's role (and its reason) for the
+    // run's own series, the line, key or tag that named another stage for a "<stage>/" series.
+    std::string stage;
+    std::string stageReason;
 };
 
 // One explanation per series of the run, in the run's series order. Reads the sample lines from

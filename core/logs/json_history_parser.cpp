@@ -126,7 +126,10 @@ void addRow(ParsedLog& out, const json& entry, const Row& row, const char* skipK
         if (kind != KeyKind::Metric) continue;
         const std::optional<double> v = numberOf(value);
         if (!v || value.is_boolean()) continue;
-        Series& s = out.series[out.seriesIndex(seriesName(key, false))];
+        bool keyStage = false;
+        const std::string name = stagedSeriesName(key, false, std::nullopt, {}, &keyStage);
+        if (keyStage) out.stageReasons.emplace(name, "the key '" + key + "'");
+        Series& s = out.series[out.seriesIndex(name)];
         if (row.epoch) s.markEpoch(*row.epoch);
         s.push(row.step, static_cast<float>(*v), row.line);
     }

@@ -9,6 +9,7 @@
 #include "core/logs/number_layout.h"
 #include "core/logs/run_config.h"
 #include "core/logs/scan_util.h"
+#include "core/logs/stage_words.h"
 
 namespace qatdoctor::core::logs {
 namespace {
@@ -253,6 +254,7 @@ private:
         std::optional<float> epoch;
         size_t metrics = 0;
         bool hyper = false, validation = false, iterInEpoch = false;
+        std::optional<ParseState::StageTag> recordStage;
         size_t idx = 0;
         const auto& entries = m_reader.entries();
         if (m_entryKinds.size() < entries.size() + 1) m_entryKinds.resize(entries.size() + 1);
@@ -263,13 +265,15 @@ private:
                 if (isHyperParameter(k)) hyper = true;
                 // mmdet's .log.json: {"mode": "val", "epoch": 1, "iter": 625, "bbox_mAP": ..}
                 if (k == "mode" && isValidationWord(en.text)) validation = true;
-                if (m_hints < 2 && (k == "stage" || k == "training_step" || k == "role")) {
-                    if (auto r = stageOfWord(en.text)) {
-                        ++m_hints;
-                        m_out.roleHints.push_back({*r, std::string(k) + ": " + std::string(en.text) +
-                                                           " (line " + std::to_string(lineNo) + ")"});
+                // {"event": "calibration", "test_acc": ..}, {"stage": "qat", ...}: the record's stage
+                if (isStageField(k))
+                    if (auto m = firstStageMention(en.text, kInText | kInKey); m && !recordStage) {
+                        recordStage = ParseState::StageTag{
+                            m->role != RunRole::Unknown ? std::optional(m->role) : std::nullopt,
+                            std::string(m->deployStep),
+                            "record field '" + std::string(k) + "': '" + std::string(en.text.substr(0, 60)) +
+                                "' (line " + std::to_string(lineNo) + ")"};
                     }
-                }
                 continue;
             }
             switch (m_entryKinds[idx] = kindOf(k, idx)) {
@@ -331,6 +335,20 @@ private:
             }
         }
         if (metrics == 0) return;
+        // a record of a stage that only evaluates (a calibration or int8 result) is an evaluation
+        if (recordStage && stageOnlyEvaluates(recordStage->role, recordStage->deployStep) && !validation) {
+            validation = true;
+            if (!global)
+                step = !m_state.lastStep && m_state.stepKnown && epoch ? std::optional<double>(*epoch)
+                                                                       : std::nullopt;
+        }
+        if (recordStage) {
+            m_lineStage = recordStage->role;
+            m_lineDeployStep = recordStage->deployStep;
+            m_lineStageReason = recordStage->reason;
+            m_layout.clear();
+            m_lastRowWasEvaluation = true;  // no layout from a staged record
+        }
         if (step && !validation) m_state.lastStep = step;
         size_t position = 0;
         idx = 0;
@@ -343,6 +361,9 @@ private:
             point(s, step.value_or(0), step ? StepFrom::Counter : StepFrom::LastStep,
                   static_cast<float>(en.number), static_cast<uint32_t>(lineNo), epoch, wall);
         }
+        m_lineStage.reset();
+        m_lineDeployStep = {};
+        m_lineStageReason.clear();
     }
 
     // A JSON string's "\n" escapes as line breaks and "\'" / "\"" as quotes (enough for a config dump).
@@ -466,7 +487,6 @@ private:
     std::vector<NumberSpan> m_spans;
     std::vector<double> m_values;
     std::vector<KeyKind> m_entryKinds;  // per entry of the current line (numbers only)
-    int m_hints = 0;
     bool m_lastRowWasEvaluation = false;
     std::vector<std::pair<std::string, KeyKind>> m_kindCache;
 };

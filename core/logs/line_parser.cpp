@@ -98,10 +98,16 @@ uint32_t LineParser::slot(std::string_view key, bool validation, size_t position
         s.validation = validation;
         s.stage = stage;
         s.deployStep = m_lineDeployStep;
-        std::string name = seriesName(key, validation);
-        if (!m_lineDeployStep.empty()) name = std::string(m_lineDeployStep) + "/" + name;
-        if (stageOfName) name = std::string(roleName(*stageOfName)) + "/" + name;
+        bool keyStage = false;
+        const std::string name = stagedSeriesName(key, validation, stageOfName, m_lineDeployStep, &keyStage);
         s.series = m_out.seriesIndex(name);
+        // why the series is that stage's, for --explain: the key itself, else the line or scope
+        if (name.find('/') != std::string::npos && !m_out.stageReasons.count(name)) {
+            std::string why = keyStage      ? "the key '" + std::string(key) + "'"
+                              : m_lineStage ? m_lineStageReason
+                                            : m_state.stageReason;
+            if (!why.empty()) m_out.stageReasons.emplace(name, std::move(why));
+        }
         if (m_lastWall.size() <= s.series) {
             m_lastWall.resize(s.series + 1, NAN);
             m_wallChecked.resize(s.series + 1, NAN);
@@ -281,6 +287,11 @@ void mergeStates(ParseState& sa, const ParseState& sb)
     if (sb.lastEpoch) sa.lastEpoch = sb.lastEpoch;
     if (sb.lastWallTime) sa.lastWallTime = sb.lastWallTime;
     sa.openTraceback = sb.openTraceback;
+    // the second half started in the first's stage (parseLines checked): where it ends is the file's
+    sa.stage = sb.stage;
+    if (!sb.stageReason.empty()) sa.stageReason = sb.stageReason;
+    sa.evalScope = sb.evalScope;
+    sa.lastEvaluation = sb.lastEvaluation;
     sa.line += sb.line;
     sa.offset += sb.offset;
 }
@@ -334,6 +345,7 @@ bool parseLines(std::string_view bytes, const std::string& path, ParseState& sta
         s2.epochIsStep = state.epochIsStep;
         s2.epochStepOffset = state.epochStepOffset;
         s2.layout = state.layout;
+        s2.stage = options.secondHalfStage;
         // only the end of the whole read can hold a traceback open for the next one (a traceback
         // open where the first half stops continues in the second half, read apart: cut)
         s2.holdOpenTraceback = state.holdOpenTraceback;
@@ -376,9 +388,12 @@ bool parseLines(std::string_view bytes, const std::string& path, ParseState& sta
         worker.join();
         state.holdOpenTraceback = hold;
         if (stop) return false;
-        if (state.settingsOpen) {
-            // The first half ended still reading settings, which the second half could not know:
-            // its lines are read again after the first's (rare: a settings block over half the file).
+        if (state.settingsOpen || state.stage != options.secondHalfStage || state.evalScope ||
+            state.lastEvaluation) {
+            // The first half ended still reading settings, in another stage than the second half
+            // assumed, or inside an evaluation, which the second half could not know: its lines
+            // are read again after the first's (rare: a settings block over half the file, a
+            // one-file pipeline whose stages change past its head).
             state.offset += split;
             ParsedLog again;
             auto p = factory(again, state, path);
@@ -443,7 +458,7 @@ void appendSeries(ParsedLog& out, ParsedLog& part)
 void appendParsed(ParsedLog& a, ParsedLog&& b)
 {
     if (a.names.empty() && a.events.empty() && a.warnings.empty() && a.metadata.empty() &&
-        a.roleHints.empty()) {
+        a.roleHints.empty() && a.stageReasons.empty()) {
         const uint64_t skipped = a.skippedRecords;
         a = std::move(b);
         a.skippedRecords += skipped;
@@ -454,6 +469,7 @@ void appendParsed(ParsedLog& a, ParsedLog&& b)
     for (Warning& w : b.warnings) a.warnings.push_back(std::move(w));
     for (auto& [k, v] : b.metadata) a.metadata.emplace(k, std::move(v));
     for (RoleHint& h : b.roleHints) a.roleHints.push_back(std::move(h));
+    for (auto& [name, why] : b.stageReasons) a.stageReasons.emplace(name, std::move(why));
     a.skippedRecords += b.skippedRecords;
 }
 

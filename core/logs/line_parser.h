@@ -64,6 +64,8 @@ protected:
     // The deployment step the current line's prefix names ("pre_export", "board"; see
     // deployStepOfWord), put before its series names; reset for every line by the parser.
     std::string_view m_lineDeployStep;
+    // What made m_lineStage the line's stage ("line 12: label 'int8 (qnnpack)'"), for --explain.
+    std::string m_lineStageReason;
     // Inline: called for every point; the rare step kinds go through resolveStep().
     [[gnu::always_inline]] void point(uint32_t slotIndex, double step, StepFrom from, float value,
                                       uint32_t line, const std::optional<float>& epoch,

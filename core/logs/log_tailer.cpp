@@ -444,15 +444,11 @@ bool LogTailer::appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>&
         std::vector<Tracked*> files;
         for (auto& other : m_files)
             if (other->runKey == t->runKey) files.push_back(other.get());
-        // the stage the rebuild would strip: a loaded run's (fixed), else the content's
-        RunRole own = run->role;
+        // the stage the rebuild would strip: a loaded run's (fixed), else the role it would decide
+        const RunRole own = run->role;
         const bool loaded = m_base && std::any_of(m_base->runs.begin(), m_base->runs.end(),
                                                   [&](const Run& r) { return r.name == name; });
-        if (!loaded) {
-            const std::optional<RoleGuess> stage = settleStagesOf(files);
-            if (stage && stage->role != run->role) return false;
-            if (!stage) own = RunRole::Unknown;
-        }
+        if (!loaded && decideRole(runFolders(t->runKey), t->runKey, files).role != run->role) return false;
         std::string prefix = stagePrefix(own);
         auto strip = [&](const std::string& n) { return withoutPrefix(n, prefix); };
         // a metric only this file holds, under one name (several copies are merged by a rebuild:
@@ -476,6 +472,8 @@ bool LogTailer::appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>&
         file.size = t->state.offset;
         file.stepsEstimated = t->state.stepsEstimated;
         for (const auto& [k, v] : parsed.metadata) to.run->metadata.emplace(strip(k), v);
+        for (const auto& [n, why] : parsed.stageReasons)
+            to.run->stageReasons.emplace(strip(n), t->name + ": " + why);
         for (RunEvent e : parsed.events) {
             e.file = to.file;
             to.run->events.push_back(std::move(e));
@@ -505,8 +503,22 @@ std::string LogTailer::runNameOf(const std::string& key) const
 // The points, events and metadata of files into run (files new to the run are added to
 // run.files); series copies of one metric from several files merge (mergeCopies) and are appended
 // to what the run has.
-void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, std::vector<std::string>& names,
-                         std::vector<RoleHint>& hints, bool move, std::optional<RunRole> ownStage)
+RoleGuess LogTailer::decideRole(const std::vector<std::string>& folders, const std::string& key,
+                                const std::vector<Tracked*>& files) const
+{
+    std::vector<std::string> names;
+    std::vector<RoleHint> hints;
+    for (const Tracked* t : files) {
+        names.push_back(t->name);
+        for (const RoleHint& h : t->parsed.roleHints) hints.push_back({h.role, t->name + ": " + h.reason});
+    }
+    for (const auto& [k, n] : m_otherFiles)
+        if (k == key) names.push_back(n);
+    return guessRole(folders, names, hints, settleStagesOf(files));
+}
+
+void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, bool move,
+                         std::optional<RunRole> ownStage)
 {
     // the own stage's "<stage>/" comes off here, the tracked files keep it (role_guess.h)
     const std::string prefix = stagePrefix(ownStage);
@@ -518,9 +530,10 @@ void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, st
         if (index == run.files.size()) run.files.push_back({t->path, t->format->id, 0, t->layout});
         run.files[index].size = t->state.offset;
         run.files[index].stepsEstimated = t->state.stepsEstimated;
-        names.push_back(t->name);
         for (const auto& [k, v] : t->parsed.metadata) run.metadata.emplace(own(k), v);
-        for (const RoleHint& h : t->parsed.roleHints) hints.push_back({h.role, t->name + ": " + h.reason});
+        // why a series is its stage's (the own stage's under their names without the prefix)
+        for (const auto& [name, why] : t->parsed.stageReasons)
+            run.stageReasons.emplace(own(name), t->name + ": " + why);
         for (RunEvent e : t->parsed.events) {
             e.file = index;
             run.events.push_back(std::move(e));
@@ -547,6 +560,18 @@ void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, st
         }
 }
 
+std::vector<std::string> LogTailer::runFolders(const std::string& key) const
+{
+    std::vector<std::string> folders;
+    if (m_rootIsFile) {
+        folders.push_back(fs::path(m_root).parent_path().filename().string());
+        return folders;
+    }
+    if (key.empty()) folders.push_back(fs::path(m_root).filename().string());
+    for (const auto& part : fs::path(key)) folders.push_back(part.string());
+    return folders;
+}
+
 std::optional<RoleGuess> LogTailer::settleStagesOf(const std::vector<Tracked*>& files)
 {
     std::vector<const ParsedLog*> parsed;
@@ -564,7 +589,6 @@ void LogTailer::rebuild()
     const bool move = !m_options.live;
     std::map<std::string, std::vector<Tracked*>> byRun;
     for (auto& t : m_files) byRun[t->runKey].push_back(t.get());
-    const std::string rootName = fs::path(m_root).filename().string();
     LogSet set;
     set.root = m_root;
     for (const auto& [path, why] : m_skipped) set.warnings.push_back(makeError("logs.skipped", why, path));
@@ -575,23 +599,13 @@ void LogTailer::rebuild()
         });
         Run run;
         run.name = runNameOf(key);
-        std::vector<std::string> folders;
-        if (!m_rootIsFile) {
-            if (key.empty()) folders.push_back(rootName);
-            for (const auto& part : fs::path(key)) folders.push_back(part.string());
-        } else {
-            folders.push_back(fs::path(m_root).parent_path().filename().string());
-        }
-        const std::optional<RoleGuess> stage = settleStagesOf(files);
-        std::vector<std::string> names;
-        std::vector<RoleHint> hints;
-        addFiles(run, files, set, names, hints, move, stage ? std::optional(stage->role) : std::nullopt);
-        for (const auto& [k, n] : m_otherFiles)
-            if (k == key) names.push_back(n);
+        const std::vector<std::string> folders = runFolders(key);
+        // the role first: its stage's prefix is what comes off the series (role_guess.h)
+        const RoleGuess g = decideRole(folders, key, files);
+        addFiles(run, files, set, move, g.role);
         for (const auto& [k, p] : m_configFiles)
             if (k == key)
                 for (auto& [name, value] : readRunConfig(p)) run.metadata.emplace(name, value);
-        const RoleGuess g = guessRole(folders, names, hints, stage);
         run.role = g.role;
         run.roleReason = g.reason;
         set.runs.push_back(std::move(run));
@@ -608,15 +622,13 @@ void LogTailer::rebuildOnBase()
     set.warnings = m_baseWarnings;
     std::map<std::string, std::vector<Tracked*>> byName;
     for (auto& t : m_files) byName[t->runName.empty() ? runNameOf(t->runKey) : t->runName].push_back(t.get());
-    std::vector<std::string> names;
-    std::vector<RoleHint> hints;
     for (const Run& loaded : m_base->runs) {
         Run run = loaded;
         auto it = byName.find(run.name);
         if (it != byName.end()) {
             for (Tracked* t : it->second)
                 if (run.role != RunRole::Unknown) stripStagePrefix(t->parsed, run.role);
-            addFiles(run, it->second, set, names, hints, false);
+            addFiles(run, it->second, set, false);
             byName.erase(it);
         }
         set.runs.push_back(std::move(run));
@@ -625,15 +637,11 @@ void LogTailer::rebuildOnBase()
     for (auto& [name, files] : byName) {
         Run run;
         run.name = name;
-        const std::optional<RoleGuess> stage = settleStagesOf(files);
-        std::vector<std::string> runNames;
-        std::vector<RoleHint> runHints;
-        addFiles(run, files, set, runNames, runHints, false,
-                 stage ? std::optional(stage->role) : std::nullopt);
-        if (run.series.empty() && run.events.empty()) continue;
         std::vector<std::string> folders;
         for (const auto& part : fs::path(files.front()->runKey)) folders.push_back(part.string());
-        const RoleGuess g = guessRole(folders, runNames, runHints, stage);
+        const RoleGuess g = decideRole(folders, files.front()->runKey, files);
+        addFiles(run, files, set, false, g.role);
+        if (run.series.empty() && run.events.empty()) continue;
         run.role = g.role;
         run.roleReason = g.reason;
         set.runs.push_back(std::move(run));

@@ -80,8 +80,14 @@ private:
     void rebuild();
     bool appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>& fresh);
     void rebuildOnBase();
-    void addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, std::vector<std::string>& names,
-                  std::vector<RoleHint>& hints, bool move, std::optional<RunRole> ownStage = std::nullopt);
+    void addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, bool move,
+                  std::optional<RunRole> ownStage = std::nullopt);
+    // The role of the run of those files (role_guess.h: content, markers, file and folder names).
+    RoleGuess decideRole(const std::vector<std::string>& folders, const std::string& key,
+                         const std::vector<Tracked*>& files) const;
+    // The run's folder path components, outermost first (the opened folder's name included when
+    // the run is the opened folder; a file opened alone: its folder).
+    std::vector<std::string> runFolders(const std::string& key) const;
     std::string runNameOf(const std::string& key) const;
     // role_guess.h's ownStage over the files of one run
     static std::optional<RoleGuess> settleStagesOf(const std::vector<Tracked*>& files);

@@ -34,7 +34,7 @@ bool isValToken(std::string_view t)
     return false;
 }
 
-// true when every '_' token of p is a stage or split word; sets val for a validation token.
+// true when every '_' token of p is a split word; sets val for a validation token.
 bool isStageOrSplit(std::string_view p, bool& val)
 {
     bool sawVal = false;
@@ -49,9 +49,8 @@ bool isStageOrSplit(std::string_view p, bool& val)
             continue;
         }
         bool known = false;
-        for (std::string_view w : {"train", "training", "float", "fp32", "calib", "calibration", "qat",
-                                   "quantized", "int8", "int", "infer", "quant"})
-            known |= equalsNoCase(t, w);
+        // (stage words come off before: stagedSeriesName, splitKeyStage)
+        for (std::string_view w : {"train", "training"}) known |= equalsNoCase(t, w);
         if (!known) return false;
     }
     val |= sawVal;
@@ -193,36 +192,6 @@ bool isValidationWord(std::string_view word)
     return false;
 }
 
-std::optional<RunRole> stageOfWord(std::string_view word)
-{
-    const auto toks = tokens(word);
-    for (size_t i = 0; i < toks.size(); ++i) {
-        const std::string_view t = toks[i];
-        if (equalsNoCase(t, "float") || equalsNoCase(t, "fp32")) return RunRole::Float;
-        if (equalsNoCase(t, "calib") || equalsNoCase(t, "calibration") || equalsNoCase(t, "calibrate"))
-            return RunRole::Calibration;
-        if (equalsNoCase(t, "qat")) return RunRole::Qat;
-        if (equalsNoCase(t, "quantized") || equalsNoCase(t, "int8") || equalsNoCase(t, "quant") ||
-            equalsNoCase(t, "quantize") || equalsNoCase(t, "hbir") ||
-            (equalsNoCase(t, "int") && i + 1 < toks.size() && equalsNoCase(toks[i + 1], "infer")))
-            return RunRole::Quantized;
-    }
-    return std::nullopt;
-}
-
-std::string_view deployStepOfWord(std::string_view word)
-{
-    const auto toks = tokens(word);
-    for (size_t i = 0; i < toks.size(); ++i) {
-        const std::string_view t = toks[i];
-        if (equalsNoCase(t, "preexport") || equalsNoCase(t, "export")) return "pre_export";
-        if (equalsNoCase(t, "board") || equalsNoCase(t, "onboard") || equalsNoCase(t, "hbm") ||
-            equalsNoCase(t, "bpu"))
-            return "board";
-    }
-    return {};
-}
-
 namespace {
 
 // Which split a name component marks.
@@ -289,8 +258,8 @@ std::string seriesName(std::string_view key, bool validation)
         if (pi == 0 && pi + 1 < parts.size() && isEvaluationTask(p)) mark(Split::Val);
         // YOLOv5 files its learning rates under "x/" ("x/lr0"): the group says nothing
         if (pi == 0 && pi + 1 < parts.size() && p == "x") continue;
-        // a folder-like component made only of stage / split words ("qat_train", "float_val",
-        // "calibration") says where the metric comes from, not what it is
+        // a folder-like component made only of split words ("train", "val_test") says where the
+        // metric comes from, not what it is
         bool val = false;
         if (pi + 1 < parts.size() && isStageOrSplit(p, val)) {
             if (val) mark(containsNoCase(p, "test") ? Split::Test : Split::Val);
@@ -322,6 +291,23 @@ std::string seriesName(std::string_view key, bool validation)
         default:
             return rest;
     }
+}
+
+std::string stagedSeriesName(std::string_view key, bool validation, std::optional<RunRole> stage,
+                             std::string_view deployStep, bool* keyStage)
+{
+    KeyStage k = splitKeyStage(key);
+    const bool fromKey = k.role.has_value() || !k.deployStep.empty();
+    if (keyStage) *keyStage = fromKey;
+    if (fromKey) {
+        stage = k.role;
+        deployStep = k.deployStep;
+        validation = validation || stageOnlyEvaluates(stage, deployStep);
+    }
+    std::string name = seriesName(fromKey ? std::string_view(k.rest) : key, validation);
+    if (!deployStep.empty()) name = std::string(deployStep) + "/" + name;
+    if (stage && *stage != RunRole::Unknown) name = std::string(roleName(*stage)) + "/" + name;
+    return name;
 }
 
 }  // namespace qatdoctor::core::logs

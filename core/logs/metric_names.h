@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/logs/run.h"
+#include "core/logs/stage_words.h"
 
 namespace qatdoctor::core::logs {
 
@@ -30,17 +31,18 @@ bool isLearningRateKey(std::string_view key);
 // A word that marks evaluation results: val, valid, validation, eval, test, *_val, val_*.
 bool isValidationWord(std::string_view word);
 
-// The stage a word names (float, fp32, calib, calibration, qat, quantized, int8, int_infer),
-// matched on whole tokens of the word split at non-alphanumerics.
-std::optional<RunRole> stageOfWord(std::string_view word);
-// The deployment step a prefix word names beyond the four stages ("pre_export_val" ->
-// "pre_export", "board_val" / "hbm_eval" -> "board"), "" when none: its series are named
-// "<step>/<name>" so they never mix with the run's own evaluation.
-std::string_view deployStepOfWord(std::string_view word);
-
 // The series name for a logged key: path components "train" dropped, validation components
 // ("val", "eval", "test", "val_acc" ...) moved to a "val/" prefix; validation=true (the line
 // is an evaluation line) adds the prefix too.
 std::string seriesName(std::string_view key, bool validation);
+
+// The full series name of a logged key read in a stage's context: the stage the key itself names
+// (stage_words.h: "int8_acc", "qat_train/loss", a TensorBoard tag "calib/acc") wins over the
+// context's (a line's label or prefix, a stage marker, a record's field); the name is
+// "<stage>/[<deploy step>/]<series name>". A key naming a stage that only evaluates (calibration,
+// the quantized model, a deployment step) is an evaluation. keyStage (optional) is set when the
+// key named the stage.
+std::string stagedSeriesName(std::string_view key, bool validation, std::optional<RunRole> stage,
+                             std::string_view deployStep, bool* keyStage = nullptr);
 
 }  // namespace qatdoctor::core::logs

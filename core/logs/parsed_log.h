@@ -35,6 +35,18 @@ struct ParseState {
     // read from then on are named "<stage>/<name>" until the next stage (the reader strips the
     // prefix of the run's own stage, see settleStages).
     std::optional<RunRole> stage;
+    std::string stageReason;  // the line that named it ("line 3: stage marker 'Stage qat: ...'")
+    // The stage of an evaluation being read: after an evaluation header ("Evaluate Quantized
+    // model") its evaluation lines are that stage's until a training line or a stage marker
+    // (evalScope); a result line without counters right after an evaluation line continues it
+    // (lastEvaluation: torchvision's " * Acc@1 ..." after its "Test: QAT [..]" lines).
+    struct StageTag {
+        std::optional<RunRole> role;
+        std::string deployStep;
+        std::string reason;
+    };
+    std::optional<StageTag> evalScope;
+    std::optional<StageTag> lastEvaluation;
     std::optional<double> lastWallTime;
     std::map<std::string, uint64_t> orderCount;  // points per series (the "line order" step)
     // The layout family (log_layouts.h) the file's first bytes showed, for parsers whose reading
@@ -83,6 +95,9 @@ struct ParsedLog {
     std::vector<RunEvent> events;  // file index 0, line relative to the parse start
     std::vector<Warning> warnings;
     std::vector<RoleHint> roleHints;
+    // Why a series is a stage's ("calibration/val/acc" -> "line 3: label 'Calibration accuracy'"):
+    // the evidence --explain shows for a stage point.
+    std::map<std::string, std::string> stageReasons;
     std::vector<PendingStep> pending;  // only for chunks parsed with stepKnown = false
     uint64_t skippedRecords = 0;       // tfevents: records dropped by CRC
 
@@ -109,6 +124,10 @@ struct LoadOptions {
     bool atEnd = true;
     unsigned threads = 1;
     const ProgressFn* progress = nullptr;  // none: not reported, never cancelled
+    // The stage (ParseState::stage) the second half of a file parsed on two threads starts in:
+    // what the head of the file says. When the first half ends in another stage or inside an
+    // evaluation, the second half is read again after it.
+    std::optional<RunRole> secondHalfStage;
 };
 
 // One row of the format table: how a file is recognised and read. Adding a format is adding a

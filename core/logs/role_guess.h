@@ -17,11 +17,12 @@ struct RoleGuess {
     std::string reason;
 };
 
-// The files of a run whose logs name their stages (a banner, a --stage line, a log prefix such as
-// "calib_val:") have series "<stage>/<name>". The stage with the most points is the run's own:
-// its series lose the prefix (before the files' copies of a metric are merged), the others keep
-// it ("calibration/val/acc" in a QAT run: the calibration result the QAT script printed).
-// Returns that stage, with the log's words for it, when any was named.
+// The files of a run whose logs name their stages (a marker, a line's label such as
+// "calib_val:", a key such as "int8_acc", a record's "stage" field) have series "<stage>/<name>".
+// The stage with the most points is the run's own when it holds as many points as the series
+// that name no stage, or more: its series lose the prefix (before the files' copies of a metric are
+// merged), the others keep it ("calibration/val/acc" in a QAT run: the calibration result the
+// QAT script printed). Returns that stage, with the log's words for it.
 // names: the files' names, parallel to files, for the reason ("train.log: stage marker ...").
 std::optional<RoleGuess> settleStages(const std::vector<ParsedLog*>& files,
                                       const std::vector<std::string>& names = {});
@@ -40,7 +41,8 @@ std::string withoutPrefix(const std::string& name, const std::string& prefix);
 
 // folders: the run's folder path components, outermost first (the opened folder's own name
 // included when the run is the opened folder). files: names of the files in the run's folder.
-// contentStage: what settleStages found in the log itself, the surest evidence.
+// contentStage: what settleStages found in the log itself, the surest evidence; then the hints
+// (stage markers before the first metric line), file names, folder names.
 RoleGuess guessRole(const std::vector<std::string>& folders, const std::vector<std::string>& files,
                     const std::vector<RoleHint>& hints,
                     const std::optional<RoleGuess>& contentStage = std::nullopt);

@@ -8,18 +8,24 @@ namespace qatdoctor::core::logs {
 namespace {
 
 // English phrase -> Chinese, longest first where one contains another.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kPhrases{{
-    {"no stage word in the folder or file names or the log's header lines",
-     "文件夹名、文件名和日志开头几行中都没有阶段名称"},
+constexpr std::pair<std::string_view, std::string_view> kPhrases[] = {
+    {"no stage word in the log's lines or its file or folder names",
+     "日志内容、文件名和文件夹名中都没有阶段名称"},
+    {"the run's role: ", "运行的阶段："},
+    {"repeated evaluations of the ", "多次评测的模型："},
+    {"evaluation header ", "评测标题 "},
+    {"record field ", "记录字段 "},
+    {"setting ", "设置项 "},
+    {"label ", "行首标签 "},
+    {"the TensorBoard tag ", "TensorBoard 标签 "},
+    {"the key ", "键 "},
     {"the log's lines name the stage ", "日志内容指明了阶段 "},
     {"set by the user", "由用户设置"},
     {"checkpoint name ", "checkpoint 文件名 "},
     {"folder name ", "文件夹名 "},
     {"file name ", "文件名 "},
     {"stage marker ", "阶段标记 "},
-    {"header line ", "开头的行 "},
-    {"log prefix ", "日志前缀 "},
-}};
+};
 
 }  // namespace
 

@@ -159,6 +159,9 @@ struct Run {
     std::map<std::string, std::string> metadata;  // batch_size, lr, world_size, march, epochs, ...
     std::vector<RunEvent> events;
     std::map<std::string, Series> series;
+    // Why a series is another stage's than the run's own ("quantized/val/acc" -> "line 40: label
+    // 'int8 (qnnpack)'"), or why the run's own stage was read from its content.
+    std::map<std::string, std::string> stageReasons;
 
     const Series* find(const std::string& metric) const;
     std::optional<double> metadataNumber(const std::string& key) const;

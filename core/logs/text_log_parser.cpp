@@ -15,6 +15,8 @@
 #include "core/logs/run_config.h"
 #include "core/logs/run_end_lines.h"
 #include "core/logs/scan_util.h"
+#include "core/logs/stage_header.h"
+#include "core/logs/stage_words.h"
 
 namespace qatdoctor::core::logs {
 namespace {
@@ -114,6 +116,18 @@ std::string_view rawValue(const char* p, const char* e)
     return {b, static_cast<size_t>(q - b)};
 }
 
+// "[ 5/10]", "[120/5004]": a counter and its total in brackets.
+bool isProgressBracket(const char* r, const char* e)
+{
+    const char* q = r + 1;
+    while (q < e && *q == ' ') ++q;
+    double v, t;
+    const char* a = parseNumber(q, e, v);
+    if (!a || a >= e || *a != '/') return false;
+    const char* b = parseNumber(a + 1, e, t);
+    return b && b < e && *b == ']';
+}
+
 // Finds the fields of a line. Returns how many; p is advanced over everything.
 // suspicious: a control byte or a byte >= 0x80 outside keys and numbers (then the line gets the
 // full binary / UTF-8 check; clean lines never pay for it).
@@ -186,11 +200,31 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
                 p = q;
             }
         }
+        // "accuracy (fake-quant): 0.99", "Acc (int8) = 0.9": a qualifier between a metric and
+        // its value (its words are the line label's, see lineStageOf)
+        if (!evalMode && isKeyStart(*ks)) {
+            const char* r = q;
+            while (r < e && *r == ' ') ++r;
+            if (r < e && *r == '(' && looksLikeMetric(std::string_view(ks, static_cast<size_t>(ke - ks)))) {
+                const char* close = static_cast<const char*>(
+                    std::memchr(r, ')', static_cast<size_t>(std::min<ptrdiff_t>(e - r, 48))));
+                const char* a = close ? close + 1 : e;
+                while (a < e && *a == ' ') ++a;
+                if (close && a < e && (*a == ':' || *a == '=')) q = p = a;
+            }
+        }
         if (q < e && (*q == '\'' || *q == '"')) ++q;
         bool spaceSep = false;
         if (q < e && *q == ' ') {  // "Epoch [1]", "Epoch(train)  [1]", "loss : 0.5"
             const char* r = q;
             while (r < e && *r == ' ') ++r;
+            // "Test: QAT  [5/10]": a word, then a progress counter (the bare step), no metric
+            if (r < e && *r == '[' &&
+                classifyKey(std::string_view(ks, static_cast<size_t>(ke - ks))) == KeyKind::Metric &&
+                isProgressBracket(r, e)) {
+                p = r;
+                continue;
+            }
             if (r < e && (*r == '[' || ((*r == ':' || *r == '=') && r == q + 1))) q = r;
             // "Epoch 1/3", "step 400/1354", torchvision's "Acc@1 0.500": a counter and one space,
             // or a metric word and any spaces ("Acc@1   0.00 (  0.00)"), then a number
@@ -376,7 +410,6 @@ public:
             if (tableLine) return;
             // pycocotools' summary table repeats the bbox_mAP line's results as a table
             if (rest.find("@[ IoU=") != std::string_view::npos) return;
-            stageMarker(rest, lineNo);
             if (runEndFramework(rest)) return finishedLine(text, lineNo);
             n = scanFields(p, e, m_fields, bareStep, m_bare, suspicious);
             // HAT's "Epoch[0] Validation <task>: acc[0.7]": the word before the prefix
@@ -388,20 +421,14 @@ public:
         std::optional<double> global, step, stepTotal, epoch, epochTotal;
         bool validation = (templated && m_template.validation) || validationWord;
         bool hyper = false;
-        // a log prefix naming a stage ("calib_val:", "qat_train:"): its series are that stage's
-        std::optional<RunRole> lineStage = templated ? m_template.stage : std::nullopt;
-        std::string_view lineDeployStep;  // a template's slots hold it already
-        bool proseCounters = true;        // every counter on the line was a "word number" pair
+        bool proseCounters = true;  // every counter on the line was a "word number" pair
         size_t metrics = 0;
         for (size_t i = 0; i < n; ++i) {
             const Field& f = fields[i];
             validation |= f.evalMode;
             if (!f.isNumber) {
-                if (!templated && f.sep == ':' && !f.key.empty()) {
-                    validation |= prefixWord(f.key, f.raw, lineNo);
-                    if (m_lastPrefixStage) lineStage = m_lastPrefixStage;
-                    if (!m_lastPrefixDeployStep.empty()) lineDeployStep = m_lastPrefixDeployStep;
-                }
+                if (!templated && f.sep == ':' && !f.key.empty()) validation |= prefixWord(f.key);
+                if (!templated && f.sep != '[' && isStageField(f.key)) stageSetting(f, lineNo);
                 continue;
             }
             switch (m_kinds[i] =
@@ -448,6 +475,8 @@ public:
             stepTotal = bare.total;
         }
         const bool counters = global || step || epoch;
+        if (!templated && metrics == 0 && !counters)
+            stageHeader(std::string_view(p, static_cast<size_t>(e - p)), lineNo);
         // A warning or error before the first counter line is an event, not configuration: the
         // "CUDA is not available" warning comes before the config block in real logs.
         if (!counters && isEventLine(text)) {
@@ -478,9 +507,15 @@ public:
                                                  : std::string(f.raw);
                 m_out.metadata.emplace(metadataKey(f.key), std::move(value));
             }
-            headerHint(text, lineNo);
             return;
         }
+        // which stage the line's metrics are (templated lines: the template's slots know)
+        bool fromContext = false;  // validation or stage taken from the lines before
+        std::optional<ParseState::StageTag> lineTag;
+        if (templated)
+            lineTag = m_template.tag;
+        else if (metrics > 0)
+            lineTag = lineStageOf(p, n, counters, validation, fromContext, lineNo);
         std::optional<float> epochValue;
         const bool epochFromOne = epochTotal.has_value() || mmCounters;
         if (epoch) epochValue = static_cast<float>(fromZero(*epoch, epochFromOne));
@@ -506,9 +541,13 @@ public:
             return;
         }
         m_sawMetricLine = true;
+        m_anyMetricLine = true;
         size_t position = 0;
-        m_lineStage = lineStage;
-        m_lineDeployStep = lineDeployStep;
+        if (lineTag) {
+            m_lineStage = lineTag->role;
+            m_lineDeployStep = lineTag->deployStep;
+            m_lineStageReason = lineTag->reason;
+        }
         for (size_t i = 0; i < n; ++i) {
             const Field& f = fields[i];
             if (!f.isNumber || m_kinds[i] != KeyKind::Metric) continue;
@@ -525,7 +564,10 @@ public:
         }
         m_lineStage.reset();
         m_lineDeployStep = {};
-        if (!templated) buildTemplate(p, e, n, bareStep, validation, lineStage);
+        m_lineStageReason.clear();
+        followEvaluation(validation, counters, lineTag);
+        // a line read in the context of the lines before it is no template for lines like it
+        if (!templated && !fromContext) buildTemplate(p, e, n, bareStep, validation, lineTag);
     }
 
 private:
@@ -546,7 +588,7 @@ private:
         std::array<KeyKind, kMaxFields> kinds{};  // what those fields were found to be
         std::array<uint32_t, kMaxFields> slots{};
         bool validation = false;
-        std::optional<RunRole> stage;  // the line's log prefix named this stage
+        std::optional<ParseState::StageTag> tag;  // the stage the line's label named
         NumberLayout layout;
         std::vector<double*> targets;  // where each number goes (fieldsOf / bare)
         // Where the counters are among the numbers (indices in line order, -1 = absent), for
@@ -560,11 +602,11 @@ private:
     };
 
     void buildTemplate(const char* p, const char* e, size_t n, bool bareStep, bool validation,
-                       std::optional<RunRole> stage)
+                       const std::optional<ParseState::StageTag>& tag)
     {
         LineTemplate& t = m_template;
         t.valid = false;
-        t.stage = stage;
+        t.tag = tag;
         t.layout.clear();
         t.targets.clear();
         // A line read as drawn (progress bars, colours) lives in m_consoleBuffer, which the next
@@ -655,6 +697,11 @@ private:
     void plannedLine(const double* v, uint64_t lineNo, std::optional<double> wall)
     {
         const LineTemplate::Plan& plan = m_template.plan;
+        // a training line ends an evaluation and its header's scope (followEvaluation)
+        if (m_state.lastEvaluation || m_state.evalScope) [[unlikely]] {
+            m_state.lastEvaluation.reset();
+            m_state.evalScope.reset();
+        }
         double x;
         const bool epochFromOne = plan.epochTotal >= 0 || plan.mmCounters;
         if (plan.global >= 0) {
@@ -683,18 +730,129 @@ private:
         return k;
     }
 
-    // A "word:" with a non-numeric value: HAT's log prefix ("float_val:"), "Test:", a stage
-    // setting. Returns whether it marks an evaluation line. Cached: the same prefix repeats.
-    bool prefixWord(std::string_view key, std::string_view value, uint64_t lineNo)
+    // A "word:" with a non-numeric value (HAT's log prefix "float_val:", "Test:"): whether it
+    // marks an evaluation line. Cached: the same prefix repeats. (Its stage words are the line
+    // label's, see lineStageOf.)
+    bool prefixWord(std::string_view key)
     {
         if (sameKey(key, m_lastPrefix)) return m_lastPrefixIsVal;
         m_lastPrefix.assign(key);
         m_lastPrefixIsVal = isValidationWord(key);
-        m_lastPrefixStage = value.empty() || isKeyStart(value[0]) ? stageOfWord(key) : std::nullopt;
-        m_lastPrefixDeployStep =
-            value.empty() || isKeyStart(value[0]) ? deployStepOfWord(key) : std::string_view{};
-        noteStageWord(key, value, lineNo);
         return m_lastPrefixIsVal;
+    }
+
+    // The stage a metric line's metrics belong to, and whether they are an evaluation's:
+    // - its label, the words before its first metric ("Epoch[0] calib_val:", "int8 (qnnpack)",
+    //   "Float model test", "Test: QAT [5/10]"): that stage; a line without counters labelled
+    //   with a stage that only evaluates (calibration, the quantized model) is an evaluation;
+    // - else an evaluation line inside an evaluation header's scope: the header's stage;
+    // - else a result line without counters right after an evaluation line (torchvision's
+    //   " * Acc@1 ...") or inside the scope: that evaluation's, and an evaluation.
+    // fromContext: the lines before decided (such a line is no template).
+    std::optional<ParseState::StageTag> lineStageOf(const char* p, size_t n, bool counters, bool& validation,
+                                                    bool& fromContext, uint64_t lineNo)
+    {
+        // up to the first metric's value: its key and qualifier are words of the label too
+        // ("int8_acc: 0.9", "accuracy (fake-quant): 0.99")
+        const char* firstMetric = nullptr;
+        for (size_t i = 0; i < n && !firstMetric; ++i)
+            if (m_fields[i].isNumber && m_kinds[i] == KeyKind::Metric) firstMetric = m_fields[i].numBegin;
+        if (firstMetric && firstMetric > p) {
+            const std::string label = labelText(std::string_view(p, static_cast<size_t>(firstMetric - p)));
+            if (const auto m = firstStageMention(label, kInText | kInKey)) {
+                if (!counters &&
+                    stageOnlyEvaluates(m->role != RunRole::Unknown ? std::optional(m->role) : std::nullopt,
+                                       m->deployStep))
+                    validation = true;
+                return ParseState::StageTag{
+                    m->role != RunRole::Unknown ? std::optional(m->role) : std::nullopt,
+                    std::string(m->deployStep),
+                    "label '" + trimmedText(std::string_view(p, static_cast<size_t>(firstMetric - p))) +
+                        "' (line " + std::to_string(lineNo) + ")"};
+            }
+        }
+        if (validation && m_state.evalScope) {
+            fromContext = true;
+            return m_state.evalScope;
+        }
+        if (!validation && !counters && (m_state.lastEvaluation || m_state.evalScope)) {
+            fromContext = true;
+            validation = true;
+            const ParseState::StageTag& tag =
+                m_state.lastEvaluation ? *m_state.lastEvaluation : *m_state.evalScope;
+            if (tag.role || !tag.deployStep.empty()) return tag;
+        }
+        return std::nullopt;
+    }
+
+    // After a metric line: an evaluation line is what a result line after it continues; a
+    // training line (counters, no evaluation) ends the evaluation and its header's scope.
+    void followEvaluation(bool validation, bool counters, const std::optional<ParseState::StageTag>& tag)
+    {
+        if (validation) {
+            m_state.lastEvaluation = tag.value_or(ParseState::StageTag{});
+            return;
+        }
+        m_state.lastEvaluation.reset();
+        if (counters && m_state.evalScope) {
+            m_state.evalScope.reset();
+            m_template.valid = false;  // it may hold the scope's names
+        }
+    }
+
+    // A line without metrics that names a stage (stage_header.h): a pipeline marker switches the
+    // log's stage from here on (before any metric line it is also a hint of the run's role); an
+    // evaluation header opens a scope for the evaluation lines after it.
+    void stageHeader(std::string_view rest, uint64_t lineNo)
+    {
+        const std::optional<StageHeader> h = readStageHeader(rest);
+        if (!h) return;
+        const std::string reason =
+            (h->kind == StageHeader::Kind::Pipeline ? "stage marker '" : "evaluation header '") +
+            trimmedText(rest) + "' (line " + std::to_string(lineNo) + ")";
+        m_template.valid = false;  // its slots name the previous stage's series
+        m_state.lastEvaluation.reset();
+        if (h->kind == StageHeader::Kind::Evaluation) {
+            m_state.evalScope = ParseState::StageTag{
+                h->stage.role != RunRole::Unknown ? std::optional(h->stage.role) : std::nullopt,
+                std::string(h->stage.deployStep), reason};
+            return;
+        }
+        enterPipelineStage(h->stage.role, reason);
+    }
+
+    // "training_step: qat", "HAT_TRAINING_STEP=float", "stage=calibration": a setting that names
+    // the stage the log is in, a pipeline marker.
+    void stageSetting(const Field& f, uint64_t lineNo)
+    {
+        const std::optional<StageMention> m = firstStageMention(f.raw, kInText | kInKey);
+        if (!m || m->role == RunRole::Unknown) return;
+        enterPipelineStage(m->role, "setting '" + std::string(f.key) + std::string(1, f.sep) +
+                                        std::string(f.raw.substr(0, 40)) + "' (line " +
+                                        std::to_string(lineNo) + ")");
+    }
+
+    // The log is in stage from here on (before any metric line this is a hint of the run's role).
+    void enterPipelineStage(RunRole stage, const std::string& reason)
+    {
+        m_state.evalScope.reset();
+        m_state.lastEvaluation.reset();
+        if (!m_anyMetricLine && m_out.roleHints.size() < 8) m_out.roleHints.push_back({stage, reason});
+        if (m_state.stage == stage) return;
+        m_template.valid = false;
+        enterStage(stage);
+        m_state.stageReason = reason;
+        // a new stage is a new script: its settings block comes before its training lines again
+        m_sawMetricLine = false;
+        m_state.lastStep.reset();
+        m_inConfig = false;
+    }
+
+    static std::string trimmedText(std::string_view t)
+    {
+        while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+        while (!t.empty() && (t.back() == ' ' || t.back() == '\r' || t.back() == ':')) t.remove_suffix(1);
+        return std::string(t.substr(0, 80));
     }
 
     static std::string restOfLine(std::string_view raw, const char* lineEnd)
@@ -736,38 +894,6 @@ private:
                              : std::string(key);
     }
 
-    // A line that says which stage runs from here on: HAT's "=====BEGIN QAT STAGE=====" and
-    // "BEGIN INT_INFER PREDICT" banners, a "--stage calibration" command line.
-    void stageMarker(std::string_view rest, uint64_t lineNo)
-    {
-        std::string_view word;
-        if (const size_t b = rest.find("BEGIN "); b != std::string_view::npos) {
-            const size_t end = rest.find_first_of("= ", b + 6);
-            const std::string_view tail =
-                end == std::string_view::npos ? std::string_view() : rest.substr(end);
-            if (tail.starts_with(" STAGE") || tail.starts_with(" PREDICT"))
-                word = rest.substr(b + 6, end - b - 6);
-        } else if (const size_t s = rest.find("--stage"); s != std::string_view::npos) {
-            size_t v = s + 7;
-            while (v < rest.size() && (rest[v] == ' ' || rest[v] == '=')) ++v;
-            size_t end = v;
-            while (end < rest.size() && rest[end] != ' ') ++end;
-            word = rest.substr(v, end - v);
-        }
-        if (word.empty()) return;
-        const std::optional<RunRole> stage = stageOfWord(word);
-        if (!stage || m_state.stage == stage) return;
-        enterStage(*stage);
-        m_template.valid = false;  // its slots name the previous stage's series
-        // a new stage is a new script: its settings block comes before its training lines again
-        m_sawMetricLine = false;
-        m_state.lastStep.reset();
-        m_inConfig = false;
-        if (m_out.roleHints.size() < 8)
-            m_out.roleHints.push_back({*stage, "stage marker '" + std::string(rest.substr(0, 80)) +
-                                                   "' (line " + std::to_string(lineNo) + ")"});
-    }
-
     // The configuration a script prints before it trains: mmdet/mmengine's "Config:" block (the
     // Python config file, many lines, until the next log record), Python assignments and dict
     // literals, an argparse Namespace(...). Its numbers are settings, never points: top-level
@@ -783,7 +909,6 @@ private:
             m_inConfig = false;
         if (!m_inConfig && (t.ends_with("Config:") || t.ends_with("config:"))) {
             m_inConfig = true;
-            headerHint(text, lineNo);
             return true;
         }
         const bool python =
@@ -796,7 +921,7 @@ private:
         } else if (python && !m_inConfig && t.find("Namespace(") != std::string_view::npos) {
             namespaceArguments(t);
         }
-        headerHint(text, lineNo);
+        stageHeader(t, lineNo);
         return true;
     }
 
@@ -819,38 +944,6 @@ private:
         for (size_t i = 0; i < n; ++i)
             if (fields[i].sep == '=' && !fields[i].raw.empty())
                 m_out.metadata.emplace(metadataKey(fields[i].key), std::string(fields[i].raw));
-    }
-
-    void headerHint(std::string_view text, uint64_t lineNo)
-    {
-        if (m_hints >= 3 || !(containsNoCase(text, "start") || containsNoCase(text, "training_step") ||
-                              containsNoCase(text, "stage")))
-            return;
-        if (auto r = stageOfWord(text)) {
-            ++m_hints;
-            m_out.roleHints.push_back({*r, "header line '" + std::string(text.substr(0, 80)) + "' (line " +
-                                               std::to_string(lineNo) + ")"});
-        }
-    }
-
-    void noteStageWord(std::string_view key, std::string_view value, uint64_t lineNo)
-    {
-        if (m_hints >= 3) return;
-        std::optional<RunRole> r;
-        std::string what;
-        if (equalsNoCase(key, "training_step") || equalsNoCase(key, "HAT_TRAINING_STEP") ||
-            equalsNoCase(key, "stage")) {
-            r = stageOfWord(value);
-            what = std::string(key) + ": " + std::string(value);
-        } else if (!value.empty() && !isKeyStart(value[0])) {
-            return;
-        } else {
-            r = stageOfWord(key);
-            what = "log prefix '" + std::string(key) + "'";
-        }
-        if (!r) return;
-        ++m_hints;
-        m_out.roleHints.push_back({*r, what + " (line " + std::to_string(lineNo) + ")"});
     }
 
     static bool isEventLine(std::string_view text)
@@ -889,10 +982,8 @@ private:
         else if (containsNoCase(text, "checkpoint") &&
                  (containsNoCase(text, "save") || containsNoCase(text, "load")))
             kind = RunEvent::Kind::Checkpoint;
-        else {
-            headerHint(text, lineNo);
+        else
             return;
-        }
         if (m_out.events.size() >= kMaxEvents) return;
         m_out.events.push_back({kind, std::string(text.substr(0, 2000)), 0, static_cast<int64_t>(lineNo),
                                 m_state.lastStep, m_state.stage});
@@ -964,12 +1055,9 @@ private:
     std::vector<std::pair<std::string, KeyKind>> m_kindCache;
     bool m_inTraceback = false;
     RunEvent m_traceback;
-    int m_hints = 0;
     std::string m_lastPrefix;
     bool m_lastPrefixIsVal = false;
-    std::optional<RunRole> m_lastPrefixStage;
-    std::string_view m_lastPrefixDeployStep;  // the deployment step it names (deployStepOfWord)  // the stage
-                                              // the last prefix names
+    bool m_anyMetricLine = false;  // a metric line was read (m_sawMetricLine restarts with a stage)
 };
 
 }  // namespace
@@ -1028,12 +1116,25 @@ int probeTextLog(std::string_view name, std::string_view head)
 bool parseTextLog(std::string_view bytes, const std::string& path, ParseState& state,
                   const LoadOptions& options, std::vector<ParsedLog>& parts)
 {
-    // A log that names its stages names them for everything after: read it in one piece so no
-    // line is read without the stage before it (the markers come near the top).
+    // A log that names its stages names them for everything after: the second half of a file
+    // read on two threads starts in the stage the head's markers leave (HAT's training_step at
+    // the top); parseLines reads it again after the first half when that was not so.
     LoadOptions opts = options;
     const std::string_view head = bytes.substr(0, 64 * 1024);
-    if (head.find("--stage") != std::string_view::npos || head.find(" STAGE") != std::string_view::npos)
-        opts.threads = 1;
+    opts.secondHalfStage = state.stage;
+    for (size_t b = 0, lines = 0; b < head.size() && lines < 4000; ++lines) {
+        const size_t nl = head.find('\n', b);
+        if (nl == std::string_view::npos) break;
+        std::string_view l = head.substr(b, nl - b);
+        b = nl + 1;
+        size_t used = 0;
+        if (!l.empty() && parseTimestamp(l, &used)) l.remove_prefix(used);
+        if (l.find_first_of("0123456789") != std::string_view::npos &&
+            labelText(l).find_first_of("0123456789") != std::string::npos)
+            continue;  // a line with numbers is no marker
+        if (const auto h = readStageHeader(l); h && h->kind == StageHeader::Kind::Pipeline)
+            opts.secondHalfStage = h->stage.role;
+    }
     if (state.offset == 0) {
         const size_t slash = path.find_last_of('/');
         state.layout =

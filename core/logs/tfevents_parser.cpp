@@ -130,7 +130,10 @@ bool parseTfEvents(std::string_view bytes, const std::string& path, ParseState& 
     auto seriesFor = [&](const std::string& tag) {
         for (const auto& [t, s] : slots)
             if (t == tag) return s;
-        const uint32_t s = out.seriesIndex(seriesName(tag, false));
+        bool keyStage = false;
+        const std::string name = stagedSeriesName(tag, false, std::nullopt, {}, &keyStage);
+        const uint32_t s = out.seriesIndex(name);
+        if (keyStage) out.stageReasons.emplace(name, "the TensorBoard tag '" + tag + "'");
         slots.emplace_back(tag, s);
         return s;
     };

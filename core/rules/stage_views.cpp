@@ -21,12 +21,15 @@ std::vector<logs::Run> stageViews(const std::vector<logs::Run>& runs)
                     continue;
                 }
                 view.series.insert(*it);
+                if (auto why = run.stageReasons.find(it->first); why != run.stageReasons.end())
+                    view.stageReasons.insert(*why);
                 it = own.series.erase(it);
             }
             if (view.series.empty()) continue;
             view.name = run.name;
             view.role = stage;
-            view.roleReason = run.roleReason;
+            // the view's stage is what its series' lines said
+            view.roleReason = view.stageReasons.empty() ? run.roleReason : view.stageReasons.begin()->second;
             view.files = run.files;
             for (const logs::RunEvent& e : run.events)
                 if (e.stage == stage) view.events.push_back(e);

@@ -31,14 +31,10 @@ TEST(LogFolder, HatStagesBecomeRunsWithRoles)
     ASSERT_EQ(set->runs.size(), 4u);
     EXPECT_EQ(runNamed(*set, "float").role, RunRole::Float);
     // the log's own words come before the folder's name
-    EXPECT_EQ(runNamed(*set, "float").roleReason,
-              "train.log: header line '2026-11-01 08:00:00,000 - INFO - HAT_TRAINING_STEP=float "
-              "batch_size=64 world_siz' "
-              "(line 1)");
+    EXPECT_EQ(runNamed(*set, "float").roleReason, "train.log: setting 'HAT_TRAINING_STEP=float' (line 1)");
     // in Chinese the phrases are translated, the quoted line kept as written
     EXPECT_EQ(roleReasonText(runNamed(*set, "float").roleReason, Lang::Zh),
-              "train.log: 开头的行 '2026-11-01 08:00:00,000 - INFO - HAT_TRAINING_STEP=float "
-              "batch_size=64 world_siz'（第 1 行）");
+              "train.log: 设置项 'HAT_TRAINING_STEP=float'（第 1 行）");
     EXPECT_EQ(roleReasonText("folder name 'qat'", Lang::Zh), "文件夹名 'qat'");
     EXPECT_EQ(roleReasonText("folder name 'qat'", Lang::En), "folder name 'qat'");
     EXPECT_EQ(runNamed(*set, "calibration").role, RunRole::Calibration);

@@ -293,8 +293,15 @@ TEST(MetricNames, StageAndSplitComponents)
     EXPECT_EQ(seriesName("loss", false), "loss");
     EXPECT_EQ(seriesName("loss", true), "val/loss");
     EXPECT_EQ(seriesName("train/loss", false), "loss");
-    EXPECT_EQ(seriesName("qat_train/acc", false), "acc");
-    EXPECT_EQ(seriesName("qat_val/acc", false), "val/acc");
+    // a stage word in a key names the series' stage (stage_words.h), before the split words
+    EXPECT_EQ(stagedSeriesName("qat_train/acc", false, std::nullopt, {}), "qat/acc");
+    EXPECT_EQ(stagedSeriesName("qat_val/acc", false, std::nullopt, {}), "qat/val/acc");
+    EXPECT_EQ(stagedSeriesName("int8_acc", false, RunRole::Qat, {}), "quantized/val/acc");
+    EXPECT_EQ(stagedSeriesName("acc_calib", false, std::nullopt, {}), "calibration/val/acc");
+    EXPECT_EQ(stagedSeriesName("hbm_acc", false, std::nullopt, {}), "board/val/acc");
+    EXPECT_EQ(stagedSeriesName("pre_export_val/acc", false, std::nullopt, {}), "pre_export/val/acc");
+    EXPECT_EQ(stagedSeriesName("acc", true, RunRole::Quantized, {}), "quantized/val/acc");
+    EXPECT_EQ(stagedSeriesName("qat", false, std::nullopt, {}), "qat");  // a stage alone is no metric
     EXPECT_EQ(seriesName("val_loss", false), "val/loss");
     EXPECT_EQ(seriesName("eval/top1", false), "val/top1");
     EXPECT_EQ(seriesName("lr_group0", false), "lr_group0");

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/logs/metric_names.h"
+#include "core/logs/role_guess.h"
 #include "core/logs/series_stats.h"
 #include "tests/logs/test_util.h"
 
@@ -54,7 +55,15 @@ TEST_P(RunsManifest, MatchesExpectedValues)
                 << runName << " " << key;
         }
         for (auto& [tag, st] : expected["series"].items()) {
-            const std::string name = seriesName(tag, false);
+            // "<log prefix>/<metric>": the prefix names the line's stage and split, as the text
+            // parser reads a labelled training line; the run's own stage's series lose the prefix
+            const size_t slash = tag.find('/');
+            const std::string prefix = slash == std::string::npos ? std::string() : tag.substr(0, slash);
+            const std::string metric = tag.substr(slash == std::string::npos ? 0 : slash + 1);
+            const std::string name =
+                withoutPrefix(stagedSeriesName(metric, isValidationWord(prefix), stageOfWord(prefix),
+                                               deployStepOfWord(prefix)),
+                              stagePrefix(run->role));
             const Series* s = run->find(name);
             ASSERT_NE(s, nullptr) << runName << " " << tag << " -> " << name;
             EXPECT_EQ(s->size(), st["points"].get<size_t>()) << runName << " " << name;

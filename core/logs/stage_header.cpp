@@ -1,0 +1,120 @@
+#include "core/logs/stage_header.h"
+
+#include <initializer_list>
+#include <string>
+
+#include "core/logs/scan_util.h"
+
+namespace qatdoctor::core::logs {
+namespace {
+
+bool oneOf(std::string_view w, std::initializer_list<std::string_view> words)
+{
+    for (std::string_view x : words)
+        if (equalsNoCase(w, x)) return true;
+    return false;
+}
+
+// "Stage float", "stage: qat", "--stage calibration", "training_step: qat", "phase=calibration"
+bool isSelectorWord(std::string_view w)
+{
+    return oneOf(w, {"stage", "phase", "step", "mode"});
+}
+// "Starting QAT training", "BEGIN INT_INFER PREDICT", "Running calibration", "Now: float"
+bool isStartWord(std::string_view w)
+{
+    return oneOf(w, {"start", "starting", "started", "begin", "beginning", "begins", "enter", "entering",
+                     "running", "run", "now", "resume", "resuming", "launch", "launching"});
+}
+// "QAT training starts", "Calibration begins"
+bool isStartedWord(std::string_view w)
+{
+    return oneOf(w, {"start", "starts", "started", "begin", "begins"});
+}
+// the words a banner may hold beside the stage: "===== QAT training =====", "[Calibration]"
+bool isBannerWord(std::string_view w)
+{
+    return oneOf(w, {"training", "train", "finetune", "finetuning", "fine", "tuning", "stage", "phase", "model",
+                     "run", "the", "mode", "of", "step"});
+}
+// an evaluation: "Evaluate Quantized model", "Testing the int8 model", "Accuracy of QAT model:"
+bool isEvaluationWord(std::string_view w)
+{
+    return oneOf(w, {"evaluate", "evaluating", "evaluation", "evaluated", "eval", "test", "testing", "tested",
+                     "validate", "validating", "validation", "val", "accuracy", "acc", "results", "result",
+                     "benchmark", "benchmarking", "metrics", "inference"});
+}
+
+bool hasChineseAround(std::string_view text, const StageMention& m, std::string_view term, bool after)
+{
+    const size_t at = text.find(term);
+    if (at == std::string_view::npos) return false;
+    return after ? at >= m.end && at <= m.end + 2 : at + term.size() <= m.begin;
+}
+
+}  // namespace
+
+std::string labelText(std::string_view text)
+{
+    std::string out(text);
+    size_t i = 0;
+    while (i < out.size()) {
+        while (i < out.size() && (out[i] == ' ' || out[i] == '\t')) ++i;
+        const size_t b = i;
+        while (i < out.size() && out[i] != ' ' && out[i] != '\t') ++i;
+        const std::string_view chunk(out.data() + b, i - b);
+        // a path, a URL, a "train.py:42" source or a file name: its folder words are not the line's
+        const bool path = chunk.find('/') != std::string_view::npos || chunk.find('\\') != std::string_view::npos ||
+                          chunk.find(".py") != std::string_view::npos || chunk.find(".pth") != std::string_view::npos ||
+                          chunk.find(".tar") != std::string_view::npos || chunk.find(".ckpt") != std::string_view::npos ||
+                          chunk.find(".onnx") != std::string_view::npos || chunk.find(".pt\"") != std::string_view::npos;
+        if (path)
+            for (size_t k = b; k < i; ++k) out[k] = ' ';
+    }
+    return out;
+}
+
+std::optional<StageHeader> readStageHeader(std::string_view line)
+{
+    const std::string text = labelText(line);
+    const std::optional<StageMention> m = firstStageMention(text, kInText | kInKey);
+    if (!m) return std::nullopt;
+    const std::vector<WordSpan> words = wordsOf(text);
+    if (words.size() > 12) return std::nullopt;  // a sentence, not a header
+    // the words before and after the stage's own
+    size_t first = 0;
+    while (first < words.size() && words[first].begin < m->begin) ++first;
+    size_t after = first;
+    while (after < words.size() && words[after].begin < m->end) ++after;
+    const std::string_view prev = first > 0 ? words[first - 1].word : std::string_view();
+    const std::string_view prev2 = first > 1 ? words[first - 2].word : std::string_view();
+    const std::string_view next = after < words.size() ? words[after].word : std::string_view();
+    const std::string_view next2 = after + 1 < words.size() ? words[after + 1].word : std::string_view();
+
+    // a banner: the stage and words of a heading only; set off by decoration ("===== QAT ====="),
+    // or naming a training ("QAT training"), or the stage word alone ("Calibrating"). A bare
+    // "Float model" is no banner: scripts print it before a model's structure.
+    bool banner = true, training = false;
+    for (size_t i = 0; i < words.size(); ++i) {
+        if (i >= first && i < after) continue;
+        banner = banner && isBannerWord(words[i].word);
+        training = training || oneOf(words[i].word, {"training", "train", "finetune", "finetuning", "stage", "phase"});
+    }
+    const bool decorated =
+        text.find_first_of("=#*[<>|") != std::string::npos || text.find("--") != std::string::npos;
+    const bool pipeline =
+        isSelectorWord(prev) || oneOf(next, {"stage", "phase"}) || isStartWord(prev) ||
+        (equalsNoCase(prev, "the") && isStartWord(prev2)) || isStartedWord(next) ||
+        (isBannerWord(next) && isStartedWord(next2)) ||
+        (banner && (decorated || training || words.size() == after - first)) ||
+        hasChineseAround(text, *m, "阶段", true) || hasChineseAround(text, *m, "开始", false);
+    if (pipeline && m->role != RunRole::Unknown) return StageHeader{StageHeader::Kind::Pipeline, *m};
+
+    bool evaluation = text.find("评测") != std::string::npos || text.find("测试") != std::string::npos ||
+                      text.find("验证") != std::string::npos || text.find("精度") != std::string::npos;
+    for (const WordSpan& w : words) evaluation = evaluation || isEvaluationWord(w.word);
+    if (evaluation || pipeline) return StageHeader{StageHeader::Kind::Evaluation, *m};
+    return std::nullopt;
+}
+
+}  // namespace qatdoctor::core::logs

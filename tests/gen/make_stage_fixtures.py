@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Writes tests/data/logs/stages: logs whose stages are named by their content, in the layouts
+real QAT scripts print (our own lines and numbers):
+
+- torchvision_qat/: references/classification/train_quantization.py (QAT): MetricLogger training
+  lines, then per epoch "Evaluate QAT model" + "Test: QAT ..." lines and "Evaluate Quantized
+  model" + "Test: ..." lines; the newer closing line "Test: QAT Acc@1 .." (tv_new) or the older
+  " * Acc@1 .." (tv_old).
+- torchvision_ptq/: the same script with --post-training-quantize ("Calibrating", then
+  "Evaluating post-training quantized model").
+- announced/run.log: one script printing every stage's banner and a summary line per stage.
+- int8_lines/qat/train.log: a QAT script that evaluates its converted copy on the same line shape
+  ("int8 (qnnpack) val_loss=.. val_acc=..") and in brackets ("[int8] val_acc=..").
+- jsonl_events/qat/metrics.jsonl: JSON records, a calibration result and an int8 result among the
+  epochs ({"event": "calibration", ...}).
+- qualifier/B_fc_weight_only_fp32_output/train.log: a QAT run in a folder named after its
+  experiment (its output layer kept in fp32), the content naming QAT.
+Deterministic: python3 tests/gen/make_stage_fixtures.py
+"""
+import json
+import os
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "data", "logs", "stages")
+
+
+def write(rel, text):
+    path = os.path.join(ROOT, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="\n") as f:
+        f.write(text)
+
+
+def tv_train(epoch, n, loss0, acc0):
+    out = []
+    for i in range(0, n, 4):
+        loss = loss0 * (1 - 0.02 * i)
+        acc = acc0 + 0.3 * i
+        out.append(f"Epoch: [{epoch}]  [{i:2d}/{n}]  eta: 0:00:{n - i:02d}  lr: 0.0001  img/s: 431.7  "
+                   f"loss: {loss:.4f} ({loss:.4f})  acc1: {acc:.4f} ({acc:.4f})  acc5: 100.0000 (99.2188)  "
+                   f"time: 0.0741  data: 0.0031  max mem: 112")
+    out.append(f"Epoch: [{epoch}] Total time: 0:00:02")
+    return out
+
+
+def tv_eval(suffix, acc1, loss, closing):
+    header = f"Test: {suffix}"
+    out = [f"{header}  [0/8]  eta: 0:00:01  loss: {loss:.4f} ({loss:.4f})  acc1: {acc1:.4f} ({acc1:.4f})  "
+           f"acc5: 100.0000 (100.0000)  time: 0.1510  data: 0.1120  max mem: 112",
+           f"{header} Total time: 0:00:01"]
+    if closing == "new":
+        out.append(f"{header} Acc@1 {acc1:.3f} Acc@5 99.961")
+    else:
+        out.append(f" * Acc@1 {acc1:.3f} Acc@5 99.961")
+    return out
+
+
+def torchvision_qat(closing):
+    lines = ["Namespace(data_path='/data/tiny', model='mobilenet_v2', backend='qnnpack', device='cpu', "
+             "batch_size=32, eval_batch_size=128, epochs=3, lr=0.0001, output_dir='./out')",
+             "Loading data", "Creating model mobilenet_v2"]
+    qat = [88.10, 89.35, 89.90]
+    q8 = [87.70, 88.95, 89.45]
+    for e in range(3):
+        lines.append(f"Starting training for epoch {e}")
+        lines += tv_train(e, 16, 0.41 - 0.05 * e, 82.0 + 2 * e)
+        lines.append("Evaluate QAT model")
+        lines += tv_eval("QAT", qat[e], 0.33 - 0.02 * e, closing)
+        lines.append("Evaluate Quantized model")
+        lines += tv_eval("", q8[e], 0.35 - 0.02 * e, closing)
+        lines.append(f"Saving models after epoch  {e}")
+    lines.append("Training time 0:00:31")
+    return "\n".join(lines) + "\n"
+
+
+def torchvision_ptq():
+    lines = ["Namespace(data_path='/data/tiny', model='resnet18', backend='fbgemm', post_training_quantize=True)",
+             "Loading data", "Creating model resnet18", "Calibrating"]
+    for i in range(4):
+        lines.append(f"Test:   [{i}/4]  eta: 0:00:02  loss: 0.2{i}10 (0.2{i}10)  acc1: 9{i}.5000 (9{i}.5000)  "
+                     f"acc5: 100.0000 (100.0000)  time: 0.2012  data: 0.1503")
+    lines += ["Test:  Total time: 0:00:01", " * Acc@1 92.750 Acc@5 100.000", "Saving quantized model",
+              "Evaluating post-training quantized model"]
+    lines += ["Test:   [0/8]  eta: 0:00:03  loss: 0.3320 (0.3320)  acc1: 90.6250 (90.6250)  acc5: 100.0000 (100.0000)",
+              "Test:  Total time: 0:00:02", " * Acc@1 89.875 Acc@5 99.875"]
+    return "\n".join(lines) + "\n"
+
+
+def announced():
+    lines = ["Stage float: training the float model"]
+    for e in range(1, 4):
+        for s in (10, 20):
+            step = (e - 1) * 20 + s
+            lines.append(f"epoch {e} step {step} loss {1.3 / (step / 10):.4f} acc {0.5 + 0.02 * step:.4f}")
+    lines += ["Float model test accuracy: 0.9612",
+              "Stage calibration: observers on 16 batches",
+              "Calibration accuracy (fake-quant): 0.9544",
+              "Stage qat: fine-tuning with fake quantization"]
+    for e in range(1, 3):
+        for s in (10, 20):
+            step = (e - 1) * 20 + s
+            lines.append(f"epoch {e} step {step} loss {0.21 - 0.01 * e:.4f} acc {0.93 + 0.005 * e:.4f}")
+    lines += ["QAT model test accuracy: 0.9590",
+              "Quantized model (int8, converted) test accuracy: 0.2472"]
+    return "\n".join(lines) + "\n"
+
+
+def int8_lines():
+    lines = ["2026-12-01 10:00:00 INFO qat_main: lr=0.001 batch_size=64 epochs=3"]
+    for e in range(3):
+        for it in range(0, 60, 20):
+            lines.append(f"2026-12-01 10:0{e}:{it:02d} INFO epoch={e} step={e * 60 + it} "
+                         f"loss={0.30 - 0.03 * e - 0.001 * it:.4f}")
+        lines.append(f"2026-12-01 10:0{e}:59 INFO epoch={e} val_loss={0.28 - 0.02 * e:.4f} val_acc={0.912 + 0.004 * e:.4f}")
+        lines.append(f"2026-12-01 10:0{e}:59 INFO int8 (qnnpack) val_loss={0.29 - 0.02 * e:.4f} val_acc={0.905 + 0.004 * e:.4f}")
+    lines.append("2026-12-01 10:03:30 INFO [int8] val_acc=0.9170 (final, converted)")
+    return "\n".join(lines) + "\n"
+
+
+def jsonl_events():
+    rows = [{"event": "calibration", "test_loss": 0.301, "test_acc": 0.9121}]
+    for e in range(1, 5):
+        rows.append({"epoch": e, "train_loss": round(0.29 - 0.02 * e, 4), "test_loss": round(0.27 - 0.01 * e, 4),
+                     "test_acc": round(0.915 + 0.003 * e, 4)})
+    rows.append({"event": "int8", "test_loss": 0.262, "test_acc": 0.9262})
+    return "".join(json.dumps(r) + "\n" for r in rows)
+
+
+def qualifier_run():
+    lines = ["Start QAT training (output layer kept in fp32)"]
+    for e in range(4):
+        lines.append(f"[Epoch {e + 1}/4] train_loss: {0.25 - 0.02 * e:.4f} val_loss: {0.27 - 0.015 * e:.4f} "
+                     f"val_acc: {0.90 + 0.006 * e:.4f}")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    write("torchvision_qat/tv_new/log.txt", torchvision_qat("new"))
+    write("torchvision_qat/tv_old/log.txt", torchvision_qat("old"))
+    write("torchvision_ptq/log.txt", torchvision_ptq())
+    write("announced/run.log", announced())
+    write("int8_lines/qat/train.log", int8_lines())
+    write("jsonl_events/qat/metrics.jsonl", jsonl_events())
+    write("qualifier/B_fc_weight_only_fp32_output/train.log", qualifier_run())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,226 @@
+// Which stage a log's points are, read from its content (stage_words.h, stage_header.h): the
+// fixtures of tests/data/logs/stages (tests/gen/make_stage_fixtures.py) in the layouts real QAT
+// scripts print, the vocabulary and the header grammar on lines that must and must not count.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/logs/explain.h"
+#include "core/logs/log_reader.h"
+#include "core/logs/role_guess.h"
+#include "core/logs/stage_header.h"
+#include "core/logs/stage_words.h"
+#include "core/rules/metrics.h"
+#include "core/rules/stage_views.h"
+#include "tests/logs/test_util.h"
+
+namespace qatdoctor::core::logs::test {
+namespace {
+
+const logs::Run& onlyRun(const LogSet& set)
+{
+    EXPECT_EQ(set.runs.size(), 1u);
+    static const logs::Run kNone;
+    return set.runs.empty() ? kNone : set.runs.front();
+}
+
+double lastValue(const logs::Run& run, const std::string& name)
+{
+    const Series& s = seriesOf(run, name);
+    return s.empty() ? -1 : s.value[s.size() - 1];
+}
+
+TEST(StageWords, OneVocabularyForEveryPlace)
+{
+    EXPECT_EQ(stageOfWord("Quantized model (int8, converted)", kInText), RunRole::Quantized);
+    EXPECT_EQ(stageOfWord("Calibration accuracy (fake-quant)", kInText), RunRole::Calibration);
+    EXPECT_EQ(stageOfWord("quantization-aware training", kInText), RunRole::Qat);
+    EXPECT_EQ(stageOfWord("post-training quantized model", kInText), RunRole::Quantized);
+    EXPECT_EQ(stageOfWord("int_infer_val", kInKey), RunRole::Quantized);
+    EXPECT_EQ(stageOfWord("浮点模型精度", kInText), RunRole::Float);
+    EXPECT_EQ(stageOfWord("量化训练阶段", kInText), RunRole::Qat);
+    EXPECT_EQ(deployStepOfWord("pre_export_val", kInKey), "pre_export");
+    EXPECT_EQ(deployStepOfWord("hbm_acc", kInKey), "board");
+    // "quant" is HAT's folder word, not a stage inside a metric key
+    EXPECT_EQ(stageOfWord("quant_loss", kInKey), std::nullopt);
+    EXPECT_EQ(stageOfWord("quant", kInPath), RunRole::Quantized);
+    // words are whole: "qatar" is no QAT, "floating_ops" no float
+    EXPECT_EQ(stageOfWord("qatar_loss", kInKey), std::nullopt);
+}
+
+TEST(StageWords, APrecisionNextToAModelPartIsNoStageInPaths)
+{
+    EXPECT_EQ(stageOfWord("B_fc_weight_only_fp32_output", kInPath), std::nullopt);
+    EXPECT_EQ(stageOfWord("exp_float_fc", kInPath), std::nullopt);
+    EXPECT_EQ(stageOfWord("qat_int8_head", kInPath), RunRole::Qat);
+    EXPECT_EQ(stageOfWord("float", kInPath), RunRole::Float);
+    EXPECT_EQ(stageOfWord("resnet_fp32", kInPath), RunRole::Float);
+    // a folder word never outranks the content, and a qualifier alone names nothing
+    EXPECT_EQ(guessRole({"runs", "B_fc_weight_only_fp32_output"}, {"train.log"}, {}).role, RunRole::Unknown);
+    EXPECT_EQ(guessRole({"float"}, {"train.log"}, {{RunRole::Qat, "stage marker 'Start QAT' (line 1)"}}).role,
+              RunRole::Qat);
+}
+
+TEST(StageWords, KeysSplitIntoStageAndMetric)
+{
+    const KeyStage k = splitKeyStage("val_int8_acc");
+    EXPECT_EQ(k.role, RunRole::Quantized);
+    EXPECT_EQ(k.rest, "val_acc");
+    EXPECT_EQ(splitKeyStage("acc_calib").rest, "acc");
+    EXPECT_FALSE(splitKeyStage("loss").role.has_value());
+}
+
+struct HeaderCase {
+    const char* line;
+    std::optional<StageHeader::Kind> kind;
+    RunRole role;
+};
+
+TEST(StageHeaderGrammar, MarkersAndEvaluationHeadersButNotProse)
+{
+    using K = StageHeader::Kind;
+    const HeaderCase cases[] = {
+        {"=====BEGIN QAT STAGE=====", K::Pipeline, RunRole::Qat},
+        {"BEGIN INT_INFER PREDICT", K::Pipeline, RunRole::Quantized},
+        {"python3 tools/train.py --stage calibration --config cfg.py", K::Pipeline, RunRole::Calibration},
+        {"training_step: qat", K::Pipeline, RunRole::Qat},
+        {"Stage float: training the float model", K::Pipeline, RunRole::Float},
+        {"Starting QAT training", K::Pipeline, RunRole::Qat},
+        {"Calibrating", K::Pipeline, RunRole::Calibration},
+        {"===== Calibration =====", K::Pipeline, RunRole::Calibration},
+        {"开始 QAT 训练", K::Pipeline, RunRole::Qat},
+        {"Evaluate Quantized model", K::Evaluation, RunRole::Quantized},
+        {"Evaluate QAT model", K::Evaluation, RunRole::Qat},
+        {"Evaluating post-training quantized model", K::Evaluation, RunRole::Quantized},
+        {"Evaluate the calibrated model before QAT", K::Evaluation, RunRole::Calibration},
+        // prose that mentions a stage is neither
+        {"Load float checkpoint from ./float-checkpoint-last.pth.tar", std::nullopt, RunRole::Unknown},
+        {"Convert qat model to quantized model", std::nullopt, RunRole::Unknown},
+        {"Calibration finished", std::nullopt, RunRole::Unknown},
+        {"Float model", std::nullopt, RunRole::Unknown},
+        {"Epoch 0 | Training checkpoint saved at ./calibration-checkpoint-last.pth.tar", std::nullopt,
+         RunRole::Unknown},
+        {"Start loading float weights for the student", std::nullopt, RunRole::Unknown},
+    };
+    for (const HeaderCase& c : cases) {
+        const auto h = readStageHeader(c.line);
+        ASSERT_EQ(h.has_value(), c.kind.has_value()) << c.line;
+        if (!h) continue;
+        EXPECT_EQ(h->kind, *c.kind) << c.line;
+        EXPECT_EQ(h->stage.role, c.role) << c.line;
+    }
+}
+
+TEST(StageAttribution, TorchvisionQatEvaluatesTheQuantizedModelUnderItsHeader)
+{
+    for (const char* layout : {"tv_new", "tv_old"}) {
+        auto set = readLogFolder(fixture(std::string("logs/stages/torchvision_qat/") + layout));
+        ASSERT_TRUE(set.ok()) << set.error().toString();
+        const logs::Run& run = onlyRun(*set);
+        // the run trains the model it evaluates as "QAT" every epoch
+        EXPECT_EQ(run.role, RunRole::Qat) << layout << " " << run.roleReason;
+        EXPECT_NEAR(lastValue(run, "val/acc1"), 89.90, 1e-4) << layout;
+        EXPECT_NEAR(lastValue(run, "quantized/val/acc1"), 89.45, 1e-4) << layout;
+        // the closing Acc@1 line continues its evaluation, in either torchvision version
+        EXPECT_NEAR(lastValue(run, "val/Acc@1"), 89.90, 1e-3) << layout;
+        EXPECT_NEAR(lastValue(run, "quantized/val/Acc@1"), 89.45, 1e-3) << layout;
+        EXPECT_EQ(seriesOf(run, "quantized/val/Acc@1").size(), 3u) << layout;
+        // no series from the "Test: QAT  [0/8]" counter
+        EXPECT_EQ(run.find("val/QAT"), nullptr) << layout;
+        // the quantized model's rung is found where the rules look for it
+        EXPECT_TRUE(rules::finalQuantizedAccuracy(run).has_value()) << layout;
+    }
+}
+
+TEST(StageAttribution, TorchvisionPostTrainingQuantization)
+{
+    auto set = readLogFolder(fixture("logs/stages/torchvision_ptq"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    const logs::Run& run = onlyRun(*set);
+    EXPECT_EQ(run.role, RunRole::Calibration) << run.roleReason;
+    EXPECT_NEAR(lastValue(run, "val/Acc@1"), 92.75, 1e-3);
+    EXPECT_NEAR(lastValue(run, "quantized/val/Acc@1"), 89.875, 1e-3);
+}
+
+TEST(StageAttribution, OneLogThatAnnouncesItsStagesGivesEveryStage)
+{
+    auto set = readLogFolder(fixture("logs/stages/announced"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    std::map<RunRole, double> finals;
+    for (const logs::Run& v : rules::stageViews(set->runs))
+        if (auto acc = rules::finalEvalAccuracy(v)) finals[v.role] = acc->value;
+    EXPECT_NEAR(finals[RunRole::Float], 0.9612, 1e-4);
+    EXPECT_NEAR(finals[RunRole::Calibration], 0.9544, 1e-4);
+    EXPECT_NEAR(finals[RunRole::Qat], 0.9590, 1e-4);
+    EXPECT_NEAR(finals[RunRole::Quantized], 0.2472, 1e-4);
+}
+
+TEST(StageAttribution, LabelsOnResultLinesNameTheirStage)
+{
+    auto set = readLogFolder(fixture("logs/stages/int8_lines"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    const logs::Run& run = onlyRun(*set);
+    EXPECT_EQ(run.role, RunRole::Qat);
+    EXPECT_NEAR(lastValue(run, "val/acc"), 0.920, 1e-4);
+    EXPECT_NEAR(lastValue(run, "quantized/val/acc"), 0.917, 1e-4);  // "[int8] val_acc=" last
+    // --explain names the line that decided
+    bool explained = false;
+    for (const SeriesExplanation& e : explainRun(run))
+        if (e.series == "quantized/val/acc") {
+            EXPECT_EQ(e.stage, "quantized");
+            EXPECT_NE(e.stageReason.find("label 'INFO int8 (qnnpack) val_loss="), std::string::npos) << e.stageReason;
+            explained = true;
+        }
+    EXPECT_TRUE(explained);
+}
+
+TEST(StageAttribution, RecordFieldsNameTheirRecordsStage)
+{
+    auto set = readLogFolder(fixture("logs/stages/jsonl_events"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    const logs::Run& run = onlyRun(*set);
+    EXPECT_EQ(run.role, RunRole::Qat);
+    EXPECT_NEAR(lastValue(run, "calibration/test/acc"), 0.9121, 1e-4);
+    EXPECT_NEAR(lastValue(run, "quantized/test/acc"), 0.9262, 1e-4);
+    // the QAT curve does not start at the calibration value
+    EXPECT_NEAR(seriesOf(run, "test/acc").value[0], 0.918, 1e-4);
+}
+
+TEST(StageAttribution, AnExperimentFolderNameDoesNotOutrankTheLog)
+{
+    auto set = readLogFolder(fixture("logs/stages/qualifier"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    const logs::Run& run = onlyRun(*set);
+    EXPECT_EQ(run.role, RunRole::Qat) << run.roleReason;
+    EXPECT_NE(run.roleReason.find("stage marker 'Start QAT training"), std::string::npos) << run.roleReason;
+}
+
+TEST(StageAttribution, AOneFilePipelineReadsTheSameOnTwoThreads)
+{
+    // markers past the head and past the middle of a file the reader splits in two
+    std::string text;
+    for (const char* stage : {"float", "calibration", "qat"}) {
+        text += std::string("Stage ") + stage + ": starting\n";
+        for (int i = 0; i < 12000; ++i)
+            text += "epoch " + std::to_string(i / 1000) + " step " + std::to_string(i) + " loss 0." +
+                    std::to_string(1000 + i % 900) + " acc 0.9" + std::to_string(i % 10) + "\n";
+    }
+    text += "Quantized model test accuracy: 0.9012\n";
+    const LogFormat& fmt = *findLogFormat("text");
+    auto one = parseLogBytes(fmt, text, "pipe.log", {}, 1);
+    auto two = parseLogBytes(fmt, text, "pipe.log", {}, 2);
+    ASSERT_TRUE(one.ok() && two.ok());
+    ASSERT_GT(text.size(), 1u << 20);  // past the size the reader splits
+    std::vector<std::string> a = one->names, b = two->names;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    EXPECT_EQ(a, b);
+    for (const std::string& n : {"calibration/loss", "qat/loss"}) {
+        const uint32_t ia = one->seriesIndex(n), ib = two->seriesIndex(n);
+        EXPECT_EQ(one->series[ia].size(), 12000u) << n;
+        EXPECT_EQ(two->series[ib].size(), 12000u) << n;
+    }
+}
+
+}  // namespace
+}  // namespace qatdoctor::core::logs::test
