@@ -34,15 +34,15 @@ bool isStartedWord(std::string_view w)
 // the words a banner may hold beside the stage: "===== QAT training =====", "[Calibration]"
 bool isBannerWord(std::string_view w)
 {
-    return oneOf(w, {"training", "train", "finetune", "finetuning", "fine", "tuning", "stage", "phase", "model",
-                     "run", "the", "mode", "of", "step"});
+    return oneOf(w, {"training", "train", "finetune", "finetuning", "fine", "tuning", "stage", "phase",
+                     "model", "run", "the", "mode", "of", "step"});
 }
 // an evaluation: "Evaluate Quantized model", "Testing the int8 model", "Accuracy of QAT model:"
 bool isEvaluationWord(std::string_view w)
 {
-    return oneOf(w, {"evaluate", "evaluating", "evaluation", "evaluated", "eval", "test", "testing", "tested",
-                     "validate", "validating", "validation", "val", "accuracy", "acc", "results", "result",
-                     "benchmark", "benchmarking", "metrics", "inference"});
+    return oneOf(w, {"evaluate", "evaluating", "evaluation", "evaluated",    "eval",    "test",     "testing",
+                     "tested",   "validate",   "validating", "validation",   "val",     "accuracy", "acc",
+                     "results",  "result",     "benchmark",  "benchmarking", "metrics", "inference"});
 }
 
 bool hasChineseAround(std::string_view text, const StageMention& m, std::string_view term, bool after)
@@ -64,10 +64,11 @@ std::string labelText(std::string_view text)
         while (i < out.size() && out[i] != ' ' && out[i] != '\t') ++i;
         const std::string_view chunk(out.data() + b, i - b);
         // a path, a URL, a "train.py:42" source or a file name: its folder words are not the line's
-        const bool path = chunk.find('/') != std::string_view::npos || chunk.find('\\') != std::string_view::npos ||
-                          chunk.find(".py") != std::string_view::npos || chunk.find(".pth") != std::string_view::npos ||
-                          chunk.find(".tar") != std::string_view::npos || chunk.find(".ckpt") != std::string_view::npos ||
-                          chunk.find(".onnx") != std::string_view::npos || chunk.find(".pt\"") != std::string_view::npos;
+        const bool path =
+            chunk.find('/') != std::string_view::npos || chunk.find('\\') != std::string_view::npos ||
+            chunk.find(".py") != std::string_view::npos || chunk.find(".pth") != std::string_view::npos ||
+            chunk.find(".tar") != std::string_view::npos || chunk.find(".ckpt") != std::string_view::npos ||
+            chunk.find(".onnx") != std::string_view::npos || chunk.find(".pt\"") != std::string_view::npos;
         if (path)
             for (size_t k = b; k < i; ++k) out[k] = ' ';
     }
@@ -98,16 +99,17 @@ std::optional<StageHeader> readStageHeader(std::string_view line)
     for (size_t i = 0; i < words.size(); ++i) {
         if (i >= first && i < after) continue;
         banner = banner && isBannerWord(words[i].word);
-        training = training || oneOf(words[i].word, {"training", "train", "finetune", "finetuning", "stage", "phase"});
+        training = training ||
+                   oneOf(words[i].word, {"training", "train", "finetune", "finetuning", "stage", "phase"});
     }
     const bool decorated =
         text.find_first_of("=#*[<>|") != std::string::npos || text.find("--") != std::string::npos;
-    const bool pipeline =
-        isSelectorWord(prev) || oneOf(next, {"stage", "phase"}) || isStartWord(prev) ||
-        (equalsNoCase(prev, "the") && isStartWord(prev2)) || isStartedWord(next) ||
-        (isBannerWord(next) && isStartedWord(next2)) ||
-        (banner && (decorated || training || words.size() == after - first)) ||
-        hasChineseAround(text, *m, "阶段", true) || hasChineseAround(text, *m, "开始", false);
+    const bool pipeline = isSelectorWord(prev) || oneOf(next, {"stage", "phase"}) || isStartWord(prev) ||
+                          (equalsNoCase(prev, "the") && isStartWord(prev2)) || isStartedWord(next) ||
+                          (isBannerWord(next) && isStartedWord(next2)) ||
+                          (banner && (decorated || training || words.size() == after - first)) ||
+                          hasChineseAround(text, *m, "阶段", true) ||
+                          hasChineseAround(text, *m, "开始", false);
     if (pipeline && m->role != RunRole::Unknown) return StageHeader{StageHeader::Kind::Pipeline, *m};
 
     bool evaluation = text.find("评测") != std::string::npos || text.find("测试") != std::string::npos ||

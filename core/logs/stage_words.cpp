@@ -74,11 +74,11 @@ constexpr StageWordRow kStageWords[] = {
 // Parts of a model a folder name may give a precision to ("B_fc_weight_only_fp32_output": the
 // output kept in fp32, in a QAT run).
 constexpr std::string_view kModelParts[] = {
-    "output", "outputs", "out",    "head",       "heads",       "fc",     "layer",  "layers",
-    "conv",   "weight",  "weights", "act",       "acts",        "activation", "activations", "input",
-    "inputs", "bias",    "bn",     "backbone",   "neck",        "attn",   "attention", "embed",
-    "embedding", "linear", "block", "stem",      "branch",      "op",     "ops",    "node",
-    "nodes",  "accum",   "scale",  "scales",     "only"};
+    "output",    "outputs", "out",     "head",     "heads",  "fc",         "layer",       "layers",
+    "conv",      "weight",  "weights", "act",      "acts",   "activation", "activations", "input",
+    "inputs",    "bias",    "bn",      "backbone", "neck",   "attn",       "attention",   "embed",
+    "embedding", "linear",  "block",   "stem",     "branch", "op",         "ops",         "node",
+    "nodes",     "accum",   "scale",   "scales",   "only"};
 
 bool isAsciiAlnum(char c)
 {

@@ -49,12 +49,19 @@ MetricName classifyMetric(std::string_view seriesName)
     const std::string name = lower(seriesName);
     const std::vector<std::string> words = splitWords(name);
     MetricName out;
-    for (const std::string& w : words) {
+    for (const std::string& w : words)
         if (isEvalWord(w)) out.eval = true;
-        if (w == "quantized" || w == "quant" || w == "int8" || w == "hbir" || w == "bc") out.quantized = true;
-        if (w == "preexport" || w == "export") out.deployStep = DeployStep::PreExport;  // "pre_export" too
-        if (w == "board" || w == "onboard" || w == "hbm" || w == "bpu") out.deployStep = DeployStep::Board;
-    }
+    // The stage and the deployment step are the reader's attribution (logs/stage_words.h): the
+    // name's "<stage>/" and "<step>/" components, never words guessed again here.
+    std::string_view rest = seriesName;
+    for (const logs::RunRole r :
+         {logs::RunRole::Float, logs::RunRole::Calibration, logs::RunRole::Qat, logs::RunRole::Quantized})
+        if (const std::string p = std::string(logs::roleName(r)) + "/"; rest.starts_with(p)) {
+            out.quantized = r == logs::RunRole::Quantized;
+            rest.remove_prefix(p.size());
+        }
+    if (rest.starts_with("pre_export/")) out.deployStep = DeployStep::PreExport;
+    if (rest.starts_with("board/")) out.deployStep = DeployStep::Board;
     // nothing trains after QAT: a pre_export or board accuracy is an evaluation ("hbm_acc")
     if (out.deployStep != DeployStep::None) out.eval = true;
     // The last word that is not an eval/train marker names the metric ("qat_val/acc" -> "acc").

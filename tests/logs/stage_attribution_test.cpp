@@ -168,7 +168,8 @@ TEST(StageAttribution, LabelsOnResultLinesNameTheirStage)
     for (const SeriesExplanation& e : explainRun(run))
         if (e.series == "quantized/val/acc") {
             EXPECT_EQ(e.stage, "quantized");
-            EXPECT_NE(e.stageReason.find("label 'INFO int8 (qnnpack) val_loss="), std::string::npos) << e.stageReason;
+            EXPECT_NE(e.stageReason.find("label 'INFO int8 (qnnpack) val_loss="), std::string::npos)
+                << e.stageReason;
             explained = true;
         }
     EXPECT_TRUE(explained);

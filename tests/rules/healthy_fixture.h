@@ -60,7 +60,7 @@ inline Pipeline healthyPipeline()
     p.quantizedRun = RunBuilder("quantized", RunRole::Quantized)
                          .meta("march", "nash-e")
                          .meta("batch_size", "256")
-                         .series("quantized_val/acc", {0.9126}, 0, 1, 1)
+                         .series("val/acc", {0.9126}, 0, 1, 1)
                          .build();
     return p;
 }

@@ -29,12 +29,14 @@ TEST(Metrics, ClassifiesNames)
         {"val/acc", MetricKind::Accuracy, true, false},
         {"float_val/acc", MetricKind::Accuracy, true, false},
         {"calib_val/acc", MetricKind::Accuracy, true, false},
-        {"quantized_val/acc", MetricKind::Accuracy, true, true},
+        {"quantized/val/acc", MetricKind::Accuracy, true, true},
+        {"quantized_val/acc", MetricKind::Accuracy, true, false},  // (the reader names it quantized/val/acc)
         {"eval/top1", MetricKind::Accuracy, true, false},
         {"test/mAP", MetricKind::Accuracy, true, false},
         {"validation.mIoU", MetricKind::Accuracy, true, false},
         {"accuracy", MetricKind::Accuracy, false, false},
-        {"hbir_val/acc1", MetricKind::Accuracy, true, true},
+        {"quantized/val/acc1", MetricKind::Accuracy, true, true},
+        {"board/val/acc", MetricKind::Accuracy, true, false},
         {"lr", MetricKind::LearningRate, false, false},
         {"learning_rate", MetricKind::LearningRate, false, false},
         {"grad_norm", MetricKind::Other, false, false},
@@ -56,7 +58,7 @@ TEST(Metrics, PrefersTheCanonicalSeries)
                         .series("loss", {1, 2})
                         .series("val/top5", {0.9})
                         .series("val/acc", {0.7})
-                        .series("quantized_val/acc", {0.6})
+                        .series("quantized/val/acc", {0.6})
                         .build();
     EXPECT_EQ(trainLoss(run).name, "loss");
     EXPECT_EQ(evalAccuracy(run).name, "val/acc");

@@ -206,9 +206,9 @@ TEST(Rules, QatStartingFarAboveFloat)
 TEST(Rules, AccuracyComparisons)
 {
     Pipeline p = healthyPipeline();
-    p.calibRun.series["calib_val/acc"].value.set(0, 0.70f);          // 23% below float
-    p.qatRun.series["qat_val/acc"].value.set(2, 0.60f);              // below calibration
-    p.quantizedRun.series["quantized_val/acc"].value.set(0, 0.50f);  // below QAT
+    p.calibRun.series["calib_val/acc"].value.set(0, 0.70f);  // 23% below float
+    p.qatRun.series["qat_val/acc"].value.set(2, 0.60f);      // below calibration
+    p.quantizedRun.series["val/acc"].value.set(0, 0.50f);    // below QAT
     const auto findings = run(p.analysis());
     EXPECT_EQ(problemIds(findings), (std::vector<std::string>{"calib.low_accuracy", "qat.quantized_gap",
                                                               "qat.worse_than_calibration"}));
@@ -230,7 +230,7 @@ TEST(Rules, AccuracyComparisons)
 TEST(Rules, PercentAccuraciesAreComparedAsFractions)
 {
     Pipeline p = healthyPipeline();
-    p.quantizedRun.series["quantized_val/acc"].value.set(0, 91.0f);  // percent, same as QAT's 0.9126
+    p.quantizedRun.series["val/acc"].value.set(0, 91.0f);  // percent, same as QAT's 0.9126
     EXPECT_FALSE(find(run(p.analysis()), "qat.quantized_gap"));
 }
 
@@ -243,7 +243,7 @@ TEST(Rules, NoQuantizedEvaluation)
     EXPECT_EQ(f->faq, "method.qat_only_eval");
     // A quantized evaluation logged inside the QAT run counts.
     Pipeline q = healthyPipeline();
-    q.qatRun.series["quantized_val/acc"] = q.quantizedRun.series["quantized_val/acc"];
+    q.qatRun.series["quantized/val/acc"] = q.quantizedRun.series["val/acc"];
     EXPECT_FALSE(find(run(testing::analysisOf({q.floatRun, q.calibRun, q.qatRun})), "qat.no_quantized_eval"));
 }
 
