@@ -6,6 +6,7 @@
 
 #include "app/cli/cli_command.h"
 #include "core/artifacts/text_lines.h"
+#include "core/common/finding_catalogue.h"
 
 namespace qatdoctor::cli {
 namespace {
@@ -50,6 +51,7 @@ void printFindings(std::ostream& out, const std::vector<core::Finding>& findings
         const bool zh = lang == core::Lang::Zh;
         if (f.strength)
             out << (zh ? "    强度：" : "    strength: ") << core::strengthText(*f.strength, lang) << "\n";
+        out << "    " << core::standardText(f, lang) << "\n";
         if (f.recovered)
             out << (zh ? "    数据已自行恢复：不计入结论。\n"
                        : "    recovered by itself: not counted in the verdict\n");

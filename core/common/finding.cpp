@@ -1,7 +1,9 @@
 #include "core/common/finding.h"
 
 #include <algorithm>
+#include <cassert>
 
+#include "core/common/finding_catalogue.h"
 #include "core/common/number_text.h"
 
 namespace qatdoctor::core {
@@ -68,6 +70,7 @@ void sortFindings(std::vector<Finding>& findings)
 
 Finding makeFinding(std::string id, Severity severity, Stage stage, Text title, Text message, const char* faq)
 {
+    assert(findingRow(id) && "a finding id without a row in finding_catalogue.cpp");
     Finding f;
     f.id = std::move(id);
     f.severity = severity;

@@ -52,6 +52,11 @@ struct Strength {
 // "relative accuracy drop 73.0% (threshold 10.0%, 63.0% above it)"
 std::string strengthText(const Strength& s, Lang lang);
 
+// How strong a finding's evidence is against its catalogue row's standard (finding_catalogue.h):
+// decisive (a fact or a measurement clearly past its threshold), corroborated (two independent
+// suggestive signals: at most a warning), suggestive (one signal alone: at most an info note).
+enum class EvidenceLevel { Decisive = 0, Corroborated = 1, Suggestive = 2 };
+
 struct Finding {
     std::string id;  // stable check id, e.g. "loss.nonfinite"
     Severity severity = Severity::Warning;
@@ -64,10 +69,12 @@ struct Finding {
     // The data recovered by itself (one evaluation's loss NaN, finite again at the next): listed
     // as found, but a glitch that training never saw is not where trouble starts (no verdict).
     bool recovered = false;
+    EvidenceLevel evidenceLevel = EvidenceLevel::Decisive;
 };
 
 // The one constructor of a Finding; evidence and strength are added by the caller. faq = the FAQ
-// topic id the finding's advice comes from (nullptr or "" = none).
+// topic id the finding's advice comes from (nullptr or "" = none). id must have a row in the
+// finding catalogue (finding_catalogue.h): checked builds assert it.
 Finding makeFinding(std::string id, Severity severity, Stage stage, Text title, Text message,
                     const char* faq = "");
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/common/finding_catalogue.h"
+
 namespace qatdoctor::core {
 
 using nlohmann::json;
@@ -102,6 +104,13 @@ nlohmann::json findingToJson(const Finding& f, Lang lang)
                          {"margin", jsonNumber(s.margin())},     {"text", strengthText(s, lang)}};
     }
     if (f.recovered) j["recovered"] = true;
+    // the standard the evidence met (finding_catalogue.h)
+    json standard = {{"met", evidenceLevelName(f.evidenceLevel)}, {"text", standardText(f, lang)}};
+    if (const FindingRow* row = findingRow(f.id)) {
+        standard["decisive"] = row->decisive.in(lang);
+        standard["suggestive"] = row->suggestive.en.empty() ? json(nullptr) : json(row->suggestive.in(lang));
+    }
+    j["evidence_standard"] = std::move(standard);
     return j;
 }
 

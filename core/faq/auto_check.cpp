@@ -1,5 +1,7 @@
 #include "core/faq/auto_check.h"
 
+#include "core/common/finding_catalogue.h"
+
 namespace qatdoctor::core::faq {
 
 const char* autoOutcomeName(AutoOutcome outcome)
@@ -27,11 +29,26 @@ AutoAnswer evaluateCheck(const CheckResults& analysis, const std::string& checkI
     AutoAnswer out;
     out.check = checkId;
     if (checkId.empty()) return out;
+    std::optional<Text> suggested;
     for (const Finding& f : analysis.findings) {
         if (f.id != checkId) continue;
+        // one suggestive signal alone is a note: it does not answer the question for the user
+        if (f.evidenceLevel == EvidenceLevel::Suggestive) {
+            if (!suggested)
+                suggested =
+                    Text{"仅有一个迹象，未作回答：" + f.title.zh + "（" + standardText(f, Lang::Zh) + "）",
+                         "only one suggestive signal, not answered: " + f.title.en + " (" +
+                             standardText(f, Lang::En) + ")"};
+            continue;
+        }
         out.outcome = AutoOutcome::Found;
         out.evidence.insert(out.evidence.end(), f.evidence.begin(), f.evidence.end());
         out.findingTitles.push_back(f.title);
+        out.standards.push_back({standardText(f, Lang::Zh), standardText(f, Lang::En)});
+    }
+    if (out.outcome == AutoOutcome::Unknown && suggested) {
+        out.notChecked = suggested;
+        return out;
     }
     // A finding wins over "ran": a check that ran and found something is Found, never Clear.
     if (out.outcome == AutoOutcome::Unknown && analysis.checksRun.count(checkId))

@@ -22,6 +22,7 @@ struct AutoAnswer {
     std::string check;                // the check id evaluated
     std::vector<Evidence> evidence;   // of every finding with that id (found only)
     std::vector<Text> findingTitles;  // their titles, for the UI
+    std::vector<Text> standards;      // the evidence standard each met (finding_catalogue.h)
     const Answer* answer = nullptr;   // the answer marked with the outcome; null when unknown
     // Unknown because the check could not run: what it needed (CheckResults::checksSkipped), so the
     // question can say why it is left to the user ("not checked: needs ...").

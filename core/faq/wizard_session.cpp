@@ -71,7 +71,15 @@ int WizardSession::autoAdvance(const CheckResults& analysis)
         if (!n || n->isResult() || isOverridden(m_topic, m_node)) break;
         AutoAnswer a = autoAnswerFor(*n, analysis);
         if (!a.answer) break;
-        PathStep step{m_topic, m_node, a.answer->id, {}, true, a.check, a.outcome, std::move(a.evidence)};
+        PathStep step{m_topic,
+                      m_node,
+                      a.answer->id,
+                      {},
+                      true,
+                      a.check,
+                      a.outcome,
+                      std::move(a.evidence),
+                      std::move(a.standards)};
         if (!moveTo(a.answer->next, std::move(step))) break;
         ++answered;
     }

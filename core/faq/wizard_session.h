@@ -24,6 +24,7 @@ struct PathStep {
     std::string check;       // the question's auto check id ("" = manual question)
     AutoOutcome outcome = AutoOutcome::Unknown;
     std::vector<Evidence> evidence;
+    std::vector<Text> standards;  // the evidence standard the findings behind it met
 };
 
 class WizardSession {

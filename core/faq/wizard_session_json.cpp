@@ -58,6 +58,10 @@ json sessionToJson(const WizardSession& session, const FaqBase& base)
         js["outcome"] = autoOutcomeName(s.outcome);
         js["evidence"] = json::array();
         for (const Evidence& e : s.evidence) js["evidence"].push_back(evidenceToJson(e));
+        if (!s.standards.empty()) {
+            js["standards"] = json::array();
+            for (const Text& t : s.standards) js["standards"].push_back(textToJson(t));
+        }
         path.push_back(std::move(js));
     }
     j["path"] = std::move(path);
@@ -95,10 +99,15 @@ Result<WizardSession> sessionFromJson(const json& j, const FaqBase* base)
                         true,
                         here->autoCheck,
                         parseAutoOutcome(str(step, "outcome")),
+                        {},
                         {}};
             const auto evidence = step.find("evidence");
             if (evidence != step.end() && evidence->is_array())
                 for (const json& e : *evidence) ps.evidence.push_back(evidenceFromJson(e));
+            const auto standards = step.find("standards");
+            if (standards != step.end() && standards->is_array())
+                for (const json& t : *standards)
+                    if (t.is_object()) ps.standards.push_back({str(t, "zh"), str(t, "en")});
             const size_t before = s.path().size();
             WizardSessionAccess::pushAutomatic(s, ps, a->next);
             if (s.path().size() == before) break;

@@ -52,6 +52,7 @@ void writeFindings(std::string& o, const std::vector<FindingItem>& items)
         o += "<h4>" + e(f.severityLabel) + " \u00b7 " + e(f.title) + "</h4>";
         o += "<div class=\"meta\"><span class=\"id\">" + e(f.id) + "</span> \u00b7 " + e(f.stage) + "</div>";
         if (!f.strength.empty()) o += "<p class=\"strength\">" + e(f.strength) + "</p>";
+        if (!f.standard.empty()) o += "<p class=\"standard\">" + e(f.standard) + "</p>";
         if (!f.recoveredNote.empty()) o += "<p class=\"recovered\">" + e(f.recoveredNote) + "</p>";
         o += "<p>" + e(f.message) + "</p>";
         if (!f.evidence.empty()) {

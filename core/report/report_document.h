@@ -67,6 +67,7 @@ struct FindingItem {
     std::string title;
     std::string message;
     std::string strength;       // "accuracy drop relative to QAT 72.9% (threshold 50.0%, ...)", "" = a fact
+    std::string standard;       // the evidence standard it met (finding_catalogue.h: standardText)
     std::string recoveredNote;  // localised "recovered by itself, not counted in the verdict", "" = not
     std::vector<std::string> evidence;  // one line each, already formatted
     std::vector<std::string> advice;    // from the FAQ topic's results

@@ -2,6 +2,7 @@
 // the findings by severity, each with its evidence and the FAQ's advice.
 #include <algorithm>
 
+#include "core/common/finding_catalogue.h"
 #include "core/faq/faq_base.h"
 #include "core/report/report_sections.h"
 #include "core/rules/verdict.h"
@@ -44,6 +45,7 @@ FindingItem findingItem(BuildContext& c, const Finding& f)
     item.title = f.title.in(c.lang);
     item.message = f.message.in(c.lang);
     if (f.strength) item.strength = strengthText(*f.strength, c.lang);
+    item.standard = standardText(f, c.lang);
     if (f.recovered)
         item.recoveredNote = tr(c, "The data recovered by itself: listed, but not counted in the verdict.",
                                 "数据已自行恢复：列出供参考，不计入结论。");

@@ -1,14 +1,17 @@
 // qat.not_learning: QAT's weights stay frozen, the FAQ's "weights do not update after loading
 // calibration" (prepare after the optimizer, fake-quant / observer states, training flag).
-// Frozen weights give the same evaluation accuracy epoch after epoch, which is the strong sign;
-// the training loss still wiggles with the batches, so it is only used when too few
-// evaluations were logged. Stronger than both: the script's own fingerprints of the weights
-// (a norm or checksum printed before and after), identical when nothing was learnt.
+// Its evidence standard (finding_catalogue.cpp): decisive are the script's own fingerprints of the
+// weights (a norm or checksum printed before and after, identical when nothing was learnt) and,
+// in the checkpoint reader, byte-identical weights in two QAT checkpoints. Only suggestive are an
+// evaluation accuracy that stays the same (a converged model on a small validation set does that
+// too) and a training loss that stays flat: both together are a warning, one alone a note, and a
+// training loss that clearly falls clears the run.
 #include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
 
+#include "core/common/finding_catalogue.h"
 #include "core/logs/parameter_fingerprint.h"
 #include "core/rules/rule_checks.h"
 #include "core/rules/rule_support.h"
@@ -57,14 +60,53 @@ std::optional<Fingerprints> fingerprintsOf(const logs::Run& run)
     return f;
 }
 
+// A loss as evidence: the training loss is flat when its first and last quarter (medians) are
+// within the threshold; an evaluation loss, a continuous number, is flat only when it is the same
+// to every logged digit over enough evaluations (frozen weights give exactly the same number, a
+// converged model that still learns moves it in the last digits).
+struct FlatLoss {
+    MetricRef loss;
+    Points points;
+    double first = NAN, last = NAN;
+};
+
+std::optional<FlatLoss> flatTrainingLoss(const logs::Run& run, const Thresholds& t)
+{
+    FlatLoss l;
+    l.loss = trainLoss(run);
+    if (!l.loss) return std::nullopt;
+    l.points = finitePoints(*l.loss.series);
+    if (l.points.size() < static_cast<size_t>(t.notLearningMinPoints)) return std::nullopt;
+    const size_t q = std::max<size_t>(1, l.points.size() / 4);
+    l.first = medianOf(l.points.value, 0, q);
+    l.last = medianOf(l.points.value, l.points.size() - q, l.points.size());
+    if (!(l.first > 0) || std::fabs(l.last - l.first) / l.first >= t.notLearningMaxRelativeChange)
+        return std::nullopt;
+    return l;
+}
+
+std::optional<FlatLoss> identicalEvaluationLoss(const logs::Run& run, const Thresholds& t)
+{
+    FlatLoss l;
+    l.loss = evalLoss(run);
+    if (!l.loss) return std::nullopt;
+    l.points = finitePoints(*l.loss.series);
+    if (l.points.size() < static_cast<size_t>(std::max(2.0, t.notLearningMinEvaluations)))
+        return std::nullopt;
+    const auto [lo, hi] = std::minmax_element(l.points.value.begin(), l.points.value.end());
+    if (*lo != *hi) return std::nullopt;
+    l.first = l.last = *lo;
+    return l;
+}
+
 }  // namespace
 
 RuleOutcome checkQatNotLearning(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
     for (const logs::Run* run : runsWithRole(a, logs::RunRole::Qat)) {
-        // The script's own fingerprints of the weights settle it either way: weights that moved
-        // are learning, however flat the evaluation looks.
+        // Decisive: the script's own fingerprints of the weights settle it either way: weights
+        // that moved are learning, however flat the evaluation looks.
         if (const auto prints = fingerprintsOf(*run)) {
             out.ran = true;
             if (prints->before != prints->after) continue;
@@ -75,46 +117,68 @@ RuleOutcome checkQatNotLearning(const logs::LogSet& a, const Thresholds& t)
             out.findings.push_back(std::move(f));
             continue;
         }
+        // Suggestive only, each alone: an evaluation accuracy that does not move (a converged
+        // model on a small validation set gives the same number too), an evaluation loss the same
+        // to every digit, a training loss that does not move. Two of them make a warning; one
+        // alone a note.
+        std::optional<Finding> f;
+        int signals = 0;
         if (MetricRef acc = evalAccuracy(*run)) {
             const Points ap = finitePoints(*acc.series);
             if (ap.size() >= static_cast<size_t>(std::max(2.0, t.notLearningMinEvaluations))) {
                 out.ran = true;
                 const auto [lo, hi] = std::minmax_element(ap.value.begin(), ap.value.end());
                 const double spread = (*hi - *lo) * accuracyScale(*acc.series);
-                if (spread > t.notLearningMaxAccuracyChange) continue;
-                Finding f = notLearning(*run, run->name + ", " + std::to_string(ap.size()) +
-                                                  " evaluations at " + shortNumber(ap.value.front()));
-                f.strength = measuredBelow({"评测精度的变化幅度", "spread of the evaluation accuracy"},
-                                           spread, t.notLearningMaxAccuracyChange, true);
-                f.evidence.push_back(
-                    pointEvidence(*run, acc, ap.index.front(), Text{"第一次评测", "first evaluation"}));
-                f.evidence.push_back(pointEvidence(*run, acc, ap.index.back(),
-                                                   Text{"最后一次评测，变化幅度 " + shortNumber(spread),
-                                                        "last evaluation, spread " + shortNumber(spread)}));
-                out.findings.push_back(std::move(f));
-                continue;
+                if (spread <= t.notLearningMaxAccuracyChange) {
+                    ++signals;
+                    f = notLearning(*run, run->name + ", " + std::to_string(ap.size()) + " evaluations at " +
+                                              shortNumber(ap.value.front()));
+                    f->strength = measuredBelow({"评测精度的变化幅度", "spread of the evaluation accuracy"},
+                                                spread, t.notLearningMaxAccuracyChange, true);
+                    f->evidence.push_back(
+                        pointEvidence(*run, acc, ap.index.front(), Text{"第一次评测", "first evaluation"}));
+                    f->evidence.push_back(
+                        pointEvidence(*run, acc, ap.index.back(),
+                                      Text{"最后一次评测，变化幅度 " + shortNumber(spread),
+                                           "last evaluation, spread " + shortNumber(spread)}));
+                }
             }
         }
-        MetricRef loss = trainLoss(*run);
-        if (!loss) continue;
-        const Points p = finitePoints(*loss.series);
-        if (p.size() < static_cast<size_t>(t.notLearningMinPoints)) continue;
-        out.ran = true;
-        const size_t q = std::max<size_t>(1, p.size() / 4);
-        const double first = medianOf(p.value, 0, q);
-        const double last = medianOf(p.value, p.size() - q, p.size());
-        if (!(first > 0) || std::fabs(last - first) / first >= t.notLearningMaxRelativeChange) continue;
-        Finding f =
-            notLearning(*run, run->name + ", loss " + shortNumber(first) + " -> " + shortNumber(last));
-        f.strength = measuredBelow({"loss 的相对变化", "relative change of the loss"},
-                                   std::fabs(last - first) / first, t.notLearningMaxRelativeChange, true);
-        f.evidence.push_back(pointEvidence(
-            *run, loss, p.index.front(),
-            Text{"前四分之一的中位数 " + shortNumber(first), "first-quarter median " + shortNumber(first)}));
-        f.evidence.push_back(pointEvidence(
-            *run, loss, p.index.back(),
-            Text{"最后四分之一的中位数 " + shortNumber(last), "last-quarter median " + shortNumber(last)}));
-        out.findings.push_back(std::move(f));
+        const std::optional<FlatLoss> evalFlat = identicalEvaluationLoss(*run, t);
+        const std::optional<FlatLoss> trainFlat = flatTrainingLoss(*run, t);
+        if (MetricRef loss = trainLoss(*run);
+            loss && finitePoints(*loss.series).size() >= static_cast<size_t>(t.notLearningMinPoints))
+            out.ran = true;
+        for (const auto* flat : {&evalFlat, &trainFlat}) {
+            if (!*flat) continue;
+            const FlatLoss& l = **flat;
+            ++signals;
+            const bool eval = flat == &evalFlat;
+            if (!f) {
+                f = notLearning(*run,
+                                run->name + ", loss " + shortNumber(l.first) + " -> " + shortNumber(l.last));
+                f->strength = measuredBelow({"loss 的相对变化", "relative change of the loss"},
+                                            std::fabs(l.last - l.first) / l.first,
+                                            t.notLearningMaxRelativeChange, true);
+            }
+            const std::string what = eval ? "evaluation loss" : "training loss";
+            const std::string whatZh = eval ? "评测 loss" : "训练 loss";
+            f->evidence.push_back(
+                pointEvidence(*run, l.loss, l.points.index.front(),
+                              eval ? Text{whatZh + "第一次评测 " + shortNumber(l.first),
+                                          what + ", first evaluation " + shortNumber(l.first)}
+                                   : Text{whatZh + "前四分之一的中位数 " + shortNumber(l.first),
+                                          what + ", first-quarter median " + shortNumber(l.first)}));
+            f->evidence.push_back(pointEvidence(
+                *run, l.loss, l.points.index.back(),
+                eval ? Text{whatZh + "最后一次评测，完全相同 " + shortNumber(l.last),
+                            what + ", last evaluation, the same to every digit " + shortNumber(l.last)}
+                     : Text{whatZh + "最后四分之一的中位数 " + shortNumber(l.last),
+                            what + ", last-quarter median " + shortNumber(l.last)}));
+        }
+        if (!f) continue;
+        meetStandard(*f, signals >= 2 ? EvidenceLevel::Corroborated : EvidenceLevel::Suggestive);
+        out.findings.push_back(std::move(*f));
     }
     return out;
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/common/finding_catalogue.h"
 #include "core/rules/rule.h"
 #include "tests/rules/healthy_fixture.h"
 
@@ -258,6 +259,37 @@ TEST(Rules, FrozenQatIsNotLearning)
     const Finding* f = find(fFindings, "qat.not_learning");
     ASSERT_TRUE(f);
     EXPECT_EQ(f->faq, "qat.weights_not_updating");
+}
+
+// The evidence standard: an evaluation accuracy that stays the same is one suggestive signal (a
+// converged model on a small validation set does it too): alone it is a note, never a warning.
+TEST(Rules, FlatAccuracyAloneIsOnlyANote)
+{
+    Pipeline p = healthyPipeline();
+    p.qatRun.series["qat_val/acc"].value = {0.9111f, 0.9111f, 0.9111f};
+    auto& v = p.qatRun.series["qat_train/loss"].value;  // a training loss still falling
+    for (size_t i = 0; i < v.size(); ++i) v.set(i, static_cast<float>(0.30 - 0.01 * static_cast<double>(i)));
+    const auto findings = run(p.analysis());
+    const Finding* f = find(findings, "qat.not_learning");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_EQ(f->evidenceLevel, EvidenceLevel::Suggestive);
+    EXPECT_NE(standardText(*f, Lang::En).find("one signal alone"), std::string::npos);
+}
+
+// Two independent signals (the accuracy and an evaluation loss the same to every digit) make a
+// warning; the standard met says so.
+TEST(Rules, FlatAccuracyAndIdenticalEvaluationLossAreAWarning)
+{
+    Pipeline p = healthyPipeline();
+    p.qatRun.series["qat_val/acc"].value = {0.9111f, 0.9111f, 0.9111f};
+    p.qatRun.series["qat_val/loss"] = testing::makeSeries({0.2437, 0.2437, 0.2437}, 63, 64, 1);
+    auto& v = p.qatRun.series["qat_train/loss"].value;
+    for (size_t i = 0; i < v.size(); ++i) v.set(i, static_cast<float>(0.30 - 0.01 * static_cast<double>(i)));
+    const Finding* f = find(run(p.analysis()), "qat.not_learning");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->evidenceLevel, EvidenceLevel::Corroborated);
 }
 
 TEST(Rules, WeightFingerprintsDecideWhetherQatLearnt)

@@ -198,6 +198,7 @@ private:
         put(q(f.severityLabel) + " \u00b7 " + q(f.title), m_f.h3, 12, color.darker(130));
         put(q(f.id) + "  \u00b7  " + q(f.stage), m_f.small, 12, QColor("#555555"));
         if (!f.strength.empty()) put(q(f.strength), m_f.small, 12, QColor("#333333"));
+        if (!f.standard.empty()) put(q(f.standard), m_f.small, 12, QColor("#555555"));
         if (!f.recoveredNote.empty()) put(q(f.recoveredNote), m_f.small, 12, QColor("#555555"));
         put(q(f.message), m_f.body, 12);
         for (const std::string& e : f.evidence) put("\u2022 " + q(e), m_f.small, 24, QColor("#333333"));

@@ -76,6 +76,13 @@ void AutoAnswerPanel::showSteps(const core::faq::FaqBase& base, const std::vecto
         head->addWidget(text, 1);
         head->addWidget(override, 0, Qt::AlignTop);
         rowLayout->addLayout(head);
+        for (const core::Text& standard : step.standards) {
+            auto* met = new QLabel(qs(standard.in(lang)));
+            met->setObjectName("autoStandard");
+            met->setWordWrap(true);
+            met->setStyleSheet("color:#555");
+            rowLayout->addWidget(met);
+        }
         if (!step.evidence.empty()) {
             auto* list = new QListWidget;
             list->setObjectName("autoEvidence");
