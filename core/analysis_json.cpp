@@ -85,9 +85,13 @@ json logSetToJson(const logs::LogSet& set)
         jr["role"] = logs::roleName(r.role);
         jr["role_reason"] = r.roleReason;
         jr["files"] = json::array();
-        for (const logs::RunFile& f : r.files)
-            jr["files"].push_back(
-                {{"path", f.path}, {"format", f.format}, {"layout", f.layout}, {"size", f.size}});
+        for (const logs::RunFile& f : r.files) {
+            json jf = {{"path", f.path}, {"format", f.format}, {"layout", f.layout}, {"size", f.size}};
+            // coverage: metric-bearing lines the reader did not understand
+            jf["unread_lines"] = f.unreadLines;
+            if (!f.unreadSample.empty()) jf["unread_sample"] = f.unreadSample;
+            jr["files"].push_back(std::move(jf));
+        }
         jr["metadata"] = r.metadata;
         jr["series"] = json::object();
         for (const auto& [name, s] : r.series) {
@@ -251,8 +255,14 @@ json analysisToJson(const Analysis& a, Lang lang)
     for (const Finding& f : a.findings) j["findings"].push_back(findingToJson(f, lang));
     j["checks_run"] = a.checksRun;
     j["checks_skipped"] = json::array();
-    for (const Analysis::SkippedCheck& s : a.checksSkipped)
-        j["checks_skipped"].push_back({{"id", s.id}, {"reason", s.reason.in(lang)}});
+    for (const Analysis::SkippedCheck& s : a.checksSkipped) {
+        json k = {{"id", s.id}, {"reason", s.reason.in(lang)}};
+        if (!s.evidence.empty()) {
+            k["evidence"] = json::array();
+            for (const Evidence& e : s.evidence) k["evidence"].push_back(evidenceToJson(e));
+        }
+        j["checks_skipped"].push_back(std::move(k));
+    }
     j["checkpoints"] = json::array();
     for (const checkpoint::CheckpointRead& c : a.checkpoints) j["checkpoints"].push_back(checkpointToJson(c));
     j["checkpoint_diffs"] = json::array();

@@ -94,8 +94,10 @@ void printSummary(std::ostream& out, const core::Analysis& a, core::Lang lang)
     if (!a.checksSkipped.empty()) {
         out << (lang == core::Lang::Zh ? "\n未检查（结果未知，并非通过）：\n"
                                        : "\nNot checked (unknown, not clear):\n");
-        for (const core::Analysis::SkippedCheck& s : a.checksSkipped)
+        for (const core::Analysis::SkippedCheck& s : a.checksSkipped) {
             out << "  " << s.id << ": " << s.reason.in(lang) << "\n";
+            for (const core::Evidence& e : s.evidence) out << "    - " << evidenceLine(e, lang) << "\n";
+        }
     }
     std::vector<core::Warning> warnings = a.logs.warnings;
     warnings.insert(warnings.end(), a.warnings.begin(), a.warnings.end());

@@ -41,8 +41,15 @@ std::string pad(std::string s, size_t w)
 void printRun(std::ostream& out, const core::logs::Run& r)
 {
     out << "Run " << r.name << "  role=" << core::logs::roleName(r.role) << "  (" << r.roleReason << ")\n";
-    for (const auto& f : r.files)
+    for (const auto& f : r.files) {
         out << "  file " << f.path << "  [" << f.layout << ", " << f.size << " bytes]\n";
+        if (f.unreadLines > 0) {
+            out << "    " << f.unreadLines << " line" << (f.unreadLines > 1 ? "s" : "")
+                << " with metrics not understood, first at line";
+            for (uint32_t l : f.unreadSample) out << " " << l;
+            out << "\n";
+        }
+    }
     if (!r.metadata.empty()) {
         out << "  metadata:";
         for (const auto& [k, v] : r.metadata) out << " " << k << "=" << v;

@@ -11,6 +11,8 @@
 namespace qatdoctor::cli {
 namespace {
 
+}  // namespace
+
 std::string evidenceLine(const core::Evidence& e, core::Lang lang)
 {
     std::ostringstream s;
@@ -36,8 +38,6 @@ std::string evidenceLine(const core::Evidence& e, core::Lang lang)
     if (!e.detailIn(lang).empty()) put(e.detailIn(lang));
     return s.str();
 }
-
-}  // namespace
 
 void printFindings(std::ostream& out, const std::vector<core::Finding>& findings, core::Lang lang)
 {

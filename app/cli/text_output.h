@@ -10,6 +10,8 @@
 
 namespace qatdoctor::cli {
 
+// One evidence line as the CLI prints it: "file:line, run r, metric, step, value, detail".
+std::string evidenceLine(const core::Evidence& e, core::Lang lang);
 void printFindings(std::ostream& out, const std::vector<core::Finding>& findings, core::Lang lang);
 void printWarnings(std::ostream& out, const std::vector<core::Warning>& warnings);
 

@@ -17,6 +17,9 @@ namespace qatdoctor::core {
 struct SkippedCheck {
     std::string id;
     Text reason;
+    // What kept it from running, where that is a place in the data: the lines a reader did not
+    // understand, when the check claims an absence and needs them all (finding_catalogue.h).
+    std::vector<Evidence> evidence;
 };
 
 struct CheckResults {

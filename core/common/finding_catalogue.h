@@ -18,12 +18,12 @@ namespace qatdoctor::core {
 
 struct FindingRow {
     std::string_view id;
-    Severity severity;      // with decisive evidence
+    Severity severity;  // with decisive evidence
     Stage stage;
-    std::string_view faq;   // FAQ topic ("" = none)
-    Text meaning;           // what the finding says, in one sentence
-    Text decisive;          // the evidence that proves it
-    Text suggestive;        // evidence that only suggests it ("" = none is ever used)
+    std::string_view faq;  // FAQ topic ("" = none)
+    Text meaning;          // what the finding says, in one sentence
+    Text decisive;         // the evidence that proves it
+    Text suggestive;       // evidence that only suggests it ("" = none is ever used)
 };
 
 const std::vector<FindingRow>& findingCatalogue();

@@ -263,6 +263,7 @@ void stitch(ParsedLog& b, const ParseState& sa, ParseState& sb)
             s.line.updateBuffer([&](uint32_t& l) { l += lineShift; });
     }
     if (sb.openTraceback) sb.openTraceback->line += static_cast<int64_t>(sa.line);
+    for (uint32_t& l : b.unreadSample) l += lineShift;
     for (RunEvent& e : b.events) {
         e.line += static_cast<int64_t>(sa.line);
         if (!e.step) e.step = sa.lastStep;
@@ -471,6 +472,9 @@ void appendParsed(ParsedLog& a, ParsedLog&& b)
     for (RoleHint& h : b.roleHints) a.roleHints.push_back(std::move(h));
     for (auto& [name, why] : b.stageReasons) a.stageReasons.emplace(name, std::move(why));
     a.skippedRecords += b.skippedRecords;
+    a.unreadLines += b.unreadLines;
+    for (uint32_t l : b.unreadSample)
+        if (a.unreadSample.size() < kUnreadSample) a.unreadSample.push_back(l);
 }
 
 ParsedLog concatParsed(std::vector<ParsedLog>&& parts)

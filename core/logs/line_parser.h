@@ -16,6 +16,7 @@ namespace qatdoctor::core::logs {
 
 inline constexpr size_t kMaxLineBytes = 1u << 20;  // longer lines are skipped with a warning
 inline constexpr uint64_t kWarningsPerKind = 5;    // then one "N more" summary per kind
+inline constexpr size_t kUnreadSample = 5;         // unread lines kept by number (ParsedLog)
 
 // How a point's step was found.
 enum class StepFrom { Counter, LastStep, Order };
@@ -92,6 +93,13 @@ protected:
     // valid until the next slot() call).
     Series& seriesOf(uint32_t slotIndex) { return m_out.series[m_slots[slotIndex].series]; }
     void warn(const char* kind, std::string message, uint64_t line, int64_t offset = -1);
+    // A line with a number beside a metric word that became nothing (coverage, ParsedLog).
+    void unread(uint64_t line)
+    {
+        ++m_out.unreadLines;
+        if (m_out.unreadSample.size() < kUnreadSample)
+            m_out.unreadSample.push_back(static_cast<uint32_t>(line));
+    }
     // Warns about a gigantic, binary or invalid UTF-8 line; true = skip the line.
     bool rejectDamaged(std::string_view text, uint64_t lineNo, uint64_t offset);
 

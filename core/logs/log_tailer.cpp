@@ -471,6 +471,9 @@ bool LogTailer::appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>&
         RunFile& file = to.run->files[to.file];
         file.size = t->state.offset;
         file.stepsEstimated = t->state.stepsEstimated;
+        file.unreadLines += parsed.unreadLines;
+        for (uint32_t l : parsed.unreadSample)
+            if (file.unreadSample.size() < kUnreadSample) file.unreadSample.push_back(l);
         for (const auto& [k, v] : parsed.metadata) to.run->metadata.emplace(strip(k), v);
         for (const auto& [n, why] : parsed.stageReasons)
             to.run->stageReasons.emplace(strip(n), t->name + ": " + why);
@@ -530,6 +533,8 @@ void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, bo
         if (index == run.files.size()) run.files.push_back({t->path, t->format->id, 0, t->layout});
         run.files[index].size = t->state.offset;
         run.files[index].stepsEstimated = t->state.stepsEstimated;
+        run.files[index].unreadLines = t->parsed.unreadLines;
+        run.files[index].unreadSample = t->parsed.unreadSample;
         for (const auto& [k, v] : t->parsed.metadata) run.metadata.emplace(own(k), v);
         // why a series is its stage's (the own stage's under their names without the prefix)
         for (const auto& [name, why] : t->parsed.stageReasons)

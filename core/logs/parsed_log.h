@@ -100,6 +100,11 @@ struct ParsedLog {
     std::map<std::string, std::string> stageReasons;
     std::vector<PendingStep> pending;  // only for chunks parsed with stepKnown = false
     uint64_t skippedRecords = 0;       // tfevents: records dropped by CRC
+    // Coverage: lines that carry a number beside a metric word but became no point, event or
+    // setting (the reader did not understand them), and the first of them (line numbers). A
+    // check that claims an absence needs none (finding_catalogue.h: qat.no_quantized_eval).
+    uint64_t unreadLines = 0;
+    std::vector<uint32_t> unreadSample;
 
     // Index of the series called name, created when missing. A hash index keeps it constant
     // time (a log of a million metric names was quadratic); it is rebuilt when names grew or

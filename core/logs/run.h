@@ -149,6 +149,9 @@ struct RunFile {
     uint64_t size = 0;
     std::string layout;           // layout family (log_layouts.h): "mmdet2_text", "hf_trainer_state", ...
     bool stepsEstimated = false;  // some steps rest on an estimate (ParseState::stepsEstimated)
+    // Coverage (ParsedLog::unreadLines): metric-bearing lines the reader did not understand.
+    uint64_t unreadLines = 0;
+    std::vector<uint32_t> unreadSample;  // the first of them, 1-based line numbers
 };
 
 struct Run {

@@ -330,6 +330,40 @@ inline double fromZero(double counter, bool countsFromOne)
     return countsFromOne && counter >= 1 ? counter - 1 : counter;
 }
 
+// A line that states a metric's value in words the field scan did not take ("Final accuracy of
+// the int8 model is 91.2%", "Top-1 acc (converted) -> 0.90"): a metric word, then within a few
+// words a number. Such a line, read as nothing, leaves the reading incomplete (coverage).
+bool metricBearing(std::string_view t)
+{
+    static constexpr std::string_view kWords[] = {"acc",    "accuracy", "loss", "top1", "top-1",
+                                                  "map",    "miou",     "f1",   "auc",  "precision",
+                                                  "recall", "error",    "err"};
+    auto inName = [](char c) { return isAlpha(c) || isDigit(c) || c == '_' || c == '/' || c == '.'; };
+    const size_t first = t.find_first_not_of(" \t");
+    if (first != std::string_view::npos && (t[first] == '|' || t[first] == '+'))
+        return false;  // a table's row
+    for (size_t i = 0; i < t.size(); ++i) {
+        if (!isAlpha(t[i]) || (i > 0 && inName(t[i - 1]))) continue;
+        size_t w = i;
+        while (w < t.size() && (isAlpha(t[w]) || isDigit(t[w]) || t[w] == '-' || t[w] == '@')) ++w;
+        if (w < t.size() && (t[w] == '_' || t[w] == '/')) continue;  // part of a longer name
+        const std::string_view word = t.substr(i, w - i);
+        bool metric = false;
+        for (std::string_view k : kWords) metric = metric || equalsNoCase(word, k);
+        if (!metric) continue;
+        // a number within 40 bytes, words and punctuation between ("is", "of the model", "->"),
+        // not a measurement with a unit ("0.0ms")
+        for (size_t j = w; j < t.size() && j < w + 40; ++j) {
+            if (!isDigit(t[j]) || isAlpha(t[j - 1])) continue;
+            size_t k = j;
+            while (k < t.size() && (isDigit(t[k]) || t[k] == '.')) ++k;
+            if (k >= t.size() || !isAlpha(t[k])) return true;
+            j = k;
+        }
+    }
+    return false;
+}
+
 bool looksLikeMetric(std::string_view key)
 {
     for (std::string_view w : {"loss", "acc", "top", "map", "iou", "err", "psnr", "f1", "auc", "grad", "time",
@@ -537,6 +571,10 @@ public:
         if (from == StepFrom::Counter && !validation)
             m_state.lastStep = x;  // evaluations set no training step
         if (metrics == 0) {
+            // (a warning or an error is read, as an event)
+            if (!templated && !isEventLine(text) &&
+                metricBearing(std::string_view(p, static_cast<size_t>(e - p))))
+                unread(lineNo);
             event(text, lineNo);
             return;
         }

@@ -95,8 +95,11 @@ Section appendixSection(BuildContext& c)
         s.blocks.push_back(heading(tr(c, "Checks that could not run", "无法运行的检查")));
         TableBlock t;
         t.columns = {tr(c, "Check", "检查"), tr(c, "What it needed", "所需数据")};
-        for (const Analysis::SkippedCheck& k : c.analysis.checksSkipped)
-            t.rows.push_back({k.id, k.reason.in(c.lang)});
+        for (const Analysis::SkippedCheck& k : c.analysis.checksSkipped) {
+            std::string why = k.reason.in(c.lang);
+            for (const Evidence& e : k.evidence) why += "\n" + evidenceLine(e, c.lang);
+            t.rows.push_back({k.id, why});
+        }
         s.blocks.push_back(table(std::move(t)));
     }
 

@@ -1,6 +1,8 @@
 // Final evaluation accuracies compared across stages: calib.low_accuracy (calibration far below
 // float), qat.worse_than_calibration, qat.quantized_gap (quantized far below QAT) and
 // qat.no_quantized_eval (nothing evaluates the quantized model).
+#include <algorithm>
+
 #include "core/rules/rule_checks.h"
 #include "core/rules/rule_support.h"
 
@@ -135,16 +137,57 @@ RuleOutcome checkQatQuantizedGap(const logs::LogSet& a, const Thresholds& t)
     return out;
 }
 
+namespace {
+
+// The files of the runs with metric-bearing lines the reader did not understand.
+std::vector<std::pair<const logs::Run*, const logs::RunFile*>> unreadLines(const logs::LogSet& a)
+{
+    std::vector<std::pair<const logs::Run*, const logs::RunFile*>> out;
+    for (const logs::Run& r : a.runs)
+        for (const logs::RunFile& f : r.files)
+            if (f.unreadLines > 0 &&
+                std::none_of(out.begin(), out.end(), [&](const auto& p) { return p.second->path == f.path; }))
+                out.emplace_back(&r, &f);
+    return out;
+}
+
+}  // namespace
+
 RuleOutcome checkQatNoQuantizedEval(const logs::LogSet& a, const Thresholds&)
 {
     RuleOutcome out;
     const auto qats = runsWithRole(a, logs::RunRole::Qat);
     if (qats.empty()) return out;
-    out.ran = true;
     for (const logs::Run& r : a.runs) {
-        if (r.role == logs::RunRole::Quantized && !r.series.empty()) return out;
-        if (finalQuantizedAccuracy(r)) return out;
+        if ((r.role == logs::RunRole::Quantized && !r.series.empty()) || finalQuantizedAccuracy(r)) {
+            out.ran = true;
+            return out;
+        }
     }
+    // A claim of absence needs coverage: every metric-bearing line of every run understood. A
+    // line read as nothing may be the quantized model's evaluation in words the reader lacks.
+    if (const auto gaps = unreadLines(a); !gaps.empty()) {
+        uint64_t lines = 0;
+        for (const auto& [run, file] : gaps) lines += file->unreadLines;
+        const std::string n = std::to_string(lines);
+        out.notCheckedBecause =
+            Text{"未检查：有 " + n + " 行带指标的日志没有读懂，其中可能有 quantized 模型的评测",
+                 "not checked: " + n + " line" + (lines > 1 ? "s" : "") +
+                     " with metrics were not understood; they may hold the quantized "
+                     "model's evaluation"};
+        for (const auto& [run, file] : gaps)
+            for (uint32_t line : file->unreadSample) {
+                Evidence e;
+                e.run = run->name;
+                e.file = file->path;
+                e.line = line;
+                e.detail = "not understood";
+                e.detailZh = "未读懂";
+                out.notCheckedEvidence.push_back(std::move(e));
+            }
+        return out;
+    }
+    out.ran = true;
     const logs::Run* qat = qatRunFor(a, nullptr);
     Finding f = makeFinding(
         "qat.no_quantized_eval", Severity::Warning, Stage::Qat,

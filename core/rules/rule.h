@@ -2,6 +2,7 @@
 // data let it run (the wizard's "clear" needs that) and which findings it produced.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "core/common/check_results.h"
@@ -13,6 +14,10 @@ namespace qatdoctor::core::rules {
 struct RuleOutcome {
     bool ran = false;  // the data needed was there (found or clear)
     std::vector<Finding> findings;
+    // Why it could not run when the rule knows better than its Rule::needs (lines not understood),
+    // with those lines as evidence.
+    std::optional<Text> notCheckedBecause;
+    std::vector<Evidence> notCheckedEvidence;
 };
 
 struct Rule {

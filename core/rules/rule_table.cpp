@@ -115,9 +115,12 @@ void runTrainingRules(const logs::LogSet& logs, const Thresholds& thresholds, Ch
     for (const Rule& rule : trainingRules()) {
         RuleOutcome outcome = rule.check(view, thresholds);
         // a check that could not run may still leave a hint (config.march_not_logged)
-        if (!outcome.ran)
+        if (!outcome.ran && outcome.notCheckedBecause)
             results.checksSkipped.push_back(
-                {rule.id, {"未检查：需要" + rule.needs.zh, "not checked: needs " + rule.needs.en}});
+                {rule.id, *outcome.notCheckedBecause, outcome.notCheckedEvidence});
+        else if (!outcome.ran)
+            results.checksSkipped.push_back(
+                {rule.id, {"未检查：需要" + rule.needs.zh, "not checked: needs " + rule.needs.en}, {}});
         else
             results.checksRun.insert(rule.id);
         for (Finding& f : groupRepeats(std::move(outcome.findings))) results.findings.push_back(std::move(f));

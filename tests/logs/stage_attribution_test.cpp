@@ -11,7 +11,9 @@
 #include "core/logs/stage_header.h"
 #include "core/logs/stage_words.h"
 #include "core/rules/metrics.h"
+#include "core/rules/rule.h"
 #include "core/rules/stage_views.h"
+#include "core/rules/thresholds.h"
 #include "tests/logs/test_util.h"
 
 namespace qatdoctor::core::logs::test {
@@ -221,6 +223,32 @@ TEST(StageAttribution, AOneFilePipelineReadsTheSameOnTwoThreads)
         EXPECT_EQ(one->series[ia].size(), 12000u) << n;
         EXPECT_EQ(two->series[ib].size(), 12000u) << n;
     }
+}
+
+// A claim of absence needs coverage: a line with a metric the reader did not understand may be
+// the quantized model's evaluation, so "only the QAT model is evaluated" is not checked, and the
+// line is the evidence of why.
+TEST(Coverage, AnAbsenceIsNotClaimedOverLinesNotUnderstood)
+{
+    auto set = readLogFolder(fixture("logs/stages/prose_result"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    const logs::Run& run = onlyRun(*set);
+    ASSERT_EQ(run.files.size(), 1u);
+    EXPECT_EQ(run.files[0].unreadLines, 1u);
+    ASSERT_EQ(run.files[0].unreadSample.size(), 1u);
+    EXPECT_EQ(run.files[0].unreadSample[0], 10u);
+    CheckResults results;
+    rules::runTrainingRules(*set, rules::defaultThresholds(), results);
+    for (const Finding& f : results.findings) EXPECT_NE(f.id, "qat.no_quantized_eval");
+    bool skipped = false;
+    for (const SkippedCheck& k : results.checksSkipped)
+        if (k.id == "qat.no_quantized_eval") {
+            skipped = true;
+            ASSERT_EQ(k.evidence.size(), 1u);
+            EXPECT_EQ(k.evidence[0].line, 10);
+            EXPECT_NE(k.reason.en.find("not understood"), std::string::npos);
+        }
+    EXPECT_TRUE(skipped);
 }
 
 }  // namespace

@@ -414,10 +414,15 @@ void OverviewPage::showSkippedChecks()
         QStringLiteral("<h3>%1</h3><p>%2</p><ul>")
             .arg(tr("Not checked"), tr("These checks had no data to run on: their answer is unknown, "
                                        "not clear. Load what each needs to have it checked."));
-    for (const core::Analysis::SkippedCheck& s : a->checksSkipped)
-        html += QStringLiteral("<li><b>%1</b>: %2</li>")
+    for (const core::Analysis::SkippedCheck& s : a->checksSkipped) {
+        QString where;
+        for (const core::Evidence& e : s.evidence)
+            where += QStringLiteral("<br>&nbsp;&nbsp;%1")
+                         .arg(FindingsModel::evidenceText(e, lang).toHtmlEscaped());
+        html += QStringLiteral("<li><b>%1</b>: %2%3</li>")
                     .arg(QString::fromStdString(s.id).toHtmlEscaped(),
-                         QString::fromStdString(s.reason.in(lang)).toHtmlEscaped());
+                         QString::fromStdString(s.reason.in(lang)).toHtmlEscaped(), where);
+    }
     m_details->setHtml(html + QStringLiteral("</ul>"));
     m_showButton->setEnabled(false);
     m_wizardButton->setEnabled(false);
