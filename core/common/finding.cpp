@@ -52,11 +52,14 @@ std::string strengthText(const Strength& s, Lang lang)
 {
     const auto number = [&](double v) { return s.percent ? percentText(v) : shortNumber(v); };
     const std::string margin = number(s.margin());
+    const bool noisy = std::isfinite(s.noise) && s.noise > 0;
     if (lang == Lang::Zh)
         return s.measure.zh + " " + number(s.value) + "（阈值 " + number(s.threshold) + "，" +
-               (s.above ? "超出 " : "低于阈值 ") + margin + "）";
+               (s.above ? "超出 " : "低于阈值 ") + margin +
+               (noisy ? "；评测自身波动 ±" + number(s.noise) : "") + "）";
     return s.measure.en + " " + number(s.value) + " (threshold " + number(s.threshold) + ", " + margin +
-           (s.above ? " above it)" : " below it)");
+           (s.above ? " above it" : " below it") +
+           (noisy ? "; the evaluations wobble by ±" + number(s.noise) : "") + ")";
 }
 
 void sortFindings(std::vector<Finding>& findings)

@@ -2,6 +2,7 @@
 // GUI pages, the CLI's text and JSON, the wizard's automatic answers and the report all read it.
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,9 @@ struct Strength {
     double threshold = 0;  // the threshold crossed (resources/thresholds.json)
     bool above = true;     // the finding holds above the threshold (false: below it)
     bool percent = false;  // value and threshold are fractions, shown as percent
+    // How much the measurement wobbles by itself, in value's units (NaN = unknown): a margin
+    // within twice this is not shown by the data, only suggested (finding_catalogue.h).
+    double noise = NAN;
 
     // How far past the threshold, in value's units (>= 0 when the finding holds).
     double margin() const { return above ? value - threshold : threshold - value; }

@@ -102,6 +102,7 @@ nlohmann::json findingToJson(const Finding& f, Lang lang)
         j["strength"] = {{"measure", s.measure.in(lang)},        {"value", jsonNumber(s.value)},
                          {"threshold", jsonNumber(s.threshold)}, {"holds_when", s.above ? "above" : "below"},
                          {"margin", jsonNumber(s.margin())},     {"text", strengthText(s, lang)}};
+        if (std::isfinite(s.noise)) j["strength"]["noise"] = s.noise;
     }
     if (f.recovered) j["recovered"] = true;
     // the standard the evidence met (finding_catalogue.h)

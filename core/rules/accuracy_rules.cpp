@@ -2,7 +2,9 @@
 // float), qat.worse_than_calibration, qat.quantized_gap (quantized far below QAT) and
 // qat.no_quantized_eval (nothing evaluates the quantized model).
 #include <algorithm>
+#include <cmath>
 
+#include "core/common/finding_catalogue.h"
 #include "core/rules/rule_checks.h"
 #include "core/rules/rule_support.h"
 
@@ -19,6 +21,26 @@ std::optional<Scored> firstScored(const logs::LogSet& a, logs::RunRole role)
     for (const logs::Run* r : runsWithRole(a, role))
         if (auto acc = finalEvalAccuracy(*r)) return Scored{r, *acc};
     return std::nullopt;
+}
+
+// How much the two evaluations compared wobble by themselves, as a fraction: the larger of the
+// two series' evaluation noise (metrics.h), NaN when neither has enough evaluations to tell.
+double noiseOf(const Scored& a, const Scored& b)
+{
+    double n = NAN;
+    for (const Scored* s : {&a, &b}) {
+        const double here = evaluationNoise(*s->acc.metric.series) * accuracyScale(*s->acc.metric.series);
+        if (std::isfinite(here)) n = std::isfinite(n) ? std::max(n, here) : here;
+    }
+    return n;
+}
+
+// A drop past its threshold is shown by the evaluations only when it is also beyond their own
+// wobble (twice the noise); within it, it is one suggestive signal (a note).
+void judgeDrop(Finding& f, double dropAbsolute, double noise)
+{
+    if (f.strength) f.strength->noise = noise;
+    if (std::isfinite(noise) && dropAbsolute < 2 * noise) meetStandard(f, EvidenceLevel::Suggestive);
 }
 
 Evidence accEvidence(const Scored& s, const Text& label)
@@ -60,6 +82,7 @@ RuleOutcome checkCalibLowAccuracy(const logs::LogSet& a, const Thresholds& t)
                                    t.calibLowMaxDrop, true);
         f.evidence.push_back(accEvidence({r, *acc}, {"calibration", "calibration"}));
         f.evidence.push_back(accEvidence(*fl, {"float", "float"}));
+        judgeDrop(f, fl->acc.value - acc->value, noiseOf(*fl, {r, *acc}));
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -93,6 +116,7 @@ RuleOutcome checkQatWorseThanCalibration(const logs::LogSet& a, const Thresholds
                                    drop, t.qatVsCalibMinDrop, true);
         f.evidence.push_back(accEvidence({r, *acc}, {"QAT", "QAT"}));
         f.evidence.push_back(accEvidence(*calib, {"calibration", "calibration"}));
+        judgeDrop(f, calib->acc.value - acc->value, noiseOf(*calib, {r, *acc}));
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -132,6 +156,7 @@ RuleOutcome checkQatQuantizedGap(const logs::LogSet& a, const Thresholds& t)
             severity == Severity::Error ? t.quantizedGapErrorDrop : t.quantizedGapMaxDrop, true);
         f.evidence.push_back(accEvidence({&q, *qacc}, {"quantized", "quantized"}));
         f.evidence.push_back(accEvidence({qatRun, *acc}, {"QAT", "QAT"}));
+        judgeDrop(f, acc->value - qacc->value, noiseOf({qatRun, *acc}, {&q, *qacc}));
         out.findings.push_back(std::move(f));
     }
     return out;

@@ -1,7 +1,9 @@
 // The float run on its own: float.not_converged (still improving at its end) and float.overfit
 // (training accuracy far above evaluation accuracy).
 #include <algorithm>
+#include <cmath>
 
+#include "core/common/finding_catalogue.h"
 #include "core/rules/rule_checks.h"
 #include "core/rules/rule_support.h"
 
@@ -29,7 +31,11 @@ RuleOutcome checkFloatNotConverged(const logs::LogSet& a, const Thresholds& t)
             const Points p = finitePoints(*acc.series);
             if (p.size() >= 2) {
                 out.ran = true;
-                const double prev = p.value[p.size() - 2], last = p.value.back();
+                // the last evaluation against the best before it: a run that wobbles around its
+                // level has had a higher one already
+                const size_t before = static_cast<size_t>(
+                    std::max_element(p.value.begin(), p.value.end() - 1) - p.value.begin());
+                const double prev = p.value[before], last = p.value.back();
                 const double gain = prev > 0 ? (last - prev) / prev : 0.0;
                 if (gain > t.floatConvergedMinLastGain) {
                     const std::string what =
@@ -43,8 +49,13 @@ RuleOutcome checkFloatNotConverged(const logs::LogSet& a, const Thresholds& t)
                         t.floatConvergedMinLastGain, true);
                     f.evidence.push_back(
                         pointEvidence(*run, acc, p.index.back(), Text{"最后一次评测", "last evaluation"}));
-                    f.evidence.push_back(pointEvidence(*run, acc, p.index[p.size() - 2],
-                                                       Text{"上一次评测", "previous evaluation"}));
+                    f.evidence.push_back(pointEvidence(
+                        *run, acc, p.index[before], Text{"此前最好的一次评测", "best evaluation before it"}));
+                    // a gain within the evaluations' own wobble is not shown by them
+                    const double noise = evaluationNoise(*acc.series);
+                    f.strength->noise = noise / std::max(prev, 1e-12);
+                    if (std::isfinite(noise) && last - prev < 2 * noise)
+                        meetStandard(f, EvidenceLevel::Suggestive);
                     out.findings.push_back(std::move(f));
                 }
                 continue;

@@ -97,6 +97,13 @@ std::optional<size_t> lastFinite(const logs::Series& s);
 // Accuracy as a fraction: a series whose finite maximum is above 1.5 is in percent.
 double accuracyScale(const logs::Series& s);
 
+// How much an evaluation of the series wobbles by itself, in its own units: from the second
+// differences of its last 8 finite points (at least 4), their spread around their median (a
+// robust standard deviation, divided by sqrt 6 since each holds four draws), so a steady or a
+// saturating rise is not counted as noise. NaN when too few points. A difference between two
+// evaluations within twice this is not shown by them (finding_catalogue.h: suggestive).
+double evaluationNoise(const logs::Series& s);
+
 // Final evaluation accuracy of a run as a fraction, with the point it came from.
 struct FinalValue {
     double value = 0;  // as a fraction for accuracies

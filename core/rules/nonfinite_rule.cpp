@@ -58,8 +58,8 @@ const Text kEvaluationAdvice = {
 
 // How bad the non-finite values are: in a training series, or an evaluation loss that never
 // recovers, the run is broken (error); an evaluation loss that is finite again at its next
-// evaluation is a warning; an evaluation score such as COCO's APs is NaN by design when a
-// category is empty (info).
+// evaluation, or an evaluation score such as COCO's APs (NaN by design when a category is empty),
+// is a note (info).
 Severity nonFiniteSeverity(const std::vector<FirstBad>& bad)
 {
     Severity worst = Severity::Info;
@@ -68,10 +68,11 @@ Severity nonFiniteSeverity(const std::vector<FirstBad>& bad)
         const logs::Series& s = *b.metric.series;
         const bool recovered = std::isfinite(s.value[s.size() - 1]);
         Severity here = Severity::Info;
-        if (!m.eval || (m.kind == MetricKind::Loss && !recovered))
-            here = Severity::Error;
+        if (!m.eval || (m.kind == MetricKind::Loss && !recovered)) here = Severity::Error;
+        // an evaluation loss finite again at the next evaluation: a glitch in the data of that
+        // one evaluation that training never saw, a note (finding_catalogue.h)
         else if (m.kind == MetricKind::Loss)
-            here = Severity::Warning;
+            here = Severity::Info;
         worst = std::max(worst, here);
     }
     return worst;
@@ -102,7 +103,10 @@ RuleOutcome checkLossNonfinite(const logs::LogSet& a, const Thresholds&)
         const std::string where = run.name + ", " + first.metric.name + " = " +
                                   shortNumber(first.metric.series->value[first.index]) + " at step " +
                                   shortNumber(step);
-        const bool training = severity == Severity::Error;
+        const bool training =
+            severity == Severity::Error || std::any_of(bad.begin(), bad.end(), [](const FirstBad& b) {
+                return !classifyMetric(b.metric.name).eval;
+            });
         Finding f = makeFinding(
             "loss.nonfinite", severity, stageForRole(run.role),
             training
