@@ -111,6 +111,10 @@ std::string_view consoleText(std::string_view line, std::string& buffer)
 bool ConsoleTables::isHeader(std::string_view text)
 {
     const std::vector<Token> t = tokens(text);
+    // a console line with counters and values ("Epoch [1/3] Step [5/90] loss: 0.5", "epoch=2")
+    // is no table's header: headers name columns only (up to YOLO's "mAP50-95):" and its bar)
+    if (!t.empty() && text.substr(0, t.back().end).find_first_of("[=") != std::string_view::npos)
+        return false;
     if (t.size() < 3) return false;
     const bool epochs = equalsNoCase(t[0].text, "epoch");
     const bool eval = t[0].text == "Class";

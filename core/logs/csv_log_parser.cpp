@@ -407,6 +407,35 @@ int probeCsvLog(std::string_view name, std::string_view head)
     return counter ? 35 : 0;
 }
 
+bool csvIsResultTable(std::string_view head)
+{
+    const size_t nl = head.find('\n');
+    if (nl == std::string_view::npos) return false;
+    std::string_view header = head.substr(0, nl);
+    if (!header.empty() && header.back() == '\r') header.remove_suffix(1);
+    const char d = detectDelimiter(header);
+    for (size_t b = 0, i = 0; i <= header.size(); ++i) {
+        if (i < header.size() && header[i] != d) continue;
+        const KeyKind k = classifyKey(trimField(header.substr(b, i - b)));
+        if (k == KeyKind::Step || k == KeyKind::GlobalStep || k == KeyKind::Epoch) return false;
+        b = i + 1;
+    }
+    const size_t nl2 = head.find('\n', nl + 1);
+    std::string_view row =
+        head.substr(nl + 1, nl2 == std::string_view::npos ? std::string_view::npos : nl2 - nl - 1);
+    if (!row.empty() && row.back() == '\r') row.remove_suffix(1);
+    for (size_t b = 0, i = 0; i <= row.size(); ++i) {
+        if (i < row.size() && row[i] != d) continue;
+        const std::string_view cell = trimField(row.substr(b, i - b));
+        b = i + 1;
+        double v = 0;
+        if (!cell.empty() &&
+            parseNumber(cell.data(), cell.data() + cell.size(), v) != cell.data() + cell.size())
+            return true;  // a text cell names the row
+    }
+    return false;
+}
+
 namespace {
 
 // Whether the rows are one per epoch (the first two data rows' epoch cells are e and e + 1, in a

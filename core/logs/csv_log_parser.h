@@ -11,6 +11,9 @@
 namespace qatdoctor::core::logs {
 
 int probeCsvLog(std::string_view name, std::string_view head);
+// A table of results, not a training history: no step, epoch or iteration column, and rows named
+// by text ("resnet18,INT8,1530.8,0.65,0.899": a benchmark of FP32 / AMP / INT8 builds).
+bool csvIsResultTable(std::string_view head);
 bool parseCsvLog(std::string_view bytes, const std::string& path, ParseState& state,
                  const LoadOptions& options, std::vector<ParsedLog>& parts);
 

@@ -11,6 +11,7 @@
 
 #include "core/common/error_codes.h"
 #include "core/common/file_io.h"
+#include "core/logs/csv_log_parser.h"
 #include "core/logs/line_parser.h"
 #include "core/logs/log_layouts.h"
 #include "core/logs/log_reader.h"
@@ -54,6 +55,36 @@ bool isCheckpointFolder(const std::string& name)
 
 // TensorBoard writers often use a sub-folder of the run ("qat/tb/events..."): those files
 // belong to the parent run.
+// Why a file found in a folder is not a training log, or nullopt when it is one. A log has a
+// metric over two or more points, a step or epoch axis, a framework's layout, a log's name
+// (.log, .out) or the events of a run (a traceback, an error, a final line); a README, a JSON of
+// expected numbers, a model's config.json or a table of benchmark results has none of them.
+std::optional<std::string> notATrainingLog(const ParsedLog& parsed, const std::string& name,
+                                           const std::string& layout, bool resultTable)
+{
+    if (resultTable)
+        return "not read as a training log: a table of results (its rows are named by text, it has no step "
+               "or "
+               "epoch column)";
+    for (const Series& s : parsed.series)
+        if (s.size() >= 2 || s.hasEpoch()) return std::nullopt;
+    for (const RunEvent& e : parsed.events)
+        if (e.kind == RunEvent::Kind::Traceback || e.kind == RunEvent::Kind::Error ||
+            e.kind == RunEvent::Kind::Finished || e.kind == RunEvent::Kind::Parameters)
+            return std::nullopt;
+    for (const char* generic : {"text", "jsonl", "csv", "json_history", "unknown"})
+        if (layout == generic) {
+            std::string lower = name;
+            for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            if (lower.ends_with(".log") || lower.ends_with(".out") ||
+                lower.find(".log.") != std::string::npos)
+                return std::nullopt;
+            return "not read as a training log: no metric has two or more points and nothing marks it as a "
+                   "log (no step or epoch, no framework's layout, no log name); its settings are kept";
+        }
+    return std::nullopt;
+}
+
 bool isTensorBoardFolder(const std::string& name)
 {
     for (const char* n :
@@ -140,6 +171,7 @@ struct LogTailer::Tracked {
     // UTF-16, a UTF-8 BOM or CR-only line ends (text_decoding.h): parsed from a decoded copy,
     // whose offsets are not the file's, so every change is read again whole
     bool decoded = false;
+    bool resultTable = false;  // a CSV of results named by text rows (csvIsResultTable)
 };
 
 // "runs/float/" (tab completion's slash), "./runs//float": the same folder, the same run names.
@@ -203,6 +235,7 @@ void LogTailer::scan(std::vector<std::string>& added)
         t->format = f;
         t->layout = detectLayout(f->id, name, *head).id;
         t->decoded = decodedHead.has_value();
+        t->resultTable = std::string_view(f->id) == "csv" && csvIsResultTable(*head);
         m_files.push_back(std::move(t));
         added.push_back(path);
     };
@@ -598,6 +631,18 @@ void LogTailer::rebuild()
     set.root = m_root;
     for (const auto& [path, why] : m_skipped) set.warnings.push_back(makeError("logs.skipped", why, path));
     for (auto& [key, files] : byRun) {
+        // files that are no training log (a README, a JSON of expected numbers, a benchmark
+        // table) make no run and no series; their settings go to the run of the logs beside them
+        std::vector<Tracked*> settingsOnly;
+        if (!m_rootIsFile)
+            std::erase_if(files, [&](Tracked* t) {
+                const auto why = notATrainingLog(t->parsed, t->name, t->layout, t->resultTable);
+                if (!why) return false;
+                set.warnings.push_back(makeError("logs.skipped", *why, t->path));
+                settingsOnly.push_back(t);
+                return true;
+            });
+        if (files.empty()) continue;
         // Text logs first: their header lines hold the metadata users expect to see.
         std::stable_sort(files.begin(), files.end(), [](const Tracked* a, const Tracked* b) {
             return std::string_view(a->format->id) == "text" && std::string_view(b->format->id) != "text";
@@ -611,6 +656,8 @@ void LogTailer::rebuild()
         for (const auto& [k, p] : m_configFiles)
             if (k == key)
                 for (auto& [name, value] : readRunConfig(p)) run.metadata.emplace(name, value);
+        for (const Tracked* t : settingsOnly)
+            for (const auto& [name, value] : t->parsed.metadata) run.metadata.emplace(name, value);
         run.role = g.role;
         run.roleReason = g.reason;
         set.runs.push_back(std::move(run));

@@ -15,6 +15,10 @@ real QAT scripts print (our own lines and numbers):
   epochs ({"event": "calibration", ...}).
 - qualifier/B_fc_weight_only_fp32_output/train.log: a QAT run in a folder named after its
   experiment (its output layer kept in fp32), the content naming QAT.
+- beside_junk/: float and QAT logs with what projects keep beside them that is no log: a README,
+  a JSON of expected numbers, a model's config.json, a benchmark table of FP32/AMP/INT8 builds.
+- plain_console/train.log: console prints without a logging prefix, "Epoch [1/3] Step [i/N]
+  loss: x acc: y" and mmdet-like "Epoch [1][i/N] loss: x".
 - prose_result/qat/train.log: a QAT log that states its converted model's accuracy in a sentence
   the reader has no words for: the reading is incomplete there (coverage), so "no quantized
   evaluation" cannot be claimed.
@@ -146,6 +150,36 @@ def prose_result():
     return "\n".join(lines) + "\n"
 
 
+def beside_junk():
+    files = {}
+    for stage, base in (("float", 1.1), ("qat", 0.25)):
+        lines = []
+        for e in range(3):
+            for s in range(0, 100, 25):
+                lines.append(f"epoch={e} step={e * 100 + s} loss={base * (0.9 ** (e + s / 100)):.4f} lr=0.01")
+            lines.append(f"epoch={e} val_loss={base * 0.9 ** e:.4f} val_acc={0.88 + 0.01 * e:.4f}")
+        files[f"beside_junk/{stage}/train.log"] = "\n".join(lines) + "\n"
+    files["beside_junk/README.txt"] = ("Notes on this experiment\n========================\n"
+                                      "The float model reached accuracy 0.90; expected int8 accuracy: 0.89\n")
+    files["beside_junk/expected.json"] = json.dumps({"float_acc": 0.902, "qat_acc": 0.897,
+                                                     "quantized_acc": 0.893, "qat_first_loss": 2.7}) + "\n"
+    files["beside_junk/config.json"] = json.dumps({"model_type": "tiny_cnn", "hidden_size": 64, "num_layers": 4,
+                                                   "lr": 0.01, "batch_size": 32}, indent=2) + "\n"
+    files["beside_junk/bench.csv"] = ("model,precision,fps,latency_ms,top1\ntiny,FP32,410.2,2.44,0.902\n"
+                                      "tiny,AMP,790.4,1.27,0.901\ntiny,INT8,1510.7,0.66,0.893\n")
+    return files
+
+
+def plain_console():
+    lines = ["Training a tiny CNN"]
+    for e in (1, 2, 3):
+        for i in range(50, 250, 50):
+            lines.append(f"Epoch [{e}/3] Step [{i}/200] loss: {1.0 / (e + i / 200):.4f} acc: {0.5 + 0.1 * e:.4f}")
+    for i in range(10, 40, 10):
+        lines.append(f"Epoch [4][{i}/40] loss: {0.2 - i / 1000:.4f}")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     write("torchvision_qat/tv_new/log.txt", torchvision_qat("new"))
     write("torchvision_qat/tv_old/log.txt", torchvision_qat("old"))
@@ -155,6 +189,9 @@ def main():
     write("jsonl_events/qat/metrics.jsonl", jsonl_events())
     write("qualifier/B_fc_weight_only_fp32_output/train.log", qualifier_run())
     write("prose_result/qat/train.log", prose_result())
+    for rel, text in beside_junk().items():
+        write(rel, text)
+    write("plain_console/train.log", plain_console())
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 // scripts print, the vocabulary and the header grammar on lines that must and must not count.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 #include "core/logs/explain.h"
@@ -249,6 +250,37 @@ TEST(Coverage, AnAbsenceIsNotClaimedOverLinesNotUnderstood)
             EXPECT_NE(k.reason.en.find("not understood"), std::string::npos);
         }
     EXPECT_TRUE(skipped);
+}
+
+// What is not a log is not a run: a README, a JSON of expected numbers, a model's config.json and
+// a benchmark table beside real logs make no run and no series, each is listed as skipped.
+TEST(NotALog, FilesBesideTheLogsMakeNoRun)
+{
+    auto set = readLogFolder(fixture("logs/stages/beside_junk"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    std::vector<std::string> runs;
+    for (const logs::Run& r : set->runs) runs.push_back(r.name);
+    EXPECT_EQ(runs, (std::vector<std::string>{"float", "qat"}));
+    std::set<std::string> skipped;
+    for (const Warning& w : set->warnings)
+        if (w.code == "logs.skipped") skipped.insert(w.file.substr(w.file.find_last_of('/') + 1));
+    EXPECT_EQ(skipped, (std::set<std::string>{"README.txt", "bench.csv", "config.json", "expected.json"}));
+    // no quantized model's rung from the JSON of expectations
+    for (const logs::Run& v : rules::stageViews(set->runs)) EXPECT_NE(v.role, RunRole::Quantized) << v.name;
+}
+
+// Console prints without a logging prefix are read ("Epoch [1/3] Step [i/N] loss: x acc: y" was
+// taken for a table's header and gave no series).
+TEST(PlainConsole, CountersInBracketsAndValuesGiveSeries)
+{
+    auto set = readLogFolder(fixture("logs/stages/plain_console"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    const logs::Run& run = onlyRun(*set);
+    const Series& loss = seriesOf(run, "loss");
+    ASSERT_EQ(loss.size(), 15u);
+    EXPECT_EQ(loss.step[0], 50);
+    EXPECT_EQ(loss.step[4], 200 + 50);  // epoch 2 of 200 steps
+    EXPECT_EQ(seriesOf(run, "acc").size(), 12u);
 }
 
 }  // namespace
