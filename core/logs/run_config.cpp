@@ -43,8 +43,25 @@ std::map<std::string, std::string> readRunConfig(const std::string& path)
     return out;
 }
 
+int bracketBalance(std::string_view s)
+{
+    int depth = 0;
+    char quote = 0;
+    for (char c : s) {
+        if (quote) {
+            if (c == quote) quote = 0;
+            continue;
+        }
+        if (c == '\'' || c == '"') quote = c;
+        if (c == '(' || c == '[' || c == '{') ++depth;
+        if (c == ')' || c == ']' || c == '}') --depth;
+    }
+    return depth;
+}
+
 void readPythonAssignments(std::string_view text, std::map<std::string, std::string>& into)
 {
+    constexpr size_t kMaxValue = 400;
     while (!text.empty()) {
         const size_t nl = text.find('\n');
         std::string_view line = text.substr(0, nl);
@@ -57,11 +74,19 @@ void readPythonAssignments(std::string_view text, std::map<std::string, std::str
         if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') &&
             value.back() == value.front())
             value = value.substr(1, value.size() - 2);
-        // "model = dict(" opens a block over many lines: no value of its own
-        const char last = value.empty() ? '\0' : value.back();
-        if (last == '(' || last == '[' || last == '{' || last == ',') continue;
-        if (!value.empty() && value.size() <= 200)
-            into.emplace(std::string(line.substr(0, i)), std::string(value));
+        // "train_dataloader = dict(" opens a block over many lines: its value is the block, joined
+        // (cut at kMaxValue: mmengine sorts the keys, the short settings come first)
+        std::string joined(value);
+        for (int depth = bracketBalance(value); depth > 0 && !text.empty();) {
+            const size_t next = text.find('\n');
+            std::string_view more = text.substr(0, next);
+            text = next == std::string_view::npos ? std::string_view() : text.substr(next + 1);
+            while (!more.empty() && (more.front() == ' ' || more.front() == '\t')) more.remove_prefix(1);
+            while (!more.empty() && (more.back() == '\r' || more.back() == ' ')) more.remove_suffix(1);
+            depth += bracketBalance(more);
+            if (joined.size() < kMaxValue) joined += (joined.back() == '(' ? "" : " ") + std::string(more);
+        }
+        if (!joined.empty()) into.emplace(std::string(line.substr(0, i)), joined.substr(0, kMaxValue));
     }
 }
 

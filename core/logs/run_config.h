@@ -20,5 +20,7 @@ std::map<std::string, std::string> readRunConfig(const std::string& path);
 // The top-level `name = value` lines of Python config text (a config dump, mmdet's .log.json
 // "config" string): what readRunConfig reads from a config.py.
 void readPythonAssignments(std::string_view text, std::map<std::string, std::string>& into);
+// Opening minus closing brackets of a Python text, outside its quotes.
+int bracketBalance(std::string_view s);
 
 }  // namespace qatdoctor::core::logs

@@ -539,7 +539,9 @@ public:
                 std::string value = n == 1 && f.sep == ':' && !f.isNumber ? restOfLine(f.raw, e)
                                     : f.isNumber ? std::string(rawValue(f.numBegin, e))
                                                  : std::string(f.raw);
-                m_out.metadata.emplace(metadataKey(f.key), std::move(value));
+                // "GPU number: 8", "Distributed launcher: pytorch": a lone setting named by words
+                const std::string_view key = n == 1 && f.sep == ':' ? settingName(p, f.key) : f.key;
+                m_out.metadata.emplace(metadataKey(key), std::move(value));
             }
             return;
         }
@@ -893,6 +895,21 @@ private:
         return std::string(t.substr(0, 80));
     }
 
+    // The words before a lone setting's key, with it, when they are only words (at most four):
+    // mmengine's environment block names settings by phrases ("GPU number: 8").
+    static std::string_view settingName(const char* lineBegin, std::string_view key)
+    {
+        const char* b = lineBegin;
+        while (b < key.data() && (*b == ' ' || *b == '\t')) ++b;
+        int words = 1;
+        for (const char* c = b; c < key.data(); ++c) {
+            if (*c == ' ' && c + 1 < key.data() && c[1] != ' ') ++words;
+            if (!(isAlpha(*c) || isDigit(*c) || *c == ' ' || *c == '_')) return key;
+        }
+        if (words > 4) return key;
+        return {b, static_cast<size_t>(key.data() + key.size() - b)};
+    }
+
     static std::string restOfLine(std::string_view raw, const char* lineEnd)
     {
         std::string_view rest(raw.data(), static_cast<size_t>(lineEnd - raw.data()));
@@ -943,8 +960,10 @@ private:
         // a timestamped record or a training line ends the dump
         // (config lines start with a name, a bracket or indentation, never with a date)
         if (m_inConfig && (logRecord || (!t.empty() && isDigit(t[0])) || startsWithNoCase(t, "epoch") ||
-                           startsWithNoCase(t, "iter")))
+                           startsWithNoCase(t, "iter"))) {
             m_inConfig = false;
+            m_configBlock.clear();
+        }
         if (!m_inConfig && (t.ends_with("Config:") || t.ends_with("config:"))) {
             m_inConfig = true;
             return true;
@@ -952,7 +971,23 @@ private:
         const bool python =
             t.find("dict(") != std::string_view::npos || t.find("Namespace(") != std::string_view::npos;
         if (!m_inConfig && !python && !isAssignment(t)) return false;
-        if (isAssignment(t)) {
+        // a block assigned over many lines ("train_dataloader = dict(" ... ")"): gathered, then read
+        if (!m_configBlock.empty()) {
+            m_configBlock += '\n';
+            m_configBlock += t;
+            m_configDepth += bracketBalance(t);
+            if (m_configDepth <= 0 || m_configBlock.size() > 1u << 16) {
+                std::map<std::string, std::string> assigned;
+                readPythonAssignments(m_configBlock, assigned);
+                for (auto& [k, v] : assigned) m_out.metadata.emplace(metadataKey(k), std::move(v));
+                m_configBlock.clear();
+            }
+            return true;
+        }
+        if (isAssignment(t) && m_inConfig && bracketBalance(t) > 0) {
+            m_configBlock.assign(t);
+            m_configDepth = bracketBalance(t);
+        } else if (isAssignment(t)) {
             std::map<std::string, std::string> assigned;
             readPythonAssignments(t, assigned);
             for (auto& [k, v] : assigned) m_out.metadata.emplace(metadataKey(k), std::move(v));
@@ -1080,7 +1115,9 @@ private:
     std::vector<Span> m_spans;
     std::vector<NumberSpan> m_numberSpans;
     bool m_sawMetricLine = false;
-    bool m_inConfig = false;  // inside a "Config:" dump (see configLine)
+    bool m_inConfig = false;    // inside a "Config:" dump (see configLine)
+    std::string m_configBlock;  // an assignment over many lines being gathered (configLine)
+    int m_configDepth = 0;      // its open brackets
     ConsoleTables m_tables;
     bool m_tablesOnly = false;    // the layout's metrics are its tables (LogLayout::tablesOnly)
     std::string m_consoleBuffer;  // a console line as drawn (consoleText)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -296,10 +297,65 @@ std::optional<std::string> metadataText(const logs::Run& run, std::initializer_l
     return std::nullopt;
 }
 
+namespace {
+
+// A number written "name=N" inside a setting's text: mmengine's config dump keeps the batch in
+// "train_dataloader = dict(batch_size=32, ...)", mmdet 2.x in "data = dict(samples_per_gpu=2, ...)".
+std::optional<double> numberInside(const std::string& text, std::string_view name)
+{
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+        if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_'))
+            continue;
+        size_t v = at + name.size();
+        while (v < text.size() && (text[v] == ' ' || text[v] == '=' || text[v] == ':')) ++v;
+        if (v == at + name.size()) continue;
+        char* end = nullptr;
+        const double n = std::strtod(text.c_str() + v, &end);
+        if (end != text.c_str() + v && std::isfinite(n)) return n;
+    }
+    return std::nullopt;
+}
+
+// mmengine's work-dir naming, "<model>_8xb32-300e_<dataset>": 8 GPUs of 32 images each.
+std::optional<std::pair<double, double>> gpusByBatch(const logs::Run& run)
+{
+    std::vector<std::string> names = {run.name};
+    for (const char* k : {"work_dir", "exp_name", "experiment", "config", "filename"})
+        if (auto it = run.metadata.find(k); it != run.metadata.end()) names.push_back(it->second);
+    for (const logs::RunFile& f : run.files) names.push_back(f.path);
+    for (const std::string& n : names)
+        for (size_t x = n.find("xb"); x != std::string::npos; x = n.find("xb", x + 1)) {
+            size_t b = x;
+            while (b > 0 && std::isdigit(static_cast<unsigned char>(n[b - 1]))) --b;
+            size_t e = x + 2;
+            while (e < n.size() && std::isdigit(static_cast<unsigned char>(n[e]))) ++e;
+            if (b == x || e == x + 2 || (b > 0 && std::isalpha(static_cast<unsigned char>(n[b - 1]))))
+                continue;
+            return std::make_pair(std::stod(n.substr(b, x - b)), std::stod(n.substr(x + 2, e - x - 2)));
+        }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<double> batchPerDevice(const logs::Run& run)
+{
+    if (auto b = metadataNumber(
+            run, {"batch_size", "batch_size_per_gpu", "per_device_batch_size", "per_device_train_batch_size",
+                  "train_batch_size", "samples_per_gpu", "batch"});
+        b && *b > 0)
+        return b;
+    for (const auto& [key, value] : run.metadata)
+        if (key.ends_with("dataloader") || key == "data")
+            for (std::string_view name : {"batch_size", "samples_per_gpu"})
+                if (auto b = numberInside(value, name); b && *b > 0) return b;
+    if (auto g = gpusByBatch(run)) return g->second;
+    return std::nullopt;
+}
+
 std::optional<double> effectiveBatch(const logs::Run& run)
 {
-    auto batch = metadataNumber(
-        run, {"batch_size", "batch_size_per_gpu", "per_device_batch_size", "train_batch_size", "batch"});
+    auto batch = batchPerDevice(run);
     if (!batch || *batch <= 0) return std::nullopt;
     const double world = worldSize(run).value_or(1.0);
     return *batch * std::max(1.0, world);
@@ -307,7 +363,11 @@ std::optional<double> effectiveBatch(const logs::Run& run)
 
 std::optional<double> worldSize(const logs::Run& run)
 {
-    return metadataNumber(run, {"world_size", "WORLD_SIZE", "num_gpus", "gpus", "nproc_per_node", "devices"});
+    if (auto w = metadataNumber(run, {"world_size", "WORLD_SIZE", "num_gpus", "gpus", "nproc_per_node",
+                                      "devices", "GPU number", "gpu_number", "ngpus", "n_gpu"}))
+        return w;
+    if (auto g = gpusByBatch(run)) return g->first;
+    return std::nullopt;
 }
 
 std::optional<double> baseLearningRate(const logs::Run& run)

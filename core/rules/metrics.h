@@ -120,11 +120,16 @@ std::optional<FinalValue> finalDeployStepAccuracy(const logs::Run& run, DeploySt
 // A numeric metadata value under any of the given keys (first found).
 std::optional<double> metadataNumber(const logs::Run& run, std::initializer_list<const char*> keys);
 // How many GPUs (processes) a run trained on, under the names scripts give it (Lightning's
-// Trainer says devices, torchrun nproc_per_node, HAT world_size).
+// Trainer says devices, torchrun nproc_per_node, HAT world_size, mmengine's environment block
+// "GPU number", HF n_gpu), else mmengine's "8xb32" work-dir naming.
 std::optional<double> worldSize(const logs::Run& run);
 std::optional<std::string> metadataText(const logs::Run& run, std::initializer_list<const char*> keys);
 
-// Effective batch = batch size x world size (world size 1 when not logged).
+// The batch on each device, under the names frameworks give it (batch_size, samples_per_gpu,
+// per_device_train_batch_size), inside a config dump's dataloader ("train_dataloader =
+// dict(batch_size=32, ...)"), or from mmengine's "8xb32" work-dir naming.
+std::optional<double> batchPerDevice(const logs::Run& run);
+// Effective batch = batch per device x world size (world size 1 when not logged).
 std::optional<double> effectiveBatch(const logs::Run& run);
 // The configured learning rate: metadata lr (or base_lr, learning_rate, max_lr), else the first
 // finite value of the lr series.

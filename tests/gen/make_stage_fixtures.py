@@ -19,6 +19,9 @@ real QAT scripts print (our own lines and numbers):
   a JSON of expected numbers, a model's config.json, a benchmark table of FP32/AMP/INT8 builds.
 - plain_console/train.log: console prints without a logging prefix, "Epoch [1/3] Step [i/N]
   loss: x acc: y" and mmdet-like "Epoch [1][i/N] loss: x".
+- mmengine_gpus/: two QAT runs written by mmengine, on 1 and on 4 GPUs with the same per-GPU batch
+  and lr: the batch per GPU is only in the config dump (train_dataloader = dict(batch_size=32, ..)
+  over several lines), the GPU count in the environment block ("GPU number: 4").
 - prose_result/qat/train.log: a QAT log that states its converted model's accuracy in a sentence
   the reader has no words for: the reading is incomplete there (coverage), so "no quantized
   evaluation" cannot be claimed.
@@ -180,6 +183,45 @@ def plain_console():
     return "\n".join(lines) + "\n"
 
 
+def mmengine_run(gpus):
+    work = f"qat_tiny_{gpus}xb32-2e_cifar"
+    lines = ["2026/12/01 09:00:00 - mmengine - INFO - ",
+             "------------------------------------------------------------",
+             "System environment:", "    sys.platform: linux", "    CUDA available: True",
+             f"    GPU 0: NVIDIA A10", "    MMEngine: 0.10.4", "", "Runtime environment:",
+             "    seed: 1234", "    Distributed launcher: pytorch" if gpus > 1 else "    Distributed launcher: none",
+             f"    GPU number: {gpus}", "------------------------------------------------------------", "",
+             "2026/12/01 09:00:01 - mmengine - INFO - Config:",
+             "default_scope = 'mmpretrain'",
+             "optim_wrapper = dict(",
+             "    optimizer=dict(lr=0.001, momentum=0.9, type='SGD', weight_decay=0.0001),",
+             "    type='OptimWrapper')",
+             "train_cfg = dict(by_epoch=True, max_epochs=2, val_interval=1)",
+             "train_dataloader = dict(",
+             "    batch_size=32,",
+             "    dataset=dict(",
+             "        data_root='data/cifar10',",
+             "        pipeline=[",
+             "            dict(type='RandomCrop', crop_size=32, padding=4),",
+             "            dict(type='PackInputs'),",
+             "        ],",
+             "        type='CIFAR10'),",
+             "    num_workers=2,",
+             "    sampler=dict(shuffle=True, type='DefaultSampler'))",
+             f"work_dir = './work_dirs/{work}'",
+             ""]
+    iters = 40 // gpus
+    for e in (1, 2):
+        for i in range(10, iters + 1, 10):
+            loss = 0.4 - 0.05 * e - 0.001 * i
+            lines.append(f"2026/12/01 09:0{e}:{i:02d} - mmengine - INFO - Epoch(train) [{e}][{i:2d}/{iters}]  "
+                         f"lr: 1.0000e-03  eta: 0:00:{40 - i:02d}  time: 0.0312  data_time: 0.0021  memory: 301  "
+                         f"loss: {loss:.4f}")
+        lines.append(f"2026/12/01 09:0{e}:59 - mmengine - INFO - Epoch(val) [{e}][10/10]    "
+                     f"accuracy/top1: {88.1 + e:.4f}  data_time: 0.0020  time: 0.0101")
+    return f"mmengine_gpus/{work}/20261201_090000/20261201_090000.log", "\n".join(lines) + "\n"
+
+
 def main():
     write("torchvision_qat/tv_new/log.txt", torchvision_qat("new"))
     write("torchvision_qat/tv_old/log.txt", torchvision_qat("old"))
@@ -192,6 +234,8 @@ def main():
     for rel, text in beside_junk().items():
         write(rel, text)
     write("plain_console/train.log", plain_console())
+    for gpus in (1, 4):
+        write(*mmengine_run(gpus))
 
 
 if __name__ == "__main__":

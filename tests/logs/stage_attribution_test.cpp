@@ -283,5 +283,35 @@ TEST(PlainConsole, CountersInBracketsAndValuesGiveSeries)
     EXPECT_EQ(seriesOf(run, "acc").size(), 12u);
 }
 
+// Settings that decide a rule are read where frameworks put them: mmengine keeps the batch per
+// GPU in its config dump over several lines, the GPU count in its environment block.
+TEST(Settings, MmengineBatchAndGpuCountGiveTheTotalBatch)
+{
+    auto set = readLogFolder(fixture("logs/stages/mmengine_gpus"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    ASSERT_EQ(set->runs.size(), 2u);
+    const logs::Run& four = set->runs[1];
+    EXPECT_NE(four.metadata.at("train_dataloader").find("batch_size=32"), std::string::npos);
+    EXPECT_EQ(four.metadata.at("GPU number"), "4");
+    // without the work-dir naming, the settings alone give the total batch
+    logs::Run renamed = four;
+    renamed.name = "qat_b";
+    renamed.files.clear();
+    renamed.metadata.erase("work_dir");
+    EXPECT_EQ(rules::batchPerDevice(renamed), 32);
+    EXPECT_EQ(rules::worldSize(renamed), 4);
+    EXPECT_EQ(rules::effectiveBatch(renamed), 128);
+    // and the naming alone, without the settings
+    logs::Run named;
+    named.name = "rtmdet_tiny_8xb16-300e_coco";
+    EXPECT_EQ(rules::worldSize(named), 8);
+    EXPECT_EQ(rules::effectiveBatch(named), 128);
+    CheckResults results;
+    rules::runTrainingRules(*set, rules::defaultThresholds(), results);
+    bool scaled = false;
+    for (const Finding& f : results.findings) scaled = scaled || f.id == "train.batch_scaled_lr_unchanged";
+    EXPECT_TRUE(scaled);
+}
+
 }  // namespace
 }  // namespace qatdoctor::core::logs::test
