@@ -83,7 +83,7 @@ bool alignedUnder(const std::vector<Token>& t, const std::vector<size_t>& ends)
 bool hasConsoleCodes(std::string_view line)
 {
     const size_t cr = line.find('\r');
-    return line.find('\x1b') != std::string_view::npos ||
+    return line.find('\x1b') != std::string_view::npos || line.find('\b') != std::string_view::npos ||
            (cr != std::string_view::npos && cr + 1 < line.size());
 }
 
@@ -91,20 +91,38 @@ std::string_view consoleText(std::string_view line, std::string& buffer)
 {
     while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (const size_t cr = line.rfind('\r'); cr != std::string_view::npos) line = line.substr(cr + 1);
-    if (line.find('\x1b') == std::string_view::npos) return line;
-    buffer.clear();
+    if (line.find('\x1b') == std::string_view::npos && line.find('\b') == std::string_view::npos) return line;
+    // drawn as a terminal would: a backspace moves the cursor one character back (Keras' progress
+    // bar in a terminal or a notebook redraws itself with them), what follows overwrites
+    std::vector<std::string_view> cells;
+    size_t cursor = 0;
     for (size_t i = 0; i < line.size(); ++i) {
-        if (line[i] != '\x1b') {
-            buffer += line[i];
+        const char c = line[i];
+        if (c == '\b') {
+            cursor = cursor > 0 ? cursor - 1 : 0;
             continue;
         }
-        // ESC [ parameters final-letter (CSI); anything else: drop the ESC alone
-        if (i + 1 < line.size() && line[i + 1] == '[') {
-            size_t j = i + 2;
-            while (j < line.size() && !isAlpha(line[j])) ++j;
-            i = j;
+        if (c == '\x1b') {
+            // ESC [ parameters final-letter (CSI); anything else: drop the ESC alone
+            if (i + 1 < line.size() && line[i + 1] == '[') {
+                size_t j = i + 2;
+                while (j < line.size() && !isAlpha(line[j])) ++j;
+                i = j;
+            }
+            continue;
         }
+        size_t n = 1;  // one character: a UTF-8 sequence whole
+        while (i + n < line.size() && (static_cast<unsigned char>(line[i + n]) & 0xC0) == 0x80) ++n;
+        const std::string_view ch = line.substr(i, n);
+        i += n - 1;
+        if (cursor < cells.size())
+            cells[cursor] = ch;
+        else
+            cells.push_back(ch);
+        ++cursor;
     }
+    buffer.clear();
+    for (std::string_view ch : cells) buffer += ch;
     return buffer;
 }
 

@@ -161,7 +161,9 @@ LineCheck checkLine(std::string_view line)
                 r.binary = true;
                 break;
             }
-            if (c < 0x20 && c != '\t' && c != '\r' && c != 0x1b && c != '\f' && c != '\v') ++controls;
+            // (a backspace is a terminal's redraw, read by consoleText)
+            if (c < 0x20 && c != '\t' && c != '\r' && c != 0x1b && c != '\f' && c != '\v' && c != '\b')
+                ++controls;
         }
         if (controls >= 3) r.binary = true;
     }

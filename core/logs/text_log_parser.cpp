@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "core/common/number_text.h"
 #include "core/logs/console_table.h"
 #include "core/logs/line_parser.h"
 #include "core/logs/log_layouts.h"
@@ -114,6 +115,19 @@ std::string_view rawValue(const char* p, const char* e)
                            : (*q != ' ' && *q != ',' && *q != ')' && *q != ']' && *q != '}' && *q != ';')))
         ++q;
     return {b, static_cast<size_t>(q - b)};
+}
+
+// Keras' progress line, "  4/16 [======>....]" or "16/16 ━━━━━━": batches done of the epoch, then
+// its bar.
+bool progressFraction(const char* p, const char* e, double& n, double& total)
+{
+    while (p < e && *p == ' ') ++p;
+    const char* a = parseNumber(p, e, n);
+    if (!a || a >= e || *a != '/') return false;
+    const char* b = parseNumber(a + 1, e, total);
+    if (!b || b >= e || *b != ' ') return false;
+    while (b < e && *b == ' ') ++b;
+    return b < e && (*b == '[' || std::string_view(b, static_cast<size_t>(e - b)).starts_with("\u2501"));
 }
 
 // "[ 5/10]", "[120/5004]": a counter and its total in brackets.
@@ -508,6 +522,27 @@ public:
             step = bare.number;
             stepTotal = bare.total;
         }
+        // Keras: "Epoch 12/150" alone, then "4/4 [=====] - 0s 3ms/step - loss: 0.41 - ...": the
+        // batches of the epoch the line before announced
+        if (!templated && !global && !step && !epoch && metrics > 0 && m_state.lastEpoch) {
+            double n = 0, total = 0;
+            if (progressFraction(p, e, n, total)) {
+                // another count of batches than the epoch's, with no "Epoch" line before it: a
+                // model.evaluate() over the test set after training
+                if (m_progressTotal > 0 && total != m_progressTotal) {
+                    validation = true;
+                } else {
+                    m_progressTotal = total;
+                    step = n;
+                    stepTotal = total;
+                    epoch = *m_state.lastEpoch;
+                }
+            }
+        }
+        if (!templated && metrics == 0 && epoch && !step && !global) {
+            m_state.lastEpoch = static_cast<float>(fromZero(*epoch, epochTotal.has_value()));
+            m_progressTotal = 0;
+        }
         const bool counters = global || step || epoch;
         if (!templated && metrics == 0 && !counters)
             stageHeader(std::string_view(p, static_cast<size_t>(e - p)), lineNo);
@@ -565,6 +600,12 @@ public:
             from = StepFrom::LastStep;  // an evaluation's own batch counter is not a training step
         } else if (step && stepTotal && epoch) {
             x = fromZero(*epoch, epochFromOne) * *stepTotal + *step;
+            // "Epoch [1/3] Step [5/90]": an epoch has 90 steps (a setting a run stopped early is
+            // measured against)
+            if (!m_stepsPerEpochNoted) {
+                m_stepsPerEpochNoted = true;
+                m_out.metadata.emplace(metadataKey("steps_per_epoch"), numberText(*stepTotal, 10));
+            }
         } else if (step) {
             x = *step;
         } else {
@@ -1133,6 +1174,8 @@ private:
     std::string m_lastPrefix;
     bool m_lastPrefixIsVal = false;
     bool m_anyMetricLine = false;  // a metric line was read (m_sawMetricLine restarts with a stage)
+    double m_progressTotal = 0;    // Keras: batches per epoch of the progress lines since "Epoch N/M"
+    bool m_stepsPerEpochNoted = false;
 };
 
 }  // namespace

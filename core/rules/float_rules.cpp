@@ -21,6 +21,49 @@ const Text kNotConvergedAdvice = {
 // the last logged one a little short of the end).
 constexpr double kStoppedEarlyShare = 0.9;
 
+// A run whose training ended inside its first epoch, by its settings' steps per epoch or by its
+// epoch marks, while its loss still fell (the fitted end, or its last third below its first):
+// the finding with its evidence.
+std::optional<Finding> stoppedInFirstEpoch(const logs::Run& run, const MetricRef& loss, const Points& p,
+                                           const Thresholds& t)
+{
+    const logs::Series& s = *loss.series;
+    const double lastStep = s.step[p.index.back()];
+    const auto perEpoch =
+        metadataNumber(run, {"steps_per_epoch", "iters_per_epoch", "num_batches", "num_training_batches"});
+    bool firstEpoch = perEpoch && *perEpoch > 1 && lastStep + 1 < kStoppedEarlyShare * *perEpoch;
+    if (!perEpoch && s.hasEpoch()) {
+        float last = 0;
+        for (const auto& m : s.epochs) last = std::max(last, m.value);
+        const auto planned = plannedEpochs(run);
+        firstEpoch = last == 0 && planned && *planned > 1;
+    }
+    if (!firstEpoch) return std::nullopt;
+    const size_t third = std::max<size_t>(1, p.size() / 3);
+    const double early = medianOf(p.value, 0, third), late = medianOf(p.value, p.size() - third, p.size());
+    const LateTrend trend = lateTrend(p.value);
+    const bool falling = trend.dropPerTenth > t.floatConvergedLossLateDrop ||
+                         (early > 0 && (early - late) / early > 10 * t.floatConvergedMinLastGain);
+    if (!falling) return std::nullopt;
+    const std::string where = perEpoch ? "step " + shortNumber(lastStep) + " of the " +
+                                             shortNumber(*perEpoch) + " steps of its first epoch"
+                                       : "inside its first epoch";
+    const std::string whereZh =
+        perEpoch ? "第一个 epoch 的 " + shortNumber(*perEpoch) + " 步中的第 " + shortNumber(lastStep) + " 步"
+                 : "第一个 epoch 之内";
+    Finding f = makeFinding("float.not_converged", Severity::Warning, Stage::Float,
+                            {"浮点模型尚未收敛（停在" + whereZh + "，loss 仍在下降：" + shortNumber(early) +
+                                 " -> " + shortNumber(late) + "）",
+                             "Float model had not converged (stopped at " + where + ", loss still falling " +
+                                 shortNumber(early) + " -> " + shortNumber(late) + ")"},
+                            kNotConvergedAdvice, "qat.nan_loss");
+    f.evidence.push_back(
+        pointEvidence(run, loss, p.index.front(), Text{"第一个 loss 点", "first loss point"}));
+    f.evidence.push_back(pointEvidence(
+        run, loss, p.index.back(), Text{"最后一个点：停在" + whereZh, "last point: stopped at " + where}));
+    return f;
+}
+
 }  // namespace
 
 RuleOutcome checkFloatNotConverged(const logs::LogSet& a, const Thresholds& t)
@@ -66,6 +109,15 @@ RuleOutcome checkFloatNotConverged(const logs::LogSet& a, const Thresholds& t)
         MetricRef loss = trainLoss(*run);
         if (!loss) continue;
         const Points p = finitePoints(*loss.series);
+        // Stopped inside its first epoch (its settings' steps per epoch, or its epoch marks) with
+        // a loss still falling: not converged, however few points it logged.
+        if (p.size() >= 3) {
+            if (auto f = stoppedInFirstEpoch(*run, loss, p, t)) {
+                out.ran = true;
+                out.findings.push_back(std::move(*f));
+                continue;
+            }
+        }
         if (p.size() < static_cast<size_t>(t.floatConvergedMinLossPoints)) continue;
         out.ran = true;
         const LateTrend trend = lateTrend(p.value);

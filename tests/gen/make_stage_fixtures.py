@@ -22,6 +22,11 @@ real QAT scripts print (our own lines and numbers):
 - mmengine_gpus/: two QAT runs written by mmengine, on 1 and on 4 GPUs with the same per-GPU batch
   and lr: the batch per GPU is only in the config dump (train_dataloader = dict(batch_size=32, ..)
   over several lines), the GPU count in the environment block ("GPU number: 4").
+- keras_fit/float/train.log: a Keras fit log, "Epoch N/M" then the progress line with the epoch's
+  metrics (an ETA line before it, the bar redrawn with backspaces in one epoch), and
+  model.evaluate() on the test set after training.
+- first_epoch/float/train.log: a float run stopped inside its first epoch (step 60 of 200) while
+  its loss still falls steeply, logging every 15 steps.
 - prose_result/qat/train.log: a QAT log that states its converted model's accuracy in a sentence
   the reader has no words for: the reading is incomplete there (coverage), so "no quantized
   evaluation" cannot be claimed.
@@ -222,6 +227,29 @@ def mmengine_run(gpus):
     return f"mmengine_gpus/{work}/20261201_090000/20261201_090000.log", "\n".join(lines) + "\n"
 
 
+def keras_fit():
+    lines = []
+    for e in range(1, 6):
+        loss, acc = 1.2 / e, 0.5 + 0.08 * e
+        lines.append(f"Epoch {e}/5")
+        eta = f" 1/16 [>.............................] - ETA: 0s - loss: {loss * 1.1:.4f} - accuracy: {acc - 0.05:.4f}"
+        done = (f"16/16 [==============================] - 0s 3ms/step - loss: {loss:.4f} - accuracy: {acc:.4f} "
+                f"- val_loss: {loss * 1.05:.4f} - val_accuracy: {acc - 0.01:.4f}")
+        lines.append(eta + "\b" * len(eta) + "\r" + done if e == 3 else eta)
+        if e != 3:
+            lines.append(done)
+    lines.append("32/32 [==============================] - 0s 1ms/step - loss: 0.2700 - accuracy: 0.8810")
+    return "\n".join(lines) + "\n"
+
+
+def first_epoch():
+    lines = ["Training the float model for 10 epochs"]
+    for i in range(15, 61, 15):
+        lines.append(f"Epoch [1/10] Step [{i}/200] loss: {2.3 * (0.8 ** (i / 15)):.4f}")
+    lines.append("Test accuracy: 0.4120")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     write("torchvision_qat/tv_new/log.txt", torchvision_qat("new"))
     write("torchvision_qat/tv_old/log.txt", torchvision_qat("old"))
@@ -234,6 +262,8 @@ def main():
     for rel, text in beside_junk().items():
         write(rel, text)
     write("plain_console/train.log", plain_console())
+    write("keras_fit/float/train.log", keras_fit())
+    write("first_epoch/float/train.log", first_epoch())
     for gpus in (1, 4):
         write(*mmengine_run(gpus))
 

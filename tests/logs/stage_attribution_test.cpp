@@ -313,5 +313,39 @@ TEST(Settings, MmengineBatchAndGpuCountGiveTheTotalBatch)
     EXPECT_TRUE(scaled);
 }
 
+// A Keras fit log: "Epoch N/M" then the progress line with the epoch's metrics (a bar redrawn
+// with backspaces is read as drawn); the steps count batches; model.evaluate() after training is
+// an evaluation.
+TEST(Settings, KerasFitLogsHaveAnEpochAxis)
+{
+    auto set = readLogFolder(fixture("logs/stages/keras_fit"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    const logs::Run& run = onlyRun(*set);
+    const Series& val = seriesOf(run, "val/accuracy");
+    ASSERT_EQ(val.size(), 5u);
+    EXPECT_EQ(val.step[0], 16);
+    EXPECT_EQ(val.step[4], 80);
+    EXPECT_NEAR(lastValue(run, "val/loss"), 0.27, 1e-4);  // model.evaluate's, at the last step
+    EXPECT_EQ(seriesOf(run, "loss").size(), 9u);  // the ETA lines (one redrawn away) and the epochs' ends
+    EXPECT_EQ(run.files[0].unreadLines, 0u);
+}
+
+// A float run stopped inside its first epoch while its loss still falls: not converged, from its
+// counters' steps per epoch, with four loss points.
+TEST(Settings, AFloatRunStoppedInItsFirstEpochHasNotConverged)
+{
+    auto set = readLogFolder(fixture("logs/stages/first_epoch"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    CheckResults results;
+    rules::runTrainingRules(*set, rules::defaultThresholds(), results);
+    const Finding* f = nullptr;
+    for (const Finding& x : results.findings)
+        if (x.id == "float.not_converged") f = &x;
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_NE(f->title.en.find("step 60 of the 200 steps of its first epoch"), std::string::npos)
+        << f->title.en;
+}
+
 }  // namespace
 }  // namespace qatdoctor::core::logs::test
