@@ -53,7 +53,7 @@ struct Analysis : CheckResults {
     std::vector<Warning> warnings;          // damaged-but-usable input, with file and place
     // torch.save checkpoints with their layer tables (kept apart from `models`, whose first is
     // the model the Model and Fixed-point pages show), and the diff of each consecutive pair
-    // (made by the "checkpoints" check; see orderCheckpoints in check_registry.cpp)
+    // (made by the "checkpoints" check; see orderCheckpoints in checkpoint/checkpoint_order.h)
     std::vector<checkpoint::CheckpointRead> checkpoints;
     std::vector<checkpoint::CheckpointDiff> checkpointDiffs;
     std::map<std::string, std::string> expectedDtypes;  // module -> dtype (for model.int16_not_applied)

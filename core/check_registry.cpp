@@ -9,6 +9,7 @@
 #include "core/analysis.h"
 #include "core/artifacts/artifact_checks.h"
 #include "core/checkpoint/checkpoint_lints.h"
+#include "core/checkpoint/checkpoint_order.h"
 #include "core/fixedpoint/simulation_summary.h"
 #include "core/model/model_lints.h"
 #include "core/rules/rule.h"
@@ -38,38 +39,6 @@ void runTrainingRules(Analysis& a)
     rules::runTrainingRules(a.logs, t ? *t : rules::defaultThresholds(), a);
 }
 
-// Where a checkpoint's file name puts it in the pipeline, for ordering: its stage, with a
-// model saved right after prepare ("uncalibrated", "prepared") between float and calibration.
-std::optional<int> pipelineRank(const std::string& path)
-{
-    const std::optional<Stage> stage = checkpoint::stageFromFileName(path);
-    // "prepared_qat_epoch5" is QAT; "qat_uncalibrated" (read as calibration) came before it
-    if (stage != Stage::Qat && stage != Stage::Export) {
-        const std::string name = fs::path(path).filename().string();
-        for (const char* before : {"uncalib", "prepared", "Uncalib", "Prepared"})
-            if (name.find(before) != std::string::npos) return 2 * static_cast<int>(Stage::Calibration) - 1;
-    }
-    return stage ? std::optional<int>(2 * static_cast<int>(*stage)) : std::nullopt;
-}
-
-// The order in which checkpoints are compared, each with the next: when every file name names
-// its stage (float < prepared < calibration < QAT < quantized), by stage and then by name (epoch 2
-// before epoch 10); otherwise the order they were given in (the CLI's A then B).
-std::vector<const checkpoint::CheckpointRead*> orderCheckpoints(const Analysis& a)
-{
-    std::vector<const checkpoint::CheckpointRead*> order;
-    for (const checkpoint::CheckpointRead& c : a.checkpoints) order.push_back(&c);
-    const bool named = std::all_of(order.begin(), order.end(), [](const checkpoint::CheckpointRead* c) {
-        return pipelineRank(c->file.path).has_value();
-    });
-    if (named)
-        std::stable_sort(order.begin(), order.end(), [](const auto* x, const auto* y) {
-            const int rx = *pipelineRank(x->file.path), ry = *pipelineRank(y->file.path);
-            return rx != ry ? rx < ry : naturalLess(x->file.path, y->file.path);
-        });
-    return order;
-}
-
 // Each checkpoint's own lints (run when it was read) and the model lints on its layer table
 // (they read the expected dtypes, which the user may change); then the diff of each
 // consecutive pair, kept from an earlier run of the checks when the pair is the same (a diff
@@ -81,7 +50,7 @@ void runCheckpointChecks(Analysis& a)
         a.checksRun.insert(c.evaluated.begin(), c.evaluated.end());
         model::runModelLints(c.table, a.expectedDtypes, a.findings, a.checksRun);
     }
-    const std::vector<const checkpoint::CheckpointRead*> order = orderCheckpoints(a);
+    const std::vector<const checkpoint::CheckpointRead*> order = checkpoint::orderCheckpoints(a.checkpoints);
     std::vector<checkpoint::CheckpointDiff> diffs;
     for (size_t k = 1; k < order.size(); ++k) {
         const checkpoint::CheckpointRead& from = *order[k - 1];
@@ -99,12 +68,7 @@ void runCheckpointChecks(Analysis& a)
             }
             diffs.push_back(std::move(*d));
         }
-        // training lies between A and B only when B is a QAT checkpoint (or its name says no
-        // stage): calibration only observes, and a converted model changes form, not by training
-        const std::optional<int> rankTo = pipelineRank(to.file.path);
-        const bool qatStage = !rankTo || *rankTo == 2 * static_cast<int>(Stage::Qat);
-        checkpoint::diffFindings(diffs.back(), from.quantized() && to.quantized() && qatStage, a.findings,
-                                 a.checksRun);
+        checkpoint::diffFindings(diffs.back(), checkpoint::trainedBetween(from, to), a.findings, a.checksRun);
     }
     a.checkpointDiffs = std::move(diffs);
 }

@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "core/checkpoint/checkpoint_diff.h"
+#include "core/checkpoint/checkpoint_order.h"
 #include "core/common/input_set_name.h"
 #include "core/compare/change_answers.h"
 #include "core/compare/comparison.h"
@@ -203,6 +205,28 @@ std::vector<const Finding*> Comparison::regressions(Severity atLeast) const
     return out;
 }
 
+namespace {
+
+// What A's and B's checkpoints prove about the change between them, decided as the analysis of
+// one project decides it for a consecutive pair (checkpoint_order.h, checkpoint_diff.h): every
+// weight byte-identical after training between A and B is qat.not_learning in `diff` as in
+// `checkpoint A B`.
+void checkpointAnswers(const Analysis& a, const Analysis& b, std::vector<Finding>& answers)
+{
+    const std::vector<const checkpoint::CheckpointRead*> fromA = checkpoint::orderCheckpoints(a.checkpoints);
+    const std::vector<const checkpoint::CheckpointRead*> fromB = checkpoint::orderCheckpoints(b.checkpoints);
+    if (fromA.empty() || fromB.empty()) return;
+    // A's last checkpoint against B's last: where each attempt ended
+    const checkpoint::CheckpointRead& from = *fromA.back();
+    const checkpoint::CheckpointRead& to = *fromB.back();
+    Result<checkpoint::CheckpointDiff> d = checkpoint::diffCheckpoints(from.file, to.file);
+    if (!d) return;
+    std::set<std::string> evaluated;
+    checkpoint::diffFindings(*d, checkpoint::trainedBetween(from, to), answers, evaluated);
+}
+
+}  // namespace
+
 Comparison compareAnalyses(const Analysis& a, const Analysis& b)
 {
     Comparison c;
@@ -220,6 +244,7 @@ Comparison compareAnalyses(const Analysis& a, const Analysis& b)
     c.runs = diffRuns(a.logs, b.logs);
     c.simulation = diffSimulations(a.simulation, b.simulation);
     c.answers = changeAnswers(c, a, b);
+    checkpointAnswers(a, b, c.answers);
     return c;
 }
 

@@ -1,5 +1,6 @@
 #include "core/logs/log_reader.h"
 
+#include <cctype>
 #include <filesystem>
 
 #include "core/common/file_io.h"
@@ -54,27 +55,33 @@ Result<LogSet> readLogFile(const std::string& path, const ProgressFn& progress, 
     return readLogFolder(path, progress, options);
 }
 
+bool isLogFileName(std::string_view name)
+{
+    if (name.find("tfevents") != std::string_view::npos) return true;
+    std::string lower(name);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const LogFormat& f : logFormats())
+        for (const char* ext : f.extensions)
+            if (*ext && (lower.ends_with(ext) || lower.find(std::string(ext) + ".") != std::string::npos))
+                return true;
+    return false;
+}
+
 int probeLogFolder(const FolderScan& scan)
 {
     // the folder walk every reader shares; at most kMaxProbeReads heads are read
     constexpr int kMaxProbeReads = 200;
     int reads = 0;
     for (const FolderEntry& e : scan.walk().entries) {
-        if (e.kind != FolderEntry::Kind::File) continue;
-        const std::string& name = e.name;
-        std::string lower = name;
-        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (lower.find("tfevents") != std::string::npos) return 60;
-        if (lower.ends_with(".log") || lower.ends_with(".jsonl") || lower.ends_with(".csv") ||
-            lower.ends_with(".txt") || lower.ends_with(".tsv") || lower.ends_with(".out") ||
-            lower.ends_with(".json")) {
-            if (++reads > kMaxProbeReads) break;
-            const auto& head = scan.head(e.path);
-            if (!head) continue;
-            int score = 0;
-            probeLogFormat(name, *head, &score);
-            if (score >= 30) return 50;
-        }
+        if (e.kind != FolderEntry::Kind::File || !isLogFileName(e.name)) continue;
+        if (e.name.find("tfevents") != std::string::npos) return 60;
+        if (++reads > kMaxProbeReads) break;
+        const auto& head = scan.head(e.path);
+        if (!head) continue;
+        const std::optional<std::string> decoded = decodeLogText(*head);
+        int score = 0;
+        probeLogFormat(e.name, decoded ? std::string_view(*decoded) : std::string_view(*head), &score);
+        if (score >= kMinFolderLogScore) return 50;
     }
     return 0;
 }

@@ -30,6 +30,15 @@ Result<ParsedLog> parseBlocks(const LogFormat& format, std::string_view bytes, c
                               ParseState& state, const ProgressFn& progress, unsigned threads, bool atEnd);
 
 // Input-table probes: a folder holding log-like files (50), a single log file (its format's score).
+// The one test of a log's file name, for every place that looks for logs in a folder: an extension
+// of the format table (log_formats.cpp), also before a rotation number ("train.log.1"), or a
+// TensorBoard event file.
+bool isLogFileName(std::string_view name);
+// The probe score (LogFormat::probe) a file found in a folder needs to be read as a log.
+inline constexpr int kMinFolderLogScore = 15;
+
+// A folder holds logs when one of its files with a log's name probes as one (the same test the
+// folder reader applies, so `analyze DIR` reads what `logs DIR` reads).
 int probeLogFolder(const FolderScan& scan);
 int probeLogFile(const std::string& path, std::string_view head);
 

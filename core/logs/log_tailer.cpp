@@ -27,24 +27,11 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr size_t kProbeBytes = 64 * 1024;
-constexpr int kMinFolderScore = 15;
 
 bool isCheckpointName(const std::string& n)
 {
     return n.ends_with(".pth") || n.ends_with(".pth.tar") || n.ends_with(".ckpt") || n.ends_with(".pt") ||
            n.find("checkpoint") != std::string::npos;
-}
-
-bool hasLogExtension(const std::string& name)
-{
-    if (name.find("tfevents") != std::string::npos) return true;
-    std::string lower = name;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (const LogFormat& f : logFormats())
-        for (const char* ext : f.extensions)
-            if (*ext && (lower.ends_with(ext) || lower.find(std::string(ext) + ".") != std::string::npos))
-                return true;
-    return false;
 }
 
 bool isCheckpointFolder(const std::string& name)
@@ -220,7 +207,7 @@ void LogTailer::scan(std::vector<std::string>& added)
         const LogFormat* f = probeLogFormat(name, *head, &score);
         if (!f && mustTake) f = findLogFormat("text");
         // (a JSON document that is no history is a config, a tokenizer, a summary: no warning)
-        if (!f || (!mustTake && score < kMinFolderScore))
+        if (!f || (!mustTake && score < kMinFolderLogScore))
             return reject(
                 name.ends_with(".json")
                     ? nullptr
@@ -270,7 +257,7 @@ void LogTailer::scan(std::vector<std::string>& added)
         }
         if (e.kind == FolderEntry::Kind::Special) {
             // a FIFO, device or socket named like a log is never opened: it could block the scan
-            if (hasLogExtension(name))
+            if (isLogFileName(name))
                 m_skipped[e.path] = "not a regular file (a FIFO, device or socket): not read";
             continue;
         }
@@ -290,11 +277,11 @@ void LogTailer::scan(std::vector<std::string>& added)
             m_configFiles.emplace_back(runKey, e.path);
             continue;
         }
-        if (isCheckpointName(name) && !hasLogExtension(name)) {
+        if (isCheckpointName(name) && !isLogFileName(name)) {
             m_otherFiles.emplace_back(runKey, name);
             continue;
         }
-        if (!hasLogExtension(name)) continue;
+        if (!isLogFileName(name)) continue;
         track(e.path, name, runKey, false);
     }
 }

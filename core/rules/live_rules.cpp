@@ -295,7 +295,18 @@ std::vector<LiveFinding> LiveDiagnosis::flush(const logs::LogSet& logs)
         state.crashPending = false;
         for (auto& [name, c] : state.series) c.explosion.vetoed = false;
     }
-    return judge(logs, triggers, true);
+    std::vector<LiveFinding> out = judge(logs, triggers, true);
+    // ... and the rules that need a whole run (stages compared, settings, schedules): the watch
+    // ends with the findings the analysis of the same folder gives
+    logs::LogSet view;
+    view.root = logs.root;
+    view.runs = stageViews(logs.runs);
+    const std::vector<std::string>& live = liveRuleIds();
+    for (const Rule& rule : trainingRules()) {
+        if (std::find(live.begin(), live.end(), rule.id) != live.end()) continue;
+        for (const Finding& f : rule.check(view, m_thresholds).findings) fire(f, out);
+    }
+    return out;
 }
 
 }  // namespace qatdoctor::core::rules

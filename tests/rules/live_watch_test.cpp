@@ -17,6 +17,7 @@
 #include "core/logs/log_reader.h"
 #include "core/rules/live_rules.h"
 #include "core/rules/rule.h"
+#include "core/rules/stage_views.h"
 
 namespace qatdoctor::core::test {
 namespace {
@@ -89,17 +90,19 @@ Replay replay(const fs::path& from, const fs::path& to, size_t chunk)
     return r;
 }
 
-// The batch rules' findings of the live ids on the finished folder.
+// The batch rules' findings on the finished folder, one per run (the watch reports each run's;
+// the analysis then groups a cause shared by several runs into one finding).
 std::vector<Finding> batchFindings(const fs::path& root)
 {
     auto logs = logs::readLogFolder(root.string());
     EXPECT_TRUE(logs) << root;
-    CheckResults results;
-    if (logs) rules::runTrainingRules(*logs, rules::defaultThresholds(), results);
-    const auto& ids = rules::liveRuleIds();
     std::vector<Finding> out;
-    for (Finding& f : results.findings)
-        if (std::find(ids.begin(), ids.end(), f.id) != ids.end()) out.push_back(std::move(f));
+    if (!logs) return out;
+    logs::LogSet view;
+    view.root = logs->root;
+    view.runs = rules::stageViews(logs->runs);
+    for (const rules::Rule& rule : rules::trainingRules())
+        for (Finding& f : rule.check(view, rules::defaultThresholds()).findings) out.push_back(std::move(f));
     return out;
 }
 
@@ -137,7 +140,9 @@ TEST(LiveWatchCorpus, FiresWhatTheBatchRulesFindAtTheFirstReadThatHoldsIt)
             else
                 it = next;
         }
-        EXPECT_EQ(liveOnce, expected);
+        // (a rule may find a cause twice in one run, two sweeps against it: the watch says it once)
+        EXPECT_EQ(std::set<std::string>(liveOnce.begin(), liveOnce.end()),
+                  std::set<std::string>(expected.begin(), expected.end()));
         firedTotal += r.fired.size();
         for (size_t i = 0; i < r.fired.size(); ++i) {
             const Finding& f = r.fired[i].live.finding;
