@@ -24,8 +24,9 @@ std::vector<const CheckpointRead*> orderCheckpoints(const std::vector<Checkpoint
 {
     std::vector<const CheckpointRead*> order;
     for (const CheckpointRead& c : checkpoints) order.push_back(&c);
-    const bool named = std::all_of(order.begin(), order.end(),
-                                   [](const CheckpointRead* c) { return pipelineRank(c->file.path).has_value(); });
+    const bool named = std::all_of(order.begin(), order.end(), [](const CheckpointRead* c) {
+        return pipelineRank(c->file.path).has_value();
+    });
     if (named)
         std::stable_sort(order.begin(), order.end(), [](const auto* x, const auto* y) {
             const int rx = *pipelineRank(x->file.path), ry = *pipelineRank(y->file.path);

@@ -120,6 +120,7 @@ struct Row {
 
 void addRow(ParsedLog& out, const json& entry, const Row& row, const char* skipKey)
 {
+    out.counted = true;  // a history's rows carry their step or epoch
     for (const auto& [key, value] : entry.items()) {
         if (key == skipKey) continue;
         const KeyKind kind = classifyKey(key);

@@ -473,6 +473,7 @@ void appendParsed(ParsedLog& a, ParsedLog&& b)
     for (auto& [name, why] : b.stageReasons) a.stageReasons.emplace(name, std::move(why));
     a.skippedRecords += b.skippedRecords;
     a.unreadLines += b.unreadLines;
+    a.counted = a.counted || b.counted;
     for (uint32_t l : b.unreadSample)
         if (a.unreadSample.size() < kUnreadSample) a.unreadSample.push_back(l);
 }

@@ -76,6 +76,8 @@ protected:
         Series& s = m_out.series[sl.series];
         if (from != StepFrom::Counter) [[unlikely]]
             step = resolveStep(sl, s, from);
+        else
+            m_out.counted = true;
         if (epoch) s.markEpoch(*epoch);
         if (wallTime) {
             // Series::markWallTime at most once per second of log time per series: lines a

@@ -53,6 +53,7 @@ std::optional<std::string> notATrainingLog(const ParsedLog& parsed, const std::s
         return "not read as a training log: a table of results (its rows are named by text, it has no step "
                "or "
                "epoch column)";
+    if (parsed.counted) return std::nullopt;  // a step or epoch the file wrote
     for (const Series& s : parsed.series)
         if (s.size() >= 2 || s.hasEpoch()) return std::nullopt;
     for (const RunEvent& e : parsed.events)

@@ -142,6 +142,11 @@ KeyKind classifyKey(std::string_view key)
     return KeyKind::Metric;
 }
 
+bool countsWithTotal(std::string_view key)
+{
+    return equalsNoCase(key, "batch") || equalsNoCase(key, "it") || equalsNoCase(key, "minibatch");
+}
+
 bool isHyperParameter(std::string_view key)
 {
     static constexpr std::array<std::string_view, 30> kKeys = {"batch_size",

@@ -20,6 +20,10 @@ enum class KeyKind { Metric, GlobalStep, Step, Epoch, WallTime, System };
 // epoch, wall_time/timestamp, a system field; everything else is a metric.
 KeyKind classifyKey(std::string_view key);
 
+// Words that count the steps of an epoch only when written with their total ("calibration batch
+// 4/16", "it 30/200"); alone ("batch: 32") they are something else.
+bool countsWithTotal(std::string_view key);
+
 // batch_size, lr, world_size, march, epochs, optimizer, ... (kept as Run::metadata when they
 // appear outside metric lines).
 bool isHyperParameter(std::string_view key);

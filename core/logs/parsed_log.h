@@ -105,6 +105,9 @@ struct ParsedLog {
     // check that claims an absence needs none (finding_catalogue.h: qat.no_quantized_eval).
     uint64_t unreadLines = 0;
     std::vector<uint32_t> unreadSample;
+    // Some point's step came from a counter the file wrote (a step, an epoch, an iteration): the
+    // file has a training axis, even when it holds one evaluation (log_tailer.cpp: what is a log).
+    bool counted = false;
 
     // Index of the series called name, created when missing. A hash index keeps it constant
     // time (a log of a million metric names was quadratic); it is rebuilt when names grew or

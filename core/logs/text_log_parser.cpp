@@ -130,6 +130,14 @@ bool progressFraction(const char* p, const char* e, double& n, double& total)
     return b < e && (*b == '[' || std::string_view(b, static_cast<size_t>(e - b)).starts_with("\u2501"));
 }
 
+// "4/16": a number and its total, as a counter writes them.
+bool fraction(const char* r, const char* e)
+{
+    double v, t;
+    const char* a = parseNumber(r, e, v);
+    return a && a < e && *a == '/' && parseNumber(a + 1, e, t);
+}
+
 // "[ 5/10]", "[120/5004]": a counter and its total in brackets.
 bool isProgressBracket(const char* r, const char* e)
 {
@@ -245,7 +253,8 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
             else if (r < e && (isDigit(*r) || (*r == '-' && r + 1 < e && isDigit(r[1])))) {
                 const std::string_view k(ks, static_cast<size_t>(ke - ks));
                 const KeyKind kind = classifyKey(k);
-                spaceSep = kind == KeyKind::Metric ? isMetricWord(k) : r == q + 1 && kind != KeyKind::System;
+                spaceSep = kind == KeyKind::Metric ? isMetricWord(k) || (countsWithTotal(k) && fraction(r, e))
+                                                   : r == q + 1 && kind != KeyKind::System;
             }
         }
         if (q >= e) break;
@@ -476,11 +485,13 @@ public:
             validation |= f.evalMode;
             if (!f.isNumber) {
                 if (!templated && f.sep == ':' && !f.key.empty()) validation |= prefixWord(f.key);
-                if (!templated && f.sep != '[' && isStageField(f.key)) stageSetting(f, lineNo);
+                if (!templated && f.sep != '[') stageSetting(f, lineNo);
                 continue;
             }
-            switch (m_kinds[i] =
-                        templated ? m_template.kinds[i] : (f.hasUnit ? KeyKind::System : kindOf(f.key, i))) {
+            switch (m_kinds[i] = templated                              ? m_template.kinds[i]
+                                 : f.hasUnit                            ? KeyKind::System
+                                 : f.hasTotal && countsWithTotal(f.key) ? KeyKind::Step
+                                                                        : kindOf(f.key, i)) {
                 case KeyKind::GlobalStep:
                     global = f.number;
                     break;
@@ -904,13 +915,23 @@ private:
 
     // "training_step: qat", "HAT_TRAINING_STEP=float", "stage=calibration": a setting that names
     // the stage the log is in, a pipeline marker.
-    void stageSetting(const Field& f, uint64_t lineNo)
+    void stageSetting(const Field& f, uint64_t lineNo) { stageSetting(f.key, f.raw, f.sep, lineNo); }
+    void stageSetting(std::string_view key, std::string_view value, char sep, uint64_t lineNo)
     {
-        const std::optional<StageMention> m = firstStageMention(f.raw, kInText | kInKey);
+        if (!isStageField(key)) return;
+        const std::optional<StageMention> m = firstStageMention(value, kInText | kInKey);
         if (!m || m->role == RunRole::Unknown) return;
-        enterPipelineStage(m->role, "setting '" + std::string(f.key) + std::string(1, f.sep) +
-                                        std::string(f.raw.substr(0, 40)) + "' (line " +
+        enterPipelineStage(m->role, "setting '" + std::string(key) + std::string(1, sep) +
+                                        std::string(value.substr(0, 40)) + "' (line " +
                                         std::to_string(lineNo) + ")");
+    }
+
+    // Settings a config line assigned: a stage among them first (its settings are that stage's),
+    // then each under its name.
+    void readSettings(const std::map<std::string, std::string>& assigned, char sep, uint64_t lineNo)
+    {
+        for (const auto& [k, v] : assigned) stageSetting(k, v, sep, lineNo);
+        for (const auto& [k, v] : assigned) m_out.metadata.emplace(metadataKey(k), v);
     }
 
     // The log is in stage from here on (before any metric line this is a hint of the run's role).
@@ -1020,7 +1041,7 @@ private:
             if (m_configDepth <= 0 || m_configBlock.size() > 1u << 16) {
                 std::map<std::string, std::string> assigned;
                 readPythonAssignments(m_configBlock, assigned);
-                for (auto& [k, v] : assigned) m_out.metadata.emplace(metadataKey(k), std::move(v));
+                readSettings(assigned, '=', lineNo);
                 m_configBlock.clear();
             }
             return true;
@@ -1031,9 +1052,9 @@ private:
         } else if (isAssignment(t)) {
             std::map<std::string, std::string> assigned;
             readPythonAssignments(t, assigned);
-            for (auto& [k, v] : assigned) m_out.metadata.emplace(metadataKey(k), std::move(v));
+            readSettings(assigned, '=', lineNo);
         } else if (python && !m_inConfig && t.find("Namespace(") != std::string_view::npos) {
-            namespaceArguments(t);
+            namespaceArguments(t, lineNo);
         }
         stageHeader(t, lineNo);
         return true;
@@ -1048,16 +1069,18 @@ private:
     }
 
     // argparse's Namespace(lr=0.1, batch_size=32, ...): its keyword arguments are settings.
-    void namespaceArguments(std::string_view t)
+    void namespaceArguments(std::string_view t, uint64_t lineNo)
     {
         const size_t open = t.find("Namespace(");
         std::array<Field, kMaxFields> fields;
         bool bare = false, suspicious = false;
         Field bf;
         const size_t n = scanFields(t.data() + open + 10, t.data() + t.size(), fields, bare, bf, suspicious);
+        std::map<std::string, std::string> assigned;
         for (size_t i = 0; i < n; ++i)
             if (fields[i].sep == '=' && !fields[i].raw.empty())
-                m_out.metadata.emplace(metadataKey(fields[i].key), std::string(fields[i].raw));
+                assigned.emplace(std::string(fields[i].key), std::string(fields[i].raw));
+        readSettings(assigned, '=', lineNo);
     }
 
     static bool isEventLine(std::string_view text)

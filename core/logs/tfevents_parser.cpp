@@ -123,6 +123,7 @@ bool parseTfEvents(std::string_view bytes, const std::string& path, ParseState& 
     size_t nextReport = 0;
     const std::string stage = "reading " + path;
     ParsedLog& out = parts.emplace_back();
+    out.counted = true;  // every event carries its step
     size_t p = 0;
     uint64_t skipped = 0;
     tb::Event event;

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <QTest>
-
 #include <set>
 
 #include "core/analysis.h"

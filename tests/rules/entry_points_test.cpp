@@ -43,7 +43,8 @@ std::set<std::string> idsOf(const std::vector<Finding>& findings)
 std::set<std::string> idsOf(const nlohmann::json& findings)
 {
     std::set<std::string> out;
-    for (const auto& f : findings) out.insert(f["id"].get<std::string>() + ":" + f["severity"].get<std::string>());
+    for (const auto& f : findings)
+        out.insert(f["id"].get<std::string>() + ":" + f["severity"].get<std::string>());
     return out;
 }
 
