@@ -19,6 +19,7 @@
 #include "core/logs/role_guess.h"
 #include "core/logs/run_config.h"
 #include "core/logs/scan_util.h"
+#include "core/logs/stage_words.h"
 #include "core/logs/text_decoding.h"
 
 namespace qatdoctor::core::logs {
@@ -145,8 +146,9 @@ Series mergeCopies(std::vector<std::pair<uint32_t, Series*>>& copies, const std:
 struct LogTailer::Tracked {
     std::string path;
     std::string name;
-    std::string runKey;
-    std::string runName;  // resumed files: the loaded run they belong to
+    std::string runKey;     // the run it belongs to: its folder, or its folder and its stage's file
+    std::string folderKey;  // its folder (relative to the root): where its settings files are
+    std::string runName;    // resumed files: the loaded run they belong to
     const LogFormat* format = nullptr;
     std::string layout;  // log_layouts.h id, from the head read when the file was found
     ParseState state;
@@ -220,6 +222,7 @@ void LogTailer::scan(std::vector<std::string>& added)
         t->path = path;
         t->name = name;
         t->runKey = runKey;
+        t->folderKey = runKey;
         t->format = f;
         t->layout = detectLayout(f->id, name, *head).id;
         t->decoded = decodedHead.has_value();
@@ -284,6 +287,29 @@ void LogTailer::scan(std::vector<std::string>& added)
         }
         if (!isLogFileName(name)) continue;
         track(e.path, name, runKey, false);
+    }
+    splitRunsByFileStage();
+}
+
+void LogTailer::splitRunsByFileStage()
+{
+    std::map<std::string, std::vector<Tracked*>> byFolder;
+    for (auto& t : m_files) byFolder[t->folderKey].push_back(t.get());
+    for (auto& [folder, files] : byFolder) {
+        std::map<RunRole, std::vector<Tracked*>> byStage;
+        for (Tracked* t : files)
+            if (const auto r = stageOfWord(t->name, kInPath)) byStage[*r].push_back(t);
+        for (Tracked* t : files) t->runKey = folder;
+        if (byStage.size() < 2) continue;
+        // each stage's files are one run, named after the folder and the first of them; files
+        // naming no stage stay the folder's run
+        for (auto& [role, list] : byStage) {
+            std::sort(list.begin(), list.end(),
+                      [](const Tracked* a, const Tracked* b) { return a->name < b->name; });
+            std::string stem = list.front()->name;
+            if (const size_t dot = stem.find('.'); dot != std::string::npos && dot > 0) stem.resize(dot);
+            for (Tracked* t : list) t->runKey = folder.empty() ? stem : folder + "/" + stem;
+        }
     }
 }
 
@@ -537,7 +563,7 @@ RoleGuess LogTailer::decideRole(const std::vector<std::string>& folders, const s
         for (const RoleHint& h : t->parsed.roleHints) hints.push_back({h.role, t->name + ": " + h.reason});
     }
     for (const auto& [k, n] : m_otherFiles)
-        if (k == key) names.push_back(n);
+        if (!files.empty() && k == files.front()->folderKey && k == key) names.push_back(n);
     return guessRole(folders, names, hints, settleStagesOf(files));
 }
 
@@ -642,7 +668,7 @@ void LogTailer::rebuild()
         const RoleGuess g = decideRole(folders, key, files);
         addFiles(run, files, set, move, g.role);
         for (const auto& [k, p] : m_configFiles)
-            if (k == key)
+            if (k == files.front()->folderKey)
                 for (auto& [name, value] : readRunConfig(p)) run.metadata.emplace(name, value);
         for (const Tracked* t : settingsOnly)
             for (const auto& [name, value] : t->parsed.metadata) run.metadata.emplace(name, value);
@@ -700,6 +726,7 @@ std::shared_ptr<const TailCheckpoint> LogTailer::makeCheckpoint() const
         f.path = t->path;
         f.name = t->name;
         f.runKey = t->runKey;
+        f.folderKey = t->folderKey;
         f.runName = runNameOf(t->runKey);
         f.format = t->format->id;
         f.layout = t->layout;
@@ -727,6 +754,7 @@ LogTailer LogTailer::resume(std::shared_ptr<const LogSet> loaded, ReadOptions op
         tr->path = f.path;
         tr->name = f.name;
         tr->runKey = f.runKey;
+        tr->folderKey = f.folderKey;
         tr->runName = f.runName;
         tr->format = format;
         tr->layout = f.layout;

@@ -24,7 +24,7 @@ namespace qatdoctor::core::logs {
 // appended afterwards. Made by the reader, kept in LogSet::checkpoint.
 struct TailCheckpoint {
     struct File {
-        std::string path, name, runKey, runName, format, layout;
+        std::string path, name, runKey, folderKey, runName, format, layout;
         ParseState state;  // after the last complete line (a partial last line is re-read)
         uint64_t size = 0, inode = 0;
         bool partialTail = false;  // the load warned about a partial last line
@@ -77,6 +77,9 @@ public:
 private:
     struct Tracked;
     void scan(std::vector<std::string>& added);
+    // Files of one folder whose names name different stages ("01_float_fit.log",
+    // "02_calibration.log", "03_qat_fit.log") are different runs.
+    void splitRunsByFileStage();
     void rebuild();
     bool appendInPlace(const std::vector<std::pair<Tracked*, ParsedLog>>& fresh);
     void rebuildOnBase();

@@ -44,7 +44,7 @@ std::optional<RoleGuess> ownStage(const std::vector<const ParsedLog*>& files,
     // run's own only when it holds more points than the unnamed ones: a QAT log whose training
     // lines name nothing and that prints one "calib_val:" line is no calibration run.
     std::map<RunRole, size_t> points;
-    size_t unnamed = 0;
+    size_t unnamed = 0, unnamedTraining = 0;
     for (const ParsedLog* f : files)
         for (size_t i = 0; i < f->names.size(); ++i) {
             bool named = false;
@@ -53,13 +53,19 @@ std::optional<RoleGuess> ownStage(const std::vector<const ParsedLog*>& files,
                     points[r] += f->series[i].size();
                     named = true;
                 }
-            if (!named) unnamed += f->series[i].size();
+            if (named) continue;
+            unnamed += f->series[i].size();
+            if (!f->names[i].starts_with("val/") && !f->names[i].starts_with("test/"))
+                unnamedTraining += f->series[i].size();
         }
     if (points.empty()) return std::nullopt;
     RunRole own = points.begin()->first;
     for (const auto& [r, n] : points)
         if (n > points[own]) own = r;
-    if (points[own] < unnamed) {
+    // a stage that only evaluates (calibration, the quantized model) is no run's own while the
+    // run trains under no stage's name: the training is another stage's
+    const bool evaluates = own == RunRole::Calibration || own == RunRole::Quantized;
+    if (points[own] < unnamed || (evaluates && unnamedTraining > 0)) {
         // The lines name no stage for the training but evaluate one trainable stage again and
         // again (torchvision's "Evaluate QAT model" every epoch, beside "Evaluate Quantized
         // model"): the model being trained is that one. A single evaluation (a float baseline a

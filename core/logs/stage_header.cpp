@@ -1,5 +1,6 @@
 #include "core/logs/stage_header.h"
 
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 
@@ -54,9 +55,35 @@ bool hasChineseAround(std::string_view text, const StageMention& m, std::string_
 
 }  // namespace
 
+// The message of a logging record without its prefix: "- qat - INFO - [val-int8] epoch 1" ->
+// "[val-int8] epoch 1", "INFO:qat_trainer:epoch 3" -> "epoch 3". The logger's name is the same on
+// every line of the file (the file's, not the line's), the level says nothing of a stage.
+std::string_view withoutRecordPrefix(std::string_view text)
+{
+    const std::vector<WordSpan> words = wordsOf(text.substr(0, std::min<size_t>(text.size(), 80)));
+    for (const WordSpan& w : words) {
+        if (!oneOf(w.word, {"INFO", "DEBUG", "WARNING", "WARN", "ERROR", "CRITICAL", "TRACE"}) ||
+            !std::all_of(w.word.begin(), w.word.end(), [](char c) { return c >= 'A' && c <= 'Z'; }))
+            continue;
+        size_t at = w.begin + w.word.size();
+        const bool pythonDefault = at < text.size() && text[at] == ':';  // "INFO:logger:message"
+        while (at < text.size() &&
+               (text[at] == ' ' || text[at] == '-' || text[at] == ':' || text[at] == '|' || text[at] == ']'))
+            ++at;
+        if (pythonDefault) {
+            const size_t colon = text.find(':', at);
+            const size_t space = text.find(' ', at);
+            if (colon != std::string_view::npos && (space == std::string_view::npos || colon < space))
+                at = colon + 1;
+        }
+        return text.substr(std::min(at, text.size()));
+    }
+    return text;
+}
+
 std::string labelText(std::string_view text)
 {
-    std::string out(text);
+    std::string out(withoutRecordPrefix(text));
     size_t i = 0;
     while (i < out.size()) {
         while (i < out.size() && (out[i] == ' ' || out[i] == '\t')) ++i;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <vector>
@@ -177,7 +178,18 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
             if (r && r < e && *r == '/') {
                 double t;
                 const char* r2 = parseNumber(r + 1, e, t);
-                if (r2 && r2 < e && *r2 == ']') {
+                // timm's "[  50/62 ( 82%)]": the share done in parentheses before the bracket closes
+                const char* close = r2;
+                if (close && close < e && *close == ' ') {
+                    const char* a = close;
+                    while (a < e && *a == ' ') ++a;
+                    if (a < e && *a == '(') {
+                        const char* b = static_cast<const char*>(
+                            std::memchr(a, ')', static_cast<size_t>(std::min<ptrdiff_t>(e - a, 12))));
+                        if (b && b + 1 < e && b[1] == ']') close = b + 1;
+                    }
+                }
+                if (r2 && close < e && *close == ']') {
                     bare = Field{};
                     bare.adjacent = p > lineBegin && p[-1] == ']';
                     bare.number = v;
@@ -189,7 +201,7 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
                     bare.hasTotal = true;
                     bare.isNumber = true;
                     bareStep = true;
-                    p = r2 + 1;
+                    p = close + 1;
                     continue;
                 }
             }
@@ -488,10 +500,7 @@ public:
                 if (!templated && f.sep != '[') stageSetting(f, lineNo);
                 continue;
             }
-            switch (m_kinds[i] = templated                              ? m_template.kinds[i]
-                                 : f.hasUnit                            ? KeyKind::System
-                                 : f.hasTotal && countsWithTotal(f.key) ? KeyKind::Step
-                                                                        : kindOf(f.key, i)) {
+            switch (m_kinds[i] = templated ? m_template.kinds[i] : fieldKind(f, i, bareStep)) {
                 case KeyKind::GlobalStep:
                     global = f.number;
                     break;
@@ -535,7 +544,7 @@ public:
         }
         // Keras: "Epoch 12/150" alone, then "4/4 [=====] - 0s 3ms/step - loss: 0.41 - ...": the
         // batches of the epoch the line before announced
-        if (!templated && !global && !step && !epoch && metrics > 0 && m_state.lastEpoch) {
+        if (!global && !step && !epoch && metrics > 0 && m_state.lastEpoch) {
             double n = 0, total = 0;
             if (progressFraction(p, e, n, total)) {
                 // another count of batches than the epoch's, with no "Epoch" line before it: a
@@ -564,8 +573,14 @@ public:
             return;
         }
         if (!counters && parameterLine(text, lineNo)) return;
+        // (a line of metrics and the lr, without counters, is no settings line: timm's "Train: 0
+        // [ 0/62 (0%)] Loss: 0.54 ... LR: 5.0e-03")
         if (!counters) {
-            for (size_t i = 0; i < n && !hyper; ++i) hyper = isHyperParameter(fields[i].key);
+            bool metricLike = false;
+            for (size_t i = 0; i < n; ++i)
+                metricLike = metricLike ||
+                             (fields[i].isNumber && fields[i].sep != '=' && looksLikeMetric(fields[i].key));
+            for (size_t i = 0; i < n && !hyper && !metricLike; ++i) hyper = isHyperParameter(fields[i].key);
         }
         // Before the first counter line, `key: number` lines are the run's configuration, unless
         // the key names a metric (a log of bare "loss: 0.5" lines has no counters at all).
@@ -648,7 +663,9 @@ public:
                 templated ? m_template.slots[i] : (m_slotOf[i] = slot(f.key, validation, position++));
             // an evaluation printed batch by batch ("Validate: [56/56] ... Acc@1 0.00 (11.51)"): its
             // result is the running average, and its last line at the step is the one that counts
-            const float value = static_cast<float>(validation && f.hasAvg ? f.avg : f.number);
+            // (a summary line without counters states its value first: timm's "* Acc@1 84.4 (15.6)"
+            // puts the error in the parentheses)
+            const float value = static_cast<float>(validation && f.hasAvg && counters ? f.avg : f.number);
             if (validation && from == StepFrom::LastStep && m_state.lastStep &&
                 replaceLast(s, *m_state.lastStep, value, lineNo))
                 continue;
@@ -812,6 +829,17 @@ private:
                   static_cast<uint32_t>(lineNo), epochValue, wall);
     }
 
+    // What a numeric field of a scanned line is: a measurement with a unit is the job's; "batch
+    // 4/16" counts steps; timm's "Train: 3 [ 50/62 (82%)]" names the epoch before the batch counter;
+    // else its key's kind.
+    KeyKind fieldKind(const Field& f, size_t i, bool bareStep)
+    {
+        if (f.hasUnit) return KeyKind::System;
+        if (f.hasTotal && countsWithTotal(f.key)) return KeyKind::Step;
+        if (bareStep && isSplitWord(f.key) && f.number == std::floor(f.number)) return KeyKind::Epoch;
+        return kindOf(f.key, i);
+    }
+
     // classifyKey, cached by the field's position on the line (lines repeat their layout).
     KeyKind kindOf(std::string_view key, size_t i)
     {
@@ -851,6 +879,9 @@ private:
             if (m_fields[i].isNumber && m_kinds[i] == KeyKind::Metric) firstMetric = m_fields[i].numBegin;
         if (firstMetric && firstMetric > p) {
             const std::string label = labelText(std::string_view(p, static_cast<size_t>(firstMetric - p)));
+            // "[val] epoch 1 loss: ...", "[val-int8] ...": a label naming an evaluation
+            for (const WordSpan& w : wordsOf(label))
+                if (w.begin + w.word.size() < label.size() && isValidationWord(w.word)) validation = true;
             if (const auto m = firstStageMention(label, kInText | kInKey)) {
                 if (!counters &&
                     stageOnlyEvaluates(m->role != RunRole::Unknown ? std::optional(m->role) : std::nullopt,

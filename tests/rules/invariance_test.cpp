@@ -75,8 +75,7 @@ std::optional<std::vector<fs::path>> oneLogPerStage(const fs::path& dir)
     std::vector<fs::path> logs;
     for (const auto& e : fs::directory_iterator(dir)) {
         const std::string name = e.path().filename().string();
-        if (!e.is_directory() ||
-            std::find(std::begin(kStages), std::end(kStages), name) == std::end(kStages))
+        if (!e.is_directory() || std::find(std::begin(kStages), std::end(kStages), name) == std::end(kStages))
             return std::nullopt;
     }
     for (const char* stage : kStages) {
@@ -101,10 +100,13 @@ struct Transform {
 bool addJunk(const fs::path& from, const fs::path& to, const Analysis&)
 {
     copyCase(from, to);
-    writeAll(to / "README.txt", "Run notes\n=========\nFloat reached accuracy 0.91; int8 expected accuracy 0.90\n");
-    writeAll(to / "expected.json",
-             "{\"float_acc\": 0.912, \"qat_acc\": 0.905, \"quantized_acc\": 0.901, \"qat_first_loss\": 2.5}\n");
-    writeAll(to / "config.json", "{\n  \"model_type\": \"tiny\",\n  \"hidden_size\": 64,\n  \"lr\": 0.5\n}\n");
+    writeAll(to / "README.txt",
+             "Run notes\n=========\nFloat reached accuracy 0.91; int8 expected accuracy 0.90\n");
+    writeAll(
+        to / "expected.json",
+        "{\"float_acc\": 0.912, \"qat_acc\": 0.905, \"quantized_acc\": 0.901, \"qat_first_loss\": 2.5}\n");
+    writeAll(to / "config.json",
+             "{\n  \"model_type\": \"tiny\",\n  \"hidden_size\": 64,\n  \"lr\": 0.5\n}\n");
     writeAll(to / "bench.csv", "model,precision,fps,top1\ntiny,FP32,400.1,0.912\ntiny,INT8,1500.2,0.901\n");
     return true;
 }
@@ -123,8 +125,8 @@ bool renameFolders(const fs::path& from, const fs::path& to, const std::map<std:
 
 bool chineseFolders(const fs::path& from, const fs::path& to, const Analysis&)
 {
-    return renameFolders(from, to,
-                         {{"float", "浮点"}, {"calibration", "校准"}, {"qat", "量化训练"}, {"quantized", "定点"}});
+    return renameFolders(
+        from, to, {{"float", "浮点"}, {"calibration", "校准"}, {"qat", "量化训练"}, {"quantized", "定点"}});
 }
 
 bool neutralFolders(const fs::path& from, const fs::path& to, const Analysis& original)
@@ -133,7 +135,8 @@ bool neutralFolders(const fs::path& from, const fs::path& to, const Analysis& or
     for (const logs::Run& r : original.logs.runs)
         if (r.roleReason.find("folder name") != std::string::npos || r.role == logs::RunRole::Unknown)
             return false;
-    return renameFolders(from, to, {{"float", "run_a"}, {"calibration", "run_b"}, {"qat", "run_c"}, {"quantized", "run_d"}});
+    return renameFolders(
+        from, to, {{"float", "run_a"}, {"calibration", "run_b"}, {"qat", "run_c"}, {"quantized", "run_d"}});
 }
 
 bool oneFile(const fs::path& from, const fs::path& to, const Analysis&)
@@ -169,10 +172,12 @@ bool resumedQat(const fs::path& from, const fs::path& to, const Analysis&)
         const bool isStep = std::regex_search(l, m, step);
         if (isStep && ++seen == training / 2 + 1) {
             base = std::stol(m[1]);
-            out += "2026-12-07 09:03:40,000 INFO [train.py:120] Resuming from ./qat-checkpoint-last.pth.tar\n";
+            out +=
+                "2026-12-07 09:03:40,000 INFO [train.py:120] Resuming from ./qat-checkpoint-last.pth.tar\n";
         }
         if (isStep && base >= 0)
-            out += std::regex_replace(l, step, "GlobalStep[" + std::to_string(std::stol(m[1]) - base) + "]") + "\n";
+            out += std::regex_replace(l, step, "GlobalStep[" + std::to_string(std::stol(m[1]) - base) + "]") +
+                   "\n";
         else
             out += l + "\n";
     }
@@ -202,7 +207,8 @@ bool asRecords(const fs::path& to, const Analysis& original, bool csv)
         bool staged = false;
         for (const auto& [name, s] : r.series)
             for (const char* stage : kStages) staged = staged || name.starts_with(std::string(stage) + "/");
-        const std::string own = staged && r.role != logs::RunRole::Unknown ? std::string(logs::roleName(r.role)) + "/" : "";
+        const std::string own =
+            staged && r.role != logs::RunRole::Unknown ? std::string(logs::roleName(r.role)) + "/" : "";
         std::map<double, std::map<std::string, float>> rows;
         std::map<double, float> epochs;
         for (const auto& [name, s] : r.series)
@@ -219,7 +225,8 @@ bool asRecords(const fs::path& to, const Analysis& original, bool csv)
         const fs::path dir = to / (r.name == original.logs.root ? std::string("run") : r.name);
         std::string settings;
         for (const auto& [k, v] : r.metadata)
-            if (k.find('/') == std::string::npos && k.find(' ') == std::string::npos) settings += k + ": " + v + "\n";
+            if (k.find('/') == std::string::npos && k.find(' ') == std::string::npos)
+                settings += k + ": " + v + "\n";
         std::string text;
         std::set<std::string> columns;
         for (const auto& [step, cells] : rows)
@@ -247,7 +254,8 @@ bool asRecords(const fs::path& to, const Analysis& original, bool csv)
                         : std::isnan(it->second)  ? "nan"
                         : it->second > 0          ? "inf"
                                                   : "-inf";
-                if (!std::isfinite(it->second)) nonFinite[c] = std::isnan(it->second) ? "NaN" : it->second > 0 ? "Infinity" : "-Infinity";
+                if (!std::isfinite(it->second))
+                    nonFinite[c] = std::isnan(it->second) ? "NaN" : it->second > 0 ? "Infinity" : "-Infinity";
             }
             std::string record = j.dump();
             for (const auto& [key, literal] : nonFinite) {
@@ -267,15 +275,17 @@ bool asRecords(const fs::path& to, const Analysis& original, bool csv)
 TEST(Invariance, TheDiagnosisDoesNotDependOnHowTheRunWasStored)
 {
     // what a stored table cannot carry: the log's events (tracebacks, warnings, fingerprints)
-    const std::set<std::string> eventIds = {"run.crashed", "env.no_gpu", "qat.not_learning", "calib.multi_gpu",
-                                            "config.march", "train.batch_scaled_lr_unchanged"};
+    const std::set<std::string> eventIds = {"run.crashed",      "env.no_gpu",
+                                            "qat.not_learning", "calib.multi_gpu",
+                                            "config.march",     "train.batch_scaled_lr_unchanged"};
     const std::vector<Transform> transforms = {
         {"junk beside the logs", addJunk, {}},
         {"Chinese folder names", chineseFolders, {}},
         {"neutral folder names", neutralFolders, {}},
         {"one file", oneFile, {}},
         {"resumed QAT", resumedQat, {}},
-        {"JSON lines", [](const fs::path&, const fs::path& to, const Analysis& a) { return asRecords(to, a, false); },
+        {"JSON lines",
+         [](const fs::path&, const fs::path& to, const Analysis& a) { return asRecords(to, a, false); },
          eventIds},
         {"CSV", [](const fs::path&, const fs::path& to, const Analysis& a) { return asRecords(to, a, true); },
          eventIds},
