@@ -142,6 +142,46 @@ KeyKind classifyKey(std::string_view key)
     return KeyKind::Metric;
 }
 
+bool rewriteChineseCounters(std::string_view line, std::string& out)
+{
+    if (line.find("第") == std::string_view::npos && line.find("迭代") == std::string_view::npos &&
+        line.find("：") == std::string_view::npos)
+        return false;
+    out.clear();
+    for (size_t i = 0; i < line.size();) {
+        const std::string_view rest = line.substr(i);
+        // 第N轮 / 第N/M轮: epoch N (of M); 第N步: step N
+        if (rest.starts_with("第")) {
+            size_t j = 3;  // past 第
+            while (j < rest.size() && (isDigit(rest[j]) || rest[j] == '/')) ++j;
+            const std::string_view number = rest.substr(3, j - 3);
+            for (const auto& [unit, word] : {std::pair<std::string_view, std::string_view>{"轮", "epoch "},
+                                             {"个epoch", "epoch "},
+                                             {"步", "step "}})
+                if (!number.empty() && isDigit(number[0]) && rest.substr(j).starts_with(unit)) {
+                    out += word;
+                    out += number;
+                    out += ' ';
+                    i += j + unit.size();
+                    goto next;
+                }
+        }
+        if (rest.starts_with("迭代")) {
+            out += "iter";
+            i += 6;
+            continue;
+        }
+        if (rest.starts_with("：")) {
+            out += ": ";
+            i += 3;
+            continue;
+        }
+        out += line[i++];
+    next:;
+    }
+    return true;
+}
+
 bool countsWithTotal(std::string_view key)
 {
     return equalsNoCase(key, "batch") || equalsNoCase(key, "it") || equalsNoCase(key, "minibatch");

@@ -20,6 +20,11 @@ enum class KeyKind { Metric, GlobalStep, Step, Epoch, WallTime, System };
 // epoch, wall_time/timestamp, a system field; everything else is a metric.
 KeyKind classifyKey(std::string_view key);
 
+// A line whose counters are written in Chinese ("第1/12轮 迭代 20/62", "第3轮：") rewritten with the
+// words every parser knows ("epoch 1/12 iter 20/62", "epoch 3: "); false (out untouched) when the
+// line holds none of them.
+bool rewriteChineseCounters(std::string_view line, std::string& out);
+
 // Words that count the steps of an epoch only when written with their total ("calibration batch
 // 4/16", "it 30/200"); alone ("batch: 32") they are something else.
 bool countsWithTotal(std::string_view key);

@@ -78,7 +78,14 @@ std::optional<std::string> parameterFingerprint(std::string_view line)
     const std::vector<std::string_view> words = wordsOf(line);
     size_t i = 0;
     while (i < words.size() && !namesParameters(words[i])) ++i;
-    while (i < words.size() && !namesMeasure(words[i])) ++i;
+    // a measure with its value right after it ("norm 15.48", "sha1: c9881e5e"): a setting named
+    // like one ("clip_grad_norm=None" in an argparse Namespace) is none
+    auto valueAt = [&](size_t k) {
+        // (printed tensors wrap their value: "param sum: tensor(123.45, device='cuda:0')")
+        if (k < words.size() && (equalsNoCase(words[k], "tensor") || equalsNoCase(words[k], "array"))) ++k;
+        return k < words.size() && (isNumberWord(words[k]) || isDigest(words[k]));
+    };
+    while (i < words.size() && !(namesMeasure(words[i]) && valueAt(i + 1))) ++i;
     if (i == words.size()) return std::nullopt;
     std::string fingerprint;
     for (++i; i < words.size(); ++i) {

@@ -136,6 +136,7 @@ std::optional<StageHeader> readStageHeader(std::string_view line)
                           (isBannerWord(next) && isStartedWord(next2)) ||
                           (banner && (decorated || training || words.size() == after - first)) ||
                           hasChineseAround(text, *m, "阶段", true) ||
+                          hasChineseAround(text, *m, "阶段", false) ||
                           hasChineseAround(text, *m, "开始", false);
     if (pipeline && m->role != RunRole::Unknown) return StageHeader{StageHeader::Kind::Pipeline, *m};
 

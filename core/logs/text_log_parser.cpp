@@ -265,8 +265,13 @@ size_t scanFields(const char* p, const char* e, std::array<Field, kMaxFields>& o
             else if (r < e && (isDigit(*r) || (*r == '-' && r + 1 < e && isDigit(r[1])))) {
                 const std::string_view k(ks, static_cast<size_t>(ke - ks));
                 const KeyKind kind = classifyKey(k);
-                spaceSep = kind == KeyKind::Metric ? isMetricWord(k) || (countsWithTotal(k) && fraction(r, e))
-                                                   : r == q + 1 && kind != KeyKind::System;
+                // ("world_size 4" in "init distributed: rank 0, world_size 4": a setting's name
+                // and its value)
+                spaceSep =
+                    kind == KeyKind::Metric
+                        ? isMetricWord(k) || (countsWithTotal(k) && fraction(r, e)) ||
+                              (r == q + 1 && k.find('_') != std::string_view::npos && isHyperParameter(k))
+                        : r == q + 1 && kind != KeyKind::System;
             }
         }
         if (q >= e) break;
@@ -466,10 +471,17 @@ public:
             n = m_template.fields;
             bareStep = m_template.bareStep;
         } else {
-            // progress bars redraw with '\r', colours come as ESC codes: read the line as drawn
-            if (hasConsoleCodes(text) && !m_cleaning) {
+            // progress bars redraw with '\r', colours come as ESC codes: read the line as drawn;
+            // counters written in Chinese ("第1/12轮 迭代 20/62"): read in the words parsers know
+            if (!m_cleaning && hasConsoleCodes(text)) {
                 m_cleaning = true;
                 line(consoleText(text, m_consoleBuffer), lineNo, offset);
+                m_cleaning = false;
+                return;
+            }
+            if (!m_cleaning && rewriteChineseCounters(text, m_consoleBuffer)) {
+                m_cleaning = true;
+                line(m_consoleBuffer, lineNo, offset);
                 m_cleaning = false;
                 return;
             }
@@ -882,6 +894,8 @@ private:
             // "[val] epoch 1 loss: ...", "[val-int8] ...": a label naming an evaluation
             for (const WordSpan& w : wordsOf(label))
                 if (w.begin + w.word.size() < label.size() && isValidationWord(w.word)) validation = true;
+            for (const char* zh : {"验证", "评测", "测试"})
+                if (label.find(zh) != std::string::npos) validation = true;
             if (const auto m = firstStageMention(label, kInText | kInKey)) {
                 if (!counters &&
                     stageOnlyEvaluates(m->role != RunRole::Unknown ? std::optional(m->role) : std::nullopt,
@@ -1106,11 +1120,23 @@ private:
         std::array<Field, kMaxFields> fields;
         bool bare = false, suspicious = false;
         Field bf;
-        const size_t n = scanFields(t.data() + open + 10, t.data() + t.size(), fields, bare, bf, suspicious);
         std::map<std::string, std::string> assigned;
-        for (size_t i = 0; i < n; ++i)
-            if (fields[i].sep == '=' && !fields[i].raw.empty())
-                assigned.emplace(std::string(fields[i].key), std::string(fields[i].raw));
+        // a script's arguments run past one scan's fields (torchvision prints ~60; world_size last):
+        // scanned piece by piece
+        const char* from = t.data() + open + 10;
+        const char* const end = t.data() + t.size();
+        while (from < end) {
+            const size_t n = scanFields(from, end, fields, bare, bf, suspicious);
+            if (n == 0) break;
+            for (size_t i = 0; i < n; ++i)
+                if (fields[i].sep == '=' && !fields[i].raw.empty())
+                    assigned.emplace(std::string(fields[i].key), std::string(fields[i].raw));
+            if (n < kMaxFields) break;
+            const Field& last = fields[n - 1];
+            const char* next = last.raw.data() + last.raw.size();
+            if (next <= from) break;
+            from = next;
+        }
         readSettings(assigned, '=', lineNo);
     }
 

@@ -41,7 +41,8 @@ std::string describe(const BatchLr& b)
 RuleOutcome checkBatchScaledLrUnchanged(const logs::LogSet& a, const Thresholds& t)
 {
     RuleOutcome out;
-    for (logs::RunRole role : {logs::RunRole::Float, logs::RunRole::Qat}) {
+    // (runs of no known stage too: two reruns of one script compare with each other)
+    for (logs::RunRole role : {logs::RunRole::Float, logs::RunRole::Qat, logs::RunRole::Unknown}) {
         std::vector<BatchLr> runs;
         for (const logs::Run* r : runsWithRole(a, role)) {
             auto batch = effectiveBatch(*r);
