@@ -564,7 +564,44 @@ RoleGuess LogTailer::decideRole(const std::vector<std::string>& folders, const s
     }
     for (const auto& [k, n] : m_otherFiles)
         if (!files.empty() && k == files.front()->folderKey && k == key) names.push_back(n);
-    return guessRole(folders, names, hints, settleStagesOf(files));
+    // the run's settings files name its stage too ("stage: float" in Lightning's hparams.yaml)
+    for (const auto& [k, p] : m_configFiles)
+        if (!files.empty() && k == files.front()->folderKey)
+            for (const auto& [name, value] : readRunConfig(p))
+                if (isStageField(name))
+                    if (const auto r = stageOfWord(value, kInText | kInKey))
+                        hints.push_back({*r, "setting '" + name + ": " + value + "' in " +
+                                                 fs::path(p).filename().string()});
+    const std::optional<RoleGuess> content = settleStagesOf(files);
+    RoleGuess g = guessRole(folders, names, hints, content);
+    // A run that trains nothing (every series an evaluation) and whose names also name the
+    // quantized model is that model's evaluation: "qat_..._deploy_int8_test" tests the int8 model
+    // converted from the QAT run it is named after.
+    if (!content && hints.empty() && g.role != RunRole::Quantized && evaluatesOnly(files)) {
+        std::vector<std::string> words = folders;
+        words.insert(words.end(), names.begin(), names.end());
+        for (auto it = words.rbegin(); it != words.rend(); ++it)
+            for (const StageMention& m : stageMentions(*it, kInPath))
+                if (m.role == RunRole::Quantized)
+                    return {RunRole::Quantized,
+                            "an evaluation only, of the model its name calls quantized: '" + *it + "'"};
+    }
+    return g;
+}
+
+bool LogTailer::evaluatesOnly(const std::vector<Tracked*>& files)
+{
+    bool any = false;
+    for (const Tracked* t : files)
+        for (size_t i = 0; i < t->parsed.names.size(); ++i) {
+            if (t->parsed.series[i].empty()) continue;
+            std::string_view n = t->parsed.names[i];
+            for (const RunRole r : {RunRole::Float, RunRole::Calibration, RunRole::Qat, RunRole::Quantized})
+                if (const std::string p = stagePrefix(r); n.starts_with(p)) n.remove_prefix(p.size());
+            if (!n.starts_with("val/") && !n.starts_with("test/")) return false;
+            any = true;
+        }
+    return any;
 }
 
 void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, bool move,

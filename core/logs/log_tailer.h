@@ -92,6 +92,8 @@ private:
     // the run is the opened folder; a file opened alone: its folder).
     std::vector<std::string> runFolders(const std::string& key) const;
     std::string runNameOf(const std::string& key) const;
+    // Every series of the files is an evaluation (val/, test/): the run trains nothing.
+    static bool evaluatesOnly(const std::vector<Tracked*>& files);
     // role_guess.h's ownStage over the files of one run
     static std::optional<RoleGuess> settleStagesOf(const std::vector<Tracked*>& files);
     std::shared_ptr<const TailCheckpoint> makeCheckpoint() const;

@@ -12,6 +12,8 @@ constexpr std::pair<std::string_view, std::string_view> kPhrases[] = {
     {"no stage word in the log's lines or its file or folder names",
      "日志内容、文件名和文件夹名中都没有阶段名称"},
     {"the run's role: ", "运行的阶段："},
+    {"an evaluation only, of the model its name calls quantized: ",
+     "只有评测，评测的是名称中标为定点的模型："},
     {"repeated evaluations of the ", "多次评测的模型："},
     {"evaluation header ", "评测标题 "},
     {"record field ", "记录字段 "},

@@ -160,6 +160,19 @@ std::optional<StageMention> firstStageMention(std::string_view text, uint8_t con
     return best;
 }
 
+std::vector<StageMention> stageMentions(std::string_view text, uint8_t context)
+{
+    std::vector<StageMention> out;
+    size_t from = 0;
+    while (from < text.size()) {
+        const std::optional<StageMention> m = firstStageMention(text.substr(from), context);
+        if (!m) break;
+        out.push_back({m->role, m->deployStep, from + m->begin, from + m->end});
+        from += m->end;
+    }
+    return out;
+}
+
 std::optional<RunRole> stageOfWord(std::string_view word, uint8_t context)
 {
     const std::optional<StageMention> m = firstStageMention(word, context);

@@ -38,6 +38,9 @@ struct StageMention {
 // a part of the model ("fp32_output", "float_fc") describes that part, not the run's stage.
 std::optional<StageMention> firstStageMention(std::string_view text, uint8_t context);
 
+// Every stage the text names, in order (the same matching as firstStageMention).
+std::vector<StageMention> stageMentions(std::string_view text, uint8_t context);
+
 // The stage of the four a text names (deployment steps are not one of them).
 std::optional<RunRole> stageOfWord(std::string_view word, uint8_t context = kInText | kInKey | kInPath);
 // The deployment step a word names ("pre_export_val" -> "pre_export", "hbm_eval" -> "board"), "".

@@ -618,6 +618,9 @@ public:
             }
             return;
         }
+        // "Accuracy of the network on the 1000 test images: 84.5%" (DeiT): the value's key names
+        // what was counted, the metric word before it names the metric
+        if (!templated && metrics > 0) nameByMetricWord(p, n);
         // which stage the line's metrics are (templated lines: the template's slots know)
         bool fromContext = false;  // validation or stage taken from the lines before
         std::optional<ParseState::StageTag> lineTag;
@@ -934,6 +937,24 @@ private:
         if (counters && m_state.evalScope) {
             m_state.evalScope.reset();
             m_template.valid = false;  // it may hold the scope's names
+        }
+    }
+
+    // The first metric field, when its key is no metric word and the words before it hold one,
+    // is named by that word.
+    void nameByMetricWord(const char* p, size_t n)
+    {
+        for (size_t i = 0; i < n; ++i) {
+            Field& f = m_fields[i];
+            if (!f.isNumber || m_kinds[i] != KeyKind::Metric) continue;
+            if (looksLikeMetric(f.key) || isLearningRateKey(f.key)) return;
+            const std::string_view before(p, static_cast<size_t>(f.key.data() - p));
+            for (const WordSpan& w : wordsOf(before))
+                if (isMetricWord(w.word) && !equalsNoCase(w.word, "lr")) {
+                    f.key = w.word;
+                    return;
+                }
+            return;
         }
     }
 

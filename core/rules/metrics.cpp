@@ -237,20 +237,25 @@ double accuracyScale(const logs::Series& s)
     return hi > 1.5 ? 0.01 : 1.0;
 }
 
+double pointNoise(const std::vector<double>& values)
+{
+    if (values.size() < 4) return NAN;
+    std::vector<double> second;
+    for (size_t i = 2; i < values.size(); ++i)
+        second.push_back(values[i] - 2 * values[i - 1] + values[i - 2]);
+    const double mid = median(second);
+    std::vector<double> dev;
+    for (double d : second) dev.push_back(std::fabs(d - mid));
+    return 1.4826 * median(dev) / std::sqrt(6.0);
+}
+
 double evaluationNoise(const logs::Series& s)
 {
     const Points p = finitePoints(s);
     if (p.size() < 4) return NAN;
     const size_t from = p.size() > 8 ? p.size() - 8 : 0;
-    // second differences: a smooth rise or a saturating curve gives small ones, noise of standard
-    // deviation sigma gives sqrt(6) sigma
-    std::vector<double> second;
-    for (size_t i = from + 2; i < p.size(); ++i)
-        second.push_back(p.value[i] - 2 * p.value[i - 1] + p.value[i - 2]);
-    const double mid = median(second);
-    std::vector<double> dev;
-    for (double d : second) dev.push_back(std::fabs(d - mid));
-    return 1.4826 * median(dev) / std::sqrt(6.0);
+    return pointNoise(
+        std::vector<double>(p.value.begin() + static_cast<std::ptrdiff_t>(from), p.value.end()));
 }
 
 namespace {

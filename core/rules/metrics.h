@@ -97,6 +97,11 @@ std::optional<size_t> lastFinite(const logs::Series& s);
 // Accuracy as a fraction: a series whose finite maximum is above 1.5 is in percent.
 double accuracyScale(const logs::Series& s);
 
+// The robust standard deviation of values' point-to-point noise, from their second differences
+// (a smooth trend gives small ones, noise of deviation sigma gives sqrt(6) sigma). NaN for fewer
+// than 4 values.
+double pointNoise(const std::vector<double>& values);
+
 // How much an evaluation of the series wobbles by itself, in its own units: from the second
 // differences of its last 8 finite points (at least 4), their spread around their median (a
 // robust standard deviation, divided by sqrt 6 since each holds four draws), so a steady or a

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/common/finding_catalogue.h"
 #include "core/rules/rule_checks.h"
 #include "core/rules/rule_support.h"
 
@@ -144,6 +145,24 @@ RuleOutcome checkQatTrendMismatch(const logs::LogSet& a, const Thresholds& t)
                  "QAT last-quarter median " + shortNumber(medianOf(qp.value, qp.size() - q, qp.size()))}));
         f.evidence.push_back(pointEvidence(*p.floatRun, p.floatLoss, fp.index[fp.size() - lateCount],
                                            Text{"float 末期的开始", "start of float's late phase"}));
+        // The rise is shown by the loss only beyond the wobble of its quarter medians (a median of
+        // q noisy batches moves by ~1.25 sigma / sqrt(q)); and a QAT evaluation that does not get
+        // worse does not follow the loss: either way one suggestive signal, a note.
+        const double first = medianOf(qp.value, 0, q), last = medianOf(qp.value, qp.size() - q, qp.size());
+        const double se = 1.2533 * pointNoise(qp.value) * std::sqrt(2.0 / static_cast<double>(q));
+        f.strength->noise = first > 0 ? se / first : NAN;
+        // (the evaluation holds when QAT ends as high as the stage it started from: calibration,
+        // else float, within a point)
+        bool evaluationHolds = false;
+        if (const auto qatAcc = finalEvalAccuracy(*run)) {
+            std::optional<FinalValue> before;
+            for (const logs::RunRole role : {logs::RunRole::Calibration, logs::RunRole::Float})
+                for (const logs::Run* r : runsWithRole(a, role))
+                    if (!before) before = finalEvalAccuracy(*r);
+            evaluationHolds = before && qatAcc->value >= before->value - 0.01;
+        }
+        if ((std::isfinite(se) && last - first < 2 * se) || evaluationHolds)
+            meetStandard(f, EvidenceLevel::Suggestive);
         out.findings.push_back(std::move(f));
     }
     return out;
