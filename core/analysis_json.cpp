@@ -184,6 +184,7 @@ json checkpointToJson(const checkpoint::CheckpointRead& c)
             {{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}, {"parameter", t.parameter}});
     j["classes"] = f.classes;
     j["dangerous"] = f.dangerous;
+    j["refused_globals"] = f.refusedGlobals;
     j["layers"] = layersToJson(c.table);
     j["warnings"] = json::array();
     for (const Warning& w : c.table.warnings) j["warnings"].push_back(warningToJson(w));

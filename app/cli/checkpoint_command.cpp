@@ -54,6 +54,11 @@ void printCheckpoint(std::ostream& out, const core::checkpoint::CheckpointRead& 
     for (const std::string& d : f.dangerous)
         out << "SECURITY: the pickle names " << d
             << ": loading this file with torch.load would run it (here it was not run)\n";
+    if (!f.refusedGlobals.empty()) {
+        out << "Classes a weights_only load refuses (a full torch.load imports their modules):";
+        for (const std::string& d : f.refusedGlobals) out << " " << d;
+        out << "\n";
+    }
     for (const auto& [k, v] : f.metadata) out << "  " << k << " = " << v << "\n";
     if (!c.quantized()) {
         for (const auto& t : f.tensors)

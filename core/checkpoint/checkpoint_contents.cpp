@@ -228,9 +228,21 @@ void describePickle(const PickleTree& tree, CheckpointFile& out,
                     const std::map<std::string, TensorInfo>& persistent)
 {
     Walker(tree, out, persistent).walk(tree.root, "", 0);
-    for (const auto& [module, name] : tree.globals)
-        if (isDangerousGlobal(module, name))
-            out.dangerous.push_back(std::string(module).append(".").append(name));
+    for (const auto& [global, use] : tree.globals) {
+        const auto& [module, name] = global;
+        const std::string dotted = std::string(module).append(".").append(name);
+        switch (riskOf(module, name, use)) {
+            case GlobalRisk::Runs:
+                out.dangerous.push_back(dotted);
+                break;
+            case GlobalRisk::Class:
+                // the reconstructor only builds the class it is given, which is listed itself
+                if (!isReconstructor(module, name)) out.refusedGlobals.push_back(dotted);
+                break;
+            case GlobalRisk::Safe:
+                break;
+        }
+    }
     for (std::string_view key : kModelKeys) {
         const std::string prefix = std::string(key) + ".";
         if (std::any_of(out.tensors.begin(), out.tensors.end(),

@@ -49,8 +49,13 @@ struct CheckpointFile {
     std::vector<std::pair<std::string, std::string>> metadata;
     // The dotted path of the part holding the model's tensors ("state_dict", "model", "" = the root).
     std::string modelKey;
-    std::vector<std::string> classes;    // classes of pickled objects (a whole module's nn.Module types)
-    std::vector<std::string> dangerous;  // "os.system": globals a real unpickler would have run
+    std::vector<std::string> classes;  // classes of pickled objects (a whole module's nn.Module types)
+    // "os.system": globals torch.load would call when loading (or that reach the system in any
+    // use), judged against weights_only's allowlist (pickle_globals.h)
+    std::vector<std::string> dangerous;
+    // Classes and globals outside that allowlist that loading only imports and builds from a state
+    // (a whole pickled module's Conv2d, FakeQuantize ...): a weights_only load refuses them.
+    std::vector<std::string> refusedGlobals;
     // legacy and tar: where each storage's bytes start in the file (after its 8-byte count)
     std::map<std::string, uint64_t> legacyOffsets;
     // Modules pickled whole, by dotted path as the tensors' ("model.conv1.weight_fake_quant").

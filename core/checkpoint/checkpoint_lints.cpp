@@ -218,23 +218,44 @@ bool lintNonFiniteWeights(const LintContext& in, std::vector<Finding>& out)
     return any && (!partial || found);
 }
 
+// Globals a weights_only load refuses: an error when loading would call them, a warning when it
+// would only import their modules and build instances from a state (a whole pickled module).
 bool lintUnsafePickle(const LintContext& in, std::vector<Finding>& out)
 {
-    if (in.file.dangerous.empty()) return true;
-    Finding f = makeFinding(
-        "checkpoint.unsafe_pickle", Severity::Error, Stage::Environment,
-        {"checkpoint 的 pickle 会执行代码（未执行）",
-         "The checkpoint's pickle would run code (not run here)"},
-        {"这个文件的 pickle 引用了可执行代码的函数。用 torch.load（weights_only=False）加载它会在你的机器上"
-         "执行这些调用。QAT Doctor 只解析、从不执行。除非确认来源可信，不要加载它；"
-         "可信的权重用 torch.load(..., weights_only=True) 读取。",
-         "This file's pickle names functions that execute code. Loading it with torch.load "
-         "(weights_only=False) runs those calls on your machine. QAT Doctor only parses it and never runs "
-         "it. "
-         "Do not load it unless you trust where it came from; read trusted weights with "
-         "torch.load(..., weights_only=True)."});
-    for (const std::string& d : in.file.dangerous)
-        addCapped(f, keyEvidence(in, {}, {"引用 " + d, "names " + d}));
+    const auto& runs = in.file.dangerous;
+    const auto& refused = in.file.refusedGlobals;
+    if (runs.empty() && refused.empty()) return true;
+    const std::string n = std::to_string(refused.size());
+    Finding f =
+        !runs.empty()
+            ? makeFinding(
+                  "checkpoint.unsafe_pickle", Severity::Error, Stage::Environment,
+                  {"checkpoint 的 pickle 会执行代码（未执行）",
+                   "The checkpoint's pickle would run code (not run here)"},
+                  {"这个文件的 pickle 会在加载时调用 weights_only 白名单之外的函数。用 torch.load"
+                   "（weights_only=False）加载它会在你的机器上执行这些调用。QAT Doctor 只解析、从不执行。"
+                   "除非确认来源可信，不要加载它；可信的权重用 torch.load(..., weights_only=True) 读取。",
+                   "This file's pickle calls functions outside weights_only's allowlist when it is "
+                   "loaded. Loading it with torch.load (weights_only=False) runs those calls on your "
+                   "machine. QAT Doctor only parses it and never runs it. Do not load it unless you "
+                   "trust where it came from; read trusted weights with torch.load(..., "
+                   "weights_only=True)."})
+            : makeFinding(
+                  "checkpoint.unsafe_pickle", Severity::Warning, Stage::Environment,
+                  {"checkpoint 含 " + n + " 个 weights_only 加载拒绝的类（未执行）",
+                   "The checkpoint holds " + n + " classes a weights_only load refuses (not run here)"},
+                  {"这个文件 pickle 了整个模型对象：weights_only=True 的 torch.load 会拒绝它，"
+                   "weights_only=False "
+                   "的加载会导入这些类所在的模块并用保存的状态构造对象（模块导入时的代码会执行）。"
+                   "只加载可信来源的文件；更安全的做法是保存 state_dict。",
+                   "This file pickles whole objects: torch.load with weights_only=True refuses it, and "
+                   "a load with weights_only=False imports these classes' modules and builds them "
+                   "from the saved state (code in those modules runs on import). Load it only from "
+                   "a source you trust; saving the state_dict instead is safer."});
+    for (const std::string& d : runs)
+        addCapped(f, keyEvidence(in, {}, {"加载时调用 " + d, "calls " + d + " when loaded"}));
+    for (const std::string& d : refused)
+        addCapped(f, keyEvidence(in, {}, {"导入并构造 " + d, "imports and builds " + d}));
     out.push_back(std::move(f));
     return true;
 }

@@ -23,6 +23,7 @@ std::optional<int> pipelineRank(const std::string& path)
 std::vector<const CheckpointRead*> orderCheckpoints(const std::vector<CheckpointRead>& checkpoints)
 {
     std::vector<const CheckpointRead*> order;
+    order.reserve(checkpoints.size());
     for (const CheckpointRead& c : checkpoints) order.push_back(&c);
     const bool named = std::all_of(order.begin(), order.end(), [](const CheckpointRead* c) {
         return pipelineRank(c->file.path).has_value();

@@ -1,5 +1,6 @@
 #include "core/checkpoint/pickle_vm.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <unordered_map>
@@ -111,7 +112,7 @@ private:
     }
     Result<void> global(std::string module, std::string name)
     {
-        m_tree.globals.emplace(module, name);
+        m_tree.globals.emplace(std::pair(module, name), GlobalUse::Named);
         PyNode n;
         n.kind = Kind::Global;
         n.text = std::move(module);
@@ -121,8 +122,9 @@ private:
     // REDUCE / NEWOBJ: an OrderedDict or dict becomes a dict; any other callable is kept with its
     // arguments, never called. Python 3 pickles a dict's items as SETITEMS after the call; Python 2
     // passed them as its argument, a list of [key, value] pairs (the torch checkpoints of 2017).
-    Result<void> call(NodeId callable, NodeId args)
+    Result<void> call(NodeId callable, NodeId args, GlobalUse use)
     {
+        noteUse(callable, args, use);
         const PyNode& c = m_tree.nodes[callable];
         if (c.kind == Kind::Global &&
             ((c.text == "collections" && c.text2 == "OrderedDict") ||
@@ -136,6 +138,20 @@ private:
         n.kind = Kind::Call;
         n.items = {callable, args};
         return pushNew(std::move(n));
+    }
+    // What loading would do with a called or constructed global: copyreg's reconstructor builds
+    // the class it is given, which is constructed, not called.
+    void noteUse(NodeId callable, NodeId args, GlobalUse use)
+    {
+        const PyNode& c = m_tree.nodes[callable];
+        if (c.kind != Kind::Global) return;
+        if (isReconstructor(c.text, c.text2)) {
+            use = GlobalUse::Constructed;
+            const PyNode& a = m_tree.nodes[args];
+            if (a.kind == Kind::Tuple && !a.items.empty()) noteUse(a.items[0], 0, GlobalUse::Constructed);
+        }
+        GlobalUse& u = m_tree.globals[{c.text, c.text2}];
+        u = std::max(u, use);
     }
     // The key, value ids of a dict built from one argument that lists [key, value] pairs; none when
     // the argument is anything else.
@@ -491,7 +507,7 @@ Result<void> Machine::step(uint8_t op)
             if (!t) return t;
             Result<NodeId> a = pop();
             if (!a) return a.error();
-            return call(*cls, *a);
+            return call(*cls, *a, GlobalUse::Called);
         }
         case 0x93: {  // STACK_GLOBAL
             Result<NodeId> name = pop();
@@ -513,7 +529,7 @@ Result<void> Machine::step(uint8_t op)
             if (!t) return t;
             Result<NodeId> a = pop();
             if (!a) return a.error();
-            return call(cls, *a);
+            return call(cls, *a, GlobalUse::Called);
         }
         case 'R':
         case 0x81: {  // REDUCE / NEWOBJ
@@ -521,7 +537,7 @@ Result<void> Machine::step(uint8_t op)
             if (!args) return args.error();
             Result<NodeId> callable = pop();
             if (!callable) return callable.error();
-            return call(*callable, *args);
+            return call(*callable, *args, op == 'R' ? GlobalUse::Called : GlobalUse::Constructed);
         }
         case 0x92: {  // NEWOBJ_EX: cls, args, kwargs
             Result<NodeId> kwargs = pop();
@@ -530,7 +546,7 @@ Result<void> Machine::step(uint8_t op)
             if (!args) return args.error();
             Result<NodeId> cls = pop();
             if (!cls) return cls.error();
-            return call(*cls, *args);
+            return call(*cls, *args, GlobalUse::Constructed);
         }
         case 'b': {  // BUILD: the state is kept, never applied by code
             Result<NodeId> state = pop();
@@ -608,27 +624,6 @@ std::pair<std::string_view, std::string_view> PickleTree::callee(NodeId id) cons
 Result<PickleTree> unpickle(std::string_view bytes, const std::string& label, const PickleLimits& limits)
 {
     return Machine(bytes, label, limits).run();
-}
-
-bool isDangerousGlobal(std::string_view module, std::string_view name)
-{
-    // Whole modules whose every callable reaches the system, and the builtins that run code.
-    static constexpr std::array<std::string_view, 24> kModules{
-        "os",         "posix",   "nt",        "subprocess", "sys",
-        "shutil",     "socket",  "importlib", "runpy",      "pty",
-        "webbrowser", "code",    "codeop",    "ctypes",     "multiprocessing",
-        "pickle",     "_pickle", "marshal",   "commands",   "popen2",
-        "platform",   "asyncio", "http",      "urllib"};
-    static constexpr std::array<std::string_view, 10> kBuiltins{"eval",       "exec",    "compile", "open",
-                                                                "__import__", "getattr", "setattr", "delattr",
-                                                                "apply",      "execfile"};
-    const std::string_view root = module.substr(0, module.find('.'));
-    for (std::string_view m : kModules)
-        if (root == m) return true;
-    if (module == "builtins" || module == "__builtin__")
-        for (std::string_view b : kBuiltins)
-            if (name == b) return true;
-    return false;
 }
 
 }  // namespace qatdoctor::core::checkpoint

@@ -12,12 +12,13 @@
 
 #include <cstdint>
 #include <functional>
-#include <set>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "core/checkpoint/pickle_globals.h"
 #include "core/common/result.h"
 
 namespace qatdoctor::core::checkpoint {
@@ -63,7 +64,8 @@ struct PickleTree {
     std::vector<PyNode> nodes;
     NodeId root = 0;
     size_t end = 0;  // bytes of the stream read up to and including STOP (pickles may follow)
-    std::set<std::pair<std::string, std::string>> globals;  // every (module, name) named
+    // every (module, name) named, with its strongest use
+    std::map<std::pair<std::string, std::string>, GlobalUse> globals;
 
     const PyNode& at(NodeId id) const { return nodes[id]; }
     // The callable's (module, name) when node is a Call of a Global; empty otherwise.
@@ -73,9 +75,5 @@ struct PickleTree {
 // Runs the pickle in bytes. `label` names the stream in errors ("model.pt: data.pkl").
 Result<PickleTree> unpickle(std::string_view bytes, const std::string& label,
                             const PickleLimits& limits = {});
-
-// Globals that would execute code, touch files, the network or processes if a real unpickler
-// imported them: shown as a security warning (they are never run here).
-bool isDangerousGlobal(std::string_view module, std::string_view name);
 
 }  // namespace qatdoctor::core::checkpoint

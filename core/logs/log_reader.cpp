@@ -17,7 +17,11 @@ Result<ParsedLog> parseBlocks(const LogFormat& format, std::string_view bytes, c
 {
     ParseState work = state;  // committed only on success: a cancelled parse changes nothing
     std::vector<ParsedLog> parts;
-    if (!format.load(bytes, path, work, LoadOptions{atEnd, threads, &progress}, parts))
+    LoadOptions options;
+    options.atEnd = atEnd;
+    options.threads = threads;
+    options.progress = &progress;
+    if (!format.load(bytes, path, work, options, parts))
         return makeError(kCancelledCode, "cancelled while reading " + path, path);
     state = std::move(work);
     return concatParsed(std::move(parts));

@@ -308,7 +308,8 @@ void LogTailer::splitRunsByFileStage()
                       [](const Tracked* a, const Tracked* b) { return a->name < b->name; });
             std::string stem = list.front()->name;
             if (const size_t dot = stem.find('.'); dot != std::string::npos && dot > 0) stem.resize(dot);
-            for (Tracked* t : list) t->runKey = folder.empty() ? stem : folder + "/" + stem;
+            for (Tracked* t : list)
+                t->runKey = folder.empty() ? stem : std::string(folder).append("/").append(stem);
         }
     }
 }
@@ -570,8 +571,12 @@ RoleGuess LogTailer::decideRole(const std::vector<std::string>& folders, const s
             for (const auto& [name, value] : readRunConfig(p))
                 if (isStageField(name))
                     if (const auto r = stageOfWord(value, kInText | kInKey))
-                        hints.push_back({*r, "setting '" + name + ": " + value + "' in " +
-                                                 fs::path(p).filename().string()});
+                        hints.push_back({*r, std::string("setting '")
+                                                 .append(name)
+                                                 .append(": ")
+                                                 .append(value)
+                                                 .append("' in ")
+                                                 .append(fs::path(p).filename().string())});
     const std::optional<RoleGuess> content = settleStagesOf(files);
     RoleGuess g = guessRole(folders, names, hints, content);
     // A run that trains nothing (every series an evaluation) and whose names also name the
@@ -614,7 +619,13 @@ void LogTailer::addFiles(Run& run, std::vector<Tracked*>& files, LogSet& set, bo
     for (Tracked* t : files) {
         uint32_t index = 0;
         while (index < run.files.size() && run.files[index].path != t->path) ++index;
-        if (index == run.files.size()) run.files.push_back({t->path, t->format->id, 0, t->layout});
+        if (index == run.files.size()) {
+            RunFile file;
+            file.path = t->path;
+            file.format = t->format->id;
+            file.layout = t->layout;
+            run.files.push_back(std::move(file));
+        }
         run.files[index].size = t->state.offset;
         run.files[index].stepsEstimated = t->state.stepsEstimated;
         run.files[index].unreadLines = t->parsed.unreadLines;
@@ -713,6 +724,7 @@ void LogTailer::rebuild()
         run.roleReason = g.reason;
         set.runs.push_back(std::move(run));
     }
+    settleFloatByElimination(set.runs);
     if (!m_options.live) set.checkpoint = makeCheckpoint();
     m_set = std::move(set);
 }

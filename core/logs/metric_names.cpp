@@ -142,40 +142,59 @@ KeyKind classifyKey(std::string_view key)
     return KeyKind::Metric;
 }
 
+namespace {
+
+// Chinese words of a training log and the words every parser knows. Longer terms first: "验证集"
+// before "验证". "平均" (mean) goes: "训练集平均损失" is the training loss.
+constexpr std::pair<std::string_view, std::string_view> kChineseTerms[] = {
+    {"迭代", " iter "}, {"：", ": "},        {"，", ", "},       {"（", " ("},          {"）", ") "},
+    {"学习率", " lr"},  {"损失", " loss"},   {"准确率", " acc"}, {"正确率", " acc"},    {"准确度", " acc"},
+    {"精度", " acc"},   {"验证集", " val "}, {"验证", " val "},  {"训练集", " train "}, {"测试集", " test "},
+    {"平均", ""},       {"批次", " batch "}, {"耗时", " time"},
+};
+
+bool hasChineseTerm(std::string_view line)
+{
+    if (line.find("第") != std::string_view::npos) return true;
+    for (const auto& [term, word] : kChineseTerms)
+        if (line.find(term) != std::string_view::npos) return true;
+    return false;
+}
+
+}  // namespace
+
 bool rewriteChineseCounters(std::string_view line, std::string& out)
 {
-    if (line.find("第") == std::string_view::npos && line.find("迭代") == std::string_view::npos &&
-        line.find("：") == std::string_view::npos)
-        return false;
+    if (!hasChineseTerm(line)) return false;
     out.clear();
     for (size_t i = 0; i < line.size();) {
         const std::string_view rest = line.substr(i);
-        // 第N轮 / 第N/M轮: epoch N (of M); 第N步: step N
+        // 第N轮 / 第 N/M 轮: epoch N (of M); 第N步: step N
         if (rest.starts_with("第")) {
             size_t j = 3;  // past 第
+            while (j < rest.size() && rest[j] == ' ') ++j;
+            const size_t numberBegin = j;
             while (j < rest.size() && (isDigit(rest[j]) || rest[j] == '/')) ++j;
-            const std::string_view number = rest.substr(3, j - 3);
+            const std::string_view number = rest.substr(numberBegin, j - numberBegin);
+            size_t unitAt = j;
+            while (unitAt < rest.size() && rest[unitAt] == ' ') ++unitAt;
             for (const auto& [unit, word] : {std::pair<std::string_view, std::string_view>{"轮", "epoch "},
                                              {"个epoch", "epoch "},
                                              {"步", "step "}})
-                if (!number.empty() && isDigit(number[0]) && rest.substr(j).starts_with(unit)) {
+                if (!number.empty() && isDigit(number[0]) && rest.substr(unitAt).starts_with(unit)) {
                     out += word;
                     out += number;
                     out += ' ';
-                    i += j + unit.size();
+                    i += unitAt + unit.size();
                     goto next;
                 }
         }
-        if (rest.starts_with("迭代")) {
-            out += "iter";
-            i += 6;
-            continue;
-        }
-        if (rest.starts_with("：")) {
-            out += ": ";
-            i += 3;
-            continue;
-        }
+        for (const auto& [term, word] : kChineseTerms)
+            if (rest.starts_with(term)) {
+                out += word;
+                i += term.size();
+                goto next;
+            }
         out += line[i++];
     next:;
     }

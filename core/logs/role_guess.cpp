@@ -128,4 +128,37 @@ RoleGuess guessRole(const std::vector<std::string>& folders, const std::vector<s
     return {RunRole::Unknown, "no stage word in the log's lines or its file or folder names"};
 }
 
+namespace {
+
+// A run trains when it logs a training loss over several points (not only an evaluation).
+bool trains(const Run& run)
+{
+    constexpr size_t kMinTrainingPoints = 3;
+    for (const auto& [name, series] : run.series)
+        if (name.find('/') == std::string::npos && name.find("loss") != std::string::npos &&
+            series.value.size() >= kMinTrainingPoints)
+            return true;
+    return false;
+}
+
+}  // namespace
+
+void settleFloatByElimination(std::vector<Run>& runs)
+{
+    Run* unnamed = nullptr;
+    bool later = false;
+    for (Run& r : runs) {
+        if (r.role == RunRole::Float) return;
+        later = later || r.role == RunRole::Calibration || r.role == RunRole::Qat;
+        if (r.role != RunRole::Unknown || !trains(r)) continue;
+        if (unnamed) return;
+        unnamed = &r;
+    }
+    if (!unnamed || !later) return;
+    unnamed->role = RunRole::Float;
+    unnamed->roleReason =
+        "by elimination: the only training run that names no stage, beside runs named "
+        "calibration or QAT (a pipeline starts from float)";
+}
+
 }  // namespace qatdoctor::core::logs

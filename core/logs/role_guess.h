@@ -47,4 +47,10 @@ RoleGuess guessRole(const std::vector<std::string>& folders, const std::vector<s
                     const std::vector<RoleHint>& hints,
                     const std::optional<RoleGuess>& contentStage = std::nullopt);
 
+// The last tier of the trust order: a pipeline starts from a float model, so when the runs name
+// later stages (calibration, QAT) but none is float, the one run that trains and names no stage at
+// all is the float run, its reason saying so. Two unnamed training runs stay unknown: nothing
+// says which of them is float.
+void settleFloatByElimination(std::vector<Run>& runs);
+
 }  // namespace qatdoctor::core::logs

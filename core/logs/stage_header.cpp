@@ -46,6 +46,40 @@ bool isEvaluationWord(std::string_view w)
                      "results",  "result",     "benchmark",  "benchmarking", "metrics", "inference"});
 }
 
+// "QAT model converted to int8", "Converting the calibrated model into HBIR", "模型转换为定点": a
+// conversion names what the model was and what it now is; the stage after "to" is the one the
+// lines that follow measure.
+bool isConversionWord(std::string_view w)
+{
+    return oneOf(w, {"convert", "converted", "converting", "conversion", "export", "exported", "exporting"});
+}
+std::optional<StageMention> conversionTarget(std::string_view text, const std::vector<WordSpan>& words)
+{
+    for (size_t i = 0; i < words.size(); ++i) {
+        if (!isConversionWord(words[i].word)) continue;
+        for (size_t k = i + 1; k < words.size(); ++k) {
+            if (!oneOf(words[k].word, {"to", "into", "as"})) continue;
+            const size_t from = words[k].begin + words[k].word.size();
+            if (auto m = firstStageMention(text.substr(from), kInText | kInKey)) {
+                m->begin += from;
+                m->end += from;
+                if (m->role != RunRole::Unknown) return m;
+            }
+            return std::nullopt;
+        }
+    }
+    for (std::string_view into : {"转换为", "转换成", "转为", "转成"})
+        if (const size_t at = text.find(into); at != std::string_view::npos) {
+            const size_t from = at + into.size();
+            if (auto m = firstStageMention(text.substr(from), kInText)) {
+                m->begin += from;
+                m->end += from;
+                if (m->role != RunRole::Unknown) return m;
+            }
+        }
+    return std::nullopt;
+}
+
 bool hasChineseAround(std::string_view text, const StageMention& m, std::string_view term, bool after)
 {
     const size_t at = text.find(term);
@@ -109,6 +143,7 @@ std::optional<StageHeader> readStageHeader(std::string_view line)
     if (!m) return std::nullopt;
     const std::vector<WordSpan> words = wordsOf(text);
     if (words.size() > 12) return std::nullopt;  // a sentence, not a header
+    if (auto target = conversionTarget(text, words)) return StageHeader{StageHeader::Kind::Pipeline, *target};
     // the words before and after the stage's own
     size_t first = 0;
     while (first < words.size() && words[first].begin < m->begin) ++first;
@@ -125,7 +160,9 @@ std::optional<StageHeader> readStageHeader(std::string_view line)
     bool banner = true, training = false;
     for (size_t i = 0; i < words.size(); ++i) {
         if (i >= first && i < after) continue;
-        banner = banner && isBannerWord(words[i].word);
+        // "量化训练（QAT）": the stage's name in a second language is part of the banner
+        const bool sameStage = stageOfWord(words[i].word, kInText) == m->role;
+        banner = banner && (isBannerWord(words[i].word) || sameStage);
         training = training ||
                    oneOf(words[i].word, {"training", "train", "finetune", "finetuning", "stage", "phase"});
     }

@@ -29,6 +29,12 @@ void addCheckpoint(BuildContext& c, Section& s, const checkpoint::CheckpointRead
                                 joined(f.dangerous) +
                                 tr(c, ". torch.load would run them; QAT Doctor did not.",
                                    "。torch.load 会执行它们；QAT Doctor 没有执行。")));
+    if (!f.refusedGlobals.empty())
+        s.blocks.push_back(
+            note(tr(c, "A weights_only load refuses the classes ", "weights_only 加载会拒绝这些类：") +
+                 joined(f.refusedGlobals) +
+                 tr(c, "; a full torch.load imports their modules.",
+                    "；完整的 torch.load 会导入它们所在的模块。")));
     if (!read.quantized()) {
         s.blocks.push_back(
             paragraph(tr(c, "A float checkpoint: no quantizer buffers.", "浮点 checkpoint：没有量化参数。")));

@@ -36,11 +36,12 @@ double noiseOf(const Scored& a, const Scored& b)
 }
 
 // A drop past its threshold is shown by the evaluations only when it is also beyond their own
-// wobble (twice the noise); within it, it is one suggestive signal (a note).
-void judgeDrop(Finding& f, double dropAbsolute, double noise)
+// wobble (twice the noise) and at least a point; otherwise it is one suggestive signal (a note).
+void judgeDrop(Finding& f, double dropAbsolute, double noise, const Thresholds& t)
 {
     if (f.strength) f.strength->noise = noise;
-    if (std::isfinite(noise) && dropAbsolute < 2 * noise) meetStandard(f, EvidenceLevel::Suggestive);
+    if ((std::isfinite(noise) && dropAbsolute < 2 * noise) || dropAbsolute < t.accuracyDropMinPoints)
+        meetStandard(f, EvidenceLevel::Suggestive);
 }
 
 Evidence accEvidence(const Scored& s, const Text& label)
@@ -82,7 +83,7 @@ RuleOutcome checkCalibLowAccuracy(const logs::LogSet& a, const Thresholds& t)
                                    t.calibLowMaxDrop, true);
         f.evidence.push_back(accEvidence({r, *acc}, {"calibration", "calibration"}));
         f.evidence.push_back(accEvidence(*fl, {"float", "float"}));
-        judgeDrop(f, fl->acc.value - acc->value, noiseOf(*fl, {r, *acc}));
+        judgeDrop(f, fl->acc.value - acc->value, noiseOf(*fl, {r, *acc}), t);
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -116,7 +117,7 @@ RuleOutcome checkQatWorseThanCalibration(const logs::LogSet& a, const Thresholds
                                    drop, t.qatVsCalibMinDrop, true);
         f.evidence.push_back(accEvidence({r, *acc}, {"QAT", "QAT"}));
         f.evidence.push_back(accEvidence(*calib, {"calibration", "calibration"}));
-        judgeDrop(f, calib->acc.value - acc->value, noiseOf(*calib, {r, *acc}));
+        judgeDrop(f, calib->acc.value - acc->value, noiseOf(*calib, {r, *acc}), t);
         out.findings.push_back(std::move(f));
     }
     return out;
@@ -156,7 +157,7 @@ RuleOutcome checkQatQuantizedGap(const logs::LogSet& a, const Thresholds& t)
             severity == Severity::Error ? t.quantizedGapErrorDrop : t.quantizedGapMaxDrop, true);
         f.evidence.push_back(accEvidence({&q, *qacc}, {"quantized", "quantized"}));
         f.evidence.push_back(accEvidence({qatRun, *acc}, {"QAT", "QAT"}));
-        judgeDrop(f, acc->value - qacc->value, noiseOf({qatRun, *acc}, {&q, *qacc}));
+        judgeDrop(f, acc->value - qacc->value, noiseOf({qatRun, *acc}, {&q, *qacc}), t);
         out.findings.push_back(std::move(f));
     }
     return out;

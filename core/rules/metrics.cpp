@@ -241,10 +241,12 @@ double pointNoise(const std::vector<double>& values)
 {
     if (values.size() < 4) return NAN;
     std::vector<double> second;
+    second.reserve(values.size() - 2);
     for (size_t i = 2; i < values.size(); ++i)
         second.push_back(values[i] - 2 * values[i - 1] + values[i - 2]);
     const double mid = median(second);
     std::vector<double> dev;
+    dev.reserve(second.size());
     for (double d : second) dev.push_back(std::fabs(d - mid));
     return 1.4826 * median(dev) / std::sqrt(6.0);
 }

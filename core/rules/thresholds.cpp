@@ -28,6 +28,7 @@ constexpr Field kFields[] = {
     {"trend.max_rise", &Thresholds::trendMaxRise},
     {"trend.late_fraction", &Thresholds::trendLateFraction},
     {"qat_vs_calib.min_drop", &Thresholds::qatVsCalibMinDrop},
+    {"accuracy_drop.min_points", &Thresholds::accuracyDropMinPoints},
     {"quantized_gap.max_drop", &Thresholds::quantizedGapMaxDrop},
     {"quantized_gap.error_drop", &Thresholds::quantizedGapErrorDrop},
     {"calib_low.max_drop", &Thresholds::calibLowMaxDrop},

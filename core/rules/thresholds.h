@@ -27,6 +27,7 @@ struct Thresholds {
     double qatVsFloatMaxDrop = 0;  // the stage ladder's steps the training rules do not cover
     double preExportMaxDrop = 0;
     double boardMaxDrop = 0;
+    double accuracyDropMinPoints = 0;
     double notLearningMaxRelativeChange = 0;
     double notLearningMaxAccuracyChange = 0;
     double notLearningMinEvaluations = 0;

@@ -96,9 +96,15 @@ TEST(StageHeaderGrammar, MarkersAndEvaluationHeadersButNotProse)
         {"Evaluate QAT model", K::Evaluation, RunRole::Qat},
         {"Evaluating post-training quantized model", K::Evaluation, RunRole::Quantized},
         {"Evaluate the calibrated model before QAT", K::Evaluation, RunRole::Calibration},
+        // a conversion: what the model now is, whatever it was
+        {"convert(): QAT model converted to int8 (quantized engine qnnpack)", K::Pipeline,
+         RunRole::Quantized},
+        {"Convert qat model to quantized model", K::Pipeline, RunRole::Quantized},
+        {"Converting the float model into a fake-quant QAT model", K::Pipeline, RunRole::Qat},
+        {"QAT 模型转换为定点模型", K::Pipeline, RunRole::Quantized},
+        {"Exported to ./out/qat_model.onnx", std::nullopt, RunRole::Unknown},
         // prose that mentions a stage is neither
         {"Load float checkpoint from ./float-checkpoint-last.pth.tar", std::nullopt, RunRole::Unknown},
-        {"Convert qat model to quantized model", std::nullopt, RunRole::Unknown},
         {"Calibration finished", std::nullopt, RunRole::Unknown},
         {"Float model", std::nullopt, RunRole::Unknown},
         {"Epoch 0 | Training checkpoint saved at ./calibration-checkpoint-last.pth.tar", std::nullopt,
@@ -345,6 +351,46 @@ TEST(Settings, AFloatRunStoppedInItsFirstEpochHasNotConverged)
     EXPECT_EQ(f->severity, Severity::Warning);
     EXPECT_NE(f->title.en.find("step 60 of the 200 steps of its first epoch"), std::string::npos)
         << f->title.en;
+}
+
+logs::Run trainingRun(const std::string& name, RunRole role)
+{
+    logs::Run run;
+    run.name = name;
+    run.role = role;
+    Series& loss = run.series["loss"];
+    for (int i = 0; i < 5; ++i)
+        loss.push(i, 1.0f - 0.1f * static_cast<float>(i), static_cast<uint32_t>(i + 1));
+    return run;
+}
+
+// The pipeline starts from float: beside runs named calibration and QAT, the one training run that
+// names no stage is float, and says why. Two such runs, an evaluation-only one, or no later stage
+// leave the roles alone.
+TEST(StageAttribution, TheOneUnnamedTrainingRunBesideQatIsFloat)
+{
+    std::vector<logs::Run> runs = {trainingRun("work_dirs/mbv2", RunRole::Unknown),
+                                   trainingRun("work_dirs/qat_mbv2", RunRole::Qat)};
+    settleFloatByElimination(runs);
+    EXPECT_EQ(runs[0].role, RunRole::Float);
+    EXPECT_NE(runs[0].roleReason.find("by elimination"), std::string::npos);
+
+    std::vector<logs::Run> two = {trainingRun("a", RunRole::Unknown), trainingRun("b", RunRole::Unknown),
+                                  trainingRun("c", RunRole::Qat)};
+    settleFloatByElimination(two);
+    EXPECT_EQ(two[0].role, RunRole::Unknown);
+    EXPECT_EQ(two[1].role, RunRole::Unknown);
+
+    std::vector<logs::Run> alone = {trainingRun("a", RunRole::Unknown), trainingRun("q", RunRole::Quantized)};
+    settleFloatByElimination(alone);
+    EXPECT_EQ(alone[0].role, RunRole::Unknown);
+
+    logs::Run evalOnly;
+    evalOnly.name = "eval";
+    evalOnly.series["val/acc"].push(0, 0.9f, 1);
+    std::vector<logs::Run> evaluation = {evalOnly, trainingRun("c", RunRole::Calibration)};
+    settleFloatByElimination(evaluation);
+    EXPECT_EQ(evaluation[0].role, RunRole::Unknown);
 }
 
 }  // namespace

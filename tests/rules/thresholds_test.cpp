@@ -22,7 +22,7 @@ TEST(Thresholds, EveryEntryHasAValueAndAReason)
 {
     auto infos = describeThresholds();
     ASSERT_TRUE(infos.ok()) << infos.error().toString();
-    EXPECT_EQ(infos->size(), 25u);
+    EXPECT_EQ(infos->size(), 26u);
     for (const ThresholdInfo& i : *infos) {
         EXPECT_GT(i.value, 0) << i.key;
         EXPECT_GT(i.reason.en.size(), 40u) << i.key;

@@ -253,6 +253,14 @@ void CheckpointsPage::showCheckpoint(size_t index)
                          .arg(names.join(", ")) +
                      "</span>";
     }
+    if (!f.refusedGlobals.empty()) {
+        QStringList names;
+        for (const std::string& d : f.refusedGlobals) names << qs(d).toHtmlEscaped();
+        facts << "<span style='color:#b54708'>" +
+                     tr("A weights_only load refuses %1; a full torch.load imports their modules.")
+                         .arg(names.mid(0, 8).join(", ") + (names.size() > 8 ? " …" : "")) +
+                     "</span>";
+    }
     if (c.bitWidthsMissing())
         facts << tr(
             "Bit widths are not saved in this checkpoint (quant_min / quant_max are attributes, kept only "
