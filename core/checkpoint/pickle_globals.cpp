@@ -51,47 +51,86 @@ constexpr std::array<Allowed, 34> kWeightsOnly{{
 
 // torch's dtypes, pickled as ("torch", "<dtype>"); weights_only accepts every one.
 constexpr std::array<std::string_view, 32> kDtypes{
-    "float16",  "float32",  "float64",  "bfloat16",    "half",      "float",        "double",     "complex32",
-    "complex64", "complex128", "cfloat", "cdouble",    "uint8",     "uint16",       "uint32",     "uint64",
-    "int8",     "int16",    "int32",    "int64",       "short",     "int",          "long",       "bool",
-    "qint8",    "quint8",   "qint32",   "quint4x2",    "quint2x4",  "float8_e4m3fn", "float8_e5m2", "bits8"};
+    "float16",   "float32",    "float64", "bfloat16", "half",     "float",         "double",      "complex32",
+    "complex64", "complex128", "cfloat",  "cdouble",  "uint8",    "uint16",        "uint32",      "uint64",
+    "int8",      "int16",      "int32",   "int64",    "short",    "int",           "long",        "bool",
+    "qint8",     "quint8",     "qint32",  "quint4x2", "quint2x4", "float8_e4m3fn", "float8_e5m2", "bits8"};
 
 // Globals that reach processes, files, the network or the interpreter itself: a whole module
 // ("*") or single names of an otherwise harmless one.
 constexpr std::array<Allowed, 48> kDangerous{{
-    {"os", "*"},          {"posix", "*"},         {"nt", "*"},
-    {"subprocess", "*"},  {"_posixsubprocess", "*"}, {"sys", "*"},
-    {"shutil", "*"},      {"socket", "*"},        {"importlib", "*"},
-    {"runpy", "*"},       {"pty", "*"},           {"webbrowser", "*"},
-    {"code", "*"},        {"codeop", "*"},        {"ctypes", "*"},
-    {"multiprocessing", "*"}, {"pickle", "*"},    {"_pickle", "*"},
-    {"marshal", "*"},     {"commands", "*"},      {"popen2", "*"},
-    {"platform", "*"},    {"asyncio", "*"},       {"http", "*"},
-    {"urllib", "*"},      {"timeit", "*"},        {"pdb", "*"},
-    {"bdb", "*"},         {"cProfile", "*"},      {"profile", "*"},
-    {"trace", "*"},       {"signal", "*"},        {"tempfile", "*"},
-    {"torch.hub", "*"},   {"torch.utils.cpp_extension", "*"}, {"torch._ops", "*"},
-    {"types", "FunctionType"}, {"types", "CodeType"}, {"types", "LambdaType"},
-    {"types", "MethodType"}, {"io", "open"},      {"io", "FileIO"},
-    {"_io", "open"},      {"_io", "FileIO"},      {"operator", "methodcaller"},
-    {"operator", "attrgetter"}, {"torch.jit", "load"}, {"torch", "load"},
+    {"os", "*"},
+    {"posix", "*"},
+    {"nt", "*"},
+    {"subprocess", "*"},
+    {"_posixsubprocess", "*"},
+    {"sys", "*"},
+    {"shutil", "*"},
+    {"socket", "*"},
+    {"importlib", "*"},
+    {"runpy", "*"},
+    {"pty", "*"},
+    {"webbrowser", "*"},
+    {"code", "*"},
+    {"codeop", "*"},
+    {"ctypes", "*"},
+    {"multiprocessing", "*"},
+    {"pickle", "*"},
+    {"_pickle", "*"},
+    {"marshal", "*"},
+    {"commands", "*"},
+    {"popen2", "*"},
+    {"platform", "*"},
+    {"asyncio", "*"},
+    {"http", "*"},
+    {"urllib", "*"},
+    {"timeit", "*"},
+    {"pdb", "*"},
+    {"bdb", "*"},
+    {"cProfile", "*"},
+    {"profile", "*"},
+    {"trace", "*"},
+    {"signal", "*"},
+    {"tempfile", "*"},
+    {"torch.hub", "*"},
+    {"torch.utils.cpp_extension", "*"},
+    {"torch._ops", "*"},
+    {"types", "FunctionType"},
+    {"types", "CodeType"},
+    {"types", "LambdaType"},
+    {"types", "MethodType"},
+    {"io", "open"},
+    {"io", "FileIO"},
+    {"_io", "open"},
+    {"_io", "FileIO"},
+    {"operator", "methodcaller"},
+    {"operator", "attrgetter"},
+    {"torch.jit", "load"},
+    {"torch", "load"},
 }};
 
 // Builtins that run code, open files or reach any attribute.
 constexpr std::array<std::string_view, 12> kDangerousBuiltins{
-    "eval",    "exec",    "compile", "open",  "__import__", "getattr",
+    "eval",    "exec",    "compile", "open",     "__import__", "getattr",
     "setattr", "delattr", "apply",   "execfile", "breakpoint", "input"};
 
-std::string_view rootOf(std::string_view dotted) { return dotted.substr(0, dotted.find('.')); }
+std::string_view rootOf(std::string_view dotted)
+{
+    return dotted.substr(0, dotted.find('.'));
+}
 
 bool matches(std::string_view pattern, std::string_view name)
 {
     if (pattern == "*") return true;
-    if (pattern.starts_with('*')) return name.ends_with(pattern.substr(1)) && name.find('.') == std::string_view::npos;
+    if (pattern.starts_with('*'))
+        return name.ends_with(pattern.substr(1)) && name.find('.') == std::string_view::npos;
     return pattern == name;
 }
 
-bool isBuiltinsModule(std::string_view module) { return module == "builtins" || module == "__builtin__"; }
+bool isBuiltinsModule(std::string_view module)
+{
+    return module == "builtins" || module == "__builtin__";
+}
 
 }  // namespace
 
@@ -126,7 +165,8 @@ bool isDangerousGlobal(std::string_view module, std::string_view name)
 
 bool isReconstructor(std::string_view module, std::string_view name)
 {
-    return (module == "copyreg" || module == "copy_reg") && (name == "_reconstructor" || name == "__newobj__");
+    return (module == "copyreg" || module == "copy_reg") &&
+           (name == "_reconstructor" || name == "__newobj__");
 }
 
 GlobalRisk riskOf(std::string_view module, std::string_view name, GlobalUse use)
@@ -135,7 +175,8 @@ GlobalRisk riskOf(std::string_view module, std::string_view name, GlobalUse use)
     // the base class protocol 2 hands copyreg's reconstructor: object.__new__ builds nothing else
     if (isBuiltinsModule(module) && name == "object" && use != GlobalUse::Called) return GlobalRisk::Safe;
     // a dotted name is an attribute chain: never what the allowlist names
-    if (name.find('.') == std::string_view::npos && isWeightsOnlyGlobal(module, name)) return GlobalRisk::Safe;
+    if (name.find('.') == std::string_view::npos && isWeightsOnlyGlobal(module, name))
+        return GlobalRisk::Safe;
     if (use == GlobalUse::Called) return GlobalRisk::Runs;
     return GlobalRisk::Class;
 }

@@ -1,5 +1,7 @@
 #include "core/logs/console_table.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <span>
 
 #include "core/logs/metric_names.h"
@@ -157,9 +159,82 @@ bool ConsoleTables::mayBeHeader(std::string_view text)
     return equalsNoCase(w, "epoch") || w == "Class";
 }
 
+namespace {
+
+// "a,b,c" split at commas; empty when any item is empty or holds a space.
+std::vector<std::string_view> commaItems(std::string_view tail)
+{
+    std::vector<std::string_view> items;
+    size_t b = 0;
+    for (size_t i = 0; i <= tail.size(); ++i) {
+        if (i < tail.size() && tail[i] != ',') continue;
+        const std::string_view item = tail.substr(b, i - b);
+        if (item.empty() || item.find(' ') != std::string_view::npos) return {};
+        items.push_back(item);
+        b = i + 1;
+    }
+    return items;
+}
+
+bool isNumberText(std::string_view s)
+{
+    char* end = nullptr;
+    const std::string copy(s);
+    std::strtod(copy.c_str(), &end);
+    return end == copy.c_str() + copy.size() && !copy.empty();
+}
+
+}  // namespace
+
+std::optional<ConsoleTables::Row> ConsoleTables::commaTableLine(std::string_view text, bool& consumed)
+{
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\r')) text.remove_suffix(1);
+    const size_t colon = text.rfind(": ");
+    if (colon == std::string_view::npos) return std::nullopt;
+    const std::string_view tail = text.substr(colon + 2);
+    std::string_view before = text.substr(0, colon);
+    const size_t space = before.find_last_of(" ]");
+    const std::string_view word = space == std::string_view::npos ? before : before.substr(space + 1);
+    if (word == "Task") {  // "copypaste: Task: bbox"
+        before = before.substr(0, before.size() - word.size());
+        while (!before.empty() && (before.back() == ' ' || before.back() == ':')) before.remove_suffix(1);
+        const size_t s2 = before.find_last_of(" ]");
+        m_comma = {std::string(s2 == std::string_view::npos ? before : before.substr(s2 + 1)),
+                   std::string(tail),
+                   {}};
+        consumed = true;
+        return std::nullopt;
+    }
+    const std::vector<std::string_view> items = commaItems(tail);
+    if (items.size() < 2) return std::nullopt;
+    const bool numbers = std::all_of(items.begin(), items.end(), isNumberText);
+    if (!numbers) {
+        if (std::any_of(items.begin(), items.end(), isNumberText)) return std::nullopt;
+        if (m_comma.prefix != word) m_comma.task.clear();
+        m_comma.prefix = std::string(word);
+        m_comma.names.assign(items.begin(), items.end());
+        consumed = true;
+        return std::nullopt;
+    }
+    if (m_comma.names.size() != items.size() || m_comma.prefix != word) return std::nullopt;
+    consumed = true;
+    Row row;
+    row.evaluation = true;
+    row.atLastStep = true;
+    for (size_t i = 0; i < items.size(); ++i)
+        row.cells.emplace_back(
+            m_comma.task.empty() ? m_comma.names[i] : m_comma.task + "/" + m_comma.names[i],
+            std::strtod(std::string(items[i]).c_str(), nullptr));
+    m_comma = {};
+    return row;
+}
+
 std::optional<ConsoleTables::Row> ConsoleTables::line(std::string_view text, bool& consumed)
 {
     consumed = false;
+    if (text.find(',') != std::string_view::npos || !m_comma.names.empty() ||
+        text.find("Task: ") != std::string_view::npos)
+        if (auto row = commaTableLine(text, consumed); row || consumed) return row;
     if (m_epochs.columns.empty() && m_eval.columns.empty() && !mayBeHeader(text)) return std::nullopt;
     if (mayBeHeader(text) && isHeader(text)) {
         consumed = true;

@@ -3,7 +3,11 @@
 // and Ultralytics' progress table ("      Epoch    GPU_mem   box_loss ...", rows "  1/8  2.31G
 // 1.346 ...: 100%|...") and their evaluation table ("  Class  Images  Instances  Box(P  R  mAP50
 // mAP50-95)", row "  all  60  211  0.41  0.62 ..."). Cells are matched to columns by where they
-// end, so an empty cell (skorch's "cp") shifts nothing. Lines are given cleaned (consoleText).
+// end, so an empty cell (skorch's "cp") shifts nothing. Also the two-line comma tables an
+// evaluator prints for copying into a spreadsheet (detectron2's "copypaste: Task: bbox",
+// "copypaste: AP,AP50,AP75", "copypaste: 40.1,60.2,43.0"): the names line, then the values line
+// under the same prefix, an evaluation at the last training step. Lines are given cleaned
+// (consoleText).
 #pragma once
 
 #include <optional>
@@ -26,6 +30,7 @@ public:
     struct Row {
         double step = 0;                                    // the epoch, counted from 1
         bool evaluation = false;                            // a row of the evaluation table
+        bool atLastStep = false;                            // no epoch of its own: the last step's
         std::vector<std::pair<std::string, double>> cells;  // metric key as logged -> value
     };
 
@@ -46,12 +51,19 @@ private:
         bool evaluation = false;
         std::string suffix;  // Ultralytics' "Box(P ..." columns are the box metrics: "(B)"
     };
+    struct CommaTable {
+        std::string prefix;  // the word before the names: "copypaste"
+        std::string task;    // "Task: bbox" before the names: the metrics are "bbox/AP"
+        std::vector<std::string> names;
+    };
+    std::optional<Row> commaTableLine(std::string_view text, bool& consumed);
     std::optional<Row> epochRow(std::string_view text);
     std::optional<Row> evaluationRow(std::string_view text, bool& consumed);
     // The first word, cheaply: most lines are no table line and must cost next to nothing.
     static bool mayBeHeader(std::string_view text);
     static std::vector<size_t> ends(const Table& table);
 
+    CommaTable m_comma;
     Table m_epochs;
     Table m_eval;
     bool m_inEpochs = false;            // the last table header seen was the epoch table's

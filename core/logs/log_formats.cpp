@@ -3,6 +3,7 @@
 #include "core/logs/json_history_parser.h"
 #include "core/logs/jsonl_log_parser.h"
 #include "core/logs/parsed_log.h"
+#include "core/logs/stage_words.h"
 #include "core/logs/text_log_parser.h"
 #include "core/logs/tfevents_parser.h"
 
@@ -40,6 +41,14 @@ const LogFormat* probeLogFormat(std::string_view name, std::string_view head, in
     }
     if (score) *score = bestScore;
     return best;
+}
+
+bool hasLogName(std::string_view name)
+{
+    std::string lower(name);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return lower.ends_with(".log") || lower.ends_with(".out") || lower.find(".log.") != std::string::npos ||
+           firstStageMention(name, kInPath).has_value();
 }
 
 }  // namespace qatdoctor::core::logs

@@ -45,9 +45,9 @@ bool isCheckpointFolder(const std::string& name)
 // belong to the parent run.
 // Why a file found in a folder is not a training log, or nullopt when it is one. A log has a
 // metric over two or more points, a step or epoch axis, a framework's layout, a log's name
-// (.log, .out) or the events of a run (a traceback, an error, a final line); a README, a JSON of
-// expected numbers, a model's config.json or a table of benchmark results has none of them.
-std::optional<std::string> notATrainingLog(const ParsedLog& parsed, const std::string& name,
+// (hasLogName), a stage marker or the events of a run (a traceback, an error, a final line); a README, a JSON
+// of expected numbers, a model's config.json or a table of benchmark results has none of them.
+std::optional<std::string> notATrainingLog(const ParsedLog& parsed, bool namedAsLog,
                                            const std::string& layout, bool resultTable)
 {
     if (resultTable)
@@ -63,11 +63,7 @@ std::optional<std::string> notATrainingLog(const ParsedLog& parsed, const std::s
             return std::nullopt;
     for (const char* generic : {"text", "jsonl", "csv", "json_history", "unknown"})
         if (layout == generic) {
-            std::string lower = name;
-            for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            if (lower.ends_with(".log") || lower.ends_with(".out") ||
-                lower.find(".log.") != std::string::npos)
-                return std::nullopt;
+            if (namedAsLog || !parsed.roleHints.empty()) return std::nullopt;  // or a stage marker
             return "not read as a training log: no metric has two or more points and nothing marks it as a "
                    "log (no step or epoch, no framework's layout, no log name); its settings are kept";
         }
@@ -162,6 +158,9 @@ struct LogTailer::Tracked {
     // whose offsets are not the file's, so every change is read again whole
     bool decoded = false;
     bool resultTable = false;  // a CSV of results named by text rows (csvIsResultTable)
+    // its folder inside the opened one names a stage ("int8_test/log.txt"): a log's name, as a
+    // stage in the file's own name is (hasLogName)
+    bool stageFolder = false;
 };
 
 // "runs/float/" (tab completion's slash), "./runs//float": the same folder, the same run names.
@@ -208,6 +207,16 @@ void LogTailer::scan(std::vector<std::string>& added)
         const std::string* head = decodedHead ? &*decodedHead : &*raw;
         int score = 0;
         const LogFormat* f = probeLogFormat(name, *head, &score);
+        const std::string folderName = fs::path(runKey).filename().string();
+        const bool stageFolder = !folderName.empty() && firstStageMention(folderName, kInPath).has_value();
+        if (stageFolder && score < kMinFolderLogScore && (name.ends_with(".txt") || name.ends_with(".log"))) {
+            // probed as a file whose name says its stage: one evaluation line makes it a log
+            int named = 0;
+            if (const LogFormat* g = probeLogFormat(folderName + "_" + name, *head, &named); named > score) {
+                f = g;
+                score = named;
+            }
+        }
         if (!f && mustTake) f = findLogFormat("text");
         // (a JSON document that is no history is a config, a tokenizer, a summary: no warning)
         if (!f || (!mustTake && score < kMinFolderLogScore))
@@ -221,6 +230,7 @@ void LogTailer::scan(std::vector<std::string>& added)
         auto t = std::make_unique<Tracked>();
         t->path = path;
         t->name = name;
+        t->stageFolder = stageFolder;
         t->runKey = runKey;
         t->folderKey = runKey;
         t->format = f;
@@ -698,7 +708,8 @@ void LogTailer::rebuild()
         std::vector<Tracked*> settingsOnly;
         if (!m_rootIsFile)
             std::erase_if(files, [&](Tracked* t) {
-                const auto why = notATrainingLog(t->parsed, t->name, t->layout, t->resultTable);
+                const auto why = notATrainingLog(t->parsed, hasLogName(t->name) || t->stageFolder, t->layout,
+                                                 t->resultTable);
                 if (!why) return false;
                 set.warnings.push_back(makeError("logs.skipped", *why, t->path));
                 settingsOnly.push_back(t);

@@ -191,7 +191,10 @@ bool rewriteChineseCounters(std::string_view line, std::string& out)
         }
         for (const auto& [term, word] : kChineseTerms)
             if (rest.starts_with(term)) {
-                out += word;
+                // one space between words: "验证集 损失" reads "val loss", one key
+                const bool spaced = out.empty() || out.back() == ' ';
+                out += spaced && word.starts_with(' ') ? word.substr(1) : word;
+                if (rest.substr(term.size()).starts_with(' ') && word.ends_with(' ')) ++i;
                 i += term.size();
                 goto next;
             }
@@ -272,7 +275,8 @@ Split splitOf(std::string_view t)
 
 bool isEvaluationTask(std::string_view t)
 {
-    for (std::string_view w : {"bbox", "segm", "keypoints", "sem_seg", "panoptic_seg", "coco", "pascal_voc"})
+    for (std::string_view w :
+         {"bbox", "segm", "keypoints", "sem_seg", "panoptic_seg", "coco", "pascal_voc", "classification"})
         if (equalsNoCase(t, w)) return true;
     return false;
 }

@@ -162,5 +162,9 @@ const std::vector<LogFormat>& logFormats();
 const LogFormat* findLogFormat(std::string_view id);
 // The best format for a file, or nullptr when nothing claims it (score > 0).
 const LogFormat* probeLogFormat(std::string_view name, std::string_view head, int* score = nullptr);
+// A file name that says the file is a training log: a log's extension (".log", ".out", "x.log.1")
+// or a pipeline stage ("4_int8测试.txt", "calib_eval.txt"). Such a file may hold a single metric
+// line (an evaluation-only run) and still be one.
+bool hasLogName(std::string_view name);
 
 }  // namespace qatdoctor::core::logs

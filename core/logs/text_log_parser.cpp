@@ -101,6 +101,36 @@ bool isSplitWord(std::string_view w)
     return false;
 }
 
+// "val loss: 0.38 acc: 93.7%": a split word leading a key names the keys after it too, up to a
+// '|' or ';' or a key with a split of its own ("train loss: 0.57 | val loss: 0.38 acc: 93.7").
+class SplitScope {
+public:
+    // The name of the key, the scope's split before it when it has none of its own.
+    std::string_view name(std::string_view key, const char* lineBegin)
+    {
+        const size_t space = key.find(' ');
+        if (space != std::string_view::npos && isSplitWord(key.substr(0, space))) {
+            m_split = key.substr(0, space);
+            m_end = key.data() + key.size();
+            return key;
+        }
+        if (m_split.empty() || isLearningRateKey(key)) return key;
+        for (const char* c = std::max(m_end, lineBegin); c < key.data(); ++c)
+            if (*c == '|' || *c == ';') {
+                m_split = {};
+                return key;
+            }
+        m_name.assign(m_split).append(" ").append(key);
+        m_end = key.data() + key.size();
+        return m_name;
+    }
+
+private:
+    std::string_view m_split;
+    const char* m_end = nullptr;
+    std::string m_name;
+};
+
 bool counterWithMode(std::string_view key)
 {
     return equalsNoCase(key, "epoch") || equalsNoCase(key, "iter") || equalsNoCase(key, "iteration");
@@ -670,12 +700,13 @@ public:
             m_lineDeployStep = lineTag->deployStep;
             m_lineStageReason = lineTag->reason;
         }
+        SplitScope scope;
         for (size_t i = 0; i < n; ++i) {
             const Field& f = fields[i];
             if (!f.isNumber || m_kinds[i] != KeyKind::Metric) continue;
             if (validation && isLearningRateKey(f.key)) continue;  // the training lr, repeated
-            const uint32_t s =
-                templated ? m_template.slots[i] : (m_slotOf[i] = slot(f.key, validation, position++));
+            const uint32_t s = templated ? m_template.slots[i]
+                                         : (m_slotOf[i] = slot(scope.name(f.key, p), validation, position++));
             // an evaluation printed batch by batch ("Validate: [56/56] ... Acc@1 0.00 (11.51)"): its
             // result is the running average, and its last line at the step is the one that counts
             // (a summary line without counters states its value first: timm's "* Acc@1 84.4 (15.6)"
@@ -1061,9 +1092,15 @@ private:
     // One row of a console table: its metrics at the row's epoch.
     void tableRow(const ConsoleTables::Row& row, uint64_t lineNo)
     {
-        m_state.lastStep = row.step;
         m_sawMetricLine = true;
         size_t position = 0;
+        if (row.atLastStep) {  // an evaluation's table: at the training step it evaluated
+            for (const auto& [key, value] : row.cells)
+                point(slot(key, row.evaluation, position++), m_state.lastStep.value_or(0), StepFrom::LastStep,
+                      static_cast<float>(value), static_cast<uint32_t>(lineNo), std::nullopt, std::nullopt);
+            return;
+        }
+        m_state.lastStep = row.step;
         const std::optional<float> epoch = static_cast<float>(row.step);
         for (const auto& [key, value] : row.cells)
             point(slot(key, row.evaluation, position++), row.step, StepFrom::Counter,
@@ -1287,6 +1324,7 @@ int probeTextLog(std::string_view name, std::string_view head)
     int metricLines = 0, counterLines = 0, lines = 0, binaryLines = 0;
     std::string cleaned;
     std::array<Field, kMaxFields> fields;
+    ConsoleTables commaTables;
     size_t b = 0;
     while (b < head.size() && lines < 400) {
         size_t nl = head.find('\n', b);
@@ -1295,6 +1333,8 @@ int probeTextLog(std::string_view name, std::string_view head)
         b = nl + 1;
         ++lines;
         if (hasConsoleCodes(l)) l = consoleText(l, cleaned);
+        std::string rewritten;  // "第 1/3 轮 损失: 0.6" is read as the parser reads it
+        if (rewriteChineseCounters(l, rewritten)) l = rewritten;
         // a damaged line (NUL bytes of a crash, a binary blob) does not make the file binary;
         // most lines being so does
         if (checkLine(l).binary) {
@@ -1305,6 +1345,9 @@ int probeTextLog(std::string_view name, std::string_view head)
             counterLines += 2;
             continue;
         }
+        bool tableLine = false;  // an evaluator's comma table ("copypaste: top1,top5" then values)
+        if (commaTables.line(l, tableLine)) ++metricLines;
+        if (tableLine) continue;
         bool bare = false;
         Field bf;
         const char* p = l.data();
@@ -1325,8 +1368,9 @@ int probeTextLog(std::string_view name, std::string_view head)
         counterLines += counter && metric;
     }
     if (binaryLines * 2 > lines) return 0;
-    const bool logName =
-        name.ends_with(".log") || name.ends_with(".out") || name.find(".log.") != std::string_view::npos;
+    // a name that says it is a log, or names a pipeline stage ("4_int8测试.txt", "calib_eval.txt"):
+    // an evaluation-only file holds one metric line
+    const bool logName = hasLogName(name);
     if (counterLines >= 2) return logName ? 60 : 45;
     if (counterLines >= 1 || metricLines >= 3) return logName ? 40 : 20;
     return logName && metricLines > 0 ? 15 : 0;

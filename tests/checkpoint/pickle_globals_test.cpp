@@ -15,13 +15,16 @@ namespace {
 
 using namespace std::string_literals;
 
-std::string shortUnicode(const std::string& s) { return "\x8c"s + static_cast<char>(s.size()) + s; }
+std::string shortUnicode(const std::string& s)
+{
+    return "\x8c"s + static_cast<char>(s.size()) + s;
+}
 
 // module.name('x') as protocol 2 (GLOBAL) or protocol 4 (STACK_GLOBAL, dotted names allowed)
 std::string callPickle(const std::string& module, const std::string& name, bool protocol4)
 {
-    const std::string global = protocol4 ? shortUnicode(module) + shortUnicode(name) + "\x93"s
-                                         : "c" + module + "\n" + name + "\n";
+    const std::string global =
+        protocol4 ? shortUnicode(module) + shortUnicode(name) + "\x93"s : "c" + module + "\n" + name + "\n";
     return (protocol4 ? "\x80\x04"s : "\x80\x02"s) + global + shortUnicode("x") + "\x85R."s;
 }
 
@@ -61,7 +64,7 @@ TEST(PickleGlobals, EveryCalledGlobalOutsideTheAllowlistIsNamed)
         {"torch.hub", "load", false},
         {"torch.utils.cpp_extension", "load_inline", false},
         {"builtins", "breakpoint", false},
-        {"my_project.tools", "prepare", false},  // unknown: not on the allowlist, so named
+        {"my_project.tools", "prepare", false},      // unknown: not on the allowlist, so named
         {"torch.nn.modules.conv", "Conv2d", false},  // a class called with arguments runs __init__
     };
     for (const Called& c : cases) {

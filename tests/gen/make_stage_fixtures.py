@@ -30,6 +30,15 @@ real QAT scripts print (our own lines and numbers):
 - prose_result/qat/train.log: a QAT log that states its converted model's accuracy in a sentence
   the reader has no words for: the reading is incomplete there (coverage), so "no quantized
   evaluation" cannot be claimed.
+- chinese_print/: a pipeline printed in Chinese, one .txt per stage named by its stage only
+  ("1_浮点.txt" ... "4_定点评测.txt"): spaced counters ("第 1/2 轮 [ 20/40]"), metric words in
+  Chinese (损失, 准确率, 学习率), an epoch-end line with the training and the validation set
+  ("训练集平均损失: .. | 验证集 损失: .. 准确率: ..%"), banners with the stage in two languages
+  ("==== 量化训练（QAT） ===="), a conversion line ("QAT 模型已转换为定点（int8）模型") and an
+  evaluation-only file of one metric line.
+- comma_table/qat/: a detectron2-style QAT run whose evaluations are the two-line comma tables
+  ("copypaste: Task: classification", "copypaste: top1,top5", "copypaste: 81.2,97.0") and whose
+  int8 evaluation, after "convert -> int8 model", is one such table in int8_test/log.txt.
 Deterministic: python3 tests/gen/make_stage_fixtures.py
 """
 import json
@@ -250,6 +259,47 @@ def first_epoch():
     return "\n".join(lines) + "\n"
 
 
+def chinese_print():
+    files = {}
+    stages = [("1_浮点.txt", "==== 浮点模型训练 ====", 0.05, 0.9, 88.0),
+              ("3_qat.txt", "==== 量化训练（QAT） ====", 0.002, 0.5, 90.5)]
+    for name, banner, lr, loss0, val0 in stages:
+        out = [banner, "使用设备: cuda:0", f"参数: epochs=2 batch_size=32 lr={lr}"]
+        for epoch in (1, 2):
+            for i in (10, 20, 30, 40):
+                loss = loss0 * (1 - 0.04 * i / 10) / epoch
+                out.append(f"第 {epoch}/2 轮 [{i:3d}/40] 损失: {loss:.4f} 准确率: {80 + i / 4:.2f}% 学习率: {lr:.5f}")
+            out.append(f"第 {epoch} 轮结束 训练集平均损失: {loss0 / epoch:.4f} | "
+                       f"验证集 损失: {0.41 - 0.02 * epoch:.4f} 准确率: {val0 + epoch * 0.4:.2f}%")
+        files[name] = "\n".join(out) + "\n"
+    files["2_校准.txt"] = "\n".join(["==== 校准（Calibration） ====", "校准 batch 数: 8"] +
+                                    [f"校准进度 {i}/8" for i in range(1, 9)] +
+                                    ["校准后模型 验证集 损失: 0.4102 准确率: 88.90%"]) + "\n"
+    files["4_定点评测.txt"] = ("==== 定点模型评测 ====\n"
+                              "convert 完成：QAT 模型已转换为定点（int8）模型\n"
+                              "定点模型 验证集 损失: 0.3950 准确率: 91.10%\n")
+    return files
+
+
+def comma_table():
+    out = ["[05/11 08:00:01 d2.engine.defaults]: Starting QAT training from iteration 0"]
+    it = 0
+    for epoch in range(3):
+        for k in range(4):
+            it += 20
+            out.append(f"[05/11 08:0{epoch}:{10 + k * 10} d2.utils.events]:  iter: {it - 1}  "
+                       f"total_loss: {0.9 - 0.05 * it / 20:.4f}  loss_cls: {0.9 - 0.05 * it / 20:.4f}  "
+                       f"lr: 0.001000  max_mem: 812M")
+        out += [f"[05/11 08:0{epoch}:55 d2.evaluation.testing]: copypaste: Task: classification",
+                f"[05/11 08:0{epoch}:55 d2.evaluation.testing]: copypaste: top1,top5",
+                f"[05/11 08:0{epoch}:55 d2.evaluation.testing]: copypaste: {80.2 + epoch:.4f},{96.5 + 0.2 * epoch:.4f}"]
+    int8 = ["[05/11 08:10:00 d2.quantization]: torch.ao.quantization.convert -> int8 model",
+            "[05/11 08:10:02 d2.evaluation.testing]: copypaste: Task: classification",
+            "[05/11 08:10:02 d2.evaluation.testing]: copypaste: top1,top5",
+            "[05/11 08:10:02 d2.evaluation.testing]: copypaste: 81.9000,96.8000"]
+    return "\n".join(out) + "\n", "\n".join(int8) + "\n"
+
+
 def main():
     write("torchvision_qat/tv_new/log.txt", torchvision_qat("new"))
     write("torchvision_qat/tv_old/log.txt", torchvision_qat("old"))
@@ -264,6 +314,11 @@ def main():
     write("plain_console/train.log", plain_console())
     write("keras_fit/float/train.log", keras_fit())
     write("first_epoch/float/train.log", first_epoch())
+    for name, text in chinese_print().items():
+        write("chinese_print/" + name, text)
+    qat_log, int8_log = comma_table()
+    write("comma_table/qat/log.txt", qat_log)
+    write("comma_table/qat/int8_test/log.txt", int8_log)
     for gpus in (1, 4):
         write(*mmengine_run(gpus))
 

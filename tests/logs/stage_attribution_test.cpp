@@ -393,5 +393,67 @@ TEST(StageAttribution, TheOneUnnamedTrainingRunBesideQatIsFloat)
     EXPECT_EQ(evaluation[0].role, RunRole::Unknown);
 }
 
+const logs::Run* runWithRole(const LogSet& set, RunRole role)
+{
+    for (const logs::Run& r : set.runs)
+        if (r.role == role) return &r;
+    return nullptr;
+}
+
+// A pipeline printed in Chinese, one .txt per stage: every stage found, from banners in two
+// languages, a conversion line and file names; metric words and spaced counters in Chinese; the
+// validation set's metrics apart from the training ones; the one-line evaluation file read.
+TEST(StageAttribution, AChinesePipelineIsReadStageByStage)
+{
+    auto set = readLogFolder(fixture("logs/stages/chinese_print"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    ASSERT_EQ(set->runs.size(), 4u);
+    const logs::Run* qat = runWithRole(*set, RunRole::Qat);
+    ASSERT_NE(qat, nullptr);
+    EXPECT_NE(qat->roleReason.find("量化训练"), std::string::npos) << qat->roleReason;
+    EXPECT_EQ(seriesOf(*qat, "val/acc").size(), 2u);
+    EXPECT_NEAR(lastValue(*qat, "val/acc"), 91.3, 1e-4);
+    EXPECT_NEAR(lastValue(*qat, "val/loss"), 0.37, 1e-4);
+    EXPECT_EQ(seriesOf(*qat, "acc").size(), 8u);  // the training accuracy, batch by batch
+    EXPECT_NEAR(lastValue(*qat, "lr"), 0.002, 1e-9);
+    const logs::Run* quantized = runWithRole(*set, RunRole::Quantized);
+    ASSERT_NE(quantized, nullptr);
+    EXPECT_NEAR(lastValue(*quantized, "val/acc"), 91.1, 1e-4);
+    const logs::Run* calibration = runWithRole(*set, RunRole::Calibration);
+    ASSERT_NE(calibration, nullptr);
+    EXPECT_NEAR(lastValue(*calibration, "val/acc"), 88.9, 1e-4);
+    ASSERT_NE(runWithRole(*set, RunRole::Float), nullptr);
+}
+
+// "val loss: 0.39 acc: 91.0%": the split word names the keys after it up to a '|'.
+TEST(StageAttribution, ASplitWordNamesTheKeysAfterIt)
+{
+    auto set = readLogFolder(fixture("logs/stages/chinese_print"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    const logs::Run* fp = runWithRole(*set, RunRole::Float);
+    ASSERT_NE(fp, nullptr);
+    EXPECT_EQ(seriesOf(*fp, "val/loss").size(), 2u);
+    EXPECT_EQ(seriesOf(*fp, "val/acc").size(), 2u);
+    EXPECT_EQ(fp->find("val/lr"), nullptr);
+}
+
+// detectron2's two-line comma tables are evaluations at the last training step, named by their
+// task; the int8 evaluation in a folder named for its stage is read though it is one table.
+TEST(StageAttribution, CommaTablesAreEvaluationsAndAStageFolderNamesTheLog)
+{
+    auto set = readLogFolder(fixture("logs/stages/comma_table"));
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    ASSERT_EQ(set->runs.size(), 2u);
+    const logs::Run* qat = runWithRole(*set, RunRole::Qat);
+    ASSERT_NE(qat, nullptr);
+    const Series& top1 = seriesOf(*qat, "val/classification/top1");
+    ASSERT_EQ(top1.size(), 3u);
+    EXPECT_EQ(top1.step[0], 79);  // after iteration 79, the first epoch's last
+    EXPECT_NEAR(top1.value[2], 82.2, 1e-4);
+    const logs::Run* quantized = runWithRole(*set, RunRole::Quantized);
+    ASSERT_NE(quantized, nullptr);
+    EXPECT_NEAR(lastValue(*quantized, "val/classification/top5"), 96.8, 1e-4);
+}
+
 }  // namespace
 }  // namespace qatdoctor::core::logs::test
