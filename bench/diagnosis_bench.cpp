@@ -1,7 +1,8 @@
 // diagnosis_bench: precision and recall of every finding id on each planted-problem corpus and
 // on all of them together, and the share of healthy runs with a clear verdict. The corpora are the
 // one we wrote (tests/data/diagnosis) and the blind ones built by helpers that never read the rules
-// (tests/data/diagnosis_blind): a figure on the first alone says little about unseen runs. Usage:
+// (tests/data/diagnosis_blind, diagnosis_blind2): a figure on the first alone says little about unseen runs.
+// Usage:
 //   build-bench/bench/diagnosis_bench [CORPUS_DIR...]
 #include <chrono>
 #include <cstdio>
@@ -54,7 +55,7 @@ int main(int argc, char** argv)
 {
     std::vector<std::string> dirs(argv + 1, argv + argc);
     if (dirs.empty())
-        for (const char* corpus : {"diagnosis", "diagnosis_blind"})
+        for (const char* corpus : {"diagnosis", "diagnosis_blind", "diagnosis_blind2"})
             dirs.push_back(std::string(QATDOCTOR_SOURCE_DIR) + "/tests/data/" + corpus);
     DiagnosisScore all;
     double totalMs = 0;
