@@ -185,6 +185,7 @@ json checkpointToJson(const checkpoint::CheckpointRead& c)
     j["classes"] = f.classes;
     j["dangerous"] = f.dangerous;
     j["refused_globals"] = f.refusedGlobals;
+    j["walk_notes"] = f.walkNotes;
     j["layers"] = layersToJson(c.table);
     j["warnings"] = json::array();
     for (const Warning& w : c.table.warnings) j["warnings"].push_back(warningToJson(w));

@@ -54,6 +54,7 @@ void printCheckpoint(std::ostream& out, const core::checkpoint::CheckpointRead& 
     for (const std::string& d : f.dangerous)
         out << "SECURITY: the pickle names " << d
             << ": loading this file with torch.load would run it (here it was not run)\n";
+    for (const std::string& n : f.walkNotes) out << "note: " << n << "\n";
     if (!f.refusedGlobals.empty()) {
         out << "Classes a weights_only load refuses (a full torch.load imports their modules):";
         for (const std::string& d : f.refusedGlobals) out << " " << d;

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/common/number_text.h"
@@ -77,8 +79,44 @@ public:
 
     void walk(NodeId id, const std::string& path, int depth)
     {
-        if (depth > kMaxDepth) return;
+        if (depth > kMaxDepth)
+            return note("'" + path + "' is nested deeper than " + std::to_string(kMaxDepth) +
+                        " levels: not read past that");
         const PyNode& n = m_tree.at(id);
+        // A container reached a second time is the same object (the memo shares it): described
+        // once, or a hostile pickle of lists of lists sharing each other grows without end; one
+        // reached again from inside itself is a cycle. Tensors are leaves: a tied weight keeps
+        // each of its names.
+        const bool container = n.kind == Kind::Dict || n.kind == Kind::List || n.kind == Kind::Tuple ||
+                               n.kind == Kind::Set || (n.kind == Kind::Call && !isTensorRebuild(id));
+        if (container) {
+            const auto [first, isNew] = m_seen.emplace(id, path);
+            if (!isNew) {
+                if (m_onPath.count(id))
+                    note("'" + (path.empty() ? std::string("(root)") : path) + "' holds '" +
+                         (first->second.empty() ? std::string("(root)") : first->second) +
+                         "', which holds it: a cycle, cut there");
+                return;
+            }
+            m_onPath.insert(id);
+        }
+        walkNode(id, n, path, depth);
+        if (container) m_onPath.erase(id);
+    }
+
+private:
+    void note(std::string text)
+    {
+        constexpr size_t kMaxNotes = 20;
+        if (m_out.walkNotes.size() < kMaxNotes) m_out.walkNotes.push_back(std::move(text));
+    }
+    bool isTensorRebuild(NodeId id) const
+    {
+        const auto [module, name] = m_tree.callee(id);
+        return module == "torch._utils" && name.starts_with("_rebuild_");
+    }
+    void walkNode(NodeId id, const PyNode& n, const std::string& path, int depth)
+    {
         switch (n.kind) {
             case Kind::Dict:
                 walkPairs(n.items, path, depth);
@@ -109,7 +147,6 @@ public:
         }
     }
 
-private:
     static std::string join(const std::string& path, const std::string& key)
     {
         return path.empty() ? key : path + "." + key;
@@ -171,7 +208,7 @@ private:
         if (n.hasState && m_tree.at(n.state).kind == Kind::Dict && item(n.state, "_modules")) {
             recordModule(path, module, name, m_tree.at(n.state).items);
             for (std::string_view part : {"_parameters", "_buffers", "_modules"})
-                if (auto d = item(n.state, part)) walk(*d, path, depth);
+                if (auto d = item(n.state, part)) walk(*d, path, depth + 1);
             return;
         }
         if (n.hasState) walk(n.state, path, depth + 1);
@@ -220,6 +257,8 @@ private:
     const PickleTree& m_tree;
     CheckpointFile& m_out;
     const std::map<std::string, TensorInfo>& m_persistent;
+    std::unordered_map<NodeId, std::string> m_seen;  // containers described, and the path they were first at
+    std::unordered_set<NodeId> m_onPath;             // containers the walk is inside
 };
 
 }  // namespace

@@ -56,6 +56,9 @@ struct CheckpointFile {
     // Classes and globals outside that allowlist that loading only imports and builds from a state
     // (a whole pickled module's Conv2d, FakeQuantize ...): a weights_only load refuses them.
     std::vector<std::string> refusedGlobals;
+    // Where the walk of the pickle stopped: a cycle (an object holding itself) or nesting too
+    // deep, named by its dotted path. The rest of the file is read.
+    std::vector<std::string> walkNotes;
     // legacy and tar: where each storage's bytes start in the file (after its 8-byte count)
     std::map<std::string, uint64_t> legacyOffsets;
     // Modules pickled whole, by dotted path as the tensors' ("model.conv1.weight_fake_quant").
