@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX declares it nowhere
@@ -33,10 +34,17 @@ core::Result<int> runHook(const std::string& command,
     envp.push_back(nullptr);
     std::string shell = "/bin/sh", dashC = "-c", text = command;
     char* argv[] = {shell.data(), dashC.data(), text.data(), nullptr};
+    // with --json, stdout is the JSON stream: the hook's output goes to stderr instead
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (stdoutToStderr) posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+    std::fflush(stdout);
     pid_t pid = 0;
-    if (const int rc = posix_spawn(&pid, "/bin/sh", nullptr, nullptr, argv, envp.data()); rc != 0)
-        return core::makeError("watch.exec", "could not start /bin/sh: " + std::string(std::strerror(rc)),
-                               command);
+    const int spawned = posix_spawn(&pid, "/bin/sh", &actions, nullptr, argv, envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0)
+        return core::makeError("watch.exec",
+                               "could not start /bin/sh: " + std::string(std::strerror(spawned)), command);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) return core::makeError("watch.exec", std::strerror(errno), command);

@@ -199,9 +199,8 @@ private:
             return;
         }
         if (!module.empty()) {
-            const std::string cls = std::string(module) + "." + std::string(name);
-            if (std::find(m_out.classes.begin(), m_out.classes.end(), cls) == m_out.classes.end())
-                m_out.classes.push_back(cls);
+            std::string cls = std::string(module) + "." + std::string(name);
+            if (m_classes.insert(cls).second) m_out.classes.push_back(std::move(cls));  // linear in classes
         }
         // An nn.Module pickled whole: its parameters, buffers and submodules make the state_dict
         // names; other attributes are settings, not weights.
@@ -259,6 +258,7 @@ private:
     const std::map<std::string, TensorInfo>& m_persistent;
     std::unordered_map<NodeId, std::string> m_seen;  // containers described, and the path they were first at
     std::unordered_set<NodeId> m_onPath;             // containers the walk is inside
+    std::unordered_set<std::string> m_classes;       // m_out.classes, to look up
 };
 
 }  // namespace

@@ -51,9 +51,9 @@ TEST(PickleWalk, AModuleWhoseParametersAreItselfIsCut)
 // a = A(); b = B(); a._modules = {'b': b}; b._modules = {'a': a}
 TEST(PickleWalk, TwoModulesHoldingEachOtherAreCut)
 {
-    const std::string p = "\x80\x02"s + "c__main__\nA\n)\x81q\x00}("s + unicode("_modules") + "}("s + unicode("b") +
-                          "c__main__\nB\n)\x81q\x01}("s + unicode("_modules") + "}("s + unicode("a") +
-                          "h\x00uubuub."s;
+    const std::string p = "\x80\x02"s + "c__main__\nA\n)\x81q\x00}("s + unicode("_modules") + "}("s +
+                          unicode("b") + "c__main__\nB\n)\x81q\x01}("s + unicode("_modules") + "}("s +
+                          unicode("a") + "h\x00uubuub."s;
     const CheckpointFile f = walked(p);
     ASSERT_EQ(f.walkNotes.size(), 1u);
     EXPECT_NE(f.walkNotes[0].find("b.a"), std::string::npos) << f.walkNotes[0];
@@ -64,7 +64,8 @@ TEST(PickleWalk, AMemoSharedTreeIsWalkedOnce)
 {
     std::string p = "\x80\x02"s + "(K\x01K\x02lq\x00"s;
     for (int i = 1; i <= 24; ++i)
-        p += "(h"s + static_cast<char>(i - 1) + "h"s + static_cast<char>(i - 1) + "lq"s + static_cast<char>(i);
+        p +=
+            "(h"s + static_cast<char>(i - 1) + "h"s + static_cast<char>(i - 1) + "lq"s + static_cast<char>(i);
     p += "}("s + unicode("deep") + "h\x18u.";
     const CheckpointFile f = walked(p);
     EXPECT_TRUE(f.walkNotes.empty());  // sharing is no cycle

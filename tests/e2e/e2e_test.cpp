@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -117,4 +118,28 @@ TEST(E2e, CliAnalyzeDemoJson)
     EXPECT_FALSE(j["layers"].empty());
     // With --fail-on info, any finding makes the exit code 1.
     EXPECT_EQ(p.code, j["findings"].empty() ? 0 : 1);
+}
+
+// With --json, stdout is the JSON stream: a hook's output goes to stderr (the real process, its
+// real file descriptors: the child inherits them).
+TEST(E2e, WatchHookOutputLeavesTheJsonStreamJson)
+{
+    const fs::path dir = tempDir() / "watch_hook";
+    fs::create_directories(dir / "qat");
+    {
+        std::ofstream log(dir / "qat" / "train.log");
+        log << "Epoch [1/3] Step [10/50] loss: 0.9 acc: 0.5\nEpoch [1/3] Step [20/50] loss: nan acc: 0.5\n";
+    }
+    const fs::path err = dir / "err.txt";
+    Proc p = run(QATDOCTOR_CLI_BIN " watch " + dir.string() +
+                 " --json --exec 'echo hook-said-this' --interval 0.1 --timeout 10 2>" + err.string());
+    EXPECT_EQ(p.code, 1) << p.out;
+    EXPECT_EQ(p.out.find("hook-said-this"), std::string::npos) << p.out;
+    std::istringstream lines(p.out);
+    for (std::string line; std::getline(lines, line);)
+        EXPECT_FALSE(nlohmann::json::parse(line, nullptr, false).is_discarded()) << line;
+    std::ifstream e(err);
+    const std::string said{std::istreambuf_iterator<char>(e), std::istreambuf_iterator<char>()};
+    EXPECT_NE(said.find("hook-said-this"), std::string::npos) << said;
+    fs::remove_all(dir);
 }
