@@ -98,7 +98,7 @@ bool parseShard(const std::string& text, uint32_t& index, uint32_t& count)
         if (used != slash) return false;
         const std::string rest = text.substr(slash + 1);
         const unsigned long n = std::stoul(rest, &used);
-        if (used != rest.size() || n == 0 || k >= n || n > 1'000'000) return false;
+        if (used != rest.size() || n == 0 || k >= n || n > core::fixedpoint::kMaxShards) return false;
         index = static_cast<uint32_t>(k);
         count = static_cast<uint32_t>(n);
         return true;

@@ -281,6 +281,13 @@ Result<DatasetEvaluation> mergeEvaluations(const std::vector<DatasetEvaluation>&
             return refuse("other modes or settings");
         for (uint32_t s : p.shards)
             if (!seen.insert(s).second) return refuse("shard " + std::to_string(s) + " given twice");
+        // element counts are the file's claims: a sum past int64 is refused, never wrapped
+        auto overflows = [](int64_t a, int64_t b) { return b > 0 && a > INT64_MAX - b; };
+        if (overflows(m.fakeVsInt.count, p.fakeVsInt.count))
+            return refuse("element counts overflow when summed");
+        for (size_t k = 0; k < m.modes.size(); ++k)
+            if (overflows(m.modes[k].vsFloat.count, p.modes[k].vsFloat.count))
+                return refuse("element counts overflow when summed");
         m.samples += p.samples;
         for (size_t k = 0; k < m.modes.size(); ++k) {
             ModeScore& a = m.modes[k];

@@ -19,6 +19,9 @@
 
 namespace qatdoctor::core::fixedpoint {
 
+// The most shards a dataset is split into (--shard K/N, and what a result file may claim).
+inline constexpr uint32_t kMaxShards = 1'000'000;
+
 struct DatasetEvalOptions {
     std::vector<SimMode> modes{SimMode::Float, SimMode::Fake, SimMode::Int};
     RequantMode requant = RequantMode::Float;

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string>
 
 #include "core/common/error_codes.h"
 #include "core/common/json_depth.h"
@@ -33,10 +35,49 @@ nlohmann::json agreementJson(const Agreement& a)
               {"abs_err", a.sums.absErr}}}};
 }
 
+// A field a part claims that is wrong in a way JSON's types do not catch: thrown by the readers
+// below, refused with its message.
+struct BadField {
+    std::string why;
+};
+
+// A count: a whole number from 0 to max. A float or a negative is an error naming the field, never
+// a cast (a float beyond the integer's range is undefined behaviour) or a wrap.
+uint64_t countOf(const nlohmann::json& parent, const char* key, uint64_t max = UINT64_MAX)
+{
+    const nlohmann::json& v = parent.at(key);
+    if (!v.is_number_integer())
+        throw BadField{"'" + std::string(key) + "' is not a whole number: " + v.dump()};
+    if (!v.is_number_unsigned() && v.get<int64_t>() < 0)
+        throw BadField{"'" + std::string(key) + "' is negative: " + v.dump()};
+    const uint64_t u = v.get<uint64_t>();
+    if (u > max)
+        throw BadField{"'" + std::string(key) + "' is " + v.dump() + ", above " + std::to_string(max)};
+    return u;
+}
+
+// A signed whole number (a class index).
+int64_t integerOf(const nlohmann::json& parent, const char* key)
+{
+    const nlohmann::json& v = parent.at(key);
+    if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<uint64_t>() > INT64_MAX))
+        throw BadField{"'" + std::string(key) + "' is not a whole number: " + v.dump()};
+    return v.get<int64_t>();
+}
+
+// How many samples shards of a dataset of `size` split in `count` hold: shard s takes s, s + count, ...
+uint64_t shareOf(const std::vector<uint32_t>& shards, uint64_t size, uint32_t count)
+{
+    uint64_t n = 0;
+    for (uint32_t s : shards)
+        if (s < size) n += (size - s + count - 1) / count;
+    return n;
+}
+
 Agreement agreementFrom(const nlohmann::json& j)
 {
     Agreement a;
-    a.count = j.value("count", int64_t{0});
+    a.count = j.contains("count") ? static_cast<int64_t>(countOf(j, "count", INT64_MAX)) : 0;
     const nlohmann::json& s = j.at("sums");
     a.sums = {s.at("dot").get<double>(), s.at("ref_sq").get<double>(), s.at("other_sq").get<double>(),
               s.at("err_sq").get<double>(), s.at("abs_err").get<double>()};
@@ -127,31 +168,43 @@ Result<DatasetEvaluation> evaluationFromJson(std::string_view text, const std::s
         e.modelPath = j.at("model").get<std::string>();
         e.sources = j.at("sources").get<std::vector<std::string>>();
         e.labelsPath = j.at("labels").get<std::string>();
-        e.datasetSize = j.at("dataset_size").get<uint64_t>();
-        e.samples = j.at("samples").get<uint64_t>();
-        e.shards = j.at("shards").get<std::vector<uint32_t>>();
-        e.shardCount = j.at("shard_count").get<uint32_t>();
+        e.datasetSize = countOf(j, "dataset_size");
+        e.samples = countOf(j, "samples");
+        e.shardCount = static_cast<uint32_t>(countOf(j, "shard_count", kMaxShards));
+        if (!j.at("shards").is_array() || j.at("shards").size() > e.shardCount)
+            return refuse("'shards' is not a list of at most shard_count shards");
+        e.shards.clear();
+        for (const nlohmann::json& s : j.at("shards")) {
+            const nlohmann::json one = {{"shard", s}};
+            e.shards.push_back(static_cast<uint32_t>(countOf(one, "shard", kMaxShards)));
+        }
         e.requant = j.at("requant").get<std::string>();
         e.classification = j.at("classification").get<bool>();
-        e.fakeIntDisagree = j.at("fake_int_disagree").get<uint64_t>();
-        e.threads = j.value("threads", 1);
+        e.fakeIntDisagree = countOf(j, "fake_int_disagree", e.samples);
+        e.threads = j.contains("threads") ? static_cast<int>(countOf(j, "threads", 4096)) : 1;
         e.seconds = j.value("seconds", 0.0);
-        e.worstCount = j.value("worst_count", size_t{10});
+        e.worstCount = j.contains("worst_count") ? countOf(j, "worst_count", 10000) : 10;
         const std::set<uint32_t> distinct(e.shards.begin(), e.shards.end());
         if (e.shardCount == 0 || e.shards.empty() || distinct.size() != e.shards.size() ||
             std::any_of(e.shards.begin(), e.shards.end(), [&](uint32_t s) { return s >= e.shardCount; }))
             return refuse("shards do not fit shard_count (each once, below it)");
+        if (e.samples > shareOf(e.shards, e.datasetSize, e.shardCount))
+            return refuse("samples (" + std::to_string(e.samples) +
+                          ") more than its shards hold of dataset_size " + std::to_string(e.datasetSize));
         if (e.worstCount > 10000 || j.at("worst").size() > e.worstCount)
             return refuse("a worst list longer than its worst_count");
         for (SimMode mode : {SimMode::Float, SimMode::Fake, SimMode::Int}) {
             const auto it = j.at("modes").find(simModeName(mode));
             if (it == j.at("modes").end()) continue;
             ModeScore s{mode, 0, 0, 0, {}};
-            s.samples = it->at("samples").get<uint64_t>();
-            s.agreeFloat = it->at("agree_float").get<uint64_t>();
-            s.correct = it->value("correct", uint64_t{0});
+            s.samples = countOf(*it, "samples");
+            s.agreeFloat = countOf(*it, "agree_float");
+            s.correct = it->contains("correct") ? countOf(*it, "correct") : 0;
             if (s.correct > s.samples || s.agreeFloat > s.samples)
                 return refuse("counts larger than samples");
+            if (s.samples != e.samples)
+                return refuse("mode '" + std::string(simModeName(mode)) + "' has " +
+                              std::to_string(s.samples) + " samples, the part " + std::to_string(e.samples));
             if (it->contains("vs_float")) s.vsFloat = agreementFrom(it->at("vs_float"));
             e.modes.push_back(s);
         }
@@ -159,14 +212,15 @@ Result<DatasetEvaluation> evaluationFromJson(std::string_view text, const std::s
             if (!modeNamed(name)) return refuse("unknown mode '" + name + "'");
         if (j.contains("fake_vs_int")) e.fakeVsInt = agreementFrom(j.at("fake_vs_int"));
         for (const nlohmann::json& w : j.at("worst"))
-            e.worst.push_back({w.at("index").get<uint64_t>(), w.at("sample").get<std::string>(),
+            e.worst.push_back({countOf(w, "index"), w.at("sample").get<std::string>(),
                                w.at("cosine").is_number() ? w.at("cosine").get<double>() : NAN,
-                               w.at("label").get<int64_t>(), w.at("fake").get<int64_t>(),
-                               w.at("int").get<int64_t>()});
+                               integerOf(w, "label"), integerOf(w, "fake"), integerOf(w, "int")});
         sortWorst(e.worst);  // merged by insertion: in order whatever the file said
         return e;
     } catch (const nlohmann::json::exception& ex) {
         return refuse(std::string("a field is missing or of the wrong type (") + ex.what() + ")");
+    } catch (const BadField& bad) {
+        return refuse(bad.why);
     }
 }
 

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "core/common/file_io.h"
@@ -238,6 +239,40 @@ TEST(DatasetEval, ResultFilesOfAnotherKindAreRefused)
     twice["shards"] = {0, 0};
     twice["shard_count"] = 2;
     EXPECT_FALSE(fp::evaluationFromJson(twice.dump(), "twice.json").ok());
+
+    // what a part claims is checked before a merge trusts it (#48 items 6, 15): each message names
+    // the field
+    const nlohmann::json good = fp::evaluationToJson(e);
+    {
+        const auto r = fp::evaluationFromJson(good.dump(), "good.json");
+        ASSERT_TRUE(r.ok()) << r.error().toString();
+    }
+    struct Claim {
+        const char* why;
+        std::function<void(nlohmann::json&)> edit;
+        const char* named;
+    };
+    const Claim claims[] = {
+        {"shard_count past --shard's limit", [](nlohmann::json& j) { j["shard_count"] = 4000000000u; },
+         "shard_count"},
+        {"a float count", [](nlohmann::json& j) { j["samples"] = 1e300; }, "samples"},
+        {"a negative count", [](nlohmann::json& j) { j["dataset_size"] = -5; }, "dataset_size"},
+        {"more samples than the shard holds", [](nlohmann::json& j) { j["dataset_size"] = 1; }, "samples"},
+        {"a mode with other samples",
+         [](nlohmann::json& j) {
+             for (auto& [name, mode] : j["modes"].items())
+                 mode["samples"] = mode["samples"].get<uint64_t>() - 1;
+         },
+         "samples"},
+        {"a float class index", [](nlohmann::json& j) { j["worst"][0]["label"] = 2.5; }, "label"},
+    };
+    for (const Claim& c : claims) {
+        nlohmann::json j = good;
+        c.edit(j);
+        const auto r = fp::evaluationFromJson(j.dump(), "part.json");
+        ASSERT_FALSE(r.ok()) << c.why;
+        EXPECT_NE(r.error().message.find(c.named), std::string::npos) << c.why << ": " << r.error().message;
+    }
     EXPECT_TRUE(fp::looksLikeEvaluation("  {\"qatdoctor_evaluation\": 1"));
     EXPECT_FALSE(fp::looksLikeEvaluation("{\"schema\": 1}"));
 }
