@@ -83,18 +83,19 @@ TableScan readFixedWidthTables(const std::vector<TextLine>& lines, const std::st
                                                   path, lines[j].number));
                 continue;
             }
-            std::vector<std::string> cells;
-            for (size_t c = 0; c < starts.size(); ++c) {
+            std::vector<std::string> cells;  // the spans the row reaches (fitWidthToRows pads)
+            for (size_t c = 0; c < starts.size() && starts[c] < row.size(); ++c) {
                 const size_t from = starts[c];
                 const size_t to = c + 1 < starts.size() ? starts[c + 1] : row.size();
                 cells.emplace_back(from < row.size() ? trim(row.substr(from, to > from ? to - from : 0))
                                                      : std::string_view());
             }
-            if (cells.front().empty()) break;  // not a row of this table
+            if (cells.empty() || cells.front().empty()) break;  // not a row of this table
             t.rows.push_back(std::move(cells));
             t.rowLines.push_back(lines[j].number);
         }
         t.lastLine = lines[j - 1].number;
+        fitWidthToRows(t, path, scan.warnings);
         if (!t.rows.empty()) scan.tables.push_back(std::move(t));
         i = j;
     }

@@ -148,10 +148,11 @@ size_t readPipeTable(const std::vector<TextLine>& lines, size_t i, const std::st
                      "row has " + std::to_string(cells.size()) + " cells, the header has " +
                          std::to_string(ncols) + "; " +
                          (cells.size() < ncols ? "missing cells left empty" : "extra cells dropped")));
-        cells.resize(ncols);
+        if (cells.size() > ncols) cells.resize(ncols);  // padded once the widest row is known
         table.rows.push_back(std::move(cells));
         table.rowLines.push_back(line.number);
     }
+    fitWidthToRows(table, path, scan.warnings);
     table.lastLine = lines[end - 1].number;
     if (bordered && classify(lines[end - 1].text) != LineKind::Border)
         scan.warnings.push_back(warn("table.truncated", path, lines[end - 1].number,
@@ -291,6 +292,27 @@ TableScan readTables(const std::vector<TextLine>& lines, const std::string& path
         }
     }
     return scan;
+}
+
+void fitWidthToRows(TextTable& table, const std::string& path, std::vector<Warning>& warnings)
+{
+    if (table.rows.empty()) return;
+    size_t widest = 0;
+    for (const auto& row : table.rows) widest = std::max(widest, row.size());
+    // a real table has tens of columns: a header past this many is a claim the rows must back
+    constexpr size_t kWideHeader = 256;
+    if (widest < table.columns.size() && table.columns.size() > kWideHeader) {
+        // columns no row fills carry no data: a wide header alone never sets the rows' width
+        bool named = false;
+        for (size_t c = widest; c < table.columns.size() && !named; ++c) named = !table.columns[c].empty();
+        if (named)
+            warnings.push_back(warn("table.wide_header", path, table.firstLine,
+                                    "the table's header has " + std::to_string(table.columns.size()) +
+                                        " columns, its widest row " + std::to_string(widest) +
+                                        ": the columns no row fills are dropped"));
+        table.columns.resize(widest);
+    }
+    for (auto& row : table.rows) row.resize(table.columns.size());
 }
 
 }  // namespace qatdoctor::core::artifacts

@@ -36,6 +36,12 @@ struct TableScan {
 
 inline constexpr size_t kMaxTableLineBytes = 1u << 20;  // longer lines are skipped with a warning
 
+// Rows are read as wide as they are; then every row is padded to the header's width, unless the
+// header is wider than any real table (hundreds of columns): then the table is as wide as its
+// widest row (the columns no row fills are dropped, with a warning naming the table). A header of 100,000
+// columns over short rows makes short rows, not 100,000 cells per row.
+void fitWidthToRows(TextTable& table, const std::string& path, std::vector<Warning>& warnings);
+
 // Finds every table in the lines. `path` is only used in warning messages.
 TableScan readTables(const std::vector<TextLine>& lines, const std::string& path);
 

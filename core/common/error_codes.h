@@ -132,6 +132,8 @@ inline constexpr const char kTableTruncated[] = "table.truncated";
 inline constexpr const char kTableRowCut[] = "table.row_cut";
 // (warning) a table line past the reader's limit
 inline constexpr const char kTableHugeLine[] = "table.huge_line";
+// (warning) a header wider than any real table over narrower rows: the unfilled columns dropped
+inline constexpr const char kTableWideHeader[] = "table.wide_header";
 // (warning) a column the check needs is missing
 inline constexpr const char kTableMissingColumn[] = "table.missing_column";
 // (warning) a model_check_result section the reader does not know

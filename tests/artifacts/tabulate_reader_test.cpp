@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/artifacts/csv_table.h"
+#include "core/artifacts/fixed_width_table.h"
 
 namespace qatdoctor::core::artifacts {
 namespace {
@@ -166,6 +167,40 @@ TEST(TextLines, DisplayWidthAndNumbers)
     EXPECT_FALSE(parseNumber("0.5abc").has_value());
     EXPECT_TRUE(binaryOffset(std::string("ab\0cd", 5)).has_value());
     EXPECT_FALSE(binaryOffset("普通文本\n").has_value());
+}
+
+// A header that claims 100,000 columns over short rows (#48 item 5): the rows stay as wide as
+// they are, the claim is named; a real header of a few empty columns is kept whole.
+TEST(TabulateReader, AHeaderClaimingHundredsOfThousandsOfColumnsDoesNotWidenTheRows)
+{
+    std::string header = "|", rule = "|";
+    for (int c = 0; c < 100000; ++c) {
+        header += " c" + std::to_string(c) + " |";
+        rule += "---|";
+    }
+    std::string text = header + "\n" + rule + "\n";
+    for (int r = 0; r < 1000; ++r) text += "| conv" + std::to_string(r) + " | 0.99 |\n";
+    const TableScan s = scan(text);
+    ASSERT_EQ(s.tables.size(), 1u);
+    EXPECT_EQ(s.tables[0].columns.size(), 2u);
+    EXPECT_EQ(s.tables[0].rows.size(), 1000u);
+    EXPECT_EQ(s.tables[0].rows[999].size(), 2u);
+    EXPECT_TRUE(anyWarning(s, "widest row"));
+
+    std::string fixed = "";
+    for (int c = 0; c < 50000; ++c) fixed += "col" + std::to_string(c) + "  ";
+    fixed += "\n" + std::string(fixed.size() - 1, '-') + "\n";
+    for (int r = 0; r < 1000; ++r) fixed += "node" + std::to_string(r) + "    0.5\n";
+    const TableScan f = readFixedWidthTables(splitLines(fixed), "f.txt");
+    ASSERT_EQ(f.tables.size(), 1u);
+    EXPECT_LE(f.tables[0].columns.size(), 3u);
+    EXPECT_EQ(f.tables[0].rows.size(), 1000u);
+
+    const TableScan few =
+        scan("| layer | cosine | note |\n|---|---|---|\n| conv1 | 0.99 |\n| conv2 | 0.98 | |\n");
+    ASSERT_EQ(few.tables.size(), 1u);
+    EXPECT_EQ(few.tables[0].columns.size(), 3u);  // a real header keeps its columns
+    EXPECT_EQ(few.tables[0].rows[0].size(), 3u);
 }
 
 }  // namespace
