@@ -1,6 +1,8 @@
 #include "core/artifacts/python_literal.h"
 
 #include <cctype>
+#include <cstdint>
+#include <utility>
 
 #include "core/common/error_codes.h"
 
@@ -9,7 +11,11 @@ namespace {
 
 class Parser {
 public:
-    Parser(std::string_view text, const std::string& path) : m_text(text), m_path(path) {}
+    Parser(std::string_view text, const std::string& path, std::vector<Warning>* warnings)
+        : m_text(text), m_path(path), m_warnings(warnings)
+    {
+        if (m_text.starts_with("\xEF\xBB\xBF")) m_pos = 3;  // a UTF-8 byte-order mark
+    }
 
     Result<PyValue> document()
     {
@@ -47,17 +53,24 @@ private:
     {
         while (m_pos < m_text.size()) {
             const char c = m_text[m_pos];
-            if (c == '\n') {
-                ++m_line;
-                ++m_pos;
+            if (c == '\n' || c == '\r') {
+                newline();
             } else if (c == '#') {
-                while (m_pos < m_text.size() && m_text[m_pos] != '\n') ++m_pos;
+                while (m_pos < m_text.size() && m_text[m_pos] != '\n' && m_text[m_pos] != '\r') ++m_pos;
             } else if (std::isspace(static_cast<unsigned char>(c)) || c == '\\') {
                 ++m_pos;
             } else {
                 break;
             }
         }
+    }
+
+    // past a line end: "\n", "\r\n" or a lone "\r" (an old Mac editor's), one line each
+    void newline()
+    {
+        if (m_text[m_pos] == '\r' && peekAt(1) == '\n') ++m_pos;
+        ++m_pos;
+        ++m_line;
     }
 
     Error error(const std::string& what) const
@@ -110,14 +123,100 @@ private:
         v.kind = PyValue::Kind::String;
         const char quote = m_text[m_pos++];
         while (m_pos < m_text.size() && m_text[m_pos] != quote) {
-            char c = m_text[m_pos++];
-            if (c == '\n') return error("a string runs past the end of its line");
-            if (c == '\\' && m_pos < m_text.size()) c = m_text[m_pos++];
-            v.text.push_back(c);
+            const char c = m_text[m_pos];
+            if (c == '\n' || c == '\r') return error("a string runs past the end of its line");
+            ++m_pos;
+            if (c != '\\' || m_pos >= m_text.size()) {
+                v.text.push_back(c);
+                continue;
+            }
+            if (m_text[m_pos] == '\n' || m_text[m_pos] == '\r') {  // a backslash-newline joins the lines
+                newline();
+                continue;
+            }
+            if (auto e = escape(v.text); !e.empty()) return error(e);
         }
         if (m_pos >= m_text.size()) return error("a string is not closed");
         ++m_pos;
         return v;
+    }
+
+    // One escape after a backslash, decoded into out as Python decodes it; an error text, or "".
+    std::string escape(std::string& out)
+    {
+        const char e = m_text[m_pos++];
+        static constexpr std::pair<char, char> kSimple[] = {
+            {'n', '\n'}, {'t', '\t'}, {'r', '\r'},  {'0', '\0'},  {'a', '\a'}, {'b', '\b'},
+            {'f', '\f'}, {'v', '\v'}, {'\\', '\\'}, {'\'', '\''}, {'"', '"'}};
+        if (e >= '0' && e <= '7') {  // up to three octal digits
+            unsigned code = static_cast<unsigned>(e - '0');
+            for (int k = 0; k < 2 && peek() >= '0' && peek() <= '7'; ++k)
+                code = code * 8 + static_cast<unsigned>(m_text[m_pos++] - '0');
+            appendUtf8(out, code);
+            return {};
+        }
+        for (const auto& [letter, byte] : kSimple)
+            if (e == letter) {
+                out.push_back(byte);
+                return {};
+            }
+        const int digits = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+        if (digits == 0) {  // an unknown escape stays as written, as Python keeps it
+            out.push_back('\\');
+            out.push_back(e);
+            return {};
+        }
+        uint32_t code = 0;
+        for (int k = 0; k < digits; ++k) {
+            const char h = peek();
+            if (!std::isxdigit(static_cast<unsigned char>(h)))
+                return std::string("a \\") + e + " escape needs " + std::to_string(digits) + " hex digits";
+            code = code * 16 +
+                   static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(h))
+                                             ? h - '0'
+                                             : std::tolower(static_cast<unsigned char>(h)) - 'a' + 10);
+            ++m_pos;
+        }
+        if (code > 0x10FFFF) return "a \\U escape beyond Unicode";
+        appendUtf8(out, code);
+        return {};
+    }
+
+    static void appendUtf8(std::string& out, uint32_t c)
+    {
+        if (c < 0x80) {
+            out.push_back(static_cast<char>(c));
+        } else if (c < 0x800) {
+            out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+            out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+        } else if (c < 0x10000) {
+            out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+            out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+            out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+        } else {
+            out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+            out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+            out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+            out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+        }
+    }
+
+    // A dict's key given again: Python keeps the last value (in the first key's place).
+    bool replaceRepeatedKey(PyValue& dict, PyEntry& entry)
+    {
+        for (PyEntry& e : dict.entries)
+            if (e.key.kind == entry.key.kind && e.key.text == entry.key.text) {
+                if (m_warnings)
+                    m_warnings->push_back(
+                        makeError(codes::kArtifactParse,
+                                  m_path + ":" + std::to_string(entry.key.line) + ": the key '" +
+                                      entry.key.text + "' is given again (first at line " +
+                                      std::to_string(e.key.line) + "): the last value counts, as in Python",
+                                  m_path, entry.key.line));
+                e.value = std::move(entry.value);
+                return true;
+            }
+        return false;
     }
 
     Result<PyValue> container(int depth, PyValue v)
@@ -139,7 +238,8 @@ private:
                 ++m_pos;
                 auto val = value(depth + 1);
                 if (!val) return val;
-                v.entries.push_back(PyEntry{std::move(*item), std::move(*val)});
+                PyEntry entry{std::move(*item), std::move(*val)};
+                if (!replaceRepeatedKey(v, entry)) v.entries.push_back(std::move(entry));
             } else {
                 v.items.push_back(std::move(*item));
             }
@@ -155,15 +255,17 @@ private:
 
     std::string_view m_text;
     const std::string& m_path;
+    std::vector<Warning>* m_warnings;
     size_t m_pos = 0;
     int64_t m_line = 1;
 };
 
 }  // namespace
 
-Result<PyValue> parsePythonLiteral(std::string_view text, const std::string& path)
+Result<PyValue> parsePythonLiteral(std::string_view text, const std::string& path,
+                                   std::vector<Warning>* warnings)
 {
-    return Parser(text, path).document();
+    return Parser(text, path, warnings).document();
 }
 
 }  // namespace qatdoctor::core::artifacts

@@ -32,8 +32,12 @@ struct PyEntry {
 
 inline constexpr int kMaxPyLiteralDepth = 64;
 
+// Read as Python reads it: string escapes decoded ('\u4e2d', '\x2e', '\n'), a backslash-newline
+// inside a string joins the lines, a UTF-8 BOM and CR or CRLF line ends accepted; a key repeated in
+// a dict keeps its last value, as Python does, with a warning naming both lines.
 // Errors: codes::kArtifactParse ("artifact.parse") with "path:line: what" (unbalanced brackets, a call, an
 // operator, nesting deeper than kMaxPyLiteralDepth, text after the value).
-Result<PyValue> parsePythonLiteral(std::string_view text, const std::string& path);
+Result<PyValue> parsePythonLiteral(std::string_view text, const std::string& path,
+                                   std::vector<Warning>* warnings = nullptr);
 
 }  // namespace qatdoctor::core::artifacts

@@ -128,7 +128,8 @@ std::optional<Change> parseChange(std::string_view line)
 
 Result<ToolchainRead> readQconfigDtypes(std::string_view text, const std::string& path)
 {
-    auto doc = parsePythonLiteral(text, path);
+    std::vector<Warning> literalWarnings;
+    auto doc = parsePythonLiteral(text, path, &literalWarnings);
     if (!doc) return doc.error();
     if (doc->kind != PyValue::Kind::Dict)
         return makeError(
@@ -136,6 +137,7 @@ Result<ToolchainRead> readQconfigDtypes(std::string_view text, const std::string
             path + ":" + std::to_string(doc->line) + ": expected a dict of module name -> dtypes", path,
             doc->line);
     ToolchainRead read;
+    read.warnings = std::move(literalWarnings);
     model::LayerTable lt;
     lt.sourcePath = path;
     lt.format = "qconfig_dtypes";

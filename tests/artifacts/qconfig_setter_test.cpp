@@ -59,3 +59,35 @@ TEST(QconfigSetter, NestingPastTheLimitIsRefusedWithTheLine)
     EXPECT_EQ(ok->entries[0].value.items.at(1).text, "qint16");
     EXPECT_EQ(ok->entries[1].value.items.at(1).text, "-2.5e-3");
 }
+
+// The literal is read as Python reads it (#48 item 13): escapes decoded, a repeated key's last
+// value kept with a warning, line numbers right after a backslash-newline, a BOM and CR-only line
+// ends accepted.
+TEST(PythonLiteral, ReadsPythonAsPython)
+{
+    auto v = artifacts::parsePythonLiteral("{'\\u4e2d\\x2e': 1, 'a\\tb': 2, 'q': '\\101\\n'}", "e.py");
+    ASSERT_TRUE(v.ok()) << v.error().toString();
+    EXPECT_EQ(v->entries.at(0).key.text, "中.");
+    EXPECT_EQ(v->entries.at(1).key.text, "a\tb");
+    EXPECT_EQ(v->entries.at(2).value.text, "A\n");
+
+    std::vector<Warning> warnings;
+    auto twice =
+        artifacts::parsePythonLiteral("{\n'conv': 'qint8',\n'conv': 'qint16',\n}", "t.py", &warnings);
+    ASSERT_TRUE(twice.ok());
+    ASSERT_EQ(twice->entries.size(), 1u);
+    EXPECT_EQ(twice->entries[0].value.text, "qint16");
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_EQ(warnings[0].line, 3);
+
+    auto joined = artifacts::parsePythonLiteral("{'a': 'one \\\ntwo',\n'b': 1,\n'c': (}", "j.py");
+    ASSERT_FALSE(joined.ok());
+    EXPECT_EQ(joined.error().line, 4) << joined.error().toString();
+
+    auto bomCr = artifacts::parsePythonLiteral("\xEF\xBB\xBF{'a': 1,\r'b': 2,\r'c': }", "cr.py");
+    ASSERT_FALSE(bomCr.ok());
+    EXPECT_EQ(bomCr.error().line, 3) << bomCr.error().toString();
+    auto bomOk = artifacts::parsePythonLiteral("\xEF\xBB\xBF{'a': 1,\r\n'b': 2}\r\n", "crlf.py");
+    ASSERT_TRUE(bomOk.ok()) << bomOk.error().toString();
+    EXPECT_EQ(bomOk->entries.at(1).key.line, 2);
+}
