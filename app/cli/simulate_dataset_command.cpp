@@ -3,6 +3,7 @@
 // qatdoctor-cli merge-sim PART... : shards merged into the whole run.
 #include <unistd.h>
 
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -210,6 +211,11 @@ int runSimulateDataset(const std::vector<std::string>& argv, CommandIo io)
             io.err << "simulate: --pixel-scale wants a positive number\n";
             return kExitUsage;
         }
+    }
+    // an existing --out is refused before the evaluation, not after it ran for an hour
+    if (auto out = args.value("out"); out && !args.has("force") && std::filesystem::exists(*out)) {
+        io.err << "simulate: " << *out << " exists (--force replaces it)\n";
+        return kExitUsage;
     }
     auto model = core::model::readOnnxFile(args.positionals()[0]);
     if (!model) {

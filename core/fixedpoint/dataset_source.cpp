@@ -90,8 +90,23 @@ Tensor converted(const Tensor& t, DType to)
     return out;
 }
 
-Result<std::vector<int64_t>> readLabels(const std::string& path)
+// The labels' header is checked before their data is read: a file of the wrong shape, element
+// type or count is refused from its first bytes, not after reading a gigabyte.
+Result<std::vector<int64_t>> readLabels(const std::string& path, uint64_t samples)
 {
+    auto head = readFileHead(path, kNpyHeadBytes);
+    if (!head) return head.error();
+    auto layout = parseNpyLayout(*head, path);
+    if (!layout) return layout.error();
+    const auto& shape = layout->shape;
+    if (!(shape.size() == 1 || (shape.size() == 2 && shape[1] == 1)))
+        return datasetError(
+            path, "labels must be one class index per sample (shape [N] or [N,1]), not " + shapeText(shape));
+    if (elementSize(layout->dtype) == 0 || layout->dtype == DType::Bool)
+        return datasetError(path, "labels must be integers (or whole floats), not this element type");
+    if (shape[0] < 0 || static_cast<uint64_t>(shape[0]) != samples)
+        return datasetError(path,
+                            std::to_string(shape[0]) + " labels for " + std::to_string(samples) + " samples");
     auto bytes = readFile(path, uint64_t{1} << 30);
     if (!bytes) return bytes.error();
     auto t = parseNpy(*bytes, path);
@@ -143,6 +158,11 @@ Result<DatasetSource> DatasetSource::open(const Interpreter& interp, const Datas
     d.m_pixelScale = spec.pixelScale;
     d.m_decode = spec.decode;
     if (spec.paths.empty()) return makeError(codes::kSimulateDataset, "no dataset given");
+    if (const auto count = elements(d.m_shape); count && *count == 0)
+        return makeError(codes::kSimulateInput,
+                         interp.path() + ": the model's input " + shapeText(d.m_shape) +
+                             " has no elements: there is no sample to feed",
+                         interp.path());
     for (const std::string& path : spec.paths) {
         std::error_code ec;
         const bool folder = fs::is_directory(path, ec);
@@ -154,7 +174,7 @@ Result<DatasetSource> DatasetSource::open(const Interpreter& interp, const Datas
     const bool classFolders =
         std::any_of(d.m_parts.begin(), d.m_parts.end(), [](const Part& p) { return p.classIndex >= 0; });
     if (!spec.labelsPath.empty()) {
-        auto labels = readLabels(spec.labelsPath);
+        auto labels = readLabels(spec.labelsPath, d.m_size);
         if (!labels) return labels.error();
         if (labels->size() != d.m_size)
             return datasetError(spec.labelsPath, std::to_string(labels->size()) + " labels for " +
@@ -176,6 +196,12 @@ Result<DatasetSource> DatasetSource::open(const Interpreter& interp, const Datas
 
 Result<void> DatasetSource::addFile(const std::string& path, int64_t classIndex)
 {
+    // a FIFO named like an image would block its decoder forever; a device never ends
+    std::error_code regularEc;
+    if (!fs::is_regular_file(path, regularEc))
+        return datasetError(path, fs::exists(path, regularEc)
+                                      ? "not a regular file (a FIFO, device or socket): not read"
+                                      : "no such file");
     Part part;
     part.path = path;
     part.first = m_size;

@@ -6,6 +6,7 @@
 #include "core/fixedpoint/dataset_eval.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -216,6 +217,32 @@ TEST(DatasetEval, BadDatasetsAreNamed)
     auto count = fp::DatasetSource::open(*interpreter(), spec);
     ASSERT_FALSE(count.ok());
     EXPECT_NE(count.error().message.find("3 labels for 400 samples"), std::string::npos);
+
+    // labels whose header says another count: refused from the header, before the data (here a
+    // header of 4,000,000 labels over no data at all: not a truncation error after reading it)
+    const std::string claimed = (dir / "claimed.npy").string();
+    {
+        std::string npy = fp::writeNpy(three);
+        const size_t at = npy.find("(3,)");
+        ASSERT_NE(at, std::string::npos);
+        npy.replace(at, 4, "(4000000,)");
+        ASSERT_TRUE(qatdoctor::core::writeFileAtomic(claimed, npy).ok());
+    }
+    spec.labelsPath = claimed;
+    auto header = fp::DatasetSource::open(*interpreter(), spec);
+    ASSERT_FALSE(header.ok());
+    EXPECT_NE(header.error().message.find("4000000 labels for 400 samples"), std::string::npos)
+        << header.error().message;
+
+    // a FIFO named like an image is never opened: its decoder would wait for a writer forever
+    const std::string fifo = (dir / "sample.png").string();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    spec.paths = {fifo};
+    spec.labelsPath.clear();
+    auto blocking = fp::DatasetSource::open(*interpreter(), spec);
+    ASSERT_FALSE(blocking.ok());
+    EXPECT_NE(blocking.error().message.find("not a regular file"), std::string::npos)
+        << blocking.error().message;
 
     // a shard that does not exist
     fp::DatasetEvalOptions o;

@@ -404,6 +404,14 @@ TEST(SimulateCli, DatasetShardsMergeToTheWholeRun)
         EXPECT_NE(r.out.find("of 3: 13"), std::string::npos) << r.out;  // "Shard k of 3: 134 / 133 samples"
         parts.push_back(out);
     }
+    // an existing --out is refused before the evaluation runs (no "Shard" figures printed)
+    std::vector<std::string> again = dataset;
+    for (const std::string& s : {std::string("--shard"), std::string("0/3"), std::string("--out"), parts[0]})
+        again.push_back(s);
+    const CliRun exists = cli(again);
+    EXPECT_EQ(exists.code, kExitUsage);
+    EXPECT_NE(exists.err.find("exists (--force replaces it)"), std::string::npos) << exists.err;
+    EXPECT_EQ(exists.out.find("Shard"), std::string::npos) << exists.out;
     const CliRun missing = cli({"merge-sim", parts[0], parts[2]});
     EXPECT_EQ(missing.code, kExitUsage);
     EXPECT_NE(missing.err.find("shards missing: 1 of 3"), std::string::npos) << missing.err;
