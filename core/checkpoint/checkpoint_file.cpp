@@ -22,6 +22,22 @@
 namespace qatdoctor::core::checkpoint {
 namespace {
 
+// count bytes of an open entry into `into`, grown as they arrive: an archive whose directory claims
+// a gigabyte it does not hold fails at its end instead of making a zero-filled gigabyte first.
+bool readZipEntry(zip_file_t* f, uint64_t count, std::string& into)
+{
+    constexpr uint64_t kChunk = uint64_t{16} << 20;
+    into.clear();
+    while (into.size() < count) {
+        const uint64_t want = std::min(kChunk, count - into.size());
+        const size_t at = into.size();
+        into.resize(at + want);
+        const zip_int64_t got = zip_fread(f, into.data() + at, want);
+        if (got != static_cast<zip_int64_t>(want)) return false;
+    }
+    return true;
+}
+
 using Kind = PyNode::Kind;
 
 constexpr uint64_t kMaxPickleBytes = 1ull << 30;  // a state_dict's pickle is kilobytes to megabytes
@@ -73,9 +89,12 @@ Result<CheckpointFile> readZip(const std::string& path)
         return Error{"checkpoint.zip", path + ": data.pkl is unreadable or larger than 1 GiB", path};
     std::unique_ptr<zip_file_t, ZipFileCloser> f(
         zip_fopen_index(z.get(), static_cast<zip_uint64_t>(pickleIndex), 0));
-    std::string bytes(st.size, '\0');
-    if (!f || zip_fread(f.get(), bytes.data(), st.size) != static_cast<zip_int64_t>(st.size))
-        return Error{"checkpoint.zip", path + ": cannot read " + out.archiveRoot + "/data.pkl", path};
+    std::string bytes;
+    if (!f || !readZipEntry(f.get(), st.size, bytes))
+        return Error{"checkpoint.zip",
+                     path + ": cannot read " + out.archiveRoot + "/data.pkl (the archive claims " +
+                         std::to_string(st.size) + " bytes)",
+                     path};
     Result<PickleTree> tree = unpickle(bytes, path + ": " + out.archiveRoot + "/data.pkl");
     if (!tree) return tree.error();
     describePickle(*tree, out);
@@ -173,8 +192,7 @@ Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t fir
             m.stream = std::move(*f);
         }
     }
-    // sized only once the archive or file is known to hold that many bytes; a buffer reused from
-    // the tensor before is not cleared (its pages are not touched twice)
+    // filled as the bytes arrive (readZipEntry), never sized to what the archive claims first
     if (file.container == "zip") {
         const std::string entry = file.archiveRoot + "/data/" + storage;
         zip_stat_t st;
@@ -182,7 +200,6 @@ Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t fir
             st.size - count < first)
             return Error{"checkpoint.zip", what + ": " + entry + " is missing or smaller than its storage",
                          file.path};
-        bytes.resize(count);
         // torch.save stores its entries uncompressed: their raw bytes are the data, read without
         // libzip's CRC pass over every weight (a third of a diff's time); a compressed entry
         // (not written by torch.save) is inflated, and read up to `first`
@@ -190,7 +207,7 @@ Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t fir
         std::unique_ptr<zip_file_t, ZipFileCloser> f(zip_fopen(m.zip.get(), entry.c_str(), raw));
         const bool placed =
             f && (first == 0 || zip_fseek(f.get(), static_cast<zip_int64_t>(first), SEEK_SET) == 0);
-        if (!placed || zip_fread(f.get(), bytes.data(), count) != static_cast<zip_int64_t>(count))
+        if (!placed || !readZipEntry(f.get(), count, bytes))
             return Error{"checkpoint.zip", what + ": cannot read " + entry, file.path};
         return Ok{};
     }
