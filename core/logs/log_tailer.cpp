@@ -89,7 +89,9 @@ struct FileId {
 FileId statFile(const std::string& path)
 {
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return {};
+    // a log replaced by a folder (or a FIFO) has no bytes to follow: not ok, so it is neither read
+    // again at every poll nor counted as growth
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
     return {static_cast<uint64_t>(st.st_size), static_cast<uint64_t>(st.st_ino), true,
             static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }

@@ -297,6 +297,20 @@ TEST_F(WatchCli, ExecGetsTheFindingInItsEnvironmentNeverInTheCommand)
     EXPECT_FALSE(fs::exists("pwned"));
 }
 
+// #48 item 7: a watched log replaced by a folder is no growth: --timeout still ends the watch.
+TEST_F(WatchCli, ALogReplacedByAFolderStillTimesOut)
+{
+    append(m_log, header() + trainLine(10, "1.0"));
+    m_writer = std::thread([&] {
+        std::this_thread::sleep_for(300ms);
+        fs::remove(m_log);
+        fs::create_directories(m_log);
+    });
+    const CliRun r = watch({m_log.string(), "--interval", "0.1", "--timeout", "1"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("timeout"), std::string::npos) << r.err;
+}
+
 TEST_F(WatchCli, InactivityTimeoutEndsWithZero)
 {
     append(m_log, header() + trainLine(10, "1.0") + trainLine(20, "0.9"));

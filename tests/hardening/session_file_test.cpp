@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <string>
 
@@ -81,6 +82,24 @@ TEST(SessionFile, OversizedFileIsRefusedBeforeReading)
     auto s = ui::readSessionFile(QString::fromStdString(path));
     ASSERT_FALSE(s);
     EXPECT_EQ(s.error().code, "io.too_large");
+}
+
+// #48 item 7: a session listing one folder 100,000 times opens it once (the list is folded as it
+// is read; ./logs and logs/ are the same folder).
+TEST(SessionFile, OneFolderListedManyTimesIsOneInput)
+{
+    QJsonArray inputs;
+    for (int i = 0; i < 100000; ++i)
+        inputs.append(i % 2 ? QString("/data/run/logs/") : QString("/data/run/./logs"));
+    inputs.append(QString("/data/run/model.onnx"));
+    QJsonObject root;
+    root["format"] = "qatdoctor-session";
+    root["version"] = 1;
+    root["inputs"] = inputs;
+    auto s = ui::sessionFromJson(QJsonDocument(root).toJson(), "many.qatdoctor");
+    ASSERT_TRUE(s) << s.error().toString();
+    ASSERT_EQ(s->inputs.size(), 2);
+    EXPECT_EQ(s->inputs[1], "/data/run/model.onnx");
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 #include "ui/shell/session_file.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 
 #include "core/common/file_io.h"
 
@@ -45,13 +47,23 @@ core::Result<Session> sessionFromJson(const QByteArray& json, const QString& pat
                                    std::to_string(root.value("version").toInt()) + ")",
                                file);
     Session s;
-    for (const auto& v : root.value("inputs").toArray())
-        if (v.isString()) s.inputs << v.toString();
+    // a path listed again is the same input: folded, so a session naming one folder 100,000
+    // times opens one folder, once
+    auto distinctPaths = [](const QJsonArray& list) {
+        QStringList out;
+        QSet<QString> seen;
+        for (const auto& v : list)
+            if (v.isString() && !seen.contains(QDir::cleanPath(v.toString()))) {
+                seen.insert(QDir::cleanPath(v.toString()));
+                out << v.toString();
+            }
+        return out;
+    };
+    s.inputs = distinctPaths(root.value("inputs").toArray());
     const QJsonObject roles = root.value("roles").toObject();
     for (auto it = roles.begin(); it != roles.end(); ++it) s.roles[it.key()] = it.value().toString();
     s.expectPath = root.value("expect").toString();
-    for (const auto& v : root.value("compared_with").toArray())
-        if (v.isString()) s.comparedWith << v.toString();
+    s.comparedWith = distinctPaths(root.value("compared_with").toArray());
     s.pages = root.value("pages").toObject();
     s.notes = root.value("notes").toString();
     return s;
