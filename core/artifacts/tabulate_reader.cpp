@@ -138,6 +138,7 @@ size_t readPipeTable(const std::vector<TextLine>& lines, size_t i, const std::st
         if (!table.rows.empty() && !cells.empty() && cells.front().empty() && nonEmpty * 2 <= cells.size() &&
             cells.size() == ncols) {
             auto& prev = table.rows.back();
+            if (prev.size() < ncols) prev.resize(ncols);  // rows are padded at the end: as wide as this one
             for (size_t c = 0; c < ncols; ++c)
                 if (!cells[c].empty()) prev[c] += (prev[c].empty() ? "" : " ") + cells[c];
             continue;

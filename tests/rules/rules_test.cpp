@@ -288,7 +288,8 @@ TEST(Rules, FlatAccuracyAndIdenticalEvaluationLossAreAWarning)
     p.qatRun.series["qat_val/loss"] = testing::makeSeries({0.2437, 0.2437, 0.2437}, 63, 64, 1);
     auto& v = p.qatRun.series["qat_train/loss"].value;
     for (size_t i = 0; i < v.size(); ++i) v.set(i, static_cast<float>(0.30 - 0.01 * static_cast<double>(i)));
-    const Finding* f = find(run(p.analysis()), "qat.not_learning");
+    const auto findings = run(p.analysis());  // kept: the finding points into it
+    const Finding* f = find(findings, "qat.not_learning");
     ASSERT_TRUE(f);
     EXPECT_EQ(f->severity, Severity::Warning);
     EXPECT_EQ(f->evidenceLevel, EvidenceLevel::Corroborated);
