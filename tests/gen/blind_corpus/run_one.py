@@ -1,5 +1,5 @@
-import sys, time, json, importlib
-sys.path.insert(0, '/work/blind/batch1/gen')
+import os, sys, time, json, importlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 mod = importlib.import_module(sys.argv[1])
 names = sys.argv[2:]
 for fn in mod.CASES:

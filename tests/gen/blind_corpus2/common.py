@@ -65,7 +65,7 @@ class Stages:
 
     def traceback(self, script="/data/jobs/cls_qat/train_qat.py"):
         tb = self.crash or ""
-        tb = tb.replace("/work/blind/batch2/gen/core.py", script)
+        tb = tb.replace(os.path.join(os.path.dirname(os.path.abspath(__file__)), "core.py"), script)
         tb = tb.replace("/usr/lib/python3/dist-packages/", "/opt/conda/lib/python3.10/site-packages/")
         return tb
 

@@ -217,7 +217,7 @@ def mmcv_pair(d, t0, stage_name, cfgtext, train, val_rows, spe, clock, extra_lin
     if resume_from:
         L.append(f"{stamp()} - mmcls - INFO - load checkpoint from local path: {resume_from}")
         L.append(f"{stamp()} - mmcls - INFO - resumed epoch {train[0]['epoch']}, iter {train[0]['gstep'] - train[0]['it'] - 1}")
-    L.append(f"{stamp()} - mmcls - INFO - Start running, host: train@gpu-node-07, work_dir: {d}")
+    L.append(f"{stamp()} - mmcls - INFO - Start running, host: train@gpu-node-07, work_dir: /home/train/exp/{"/".join(os.path.normpath(d).split(os.sep)[-3:])}")
     max_epochs = max_epochs or max(r['epoch'] for r in train) + 1
     L.append(f"{stamp()} - mmcls - INFO - workflow: [('train', 1)], max: {max_epochs} epochs")
     by_ep = {}
