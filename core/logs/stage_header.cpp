@@ -53,30 +53,26 @@ bool isConversionWord(std::string_view w)
 {
     return oneOf(w, {"convert", "converted", "converting", "conversion", "export", "exported", "exporting"});
 }
+// The first stage named from `from` on, as offsets into text; none for a deployment step.
+std::optional<StageMention> stageFrom(std::string_view text, size_t from, uint8_t context)
+{
+    auto m = firstStageMention(text.substr(from), context);
+    if (!m || m->role == RunRole::Unknown) return std::nullopt;
+    m->begin += from;
+    m->end += from;
+    return m;
+}
 std::optional<StageMention> conversionTarget(std::string_view text, const std::vector<WordSpan>& words)
 {
     for (size_t i = 0; i < words.size(); ++i) {
         if (!isConversionWord(words[i].word)) continue;
-        for (size_t k = i + 1; k < words.size(); ++k) {
-            if (!oneOf(words[k].word, {"to", "into", "as"})) continue;
-            const size_t from = words[k].begin + words[k].word.size();
-            if (auto m = firstStageMention(text.substr(from), kInText | kInKey)) {
-                m->begin += from;
-                m->end += from;
-                if (m->role != RunRole::Unknown) return m;
-            }
-            return std::nullopt;
-        }
+        for (size_t k = i + 1; k < words.size(); ++k)
+            if (oneOf(words[k].word, {"to", "into", "as"}))
+                return stageFrom(text, words[k].begin + words[k].word.size(), kInText | kInKey);
     }
     for (std::string_view into : {"转换为", "转换成", "转为", "转成"})
-        if (const size_t at = text.find(into); at != std::string_view::npos) {
-            const size_t from = at + into.size();
-            if (auto m = firstStageMention(text.substr(from), kInText)) {
-                m->begin += from;
-                m->end += from;
-                if (m->role != RunRole::Unknown) return m;
-            }
-        }
+        if (const size_t at = text.find(into); at != std::string_view::npos)
+            if (auto m = stageFrom(text, at + into.size(), kInText)) return m;
     return std::nullopt;
 }
 
