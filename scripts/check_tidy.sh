@@ -7,22 +7,27 @@
 # run; so by default only what changed since the baseline's commit is checked: the .cpp files
 # changed since then and those including a changed header. --all checks every file.
 #   scripts/check_tidy.sh [--all] [BUILD_DIR]          check (BUILD_DIR has compile_commands.json; default build/)
-#   scripts/check_tidy.sh --update-baseline [BUILD_DIR]  record today's counts of every file (after fixing, or to accept)
+#   scripts/check_tidy.sh --update-baseline [BUILD_DIR]  record today's counts of the files changed since the
+#                                                      baseline's commit (after fixing, or to accept) and move
+#                                                      its commit to HEAD, so CI checks only what comes next
+#   scripts/check_tidy.sh --update-baseline --all [BUILD_DIR]  the same for every file
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 mode=changed
+scope=changed
 case "${1:-}" in
   --update-baseline) mode=update; shift ;;
-  --all) mode=all; shift ;;
+  --all) mode=all; scope=all; shift ;;
 esac
+if [ "$mode" = update ] && [ "${1:-}" = --all ]; then scope=all; shift; fi
 build="${1:-$here/build}"
 baseline="$here/scripts/tidy_baseline.txt"
 [ -f "$build/compile_commands.json" ] || { echo "check_tidy: no $build/compile_commands.json (build first)"; exit 2; }
 
 mapfile -t files < <(git ls-files 'core/*.cpp' 'app/*.cpp' 'ui/*.cpp')
 since="$(sed -n 's/^# at \([0-9a-f]\{40\}\).*/\1/p' "$baseline" 2>/dev/null | head -n 1)"
-if [ "$mode" = changed ] && [ -n "$since" ] && git cat-file -e "$since^{commit}" 2>/dev/null; then
+if [ "$scope" = changed ] && [ -n "$since" ] && git cat-file -e "$since^{commit}" 2>/dev/null; then
   mapfile -t changed < <({ git diff --name-only "$since" -- core app ui; git ls-files -m -o --exclude-standard core app ui; } | sort -u)
   headers=()
   for f in "${changed[@]}"; do [[ "$f" == *.h ]] && headers+=("$f"); done
@@ -31,8 +36,9 @@ if [ "$mode" = changed ] && [ -n "$since" ] && git cat-file -e "$since^{commit}"
       for h in "${headers[@]}"; do grep -lF "#include \"$h\"" "${files[@]}" 2>/dev/null || true; done
     } | grep -E '^(core|app|ui)/' | sort -u)
   echo "tidy: ${#files[@]} files changed since the baseline's commit ${since:0:10} (--all checks every file)"
-elif [ "$mode" = changed ]; then
+elif [ "$scope" = changed ]; then
   echo "tidy: the baseline's commit is not in this history: checking every file"
+  scope=all
 fi
 [ ${#files[@]} -gt 0 ] || { echo "tidy: nothing to check"; exit 0; }
 
@@ -45,9 +51,17 @@ findings="$(grep -E '^/.*: warning: .*\[[a-z-]+(,[a-z.-]+)*\]$' "$out" | sed "s|
 current="$(echo "$findings" | sed -E 's/^([^:]+):[0-9]+:[0-9]+: warning: .*\[([^],]+)[],].*$/\1 \2/' | grep -v '^$' |
            sort | uniq -c | awk '{print $2, $3, $1}')"
 if [ "$mode" = update ]; then
+  # a partial update keeps the rows of the files it did not check (their sources did not change)
+  kept=""
+  if [ "$scope" = changed ]; then
+    kept="$(grep -v '^#' "$baseline" | awk -v list="$(printf '%s ' "${files[@]}")" 'BEGIN {n = split(list, f, " "); for (i = 1; i <= n; i++) skip[f[i]] = 1}
+                                             NF && !($1 in skip) {print}' || true)"
+  fi
+  tmp="$(mktemp "$baseline.XXXXXX")"
   { echo "# at $(git rev-parse HEAD) (scripts/check_tidy.sh --update-baseline)"
     echo "# clang-tidy warnings accepted so far, per file and check"
-    echo "$current"; } >"$baseline"
+    printf '%s\n%s\n' "$kept" "$current" | awk 'NF' | sort; } >"$tmp"
+  mv "$tmp" "$baseline"
   echo "tidy: baseline of $(echo "$current" | awk '{s+=$3} END {print s+0}') warnings written to $baseline"
   exit 0
 fi
