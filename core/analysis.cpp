@@ -60,6 +60,7 @@ Result<void> loadExpectations(const std::string& path, Analysis& into)
 Result<Analysis> analyze(const AnalyzeOptions& options, const ProgressFn& progress)
 {
     Analysis analysis;
+    analysis.maxMemory = options.maxMemory;  // the loaders read it
     const double share = options.paths.empty() ? 1.0 : 0.9 / static_cast<double>(options.paths.size());
     for (size_t i = 0; i < options.paths.size(); ++i) {
         const std::string& path = options.paths[i];

@@ -42,6 +42,7 @@ struct AnalyzeOptions {
     std::string expectPath;                            // optional JSON of module name -> expected dtype
     std::map<std::string, std::string> roleOverrides;  // run name -> role name, set by the user
     std::string thresholdsPath;  // optional JSON overriding resources/thresholds.json (rules)
+    uint64_t maxMemory = 0;      // what reading one file may hold (--max-memory; 0 = a quarter of memory)
 };
 
 // The checks' results (findings, checksRun, checksSkipped) are its CheckResults base.
@@ -58,6 +59,7 @@ struct Analysis : CheckResults {
     std::vector<checkpoint::CheckpointDiff> checkpointDiffs;
     std::map<std::string, std::string> expectedDtypes;  // module -> dtype (for model.int16_not_applied)
     std::string thresholdsPath;  // rules' threshold override file ("" = built-in defaults)
+    uint64_t maxMemory = 0;      // AnalyzeOptions::maxMemory, for the checks that read files again
     // The fixed-point simulation of the ONNX model, when one was run (the Fixed-point page, or
     // `analyze --simulate`); its findings join `findings` through the "simulation" check.
     std::optional<fixedpoint::SimulationSummary> simulation;

@@ -61,7 +61,8 @@ void runCheckpointChecks(Analysis& a)
         if (kept != a.checkpointDiffs.end()) {
             diffs.push_back(std::move(*kept));
         } else {
-            Result<checkpoint::CheckpointDiff> d = checkpoint::diffCheckpoints(from.file, to.file);
+            Result<checkpoint::CheckpointDiff> d =
+                checkpoint::diffCheckpoints(from.file, to.file, {}, a.maxMemory);
             if (!d) {
                 a.warnings.push_back(d.error());
                 continue;

@@ -71,7 +71,7 @@ const std::vector<InputLoader>& inputLoaders()
         {"checkpoint", InputKind::Model,
          [](const std::string&, std::string_view head) { return checkpoint::probeCheckpoint(head); },
          [](const std::string& path, Analysis& into, const ProgressFn&) -> Result<void> {
-             Result<checkpoint::CheckpointRead> read = checkpoint::readCheckpointLayers(path);
+             Result<checkpoint::CheckpointRead> read = checkpoint::readCheckpointLayers(path, into.maxMemory);
              if (!read) return read.error();
              checkpoint::TensorReader reader(read->file);
              checkpoint::runCheckpointLints({read->file, read->table, reader, &into.warnings}, read->findings,

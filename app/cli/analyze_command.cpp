@@ -45,8 +45,9 @@ constexpr const char* kUsage =
     "  --seed N          random input seed for --simulate (default 0)\n"
     "  --sim-input FILE  a real input for --simulate instead (.npy or .pb; once per graph input)\n"
     "  --sensitivity     with --simulate: rank layers by the output gain of int16 (one run per layer)\n"
-    "  --max-memory SIZE with --simulate: largest tensor it may allocate, e.g. 2G (default: a quarter\n"
-    "                    of physical memory)\n";
+    "  --max-memory SIZE what reading one file may hold of what it claims (a checkpoint's pickle and\n"
+    "                    quantizer buffers, two weights compared at once), and with --simulate the\n"
+    "                    largest tensor; e.g. 2G (default: a quarter of physical memory)\n";
 
 // One accuracy per stage, the step into it, and where the first bad step is.
 void printLadder(std::ostream& out, const core::StageLadder& ladder, core::Lang lang)
@@ -175,9 +176,8 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
     }
     const bool simulate = args.has("simulate");
     core::fixedpoint::InputSpec simInput;
-    if (!simulate && (args.has("sensitivity") || args.value("seed") || args.value("sim-input") ||
-                      args.value("max-memory"))) {
-        io.err << "analyze: --seed, --sim-input, --sensitivity and --max-memory go with --simulate\n";
+    if (!simulate && (args.has("sensitivity") || args.value("seed") || args.value("sim-input"))) {
+        io.err << "analyze: --seed, --sim-input and --sensitivity go with --simulate\n";
         return kExitUsage;
     }
     std::optional<uint64_t> maxMemory;
@@ -192,6 +192,7 @@ int runAnalyze(const std::vector<std::string>& argv, CommandIo io)
         return kExitUsage;
     }
     simInput.files = args.values("sim-input");
+    options.maxMemory = maxMemory.value_or(0);
     core::Result<core::Analysis> analysis = core::analyze(options);
     if (!analysis) {
         io.err << "analyze: " << analysis.error().toString() << "\n";

@@ -22,7 +22,8 @@ namespace {
 using core::checkpoint::ChangeKind;
 
 constexpr const char* kUsage =
-    "Usage: qatdoctor-cli checkpoint FILE [FILE2...] [--json] [--lang zh|en] [--fail-on SEV]\n\n"
+    "Usage: qatdoctor-cli checkpoint FILE [FILE2...] [--json] [--lang zh|en] [--fail-on SEV]\n"
+    "                            [--max-memory SIZE]\n\n"
     "Reads checkpoints torch.save wrote (.pt, .pth, .ckpt, .bin; the zip container, the legacy\n"
     "stream or the oldest tar form, recognised by content) without Python and without running their\n"
     "pickles: a bare state_dict, a training checkpoint (epoch, optimizer, ... shown as metadata) or\n"
@@ -33,9 +34,12 @@ constexpr const char* kUsage =
     "changed (max abs, relative L2), keys gained or lost; no weight changed between two QAT\n"
     "checkpoints is qat.not_learning. Files whose names all say their stage (float, calib, qat,\n"
     "quantized) are compared in stage order; otherwise in the order given.\n"
-    "  --json          {\"checkpoints\": [...], \"diffs\": [...], \"findings\": [...]}\n"
+    "  --json          {\"checkpoints\": [...], \"diffs\": [...], \"findings\": [...], \"warnings\": [...]}\n"
     "  --lang zh|en    language of titles and messages (default en)\n"
     "  --fail-on SEV   exit 1 when a finding at or above SEV exists (default error)\n"
+    "  --max-memory SIZE  what reading a file may hold of what it claims: its pickle, its quantizer\n"
+    "                  buffers, a weight pair compared (default: a quarter of physical memory);\n"
+    "                  past it a message names the piece, e.g. 2G\n"
     "Exit codes: 0 = read, nothing at --fail-on; 1 = findings (an unsafe pickle is an error);\n"
     "2 = unreadable.\n";
 
@@ -112,7 +116,7 @@ void printDiff(std::ostream& out, const core::checkpoint::CheckpointDiff& d, cor
 
 int runCheckpoint(const std::vector<std::string>& argv, CommandIo io)
 {
-    Args args(argv, {"lang", "fail-on"}, {"json"});
+    Args args(argv, {"lang", "fail-on", "max-memory"}, {"json"});
     if (!args.ok() || args.positionals().empty()) {
         io.err << "checkpoint: " << (args.ok() ? "give at least one FILE" : args.error()) << "\n" << kUsage;
         return kExitUsage;
@@ -125,6 +129,14 @@ int runCheckpoint(const std::vector<std::string>& argv, CommandIo io)
     const core::Lang lang = core::parseLang(args.value("lang").value_or("en"));
     core::AnalyzeOptions options;
     options.paths = args.positionals();
+    if (auto m = args.value("max-memory")) {
+        const std::optional<uint64_t> bytes = parseByteSize(*m);
+        if (!bytes) {
+            io.err << "checkpoint: --max-memory wants a size such as 512M or 2G\n";
+            return kExitUsage;
+        }
+        options.maxMemory = *bytes;
+    }
     core::Result<core::Analysis> analysis = core::analyze(options);
     if (!analysis) {
         io.err << "checkpoint: " << analysis.error().toString() << "\n";
@@ -144,6 +156,9 @@ int runCheckpoint(const std::vector<std::string>& argv, CommandIo io)
         j["findings"] = nlohmann::json::array();
         for (const auto& f : analysis->findings) j["findings"].push_back(core::findingToJson(f, lang));
         j["checks_run"] = analysis->checksRun;
+        // what could not be read (a weight whose bytes are missing, a budget passed), as the text says
+        j["warnings"] = nlohmann::json::array();
+        for (const auto& w : analysis->warnings) j["warnings"].push_back(core::warningToJson(w));
         io.out << core::jsonText(j) << "\n";
     } else {
         for (size_t k = 0; k < analysis->checkpoints.size(); ++k) {

@@ -18,6 +18,10 @@ namespace {
 using Kind = PyNode::Kind;
 
 constexpr int kMaxDepth = 64;
+// A key that makes a name (a module, a parameter, a setting) is an identifier of a few dozen
+// bytes; one of megabytes would be copied into the name of everything under it (a memoized
+// 200 MB string used as twenty keys made gigabytes of names).
+constexpr size_t kMaxKeyBytes = 4096;
 
 // One element as a double, for each storage element type.
 template <class T>
@@ -131,6 +135,7 @@ private:
                 walkCall(id, path, depth);
                 return;
             case Kind::PersistentId:
+                if (m_tree.at(n.items[0]).text.size() > kMaxKeyBytes) return;
                 if (const auto t = m_persistent.find(keyText(n.items[0])); t != m_persistent.end()) {
                     m_out.tensors.push_back(t->second);
                     m_out.tensors.back().name = path;
@@ -167,7 +172,14 @@ private:
     }
     void walkPairs(const std::vector<NodeId>& kv, const std::string& path, int depth)
     {
-        for (size_t k = 0; k + 1 < kv.size(); k += 2) walk(kv[k + 1], join(path, keyText(kv[k])), depth + 1);
+        for (size_t k = 0; k + 1 < kv.size(); k += 2) {
+            if (const size_t size = m_tree.at(kv[k]).text.size(); size > kMaxKeyBytes) {
+                note("a key of " + std::to_string(size) + " bytes under '" +
+                     (path.empty() ? "(root)" : path) + "' is not a name: what it holds is not read");
+                continue;
+            }
+            walk(kv[k + 1], join(path, keyText(kv[k])), depth + 1);
+        }
     }
     // The value of key in a dict node, or none.
     std::optional<NodeId> item(NodeId dict, std::string_view key) const
@@ -220,6 +232,7 @@ private:
         PickledModule& m = m_out.modules[path];
         m.className = std::string(module).append(".").append(name);
         for (size_t k = 0; k + 1 < state.size() && m.settings.size() < kMaxSettings; k += 2) {
+            if (m_tree.at(state[k]).text.size() > kMaxKeyBytes) continue;  // noted by walkPairs
             const std::string key = keyText(state[k]);
             const PyNode& value = m_tree.at(state[k + 1]);
             if (key.starts_with('_') || key == "training" || key == "?") continue;
@@ -238,7 +251,8 @@ private:
         const PyNode& pid = m_tree.at(args.items[0]);
         if (pid.kind != Kind::PersistentId) return std::nullopt;
         const PyNode& id = m_tree.at(pid.items[0]);
-        if (id.kind != Kind::Tuple || id.items.size() < 5 || m_tree.at(id.items[0]).text != "storage")
+        if (id.kind != Kind::Tuple || id.items.size() < 5 || m_tree.at(id.items[0]).text != "storage" ||
+            m_tree.at(id.items[2]).text.size() > kMaxKeyBytes)  // a storage key is a short number
             return std::nullopt;
         TensorInfo t;
         t.name = path;

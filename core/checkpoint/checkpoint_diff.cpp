@@ -13,6 +13,14 @@ namespace qatdoctor::core::checkpoint {
 namespace {
 
 constexpr size_t kMaxEvidence = 12;
+
+// What reading tensor into buffer adds to the memory held: the buffer keeps its largest size.
+uint64_t growthFor(const TensorInfo& tensor, const std::string& buffer)
+{
+    const uint64_t need =
+        static_cast<uint64_t>(std::min<int64_t>(tensor.numel(), int64_t{1} << 40)) * dtypeSize(tensor.dtype);
+    return need > buffer.capacity() ? need - buffer.capacity() : 0;
+}
 // Changed tensors are decoded in blocks of this many elements, so a 400 MB embedding never
 // becomes 800 MB of doubles at once.
 constexpr size_t kBlock = 1 << 16;
@@ -163,8 +171,9 @@ size_t CheckpointDiff::count(TensorRole role) const
 }
 
 Result<CheckpointDiff> diffCheckpoints(const CheckpointFile& a, const CheckpointFile& b,
-                                       const ProgressFn& progress)
+                                       const ProgressFn& progress, uint64_t maxMemory)
 {
+    MemoryBudget budget(maxMemory);  // holds the two buffers' largest sizes so far
     CheckpointDiff out;
     out.pathA = a.path;
     out.pathB = b.path;
@@ -183,6 +192,10 @@ Result<CheckpointDiff> diffCheckpoints(const CheckpointFile& a, const Checkpoint
             const TensorInfo& tb = *it->second;
             if (tb.shape != ta.shape || tb.dtype != ta.dtype) {
                 c.kind = ChangeKind::Reshaped;
+            } else if (const uint64_t more = growthFor(ta, bytesA) + growthFor(tb, bytesB);
+                       !budget.take(more)) {
+                c.kind = ChangeKind::Unread;
+                c.problem = budget.refusal("comparing " + name + " in both files", more);
             } else {
                 Result<void> ra = readA.readPacked(ta, bytesA), rb = readB.readPacked(tb, bytesB);
                 if (!ra || !rb) {

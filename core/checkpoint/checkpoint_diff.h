@@ -42,9 +42,11 @@ struct CheckpointDiff {
     size_t count(ChangeKind kind) const;  // of any role
 };
 
-// Reads both checkpoints' tensors (lazily, one pair at a time). Progress counts tensors.
+// Reads both checkpoints' tensors (lazily, one pair at a time, the pair held within a budget of
+// maxMemory bytes, 0 = a quarter of physical memory: a pair past it is Unread, saying so).
+// Progress counts tensors.
 Result<CheckpointDiff> diffCheckpoints(const CheckpointFile& a, const CheckpointFile& b,
-                                       const ProgressFn& progress = {});
+                                       const ProgressFn& progress = {}, uint64_t maxMemory = 0);
 
 // Where a tensor goes in a list of changes, largest first: its relative L2 when measured; a change
 // NaN / Inf took part in just below every measured one; unmeasured rows (same, gained, lost) last.

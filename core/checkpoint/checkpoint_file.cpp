@@ -49,7 +49,7 @@ struct ZipFileCloser {
     void operator()(zip_file_t* f) const { zip_fclose(f); }
 };
 
-Result<CheckpointFile> readZip(const std::string& path)
+Result<CheckpointFile> readZip(const std::string& path, MemoryBudget& budget)
 {
     int code = 0;
     std::unique_ptr<zip_t, ZipCloser> z(zip_open(path.c_str(), ZIP_RDONLY, &code));
@@ -87,6 +87,9 @@ Result<CheckpointFile> readZip(const std::string& path)
     if (zip_stat_index(z.get(), static_cast<zip_uint64_t>(pickleIndex), 0, &st) != 0 ||
         st.size > kMaxPickleBytes)
         return Error{"checkpoint.zip", path + ": data.pkl is unreadable or larger than 1 GiB", path};
+    if (!budget.take(st.size))
+        return Error{"checkpoint.budget",
+                     path + ": " + budget.refusal(out.archiveRoot + "/data.pkl", st.size), path};
     std::unique_ptr<zip_file_t, ZipFileCloser> f(
         zip_fopen_index(z.get(), static_cast<zip_uint64_t>(pickleIndex), 0));
     std::string bytes;
@@ -95,7 +98,9 @@ Result<CheckpointFile> readZip(const std::string& path)
                      path + ": cannot read " + out.archiveRoot + "/data.pkl (the archive claims " +
                          std::to_string(st.size) + " bytes)",
                      path};
-    Result<PickleTree> tree = unpickle(bytes, path + ": " + out.archiveRoot + "/data.pkl");
+    PickleLimits limits;
+    limits.budget = &budget;
+    Result<PickleTree> tree = unpickle(bytes, path + ": " + out.archiveRoot + "/data.pkl", limits);
     if (!tree) return tree.error();
     describePickle(*tree, out);
     return out;
@@ -148,13 +153,15 @@ int probeCheckpoint(std::string_view head)
     return name.ends_with("/data.pkl") ? kSure : 0;
 }
 
-Result<CheckpointFile> readCheckpoint(const std::string& path)
+Result<CheckpointFile> readCheckpoint(const std::string& path, MemoryBudget* budget)
 {
+    MemoryBudget own;
+    MemoryBudget& b = budget ? *budget : own;
     Result<std::string> head = readFileHead(path, size_t{64} << 10);  // a tar's first headers
     if (!head) return head.error();
-    if (head->starts_with("PK\x03\x04")) return readZip(path);
-    if (startsLegacyStream(*head)) return readLegacyStream(path);
-    if (startsTorchTar(*head)) return readLegacyTar(path);
+    if (head->starts_with("PK\x03\x04")) return readZip(path, b);
+    if (startsLegacyStream(*head)) return readLegacyStream(path, b);
+    if (startsTorchTar(*head)) return readLegacyTar(path, b);
     return Error{
         "checkpoint.format",
         path +

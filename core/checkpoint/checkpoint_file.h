@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/checkpoint/pickle_vm.h"
+#include "core/common/memory_budget.h"
 #include "core/common/result.h"
 
 namespace qatdoctor::core::checkpoint {
@@ -75,8 +76,9 @@ int probeCheckpoint(std::string_view head);
 
 // Opens path and reads its directory and pickle. Errors: "io.open", "checkpoint.format" (not a
 // torch.save file, or a TorchScript archive), "checkpoint.pickle" (the byte offset),
-// "checkpoint.truncated" (the file ends early), "checkpoint.zip".
-Result<CheckpointFile> readCheckpoint(const std::string& path);
+// "checkpoint.truncated" (the file ends early), "checkpoint.zip", "checkpoint.budget" (the pickle
+// holds more than budget allows; none = a budget of its own at the default).
+Result<CheckpointFile> readCheckpoint(const std::string& path, MemoryBudget* budget = nullptr);
 
 // Reads tensor values from one checkpoint, keeping its archive open between tensors: a layer
 // table reads hundreds of small quantizer buffers, a diff every weight. Errors name the file and

@@ -68,7 +68,10 @@ struct ModuleRow {
 
 class TableBuilder {
 public:
-    TableBuilder(const CheckpointFile& file, TensorReader& reader) : m_file(file), m_reader(reader) {}
+    TableBuilder(const CheckpointFile& file, TensorReader& reader, MemoryBudget& budget)
+        : m_file(file), m_reader(reader), m_budget(budget)
+    {
+    }
 
     model::LayerTable build()
     {
@@ -100,6 +103,8 @@ public:
                             "(quant_min / quant_max are attributes, not buffers; only "
                             "torch.save(model) keeps them); their dtypes show as unknown",
                         m_file.path});
+        if (m_overBudget > 1)
+            m_warnings[m_budgetWarning].message += " (" + std::to_string(m_overBudget) + " buffers in all)";
         for (Warning& w : m_warnings) table.warnings.push_back(std::move(w));
         return table;
     }
@@ -196,6 +201,21 @@ private:
     bool readSmall(const TensorInfo& t, std::vector<double>& into)
     {
         if (t.numel() > kMaxQuantizerElements) return false;
+        // the table keeps every value it reads: together they stay within the budget (600
+        // quantizers may each claim the same 4 MiB storage). Each value is held twice, as read
+        // and in the layer's parameters (a float scale or an int64 zero point).
+        const uint64_t bytes = static_cast<uint64_t>(t.numel()) * (sizeof(double) + sizeof(int64_t));
+        if (!m_budget.take(bytes)) {
+            if (m_overBudget++ == 0) {
+                m_budgetWarning = m_warnings.size();
+                m_warnings.push_back({codes::kCheckpointBudget,
+                                      m_file.path + ": " +
+                                          m_budget.refusal("quantizer buffer " + t.name, bytes) +
+                                          ": not read, nor any later buffer that does not fit",
+                                      m_file.path});
+            }
+            return false;
+        }
         Result<std::vector<double>> v = m_reader.values(t);
         if (!v) {
             m_warnings.push_back(v.error());
@@ -322,6 +342,9 @@ private:
 
     const CheckpointFile& m_file;
     TensorReader& m_reader;
+    MemoryBudget& m_budget;
+    size_t m_overBudget = 0;     // quantizer buffers not read for the budget
+    size_t m_budgetWarning = 0;  // the first one's warning, in m_warnings
     std::map<std::string, ModuleRow> m_rows;
     std::vector<std::string> m_order;
     std::vector<Warning> m_warnings;
@@ -346,9 +369,9 @@ bool isQuantizerTensor(const std::string& modelName)
     return false;
 }
 
-model::LayerTable checkpointLayerTable(const CheckpointFile& file, TensorReader& reader)
+model::LayerTable checkpointLayerTable(const CheckpointFile& file, TensorReader& reader, MemoryBudget& budget)
 {
-    return TableBuilder(file, reader).build();
+    return TableBuilder(file, reader, budget).build();
 }
 
 bool CheckpointRead::quantized() const
@@ -363,14 +386,15 @@ bool CheckpointRead::bitWidthsMissing() const
                        [](const Warning& w) { return w.code == codes::kCheckpointBitWidth; });
 }
 
-Result<CheckpointRead> readCheckpointLayers(const std::string& path)
+Result<CheckpointRead> readCheckpointLayers(const std::string& path, uint64_t maxMemory)
 {
-    Result<CheckpointFile> file = readCheckpoint(path);
+    MemoryBudget budget(maxMemory);
+    Result<CheckpointFile> file = readCheckpoint(path, &budget);
     if (!file) return file.error();
     CheckpointRead out;
     out.file = std::move(*file);
     TensorReader reader(out.file);
-    out.table = checkpointLayerTable(out.file, reader);
+    out.table = checkpointLayerTable(out.file, reader, budget);
     return out;
 }
 

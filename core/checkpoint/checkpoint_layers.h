@@ -39,8 +39,10 @@ std::string modelTensorName(const CheckpointFile& file, const TensorInfo& tensor
 bool isQuantizerTensor(const std::string& modelName);
 
 // One row per module holding a weight or a quantizer, in the order the checkpoint lists them.
-// Quantizer buffers are read through reader (they are small); weights are not read.
-model::LayerTable checkpointLayerTable(const CheckpointFile& file, TensorReader& reader);
+// Quantizer buffers are read through reader (they are small) and kept within budget (a warning
+// names the first buffer past it); weights are not read.
+model::LayerTable checkpointLayerTable(const CheckpointFile& file, TensorReader& reader,
+                                       MemoryBudget& budget);
 
 // A checkpoint as the analysis keeps it: what the file holds and its layer table.
 struct CheckpointRead {
@@ -53,7 +55,8 @@ struct CheckpointRead {
     bool quantized() const;         // it carries fake-quant or observer buffers
     bool bitWidthsMissing() const;  // some quantizer's dtype is unknown (that warning)
 };
-// readCheckpoint and checkpointLayerTable; errors as readCheckpoint.
-Result<CheckpointRead> readCheckpointLayers(const std::string& path);
+// readCheckpoint and checkpointLayerTable under one budget of maxMemory bytes (0 = a quarter of
+// physical memory); errors as readCheckpoint.
+Result<CheckpointRead> readCheckpointLayers(const std::string& path, uint64_t maxMemory = 0);
 
 }  // namespace qatdoctor::core::checkpoint

@@ -199,9 +199,10 @@ struct StorageSpan {
 };
 
 // The pickle at offset, with offset moved past it.
-Result<PickleTree> nextPickle(const OffsetFile& file, uint64_t& offset, uint64_t end, const std::string& what)
+Result<PickleTree> nextPickle(const OffsetFile& file, uint64_t& offset, uint64_t end, const std::string& what,
+                              MemoryBudget* budget = nullptr)
 {
-    Result<PickleTree> t = file.pickle(offset, end, what);
+    Result<PickleTree> t = file.pickle(offset, end, what, budget);
     if (t) offset += t->end;
     return t;
 }
@@ -364,7 +365,7 @@ bool startsTorchTar(std::string_view head)
     return false;
 }
 
-Result<CheckpointFile> readLegacyStream(const std::string& path)
+Result<CheckpointFile> readLegacyStream(const std::string& path, MemoryBudget& budget)
 {
     Result<OffsetFile> file = OffsetFile::open(path);
     if (!file) return file.error();
@@ -376,7 +377,7 @@ Result<CheckpointFile> readLegacyStream(const std::string& path)
     PickleTree main, keys;
     for (int k = 0; k < 5; ++k) {
         Result<PickleTree> t =
-            nextPickle(*file, offset, file->size(), path + ": pickle " + std::to_string(k + 1));
+            nextPickle(*file, offset, file->size(), path + ": pickle " + std::to_string(k + 1), &budget);
         if (!t) return t.error();
         if (k == 3) main = std::move(*t);
         if (k == 4) keys = std::move(*t);
@@ -406,7 +407,7 @@ Result<CheckpointFile> readLegacyStream(const std::string& path)
     return out;
 }
 
-Result<CheckpointFile> readLegacyTar(const std::string& path)
+Result<CheckpointFile> readLegacyTar(const std::string& path, MemoryBudget& budget)
 {
     Result<OffsetFile> file = OffsetFile::open(path);
     if (!file) return file.error();
@@ -434,7 +435,7 @@ Result<CheckpointFile> readLegacyTar(const std::string& path)
     Result<std::map<std::string, TensorInfo>> byKey = tarTensors(*file, *tensors, *spans, path);
     if (!byKey) return byKey.error();
     Result<PickleTree> main =
-        file->pickle(pickle->data, pickle->data + pickle->size, path + ": tar member pickle");
+        file->pickle(pickle->data, pickle->data + pickle->size, path + ": tar member pickle", &budget);
     if (!main) return main.error();
     CheckpointFile out;
     out.path = path;

@@ -28,7 +28,8 @@ bool startsTorchTar(std::string_view head);
 
 // Errors: "io.open", "checkpoint.format" (the file's layout), "checkpoint.pickle" and
 // "checkpoint.truncated" (with the pickle and byte offset).
-Result<CheckpointFile> readLegacyStream(const std::string& path);
-Result<CheckpointFile> readLegacyTar(const std::string& path);
+// The object's pickle is charged to budget.
+Result<CheckpointFile> readLegacyStream(const std::string& path, MemoryBudget& budget);
+Result<CheckpointFile> readLegacyTar(const std::string& path, MemoryBudget& budget);
 
 }  // namespace qatdoctor::core::checkpoint

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 namespace qatdoctor::core::checkpoint {
 namespace {
@@ -66,15 +67,35 @@ Result<int64_t> OffsetFile::integer(uint64_t offset, uint64_t end, const std::st
     return littleEndian64(b->data());
 }
 
-Result<PickleTree> OffsetFile::pickle(uint64_t offset, uint64_t end, const std::string& what) const
+Result<PickleTree> OffsetFile::pickle(uint64_t offset, uint64_t end, const std::string& what,
+                                      MemoryBudget* budget) const
 {
     end = std::min(end, m_size);
     const uint64_t most = std::min(end - std::min(end, offset), kMaxPickleBytes);
     for (uint64_t window = std::min(kFirstWindow, most);; window = std::min(window * 8, most)) {
+        // each try runs on a copy of the budget (same limit, same amount held); only the try that
+        // is kept is charged to the budget itself
+        const uint64_t held = budget ? budget->used() : 0;
+        std::optional<MemoryBudget> attempt;
+        PickleLimits limits;
+        if (budget) {
+            attempt.emplace(budget->limit());
+            if (!attempt->take(held) || !attempt->take(window))
+                return Error{"checkpoint.budget",
+                             what + byteAt(offset) + ": " + budget->refusal("the pickle", window), m_path};
+            limits.budget = &*attempt;
+        }
         Result<std::string> b = bytes(offset, window, end, what);
         if (!b) return b.error();
-        Result<PickleTree> tree = unpickle(*b, what + byteAt(offset));
-        if (tree || tree.error().code != "checkpoint.truncated" || window == most) return tree;
+        Result<PickleTree> tree = unpickle(*b, what + byteAt(offset), limits);
+        if (tree || tree.error().code != "checkpoint.truncated" || window == most) {
+            if (tree && attempt && !budget->take(attempt->used() - held))
+                return Error{
+                    "checkpoint.budget",
+                    what + byteAt(offset) + ": " + budget->refusal("the pickle", attempt->used() - held),
+                    m_path};
+            return tree;
+        }
     }
 }
 

@@ -28,8 +28,10 @@ public:
     // tar reader).
     Result<int64_t> integer(uint64_t offset, uint64_t end, const std::string& what) const;
     // The pickle starting at offset, read through a window that grows until the pickle ends in
-    // it: its length is stored nowhere. Errors as unpickle and read.
-    Result<PickleTree> pickle(uint64_t offset, uint64_t end, const std::string& what) const;
+    // it: its length is stored nowhere. The pickle read is charged to budget (a window read again
+    // is not charged twice). Errors as unpickle and read.
+    Result<PickleTree> pickle(uint64_t offset, uint64_t end, const std::string& what,
+                              MemoryBudget* budget = nullptr) const;
 
 private:
     explicit OffsetFile(std::string path) : m_path(std::move(path)) {}

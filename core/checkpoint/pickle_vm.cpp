@@ -57,6 +57,13 @@ private:
     {
         if (m_tree.nodes.size() >= m_limits.maxNodes)
             return fail("more than " + std::to_string(m_limits.maxNodes) + " values");
+        const uint64_t bytes = sizeof(PyNode) + n.text.size() + n.text2.size();
+        if (m_limits.budget && !m_limits.budget->take(bytes))
+            return fail(m_limits.budget->refusal(
+                            n.text.size() > 4096 ? "a string of " + std::to_string(n.text.size()) + " bytes"
+                                                 : "value " + std::to_string(m_tree.nodes.size()),
+                            bytes),
+                        "checkpoint.budget");
         m_tree.nodes.push_back(std::move(n));
         return static_cast<NodeId>(m_tree.nodes.size() - 1);
     }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/checkpoint/pickle_globals.h"
+#include "core/common/memory_budget.h"
 #include "core/common/result.h"
 
 namespace qatdoctor::core::checkpoint {
@@ -58,6 +59,9 @@ struct PickleLimits {
     size_t maxMemo = 8'000'000;
     size_t maxStack = 1'000'000;
     size_t maxMarks = 100'000;
+    // Charged with every value's node and text (a pickle string is copied once into its node);
+    // past it the run stops with "checkpoint.budget". None = only the limits above.
+    MemoryBudget* budget = nullptr;
 };
 
 struct PickleTree {

@@ -206,6 +206,9 @@ inline constexpr const char kCheckpointDtype[] = "checkpoint.dtype";
 inline constexpr const char kCheckpointBitWidth[] = "checkpoint.bit_width";
 // some weights were not scanned for NaN / Inf (unreadable, or past the scan's budget)
 inline constexpr const char kCheckpointScanPartial[] = "checkpoint.scan_partial";
+// what a checkpoint claims (pickle values, quantizer buffers, two weights compared at once) would
+// pass the memory budget (--max-memory); the message names the piece and the budget
+inline constexpr const char kCheckpointBudget[] = "checkpoint.budget";
 
 // simulate.*
 // no ONNX model to simulate (or one that was found but refused)

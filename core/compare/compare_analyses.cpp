@@ -219,7 +219,7 @@ void checkpointAnswers(const Analysis& a, const Analysis& b, std::vector<Finding
     // A's last checkpoint against B's last: where each attempt ended
     const checkpoint::CheckpointRead& from = *fromA.back();
     const checkpoint::CheckpointRead& to = *fromB.back();
-    Result<checkpoint::CheckpointDiff> d = checkpoint::diffCheckpoints(from.file, to.file);
+    Result<checkpoint::CheckpointDiff> d = checkpoint::diffCheckpoints(from.file, to.file, {}, b.maxMemory);
     if (!d) return;
     std::set<std::string> evaluated;
     checkpoint::diffFindings(*d, checkpoint::trainedBetween(from, to), answers, evaluated);

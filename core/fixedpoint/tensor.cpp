@@ -1,7 +1,5 @@
 #include "core/fixedpoint/tensor.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -9,6 +7,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "core/common/memory_budget.h"
 #include "core/common/number_text.h"
 
 namespace qatdoctor::core::fixedpoint {
@@ -66,13 +65,7 @@ thread_local uint64_t t_budget = 0;  // 0 = the default
 
 uint64_t defaultTensorByteBudget()
 {
-    static const uint64_t kDefault = [] {
-        const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-        const uint64_t physical =
-            pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : (4ull << 30);
-        return std::max<uint64_t>(physical / 4, 256ull << 20);
-    }();
-    return kDefault;
+    return defaultMemoryBudget();
 }
 
 uint64_t tensorByteBudget()

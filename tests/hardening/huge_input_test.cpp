@@ -121,20 +121,6 @@ TEST(HugeInput, LineLongerThanAReadBlockIsSkippedWithFileAndLine)
     EXPECT_EQ(loss.step.back(), 3);
 }
 
-// /proc/self/status RssAnon in bytes: the process's own memory, without the mapped file's pages
-// (those are page cache the kernel reclaims, so they do not count against a streaming reader).
-int64_t rssAnonBytes()
-{
-    std::FILE* f = std::fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    char line[256];
-    int64_t kb = -1;
-    while (std::fgets(line, sizeof line, f))
-        if (std::strncmp(line, "RssAnon:", 8) == 0) kb = std::atoll(line + 8);
-    std::fclose(f);
-    return kb < 0 ? -1 : kb * 1024;
-}
-
 // The stand-in for a 10 GB log (a unit test cannot write one): 72 MiB (both halves of a split
 // parse over 32 MiB), mostly lines that carry no data, as the console output between metric
 // lines does. The file is mapped, not read into memory, and the reader keeps only the points it
@@ -172,23 +158,12 @@ TEST(HugeInput, BigLogStreamsWithBoundedMemory)
         }
         out << chunk;
     }
-    const int64_t before = rssAnonBytes();
-    ASSERT_GT(before, 0);
-    std::atomic<bool> done{false};
-    std::atomic<int64_t> peak{before};
-    std::thread sampler([&] {
-        while (!done) {
-            peak = std::max(peak.load(), rssAnonBytes());
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        }
-    });
+    PeakMemoryGrowth sampler;
     auto set = logs::readLogFile(path);
-    done = true;
-    sampler.join();
+    const int64_t growth = sampler.stop();
     ASSERT_TRUE(set) << set.error().toString();
     ASSERT_EQ(set->runs.size(), 1u);
     EXPECT_EQ(static_cast<int64_t>(set->runs[0].series.at("loss").value.size()), dataLines);
-    const int64_t growth = peak - before;
     EXPECT_LT(growth, kFileBytes / 4)
         << "RssAnon grew by " << (growth >> 20) << " MiB reading a " << (kFileBytes >> 20) << " MiB log";
     std::printf("reading a %lld MiB log: RssAnon peak +%lld MiB\n", static_cast<long long>(kFileBytes >> 20),
@@ -270,21 +245,12 @@ TEST(HugeInput, ACheckpointZipClaimingAGigabyteIsNotAllocatedFirst)
         std::ofstream out(path, std::ios::binary);
         out << zipClaimingAGigabyte();
     }
-    const int64_t before = rssAnonBytes();
-    std::atomic<bool> done{false};
-    std::atomic<int64_t> peak{before};
-    std::thread sampler([&] {
-        while (!done) {
-            peak = std::max(peak.load(), rssAnonBytes());
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        }
-    });
+    PeakMemoryGrowth sampler;
     auto read = checkpoint::readCheckpoint(path);
-    done = true;
-    sampler.join();
+    const int64_t growth = sampler.stop();
     ASSERT_FALSE(read.ok());
     EXPECT_NE(read.error().message.find("claims"), std::string::npos) << read.error().message;
-    EXPECT_LT(peak - before, int64_t{128} << 20) << "RssAnon grew by " << ((peak - before) >> 20) << " MiB";
+    EXPECT_LT(growth, int64_t{128} << 20) << "RssAnon grew by " << (growth >> 20) << " MiB";
 }
 
 // A log of nothing but damaged lines: the warnings are capped per kind (one entry plus a count),
