@@ -4,7 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/artifacts/printed_layers.h"
+#include "core/common/error_codes.h"
 #include "core/common/file_io.h"
+#include "core/common/folder_walk.h"
 #include "core/model/expected_dtypes.h"
 
 namespace qatdoctor::core {
@@ -47,6 +49,18 @@ const InputLoader* pickLoader(const std::string& path, std::string_view head, co
     return best;
 }
 
+// "; permission denied on 2 folders, e.g. run/qat": why a folder may hold nothing readable.
+std::string unlistableNote(const FolderWalk& walk)
+{
+    size_t count = 0;
+    std::string first;
+    for (const FolderEntry& e : walk.entries)
+        if (e.kind == FolderEntry::Kind::Folder && !e.listable && count++ == 0) first = e.path;
+    if (count == 0) return {};
+    return "; permission denied on " + std::to_string(count) +
+           (count == 1 ? " folder: " : " folders, e.g. ") + first;
+}
+
 Result<void> loadExpectations(const std::string& path, Analysis& into)
 {
     auto expected = model::readExpectedDtypes(path);
@@ -77,12 +91,15 @@ Result<Analysis> analyze(const AnalyzeOptions& options, const ProgressFn& progre
             if (!h) return h.error();
             head = std::move(*h);
         }
+        if (scan && !scan->walk().rootListable)
+            return makeError(codes::kIoOpen, path + ": permission denied: the folder cannot be listed", path);
         const InputLoader* loader = pickLoader(path, head, scan ? &*scan : nullptr);
         if (!loader)
             return makeError("input.unknown_format",
                              path +
                                  ": not a format QAT Doctor reads (log folder, training log, ONNX "
-                                 "model, printed model or toolchain debug text)",
+                                 "model, printed model or toolchain debug text)" +
+                                 (scan ? unlistableNote(scan->walk()) : std::string()),
                              path);
         const double base = static_cast<double>(i) * share;
         ProgressFn scaled = [&](double f, std::string_view stage) {

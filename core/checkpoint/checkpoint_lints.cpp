@@ -162,6 +162,9 @@ bool lintNonFiniteWeights(const LintContext& in, std::vector<Finding>& out)
         "qat.nan_loss");
     uint64_t scanned = 0;
     bool any = false, partial = false;
+    // the weights not scanned, each with why: a missing entry is named, not just counted
+    std::vector<std::string> unread;
+    size_t pastBudget = 0;
     std::string packed;  // reused from tensor to tensor
     std::vector<double> block(kBlock);
     for (const TensorInfo& t : in.file.tensors) {
@@ -172,10 +175,14 @@ bool lintNonFiniteWeights(const LintContext& in, std::vector<Finding>& out)
             static_cast<uint64_t>(std::min<int64_t>(t.numel(), int64_t{1} << 40)) * dtypeSize(t.dtype);
         if (scanned + bytes > kNonFiniteScanBytes) {
             partial = true;  // a later, smaller tensor may still fit
+            ++pastBudget;
             continue;
         }
-        if (!in.reader.readPacked(t, packed)) {
+        if (Result<void> read = in.reader.readPacked(t, packed); !read) {
             partial = true;
+            std::string why = read.error().message;  // "<file>: tensor <name>: <what is wrong>"
+            if (why.starts_with(in.file.path + ": ")) why.erase(0, in.file.path.size() + 2);
+            unread.push_back(std::move(why));
             continue;
         }
         scanned += bytes;
@@ -208,12 +215,21 @@ bool lintNonFiniteWeights(const LintContext& in, std::vector<Finding>& out)
     }
     const bool found = !f.evidence.empty();
     if (found) out.push_back(std::move(f));
-    if (partial && in.warnings)
-        in.warnings->push_back(
-            Warning{"checkpoint.scan_partial",
-                    in.file.path + ": some weights were not scanned for NaN / Inf (unreadable, or past "
-                                   "the first GiB); a clear result covers the others only",
-                    in.file.path});
+    if (partial && in.warnings) {
+        std::string why;
+        constexpr size_t kNamed = 3;
+        for (size_t k = 0; k < unread.size() && k < kNamed; ++k) why += (why.empty() ? "" : "; ") + unread[k];
+        if (unread.size() > kNamed)
+            why += "; and " + std::to_string(unread.size() - kNamed) + " more unreadable";
+        if (pastBudget > 0)
+            why += (why.empty() ? "" : "; ") + std::to_string(pastBudget) + " past the scan's first GiB";
+        const size_t count = unread.size() + pastBudget;
+        in.warnings->push_back(Warning{
+            "checkpoint.scan_partial",
+            in.file.path + ": " + std::to_string(count) + (count == 1 ? " weight was" : " weights were") +
+                " not scanned for NaN / Inf (" + why + "); a clear result covers the others only",
+            in.file.path});
+    }
     // a partial scan that found nothing has not shown the weights are finite
     return any && (!partial || found);
 }

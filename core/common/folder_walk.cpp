@@ -13,6 +13,8 @@ namespace fs = std::filesystem;
 FolderWalk walkFolder(const std::string& root, const FolderWalkLimits& limits)
 {
     FolderWalk walk;
+    // the iterator skips an unreadable root as silently as an unreadable subfolder
+    walk.rootListable = ::access(root.c_str(), R_OK | X_OK) == 0;
     std::error_code ec;
     size_t seen = 0;
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;

@@ -36,13 +36,14 @@ struct FolderEntry {
 struct FolderWalk {
     std::vector<FolderEntry> entries;  // in walk order; hidden entries (".git") are left out
     bool capped = false;               // stopped at maxEntries: entries beyond were not visited
+    bool rootListable = true;          // false: the root's entries cannot be read (permissions)
 };
 
 // One spelling of a folder or file path: "a/", "a//" and "a/x/.." are "a" (so are every path of a
 // walk under it and every run named after it).
 std::string normalFolderPath(std::string root);
 
-// Walks root (a folder). An unreadable root gives an empty walk.
+// Walks root (a folder). An unreadable root gives an empty walk with rootListable false.
 FolderWalk walkFolder(const std::string& root, const FolderWalkLimits& limits = {});
 
 // One load's view of a folder: the walk, made once, and the first kHeadBytes of each file,

@@ -28,6 +28,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr size_t kProbeBytes = 64 * 1024;
+// A followed log whose permissions changed under the watch: said once, until it is readable again.
+constexpr const char* kNoLongerReadable =
+    "permission denied: the log cannot be read any more; the points read before are kept";
 
 bool isCheckpointName(const std::string& n)
 {
@@ -372,6 +375,13 @@ Result<bool> LogTailer::poll(const ProgressFn& progress)
     for (auto& t : m_files) {
         const FileId id = statFile(t->path);
         if (!id.ok) continue;
+        if (::access(t->path.c_str(), R_OK) != 0) {
+            m_skipped.try_emplace(t->path, kNoLongerReadable);
+            continue;
+        }
+        if (const auto said = m_skipped.find(t->path);
+            said != m_skipped.end() && said->second == kNoLongerReadable)
+            m_skipped.erase(said);
         bool reset = t->id.ok && (id.inode != t->id.inode || id.size < t->state.offset);
         const bool unchanged =
             t->decoded ? t->id.ok && id.stamp() == t->id.stamp() : id.size == t->state.offset && t->id.ok;

@@ -3,12 +3,15 @@
 // test) and `watch` (its rules over the finished folder) give the same finding ids. A finding
 // that one face computes on its own and another misses fails here.
 #include <gtest/gtest.h>
+#include <unistd.h>
+#include <zip.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string>
 
 #include "core/analysis.h"
 #include "core/live_watch.h"
@@ -118,6 +121,50 @@ TEST(EntryPoints, DiffOfTwoCheckpointsSaysWhatCheckpointSays)
             EXPECT_EQ(f["evidence_standard"]["met"], "decisive");
         }
     EXPECT_TRUE(said) << diff.out.substr(0, 2000);
+}
+
+// `checkpoint --max-memory` is the budget of each file's reading: a size too small for the pickle
+// stops with a message naming the file and the budget; a size that is no size is a usage error.
+TEST(EntryPoints, CheckpointMaxMemoryIsTheReadingsBudget)
+{
+    const std::string a = std::string(QATDOCTOR_TEST_DATA) + "/checkpoints/qat_calibrated.pt";
+    EXPECT_EQ(cli::test_support::cli({"checkpoint", a, "--max-memory", "64M"}).code, 0);
+    const auto tight = cli::test_support::cli({"checkpoint", a, "--max-memory", "1K"});
+    EXPECT_EQ(tight.code, 2);
+    EXPECT_NE(tight.err.find("qat_calibrated.pt"), std::string::npos) << tight.err;
+    EXPECT_NE(tight.err.find("memory budget of 1.0 KiB (--max-memory)"), std::string::npos) << tight.err;
+    EXPECT_EQ(cli::test_support::cli({"checkpoint", a, "--max-memory", "lots"}).code, 2);
+}
+
+// A checkpoint whose archive lost a weight's bytes: the weight is named, with what is wrong, in
+// the text and in --json's warnings (#48 item 14), not only "some weights were not scanned".
+TEST(EntryPoints, AWeightWhoseBytesAreMissingIsNamed)
+{
+    namespace fs = std::filesystem;
+    const fs::path copy =
+        fs::temp_directory_path() / ("qatdoctor_missing_" + std::to_string(::getpid()) + ".pt");
+    fs::copy_file(std::string(QATDOCTOR_TEST_DATA) + "/checkpoints/qat_calibrated.pt", copy,
+                  fs::copy_options::overwrite_existing);
+    int code = 0;
+    zip_t* z = zip_open(copy.c_str(), 0, &code);
+    ASSERT_NE(z, nullptr);
+    const zip_int64_t entry = zip_name_locate(z, "qat_calibrated/data/0", 0);  // conv1.weight's storage
+    ASSERT_GE(entry, 0);
+    ASSERT_EQ(zip_delete(z, static_cast<zip_uint64_t>(entry)), 0);
+    ASSERT_EQ(zip_close(z), 0);
+
+    const auto text = cli::test_support::cli({"checkpoint", copy.string()});
+    EXPECT_NE(text.out.find("tensor conv1.weight: qat_calibrated/data/0 is missing"), std::string::npos)
+        << text.out;
+    const auto json = cli::test_support::cli({"checkpoint", copy.string(), "--json"});
+    fs::remove(copy);
+    const nlohmann::json j = nlohmann::json::parse(json.out, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << json.err;
+    bool named = false;
+    for (const auto& w : j["warnings"])
+        named = named || (w["code"] == "checkpoint.scan_partial" &&
+                          w["message"].get<std::string>().find("conv1.weight") != std::string::npos);
+    EXPECT_TRUE(named) << j["warnings"].dump();
 }
 
 }  // namespace
