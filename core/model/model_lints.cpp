@@ -4,10 +4,13 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 
 #include "core/common/number_text.h"
 #include "core/model/model_graph.h"
 #include "core/model/onnx_graph_facts.h"
+#include "core/model/onnx_quant.h"
 
 namespace qatdoctor::core::model {
 namespace {
@@ -369,6 +372,32 @@ std::string brokenScale(float s)
     return {};
 }
 
+// "weight scale zero (0) in channel 3, 2 of 64 channels, from conv1.weight_scale"; none when every
+// scale is usable.
+std::optional<Text> brokenScaleDetail(const std::string& what, const std::vector<float>& scales,
+                                      const std::string& source)
+{
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < scales.size(); ++i)
+        if (!brokenScale(scales[i]).empty() && bad++ == 0) first = i;
+    if (bad == 0) return std::nullopt;
+    const std::string value = brokenScale(scales[first]) + " (" + fullNumber(scales[first]) + ")";
+    Text detail{what + " scale " + value, what + " scale " + value};
+    if (scales.size() > 1) {
+        const std::string n = std::to_string(bad), all = std::to_string(scales.size());
+        const std::string channel = std::to_string(first);
+        detail.zh.append("，位于第 ").append(channel).append(" 个通道，共 ").append(all);
+        detail.zh.append(" 个通道中有 ").append(n).append(" 个");
+        detail.en.append(" in channel ").append(channel).append(", ").append(n);
+        detail.en.append(" of ").append(all).append(" channels");
+    }
+    if (!source.empty()) {
+        detail.zh += "，来自 " + source;
+        detail.en += ", from " + source;
+    }
+    return detail;
+}
+
 bool lintBrokenScale(const LintInput& in, std::vector<Finding>& out)
 {
     Finding f = makeFinding(
@@ -389,32 +418,32 @@ bool lintBrokenScale(const LintInput& in, std::vector<Finding>& out)
          "export. Check that layer's calibration data and observer, then export again."},
         "op.uncalibrated_ops");
     bool any = false;
+    std::set<std::string> checked;  // scale sources read through a layer's weight or output
     for (const Layer& l : in.table.layers) {
         const std::pair<const char*, const std::optional<QuantParams>*> quantizers[] = {
             {"weight", &l.weightQuant}, {"output", &l.outputQuant}};
         for (const auto& [what, q] : quantizers) {
             if (!*q || (*q)->scales.empty()) continue;
             any = true;
-            const std::vector<float>& scales = (*q)->scales;
-            size_t bad = 0, first = 0;
-            for (size_t i = 0; i < scales.size(); ++i)
-                if (!brokenScale(scales[i]).empty() && bad++ == 0) first = i;
-            if (bad == 0) continue;
-            const std::string value = brokenScale(scales[first]) + " (" + fullNumber(scales[first]) + ")";
-            Text detail{std::string(what) + " scale " + value, std::string(what) + " scale " + value};
-            if (scales.size() > 1) {
-                const std::string n = std::to_string(bad), all = std::to_string(scales.size());
-                const std::string channel = std::to_string(first);
-                detail.zh.append("，位于第 ").append(channel).append(" 个通道，共 ").append(all);
-                detail.zh.append(" 个通道中有 ").append(n).append(" 个");
-                detail.en.append(" in channel ").append(channel).append(", ").append(n);
-                detail.en.append(" of ").append(all).append(" channels");
-            }
-            if (!(*q)->scaleSource.empty()) {
-                detail.zh += "，来自 " + (*q)->scaleSource;
-                detail.en += ", from " + (*q)->scaleSource;
-            }
-            f.evidence.push_back(layerEvidence(in.table, l.name, detail));
+            checked.insert((*q)->scaleSource);
+            if (std::optional<Text> detail = brokenScaleDetail(what, (*q)->scales, (*q)->scaleSource))
+                f.evidence.push_back(layerEvidence(in.table, l.name, *detail));
+        }
+    }
+    // Quantizers no layer owns: the graph input's, and any activation quantizer whose scale no
+    // layer reads. The input's is the first scale every sample meets.
+    if (const ModelGraph* g = in.table.graph.get()) {
+        for (int id = 0; id < static_cast<int>(g->nodes().size()); ++id) {
+            const GraphNode& n = g->node(id);
+            if (!isQuantizeOp(n) || !isActivationQuantizer(*g, id)) continue;
+            const QuantizerInfo q = readQuantizer(*g, id);
+            if (q.params.scales.empty() || !checked.insert(q.scaleRoot).second) continue;
+            any = true;
+            const bool input = !n.inputs.empty() && n.inputs[0] >= 0 && g->tensor(n.inputs[0]).graphInput;
+            if (std::optional<Text> detail =
+                    brokenScaleDetail(input ? "input" : "activation", q.params.scales, q.scaleRoot))
+                f.evidence.push_back(
+                    layerEvidence(in.table, input ? g->tensor(n.inputs[0]).name : n.name, *detail));
         }
     }
     if (!f.evidence.empty()) out.push_back(std::move(f));

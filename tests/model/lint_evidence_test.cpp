@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 
 #include "core/analysis.h"
@@ -311,36 +312,69 @@ TEST(GraphLayout, BigGraphsAreGroupedUntilTheDrawingFits)
     EXPECT_EQ(small->nodes.size(), 102u);
 }
 
+// qat_qdq.onnx with every float scale initializer that `damage` selects set to value (its first
+// element), and the model lints of the result. The ids the lints decided go to evaluated.
+std::vector<Finding> lintsOfDamagedScales(const std::function<bool(const std::string&)>& damage, float value,
+                                          std::set<std::string>& evaluated)
+{
+    std::ifstream in(kModels / "qat_qdq.onnx", std::ios::binary);
+    onnx::ModelProto m;
+    EXPECT_TRUE(m.ParseFromIstream(&in));
+    size_t damaged = 0;
+    for (auto& t : *m.mutable_graph()->mutable_initializer()) {
+        if (!damage(t.name()) || t.data_type() != onnx::TensorProto::FLOAT) continue;
+        if (t.float_data_size() > 0)
+            t.set_float_data(0, value);
+        else if (t.raw_data().size() >= 4)
+            std::memcpy(t.mutable_raw_data()->data(), &value, 4);
+        ++damaged;
+    }
+    EXPECT_GT(damaged, 0u);
+    const fs::path path =
+        fs::temp_directory_path() / ("qatdoctor_broken_scale_" + std::to_string(::getpid()) + ".onnx");
+    std::ofstream(path, std::ios::binary) << m.SerializeAsString();
+    auto table = loadOnnxLayerTable(path.string());
+    fs::remove(path);
+    std::vector<Finding> out;
+    EXPECT_TRUE(table) << table.error().toString();
+    if (table) runModelLints(*table, {}, out, evaluated);
+    return out;
+}
+
+// The quantizer of the graph input belongs to no layer's weight or output: a damaged scale there
+// is named too (#48 item 12), as the input's, with the initializer it comes from.
+TEST(ModelLints, ABrokenInputScaleIsNamed)
+{
+    onnx::ModelProto m;
+    std::ifstream in(kModels / "qat_qdq.onnx", std::ios::binary);
+    ASSERT_TRUE(m.ParseFromIstream(&in));
+    std::string scale;
+    for (const auto& n : m.graph().node())
+        if (n.op_type() == "QuantizeLinear" && n.input(0) == m.graph().input(0).name()) scale = n.input(1);
+    ASSERT_FALSE(scale.empty()) << "no quantizer on the graph input";
+    for (const float bad : {0.0f, std::nanf(""), INFINITY, -0.5f}) {
+        std::set<std::string> evaluated;
+        const std::vector<Finding> out =
+            lintsOfDamagedScales([&](const std::string& name) { return name == scale; }, bad, evaluated);
+        const Finding* f = nullptr;
+        for (const Finding& x : out)
+            if (x.id == "model.broken_scale") f = &x;
+        ASSERT_NE(f, nullptr) << "input scale " << bad;
+        ASSERT_EQ(f->evidence.size(), 1u);
+        EXPECT_NE(f->evidence[0].detail.find("input scale"), std::string::npos) << f->evidence[0].detail;
+        EXPECT_NE(f->evidence[0].detail.find(scale), std::string::npos) << f->evidence[0].detail;
+    }
+}
+
 // A QDQ model whose scales were damaged (zero, NaN, inf, negative, subnormal, huge): every one
 // is named with its layer; the fixture as shipped raises nothing.
 TEST(ModelLints, BrokenScalesAreNamedWithTheirLayer)
 {
     EXPECT_EQ(layersOf(lintsOf("qat_qdq.onnx"), "model.broken_scale"), std::vector<std::string>{});
-    std::ifstream in(kModels / "qat_qdq.onnx", std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     for (const float bad : {0.0f, std::nanf(""), INFINITY, -0.5f, 1e-45f, 1e38f}) {
-        onnx::ModelProto m;
-        ASSERT_TRUE(m.ParseFromString(bytes));
-        size_t damaged = 0;
-        for (auto& t : *m.mutable_graph()->mutable_initializer()) {
-            if (t.name().find("scale") == std::string::npos || t.data_type() != onnx::TensorProto::FLOAT)
-                continue;
-            if (t.float_data_size() > 0)
-                t.set_float_data(0, bad);
-            else if (t.raw_data().size() >= 4)
-                std::memcpy(t.mutable_raw_data()->data(), &bad, 4);
-            ++damaged;
-        }
-        ASSERT_GT(damaged, 0u);
-        const fs::path path =
-            fs::temp_directory_path() / ("qatdoctor_broken_scale_" + std::to_string(::getpid()) + ".onnx");
-        std::ofstream(path, std::ios::binary) << m.SerializeAsString();
-        auto table = loadOnnxLayerTable(path.string());
-        fs::remove(path);
-        ASSERT_TRUE(table) << table.error().toString();
-        std::vector<Finding> out;
         std::set<std::string> evaluated;
-        runModelLints(*table, {}, out, evaluated);
+        const std::vector<Finding> out = lintsOfDamagedScales(
+            [](const std::string& name) { return name.find("scale") != std::string::npos; }, bad, evaluated);
         EXPECT_TRUE(evaluated.count("model.broken_scale"));
         const std::vector<std::string> layers = layersOf(out, "model.broken_scale");
         EXPECT_FALSE(layers.empty()) << "scale " << bad;
