@@ -14,7 +14,8 @@ shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(fuzz_log_text fuzz_log_csv fuzz_log_jsonl fuzz_log_tfevents fuzz_onnx fuzz_printed
-           fuzz_toolchain fuzz_faq fuzz_npy fuzz_tensor_pb fuzz_json_inputs fuzz_expect fuzz_session)
+           fuzz_toolchain fuzz_faq fuzz_npy fuzz_tensor_pb fuzz_json_inputs fuzz_expect fuzz_session
+           fuzz_pickle fuzz_checkpoint)
 fi
 corpus="$build/corpus"
 [ -d "$corpus" ] || "$src/tests/fuzz/make_corpus.sh" "$corpus" >/dev/null
@@ -28,11 +29,14 @@ run_one() {
   local art="$build/artifacts/$t/"
   mkdir -p "$art" "$corpus/$t"
   if [ ! -x "$exe" ]; then echo "$t: not built ($exe)"; return 2; fi
+  # a target's dictionary of tokens (tests/fuzz/dict/<target>.dict), when it has one
+  local dict=()
+  [ -f "$src/tests/fuzz/dict/$t.dict" ] && dict=(-dict="$src/tests/fuzz/dict/$t.dict")
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$exe" "$corpus/$t" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 \
       -malloc_limit_mb=1024 -max_len=65536 -print_final_stats=1 -artifact_prefix="$art" \
-      "${keepGoing[@]}" >"$logs/$t.log" 2>&1
+      "${dict[@]}" "${keepGoing[@]}" >"$logs/$t.log" 2>&1
   local rc=$?
   local stats
   stats="$(grep -E '^#[0-9]+.*(DONE|cov:)' "$logs/$t.log" | tail -n 1)"
