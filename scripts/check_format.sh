@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Checks that every C++ file the repository tracks is formatted as .clang-format says (part of
-# scripts/test.sh). --fix rewrites the files instead. Needs clang-format (Debian's clang-format).
+# Checks that every C++ file the repository tracks, or will (new files not yet added), is formatted
+# as .clang-format says (part of scripts/test.sh). --fix rewrites the files instead. Needs clang-format.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
-mapfile -t files < <(git ls-files '*.h' '*.cpp')
+# tracked files and new ones not yet added (a file created since the last commit is checked too)
+mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.h' '*.cpp')
 if [ "${1:-}" = "--fix" ]; then
   clang-format -i "${files[@]}"
   exit 0

@@ -44,8 +44,8 @@ std::string int32(int64_t v)  // BININT
 std::string tensor(const std::string& key, int64_t numel)
 {
     return "ctorch._utils\n_rebuild_tensor_v2\n("s + "("s + unicode("storage") + "ctorch\nFloatStorage\n"s +
-           unicode(key) + unicode("cpu") + int32(numel) + "tQ"s + "K\x00"s + "("s + int32(numel) + "t"s + "("s +
-           int32(1) + "t"s + "\x89"s + "ccollections\nOrderedDict\n)R"s + "tR"s;
+           unicode(key) + unicode("cpu") + int32(numel) + "tQ"s + "K\x00"s + "("s + int32(numel) + "t"s +
+           "("s + int32(1) + "t"s + "\x89"s + "ccollections\nOrderedDict\n)R"s + "tR"s;
 }
 
 // A torch.save zip: archive/data.pkl and its storages, deflated when asked (torch stores them;
@@ -60,7 +60,8 @@ void writeCheckpoint(const std::string& path, const std::string& pickle,
         zip_source_t* src = zip_source_buffer(z, bytes.data(), bytes.size(), 0);
         const zip_int64_t at = zip_file_add(z, name.c_str(), src, ZIP_FL_OVERWRITE);
         ASSERT_GE(at, 0);
-        zip_set_file_compression(z, static_cast<zip_uint64_t>(at), deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
+        zip_set_file_compression(z, static_cast<zip_uint64_t>(at), deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE,
+                                 0);
     };
     add("archive/data.pkl", pickle);
     for (const auto& [key, bytes] : storages) add("archive/data/" + key, bytes);
@@ -159,7 +160,8 @@ TEST(CheckpointBudget, APickleStringPastTheBudgetStopsNamingIt)
     Result<checkpoint::CheckpointFile> file = checkpoint::readCheckpoint(path, &budget);
     ASSERT_FALSE(file);
     EXPECT_EQ(file.error().code, codes::kCheckpointBudget);
-    EXPECT_NE(file.error().message.find("16.0 MiB (--max-memory)"), std::string::npos) << file.error().message;
+    EXPECT_NE(file.error().message.find("16.0 MiB (--max-memory)"), std::string::npos)
+        << file.error().message;
     EXPECT_NE(file.error().message.find("note.pt"), std::string::npos) << file.error().message;
 
     MemoryBudget roomy(uint64_t{256} << 20);  // the same file within a budget it fits
@@ -172,8 +174,8 @@ TEST(CheckpointBudget, TwoBigWeightsPastTheBudgetAreNotComparedAtOnce)
 {
     TempDir dir("budget_diff");
     constexpr int64_t kNumel = 6 * kMiB;
-    const std::string p = "\x80\x02"s + "ccollections\nOrderedDict\n)R("s + unicode("fc.weight") +
-                          tensor("0", kNumel) + "u."s;
+    const std::string p =
+        "\x80\x02"s + "ccollections\nOrderedDict\n)R("s + unicode("fc.weight") + tensor("0", kNumel) + "u."s;
     writeCheckpoint(dir / "a.pt", p, {{"0", floats(kNumel, 1.0F)}}, true);
     writeCheckpoint(dir / "b.pt", p, {{"0", floats(kNumel, 2.0F)}}, true);
     Result<checkpoint::CheckpointFile> a = checkpoint::readCheckpoint(dir / "a.pt");
