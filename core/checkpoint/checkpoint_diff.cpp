@@ -17,8 +17,7 @@ constexpr size_t kMaxEvidence = 12;
 // What reading tensor into buffer adds to the memory held: the buffer keeps its largest size.
 uint64_t growthFor(const TensorInfo& tensor, const std::string& buffer)
 {
-    const uint64_t need =
-        static_cast<uint64_t>(std::min<int64_t>(tensor.numel(), int64_t{1} << 40)) * dtypeSize(tensor.dtype);
+    const uint64_t need = tensor.packedBytes();
     return need > buffer.capacity() ? need - buffer.capacity() : 0;
 }
 // Changed tensors are decoded in blocks of this many elements, so a 400 MB embedding never

@@ -121,6 +121,11 @@ int64_t TensorInfo::numel() const
     return n;
 }
 
+uint64_t TensorInfo::packedBytes() const
+{
+    return static_cast<uint64_t>(std::min<int64_t>(numel(), int64_t{1} << 40)) * dtypeSize(dtype);
+}
+
 const std::string* PickledModule::setting(std::string_view name) const
 {
     for (const auto& [key, value] : settings)

@@ -28,6 +28,8 @@ struct TensorInfo {
     int64_t storageNumel = 0;
     bool parameter = false;  // rebuilt as an nn.Parameter
     int64_t numel() const;
+    // Its elements' bytes, packed (numel capped at 2^40 so a hostile shape cannot overflow).
+    uint64_t packedBytes() const;
 };
 
 // A module pickled whole (torch.save(model)) keeps what a state_dict drops: its class and the

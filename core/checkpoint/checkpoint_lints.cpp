@@ -171,8 +171,7 @@ bool lintNonFiniteWeights(const LintContext& in, std::vector<Finding>& out)
         const std::string name = modelTensorName(in.file, t);
         const bool floating = t.dtype.starts_with("float") || t.dtype == "bfloat16";
         if (name.empty() || isQuantizerTensor(name) || !floating) continue;
-        const uint64_t bytes =
-            static_cast<uint64_t>(std::min<int64_t>(t.numel(), int64_t{1} << 40)) * dtypeSize(t.dtype);
+        const uint64_t bytes = t.packedBytes();
         if (scanned + bytes > kNonFiniteScanBytes) {
             partial = true;  // a later, smaller tensor may still fit
             ++pastBudget;

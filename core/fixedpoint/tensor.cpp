@@ -63,14 +63,9 @@ thread_local uint64_t t_budget = 0;  // 0 = the default
 
 }  // namespace
 
-uint64_t defaultTensorByteBudget()
-{
-    return defaultMemoryBudget();
-}
-
 uint64_t tensorByteBudget()
 {
-    return t_budget ? t_budget : defaultTensorByteBudget();
+    return t_budget ? t_budget : defaultMemoryBudget();
 }
 
 TensorBudgetScope::TensorBudgetScope(uint64_t bytes) : m_previous(t_budget)

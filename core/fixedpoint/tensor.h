@@ -29,7 +29,6 @@ struct TensorLimitError : std::runtime_error {
 // The largest single tensor the simulator allocates, in bytes: a quarter of the physical memory
 // (at least 256 MiB), unless a TensorBudgetScope on this thread says otherwise.
 uint64_t tensorByteBudget();
-uint64_t defaultTensorByteBudget();
 
 // Throws TensorLimitError when a tensor of shape and dtype could not be allocated (the check the
 // constructor makes), for kernels that build index tables of the output's size first.
