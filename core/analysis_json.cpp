@@ -1,6 +1,7 @@
 #include "core/analysis_json.h"
 
 #include <array>
+#include <charconv>
 #include <cmath>
 
 #include "core/common/finding_json.h"
@@ -61,6 +62,14 @@ json quantToJson(const model::QuantParams& q)
         j["scale_min"] = number(lo);
         j["scale_max"] = number(hi);
         j["channels"] = q.scales.size();
+    }
+    // every value, for a program: per-channel scales and zero points one by one
+    j["scales"] = json::array();
+    for (float s : q.scales) j["scales"].push_back(number(s));
+    j["zero_points"] = q.zeroPoints;
+    if (!q.realZeroPoints.empty()) {
+        j["zero_points"] = json::array();
+        for (double z : q.realZeroPoints) j["zero_points"].push_back(number(z));
     }
     if (q.zeroPoints.size() == 1) j["zero_point"] = q.zeroPoints.front();
     if (q.qmin) j["qmin"] = *q.qmin;
@@ -142,6 +151,9 @@ json layersToJson(const model::LayerTable& table)
         j["output_scale"] = (l.outputQuant && l.outputQuant->scales.size() == 1)
                                 ? number(l.outputQuant->scales.front())
                                 : json(nullptr);
+        j["output_zero_point"] = (l.outputQuant && l.outputQuant->zeroPoints.size() == 1)
+                                     ? json(l.outputQuant->zeroPoints.front())
+                                     : json(nullptr);
         j["output_quant"] = l.outputQuant ? quantToJson(*l.outputQuant) : json(nullptr);
         j["flags"] = l.flags;
         json src = json::object();
@@ -169,19 +181,72 @@ json modelToJson(const model::LayerTable& table)
     return j;
 }
 
-json checkpointToJson(const checkpoint::CheckpointRead& c)
+namespace {
+
+// A number the pickle held, from its exact text: an integer stays one ("epoch": 3).
+json numberFromText(const std::string& text)
+{
+    const char* end = text.data() + text.size();
+    int64_t i = 0;
+    if (auto [p, ec] = std::from_chars(text.data(), end, i); ec == std::errc{} && p == end) return i;
+    double d = 0;
+    if (auto [p, ec] = std::from_chars(text.data(), end, d); ec == std::errc{} && p == end) return number(d);
+    return text;
+}
+
+json tensorStatsToJson(const checkpoint::TensorStats& s)
+{
+    if (!s.read) return {{"read", false}, {"problem", s.problem}};
+    json j{{"read", true},           {"count", s.count}, {"min", number(s.min)}, {"max", number(s.max)},
+           {"mean", number(s.mean)}, {"nan", s.nan},     {"pos_inf", s.posInf},  {"neg_inf", s.negInf}};
+    j["first"] = json::array();
+    for (double v : s.first) j["first"].push_back(number(v));
+    j["dequantized"] = s.dequantized;
+    return j;
+}
+
+json qtensorToJson(const checkpoint::QTensorParams& q)
+{
+    json j{{"scheme", q.scheme}};
+    if (q.perChannel()) {
+        j["axis"] = q.axis;
+        j["scales_tensor"] = q.scales->name;
+        if (q.zeroPoints) j["zero_points_tensor"] = q.zeroPoints->name;
+    } else {
+        j["scale"] = number(q.scale);
+        j["zero_point"] = q.zeroPoint;
+    }
+    return j;
+}
+
+}  // namespace
+
+json checkpointToJson(const checkpoint::CheckpointRead& c, const std::vector<checkpoint::TensorStats>* stats)
 {
     const checkpoint::CheckpointFile& f = c.file;
     json j{{"path", f.path},
            {"container", f.container},
            {"model_key", f.modelKey},
-           {"quantized", c.quantized()}};
+           {"kind", checkpoint::checkpointKindName(c.file)},
+           {"quantized", c.quantized()},
+           {"converted", c.converted()},
+           {"dynamic", c.dynamic()},
+           {"tensor_count", c.file.tensors.size()}};
     j["metadata"] = json::object();
-    for (const auto& [k, v] : f.metadata) j["metadata"][k] = v;
+    for (const auto& [k, v] : f.metadata) {
+        // a number in the pickle stays a number ("best_acc": 0.99), as its exact text parses
+        j["metadata"][k] = f.numericMetadata.count(k) ? numberFromText(v) : json(v);
+    }
     j["tensors"] = json::array();
-    for (const checkpoint::TensorInfo& t : f.tensors)
-        j["tensors"].push_back(
-            {{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}, {"parameter", t.parameter}});
+    for (size_t k = 0; k < f.tensors.size(); ++k) {
+        const checkpoint::TensorInfo& t = f.tensors[k];
+        json jt{{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}, {"parameter", t.parameter}};
+        if (!t.canonical.empty()) jt["canonical"] = t.canonical;
+        if (t.duplicate) jt["duplicate"] = true;
+        if (t.quant) jt["quant"] = qtensorToJson(*t.quant);
+        if (stats && k < stats->size()) jt["stats"] = tensorStatsToJson((*stats)[k]);
+        j["tensors"].push_back(std::move(jt));
+    }
     j["classes"] = f.classes;
     j["dangerous"] = f.dangerous;
     j["refused_globals"] = f.refusedGlobals;
@@ -196,7 +261,7 @@ json checkpointDiffToJson(const checkpoint::CheckpointDiff& d)
 {
     using checkpoint::ChangeKind;
     using checkpoint::TensorRole;
-    json j{{"a", d.pathA}, {"b", d.pathB}};
+    json j{{"a", d.pathA}, {"b", d.pathB}, {"convert_between", d.convertBetween}};
     const std::pair<const char*, TensorRole> roles[] = {{"weights", TensorRole::Weight},
                                                         {"quantizers", TensorRole::Quantizer},
                                                         {"buffers", TensorRole::Buffer}};
@@ -204,7 +269,8 @@ json checkpointDiffToJson(const checkpoint::CheckpointDiff& d)
         j[key] = {{"compared", d.count(role)},
                   {"changed", d.count(role, ChangeKind::Changed)},
                   {"same", d.count(role, ChangeKind::Same)},
-                  {"reshaped", d.count(role, ChangeKind::Reshaped)}};
+                  {"reshaped", d.count(role, ChangeKind::Reshaped)},
+                  {"quantized", d.count(role, ChangeKind::Quantized)}};
     static constexpr std::array<const char*, 3> kRoleNames{"weight", "quantizer", "buffer"};
     j["tensors"] = json::array();
     for (const checkpoint::TensorChange& t : d.tensors) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis.h"
+#include "core/checkpoint/tensor_stats.h"
 #include "core/common/finding_json.h"  // findingToJson, warningToJson
 
 namespace qatdoctor::core {
@@ -17,7 +18,9 @@ nlohmann::json layersToJson(const model::LayerTable& table);  // [{"name", "op",
 nlohmann::json modelToJson(const model::LayerTable& table);   // {"path", "format", "inputs", "outputs"}
 
 // {path, container, model_key, quantized, metadata, tensors, classes, dangerous, layers, warnings}
-nlohmann::json checkpointToJson(const checkpoint::CheckpointRead& checkpoint);
+// With stats (one per tensor, checkpoint/tensor_stats.h), each tensor carries its figures.
+nlohmann::json checkpointToJson(const checkpoint::CheckpointRead& checkpoint,
+                                const std::vector<checkpoint::TensorStats>* stats = nullptr);
 // {a, b, weights|quantizers|buffers: {compared, changed, same, reshaped},
 //  tensors: [{name, role, change, dtype, numel, max_abs?, rel_l2?, problem?}]}
 nlohmann::json checkpointDiffToJson(const checkpoint::CheckpointDiff& diff);

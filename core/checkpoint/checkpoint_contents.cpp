@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/checkpoint/converted_layouts.h"
 #include "core/common/number_text.h"
 
 namespace qatdoctor::core::checkpoint {
@@ -22,6 +23,10 @@ constexpr int kMaxDepth = 64;
 // bytes; one of megabytes would be copied into the name of everything under it (a memoized
 // 200 MB string used as twenty keys made gigabytes of names).
 constexpr size_t kMaxKeyBytes = 4096;
+// Objects and their numbers recorded by path: a model has thousands; past these a hostile pickle
+// of millions of objects is still walked, but not recorded.
+constexpr size_t kMaxObjects = 1 << 18;
+constexpr size_t kMaxNumbers = 1 << 18;
 
 // One element as a double, for each storage element type.
 template <class T>
@@ -51,7 +56,7 @@ double readBFloat16(const char* p)
     return f;
 }
 
-constexpr std::array<StorageType, 15> kStorageTypes{{
+constexpr std::array<StorageType, 17> kStorageTypes{{
     {"FloatStorage", "float32", 4, readAs<float>},
     {"DoubleStorage", "float64", 8, readAs<double>},
     {"HalfStorage", "float16", 2, readHalf},
@@ -65,6 +70,9 @@ constexpr std::array<StorageType, 15> kStorageTypes{{
     {"QInt8Storage", "qint8", 1, readAs<int8_t>},
     {"QUInt8Storage", "quint8", 1, readAs<uint8_t>},
     {"QInt32Storage", "qint32", 4, readAs<int32_t>},
+    // sub-byte quantized types: two or four values a byte, not converted here
+    {"QUInt4x2Storage", "quint4x2", 1, nullptr},
+    {"QUInt2x4Storage", "quint2x4", 1, nullptr},
     {"ComplexFloatStorage", "complex64", 8, nullptr},
     {"ComplexDoubleStorage", "complex128", 16, nullptr},
 }};
@@ -76,10 +84,14 @@ constexpr std::array<std::string_view, 9> kModelKeys{
 
 class Walker {
 public:
-    Walker(const PickleTree& tree, CheckpointFile& out, const std::map<std::string, TensorInfo>& persistent)
-        : m_tree(tree), m_out(out), m_persistent(persistent)
+    Walker(const PickleTree& tree, CheckpointFile& out, const std::map<std::string, TensorInfo>& persistent,
+           std::string_view storageDir)
+        : m_tree(tree), m_out(out), m_persistent(persistent), m_storageDir(storageDir)
     {
     }
+
+    // The numbers (and booleans, as 1 and 0) found in objects' states, by dotted path.
+    const std::vector<std::pair<std::string, double>>& objectNumbers() const { return m_numbers; }
 
     void walk(NodeId id, const std::string& path, int depth)
     {
@@ -145,7 +157,15 @@ private:
             case Kind::Int:
             case Kind::Float:
             case Kind::Str:
-                if (depth <= 2 && !path.empty()) m_out.metadata.emplace_back(path, scalarText(n));
+                // an object's attributes are its settings, not the checkpoint's metadata
+                if (depth <= 2 && !path.empty() && !m_out.objectClasses.count(parentOf(path))) {
+                    m_out.metadata.emplace_back(path, scalarText(n));
+                    if (n.kind == Kind::Int || n.kind == Kind::Float) m_out.numericMetadata.insert(path);
+                }
+                // an object's numbers: a converted module's scale and zero point live there
+                if (n.kind != Kind::Str && m_numbers.size() < kMaxNumbers &&
+                    m_out.objectClasses.count(parentOf(path)))
+                    m_numbers.emplace_back(path, n.kind == Kind::Float ? n.f : static_cast<double>(n.i));
                 return;
             default:
                 return;
@@ -195,9 +215,38 @@ private:
     {
         const auto [module, name] = m_tree.callee(id);
         const PyNode& n = m_tree.at(id);
+        // TorchScript's typed containers (build_tensorlist, build_intlist, restore_type_tag ...)
+        // are their first argument
+        if (module == "torch.jit._pickle") {
+            const PyNode& args = m_tree.at(n.items[1]);
+            if (args.kind == Kind::Tuple && !args.items.empty()) walk(args.items[0], path, depth + 1);
+            return;
+        }
+        // a numpy scalar (a metric computed with numpy: "best_acc": numpy.float64(0.93))
+        if (name == "scalar" && module.ends_with("core.multiarray")) {
+            if (const std::optional<double> v = numpyScalar(n); v && depth <= 2 && !path.empty()) {
+                m_out.metadata.emplace_back(path, fullNumber(*v));
+                m_out.numericMetadata.insert(path);
+            }
+            return;
+        }
+        // A TorchBind object (a packed weight): its state is (what __getstate__ returned, its
+        // class's qualified name); what it holds is read at its own path.
+        if (module == "torch" && name == "ScriptObject" && n.hasState) {
+            const PyNode& state = m_tree.at(n.state);
+            if (state.kind == Kind::Tuple && state.items.size() == 2 &&
+                m_tree.at(state.items[1]).kind == Kind::Str) {
+                recordClass(path, m_tree.at(state.items[1]).text);
+                walk(state.items[0], path, depth + 1);
+                return;
+            }
+        }
         if (module == "torch._utils" && (name == "_rebuild_tensor_v2" || name == "_rebuild_tensor" ||
                                          name == "_rebuild_qtensor" || name == "_rebuild_tensor_v3")) {
-            if (auto t = tensorOf(n.items[1], path)) m_out.tensors.push_back(std::move(*t));
+            if (auto t = tensorOf(n.items[1], path, name == "_rebuild_qtensor")) {
+                t->storageDir = m_storageDir;
+                m_out.tensors.push_back(std::move(*t));
+            }
             return;
         }
         if (module == "torch._utils" &&
@@ -212,6 +261,7 @@ private:
         }
         if (!module.empty()) {
             std::string cls = std::string(module) + "." + std::string(name);
+            recordClass(path, cls);
             if (m_classes.insert(cls).second) m_out.classes.push_back(std::move(cls));  // linear in classes
         }
         // An nn.Module pickled whole: its parameters, buffers and submodules make the state_dict
@@ -220,10 +270,97 @@ private:
             recordModule(path, module, name, m_tree.at(n.state).items);
             for (std::string_view part : {"_parameters", "_buffers", "_modules"})
                 if (auto d = item(n.state, part)) walk(*d, path, depth + 1);
+            walkTorchBindAttributes(n.state, path, depth);
             return;
         }
-        if (n.hasState) walk(n.state, path, depth + 1);
+        if (n.hasState) {
+            if (auto versions = item(n.state, "_metadata")) recordVersions(*versions, path);
+            walk(n.state, path, depth + 1);
+        }
         walkPairs(n.extra, path, depth);
+    }
+    // state_dict()'s _metadata: an OrderedDict of module prefix -> {"version": N}
+    void recordVersions(NodeId metadata, const std::string& path)
+    {
+        const PyNode& m = m_tree.at(metadata);
+        const std::vector<NodeId>& pairs = m.kind == Kind::Dict ? m.items : m.extra;
+        for (size_t k = 0; k + 1 < pairs.size() && m_out.moduleVersions.size() < kMaxObjects; k += 2) {
+            if (m_tree.at(pairs[k]).kind != Kind::Str || m_tree.at(pairs[k]).text.size() > kMaxKeyBytes)
+                continue;
+            if (auto v = item(pairs[k + 1], "version"); v && m_tree.at(*v).kind == Kind::Int)
+                m_out.moduleVersions[join(path, m_tree.at(pairs[k]).text)] = m_tree.at(*v).i;
+        }
+    }
+    // numpy.core.multiarray.scalar(dtype, bytes): the value of a numeric numpy scalar, from its
+    // dtype's code ("f8", "i4", ...; little-endian, as numpy pickles on every machine users have)
+    // and its raw bytes (protocol 2 pickles bytes as _codecs.encode(text, "latin1")).
+    std::optional<double> numpyScalar(const PyNode& call) const
+    {
+        const PyNode& args = m_tree.at(call.items[1]);
+        if (args.kind != Kind::Tuple || args.items.size() < 2) return std::nullopt;
+        const PyNode& dtype = m_tree.at(args.items[0]);
+        if (dtype.kind != Kind::Call) return std::nullopt;
+        const PyNode& dtypeArgs = m_tree.at(dtype.items[1]);
+        if (dtypeArgs.kind != Kind::Tuple || dtypeArgs.items.empty()) return std::nullopt;
+        const std::string& code = m_tree.at(dtypeArgs.items[0]).text;
+        std::string raw = m_tree.at(args.items[1]).text;
+        if (const PyNode& b = m_tree.at(args.items[1]); b.kind == Kind::Call) {
+            const PyNode& encodeArgs = m_tree.at(b.items[1]);
+            if (encodeArgs.kind != Kind::Tuple || encodeArgs.items.empty()) return std::nullopt;
+            raw = latin1Bytes(m_tree.at(encodeArgs.items[0]).text);
+        }
+        static constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kCodes{
+            {{"f8", "float64"},
+             {"f4", "float32"},
+             {"f2", "float16"},
+             {"i8", "int64"},
+             {"i4", "int32"},
+             {"i2", "int16"},
+             {"i1", "int8"},
+             {"u1", "uint8"}}};
+        for (const auto& [numpyCode, dtypeName] : kCodes) {
+            const StorageType* type = storageTypeOfDtype(dtypeName);
+            if (code == numpyCode && type && raw.size() == type->bytes) return type->read(raw.data());
+        }
+        return std::nullopt;
+    }
+    // A str of code points below 256, as UTF-8, back to the bytes latin-1 encodes it to.
+    static std::string latin1Bytes(const std::string& utf8)
+    {
+        std::string out;
+        for (size_t k = 0; k < utf8.size(); ++k) {
+            const auto c = static_cast<unsigned char>(utf8[k]);
+            if (c < 0x80) {
+                out += static_cast<char>(c);
+            } else if ((c & 0xE0) == 0xC0 && k + 1 < utf8.size()) {
+                out += static_cast<char>(((c & 0x1F) << 6) | (static_cast<unsigned char>(utf8[++k]) & 0x3F));
+            } else {
+                return {};  // beyond latin-1: not bytes
+            }
+        }
+        return out;
+    }
+
+    // A module's packed weights are TorchBind objects kept as plain attributes (a converted
+    // Linear's LinearPackedParams holds one as _packed_params), outside its parameters.
+    void walkTorchBindAttributes(NodeId state, const std::string& path, int depth)
+    {
+        const PyNode& d = m_tree.at(state);
+        for (size_t k = 0; k + 1 < d.items.size(); k += 2) {
+            if (m_tree.at(d.items[k]).text.size() > kMaxKeyBytes) continue;
+            const auto [module, name] = m_tree.callee(d.items[k + 1]);
+            if (module == "torch" && name == "ScriptObject")
+                walk(d.items[k + 1], join(path, keyText(d.items[k])), depth + 1);
+        }
+    }
+    void recordClass(const std::string& path, const std::string& cls)
+    {
+        if (m_out.objectClasses.size() < kMaxObjects) m_out.objectClasses.emplace(path, cls);
+    }
+    static std::string parentOf(const std::string& path)
+    {
+        const size_t dot = path.rfind('.');
+        return dot == std::string::npos ? std::string{} : path.substr(0, dot);
     }
     void recordModule(const std::string& path, std::string_view module, std::string_view name,
                       const std::vector<NodeId>& state)
@@ -241,10 +378,15 @@ private:
             else if (value.kind == Kind::Bool || value.kind == Kind::Int || value.kind == Kind::Float ||
                      value.kind == Kind::Str)
                 m.settings.emplace_back(key, scalarText(value));
+            // exact, for what reads a converted module's scale
+            if ((value.kind == Kind::Int || value.kind == Kind::Float || value.kind == Kind::Bool) &&
+                m_numbers.size() < kMaxNumbers)
+                m_numbers.emplace_back(join(path, key),
+                                       value.kind == Kind::Float ? value.f : static_cast<double>(value.i));
         }
     }
 
-    std::optional<TensorInfo> tensorOf(NodeId argsId, const std::string& path) const
+    std::optional<TensorInfo> tensorOf(NodeId argsId, const std::string& path, bool quantized) const
     {
         const PyNode& args = m_tree.at(argsId);
         if (args.kind != Kind::Tuple || args.items.size() < 4) return std::nullopt;
@@ -264,7 +406,43 @@ private:
         t.offset = m_tree.at(args.items[1]).i;
         for (NodeId d : m_tree.at(args.items[2]).items) t.shape.push_back(m_tree.at(d).i);
         for (NodeId d : m_tree.at(args.items[3]).items) t.stride.push_back(m_tree.at(d).i);
+        if (quantized && args.items.size() > 4) t.quant = qparamsOf(args.items[4], path);
         return t;
+    }
+
+    // _rebuild_qtensor's fifth argument: (per_tensor_affine, scale, zero_point) or
+    // (per_channel_affine[_float_qparams], scales tensor, zero points tensor, axis).
+    std::optional<QTensorParams> qparamsOf(NodeId id, const std::string& path) const
+    {
+        const PyNode& q = m_tree.at(id);
+        if (q.kind != Kind::Tuple || q.items.size() < 3 || m_tree.at(q.items[0]).kind != Kind::Global)
+            return std::nullopt;
+        QTensorParams p;
+        p.scheme = m_tree.at(q.items[0]).text2;
+        const auto number = [&](NodeId v) {
+            const PyNode& x = m_tree.at(v);
+            return x.kind == Kind::Float ? x.f : x.kind == Kind::Int ? static_cast<double>(x.i) : NAN;
+        };
+        if (p.scheme == "per_tensor_affine" || p.scheme == "per_tensor_symmetric") {
+            p.scale = number(q.items[1]);
+            const double zp = number(q.items[2]);
+            p.zeroPoint = std::isfinite(zp) ? static_cast<int64_t>(zp) : 0;
+            return p;
+        }
+        if (q.items.size() < 4) return std::nullopt;
+        const auto channelTensor = [&](NodeId v, const char* what) -> std::shared_ptr<const TensorInfo> {
+            const PyNode& call = m_tree.at(v);
+            if (call.kind != Kind::Call || !isTensorRebuild(v)) return nullptr;
+            std::optional<TensorInfo> t = tensorOf(call.items[1], path + "." + what, false);
+            if (!t) return nullptr;
+            t->storageDir = m_storageDir;
+            return std::make_shared<const TensorInfo>(std::move(*t));
+        };
+        p.scales = channelTensor(q.items[1], "q_per_channel_scales");
+        p.zeroPoints = channelTensor(q.items[2], "q_per_channel_zero_points");
+        p.axis = static_cast<int>(m_tree.at(q.items[3]).i);
+        if (!p.scales) return std::nullopt;
+        return p;
     }
 
     const PickleTree& m_tree;
@@ -273,14 +451,20 @@ private:
     std::unordered_map<NodeId, std::string> m_seen;  // containers described, and the path they were first at
     std::unordered_set<NodeId> m_onPath;             // containers the walk is inside
     std::unordered_set<std::string> m_classes;       // m_out.classes, to look up
+    std::string m_storageDir;                        // the archive folder of this pickle's storages
+    std::vector<std::pair<std::string, double>> m_numbers;
 };
 
 }  // namespace
 
 void describePickle(const PickleTree& tree, CheckpointFile& out,
-                    const std::map<std::string, TensorInfo>& persistent)
+                    const std::map<std::string, TensorInfo>& persistent, std::string_view storageDir,
+                    const std::string& rootPath)
 {
-    Walker(tree, out, persistent).walk(tree.root, "", 0);
+    const size_t before = out.tensors.size();
+    Walker walker(tree, out, persistent, storageDir);
+    walker.walk(tree.root, rootPath, 0);
+    nameConvertedLayouts(out, before, walker.objectNumbers());
     for (const auto& [global, use] : tree.globals) {
         const auto& [module, name] = global;
         const std::string dotted = std::string(module).append(".").append(name);
@@ -289,17 +473,31 @@ void describePickle(const PickleTree& tree, CheckpointFile& out,
                 out.dangerous.push_back(dotted);
                 break;
             case GlobalRisk::Class:
-                // the reconstructor only builds the class it is given, which is listed itself
-                if (!isReconstructor(module, name)) out.refusedGlobals.push_back(dotted);
+                // the reconstructor only builds the class it is given, which is listed itself;
+                // torch.jit.load builds a TorchScript archive's __torch__ classes from the
+                // archive's own TorchScript, not by importing Python modules
+                if (!isReconstructor(module, name) &&
+                    !(out.container == "torchscript" && module.starts_with("__torch__")))
+                    out.refusedGlobals.push_back(dotted);
                 break;
             case GlobalRisk::Safe:
                 break;
         }
     }
+    if (!rootPath.empty()) return;  // constants.pkl: the model is data.pkl's
+    // The model sits under a key of the root dict ("state_dict": {...}); a bare state_dict whose
+    // module is called net has keys "net.0.weight", not "net".
+    const PyNode& root = tree.at(tree.root);
+    const std::vector<NodeId>& pairs = root.kind == PyNode::Kind::Dict ? root.items : root.extra;
+    const auto rootHasKey = [&](std::string_view key) {
+        for (size_t k = 0; k + 1 < pairs.size(); k += 2)
+            if (tree.at(pairs[k]).kind == PyNode::Kind::Str && tree.at(pairs[k]).text == key) return true;
+        return false;
+    };
     for (std::string_view key : kModelKeys) {
         const std::string prefix = std::string(key) + ".";
-        if (std::any_of(out.tensors.begin(), out.tensors.end(),
-                        [&](const TensorInfo& t) { return t.name.starts_with(prefix); })) {
+        if (rootHasKey(key) && std::any_of(out.tensors.begin(), out.tensors.end(),
+                                           [&](const TensorInfo& t) { return t.name.starts_with(prefix); })) {
             out.modelKey = key;
             break;
         }

@@ -28,8 +28,11 @@ const StorageType* storageTypeOfDtype(std::string_view dtype);
 // Fills out's tensors, metadata, modelKey, classes and dangerous from a pickle tree. Tensors are
 // torch's rebuild calls over persistent storages (torch >= 0.4); the tar form of torch < 0.4
 // pickled each tensor as a bare persistent id, its key in `persistent` (from its tensors member).
+// storageDir is the archive folder of the pickle's storages ("constants" for a TorchScript
+// archive's constants.pkl), rootPath the name of its root ("" = unnamed, "constants").
 void describePickle(const PickleTree& tree, CheckpointFile& out,
-                    const std::map<std::string, TensorInfo>& persistent = {});
+                    const std::map<std::string, TensorInfo>& persistent = {},
+                    std::string_view storageDir = "data", const std::string& rootPath = {});
 
 // The key of a dict entry or a persistent id as text: a string, or an integer's digits ("?" else).
 std::string keyText(const PickleTree& tree, NodeId id);

@@ -138,8 +138,8 @@ Evidence tensorEvidence(const CheckpointDiff& d, const std::string& name, const 
 
 const char* changeKindName(ChangeKind kind)
 {
-    static constexpr std::array<const char*, 6> kNames{"same",  "changed", "reshaped",
-                                                       "added", "removed", "unread"};
+    static constexpr std::array<const char*, 7> kNames{"same",    "changed", "reshaped", "added",
+                                                       "removed", "unread",  "quantized"};
     return kNames[static_cast<size_t>(kind)];
 }
 
@@ -166,7 +166,7 @@ double changeOrder(const TensorChange& change)
 size_t CheckpointDiff::count(TensorRole role) const
 {
     return count(role, ChangeKind::Same) + count(role, ChangeKind::Changed) +
-           count(role, ChangeKind::Reshaped);
+           count(role, ChangeKind::Reshaped) + count(role, ChangeKind::Quantized);
 }
 
 Result<CheckpointDiff> diffCheckpoints(const CheckpointFile& a, const CheckpointFile& b,
@@ -176,6 +176,10 @@ Result<CheckpointDiff> diffCheckpoints(const CheckpointFile& a, const Checkpoint
     CheckpointDiff out;
     out.pathA = a.path;
     out.pathB = b.path;
+    const auto converted = [](const CheckpointFile& f) {
+        return std::any_of(f.tensors.begin(), f.tensors.end(), [](const TensorInfo& t) { return t.quant; });
+    };
+    out.convertBetween = !converted(a) && converted(b);
     const std::map<std::string, const TensorInfo*> inA = modelTensors(a), inB = modelTensors(b);
     TensorReader readA(a), readB(b);
     std::string bytesA, bytesB;  // reused from tensor to tensor
@@ -189,7 +193,9 @@ Result<CheckpointDiff> diffCheckpoints(const CheckpointFile& a, const Checkpoint
         const auto it = inB.find(name);
         if (it != inB.end()) {
             const TensorInfo& tb = *it->second;
-            if (tb.shape != ta.shape || tb.dtype != ta.dtype) {
+            if (tb.shape == ta.shape && ta.quant.has_value() != tb.quant.has_value()) {
+                c.kind = ChangeKind::Quantized;
+            } else if (tb.shape != ta.shape || tb.dtype != ta.dtype) {
                 c.kind = ChangeKind::Reshaped;
             } else if (const uint64_t more = growthFor(ta, bytesA) + growthFor(tb, bytesB);
                        !budget.take(more)) {
@@ -252,6 +258,12 @@ Text diffSummary(const CheckpointDiff& d)
     part(TensorRole::Weight, "weights", "权重");
     part(TensorRole::Quantizer, "quantizer tensors", "量化参数张量");
     part(TensorRole::Buffer, "running statistics", "统计量");
+    if (const size_t quantized = d.count(ChangeKind::Quantized)) {
+        out.en += (out.en.empty() ? "" : "; ") + std::to_string(quantized) +
+                  " weights float on one side, quantized on the other (convert)";
+        out.zh += (out.zh.empty() ? "" : "；") + std::to_string(quantized) +
+                  " 个权重一侧为浮点、另一侧已量化（convert）";
+    }
     const size_t added = d.count(ChangeKind::Added), removed = d.count(ChangeKind::Removed);
     if (added + removed == 0) {
         out.en += out.en.empty() ? "The same keys." : "; the same keys.";
@@ -300,7 +312,7 @@ void diffFindings(const CheckpointDiff& diff, bool trainedBetween, std::vector<F
     }
     evaluated.insert("checkpoint.keys_changed");
     const size_t gained = diff.count(ChangeKind::Added), lost = diff.count(ChangeKind::Removed);
-    if (gained + lost == 0) return;
+    if (gained + lost == 0 || diff.convertBetween) return;
     Finding f = makeFinding(
         "checkpoint.keys_changed", Severity::Warning, Stage::Qat,
         {"两个 checkpoint 的键不一致：新增 " + std::to_string(gained) + " 个、缺少 " + std::to_string(lost) +

@@ -2,7 +2,7 @@
 // change), reshaped, gained or lost. Tensors are matched by their name inside the model part, so
 // a bare state_dict compares with the training checkpoint that holds it. The findings it proves:
 // qat.not_learning ("no weight changed between A and B", with the tensors as evidence) and
-// checkpoint.keys_changed (keys gained or lost: a model changed after prepare, or a load that
+// checkpoint.keys_changed (keys gained or lost, not by convert: a model changed after prepare, or a load that
 // would report missing / unexpected keys).
 #pragma once
 
@@ -18,7 +18,10 @@
 namespace qatdoctor::core::checkpoint {
 
 enum class TensorRole { Weight, Quantizer, Buffer };  // parameter; scale / observer; running stats...
-enum class ChangeKind { Same, Changed, Reshaped, Added, Removed, Unread };
+// Quantized: the same weight float on one side and a quantized tensor of the same shape on the
+// other (a float checkpoint and its converted model pair fc.weight with the converted Linear's
+// packed weight).
+enum class ChangeKind { Same, Changed, Reshaped, Added, Removed, Unread, Quantized };
 const char* changeKindName(ChangeKind kind);  // "same" | "changed" | "reshaped" | "added" | ...
 
 struct TensorChange {
@@ -35,6 +38,9 @@ struct TensorChange {
 
 struct CheckpointDiff {
     std::string pathA, pathB;
+    // A holds no quantized tensor and B does: B is A's model after convert, whose keys differ
+    // by design (a converted module's scale and zero point gained, a BatchNorm folded away)
+    bool convertBetween = false;
     std::vector<TensorChange> tensors;  // A's order, then B's additions
 
     size_t count(TensorRole role, ChangeKind kind) const;

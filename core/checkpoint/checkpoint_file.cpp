@@ -49,6 +49,33 @@ struct ZipFileCloser {
     void operator()(zip_file_t* f) const { zip_fclose(f); }
 };
 
+// Reads and describes one pickle of the archive, "<root>/<name>.pkl", its storages under
+// "<root>/<name>/" (data.pkl's tensors are named from its root, constants.pkl's "constants.N").
+Result<void> readPickleEntry(zip_t* z, zip_int64_t index, const std::string& name, MemoryBudget& budget,
+                             CheckpointFile& out)
+{
+    const std::string& path = out.path;
+    const std::string entry = out.archiveRoot + "/" + name + ".pkl";
+    zip_stat_t st;
+    if (zip_stat_index(z, static_cast<zip_uint64_t>(index), 0, &st) != 0 || st.size > kMaxPickleBytes)
+        return Error{"checkpoint.zip", path + ": " + entry + " is unreadable or larger than 1 GiB", path};
+    if (!budget.take(st.size))
+        return Error{"checkpoint.budget", path + ": " + budget.refusal(entry, st.size), path};
+    std::unique_ptr<zip_file_t, ZipFileCloser> f(zip_fopen_index(z, static_cast<zip_uint64_t>(index), 0));
+    std::string bytes;
+    if (!f || !readZipEntry(f.get(), st.size, bytes))
+        return Error{
+            "checkpoint.zip",
+            path + ": cannot read " + entry + " (the archive claims " + std::to_string(st.size) + " bytes)",
+            path};
+    PickleLimits limits;
+    limits.budget = &budget;
+    Result<PickleTree> tree = unpickle(bytes, path + ": " + entry, limits);
+    if (!tree) return tree.error();
+    describePickle(*tree, out, {}, name, name == "data" ? std::string{} : name);
+    return Ok{};
+}
+
 Result<CheckpointFile> readZip(const std::string& path, MemoryBudget& budget)
 {
     int code = 0;
@@ -65,16 +92,13 @@ Result<CheckpointFile> readZip(const std::string& path, MemoryBudget& budget)
     out.path = path;
     out.container = "zip";
     const zip_int64_t entries = zip_get_num_entries(z.get(), 0);
-    zip_int64_t pickleIndex = -1;
+    zip_int64_t pickleIndex = -1, constantsIndex = -1;
     for (zip_int64_t i = 0; i < entries; ++i) {
         const std::string name = zip_get_name(z.get(), static_cast<zip_uint64_t>(i), 0);
         const size_t slash = name.find('/');
         if (slash == std::string::npos) continue;
         const std::string rest = name.substr(slash + 1);
-        if (rest == "constants.pkl")
-            return Error{"checkpoint.format",
-                         path + ": a TorchScript archive (torch.jit.save), not a torch.save checkpoint",
-                         path};
+        if (rest == "constants.pkl" && constantsIndex < 0) constantsIndex = i;
         if (rest == "data.pkl" && pickleIndex < 0) {
             pickleIndex = i;
             out.archiveRoot = name.substr(0, slash);
@@ -83,26 +107,15 @@ Result<CheckpointFile> readZip(const std::string& path, MemoryBudget& budget)
     if (pickleIndex < 0)
         return Error{"checkpoint.format",
                      path + ": a zip archive without <folder>/data.pkl: not a torch.save file", path};
-    zip_stat_t st;
-    if (zip_stat_index(z.get(), static_cast<zip_uint64_t>(pickleIndex), 0, &st) != 0 ||
-        st.size > kMaxPickleBytes)
-        return Error{"checkpoint.zip", path + ": data.pkl is unreadable or larger than 1 GiB", path};
-    if (!budget.take(st.size))
-        return Error{"checkpoint.budget",
-                     path + ": " + budget.refusal(out.archiveRoot + "/data.pkl", st.size), path};
-    std::unique_ptr<zip_file_t, ZipFileCloser> f(
-        zip_fopen_index(z.get(), static_cast<zip_uint64_t>(pickleIndex), 0));
-    std::string bytes;
-    if (!f || !readZipEntry(f.get(), st.size, bytes))
-        return Error{"checkpoint.zip",
-                     path + ": cannot read " + out.archiveRoot + "/data.pkl (the archive claims " +
-                         std::to_string(st.size) + " bytes)",
-                     path};
-    PickleLimits limits;
-    limits.budget = &budget;
-    Result<PickleTree> tree = unpickle(bytes, path + ": " + out.archiveRoot + "/data.pkl", limits);
-    if (!tree) return tree.error();
-    describePickle(*tree, out);
+    // torch.jit.save's archive: data.pkl holds the module tree (its tensors by attribute name),
+    // constants.pkl the tensors its code uses; the code itself is text, never run
+    if (constantsIndex >= 0) out.container = "torchscript";
+    Result<void> data = readPickleEntry(z.get(), pickleIndex, "data", budget, out);
+    if (!data) return data.error();
+    if (constantsIndex >= 0) {
+        Result<void> constants = readPickleEntry(z.get(), constantsIndex, "constants", budget, out);
+        if (!constants) return constants.error();
+    }
     return out;
 }
 
@@ -133,6 +146,19 @@ const std::string* PickledModule::setting(std::string_view name) const
     return nullptr;
 }
 
+bool QTensorParams::floatZeroPoints() const
+{
+    return zeroPoints && (zeroPoints->dtype.starts_with("float") || zeroPoints->dtype == "bfloat16");
+}
+
+const char* checkpointKindName(const CheckpointFile& file)
+{
+    if (file.container == "torchscript") return "torchscript";
+    if (file.modelKey.empty() && file.modules.count("")) return "whole_module";
+    if (!file.modelKey.empty() || !file.metadata.empty()) return "training_checkpoint";
+    return "state_dict";
+}
+
 const TensorInfo* CheckpointFile::find(const std::string& name) const
 {
     for (const TensorInfo& t : tensors)
@@ -155,7 +181,16 @@ int probeCheckpoint(std::string_view head)
     const size_t length = static_cast<unsigned char>(head[26]) | static_cast<unsigned char>(head[27]) << 8;
     if (head.size() < 30 + length) return 0;
     const std::string_view name = head.substr(30, length);
-    return name.ends_with("/data.pkl") ? kSure : 0;
+    // torch.save writes "<folder>/data.pkl" first; torch.jit.save its storages ("<folder>/data/0")
+    // or, in older versions, "<folder>/version"
+    const size_t slash = name.find('/');
+    if (slash == std::string_view::npos || slash == 0) return 0;
+    const std::string_view rest = name.substr(slash + 1);
+    if (rest == "data.pkl") return kSure;
+    constexpr int kLikely = 70;
+    const bool storage = rest.starts_with("data/") && rest.size() > 5 &&
+                         rest.find_first_not_of("0123456789", 5) == std::string_view::npos;
+    return storage || rest == "version" || rest == "constants.pkl" ? kLikely : 0;
 }
 
 Result<CheckpointFile> readCheckpoint(const std::string& path, MemoryBudget* budget)
@@ -197,7 +232,7 @@ Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t fir
     const CheckpointFile& file = m.file;
     if (!m.opened) {
         m.opened = true;
-        if (file.container == "zip") {
+        if (file.container != "legacy" && file.container != "tar") {
             int code = 0;
             m.zip.reset(zip_open(file.path.c_str(), ZIP_RDONLY, &code));
         } else if (Result<OffsetFile> f = OffsetFile::open(file.path)) {
@@ -205,8 +240,8 @@ Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t fir
         }
     }
     // filled as the bytes arrive (readZipEntry), never sized to what the archive claims first
-    if (file.container == "zip") {
-        const std::string entry = file.archiveRoot + "/data/" + storage;
+    if (file.container != "legacy" && file.container != "tar") {
+        const std::string entry = file.archiveRoot + "/" + storage;
         zip_stat_t st;
         if (!m.zip || zip_stat(m.zip.get(), entry.c_str(), 0, &st) != 0 || st.size < count ||
             st.size - count < first)
@@ -223,7 +258,7 @@ Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t fir
             return Error{"checkpoint.zip", what + ": cannot read " + entry, file.path};
         return Ok{};
     }
-    const auto at = file.legacyOffsets.find(storage);
+    const auto at = file.legacyOffsets.find(storage.substr(storage.find('/') + 1));
     const uint64_t size = m.stream ? m.stream->size() : 0;
     if (at == file.legacyOffsets.end() || at->second > size || count > size - at->second ||
         first > size - at->second - count)
@@ -292,9 +327,10 @@ Result<void> TensorReader::readPacked(const TensorInfo& t, std::string& out)
                          std::to_string(packed) + " (zero strides), not read",
                      m_impl->file.path};
     try {
-        if (contiguous) return storageBytes(t.storage, first, span, what, out);
-        if (Result<void> read = storageBytes(t.storage, first, span, what, m_impl->scratch); !read)
-            return read;
+        // zip: the entry "<storageDir>/<key>" under the archive's folder; the others: the key
+        const std::string storage = t.storageDir + "/" + t.storage;
+        if (contiguous) return storageBytes(storage, first, span, what, out);
+        if (Result<void> read = storageBytes(storage, first, span, what, m_impl->scratch); !read) return read;
         out.resize(packed);
     } catch (const std::bad_alloc&) {
         return Error{"checkpoint.tensor", what + ": not enough memory to read it", m_impl->file.path};

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,14 +20,41 @@
 
 namespace qatdoctor::core::checkpoint {
 
+struct TensorInfo;
+
+// How a quantized tensor (torch's _rebuild_qtensor: the weight of a module after convert) maps
+// its integers to real values: one scale and zero point, or one per channel along axis (those
+// are tensors of their own in the file, read on demand like any other).
+struct QTensorParams {
+    std::string scheme;  // "per_tensor_affine", "per_channel_affine", "per_channel_affine_float_qparams"
+    double scale = 0;    // per-tensor
+    int64_t zeroPoint = 0;
+    int axis = -1;  // per-channel
+    std::shared_ptr<const TensorInfo> scales, zeroPoints;
+    bool perChannel() const { return scales != nullptr; }
+    // torch's weight-only scheme (per_channel_affine_float_qparams: Embedding, EmbeddingBag):
+    // torch pickles it as per_channel_affine, its zero points a floating tensor
+    bool floatZeroPoints() const;
+};
+
 struct TensorInfo {
-    std::string name;   // dotted path in the checkpoint ("state_dict.conv1.weight")
+    std::string name;  // dotted path in the checkpoint ("state_dict.conv1.weight")
+    // The name the same tensor has in the float model's state_dict, where the file's layout
+    // differs: a converted Linear keeps its weight in "fc._packed_params._packed_params.0", a
+    // whole converted Conv in its pickled state's tenth item ("fc.weight", "conv1.weight").
+    // Empty when it is name.
+    std::string canonical;
     std::string dtype;  // "float32", "int64", ... (from the storage type)
     std::vector<int64_t> shape, stride;
-    int64_t offset = 0;   // in elements, into the storage
-    std::string storage;  // storage key
+    int64_t offset = 0;               // in elements, into the storage
+    std::string storage;              // storage key
+    std::string storageDir = "data";  // the archive's folder holding it (TorchScript: "constants" too)
     int64_t storageNumel = 0;
-    bool parameter = false;  // rebuilt as an nn.Parameter
+    bool parameter = false;              // rebuilt as an nn.Parameter
+    std::optional<QTensorParams> quant;  // a quantized tensor's parameters
+    // The same values as another tensor of the file (the bias a dynamic LSTM's packed weight
+    // repeats): listed, but neither a layer's tensor nor compared.
+    bool duplicate = false;
     int64_t numel() const;
     // Its elements' bytes, packed (numel capped at 2^40 so a hostile shape cannot overflow).
     uint64_t packedBytes() const;
@@ -45,11 +73,25 @@ struct PickledModule {
 
 struct CheckpointFile {
     std::string path;
-    std::string container;    // "zip" | "legacy" (the stream of torch 0.4-1.5) | "tar" (torch < 0.4)
+    // "zip" | "legacy" (the stream of torch 0.4-1.5) | "tar" (torch < 0.4) | "torchscript"
+    // (torch.jit.save's zip: its data.pkl holds the module tree, code/ its TorchScript, never run)
+    std::string container;
     std::string archiveRoot;  // zip: the folder holding data.pkl
     std::vector<TensorInfo> tensors;
     // Numbers and strings outside the tensors ("epoch" = "3", "arch" = "TinyNet").
     std::vector<std::pair<std::string, std::string>> metadata;
+    std::set<std::string> numericMetadata;  // metadata keys whose values are numbers in the pickle
+    // Numbers a converted module keeps outside tensors, by canonical name ("conv1.scale" =
+    // 0.0123: the scale and zero point a whole pickled or TorchScript module stores as plain
+    // attributes or in its pickled state).
+    std::map<std::string, double> scalars;
+    // The _metadata torch keeps beside a state_dict: each module's version by its dotted path as
+    // the tensors' (a dynamic quantized Linear is version 4, a static one 3).
+    std::map<std::string, int64_t> moduleVersions;
+    // The class of each object in the pickle by dotted path, a TorchBind object's by its
+    // qualified name ("fc._packed_params._packed_params" =
+    // "__torch__.torch.classes.quantized.LinearPackedParamsBase").
+    std::map<std::string, std::string> objectClasses;
     // The dotted path of the part holding the model's tensors ("state_dict", "model", "" = the root).
     std::string modelKey;
     std::vector<std::string> classes;  // classes of pickled objects (a whole module's nn.Module types)
@@ -70,14 +112,21 @@ struct CheckpointFile {
     const TensorInfo* find(const std::string& name) const;
 };
 
+// What the file holds: "torchscript" (torch.jit.save), "whole_module" (torch.save(model)),
+// "training_checkpoint" (a dict with the model under a key, or with epoch, ... beside it),
+// "state_dict".
+const char* checkpointKindName(const CheckpointFile& file);
+
 // How sure the first bytes of a file make it a torch.save checkpoint: the zip archive whose first
-// entry is "<folder>/data.pkl" (torch.save writes it first), the legacy stream's magic number, or
-// a tar header naming one of the tar form's members.
+// entry is "<folder>/data.pkl" (torch.save writes it first) or one of torch.jit.save's first
+// entries ("<folder>/data/0", "<folder>/version"), the legacy stream's magic number, or a tar
+// header naming one of the tar form's members.
 // 0 = not one. Content only: .pt, .pth, .ckpt and .bin all occur, and so do other files so named.
 int probeCheckpoint(std::string_view head);
 
-// Opens path and reads its directory and pickle. Errors: "io.open", "checkpoint.format" (not a
-// torch.save file, or a TorchScript archive), "checkpoint.pickle" (the byte offset),
+// Opens path and reads its directory and pickle (a TorchScript archive's data.pkl and
+// constants.pkl). Errors: "io.open", "checkpoint.format" (not a torch.save or torch.jit.save
+// file), "checkpoint.pickle" (the byte offset),
 // "checkpoint.truncated" (the file ends early), "checkpoint.zip", "checkpoint.budget" (the pickle
 // holds more than budget allows; none = a budget of its own at the default).
 Result<CheckpointFile> readCheckpoint(const std::string& path, MemoryBudget* budget = nullptr);

@@ -7,6 +7,7 @@
 #include <map>
 #include <regex>
 
+#include "core/checkpoint/converted_layouts.h"
 #include "core/common/error_codes.h"
 
 namespace qatdoctor::core::checkpoint {
@@ -52,6 +53,7 @@ struct QuantizerState {
     std::string path;      // its module's path in the model ("conv1.weight_fake_quant")
     bool any = false;
     bool minRead = false, maxRead = false;  // its observer's min_val / max_val were read
+    bool converted = false;                 // a converted module's own scale and zero point
 };
 
 // Which quantizer of which module a quantizer path is ("conv1.weight_fake_quant" -> conv1, weight).
@@ -79,6 +81,10 @@ public:
             const std::string name = modelTensorName(m_file, t);
             if (!name.empty()) place(name, t);
         }
+        // a converted module whose scale and zero point are its only state (a whole pickled
+        // FloatFunctional's add) is a row too
+        for (const auto& [key, value] : m_file.scalars)
+            if (const std::string name = modelPath(m_file, key); !name.empty()) row(parentPath(name));
         model::LayerTable table;
         table.sourcePath = m_file.path;
         table.format = "checkpoint";
@@ -86,13 +92,29 @@ public:
         size_t quantizers = 0, unknown = 0;
         for (const std::string& path : m_order) {
             ModuleRow& row = m_rows[path];
+            readConvertedOutput(row);
             if (row.tensors.empty() && !row.weightQuant.any && !row.outputQuant.any) continue;
             Layer layer = makeLayer(row);
             for (const auto* q : {&layer.weightQuant, &layer.outputQuant}) {
                 quantizers += q->has_value() ? 1 : 0;
-                unknown += q->has_value() && (*q)->dtype == model::DType::Unknown ? 1 : 0;
+                // a converted module's output dtype is not saved either, but no setting is missing
+                const bool convertedOutput = q == &layer.outputQuant && row.outputQuant.converted;
+                unknown += q->has_value() && (*q)->dtype == model::DType::Unknown && !convertedOutput ? 1 : 0;
             }
-            table.layers.push_back(std::move(layer));
+            // a converted recurrent layer holds one quantized matrix per gate set and direction:
+            // a row each, named by its float parameter ("encoder.weight_ih_l0")
+            const std::vector<const TensorInfo*> weights = quantizedWeights(row);
+            if (weights.size() < 2) {
+                table.layers.push_back(std::move(layer));
+                continue;
+            }
+            for (const TensorInfo* w : weights) {
+                Layer matrix = layer;
+                matrix.name = layer.name + "." + lastSegment(modelTensorName(m_file, *w));
+                matrix.weightQuant = weightParams(*w);
+                matrix.source.node = w->name;
+                table.layers.push_back(std::move(matrix));
+            }
         }
         // a whole pickled module keeps its quantizers' settings; a state_dict does not
         if (unknown > 0)
@@ -122,8 +144,16 @@ private:
 
     void place(const std::string& name, const TensorInfo& t)
     {
-        const std::string owner = parentPath(name);
-        const std::string leaf = lastSegment(name);
+        std::string owner = parentPath(name);
+        std::string leaf = lastSegment(name);
+        // convert_fx keeps its graph's quantize steps' parameters as root buffers
+        // ("conv_input_scale_0", "_zero_point_1"): one row per quantize step
+        static const std::regex kFxRootBuffer("(.*)_(scale|zero_point)_([0-9]+)");
+        std::smatch fx;
+        if (owner.empty() && std::regex_match(leaf, fx, kFxRootBuffer)) {
+            owner = (fx[1].length() ? fx[1].str() : std::string("quantize")) + "_" + fx[3].str();
+            leaf = fx[2].str();
+        }
         // an observer inside a quantizer: "<quantizer>.activation_post_process.min_val"
         if (lastSegment(owner) == kOutputQuantizer) {
             const std::string quantizer = parentPath(owner);
@@ -303,22 +333,118 @@ private:
         if (std::find(flags.begin(), flags.end(), flag) == flags.end()) flags.push_back(flag);
     }
 
-    Layer makeLayer(const ModuleRow& row)
+    // The class of the object at a path of the model, "" when not pickled as an object.
+    std::string classOf(const std::string& modelPath) const
+    {
+        const auto c = m_file.objectClasses.find(m_file.modelKey.empty() ? modelPath
+                                                                         : m_file.modelKey + "." + modelPath);
+        return c == m_file.objectClasses.end() ? std::string{} : c->second;
+    }
+
+    // A converted module's quantized weight (torch's quantized tensor) carries its own scales.
+    std::optional<QuantParams> weightParams(const TensorInfo& t)
+    {
+        QuantParams q;
+        q.dtype = model::parseDType(t.dtype).value_or(model::DType::Unknown);
+        q.scaleSource = t.name;
+        const QTensorParams& p = *t.quant;
+        if (!p.perChannel()) {
+            q.scales = {static_cast<float>(p.scale)};
+            q.zeroPoints = {p.zeroPoint};
+            return q;
+        }
+        std::vector<double> scales, zeroPoints;
+        if (!readSmall(*p.scales, scales) || (p.zeroPoints && !readSmall(*p.zeroPoints, zeroPoints)))
+            return q;  // a warning says why
+        q.scales.assign(scales.begin(), scales.end());
+        if (p.floatZeroPoints())
+            q.realZeroPoints = std::move(zeroPoints);
+        else
+            for (double z : zeroPoints)
+                q.zeroPoints.push_back(std::isfinite(z) ? static_cast<int64_t>(z) : 0);
+        q.axis = p.axis;
+        return q;
+    }
+
+    // A converted module keeps its output's scale and zero point beside its weight: as tensors
+    // (a state_dict: an integer zero point beside a floating scale of as many values) or as
+    // numbers in its pickled state (file.scalars).
+    void readConvertedOutput(ModuleRow& row)
+    {
+        if (row.outputQuant.any) return;
+        QuantizerState& q = row.outputQuant;
+        const auto scale = row.tensors.find("scale");
+        const auto zero = row.tensors.find("zero_point");
+        if (scale != row.tensors.end() && zero != row.tensors.end()) {
+            const TensorInfo& s = *scale->second;
+            const TensorInfo& z = *zero->second;
+            const bool integer = z.dtype.starts_with("int") || z.dtype.starts_with("uint");
+            const bool floating = s.dtype.starts_with("float") || s.dtype == "bfloat16";
+            if (!integer || !floating || s.numel() != z.numel()) return;
+            q.any = q.converted = true;
+            q.path = row.path;
+            q.scaleKey = s.name;
+            readSmall(s, q.scale);
+            readSmall(z, q.zeroPoint);
+            row.tensors.erase("scale");
+            row.tensors.erase("zero_point");
+            return;
+        }
+        const auto scalar = [&](const char* leaf) -> std::optional<double> {
+            const std::string key = (m_file.modelKey.empty() ? "" : m_file.modelKey + ".") +
+                                    (row.path.empty() ? std::string(leaf) : row.path + "." + leaf);
+            const auto v = m_file.scalars.find(key);
+            return v == m_file.scalars.end() ? std::nullopt : std::optional<double>(v->second);
+        };
+        const std::optional<double> s = scalar("scale"), z = scalar("zero_point");
+        if (!s || !z) return;
+        q.any = q.converted = true;
+        q.path = row.path;
+        q.scaleKey = (row.path.empty() ? "" : row.path + ".") + "scale";
+        q.scale = {*s};
+        q.zeroPoint = {*z};
+    }
+
+    // A row's quantized weights in the file's order: "weight", or a recurrent layer's
+    // weight_ih_l0, weight_hh_l0, ...
+    std::vector<const TensorInfo*> quantizedWeights(const ModuleRow& row) const
+    {
+        std::vector<const TensorInfo*> out;
+        for (const auto& [leaf, t] : row.tensors)
+            if (t->quant && leaf.starts_with("weight")) out.push_back(t);
+        std::sort(out.begin(), out.end());  // file.tensors order: they point into it
+        return out;
+    }
+    const TensorInfo* quantizedWeight(const ModuleRow& row) const
+    {
+        const auto weight = row.tensors.find("weight");
+        if (weight != row.tensors.end() && weight->second->quant) return weight->second;
+        const std::vector<const TensorInfo*> all = quantizedWeights(row);
+        return all.empty() ? nullptr : all.front();
+    }
+
+    Layer makeLayer(ModuleRow& row)
     {
         Layer layer;
         layer.name = row.path.empty() ? "(root)" : row.path;
+        const std::string cls = classOf(row.path);
+        const TensorInfo* converted = quantizedWeight(row);
+        readConvertedOutput(row);
         const auto weight = row.tensors.find("weight");
         layer.op = guessOp(row, weight == row.tensors.end() ? nullptr : weight->second);
         if (const PickledModule* m = pickled(row.path)) layer.op = shortClassName(m->className);
+        if (!cls.empty() && !cls.starts_with("torch.ScriptObject")) layer.op = shortClassName(cls);
         layer.weightQuant = params(row.weightQuant, true, layer.flags);
         layer.outputQuant = params(row.outputQuant, false, layer.flags);
+        if (converted && !layer.weightQuant) layer.weightQuant = weightParams(*converted);
+        if (converted) markConverted(layer, row.path, cls, *converted);
         if (layer.weightQuant)
             layer.weightDtype = layer.weightQuant->dtype;
         else if (weight != row.tensors.end())
             layer.weightDtype = model::parseDType(weight->second->dtype).value_or(model::DType::Unknown);
         if (layer.outputQuant)
             layer.outputDtype = layer.outputQuant->dtype;
-        else if (weight != row.tensors.end())
+        else if (!converted && weight != row.tensors.end())  // a converted one's: markConverted's
             layer.outputDtype = layer.weightDtype;
         layer.source.file = m_file.path;
         layer.source.node = !row.outputQuant.scaleKey.empty() ? row.outputQuant.scaleKey
@@ -327,12 +453,70 @@ private:
         return layer;
     }
 
+    // Dynamic by its class (a whole module, TorchScript), by the version state_dict() saved
+    // beside it (torch's dynamic Linear is version 4, its static one 3), as a recurrent layer
+    // without an output quantizer; a file without versions: a packed Linear whose output
+    // scale 1.0 and zero point 0 are quantize_dynamic's placeholders (a Conv never is dynamic).
+    bool isDynamic(const Layer& layer, const std::string& path, const std::string& cls,
+                   const TensorInfo& weight) const
+    {
+        if (!cls.empty() && isQuantizedModuleClass(cls)) return isDynamicModuleClass(cls);
+        if (layer.op == "LSTM" || layer.op == "GRU") return !layer.outputQuant;
+        const bool packedLinear = weight.name.find("._packed_params.") != std::string::npos;
+        if (!packedLinear) return false;
+        const auto version =
+            m_file.moduleVersions.find(m_file.modelKey.empty() ? path : m_file.modelKey + "." + path);
+        if (version != m_file.moduleVersions.end()) return version->second >= 4;
+        return layer.outputQuant && layer.outputQuant->scales == std::vector<float>{1.0f} &&
+               layer.outputQuant->zeroPoints == std::vector<int64_t>{0} && !m_staticConvert;
+    }
+    // A quantized weight outside a packed Linear (a converted Conv's): the model went through
+    // static convert, where a scale of 1.0 is an uncalibrated output, not a placeholder.
+    bool staticConvertSeen() const
+    {
+        return std::any_of(m_file.tensors.begin(), m_file.tensors.end(), [](const TensorInfo& t) {
+            return t.quant && t.name.find("_packed_params") == std::string::npos &&
+                   t.name.find("_all_weight_values") == std::string::npos;
+        });
+    }
+
+    // A converted layer whose activations are quantized on the fly (quantize_dynamic: a scale of
+    // 1.0 and zero point 0 stand in for the output's, or no output quantizer on a recurrent
+    // layer) or not at all (weight-only: an Embedding's float_qparams).
+    // Neither without its evidence: a traced TorchScript module keeps a static layer's output
+    // scale in its code, not in data.pkl, and that layer's output stays unknown.
+    void markConverted(Layer& layer, const std::string& path, const std::string& cls,
+                       const TensorInfo& weight) const
+    {
+        if (isDynamic(layer, path, cls, weight)) {
+            layer.outputQuant.reset();
+            layer.outputDtype = model::DType::Float32;
+            layer.flags.push_back(kFlagDynamic);
+        } else if (!layer.outputQuant && weight.quant->floatZeroPoints()) {
+            // torch's weight-only scheme (Embedding, EmbeddingBag): float scales and zero points
+            layer.outputDtype = model::DType::Float32;
+            layer.flags.push_back(kFlagWeightOnly);
+        }
+    }
+
     // The module type is not in a state_dict; its tensors tell the usual ones apart.
     static std::string guessOp(const ModuleRow& row, const TensorInfo* weight)
     {
         if (row.tensors.count("running_mean")) return "BatchNorm";
         if (row.tensors.count("in_proj_weight")) return "MultiheadAttention";
-        if (!weight) return row.tensors.empty() ? "FakeQuantize" : "Module";
+        // a recurrent layer's input weights stack its gates: four for an LSTM, three for a GRU
+        const auto ih = row.tensors.find("weight_ih_l0"), hh = row.tensors.find("weight_hh_l0");
+        if (ih != row.tensors.end() && hh != row.tensors.end() && ih->second->shape.size() == 2 &&
+            hh->second->shape.size() == 2 && hh->second->shape[1] > 0) {
+            const int64_t gates = ih->second->shape[0] / hh->second->shape[1];
+            return gates == 4 ? "LSTM" : gates == 3 ? "GRU" : "RNN";
+        }
+        // quantizer buffers only: a fake quant's, or a converted module's output (a Quantize, a
+        // FloatFunctional's add) whose state_dict keeps just its scale and zero point
+        if (!weight)
+            return !row.tensors.empty()        ? "Module"
+                   : row.outputQuant.converted ? "QuantizedOutput"
+                                               : "FakeQuantize";
         static constexpr std::array<const char*, 6> kByRank = {"Module", "Norm",   "Linear",
                                                                "Conv1d", "Conv2d", "Conv3d"};
         const size_t rank = weight->shape.size();
@@ -341,6 +525,7 @@ private:
     }
 
     const CheckpointFile& m_file;
+    const bool m_staticConvert = staticConvertSeen();
     TensorReader& m_reader;
     MemoryBudget& m_budget;
     size_t m_overBudget = 0;     // quantizer buffers not read for the budget
@@ -352,11 +537,17 @@ private:
 
 }  // namespace
 
+std::string modelPath(const CheckpointFile& file, const std::string& path)
+{
+    if (file.modelKey.empty()) return path;
+    const std::string prefix = file.modelKey + ".";
+    return path.starts_with(prefix) ? path.substr(prefix.size()) : std::string{};
+}
+
 std::string modelTensorName(const CheckpointFile& file, const TensorInfo& tensor)
 {
-    if (file.modelKey.empty()) return tensor.name;
-    const std::string prefix = file.modelKey + ".";
-    return tensor.name.starts_with(prefix) ? tensor.name.substr(prefix.size()) : std::string{};
+    if (tensor.duplicate) return {};
+    return modelPath(file, tensor.canonical.empty() ? tensor.name : tensor.canonical);
 }
 
 bool isQuantizerTensor(const std::string& modelName)
@@ -378,6 +569,18 @@ bool CheckpointRead::quantized() const
 {
     return std::any_of(table.layers.begin(), table.layers.end(),
                        [](const Layer& l) { return l.weightQuant || l.outputQuant; });
+}
+
+bool CheckpointRead::converted() const
+{
+    return std::any_of(file.tensors.begin(), file.tensors.end(), [](const TensorInfo& t) { return t.quant; });
+}
+
+bool CheckpointRead::dynamic() const
+{
+    return std::any_of(table.layers.begin(), table.layers.end(), [](const Layer& l) {
+        return std::find(l.flags.begin(), l.flags.end(), kFlagDynamic) != l.flags.end();
+    });
 }
 
 bool CheckpointRead::bitWidthsMissing() const

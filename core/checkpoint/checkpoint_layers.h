@@ -30,9 +30,17 @@ inline constexpr const char* kFlagObserverNaN = "observer_nan";             // t
 inline constexpr const char* kFlagFakeQuantDisabled = "fake_quant_disabled";
 inline constexpr const char* kFlagObserverDisabled = "observer_disabled";
 inline constexpr const char* kFlagZeroPointNonFinite = "zero_point_nonfinite";
+// A converted layer's: activations quantized at run time (quantize_dynamic), or never (an
+// Embedding quantized weight-only); both give a float output.
+inline constexpr const char* kFlagDynamic = "dynamic";
+inline constexpr const char* kFlagWeightOnly = "weight_only";
 
-// The model part of a tensor's name: "state_dict.conv1.weight" -> "conv1.weight" (modelKey
-// "state_dict"); tensors outside the model part (optimizer state) give "".
+// The model part of a dotted path: "state_dict.conv1" -> "conv1" (modelKey "state_dict"); paths
+// outside the model part (optimizer state) give "".
+std::string modelPath(const CheckpointFile& file, const std::string& path);
+// The model part of a tensor's canonical name (converted_layouts.h): "state_dict.fc.weight" for
+// "state_dict.fc._packed_params._packed_params.0"; "" outside the model part, and for a
+// duplicate.
 std::string modelTensorName(const CheckpointFile& file, const TensorInfo& tensor);
 
 // True for a quantizer's or observer's buffer ("x.activation_post_process.scale").
@@ -52,7 +60,9 @@ struct CheckpointRead {
     // the file is read: they read weights, and nothing the user changes later alters them.
     std::vector<Finding> findings;
     std::set<std::string> evaluated;
-    bool quantized() const;         // it carries fake-quant or observer buffers
+    bool quantized() const;         // it carries quantizers: fake quant, observers or converted modules
+    bool converted() const;         // it holds quantized tensors: a model after convert
+    bool dynamic() const;           // some layer is dynamically quantized (kFlagDynamic)
     bool bitWidthsMissing() const;  // some quantizer's dtype is unknown (that warning)
 };
 // readCheckpoint and checkpointLayerTable under one budget of maxMemory bytes (0 = a quarter of

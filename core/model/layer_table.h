@@ -18,6 +18,9 @@ struct QuantParams {
     DType dtype = DType::Unknown;
     std::vector<float> scales;
     std::vector<int64_t> zeroPoints;
+    // torch's weight-only scheme (per_channel_affine_float_qparams: an Embedding's) keeps
+    // real-valued zero points; they are here and zeroPoints stays empty
+    std::vector<double> realZeroPoints;
     int axis = -1;
     std::optional<int64_t> qmin;  // reduced ranges (e.g. Quantize -> Clip -> Dequantize)
     std::optional<int64_t> qmax;
