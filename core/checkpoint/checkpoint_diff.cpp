@@ -35,17 +35,26 @@ bool isBuffer(const std::string& name)
     return false;
 }
 
-TensorRole roleOf(const std::string& name)
+// converted: the file holds quantized tensors, whose modules keep their output's scale and zero
+// point as tensors of their own ("conv1.scale")
+TensorRole roleOf(const std::string& name, bool converted)
 {
     if (isQuantizerTensor(name)) return TensorRole::Quantizer;
+    if (converted && (name.ends_with(".scale") || name.ends_with(".zero_point")))
+        return TensorRole::Quantizer;
     return isBuffer(name) ? TensorRole::Buffer : TensorRole::Weight;
 }
 
-TensorChange changeOf(const std::string& name, const TensorInfo& t, ChangeKind kind)
+bool holdsQuantizedTensors(const CheckpointFile& f)
+{
+    return std::any_of(f.tensors.begin(), f.tensors.end(), [](const TensorInfo& t) { return t.quant; });
+}
+
+TensorChange changeOf(const std::string& name, const TensorInfo& t, ChangeKind kind, bool converted)
 {
     TensorChange c;
     c.name = name;
-    c.role = roleOf(name);
+    c.role = roleOf(name, converted);
     c.kind = kind;
     c.dtype = t.dtype;
     c.numel = t.numel();
@@ -143,6 +152,21 @@ const char* changeKindName(ChangeKind kind)
     return kNames[static_cast<size_t>(kind)];
 }
 
+Text changeKindText(ChangeKind kind)
+{
+    static constexpr std::array<std::pair<const char*, const char*>, 7> kWords{{
+        {"相同", "same"},
+        {"有变化", "changed"},
+        {"形状改变", "reshaped"},
+        {"仅在 B 中", "only in B"},
+        {"仅在 A 中", "only in A"},
+        {"未能读取", "unread"},
+        {"已量化（convert）", "quantized (convert)"},
+    }};
+    const auto& [zh, en] = kWords[static_cast<size_t>(kind)];
+    return {zh, en};
+}
+
 size_t CheckpointDiff::count(TensorRole role, ChangeKind kind) const
 {
     size_t n = 0;
@@ -176,10 +200,8 @@ Result<CheckpointDiff> diffCheckpoints(const CheckpointFile& a, const Checkpoint
     CheckpointDiff out;
     out.pathA = a.path;
     out.pathB = b.path;
-    const auto converted = [](const CheckpointFile& f) {
-        return std::any_of(f.tensors.begin(), f.tensors.end(), [](const TensorInfo& t) { return t.quant; });
-    };
-    out.convertBetween = !converted(a) && converted(b);
+    const bool convertedA = holdsQuantizedTensors(a), convertedB = holdsQuantizedTensors(b);
+    out.convertBetween = !convertedA && convertedB;
     const std::map<std::string, const TensorInfo*> inA = modelTensors(a), inB = modelTensors(b);
     TensorReader readA(a), readB(b);
     std::string bytesA, bytesB;  // reused from tensor to tensor
@@ -189,7 +211,7 @@ Result<CheckpointDiff> diffCheckpoints(const CheckpointFile& a, const Checkpoint
         if (name.empty()) continue;
         if (progress && !progress(static_cast<double>(done++) / static_cast<double>(inA.size() + 1), name))
             return Error{kCancelledCode, "cancelled", a.path};
-        TensorChange c = changeOf(name, ta, ChangeKind::Removed);
+        TensorChange c = changeOf(name, ta, ChangeKind::Removed, convertedA || convertedB);
         const auto it = inB.find(name);
         if (it != inB.end()) {
             const TensorInfo& tb = *it->second;
@@ -218,7 +240,8 @@ Result<CheckpointDiff> diffCheckpoints(const CheckpointFile& a, const Checkpoint
     }
     for (const TensorInfo& tb : b.tensors) {
         const std::string name = modelTensorName(b, tb);
-        if (!name.empty() && !inA.count(name)) out.tensors.push_back(changeOf(name, tb, ChangeKind::Added));
+        if (!name.empty() && !inA.count(name))
+            out.tensors.push_back(changeOf(name, tb, ChangeKind::Added, convertedB));
     }
     return out;
 }

@@ -23,6 +23,8 @@ enum class TensorRole { Weight, Quantizer, Buffer };  // parameter; scale / obse
 // packed weight).
 enum class ChangeKind { Same, Changed, Reshaped, Added, Removed, Unread, Quantized };
 const char* changeKindName(ChangeKind kind);  // "same" | "changed" | "reshaped" | "added" | ...
+// For a reader, in both languages: "only in B", "quantized (convert)", ...
+Text changeKindText(ChangeKind kind);
 
 struct TensorChange {
     std::string name;  // inside the model part ("conv1.weight")

@@ -73,19 +73,10 @@ void addCheckpoint(BuildContext& c, Section& s, const checkpoint::CheckpointRead
                                 std::to_string(quantized) + tr(c, " modules are shown.", " 个模块。")));
 }
 
-// ChangeKind's order, in the report's language.
 std::string changeText(const BuildContext& c, checkpoint::ChangeKind kind)
 {
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kWords{{
-        {"same", "相同"},
-        {"changed", "有变化"},
-        {"reshaped", "形状改变"},
-        {"only in B", "仅在 B 中"},
-        {"only in A", "仅在 A 中"},
-        {"unread", "未能读取"},
-    }};
-    const auto& [en, zh] = kWords[static_cast<size_t>(kind)];
-    return tr(c, en, zh);
+    const Text t = checkpoint::changeKindText(kind);
+    return tr(c, t.en, t.zh);
 }
 
 void addDiff(BuildContext& c, Section& s, const checkpoint::CheckpointDiff& d)

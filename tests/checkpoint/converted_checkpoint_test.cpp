@@ -13,6 +13,7 @@
 #include "core/checkpoint/checkpoint_diff.h"
 #include "core/checkpoint/checkpoint_layers.h"
 #include "core/checkpoint/tensor_stats.h"
+#include "core/report/report_builder.h"
 
 namespace qatdoctor::core::checkpoint {
 namespace {
@@ -232,6 +233,26 @@ TEST(ConvertedCheckpoint, FloatAndConvertedPairTheirWeights)
     // the keys convert adds and fusion folds away are not a changed model
     EXPECT_FALSE(std::any_of(a->findings.begin(), a->findings.end(),
                              [](const Finding& f) { return f.id == "checkpoint.keys_changed"; }));
+}
+
+TEST(ConvertedCheckpoint, ReportNamesTheConvertedWeights)
+{
+    // every change kind has its words: a weight quantized by convert once aborted the report
+    AnalyzeOptions options;
+    options.paths = {fixture("float_sd.pt"), fixture("static_sd.pt")};
+    Result<Analysis> a = analyze(options);
+    ASSERT_TRUE(a.ok()) << a.error().toString();
+    report::ReportOptions reportOptions;
+    reportOptions.sections = {"checkpoint"};
+    reportOptions.hashInputs = false;
+    Result<report::ReportDocument> doc = report::buildReport(*a, reportOptions);
+    ASSERT_TRUE(doc.ok());
+    std::string text;
+    for (const report::Block& b : doc->sections.at(0).blocks)
+        for (const auto& row : b.table.rows)
+            for (const std::string& cell : row) text += cell + "|";
+    EXPECT_NE(text.find("head.weight|quantized (convert)|"), std::string::npos) << text;
+    EXPECT_NE(text.find("head.scale|only in B|"), std::string::npos) << text;
 }
 
 TEST(ConvertedCheckpoint, DynamicPairMatchesRecurrentNames)

@@ -324,16 +324,13 @@ void CheckpointsPage::showDiff(size_t index)
     m_model->setHorizontalHeaderLabels(
         {tr("Tensor"), tr("Kind"), tr("Change"), tr("Relative L2"), tr("Max abs"), tr("Elements")});
     const QString roles[] = {tr("weight"), tr("quantizer"), tr("running statistic")};
-    // ChangeKind's order
-    const QString kinds[] = {tr("same"),      tr("changed"),   tr("reshaped"),
-                             tr("only in B"), tr("only in A"), tr("unread")};
     const std::set<std::string> flagged = flaggedNames(*m_analysis, d.pathB);
     for (const core::checkpoint::TensorChange& t : d.tensors) {
         const bool measured = t.kind == ChangeKind::Changed;
         QList<QStandardItem*> row{
             cell(qs(t.name)),
             cell(roles[static_cast<size_t>(t.role)]),
-            cell(kinds[static_cast<size_t>(t.kind)]),
+            cell(qs(core::checkpoint::changeKindText(t.kind).in(lang))),
             cell(measured ? qs(core::checkpoint::relativeChangeText(t.relL2, lang)) : QStringLiteral("-"),
                  core::checkpoint::changeOrder(t)),
             cell(measured ? qs(core::shortNumber(t.maxAbs)) : QStringLiteral("-"),
