@@ -129,6 +129,17 @@ TEST(ConvertedCheckpoint, FxConvertMatchesTorch)
     expectTorchFacts("fx_sd.pt");
 }
 
+TEST(ConvertedCheckpoint, UncalibratedStaticModelIsNotDynamic)
+{
+    // a static convert without calibration keeps scale 1.0 / zero point 0 on every output: the
+    // same numbers quantize_dynamic stands in with, here beside a converted Conv1d
+    expectTorchFacts("uncalibrated_sd.pt");
+    // keys "net.0.weight" under a module called net: a bare state_dict, not a checkpoint's "net"
+    const CheckpointRead c = read("uncalibrated_sd.pt");
+    EXPECT_EQ(c.file.modelKey, "");
+    EXPECT_EQ(checkpointKindName(c.file), std::string("state_dict"));
+}
+
 TEST(ConvertedCheckpoint, PackedParamsAreNeverRows)
 {
     const CheckpointRead c = read("static_sd.pt");

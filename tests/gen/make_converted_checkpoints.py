@@ -16,6 +16,9 @@ itself says of each (read back with torch.load / torch.jit.load), for the tests 
   dynamic_script.pt       torch.jit.script of the dynamic model
   embedding_sd.pt         an Embedding quantized weight-only (float_qparams) and a dynamic Linear
   fx_sd.pt                convert_fx of a small conv net (root buffers <name>_scale_0)
+  uncalibrated_sd.pt      static convert with no calibration pass (every output scale 1.0, zero
+                          point 0: uncalibrated, not dynamic) of an nn.Sequential attribute called
+                          net (keys "net.0.weight": a state_dict, not a checkpoint under "net")
 
 Deterministic: fixed seeds. Run: /usr/bin/python3 tests/gen/make_converted_checkpoints.py [OUT_DIR]
 """
@@ -92,6 +95,17 @@ class Bag(nn.Module):
 
     def forward(self, x):
         return self.proj(self.tokens(x))
+
+
+class Wrapped(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.quant = QuantStub()
+        self.net = nn.Sequential(nn.Conv1d(2, 4, 3), nn.ReLU(), nn.Flatten(), nn.Linear(16, 3))
+        self.dequant = DeQuantStub()
+
+    def forward(self, x):
+        return self.dequant(self.net(self.quant(x)))
 
 
 class Fx(nn.Module):
@@ -214,6 +228,14 @@ def main():
     fq = convert_fx(p)
     torch.save(fq.state_dict(), os.path.join(OUT, "fx_sd.pt"))
     facts["fx_sd.pt"] = {"dynamic": False, "layers": layer_facts(fq)}
+
+    torch.manual_seed(8)
+    w = Wrapped().eval()
+    w.qconfig = get_default_qconfig("qnnpack")
+    prepare(w, inplace=True)  # no calibration forward: the observers keep their defaults
+    qw = convert(w)
+    torch.save(qw.state_dict(), os.path.join(OUT, "uncalibrated_sd.pt"))
+    facts["uncalibrated_sd.pt"] = {"dynamic": False, "layers": layer_facts(qw)}
 
     with open(os.path.join(OUT, "facts.json"), "w") as out:
         json.dump(facts, out, indent=1, sort_keys=True)
