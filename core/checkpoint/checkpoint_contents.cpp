@@ -455,6 +455,17 @@ private:
     std::vector<std::pair<std::string, double>> m_numbers;
 };
 
+// The typed-container helpers of TorchScript's own pickles: torch.jit.load resolves them in its
+// C++ unpickler (they return their argument), no Python function runs.
+bool isTorchScriptHelper(std::string_view module, std::string_view name)
+{
+    static constexpr std::array<std::string_view, 7> kHelpers{
+        "build_intlist",        "build_tensorlist", "build_doublelist", "build_boollist",
+        "build_tensor_from_id", "restore_type_tag", "build_complexlist"};
+    return module == "torch.jit._pickle" &&
+           std::find(kHelpers.begin(), kHelpers.end(), name) != kHelpers.end();
+}
+
 }  // namespace
 
 void describePickle(const PickleTree& tree, CheckpointFile& out,
@@ -468,6 +479,7 @@ void describePickle(const PickleTree& tree, CheckpointFile& out,
     for (const auto& [global, use] : tree.globals) {
         const auto& [module, name] = global;
         const std::string dotted = std::string(module).append(".").append(name);
+        if (out.container == "torchscript" && isTorchScriptHelper(module, name)) continue;
         switch (riskOf(module, name, use)) {
             case GlobalRisk::Runs:
                 out.dangerous.push_back(dotted);

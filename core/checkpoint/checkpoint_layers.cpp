@@ -567,8 +567,8 @@ model::LayerTable checkpointLayerTable(const CheckpointFile& file, TensorReader&
 
 bool CheckpointRead::quantized() const
 {
-    return std::any_of(table.layers.begin(), table.layers.end(),
-                       [](const Layer& l) { return l.weightQuant || l.outputQuant; });
+    return converted() || std::any_of(table.layers.begin(), table.layers.end(),
+                                      [](const Layer& l) { return l.weightQuant || l.outputQuant; });
 }
 
 bool CheckpointRead::converted() const

@@ -10,7 +10,7 @@ namespace {
 
 // What the object holding a packed tensor must be for a layout to apply: none (the path says
 // it all), a quantized Conv (its pickled state is a tuple), a dynamic LSTM's cell parameters.
-enum class Holder { Any, QuantizedConv, CellParams };
+enum class Holder { Any, QuantizedConv, CellParams, PackedLinear, PackedConv };
 
 // One layout: the dotted path's pattern (group 1 = the module, group 2 = the index the name is
 // chosen by), what must hold the tensor, the names by that index (less firstIndex), and whether
@@ -30,7 +30,11 @@ struct Layout {
 // dilation, transposed, output_padding, groups, padding_mode, weight, bias, scale, zero_point,
 // training); TorchScript pickles the same tuple. quantized_dynamic CellParams: (tag,
 // [bias_ih, bias_hh], doubles, longs, [packed w_ih, packed w_hh]), each packed one (weight, bias).
-const std::array<Layout, 6> kLayouts{{
+// TorchScript keeps a Linear's packed params as the object itself (its state (weight, bias, ...)),
+// a mobile archive as a constant with no module name, like a prepacked Conv's
+// Conv2dPackedParamsBase state ("2", [config, weight], [bias]). The first layout that matches
+// names a path: those holders come last, an LSTM's packed weights are its cell's.
+const std::array<Layout, 9> kLayouts{{
     {R"(^(.+)\._packed_params\._packed_params\.([01])$)", Holder::Any, {"weight", "bias"}, 0, false, false},
     {R"(^(.+)\._packed_params\._packed_weight()$)", Holder::Any, {"weight"}, 0, false, false},
     {R"(^(.+)\.(1[0-3])$)",
@@ -57,6 +61,9 @@ const std::array<Layout, 6> kLayouts{{
      0,
      true,
      false},
+    {R"(^(.+?)(?:\._packed_params)?\.([01])$)", Holder::PackedLinear, {"weight", "bias"}, 0, false, false},
+    {R"(^(.+)\.1\.1()$)", Holder::PackedConv, {"weight"}, 0, false, false},
+    {R"(^(.+)\.2\.0()$)", Holder::PackedConv, {"bias"}, 0, false, false},
 }};
 
 // The layer number of an LSTM's cell parameters ("lstm._all_weight_values.3.param..." -> 3).
@@ -84,6 +91,14 @@ bool holderMatches(const CheckpointFile& file, Holder holder, const std::string&
             const std::string leaf = cls.substr(cls.rfind('.') + 1);
             return isQuantizedModuleClass(cls) && leaf.starts_with("Conv");
         }
+        case Holder::PackedLinear:  // TorchBind's LinearPackedParamsBase, or TorchScript's older
+                                    // LinearPackedParams whose state is (weight, bias, training, dtype)
+            return classAt(file, path.substr(0, path.rfind('.'))).find("LinearPackedParams") !=
+                   std::string::npos;
+        case Holder::PackedConv: {
+            const std::string cls = classAt(file, module);
+            return cls.ends_with("Conv2dPackedParamsBase") || cls.ends_with("Conv3dPackedParamsBase");
+        }
         case Holder::CellParams: {
             const std::string layer = cellLayer(path);
             return classAt(file, module + "._all_weight_values." + layer + ".param")
@@ -103,7 +118,7 @@ Named canonicalOf(const CheckpointFile& file, const std::string& path)
 {
     // the layouts all end in a packed holder's or a pickled state's index: paths without one
     // (nearly all) skip the regex searches
-    static const std::regex kStateIndex(R"(\.1[0-3]$)");
+    static const std::regex kStateIndex(R"(\.(1[0-3]|[01]|1\.1|2\.0)$)");
     if (path.find("_packed_params") == std::string::npos &&
         path.find("_all_weight_values") == std::string::npos && !std::regex_search(path, kStateIndex))
         return {path};

@@ -3,7 +3,8 @@
 // and the diff see the float names whatever the container.
 //
 //   fc._packed_params._packed_params.{0,1}            a converted Linear's state_dict (weight, bias)
-//   fc._packed_params.{0,1}                           its TorchScript LinearPackedParams state
+//   fc._packed_params.{0,1}                           its TorchScript LinearPackedParams(Base) state
+//   constants.4.{0,1}, constants.0.{1.1, 2.0}         a mobile archive's prepacked Linear and Conv
 //   emb._packed_params._packed_weight                 a converted Embedding
 //   conv1.{10,11,12,13}                               a whole pickled or TorchScript quantized Conv's
 //                                                     state (weight, bias, scale, zero point)

@@ -140,6 +140,22 @@ TEST(ConvertedCheckpoint, UncalibratedStaticModelIsNotDynamic)
     EXPECT_EQ(checkpointKindName(c.file), std::string("state_dict"));
 }
 
+TEST(ConvertedCheckpoint, MobileArchiveReadsItsPrepackedConstants)
+{
+    // optimize_for_mobile folds the weights into constants.pkl as prepacked TorchBind states:
+    // the weights and their scales are read, without module names (the code holds them)
+    const CheckpointRead c = read("static_mobile.ptl");
+    EXPECT_TRUE(c.quantized());
+    EXPECT_TRUE(c.file.dangerous.empty());  // TorchScript's own list helpers are not calls
+    const json& layers = facts().at("static_mobile.ptl").at("layers");
+    std::vector<float> expected, found;
+    for (const char* name : {"stem", "mix", "head"})
+        expected.push_back(static_cast<float>(layers.at(name).at("scales").at(0).get<double>()));
+    for (const model::Layer& l : c.table.layers)
+        if (l.weightQuant) found.push_back(l.weightQuant->scales.at(0));
+    EXPECT_EQ(found, expected);
+}
+
 TEST(ConvertedCheckpoint, PackedParamsAreNeverRows)
 {
     const CheckpointRead c = read("static_sd.pt");

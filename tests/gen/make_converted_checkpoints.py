@@ -10,6 +10,8 @@ itself says of each (read back with torch.load / torch.jit.load), for the tests 
   static_whole.pt         torch.save(model) of static_sd's model (pickled states, TorchBind objects)
   static_script.pt        torch.jit.save(torch.jit.script(model)): data.pkl + code/ + constants.pkl
   static_traced.pt        torch.jit.save(torch.jit.trace(model))
+  static_mobile.ptl       that traced model after optimize_for_mobile, saved for the lite
+                          interpreter (a Linear's packed params are the TorchBind object itself)
   training_ckpt.pth       {'epoch', 'best_acc' (a numpy float64), 'state_dict': static_sd's}
   dynamic_sd.pt           quantize_dynamic of a bidirectional 2-layer LSTM, a GRU and a Linear
   dynamic_float_sd.pt     that model's float state_dict
@@ -34,6 +36,7 @@ from torch.ao.quantization import (DeQuantStub, QuantStub, convert, float_qparam
                                    get_default_qconfig, prepare, quantize_dynamic)
 from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
 from torch.ao.quantization import get_default_qconfig_mapping
+from torch.utils.mobile_optimizer import optimize_for_mobile
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "data", "checkpoints",
                                                          "converted")
@@ -179,7 +182,9 @@ def main():
     torch.save(q.state_dict(), os.path.join(OUT, "static_sd.pt"))
     torch.save(q, os.path.join(OUT, "static_whole.pt"))
     torch.jit.save(torch.jit.script(q), os.path.join(OUT, "static_script.pt"))
-    torch.jit.save(torch.jit.trace(q, torch.randn(1, 3, 8, 8)), os.path.join(OUT, "static_traced.pt"))
+    traced_model = torch.jit.trace(q, torch.randn(1, 3, 8, 8))
+    torch.jit.save(traced_model, os.path.join(OUT, "static_traced.pt"))
+    optimize_for_mobile(traced_model)._save_for_lite_interpreter(os.path.join(OUT, "static_mobile.ptl"))
     torch.save({"epoch": 7, "best_acc": numpy.float64(0.8125), "state_dict": q.state_dict()},
                os.path.join(OUT, "training_ckpt.pth"))
     static = layer_facts(q)
@@ -192,6 +197,7 @@ def main():
     traced = {k: dict(v) for k, v in static.items() if k in ("stem", "mix", "head")}
     traced["head"].update(output_scale=None, output_zero_point=None)
     facts["static_traced.pt"] = {"dynamic": False, "layers": traced}
+    facts["static_mobile.ptl"] = {"dynamic": False, "layers": traced}
     facts["training_ckpt.pth"]["metadata"] = {"epoch": 7, "best_acc": 0.8125}
 
     _, qc = static_model("onednn")
