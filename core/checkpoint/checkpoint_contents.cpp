@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/checkpoint/converted_layouts.h"
+#include "core/checkpoint/dotted_path.h"
 #include "core/common/number_text.h"
 
 namespace qatdoctor::core::checkpoint {
@@ -157,15 +158,12 @@ private:
             case Kind::Int:
             case Kind::Float:
             case Kind::Str:
-                // an object's attributes are its settings, not the checkpoint's metadata
-                if (depth <= 2 && !path.empty() && !m_out.objectClasses.count(parentOf(path))) {
-                    m_out.metadata.emplace_back(path, scalarText(n));
-                    if (n.kind == Kind::Int || n.kind == Kind::Float) m_out.numericMetadata.insert(path);
-                }
-                // an object's numbers: a converted module's scale and zero point live there
-                if (n.kind != Kind::Str && m_numbers.size() < kMaxNumbers &&
-                    m_out.objectClasses.count(parentOf(path)))
-                    m_numbers.emplace_back(path, n.kind == Kind::Float ? n.f : static_cast<double>(n.i));
+                // an object's attributes are its settings, not the checkpoint's metadata; its
+                // numbers hold a converted module's scale and zero point
+                if (m_out.objectClasses.count(parentPath(path)))
+                    recordNumber(path, n);
+                else
+                    recordMetadata(path, depth, scalarText(n), n.kind == Kind::Int || n.kind == Kind::Float);
                 return;
             default:
                 return;
@@ -224,10 +222,8 @@ private:
         }
         // a numpy scalar (a metric computed with numpy: "best_acc": numpy.float64(0.93))
         if (name == "scalar" && module.ends_with("core.multiarray")) {
-            if (const std::optional<double> v = numpyScalar(n); v && depth <= 2 && !path.empty()) {
-                m_out.metadata.emplace_back(path, fullNumber(*v));
-                m_out.numericMetadata.insert(path);
-            }
+            if (const std::optional<double> v = numpyScalar(n))
+                recordMetadata(path, depth, fullNumber(*v), true);
             return;
         }
         // A TorchBind object (a packed weight): its state is (what __getstate__ returned, its
@@ -353,14 +349,23 @@ private:
                 walk(d.items[k + 1], join(path, keyText(d.items[k])), depth + 1);
         }
     }
+    // A scalar near the root of a checkpoint ("epoch", "best_acc") is its metadata.
+    void recordMetadata(const std::string& path, int depth, std::string text, bool numeric)
+    {
+        if (depth > 2 || path.empty()) return;
+        m_out.metadata.emplace_back(path, std::move(text));
+        if (numeric) m_out.numericMetadata.insert(path);
+    }
+    // A number (or a boolean, as 1 or 0) of an object's state, exact.
+    void recordNumber(const std::string& path, const PyNode& n)
+    {
+        if (n.kind != Kind::Int && n.kind != Kind::Float && n.kind != Kind::Bool) return;
+        if (m_numbers.size() < kMaxNumbers)
+            m_numbers.emplace_back(path, n.kind == Kind::Float ? n.f : static_cast<double>(n.i));
+    }
     void recordClass(const std::string& path, const std::string& cls)
     {
         if (m_out.objectClasses.size() < kMaxObjects) m_out.objectClasses.emplace(path, cls);
-    }
-    static std::string parentOf(const std::string& path)
-    {
-        const size_t dot = path.rfind('.');
-        return dot == std::string::npos ? std::string{} : path.substr(0, dot);
     }
     void recordModule(const std::string& path, std::string_view module, std::string_view name,
                       const std::vector<NodeId>& state)
@@ -378,11 +383,7 @@ private:
             else if (value.kind == Kind::Bool || value.kind == Kind::Int || value.kind == Kind::Float ||
                      value.kind == Kind::Str)
                 m.settings.emplace_back(key, scalarText(value));
-            // exact, for what reads a converted module's scale
-            if ((value.kind == Kind::Int || value.kind == Kind::Float || value.kind == Kind::Bool) &&
-                m_numbers.size() < kMaxNumbers)
-                m_numbers.emplace_back(join(path, key),
-                                       value.kind == Kind::Float ? value.f : static_cast<double>(value.i));
+            recordNumber(join(path, key), value);  // exact, for what reads a converted module's scale
         }
     }
 

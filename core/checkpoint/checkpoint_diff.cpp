@@ -45,11 +45,6 @@ TensorRole roleOf(const std::string& name, bool converted)
     return isBuffer(name) ? TensorRole::Buffer : TensorRole::Weight;
 }
 
-bool holdsQuantizedTensors(const CheckpointFile& f)
-{
-    return std::any_of(f.tensors.begin(), f.tensors.end(), [](const TensorInfo& t) { return t.quant; });
-}
-
 TensorChange changeOf(const std::string& name, const TensorInfo& t, ChangeKind kind, bool converted)
 {
     TensorChange c;
@@ -200,7 +195,7 @@ Result<CheckpointDiff> diffCheckpoints(const CheckpointFile& a, const Checkpoint
     CheckpointDiff out;
     out.pathA = a.path;
     out.pathB = b.path;
-    const bool convertedA = holdsQuantizedTensors(a), convertedB = holdsQuantizedTensors(b);
+    const bool convertedA = a.holdsQuantizedTensors(), convertedB = b.holdsQuantizedTensors();
     out.convertBetween = !convertedA && convertedB;
     const std::map<std::string, const TensorInfo*> inA = modelTensors(a), inB = modelTensors(b);
     TensorReader readA(a), readB(b);

@@ -134,6 +134,11 @@ int64_t TensorInfo::numel() const
     return n;
 }
 
+model::DType TensorInfo::type() const
+{
+    return model::parseDType(dtype).value_or(model::DType::Unknown);
+}
+
 uint64_t TensorInfo::packedBytes() const
 {
     return static_cast<uint64_t>(std::min<int64_t>(numel(), int64_t{1} << 40)) * dtypeSize(dtype);
@@ -146,9 +151,20 @@ const std::string* PickledModule::setting(std::string_view name) const
     return nullptr;
 }
 
+bool CheckpointFile::zipped() const
+{
+    return container == "zip" || container == "torchscript";
+}
+
+bool CheckpointFile::holdsQuantizedTensors() const
+{
+    return std::any_of(tensors.begin(), tensors.end(),
+                       [](const TensorInfo& t) { return t.quant.has_value(); });
+}
+
 bool QTensorParams::floatZeroPoints() const
 {
-    return zeroPoints && (zeroPoints->dtype.starts_with("float") || zeroPoints->dtype == "bfloat16");
+    return zeroPoints && model::isFloat(zeroPoints->type());
 }
 
 const char* checkpointKindName(const CheckpointFile& file)
@@ -222,17 +238,17 @@ struct TensorReader::Impl {
 TensorReader::TensorReader(const CheckpointFile& file) : m_impl(std::make_unique<Impl>(file)) {}
 TensorReader::~TensorReader() = default;
 
-// The storage bytes [first, first + count) of a storage, through the archive or stream opened once
-// per reader (a layer table reads hundreds of small tensors; reopening the zip for each would parse
-// its directory each time).
-Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t first, uint64_t count,
+// The storage bytes [first, first + count) of a tensor's storage, through the archive or stream
+// opened once per reader (a layer table reads hundreds of small tensors; reopening the zip for
+// each would parse its directory each time).
+Result<void> TensorReader::storageBytes(const TensorInfo& tensor, uint64_t first, uint64_t count,
                                         const std::string& what, std::string& bytes)
 {
     Impl& m = *m_impl;
     const CheckpointFile& file = m.file;
     if (!m.opened) {
         m.opened = true;
-        if (file.container != "legacy" && file.container != "tar") {
+        if (file.zipped()) {
             int code = 0;
             m.zip.reset(zip_open(file.path.c_str(), ZIP_RDONLY, &code));
         } else if (Result<OffsetFile> f = OffsetFile::open(file.path)) {
@@ -240,8 +256,8 @@ Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t fir
         }
     }
     // filled as the bytes arrive (readZipEntry), never sized to what the archive claims first
-    if (file.container != "legacy" && file.container != "tar") {
-        const std::string entry = file.archiveRoot + "/" + storage;
+    if (file.zipped()) {
+        const std::string entry = file.archiveRoot + "/" + tensor.storageDir + "/" + tensor.storage;
         zip_stat_t st;
         if (!m.zip || zip_stat(m.zip.get(), entry.c_str(), 0, &st) != 0 || st.size < count ||
             st.size - count < first)
@@ -258,7 +274,7 @@ Result<void> TensorReader::storageBytes(const std::string& storage, uint64_t fir
             return Error{"checkpoint.zip", what + ": cannot read " + entry, file.path};
         return Ok{};
     }
-    const auto at = file.legacyOffsets.find(storage.substr(storage.find('/') + 1));
+    const auto at = file.legacyOffsets.find(tensor.storage);
     const uint64_t size = m.stream ? m.stream->size() : 0;
     if (at == file.legacyOffsets.end() || at->second > size || count > size - at->second ||
         first > size - at->second - count)
@@ -327,10 +343,8 @@ Result<void> TensorReader::readPacked(const TensorInfo& t, std::string& out)
                          std::to_string(packed) + " (zero strides), not read",
                      m_impl->file.path};
     try {
-        // zip: the entry "<storageDir>/<key>" under the archive's folder; the others: the key
-        const std::string storage = t.storageDir + "/" + t.storage;
-        if (contiguous) return storageBytes(storage, first, span, what, out);
-        if (Result<void> read = storageBytes(storage, first, span, what, m_impl->scratch); !read) return read;
+        if (contiguous) return storageBytes(t, first, span, what, out);
+        if (Result<void> read = storageBytes(t, first, span, what, m_impl->scratch); !read) return read;
         out.resize(packed);
     } catch (const std::bad_alloc&) {
         return Error{"checkpoint.tensor", what + ": not enough memory to read it", m_impl->file.path};

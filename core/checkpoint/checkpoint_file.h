@@ -17,6 +17,7 @@
 #include "core/checkpoint/pickle_vm.h"
 #include "core/common/memory_budget.h"
 #include "core/common/result.h"
+#include "core/model/dtype.h"
 
 namespace qatdoctor::core::checkpoint {
 
@@ -56,6 +57,7 @@ struct TensorInfo {
     // repeats): listed, but neither a layer's tensor nor compared.
     bool duplicate = false;
     int64_t numel() const;
+    model::DType type() const;  // its dtype as the model tables name it (qint8 -> Int8)
     // Its elements' bytes, packed (numel capped at 2^40 so a hostile shape cannot overflow).
     uint64_t packedBytes() const;
 };
@@ -110,6 +112,8 @@ struct CheckpointFile {
     std::map<std::string, PickledModule> modules;
 
     const TensorInfo* find(const std::string& name) const;
+    bool zipped() const;                 // its storages are zip entries (torch.save's zip, TorchScript)
+    bool holdsQuantizedTensors() const;  // a model after convert
 };
 
 // What the file holds: "torchscript" (torch.jit.save), "whole_module" (torch.save(model)),
@@ -151,7 +155,7 @@ public:
     Result<std::vector<double>> values(const TensorInfo& tensor);
 
 private:
-    Result<void> storageBytes(const std::string& storage, uint64_t first, uint64_t count,
+    Result<void> storageBytes(const TensorInfo& tensor, uint64_t first, uint64_t count,
                               const std::string& what, std::string& into);
     struct Impl;
     std::unique_ptr<Impl> m_impl;

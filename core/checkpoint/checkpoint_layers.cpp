@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "core/checkpoint/converted_layouts.h"
+#include "core/checkpoint/dotted_path.h"
 #include "core/common/error_codes.h"
 
 namespace qatdoctor::core::checkpoint {
@@ -28,16 +29,6 @@ std::string shortClassName(const std::string& className)
     return className.substr(className.rfind('.') + 1);
 }
 
-std::string lastSegment(const std::string& path)
-{
-    const size_t dot = path.rfind('.');
-    return dot == std::string::npos ? path : path.substr(dot + 1);
-}
-std::string parentPath(const std::string& path)
-{
-    const size_t dot = path.rfind('.');
-    return dot == std::string::npos ? std::string{} : path.substr(0, dot);
-}
 bool isOutputQuantizerName(const std::string& segment)
 {
     // eager mode names it activation_post_process; FX numbers its top-level ones
@@ -184,10 +175,15 @@ private:
     }
 
     // A module pickled whole, by its path in the model.
+    // A path of the model as the file names it: under the model key ("state_dict.conv1").
+    std::string filePath(const std::string& modelPath) const
+    {
+        return m_file.modelKey.empty() ? modelPath : m_file.modelKey + "." + modelPath;
+    }
+
     const PickledModule* pickled(const std::string& modelPath) const
     {
-        const auto m =
-            m_file.modules.find(m_file.modelKey.empty() ? modelPath : m_file.modelKey + "." + modelPath);
+        const auto m = m_file.modules.find(filePath(modelPath));
         return m == m_file.modules.end() ? nullptr : &m->second;
     }
 
@@ -336,8 +332,7 @@ private:
     // The class of the object at a path of the model, "" when not pickled as an object.
     std::string classOf(const std::string& modelPath) const
     {
-        const auto c = m_file.objectClasses.find(m_file.modelKey.empty() ? modelPath
-                                                                         : m_file.modelKey + "." + modelPath);
+        const auto c = m_file.objectClasses.find(filePath(modelPath));
         return c == m_file.objectClasses.end() ? std::string{} : c->second;
     }
 
@@ -345,7 +340,7 @@ private:
     std::optional<QuantParams> weightParams(const TensorInfo& t)
     {
         QuantParams q;
-        q.dtype = model::parseDType(t.dtype).value_or(model::DType::Unknown);
+        q.dtype = t.type();
         q.scaleSource = t.name;
         const QTensorParams& p = *t.quant;
         if (!p.perChannel()) {
@@ -378,9 +373,7 @@ private:
         if (scale != row.tensors.end() && zero != row.tensors.end()) {
             const TensorInfo& s = *scale->second;
             const TensorInfo& z = *zero->second;
-            const bool integer = z.dtype.starts_with("int") || z.dtype.starts_with("uint");
-            const bool floating = s.dtype.starts_with("float") || s.dtype == "bfloat16";
-            if (!integer || !floating || s.numel() != z.numel()) return;
+            if (!model::isInteger(z.type()) || !model::isFloat(s.type()) || s.numel() != z.numel()) return;
             q.any = q.converted = true;
             q.path = row.path;
             q.scaleKey = s.name;
@@ -391,9 +384,7 @@ private:
             return;
         }
         const auto scalar = [&](const char* leaf) -> std::optional<double> {
-            const std::string key = (m_file.modelKey.empty() ? "" : m_file.modelKey + ".") +
-                                    (row.path.empty() ? std::string(leaf) : row.path + "." + leaf);
-            const auto v = m_file.scalars.find(key);
+            const auto v = m_file.scalars.find(filePath(row.path.empty() ? leaf : row.path + "." + leaf));
             return v == m_file.scalars.end() ? std::nullopt : std::optional<double>(v->second);
         };
         const std::optional<double> s = scalar("scale"), z = scalar("zero_point");
@@ -428,8 +419,7 @@ private:
         Layer layer;
         layer.name = row.path.empty() ? "(root)" : row.path;
         const std::string cls = classOf(row.path);
-        const TensorInfo* converted = quantizedWeight(row);
-        readConvertedOutput(row);
+        const TensorInfo* converted = quantizedWeight(row);  // build() read its output already
         const auto weight = row.tensors.find("weight");
         layer.op = guessOp(row, weight == row.tensors.end() ? nullptr : weight->second);
         if (const PickledModule* m = pickled(row.path)) layer.op = shortClassName(m->className);
@@ -464,8 +454,7 @@ private:
         if (layer.op == "LSTM" || layer.op == "GRU") return !layer.outputQuant;
         const bool packedLinear = weight.name.find("._packed_params.") != std::string::npos;
         if (!packedLinear) return false;
-        const auto version =
-            m_file.moduleVersions.find(m_file.modelKey.empty() ? path : m_file.modelKey + "." + path);
+        const auto version = m_file.moduleVersions.find(filePath(path));
         if (version != m_file.moduleVersions.end()) return version->second >= 4;
         return layer.outputQuant && layer.outputQuant->scales == std::vector<float>{1.0f} &&
                layer.outputQuant->zeroPoints == std::vector<int64_t>{0} && !m_staticConvert;
@@ -573,7 +562,7 @@ bool CheckpointRead::quantized() const
 
 bool CheckpointRead::converted() const
 {
-    return std::any_of(file.tensors.begin(), file.tensors.end(), [](const TensorInfo& t) { return t.quant; });
+    return file.holdsQuantizedTensors();
 }
 
 bool CheckpointRead::dynamic() const

@@ -5,6 +5,8 @@
 #include <optional>
 #include <regex>
 
+#include "core/checkpoint/dotted_path.h"
+
 namespace qatdoctor::core::checkpoint {
 namespace {
 
@@ -93,8 +95,7 @@ bool holderMatches(const CheckpointFile& file, Holder holder, const std::string&
         }
         case Holder::PackedLinear:  // TorchBind's LinearPackedParamsBase, or TorchScript's older
                                     // LinearPackedParams whose state is (weight, bias, training, dtype)
-            return classAt(file, path.substr(0, path.rfind('.'))).find("LinearPackedParams") !=
-                   std::string::npos;
+            return classAt(file, parentPath(path)).find("LinearPackedParams") != std::string::npos;
         case Holder::PackedConv: {
             const std::string cls = classAt(file, module);
             return cls.ends_with("Conv2dPackedParamsBase") || cls.ends_with("Conv3dPackedParamsBase");
@@ -231,7 +232,7 @@ void nameConvertedLayouts(CheckpointFile& file, size_t first,
     // call an attribute "scale" too
     for (const auto& [path, value] : objectNumbers) {
         const std::string name = canonicalPath(file, path);
-        const std::string module = name.substr(0, name.rfind('.'));
+        const std::string module = parentPath(name);
         if (isQuantizerNumber(name) && isQuantizedModuleClass(classAt(file, module)))
             file.scalars[name] = value;
     }

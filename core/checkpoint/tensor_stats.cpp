@@ -10,7 +10,8 @@ constexpr size_t kFirstValues = 8;
 
 // A quantized tensor's integers as real values: (q - zero_point) * scale, per tensor or per
 // channel along its axis (row-major: the channel of element k is (k / inner) % channels).
-Result<void> dequantize(TensorReader& reader, const TensorInfo& t, std::vector<double>& values)
+Result<void> dequantize(const CheckpointFile& file, TensorReader& reader, const TensorInfo& t,
+                        std::vector<double>& values)
 {
     const QTensorParams& q = *t.quant;
     if (!q.perChannel()) {
@@ -28,10 +29,11 @@ Result<void> dequantize(TensorReader& reader, const TensorInfo& t, std::vector<d
     if (q.axis < 0 || static_cast<size_t>(q.axis) >= t.shape.size() ||
         static_cast<int64_t>(scales->size()) != t.shape[static_cast<size_t>(q.axis)] ||
         zeros.size() != scales->size())
-        return Error{
-            "checkpoint.tensor",
-            t.name + ": its per-channel scales do not match its shape along axis " + std::to_string(q.axis),
-            ""};
+        return Error{"checkpoint.tensor",
+                     file.path + ": tensor " + t.name +
+                         ": its per-channel scales do not match its shape along axis " +
+                         std::to_string(q.axis),
+                     file.path};
     int64_t inner = 1;
     for (size_t d = static_cast<size_t>(q.axis) + 1; d < t.shape.size(); ++d) inner *= t.shape[d];
     const auto channels = static_cast<int64_t>(scales->size());
@@ -89,7 +91,7 @@ std::vector<TensorStats> readTensorStats(const CheckpointFile& file, MemoryBudge
             continue;
         }
         Result<std::vector<double>> values = reader.values(t);
-        Result<void> real = values && t.quant ? dequantize(reader, t, *values) : Result<void>(Ok{});
+        Result<void> real = values && t.quant ? dequantize(file, reader, t, *values) : Result<void>(Ok{});
         if (!values || !real) {
             TensorStats s;
             s.problem = !values ? values.error().message : real.error().message;

@@ -41,6 +41,16 @@ CheckpointRead read(const std::string& name)
     return r.ok() ? std::move(r).value() : CheckpointRead{};
 }
 
+// Two files through the whole analysis: their diff, findings and report.
+Analysis analyzedPair(const std::string& a, const std::string& b)
+{
+    AnalyzeOptions options;
+    options.paths = {fixture(a), fixture(b)};
+    Result<Analysis> analysis = analyze(options);
+    EXPECT_TRUE(analysis.ok()) << (analysis.ok() ? "" : analysis.error().toString());
+    return analysis.ok() ? std::move(analysis).value() : Analysis{};
+}
+
 bool hasFlag(const model::Layer& l, const char* flag)
 {
     return std::find(l.flags.begin(), l.flags.end(), flag) != l.flags.end();
@@ -242,12 +252,9 @@ TEST(ConvertedCheckpoint, TensorStatsDequantizeWithTheTensorsOwnScales)
 
 TEST(ConvertedCheckpoint, FloatAndConvertedPairTheirWeights)
 {
-    AnalyzeOptions options;
-    options.paths = {fixture("float_sd.pt"), fixture("static_sd.pt")};
-    Result<Analysis> a = analyze(options);
-    ASSERT_TRUE(a.ok()) << a.error().toString();
-    ASSERT_EQ(a->checkpointDiffs.size(), 1u);
-    const CheckpointDiff& d = a->checkpointDiffs[0];
+    const Analysis a = analyzedPair("float_sd.pt", "static_sd.pt");
+    ASSERT_EQ(a.checkpointDiffs.size(), 1u);
+    const CheckpointDiff& d = a.checkpointDiffs[0];
     EXPECT_TRUE(d.convertBetween);
     const auto change = [&](const std::string& name) {
         const auto it = std::find_if(d.tensors.begin(), d.tensors.end(),
@@ -258,21 +265,18 @@ TEST(ConvertedCheckpoint, FloatAndConvertedPairTheirWeights)
     EXPECT_EQ(change("mix.weight"), ChangeKind::Quantized);
     EXPECT_EQ(change("head.bias"), ChangeKind::Same);  // convert keeps the float bias
     // the keys convert adds and fusion folds away are not a changed model
-    EXPECT_FALSE(std::any_of(a->findings.begin(), a->findings.end(),
+    EXPECT_FALSE(std::any_of(a.findings.begin(), a.findings.end(),
                              [](const Finding& f) { return f.id == "checkpoint.keys_changed"; }));
 }
 
 TEST(ConvertedCheckpoint, ReportNamesTheConvertedWeights)
 {
     // every change kind has its words: a weight quantized by convert once aborted the report
-    AnalyzeOptions options;
-    options.paths = {fixture("float_sd.pt"), fixture("static_sd.pt")};
-    Result<Analysis> a = analyze(options);
-    ASSERT_TRUE(a.ok()) << a.error().toString();
+    const Analysis a = analyzedPair("float_sd.pt", "static_sd.pt");
     report::ReportOptions reportOptions;
     reportOptions.sections = {"checkpoint"};
     reportOptions.hashInputs = false;
-    Result<report::ReportDocument> doc = report::buildReport(*a, reportOptions);
+    Result<report::ReportDocument> doc = report::buildReport(a, reportOptions);
     ASSERT_TRUE(doc.ok());
     std::string text;
     for (const report::Block& b : doc->sections.at(0).blocks)
@@ -284,12 +288,9 @@ TEST(ConvertedCheckpoint, ReportNamesTheConvertedWeights)
 
 TEST(ConvertedCheckpoint, DynamicPairMatchesRecurrentNames)
 {
-    AnalyzeOptions options;
-    options.paths = {fixture("dynamic_float_sd.pt"), fixture("dynamic_sd.pt")};
-    Result<Analysis> a = analyze(options);
-    ASSERT_TRUE(a.ok()) << a.error().toString();
-    ASSERT_EQ(a->checkpointDiffs.size(), 1u);
-    const CheckpointDiff& d = a->checkpointDiffs[0];
+    const Analysis a = analyzedPair("dynamic_float_sd.pt", "dynamic_sd.pt");
+    ASSERT_EQ(a.checkpointDiffs.size(), 1u);
+    const CheckpointDiff& d = a.checkpointDiffs[0];
     EXPECT_EQ(d.count(ChangeKind::Removed), 0u);     // every float tensor found its converted one
     EXPECT_EQ(d.count(ChangeKind::Quantized), 11u);  // 8 LSTM, 2 GRU matrices, the Linear
 }
