@@ -74,6 +74,7 @@ json quantToJson(const model::QuantParams& q)
     if (q.zeroPoints.size() == 1) j["zero_point"] = q.zeroPoints.front();
     if (q.qmin) j["qmin"] = *q.qmin;
     if (q.qmax) j["qmax"] = *q.qmax;
+    if (const int bits = model::quantBits(q); bits > 0) j["bits"] = bits;
     if (!q.observer.empty()) j["observer"] = q.observer;
     if (q.averagingConstant) j["averaging_constant"] = number(*q.averagingConstant);
     if (q.fakeQuantEnabled) j["fake_quant_enabled"] = *q.fakeQuantEnabled;
@@ -176,6 +177,10 @@ json modelToJson(const model::LayerTable& table)
     j["inputs"] = table.graphInputs;
     j["outputs"] = table.graphOutputs;
     j["layer_count"] = table.layers.size();
+    if (!table.quantization.empty()) {
+        j["quantization"] = table.quantization;
+        j["quantized"] = table.quantization != model::kNotQuantized;
+    }
     j["warnings"] = json::array();
     for (const Warning& w : table.warnings) j["warnings"].push_back(warningToJson(w));
     return j;

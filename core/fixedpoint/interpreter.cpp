@@ -3,6 +3,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <deque>
 #include <exception>
@@ -45,6 +46,23 @@ Result<std::vector<Tensor>> callKernel(const NodeInfo& n, const OpCall& call)
 bool isDefaultDomain(const onnx::NodeProto& n)
 {
     return n.domain().empty() || n.domain() == "ai.onnx";
+}
+
+// The float op an integer-operand op computes, run in the float mode on real values
+// (value_ops.cpp): QLinearConv / QLinearMatMul and the integer products of dynamic quantization.
+const char* floatFormOf(const onnx::NodeProto& n)
+{
+    struct FloatForm {
+        std::string_view op, floatOp;
+    };
+    static constexpr std::array<FloatForm, 4> kForms = {{{"QLinearConv", "Conv"},
+                                                         {"QLinearMatMul", "MatMul"},
+                                                         {"ConvInteger", "Conv"},
+                                                         {"MatMulInteger", "MatMul"}}};
+    if (!isDefaultDomain(n)) return nullptr;
+    for (const FloatForm& f : kForms)
+        if (f.op == n.op_type()) return f.floatOp.data();
+    return nullptr;
 }
 
 DType valueInfoType(const onnx::ValueInfoProto& v)
@@ -140,9 +158,9 @@ Result<std::shared_ptr<Interpreter>> Interpreter::buildGraph(std::shared_ptr<con
         for (const auto& o : n.output()) info.outputs.push_back(o.empty() ? -1 : idOf(o));
         info.spec = findSpecOp(n.op_type());
         info.valueOp = findValueOp(n.op_type());
-        if (isDefaultDomain(n) && (n.op_type() == "QLinearConv" || n.op_type() == "QLinearMatMul")) {
+        if (const char* floatOp = floatFormOf(n)) {
             onnx::NodeProto& f = impl->lowered.emplace_back();
-            f.set_op_type(n.op_type() == "QLinearConv" ? "Conv" : "MatMul");
+            f.set_op_type(floatOp);
             f.set_name(n.name());
             *f.mutable_attribute() = n.attribute();
             info.floatForm = &f;

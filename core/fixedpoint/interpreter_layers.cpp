@@ -64,6 +64,9 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
         L.nonlinear = nonlinear;
         int cur = n.outputs[0];
         std::string scaleName;
+        // an integer product's accumulator becomes real through a Mul by the run-time scale
+        // product (core/model/dynamic_quant.h): that Mul is the layer's, whatever its operand
+        bool rescalePending = op == "ConvInteger" || op == "MatMulInteger";
         for (;;) {
             const auto& cons = consumersOf[static_cast<size_t>(cur)];
             if (cons.size() != 1) break;
@@ -73,6 +76,10 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
             if (model::needsConstantOperand(fop))
                 absorb = f.inputs.size() == 2 &&
                          (f.inputs[0] == cur ? isConst(impl, f.inputs[1]) : isConst(impl, f.inputs[0]));
+            if (rescalePending && fop == "Mul") {
+                absorb = true;
+                rescalePending = false;
+            }
             if (!absorb || f.outputs.empty() || f.outputs[0] < 0) break;
             absorbed[cons[0]] = true;
             if (fop == "QuantizeLinear") {
@@ -119,11 +126,9 @@ std::vector<LayerInfo> findLayers(const Interpreter::Impl& impl)
             else
                 L.weightQuantizers.clear();
         }
-        std::string name = model::modulePathFromNodeName(L.node);
-        const std::string suffix = ".activation_post_process.scale";
-        if (name.empty() && scaleName.size() > suffix.size() &&
-            scaleName.compare(scaleName.size() - suffix.size(), suffix.size(), suffix) == 0)
-            name = scaleName.substr(0, scaleName.size() - suffix.size());
+        std::vector<std::string> parameters;
+        if (!L.weight.empty()) parameters.push_back(L.weight);
+        std::string name = model::layerModuleName(L.node, scaleName, parameters);
         if (name.empty()) name = L.node.empty() ? op + "_" + std::to_string(i) : L.node;
         if (used.count(name)) name += " (" + (L.node.empty() ? std::to_string(i) : L.node) + ")";
         used.insert(name);

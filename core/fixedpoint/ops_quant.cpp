@@ -196,7 +196,8 @@ Outs dynamicQuantize(const OpCall& c)
     p.scales = {scale == 0 ? 1.0f : scale};
     p.zeroPoints = {static_cast<int64_t>(zpf)};
     Tensor y = quantize(c.in(0), p);
-    return std::vector<Tensor>{y, Tensor::scalar(scale),
+    // an all-zero input has no range: ONNX Runtime (and the specification as C) emit scale 1
+    return std::vector<Tensor>{y, Tensor::scalar(p.scales[0]),
                                Tensor::fromInts(DType::UInt8, {}, {static_cast<int64_t>(zpf)})};
 }
 

@@ -80,22 +80,37 @@ Error unsupported(const onnx::NodeProto& n, const std::string& what)
                      "node '" + n.name() + "' (com.microsoft::" + n.op_type() + "): " + what);
 }
 
-// QGemm's int32 bias C is quantized at a_scale * b_scale (per column when b is).
+// QGemm's int32 bias C joins the accumulator as it is (ONNX Runtime's kernel), so its real value
+// is C * alpha * a_scale * b_scale[n]: the scale the int32 bias is dequantized at. Constant
+// scales give a constant; an a_scale computed at run time (DynamicQuantizeLinear's) gives the
+// same product as Mul nodes.
 Result<std::string> gemmBiasScale(const onnx::NodeProto& n, const std::map<std::string, const Tensor*>& inits,
                                   Lowering& low)
 {
+    const auto* alphaAttr = attribute(n, "alpha");
+    const float alpha = alphaAttr ? alphaAttr->f() : 1.0f;
     auto a = inits.find(input(n, 1));
     auto b = inits.find(input(n, 4));
-    if (a == inits.end() || b == inits.end() || a->second->size() != 1)
-        return unsupported(n, "a bias needs constant scales, a per-tensor a_scale");
-    const float sa = static_cast<float>(a->second->at(0));
-    std::vector<float> product = b->second->toFloats();
-    for (float& s : product) s *= sa;
     const std::string name = low.temp("bias_scale");
-    low.result().constants.emplace(
-        name, Tensor::fromFloats(product.size() == 1 ? std::vector<int64_t>{}
-                                                     : std::vector<int64_t>{int64_t(product.size())},
-                                 product));
+    if (a != inits.end() && b != inits.end()) {
+        if (a->second->size() != 1) return unsupported(n, "a per-row a_scale");
+        const float sa = static_cast<float>(a->second->at(0));
+        std::vector<float> product = b->second->toFloats();
+        for (float& s : product) s = (alpha * sa) * s;  // ONNX Runtime's order: (alpha * a_scale) * b_scale
+        low.result().constants.emplace(
+            name, Tensor::fromFloats(product.size() == 1 ? std::vector<int64_t>{}
+                                                         : std::vector<int64_t>{int64_t(product.size())},
+                                     product));
+        return name;
+    }
+    std::string scaledA = input(n, 1);
+    if (alpha != 1.0f) {
+        const std::string alphaName = low.temp("alpha");
+        low.result().constants.emplace(alphaName, Tensor::scalar(alpha));
+        scaledA = low.temp("alpha_a_scale");
+        low.add("Mul", {alphaName, input(n, 1)}, scaledA, "/alpha_Mul");
+    }
+    low.add("Mul", {scaledA, input(n, 4)}, name, "/bias_scale_Mul");
     return name;
 }
 

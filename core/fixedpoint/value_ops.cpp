@@ -159,6 +159,63 @@ ValueOut qlinearInFloat(RunContext& ctx, size_t, const NodeInfo& node, std::vect
     return one(std::move(o));
 }
 
+// ONNX Runtime's dynamic quantization in the float mode. DynamicQuantizeLinear keeps the scale and
+// zero point it computes but not its rounding or saturation: its "codes" are x / scale + zero
+// point as floats. The integer product after it, computed in float on (codes - zero point) and
+// (weight codes - weight zero point), times the graph's scale product (input scale x weight
+// scale) is then the float model's result on the stored weights.
+ValueOut dynamicQuantizeInFloat(RunContext& ctx, size_t, const NodeInfo& node, std::vector<Value>& in)
+{
+    if (ctx.mode != SimMode::Float || in.empty()) return std::nullopt;
+    const Tensor x = materialize(in[0]);
+    OpCall call{*node.proto, {x}, ctx.impl.opset, ctx.pool, ctx.impl.folder};
+    auto r = (*node.spec)(call);
+    if (!r) return Result<std::vector<Value>>(r.error());
+    const float scale = (*r)[1].toFloats().at(0);
+    const float zero = static_cast<float>((*r)[2].atInt(0));
+    std::vector<float> codes = x.toFloats();
+    for (float& v : codes) v = v / scale + zero;
+    std::vector<Value> out(3);
+    out[0].t = Tensor::fromFloats(x.shape(), codes);
+    out[1].t = (*r)[1];
+    out[2].t = (*r)[2];
+    return Result<std::vector<Value>>(std::move(out));
+}
+
+// MatMulInteger / ConvInteger in the float mode, when their input arrives as float codes (above):
+// the float op on the operands minus their zero points, in the accumulator's units.
+ValueOut integerProductInFloat(RunContext& ctx, size_t, const NodeInfo& node, std::vector<Value>& in)
+{
+    if (ctx.mode != SimMode::Float || !node.floatForm || in.size() < 2) return std::nullopt;
+    const Tensor a = materialize(in[0]);
+    if (a.dtype() != DType::Float32) return std::nullopt;
+    const bool conv = node.proto->op_type() == "ConvInteger";
+    auto centred = [&](const Tensor& t, size_t zeroAt, int axis) -> Result<Tensor> {
+        std::vector<int64_t> zps{0};
+        if (in.size() > zeroAt && in[zeroAt].defined()) zps = materialize(in[zeroAt]).toInts();
+        if (t.dtype() == DType::Float32) {  // float codes: a scalar zero point
+            std::vector<float> v = t.toFloats();
+            for (float& e : v) e -= static_cast<float>(zps[0]);
+            return Tensor::fromFloats(t.shape(), v);
+        }
+        auto p = makeQParams(t.dtype(), std::vector<float>(zps.size(), 1.0f), zps, zps.size() > 1 ? axis : -1,
+                             t.shape());
+        if (!p) return opError(*node.proto, p.error().message);
+        return dequantize(t, *p);
+    };
+    auto x = centred(a, 2, -1);
+    if (!x) return Result<std::vector<Value>>(x.error());
+    const Tensor b = materialize(in[1]);
+    auto w = centred(b, 3, conv ? 0 : static_cast<int>(b.rank()) - 1);
+    if (!w) return Result<std::vector<Value>>(w.error());
+    OpCall call{*node.floatForm, {*x, *w}, ctx.impl.opset, ctx.pool, ctx.impl.folder};
+    auto r = (*findSpecOp(node.floatForm->op_type()))(call);
+    if (!r) return Result<std::vector<Value>>(r.error());
+    Value o;
+    o.t = std::move((*r)[0]);
+    return one(std::move(o));
+}
+
 ValueOut identity(RunContext&, size_t, const NodeInfo&, std::vector<Value>& in)
 {
     return one(in.empty() ? Value{} : in[0]);
@@ -193,6 +250,9 @@ void addQuantizerOps(ValueOpTable& t)
     t["Identity"].anyMode = identity;
     t["QLinearConv"].anyMode = qlinearInFloat;
     t["QLinearMatMul"].anyMode = qlinearInFloat;
+    t["DynamicQuantizeLinear"].anyMode = dynamicQuantizeInFloat;
+    t["ConvInteger"].anyMode = integerProductInFloat;
+    t["MatMulInteger"].anyMode = integerProductInFloat;
 }
 
 const ValueOp* findValueOp(const std::string& op)

@@ -32,6 +32,14 @@ const char* dtypeName(DType t)
             return "int64";
         case DType::Bool:
             return "bool";
+        case DType::Int4:
+            return "int4";
+        case DType::UInt4:
+            return "uint4";
+        case DType::Float8E4M3FN:
+            return "float8e4m3fn";
+        case DType::Float8E5M2:
+            return "float8e5m2";
         case DType::Unknown:
             break;
     }
@@ -58,6 +66,10 @@ std::optional<DType> parseDType(const std::string& text)
     if (s == "uint32") return DType::UInt32;
     if (s == "int64" || s == "long") return DType::Int64;
     if (s == "bool") return DType::Bool;
+    if (s == "int4" || s == "qint4" || s == "i4") return DType::Int4;
+    if (s == "uint4" || s == "quint4" || s == "u4") return DType::UInt4;
+    if (s == "float8e4m3fn" || s == "float8_e4m3fn" || s == "fp8e4m3") return DType::Float8E4M3FN;
+    if (s == "float8e5m2" || s == "float8_e5m2" || s == "fp8e5m2") return DType::Float8E5M2;
     return std::nullopt;
 }
 
@@ -81,18 +93,29 @@ bool isFloat(DType t)
     return t == DType::Float32 || t == DType::Float16 || t == DType::BFloat16 || t == DType::Float64;
 }
 
+bool isFloat8(DType t)
+{
+    return t == DType::Float8E4M3FN || t == DType::Float8E5M2;
+}
+
 bool isInteger(DType t)
 {
     return t == DType::Int8 || t == DType::UInt8 || t == DType::Int16 || t == DType::UInt16 ||
-           t == DType::Int32 || t == DType::UInt32 || t == DType::Int64;
+           t == DType::Int32 || t == DType::UInt32 || t == DType::Int64 || t == DType::Int4 ||
+           t == DType::UInt4;
 }
 
 int bitWidth(DType t)
 {
     switch (t) {
+        case DType::Int4:
+        case DType::UInt4:
+            return 4;
         case DType::Int8:
         case DType::UInt8:
         case DType::Bool:
+        case DType::Float8E4M3FN:
+        case DType::Float8E5M2:
             return 8;
         case DType::Int16:
         case DType::UInt16:

@@ -20,6 +20,12 @@ enum class DType {
     UInt32,
     Int64,
     Bool,
+    // Narrow quantizer grids (ONNX 1.14+ element types; QONNX FloatQuant / sub-byte Quant). A
+    // quantizer narrower than its type keeps its exact range in QuantParams::qmin / qmax.
+    Int4,
+    UInt4,
+    Float8E4M3FN,
+    Float8E5M2,
 };
 
 // "float32", "int8", ... (lower case; the JSON and UI spelling).
@@ -28,7 +34,10 @@ const char* dtypeName(DType t);
 // "quint8", "float", "fp16", "int16"... Unknown spellings give nullopt.
 std::optional<DType> parseDType(const std::string& text);
 
+// Float types a tensor computes in (float32, float16, bfloat16, float64); the 8-bit float grids
+// are quantizer types, not these.
 bool isFloat(DType t);
+bool isFloat8(DType t);
 bool isInteger(DType t);
 int bitWidth(DType t);  // 0 for Unknown
 // The integer type whose whole range is [lo, hi] (a quantizer's quant_min / quant_max): -128..127

@@ -13,6 +13,17 @@ const Layer* LayerTable::find(const std::string& name) const
     return nullptr;
 }
 
+int quantBits(const QuantParams& quant)
+{
+    if (quant.bits > 0) return quant.bits;
+    if (quant.qmin && quant.qmax && *quant.qmax > *quant.qmin) {
+        int bits = 0;
+        for (int64_t levels = *quant.qmax - *quant.qmin + 1; (int64_t{1} << bits) < levels;) ++bits;
+        return bits;
+    }
+    return bitWidth(quant.dtype);
+}
+
 std::string granularityName(const Layer& layer)
 {
     if (!layer.weightQuant) return {};

@@ -24,6 +24,8 @@ struct QuantParams {
     int axis = -1;
     std::optional<int64_t> qmin;  // reduced ranges (e.g. Quantize -> Clip -> Dequantize)
     std::optional<int64_t> qmax;
+    int bits = 0;          // the quantizer's own bit width when its levels say less (a 1-bit BipolarQuant: 2
+                           // levels, no range); 0 = from qmin / qmax, else the dtype (quantBits())
     std::string observer;  // observer / quantizer kind when known ("MinMaxObserver", "HzQuantize")
     std::optional<bool> fakeQuantEnabled;  // printed models only
     std::optional<bool> observerEnabled;   // printed models only
@@ -60,6 +62,9 @@ struct Layer {
 
 class ModelGraph;  // core/model/model_graph.h (ONNX sources only)
 
+// LayerTable::quantization of a graph without any quantizer.
+inline constexpr const char* kNotQuantized = "none";
+
 struct LayerTable {
     std::string sourcePath;  // the model or text file the table was read from
     std::string format;      // "onnx", "printed_module", "model_check_result", ...
@@ -69,12 +74,17 @@ struct LayerTable {
     std::vector<Warning> warnings;  // damaged-but-usable parts of the source
     int64_t opset = 0;              // ONNX default-domain opset (0 = not ONNX / unknown)
     std::string producer;           // "pytorch 1.13.0" when the source says so
+    std::string quantization;       // ONNX: the form its quantizers take (quantizationForm()), "" unknown
     // The graph the table was built from (ONNX only; null for text sources): connectivity for
     // the lints and the graph view, and weights read on demand. Shared, immutable.
     std::shared_ptr<const ModelGraph> graph;
 
     const Layer* find(const std::string& name) const;
 };
+
+// A quantizer's bit width: bits when set, else the levels from qmin to qmax (a narrow 4-bit
+// -7..7 is 4 bits), else its dtype's width; 0 when none is known.
+int quantBits(const QuantParams& quant);
 
 // "per-tensor" / "per-channel(axis=0)" / "" (no weight).
 std::string granularityName(const Layer& layer);

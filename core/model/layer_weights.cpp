@@ -1,5 +1,6 @@
 #include "core/model/layer_weights.h"
 
+#include "core/model/fake_quantizers.h"
 #include "core/model/model_graph.h"
 #include "core/model/onnx_quant.h"
 
@@ -57,8 +58,11 @@ Result<LayerWeights> readLayerWeights(const LayerTable& table, const Layer& laye
     int t = g.tensorId(layer.inputs[idx]);
     bool integers = qlinear;
     // Fake quant: DQ(Q(w)) or DQ(Clip(Q(w))) -> the float w; converted: DQ(int8 const).
-    const int p = g.producer(t);
-    if (p >= 0 && isDequantizeOp(g.node(p))) {
+    int p = constantDequantizerOf(g, t);  // through an exporter's Transpose of the weight
+    if (p < 0) p = g.producer(t);
+    if (p >= 0 && isFakeQuantizeOp(g.node(p))) {
+        t = inputAt(g.node(p), 0);  // a fake quantizer's weight is stored as real values
+    } else if (p >= 0 && isDequantizeOp(g.node(p))) {
         const int src = inputAt(g.node(p), 0);
         if (g.isConst(src)) {
             t = src;

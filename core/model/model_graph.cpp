@@ -78,6 +78,19 @@ DType dtypeFromOnnx(int32_t t)
         case T::BOOL:
             return DType::Bool;
         default:
+            break;
+    }
+    // element types newer than Debian's onnx.proto (1.12): numbers from ONNX 1.14 / 1.16
+    switch (t) {
+        case 17:
+            return DType::Float8E4M3FN;
+        case 19:
+            return DType::Float8E5M2;
+        case 21:
+            return DType::UInt4;
+        case 22:
+            return DType::Int4;
+        default:
             return DType::Unknown;
     }
 }
@@ -109,6 +122,29 @@ std::string modulePathFromNodeName(std::string_view nodeName)
         out += s;
     }
     return out;
+}
+
+std::string moduleFromParameterName(std::string_view name)
+{
+    // ONNX Runtime's quantizers append _quantized to the float initializer's name
+    constexpr std::string_view kQuantizedTail = "_quantized";
+    if (name.ends_with(kQuantizedTail)) name.remove_suffix(kQuantizedTail.size());
+    for (std::string_view tail : {std::string_view(".weight"), std::string_view(".bias")})
+        if (name.size() > tail.size() && name.ends_with(tail) && !name.starts_with("onnx::"))
+            return std::string(name.substr(0, name.size() - tail.size()));
+    return {};
+}
+
+std::string layerModuleName(std::string_view nodeName, std::string_view outputScaleSource,
+                            const std::vector<std::string>& parameterNames)
+{
+    if (std::string path = modulePathFromNodeName(nodeName); !path.empty()) return path;
+    constexpr std::string_view kObserver = ".activation_post_process";
+    if (const size_t pos = outputScaleSource.find(kObserver); pos != std::string_view::npos && pos > 0)
+        return std::string(outputScaleSource.substr(0, pos));
+    for (const std::string& p : parameterNames)
+        if (std::string module = moduleFromParameterName(p); !module.empty()) return module;
+    return {};
 }
 
 Result<std::shared_ptr<ModelGraph>> ModelGraph::build(OnnxModel model, const ProgressFn& progress)

@@ -54,6 +54,15 @@ DType dtypeFromOnnx(int32_t elemType);
 // "/Add" -> ""; "Conv_0" -> "". The one module-path rule of the model page, the lints, the graph
 // view and the simulator.
 std::string modulePathFromNodeName(std::string_view nodeName);
+// The module a parameter belongs to: "fc.weight", "fc.bias" and ONNX Runtime's
+// "fc.weight_quantized" -> "fc"; names that say nothing ("onnx::MatMul_12", "x.7") -> "".
+std::string moduleFromParameterName(std::string_view name);
+// The name a layer gets on every page and in the simulator: the exporter's module path from the
+// node name, else the module of the observer its output scale belongs to
+// ("conv1.activation_post_process.scale"), else the module of the first parameter it reads whose
+// name says one (old exporters' "Gemm_2" reading "head.weight"); "" when none does.
+std::string layerModuleName(std::string_view nodeName, std::string_view outputScaleSource,
+                            const std::vector<std::string>& parameterNames);
 
 class ModelGraph {
 public:

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/common/number_text.h"
+#include "core/model/fake_quantizers.h"
 #include "core/model/model_graph.h"
 #include "core/model/onnx_graph_facts.h"
 #include "core/model/onnx_quant.h"
@@ -450,6 +451,89 @@ bool lintBrokenScale(const LintInput& in, std::vector<Finding>& out)
     return any;
 }
 
+// Quantizer-like ops no reader knows: their counts per op, so that a model quantized by a tool
+// we cannot read is never shown as a plain float model.
+bool lintUnknownQuantizer(const LintInput& in, std::vector<Finding>& out)
+{
+    const ModelGraph* g = in.table.graph.get();
+    if (!g) return false;
+    std::map<std::string, int> counts;
+    for (const GraphNode& n : g->nodes())
+        if (isUnknownQuantizerOp(n)) ++counts[n.domain.empty() ? n.op : n.domain + "::" + n.op];
+    if (counts.empty()) return true;
+    Text ops;  // "com.acme::FakeQuant (3 nodes), Quantize8 (1 node)"
+    for (const auto& [op, count] : counts) {
+        const std::string n = std::to_string(count);
+        ops.en.append(ops.en.empty() ? "" : ", ").append(op).append(" (").append(n);
+        ops.en.append(count == 1 ? " node)" : " nodes)");
+        ops.zh.append(ops.zh.empty() ? "" : "、").append(op).append("（").append(n).append(" 个节点）");
+    }
+    Finding f = makeFinding(
+        "model.unknown_quantizer", Severity::Warning, Stage::Export,
+        {"模型中有无法识别的量化算子", "The model holds quantizer ops no reader here knows"},
+        {"这些节点看起来是量化器（算子名或 domain 含 quant）：" + ops.zh +
+             "。它们不属于 ONNX QDQ、QOperator、ONNX Runtime 动态量化、地平线 HzQuantize 或 QONNX，位宽和 "
+             "scale 未被读取，所以本页的 dtype 和精度结论不包括它们：不要把这个模型当作浮点模型。",
+         "These nodes look like quantizers (their op or domain says quant): " + ops.en +
+             ". They belong to none of ONNX QDQ, QOperator, ONNX Runtime's dynamic quantization, Horizon's "
+             "HzQuantize or QONNX; their bit widths and scales are not read, so the dtypes and precision "
+             "findings here leave them out: do not take this model for a float model."},
+        "");
+    for (const auto& [op, count] : counts) {
+        const std::string n = std::to_string(count);
+        f.evidence.push_back(
+            layerEvidence(in.table, op, Text{n + " 个节点", n + (count == 1 ? " node" : " nodes")}));
+    }
+    out.push_back(std::move(f));
+    return true;
+}
+
+// A graph without any real input computes constants: usually a failed export or the wrong file.
+bool lintNoInput(const LintInput& in, std::vector<Finding>& out)
+{
+    const ModelGraph* g = in.table.graph.get();
+    if (!g) return false;
+    if (g->graphInputs().empty()) {
+        Finding f = makeFinding(
+            "model.no_input", Severity::Warning, Stage::Export, {"模型没有输入", "The model takes no input"},
+            {"图中没有任何输入（initializer 除外），每个输出都是常量。通常是导出时输入被常量折叠掉了，"
+             "或打开的不是推理模型。",
+             "The graph has no input besides its initializers: every output is a constant. Usually the "
+             "export "
+             "folded the input away, or this is not the inference model."},
+            "");
+        f.evidence.push_back(layerEvidence(in.table, "", Text{"图输入：0 个", "graph inputs: 0"}));
+        out.push_back(std::move(f));
+    }
+    return true;
+}
+
+// A graph whose nodes only move, reshape and cast has nothing to quantize.
+bool lintNoCompute(const LintInput& in, std::vector<Finding>& out)
+{
+    const ModelGraph* g = in.table.graph.get();
+    if (!g) return false;
+    const bool computes =
+        !in.table.layers.empty() || std::any_of(g->nodes().begin(), g->nodes().end(), [](const GraphNode& n) {
+            return !isPassThroughOp(n) && n.op != "Constant" && !isQuantizeOp(n) && !isDequantizeOp(n);
+        });
+    if (!computes) {
+        Finding f = makeFinding(
+            "model.no_compute", Severity::Warning, Stage::Export,
+            {"模型没有计算节点", "The model has no compute node"},
+            {"图中的节点只搬运、改变形状或转换类型，没有任何计算，也就没有可量化的层。请确认打开的是导出的完"
+             "整模型。",
+             "The graph's nodes only move, reshape or cast data: nothing computes, so there is no layer to "
+             "quantize. Check that this is the complete exported model."},
+            "");
+        f.evidence.push_back(layerEvidence(in.table, "",
+                                           Text{std::to_string(g->nodes().size()) + " 个节点",
+                                                std::to_string(g->nodes().size()) + " nodes"}));
+        out.push_back(std::move(f));
+    }
+    return true;
+}
+
 }  // namespace
 
 const std::vector<ModelLint>& modelLints()
@@ -463,6 +547,9 @@ const std::vector<ModelLint>& modelLints()
         {"model.int16_not_applied", lintInt16NotApplied},
         {"model.custom_gridsample", lintCustomGridSample},
         {"model.broken_scale", lintBrokenScale},
+        {"model.unknown_quantizer", lintUnknownQuantizer},
+        {"model.no_input", lintNoInput},
+        {"model.no_compute", lintNoCompute},
     };
     return kLints;
 }

@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/model/dynamic_quant.h"
+#include "core/model/fake_quantizers.h"
 #include "core/model/fusion.h"
 #include "core/model/onnx_quant.h"
 #include "core/model/qoperator_layout.h"
@@ -59,26 +61,12 @@ DType castAfter(const ModelGraph& g, int node, const std::vector<int>& absorbed)
 // (attention) are both data. Every other layer op takes data only.
 enum class InputRole { Data, Weight, Bias };
 
-bool isConstantOperand(const ModelGraph& g, int tensor)
-{
-    if (tensor < 0) return false;
-    if (g.isConst(tensor)) return true;
-    const int p = g.producer(tensor);
-    return p >= 0 && isDequantizeOp(g.node(p)) && isConstantDequantize(g, p);
-}
-
 InputRole inputRole(const ModelGraph& g, const GraphNode& n, size_t idx)
 {
     if (n.op == "MatMul")
-        return idx == 1 && isConstantOperand(g, inputAt(n, 1)) ? InputRole::Weight : InputRole::Data;
+        return idx == 1 && isConstantValue(g, inputAt(n, 1)) ? InputRole::Weight : InputRole::Data;
     if (!isWeightedOp(n)) return InputRole::Data;
     return idx == 0 ? InputRole::Data : idx == 1 ? InputRole::Weight : InputRole::Bias;
-}
-
-std::string moduleFromScaleSource(const std::string& root)
-{
-    const size_t pos = root.find(".activation_post_process");
-    return pos == std::string::npos || pos == 0 ? std::string() : root.substr(0, pos);
 }
 
 // A QOperator op's operands by role (core/model/qoperator_layout.h): data operands give the input
@@ -126,7 +114,65 @@ struct Built {
     Layer layer;
     int outputQuantizer = -1;
     std::vector<int> absorbed;
+    std::vector<std::string> parameters;  // constants it reads (weight, bias): names for naming
 };
+
+// The constant a weight or bias operand comes from, through its quantizers: its name.
+std::string parameterName(const ModelGraph& g, int tensor)
+{
+    for (int hops = 0; hops < 8 && tensor >= 0; ++hops) {
+        if (g.isConst(tensor)) return g.constRoot(tensor);
+        const int p = g.producer(tensor);
+        if (p < 0) break;
+        const GraphNode& n = g.node(p);
+        if (!isDequantizeOp(n) && !isQuantizeOp(n) && n.op != "Clip") break;
+        tensor = inputAt(n, 0);
+    }
+    return {};
+}
+
+// The output side of a layer whose last node is `last`: a follower chain to an output quantizer
+// (its dtype and scale), else the float type it computes in.
+void readOutputSide(const ModelGraph& g, int last, Built& b)
+{
+    Layer& l = b.layer;
+    b.outputQuantizer = traceToOutputQuantizer(g, last, &b.absorbed);
+    if (b.outputQuantizer >= 0) {
+        QuantizerInfo q = readQuantizer(g, b.outputQuantizer);
+        q.params.scaleSource = q.scaleRoot;
+        l.outputDtype = q.params.dtype;
+        if (q.params.qmin || q.params.qmax) l.flags.push_back("reduced_range");
+        l.outputQuant = std::move(q.params);
+    } else {
+        const DType cast = castAfter(g, last, b.absorbed);
+        const int end = b.absorbed.empty() ? last : b.absorbed.back();
+        const auto& outs = g.node(end).outputs;
+        l.outputDtype = cast != DType::Unknown ? cast : floatDtypeOf(g, outs.empty() ? -1 : outs[0]);
+    }
+    if (!b.absorbed.empty()) l.flags.push_back("fused");
+}
+
+// MatMulInteger / ConvInteger with its rescale chain (core/model/dynamic_quant.h): the input's
+// codes (uint8 from DynamicQuantizeLinear: flagged dynamic), the weight's codes and scales, the
+// float result.
+void readIntegerProductLayer(const ModelGraph& g, int id, Built& b)
+{
+    Layer& l = b.layer;
+    const IntegerProduct ip = readIntegerProduct(g, id);
+    l.inputDtypes.push_back(ip.inputDtype);
+    if (ip.dynamic) l.flags.push_back("dynamic");
+    if (ip.weightQuant) {
+        l.weightDtype = ip.weightQuant->dtype;
+        l.weightQuant = ip.weightQuant;
+        b.parameters.push_back(g.tensor(ip.weight).name);
+    }
+    if (ip.bias >= 0) {
+        l.flags.push_back(std::string("bias_") + dtypeName(g.tensor(ip.bias).dtype));
+        b.parameters.push_back(g.tensor(ip.bias).name);
+    }
+    b.absorbed = ip.rescale;
+    readOutputSide(g, ip.rescale.empty() ? id : ip.rescale.back(), b);
+}
 
 Built buildLayer(const ModelGraph& g, int id)
 {
@@ -143,14 +189,19 @@ Built buildLayer(const ModelGraph& g, int id)
         readQOperator(g, n, *q, l);
         return b;
     }
+    if (isIntegerProductOp(n)) {
+        readIntegerProductLayer(g, id, b);
+        return b;
+    }
 
     for (size_t idx = 0; idx < n.inputs.size(); ++idx) {
         const int t = n.inputs[idx];
         if (t < 0) continue;
-        const int p = g.producer(t);
-        const bool constDq = p >= 0 && isDequantizeOp(g.node(p)) && isConstantDequantize(g, p);
+        const int p = constantDequantizerOf(g, t);
+        const bool constDq = p >= 0;
         switch (inputRole(g, n, idx)) {
             case InputRole::Weight:
+                b.parameters.push_back(parameterName(g, t));
                 if (constDq) {
                     QuantizerInfo q = readQuantizer(g, p);
                     q.params.scaleSource = q.scaleRoot;
@@ -162,6 +213,7 @@ Built buildLayer(const ModelGraph& g, int id)
                 }
                 break;
             case InputRole::Bias:  // a converted bias is a DequantizeLinear of int32 codes
+                b.parameters.push_back(parameterName(g, t));
                 if (constDq) l.flags.push_back(std::string("bias_") + dtypeName(quantizerDtype(g, p)));
                 break;
             case InputRole::Data: {
@@ -172,20 +224,7 @@ Built buildLayer(const ModelGraph& g, int id)
         }
     }
 
-    b.outputQuantizer = traceToOutputQuantizer(g, id, &b.absorbed);
-    if (b.outputQuantizer >= 0) {
-        QuantizerInfo q = readQuantizer(g, b.outputQuantizer);
-        q.params.scaleSource = q.scaleRoot;
-        l.outputDtype = q.params.dtype;
-        if (q.params.qmin || q.params.qmax) l.flags.push_back("reduced_range");
-        l.outputQuant = std::move(q.params);
-    } else {
-        const DType cast = castAfter(g, id, b.absorbed);
-        const int last = b.absorbed.empty() ? id : b.absorbed.back();
-        const auto& outs = g.node(last).outputs;
-        l.outputDtype = cast != DType::Unknown ? cast : floatDtypeOf(g, outs.empty() ? -1 : outs[0]);
-    }
-    if (!b.absorbed.empty()) l.flags.push_back("fused");
+    readOutputSide(g, id, b);
     return b;
 }
 
@@ -226,8 +265,8 @@ void nameLayers(std::vector<Built>& built)
     std::map<std::string, int> uses;
     for (Built& b : built) {
         Layer& l = b.layer;
-        l.name = modulePathFromNodeName(l.source.node);
-        if (l.name.empty() && l.outputQuant) l.name = moduleFromScaleSource(l.outputQuant->scaleSource);
+        l.name = layerModuleName(l.source.node, l.outputQuant ? l.outputQuant->scaleSource : std::string(),
+                                 b.parameters);
         if (l.name.empty()) l.name = l.source.node;
         if (uses[l.name]++ > 0) l.name += " (" + l.source.node + ")";
     }
@@ -248,13 +287,16 @@ LayerTable buildLayerTable(std::shared_ptr<const ModelGraph> graph)
     for (int t : g.graphInputs()) table.graphInputs.push_back(g.tensor(t).name);
     for (int t : g.graphOutputs()) table.graphOutputs.push_back(g.tensor(t).name);
     table.warnings = g.warnings();
+    table.quantization = quantizationForm(g);
 
     std::vector<int> layerNodes;
     std::vector<Built> built;
+    std::unordered_set<int> inLayer;  // nodes a layer before absorbed (a dynamic layer's rescale Mul)
     for (int i = 0; i < static_cast<int>(g.nodes().size()); ++i)
-        if (isLayerNode(g, i)) {
+        if (isLayerNode(g, i) && !inLayer.count(i)) {
             layerNodes.push_back(i);
             built.push_back(buildLayer(g, i));
+            inLayer.insert(built.back().absorbed.begin(), built.back().absorbed.end());
         }
 
     // Observers shared between activation quantizers (FloatFunctional called twice).

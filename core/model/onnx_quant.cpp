@@ -1,7 +1,10 @@
 #include "core/model/onnx_quant.h"
 
+#include <array>
 #include <unordered_set>
 
+#include "core/model/dynamic_quant.h"
+#include "core/model/fake_quantizers.h"
 #include "core/model/fusion.h"
 #include "core/model/qoperator_layout.h"
 
@@ -71,11 +74,11 @@ DType standardQuantizerDtype(const ModelGraph& g, const GraphNode& n)
 
 bool isQuantizeOp(const GraphNode& n)
 {
-    return opIn(n, {"QuantizeLinear", "HzQuantize"});
+    return opIn(n, {"QuantizeLinear", "HzQuantize"}) || isFakeQuantizeOp(n);
 }
 bool isDequantizeOp(const GraphNode& n)
 {
-    return opIn(n, {"DequantizeLinear", "HzDequantize"});
+    return opIn(n, {"DequantizeLinear", "HzDequantize"}) || isFakeQuantizeOp(n);
 }
 
 bool isPassThroughOp(const GraphNode& n)
@@ -98,6 +101,7 @@ DType quantizerDtype(const ModelGraph& g, int node)
 {
     const GraphNode& n = g.node(node);
     if (n.op == "HzQuantize" || n.op == "HzDequantize") return hzBits(g, n);
+    if (auto fake = readFakeQuantizer(g, n)) return fake->dtype;
     if (auto o = ModelGraph::attrInt(n, "output_dtype"); o && *o != 0)
         return dtypeFromOnnx(static_cast<int32_t>(*o));
     return standardQuantizerDtype(g, n);
@@ -108,6 +112,11 @@ QuantizerInfo readQuantizer(const ModelGraph& g, int node)
     const GraphNode& n = g.node(node);
     QuantizerInfo info;
     info.node = node;
+    if (auto fake = readFakeQuantizer(g, n)) {
+        info.params = std::move(*fake);
+        info.scaleRoot = info.params.scaleSource;
+        return info;
+    }
     QuantParams& q = info.params;
     q.observer = n.op;
     const int scaleT = inputAt(n, 1);
@@ -170,6 +179,24 @@ bool isConstantDequantize(const ModelGraph& g, int dqNode)
     return p >= 0 && isQuantizeOp(g.node(p)) && g.isConst(inputAt(g.node(p), 0));
 }
 
+int constantDequantizerOf(const ModelGraph& g, int tensor)
+{
+    for (int hops = 0; hops < 8 && tensor >= 0; ++hops) {
+        const int p = g.producer(tensor);
+        if (p < 0) return -1;
+        const GraphNode& n = g.node(p);
+        if (isDequantizeOp(n)) return isConstantDequantize(g, p) ? p : -1;
+        if (!opIn(n, {"Transpose", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"})) return -1;
+        tensor = inputAt(n, 0);
+    }
+    return -1;
+}
+
+bool isConstantValue(const ModelGraph& g, int tensor)
+{
+    return tensor >= 0 && (g.isConst(tensor) || constantDequantizerOf(g, tensor) >= 0);
+}
+
 bool isActivationQuantizer(const ModelGraph& g, int node)
 {
     const GraphNode& n = g.node(node);
@@ -202,8 +229,8 @@ int traceToOutputQuantizer(const ModelGraph& g, int node, std::vector<int>* abso
         if (isQuantizeOp(c)) return cons[0];
         if (!isFollowerOp(c)) return -1;
         if (needsConstantOperand(c.op)) {
-            bool anyConst = false;
-            for (int in : c.inputs) anyConst = anyConst || (in >= 0 && g.isConst(in));
+            bool anyConst = false;  // a bias, quantized or not
+            for (int in : c.inputs) anyConst = anyConst || isConstantValue(g, in);
             if (!anyConst) return -1;  // a binary op between two activations is a layer of its own
         }
         if (absorbed) absorbed->push_back(cons[0]);
@@ -215,14 +242,37 @@ int traceToOutputQuantizer(const ModelGraph& g, int node, std::vector<int>* abso
 bool isLayerNode(const ModelGraph& g, int node)
 {
     const GraphNode& n = g.node(node);
-    if (fusionRole(n.op) == FusionRole::Compute || n.op == "GridSample" || isQLinearLayerOp(n)) return true;
+    if (fusionRole(n.op) == FusionRole::Compute || n.op == "GridSample" || isQLinearLayerOp(n) ||
+        isIntegerProductOp(n))
+        return true;
     if (opIn(n, {"Add", "Mul", "Sub", "Concat"})) {
         int activations = 0;
         for (int in : n.inputs)
-            if (in >= 0 && !g.isConst(in)) ++activations;
+            if (in >= 0 && !isConstantValue(g, in)) ++activations;
         return activations >= 2;
     }
     return false;
+}
+
+std::string quantizationForm(const ModelGraph& g)
+{
+    struct Form {
+        const char* name;
+        bool (*matches)(const GraphNode&);
+    };
+    static constexpr std::array<Form, 6> kForms = {{
+        {"dynamic",
+         [](const GraphNode& n) { return n.op == "DynamicQuantizeLinear" || isIntegerProductOp(n); }},
+        {"qoperator", [](const GraphNode& n) { return isQLinearLayerOp(n); }},
+        {"qonnx", [](const GraphNode& n) { return isFakeQuantizeOp(n); }},
+        {"horizon", [](const GraphNode& n) { return n.op == "HzQuantize" || n.op == "HzDequantize"; }},
+        {"qdq", [](const GraphNode& n) { return n.op == "QuantizeLinear" || n.op == "DequantizeLinear"; }},
+        {"unknown", [](const GraphNode& n) { return isUnknownQuantizerOp(n); }},
+    }};
+    for (const Form& form : kForms)
+        for (const GraphNode& n : g.nodes())
+            if (form.matches(n)) return form.name;
+    return kNotQuantized;
 }
 
 std::vector<bool> nodesReachingOutputs(const ModelGraph& g)

@@ -6,6 +6,8 @@
 // - the toolchain's horizon::HzQuantize / HzDequantize with a `bits` attribute (8 / 16);
 // - the QOperator ops, quantized in and out: QLinearConv / QLinearMatMul and ONNX Runtime's
 //   com.microsoft contrib ops (core/model/qoperator_layout.h);
+// - other tools' fake quantizers, float in and out (QONNX Quant, BipolarQuant, FloatQuant:
+//   core/model/fake_quantizers.h), which are both a quantize and a dequantize op;
 // - Cast to float16 between float ops.
 // The walking rules below are the ones tests/gen/onnx_facts.py states for the fixtures.
 #pragma once
@@ -19,8 +21,8 @@
 
 namespace qatdoctor::core::model {
 
-bool isQuantizeOp(const GraphNode& n);    // QuantizeLinear, HzQuantize
-bool isDequantizeOp(const GraphNode& n);  // DequantizeLinear, HzDequantize
+bool isQuantizeOp(const GraphNode& n);    // QuantizeLinear, HzQuantize, a fake quantizer
+bool isDequantizeOp(const GraphNode& n);  // DequantizeLinear, HzDequantize, a fake quantizer
 // Ops that keep the quantization of their input (MaxPool, Flatten, Reshape, Transpose, ...).
 bool isPassThroughOp(const GraphNode& n);
 // Ops absorbed into the preceding compute op: core/model/fusion.h's affine followers and
@@ -43,6 +45,11 @@ QuantParams readQLinearOperand(const ModelGraph& g, const GraphNode& n, size_t s
 
 // A dequantizer of a constant (a weight or a bias): DQ(const), or DQ(Q(const)) / DQ(Clip(Q(const))).
 bool isConstantDequantize(const ModelGraph& g, int dqNode);
+// The dequantizer of a constant that reaches `tensor` through shape-only ops (an exporter's
+// Transpose of a quantized weight before a MatMul), or -1.
+int constantDequantizerOf(const ModelGraph& g, int tensor);
+// A value fixed at export: a constant, or a dequantized constant (a quantized weight or bias).
+bool isConstantValue(const ModelGraph& g, int tensor);
 // An activation quantizer: a quantize node whose input is not a constant.
 bool isActivationQuantizer(const ModelGraph& g, int node);
 // Walks back from a tensor through pass-through ops to the dequantizer it comes from (-1: none).
@@ -54,6 +61,11 @@ int traceToOutputQuantizer(const ModelGraph& g, int node, std::vector<int>* abso
 // A "layer": Conv / ConvTranspose / Gemm / MatMul, QLinear ops, GridSample, and Add / Mul / Sub /
 // Concat of two or more non-constant inputs.
 bool isLayerNode(const ModelGraph& g, int node);
+// How a graph is quantized, by the first quantizer form found in this order: "dynamic" (ONNX
+// Runtime's DynamicQuantizeLinear and integer products), "qoperator" (QLinear ops), "qonnx" (other
+// tools' fake quantizers), "horizon" (HzQuantize), "qdq" (QuantizeLinear / DequantizeLinear),
+// "unknown" (ops that look like quantizers and are none of these), else kNotQuantized.
+std::string quantizationForm(const ModelGraph& g);
 // Nodes from which some graph output is reachable.
 std::vector<bool> nodesReachingOutputs(const ModelGraph& g);
 

@@ -15,7 +15,10 @@ const path = require('path');
 const ort = require(require.resolve('onnxruntime-node', { paths: [process.cwd(), __dirname] }));
 
 const DIR = path.resolve(__dirname, '..', 'data', 'models');
-const MODELS = ['qat_qdq', 'qat_qdq_bn', 'wild/retina_qdq', 'wild/pow2_qdq', 'wild/qop_residual', 'wild/qop_residual_taps'];
+const MODELS = ['qat_qdq', 'qat_qdq_bn', 'wild/retina_qdq', 'wild/pow2_qdq', 'wild/qop_residual', 'wild/qop_residual_taps',
+  'other/dyn_mlp', 'other/dyn_cnn', 'other/qgemm_dynamic', 'other/avgpool_include_pad', 'other/avgpool_ties'];
+// only these for `node ort_reference.js other/dyn_mlp ...`
+const ONLY = process.argv.slice(2);
 
 function readNpyF32(file) {
   const b = fs.readFileSync(file);
@@ -40,13 +43,17 @@ function writeNpyF32(file, shape, data) {
 }
 
 async function main() {
-  for (const name of MODELS) {
+  for (const name of MODELS.filter((m) => ONLY.length === 0 || ONLY.includes(m))) {
     const x = readNpyF32(path.join(DIR, `${name}.input_0.npy`));
     for (const opt of ['all', 'basic', 'disabled']) {
       let s;
       try {
         s = await ort.InferenceSession.create(path.join(DIR, `${name}.onnx`),
-          { graphOptimizationLevel: opt, intraOpNumThreads: 1, executionProviders: ['cpu'] });
+          // x64quantprecision: exact u8 x s8 products on x86 without VNNI (the default kernels add
+          // pairs of products in saturating int16, which full-range int8 weights overflow); it is
+          // a graph transformer's setting, so only the 'all' outputs have it
+          { graphOptimizationLevel: opt, intraOpNumThreads: 1, executionProviders: ['cpu'],
+            extra: { session: { x64quantprecision: '1' } } });
       } catch (e) {   // torch 1.13's [1]-shaped qparams: ORT's QDQ fusion refuses them
         console.log(`${name} opt=${opt}: not loadable (${String(e.message).split('\n')[0]})`);
         continue;

@@ -176,7 +176,16 @@ TEST(ModelLints, NoFalsePositivesOnOnnxTestData)
                 ASSERT_EQ(out.size(), 1u);
                 EXPECT_EQ(out[0].id, "model.output_low_precision");
             } else {
-                for (const Finding& f : out) ADD_FAILURE() << f.id << " on " << name;
+                // single-op tests of data movement (Flatten, Cast, Constant...) really have no
+                // compute node or no input: those statements must hold; any other finding is false
+                for (const Finding& f : out) {
+                    if (f.id == "model.no_compute")
+                        EXPECT_TRUE(table->layers.empty()) << name;
+                    else if (f.id == "model.no_input")
+                        EXPECT_TRUE(table->graphInputs.empty()) << name;
+                    else
+                        ADD_FAILURE() << f.id << " on " << name;
+                }
             }
         }
     }
