@@ -53,19 +53,19 @@ void printTable(std::ostream& out, const core::model::LayerTable& t)
     }
     out << std::left << std::setw(static_cast<int>(nameWidth) + 2) << "layer"
         << std::setw(static_cast<int>(opWidth) + 2) << "op" << std::setw(16) << "input" << std::setw(26)
-        << "weight" << std::setw(10) << "output" << std::setw(11) << "out scale"
+        << "weight" << std::setw(15) << "output" << std::setw(11) << "out scale"
         << "flags\n";
     for (const auto& l : t.layers) {
-        std::string weight =
-            l.weightDtype == core::model::DType::Unknown ? "-" : core::model::dtypeName(l.weightDtype);
+        std::string weight = core::model::dtypeCellText(l.weightDtype, l.weightQuant);
         const std::string gran = core::model::granularityName(l);
         if (!gran.empty()) weight += " " + gran;
         std::string flags;
         for (const auto& f : l.flags) flags += (flags.empty() ? "" : ",") + f;
         out << std::setw(static_cast<int>(nameWidth) + 2) << l.name
             << std::setw(static_cast<int>(opWidth) + 2) << l.op << std::setw(16) << dtypes(l.inputDtypes)
-            << std::setw(26) << weight << std::setw(10) << core::model::dtypeName(l.outputDtype)
-            << std::setw(11) << shortScale(l) << flags << "\n";
+            << std::setw(26) << weight << std::setw(15)
+            << core::model::dtypeCellText(l.outputDtype, l.outputQuant) << std::setw(11) << shortScale(l)
+            << flags << "\n";
     }
 }
 

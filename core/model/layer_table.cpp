@@ -24,6 +24,17 @@ int quantBits(const QuantParams& quant)
     return bitWidth(quant.dtype);
 }
 
+std::string dtypeCellText(DType dtype, const std::optional<QuantParams>& quant)
+{
+    if (dtype == DType::Unknown) return "-";
+    std::string text = dtypeName(dtype);
+    if (quant && quant->dtype == dtype) {
+        const int bits = quantBits(*quant);
+        if (bits > 0 && bits < bitWidth(dtype)) text += " (" + std::to_string(bits) + "-bit)";
+    }
+    return text;
+}
+
 std::string granularityName(const Layer& layer)
 {
     if (!layer.weightQuant) return {};

@@ -88,6 +88,9 @@ int quantBits(const QuantParams& quant);
 
 // "per-tensor" / "per-channel(axis=0)" / "" (no weight).
 std::string granularityName(const Layer& layer);
+// A layer's weight or output dtype in a table cell, with the quantizer's bit width when it is
+// narrower than the type ("uint4 (2-bit)", "int4 (1-bit)"); "-" for Unknown.
+std::string dtypeCellText(DType dtype, const std::optional<QuantParams>& quant);
 // A quantizer's scales in a table cell: "0.0123", "0.001..0.02 x64" (per channel), "-" (none).
 std::string scalesText(const std::optional<QuantParams>& quant);
 // Its zero point: "128", "-" (none, or one per channel).

@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/model/fake_quantizers.h"
 #include "core/model/onnx_quant.h"
 
 namespace qatdoctor::core::model {
@@ -90,6 +91,10 @@ GraphQuantFacts computeGraphQuantFacts(const ModelGraph& g, const std::vector<st
         if (!isActivationQuantizer(g, i)) continue;
         ++f.activationQuantizers;
         const GraphNode& q = g.node(i);
+        // Other tools' fake quantizers learn their scales (1.0 is a bipolar gain, not an observer's
+        // default) and share equal constants through the exporter's deduplication, not an observer:
+        // neither signal is evidence for them.
+        if (isFakeQuantizeOp(q)) continue;
         const std::string root = g.constRoot(inputAt(q, 1));
         if (!root.empty()) {
             if (byScale[root].empty()) scaleOrder.push_back(root);

@@ -302,7 +302,7 @@ LayerTable buildLayerTable(std::shared_ptr<const ModelGraph> graph)
     // Observers shared between activation quantizers (FloatFunctional called twice).
     std::unordered_map<std::string, int> quantizersPerScale;
     for (int i = 0; i < static_cast<int>(g.nodes().size()); ++i)
-        if (isActivationQuantizer(g, i)) {
+        if (isActivationQuantizer(g, i) && !isFakeQuantizeOp(g.node(i))) {  // see onnx_graph_facts.cpp
             const std::string root = g.constRoot(inputAt(g.node(i), 1));
             if (!root.empty()) ++quantizersPerScale[root];
         }
@@ -314,7 +314,8 @@ LayerTable buildLayerTable(std::shared_ptr<const ModelGraph> graph)
         if (outputs.count(i)) l.flags.push_back("graph_output");
         if (!n.domain.empty() && !qoperatorLayout(n.op, n.domain)) l.flags.push_back("custom_op");
         if (!live[static_cast<size_t>(layerNodes[i])]) l.flags.push_back("dead");
-        if (l.outputQuant) {
+        const int outQ = built[i].outputQuantizer;
+        if (l.outputQuant && (outQ < 0 || !isFakeQuantizeOp(g.node(outQ)))) {
             const QuantParams& q = *l.outputQuant;
             if (!q.scaleSource.empty() && quantizersPerScale[q.scaleSource] > 1)
                 l.flags.push_back("shared_scale");

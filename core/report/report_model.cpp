@@ -61,9 +61,9 @@ void addLayerTable(BuildContext& c, Section& s, const model::LayerTable& m)
     for (const model::Layer& l : m.layers) {
         const bool hasWeight = l.weightDtype != model::DType::Unknown;
         t.rows.push_back({std::to_string(++i), l.name, l.op, dtypes(l.inputDtypes),
-                          hasWeight ? model::dtypeName(l.weightDtype) : "-",
-                          hasWeight ? model::granularityName(l) : "-", model::dtypeName(l.outputDtype),
-                          joined(l.flags)});
+                          model::dtypeCellText(l.weightDtype, l.weightQuant),
+                          hasWeight ? model::granularityName(l) : "-",
+                          model::dtypeCellText(l.outputDtype, l.outputQuant), joined(l.flags)});
         t.highlighted.push_back(c.flaggedLayers.count(l.name) > 0);
     }
     s.blocks.push_back(table(std::move(t)));

@@ -277,12 +277,19 @@ TEST(QonnxQuantizers, BrevitasBitWidthsAndGrids)
     ASSERT_TRUE(c2.outputQuant);
     EXPECT_EQ(quantBits(*c2.outputQuant), 2);
     EXPECT_EQ(c2.outputDtype, DType::UInt4);
+    EXPECT_EQ(dtypeCellText(c2.outputDtype, c2.outputQuant), "uint4 (2-bit)");
+    EXPECT_EQ(dtypeCellText(c1.weightDtype, c1.weightQuant), "int4");  // narrow -7..7: still 4 bits
     const Layer& fc = t.layers[2];
     ASSERT_TRUE(fc.weightQuant && fc.outputQuant);
     EXPECT_EQ(fc.weightDtype, DType::Int8);
     EXPECT_EQ(quantBits(*fc.weightQuant), 8);
     EXPECT_EQ(quantBits(*fc.outputQuant), 1);  // BipolarQuant
-    EXPECT_EQ(findingOf(lintsOf(t), "model.unknown_quantizer"), nullptr);
+    // a BipolarQuant's gain of 1 is no observer's default; Brevitas' shared constants no shared observer
+    const auto findings = lintsOf(t);
+    EXPECT_EQ(findingOf(findings, "model.unknown_quantizer"), nullptr);
+    EXPECT_EQ(findingOf(findings, "model.uncalibrated_scale"), nullptr);
+    EXPECT_EQ(findingOf(findings, "model.shared_quant_params"), nullptr);
+    EXPECT_FALSE(hasFlag(fc, "default_scale"));
 }
 
 TEST(QonnxQuantizers, FloatQuantAndQKerasInt64Parameters)

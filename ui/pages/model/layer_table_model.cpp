@@ -165,7 +165,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return parts.join(QStringLiteral(", "));
         }
         case Weight:
-            return dtypeText(l->weightDtype);
+            return qs(core::model::dtypeCellText(l->weightDtype, l->weightQuant));
         case Granularity:
             return qs(core::model::granularityName(*l));
         case WeightScales:
@@ -175,7 +175,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
                            : QVariant(0.0);
             return l->weightQuant ? scalesText(*l->weightQuant) : QStringLiteral("-");
         case Output:
-            return dtypeText(l->outputDtype);
+            return qs(core::model::dtypeCellText(l->outputDtype, l->outputQuant));
         case OutputScale:
             if (role == SortRole)
                 return l->outputQuant && !l->outputQuant->scales.empty()
