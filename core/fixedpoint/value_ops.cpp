@@ -159,6 +159,19 @@ ValueOut qlinearInFloat(RunContext& ctx, size_t, const NodeInfo& node, std::vect
     return one(std::move(o));
 }
 
+// v / divisor + offset for every value of a float tensor, as a new tensor of its shape (the input's
+// storage is shared and stays untouched); an error when the shape does not hold its values.
+Result<Tensor> affineCopy(const NodeInfo& node, const Tensor& t, float divisor, float offset)
+{
+    Tensor out(DType::Float32, t.shape());
+    if (t.dtype() != DType::Float32 || out.size() != t.size())
+        return opError(*node.proto, "a float operand whose shape does not match its values");
+    const float* src = t.data<float>();
+    float* dst = out.data<float>();
+    for (int64_t i = 0; i < out.size(); ++i) dst[i] = src[i] / divisor + offset;
+    return out;
+}
+
 // ONNX Runtime's dynamic quantization in the float mode. DynamicQuantizeLinear keeps the scale and
 // zero point it computes but not its rounding or saturation: its "codes" are x / scale + zero
 // point as floats. The integer product after it, computed in float on (codes - zero point) and
@@ -171,12 +184,11 @@ ValueOut dynamicQuantizeInFloat(RunContext& ctx, size_t, const NodeInfo& node, s
     OpCall call{*node.proto, {x}, ctx.impl.opset, ctx.pool, ctx.impl.folder};
     auto r = (*node.spec)(call);
     if (!r) return Result<std::vector<Value>>(r.error());
-    const float scale = (*r)[1].toFloats().at(0);
-    const float zero = static_cast<float>((*r)[2].atInt(0));
-    std::vector<float> codes = x.toFloats();
-    for (float& v : codes) v = v / scale + zero;
+    if ((*r)[1].size() != 1 || (*r)[2].size() != 1) return opError(*node.proto, "no scale computed");
+    auto codes = affineCopy(node, x, (*r)[1].toFloats()[0], static_cast<float>((*r)[2].atInt(0)));
+    if (!codes) return Result<std::vector<Value>>(codes.error());
     std::vector<Value> out(3);
-    out[0].t = Tensor::fromFloats(x.shape(), codes);
+    out[0].t = std::move(*codes);
     out[1].t = (*r)[1];
     out[2].t = (*r)[2];
     return Result<std::vector<Value>>(std::move(out));
@@ -193,11 +205,9 @@ ValueOut integerProductInFloat(RunContext& ctx, size_t, const NodeInfo& node, st
     auto centred = [&](const Tensor& t, size_t zeroAt, int axis) -> Result<Tensor> {
         std::vector<int64_t> zps{0};
         if (in.size() > zeroAt && in[zeroAt].defined()) zps = materialize(in[zeroAt]).toInts();
-        if (t.dtype() == DType::Float32) {  // float codes: a scalar zero point
-            std::vector<float> v = t.toFloats();
-            for (float& e : v) e -= static_cast<float>(zps[0]);
-            return Tensor::fromFloats(t.shape(), v);
-        }
+        if (zps.empty()) return opError(*node.proto, "an empty zero point");
+        if (t.dtype() == DType::Float32)  // float codes: a scalar zero point
+            return affineCopy(node, t, 1.0f, -static_cast<float>(zps[0]));
         auto p = makeQParams(t.dtype(), std::vector<float>(zps.size(), 1.0f), zps, zps.size() > 1 ? axis : -1,
                              t.shape());
         if (!p) return opError(*node.proto, p.error().message);
