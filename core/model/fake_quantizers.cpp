@@ -112,32 +112,14 @@ int broadcastAxis(const ModelGraph& g, int scaleTensor, size_t count)
     return 0;
 }
 
-}  // namespace
-
-bool isFakeQuantizeOp(const GraphNode& n)
+// The grid alone (dtype, range, bit width): nothing but scalar parameters is decoded.
+void readGrid(const ModelGraph& g, const GraphNode& n, const FakeQuantizerOp& op, QuantParams& q)
 {
-    return fakeQuantizerOp(n) != nullptr;
-}
-
-std::optional<QuantParams> readFakeQuantizer(const ModelGraph& g, const GraphNode& n)
-{
-    const FakeQuantizerOp* f = fakeQuantizerOp(n);
-    if (!f) return std::nullopt;
-    QuantParams q;
-    q.observer = n.domain + "::" + n.op;
-    // Trunc v2 (6 inputs) quantizes to its output scale at input 4; every other op's scale is input 1
-    const size_t scaleAt = f->grid == Grid::Trunc && n.inputs.size() >= 6 ? 4 : 1;
-    const int scaleT = inputAt(n, scaleAt);
-    q.scaleSource = g.constRoot(scaleT);
-    if (auto s = g.constValue(scaleT)) q.scales.assign(s->values.begin(), s->values.end());
-    if (q.scales.size() > 1) q.axis = broadcastAxis(g, scaleT, q.scales.size());
-    switch (f->grid) {
+    switch (op.grid) {
         case Grid::Int:
         case Grid::Trunc: {
-            if (auto z = g.constValue(inputAt(n, 2)))
-                for (double v : z->values) q.zeroPoints.push_back(static_cast<int64_t>(std::llround(v)));
             // Quant: bit width at input 3; Trunc: the output bit width is the last input
-            const size_t bitsAt = f->grid == Grid::Int ? 3 : n.inputs.size() - 1;
+            const size_t bitsAt = op.grid == Grid::Int ? 3 : n.inputs.size() - 1;
             const auto bits = scalarInput(g, n, bitsAt);
             const bool isSigned = ModelGraph::attrInt(n, "signed").value_or(1) != 0;
             const bool narrow = ModelGraph::attrInt(n, "narrow").value_or(0) != 0;
@@ -161,7 +143,41 @@ std::optional<QuantParams> readFakeQuantizer(const ModelGraph& g, const GraphNod
             break;
         }
     }
+}
+
+}  // namespace
+
+bool isFakeQuantizeOp(const GraphNode& n)
+{
+    return fakeQuantizerOp(n) != nullptr;
+}
+
+std::optional<QuantParams> readFakeQuantizer(const ModelGraph& g, const GraphNode& n)
+{
+    const FakeQuantizerOp* f = fakeQuantizerOp(n);
+    if (!f) return std::nullopt;
+    QuantParams q;
+    q.observer = n.domain + "::" + n.op;
+    // Trunc v2 (6 inputs) quantizes to its output scale at input 4; every other op's scale is input 1
+    const size_t scaleAt = f->grid == Grid::Trunc && n.inputs.size() >= 6 ? 4 : 1;
+    const int scaleT = inputAt(n, scaleAt);
+    q.scaleSource = g.constRoot(scaleT);
+    if (auto s = g.constValue(scaleT)) q.scales.assign(s->values.begin(), s->values.end());
+    if (q.scales.size() > 1) q.axis = broadcastAxis(g, scaleT, q.scales.size());
+    if (f->grid == Grid::Int || f->grid == Grid::Trunc)
+        if (auto z = g.constValue(inputAt(n, 2)))
+            for (double v : z->values) q.zeroPoints.push_back(static_cast<int64_t>(std::llround(v)));
+    readGrid(g, n, *f, q);
     return q;
+}
+
+DType fakeQuantizerDtype(const ModelGraph& g, const GraphNode& n)
+{
+    const FakeQuantizerOp* f = fakeQuantizerOp(n);
+    if (!f) return DType::Unknown;
+    QuantParams q;
+    readGrid(g, n, *f, q);
+    return q.dtype;
 }
 
 bool isUnknownQuantizerOp(const GraphNode& n)

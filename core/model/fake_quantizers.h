@@ -22,6 +22,8 @@ bool isFakeQuantizeOp(const GraphNode& n);
 // type), every scale with its axis, zero points, the exact range when narrower than the dtype,
 // and the bit width. nullopt when n is not a fake quantizer.
 std::optional<QuantParams> readFakeQuantizer(const ModelGraph& g, const GraphNode& n);
+// Just its dtype (no scale or zero point decoded); Unknown when n is not a fake quantizer.
+DType fakeQuantizerDtype(const ModelGraph& g, const GraphNode& n);
 // A node whose op or domain says "quant" that no reader of ours understands.
 bool isUnknownQuantizerOp(const GraphNode& n);
 

@@ -101,7 +101,7 @@ DType quantizerDtype(const ModelGraph& g, int node)
 {
     const GraphNode& n = g.node(node);
     if (n.op == "HzQuantize" || n.op == "HzDequantize") return hzBits(g, n);
-    if (auto fake = readFakeQuantizer(g, n)) return fake->dtype;
+    if (isFakeQuantizeOp(n)) return fakeQuantizerDtype(g, n);
     if (auto o = ModelGraph::attrInt(n, "output_dtype"); o && *o != 0)
         return dtypeFromOnnx(static_cast<int32_t>(*o));
     return standardQuantizerDtype(g, n);
